@@ -1,0 +1,33 @@
+// The one registry of named fault points (DESIGN.md §4). The engine passes these points with
+// passFaultPoint(env, kX, ctx); the simulator can crash or fail there. Names are stable: fault
+// plans, scenarios and replay commands refer to them.
+#pragma once
+
+#include <span>
+#include <string_view>
+
+namespace streamsim::faults {
+
+inline constexpr std::string_view kOffsetsBeforeWrite = "offsets.before_write";
+inline constexpr std::string_view kOffsetsAfterWrite = "offsets.after_write";
+inline constexpr std::string_view kSourceLogAfterWrite = "source.after_log_write";
+inline constexpr std::string_view kCleanSourceMid = "source.mid_clean";
+inline constexpr std::string_view kTaskMidPartition = "task.mid_partition";
+inline constexpr std::string_view kStateBeforeCommit = "state.before_commit";
+inline constexpr std::string_view kStateAfterCommit = "state.after_commit";
+inline constexpr std::string_view kSinkAfterDataFiles = "sink.after_data_files";
+inline constexpr std::string_view kSinkAfterMetadata = "sink.after_metadata";
+inline constexpr std::string_view kCommitsBeforeWrite = "commits.before_write";
+inline constexpr std::string_view kCommitsAfterWrite = "commits.after_write";
+inline constexpr std::string_view kLogMidWrite = "log.mid_write";
+
+struct FaultPointInfo {
+  std::string_view name;
+  std::string_view description;
+};
+
+// Every fault point, in batch-protocol order.
+std::span<const FaultPointInfo> allFaultPoints();
+bool isFaultPoint(std::string_view name);
+
+}  // namespace streamsim::faults

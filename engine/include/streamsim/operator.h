@@ -1,0 +1,110 @@
+// Operators between source and sink, and the context a batch runs them in (SEMANTICS.md §1, §4).
+// The batch loop calls process() once per batch on each operator in plan order; stateful
+// operators partition their input into shufflePartitions tasks, each with its own state store,
+// and commit one store version per partition (store version = batch id + 1).
+// Operators belong to one query run; they are not shared between threads.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/progress.h"
+#include "streamsim/state/state_store.h"
+#include "streamsim/status.h"
+#include "streamsim/value.h"
+
+namespace streamsim {
+
+enum class OutputMode { kAppend, kUpdate, kComplete };
+std::string_view outputModeName(OutputMode m);
+Result<OutputMode> parseOutputMode(std::string_view name);  // append | update | complete
+
+struct QueryInfo {
+  std::string queryId;
+  std::string runId;
+  int64_t batchId = -1;
+};
+
+// What one batch of one query run sees. Owned by the batch loop.
+struct BatchContext {
+  const Env* env = nullptr;
+  std::string checkpointRoot;
+  QueryInfo query;
+  int64_t batchId = 0;
+  TimeMs batchTimestampMs = 0;
+  // Late rows are filtered with the previous batch's watermark; state is evicted with this
+  // batch's (both inclusive: a row is late when eventTime <= lateWatermarkMs).
+  TimeMs lateWatermarkMs = 0;
+  TimeMs evictionWatermarkMs = 0;
+  bool hasWatermark = false;  // a withWatermark operator exists upstream
+  int shufflePartitions = 4;
+  int taskRetries = 0;
+  StateStoreProvider* stateStores = nullptr;
+  OutputMode outputMode = OutputMode::kAppend;
+  // Event times seen by each withWatermark operator in this batch (by operator id).
+  struct EventTimeObservation {
+    int64_t count = 0;
+    TimeMs min = 0, max = 0;
+    double sum = 0;
+  };
+  std::map<int, EventTimeObservation> eventTimes;
+  // Filled by stateful operators.
+  std::vector<StateOperatorProgress> stateProgress;
+};
+
+// Once per query run (start or restart), before the first batch of that run.
+struct OperatorStartContext {
+  const Env* env = nullptr;
+  std::string checkpointRoot;
+  int operatorId = 0;        // position among stateful operators (state/<operatorId>/)
+  int planIndex = 0;         // position in the plan (for watermark operators)
+  int shufflePartitions = 4;
+  OutputMode outputMode = OutputMode::kAppend;
+  StateStoreProvider* stateStores = nullptr;
+  std::string eventTimeColumn;  // the watermarked column upstream, if any
+  DurationMs watermarkDelayMs = 0;
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  virtual std::string name() const = 0;
+  virtual bool isStateful() const { return false; }
+  // The event-time column this operator watermarks (withWatermark only).
+  virtual std::optional<std::pair<std::string, DurationMs>> watermark() const { return std::nullopt; }
+  // Called at the start of each query run; stateful operators check / record their state schema
+  // under state/<operatorId>/_stateSchema/ here.
+  virtual Status start(const OperatorStartContext& ctx) {
+    (void)ctx;
+    return Status::OK();
+  }
+  virtual Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) = 0;
+  // True when this operator wants a batch even without new input: the watermark moved past
+  // something it holds, or (transformWithState, ProcessingTime) on every trigger.
+  virtual bool needsNoDataBatch(TimeMs nextEvictionWatermark, bool watermarkMoved) const {
+    (void)nextEvictionWatermark;
+    (void)watermarkMoved;
+    return false;
+  }
+  // Called when the query stops (processors' close()).
+  virtual void stop() {}
+};
+
+// Stateless operators.
+using RowPredicate = std::function<bool(const Row&)>;
+using RowMapper = std::function<Row(const Row&)>;
+std::unique_ptr<Operator> makeFilter(RowPredicate predicate, std::string description = "filter");
+std::unique_ptr<Operator> makeMap(RowMapper mapper, std::string description = "map");
+std::unique_ptr<Operator> makeSelect(std::vector<std::string> columns);
+// withWatermark(column, delay): records event times for the watermark; passes rows through.
+std::unique_ptr<Operator> makeWithWatermark(std::string column, DurationMs delay);
+
+// Reads `column` of `row` as event time (timestamp or long ms); nullopt when null or absent.
+std::optional<TimeMs> eventTimeOf(const Row& row, std::string_view column);
+
+}  // namespace streamsim

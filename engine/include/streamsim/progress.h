@@ -1,0 +1,54 @@
+// The per-batch progress record, like Spark's StreamingQueryProgress (DESIGN.md §3). Built by
+// the batch loop, kept by the query (lastProgress / recentProgress) and written to the trace.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/time.h"
+
+namespace streamsim {
+
+struct SourceProgress {
+  std::string description;
+  std::string startOffset;  // JSON, or "" for none
+  std::string endOffset;
+  int64_t numInputRows = 0;
+};
+
+struct StateOperatorProgress {
+  std::string operatorName;
+  int64_t numRowsTotal = 0;
+  int64_t numRowsUpdated = 0;
+  int64_t numRowsRemoved = 0;
+  int64_t numRowsDroppedByWatermark = 0;
+  int64_t numTimersFired = 0;          // transformWithState
+  int64_t numValuesRemovedByTTL = 0;   // transformWithState
+  int64_t numShufflePartitions = 0;
+};
+
+struct EventTimeStats {
+  std::optional<TimeMs> min, max;
+  std::optional<double> avg;
+  TimeMs watermark = 0;  // the watermark this batch ran with
+};
+
+struct QueryProgress {
+  std::string id;
+  std::string runId;
+  int64_t batchId = -1;
+  TimeMs timestamp = 0;  // batchTimestampMs
+  int64_t numInputRows = 0;
+  int64_t numOutputRows = 0;
+  int64_t numRowsDroppedByWatermark = 0;  // over all operators
+  EventTimeStats eventTime;
+  std::vector<SourceProgress> sources;
+  std::vector<StateOperatorProgress> stateOperators;
+  bool rerun = false;  // this batch re-ran an offsets entry that had no commit
+
+  std::string toJson() const;
+};
+
+}  // namespace streamsim

@@ -1,0 +1,24 @@
+// Time in streamsim: integer milliseconds since the Unix epoch, Spark's unit for batch
+// timestamps, watermarks, timers and TTL (DESIGN.md §2). Never a double.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "streamsim/status.h"
+
+namespace streamsim {
+
+using TimeMs = std::int64_t;      // a point in time, ms since 1970-01-01T00:00:00Z
+using DurationMs = std::int64_t;  // a span of time in ms
+
+// "2026-01-01T00:00:00Z", "2026-01-01 00:00:00", "2026-01-01T00:00:00.250Z" (UTC only).
+Result<TimeMs> parseTimestamp(std::string_view text);
+// Always "YYYY-MM-DDTHH:MM:SS.mmmZ" (millis omitted when zero).
+std::string formatTimestamp(TimeMs t);
+// "10m", "7d", "1s", "250ms", "1h30m", "2 hours", "10 minutes" -> milliseconds.
+Result<DurationMs> parseDuration(std::string_view text);
+std::string formatDuration(DurationMs d);
+
+}  // namespace streamsim

@@ -1,0 +1,140 @@
+#include "streamsim/time.h"
+
+#include <cctype>
+#include <charconv>
+
+namespace streamsim {
+namespace {
+
+// Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's algorithm).
+int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
+  y -= m <= 2;
+  const int64_t era = (y >= 0 ? y : y - 399) / 400;
+  const unsigned yoe = static_cast<unsigned>(y - era * 400);
+  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  return era * 146097 + static_cast<int64_t>(doe) - 719468;
+}
+
+void civilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
+  z += 719468;
+  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+  const unsigned doe = static_cast<unsigned>(z - era * 146097);
+  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+  y = static_cast<int64_t>(yoe) + era * 400;
+  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const unsigned mp = (5 * doy + 2) / 153;
+  d = doy - (153 * mp + 2) / 5 + 1;
+  m = mp + (mp < 10 ? 3 : -9);
+  y += m <= 2;
+}
+
+bool readInt(std::string_view s, size_t& pos, size_t digits, int64_t& out) {
+  if (pos + digits > s.size()) return false;
+  out = 0;
+  for (size_t i = 0; i < digits; ++i) {
+    char c = s[pos + i];
+    if (!std::isdigit(static_cast<unsigned char>(c))) return false;
+    out = out * 10 + (c - '0');
+  }
+  pos += digits;
+  return true;
+}
+
+}  // namespace
+
+Result<TimeMs> parseTimestamp(std::string_view text) {
+  auto bad = [&] {
+    return Status::InvalidArgument(fmt::format(
+        "bad timestamp '{}': expected an ISO-8601 UTC time like 2026-01-01T00:00:00Z", text));
+  };
+  size_t pos = 0;
+  int64_t y, mo, d, h = 0, mi = 0, sec = 0, ms = 0;
+  if (!readInt(text, pos, 4, y) || pos >= text.size() || text[pos++] != '-') return bad();
+  if (!readInt(text, pos, 2, mo) || pos >= text.size() || text[pos++] != '-') return bad();
+  if (!readInt(text, pos, 2, d)) return bad();
+  if (mo < 1 || mo > 12 || d < 1 || d > 31) return bad();
+  if (pos < text.size() && (text[pos] == 'T' || text[pos] == ' ')) {
+    ++pos;
+    if (!readInt(text, pos, 2, h) || pos >= text.size() || text[pos++] != ':') return bad();
+    if (!readInt(text, pos, 2, mi)) return bad();
+    if (pos < text.size() && text[pos] == ':') {
+      ++pos;
+      if (!readInt(text, pos, 2, sec)) return bad();
+      if (pos < text.size() && text[pos] == '.') {
+        ++pos;
+        size_t start = pos;
+        int64_t frac = 0;
+        while (pos < text.size() && std::isdigit(static_cast<unsigned char>(text[pos]))) {
+          if (pos - start < 3) frac = frac * 10 + (text[pos] - '0');
+          ++pos;
+        }
+        size_t n = pos - start;
+        if (n == 0) return bad();
+        for (size_t i = n; i < 3; ++i) frac *= 10;
+        ms = frac;
+      }
+    }
+    if (h > 23 || mi > 59 || sec > 60) return bad();
+  }
+  if (pos < text.size() && text[pos] == 'Z') ++pos;
+  else if (pos + 6 == text.size() && (text.substr(pos) == "+00:00")) pos += 6;
+  if (pos != text.size()) return bad();
+  int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  return ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
+}
+
+std::string formatTimestamp(TimeMs t) {
+  int64_t days = t >= 0 ? t / 86400000 : -((-t + 86400000 - 1) / 86400000);
+  int64_t rem = t - days * 86400000;
+  int64_t y;
+  unsigned m, d;
+  civilFromDays(days, y, m, d);
+  int64_t h = rem / 3600000, mi = rem / 60000 % 60, s = rem / 1000 % 60, ms = rem % 1000;
+  if (ms == 0) return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, h, mi, s);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", y, m, d, h, mi, s, ms);
+}
+
+Result<DurationMs> parseDuration(std::string_view text) {
+  auto bad = [&] {
+    return Status::InvalidArgument(fmt::format(
+        "bad duration '{}': expected a number with a unit, like 250ms, 10s, 10m, 2h, 7d", text));
+  };
+  size_t pos = 0;
+  DurationMs total = 0;
+  bool any = false;
+  while (pos < text.size()) {
+    while (pos < text.size() && text[pos] == ' ') ++pos;
+    if (pos >= text.size()) break;
+    int64_t n = 0;
+    auto [p, ec] = std::from_chars(text.data() + pos, text.data() + text.size(), n);
+    if (ec != std::errc()) return bad();
+    pos = static_cast<size_t>(p - text.data());
+    while (pos < text.size() && text[pos] == ' ') ++pos;
+    size_t start = pos;
+    while (pos < text.size() && std::isalpha(static_cast<unsigned char>(text[pos]))) ++pos;
+    std::string unit(text.substr(start, pos - start));
+    int64_t mult;
+    if (unit == "ms" || unit == "millisecond" || unit == "milliseconds") mult = 1;
+    else if (unit == "s" || unit == "sec" || unit == "second" || unit == "seconds") mult = 1000;
+    else if (unit == "m" || unit == "min" || unit == "minute" || unit == "minutes") mult = 60000;
+    else if (unit == "h" || unit == "hour" || unit == "hours") mult = 3600000;
+    else if (unit == "d" || unit == "day" || unit == "days") mult = 86400000;
+    else if (unit.empty() && !any && pos == text.size()) mult = 1;  // a bare number is ms
+    else return bad();
+    total += n * mult;
+    any = true;
+  }
+  if (!any) return bad();
+  return total;
+}
+
+std::string formatDuration(DurationMs d) {
+  if (d != 0 && d % 86400000 == 0) return fmt::format("{}d", d / 86400000);
+  if (d != 0 && d % 3600000 == 0) return fmt::format("{}h", d / 3600000);
+  if (d != 0 && d % 60000 == 0) return fmt::format("{}m", d / 60000);
+  if (d != 0 && d % 1000 == 0) return fmt::format("{}s", d / 1000);
+  return fmt::format("{}ms", d);
+}
+
+}  // namespace streamsim

@@ -1,0 +1,80 @@
+// An in-memory filesystem for simulation (DESIGN.md §4). Each file has content, a modification
+// time from the virtual clock, and a durable prefix: what the last sync made safe. crash()
+// applies a crash policy: each file keeps its durable part, a torn prefix of the rest, or
+// everything. Renames are atomic and durable. Listings are sorted by path.
+// Not thread-safe: one simulated run, one filesystem.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+
+#include "streamsim/env.h"
+
+namespace streamsim::sim {
+
+class SimFileSystem final : public FileSystem {
+ public:
+  explicit SimFileSystem(Clock* clock) : clock_(clock) {}
+
+  Result<std::vector<FileInfo>> list(const std::string& dir) override;
+  Result<FileInfo> stat(const std::string& path) override;
+  bool exists(const std::string& path) override;
+  Result<std::string> read(const std::string& path) override;
+  Status write(const std::string& path, std::string_view data) override;
+  Status append(const std::string& path, std::string_view data) override;
+  Status sync(const std::string& path) override;
+  Status rename(const std::string& from, const std::string& to) override;
+  Status remove(const std::string& path) override;
+  Status removeAll(const std::string& path) override;
+  Status mkdirs(const std::string& path) override;
+
+  // --- simulation controls (not part of the engine's interface) ---
+
+  // Sets a file's modification time (the `touch` step, files with old mtimes).
+  Status setModificationTime(const std::string& path, TimeMs t);
+  // Writes a file durably in one step (a landing file that appears atomically).
+  Status putDurable(const std::string& path, std::string_view data);
+
+  // What survives of one file's unsynced bytes in a crash: given the file, the durable length
+  // and the full length, return how many bytes to keep (durable..full).
+  using CrashPolicy = std::function<size_t(const std::string& path, size_t durable, size_t full)>;
+  // Applies a crash: every file keeps durable + policy(...) bytes; a file never synced and
+  // policy 0 disappears.
+  void crash(const CrashPolicy& policy);
+  // Crash that loses every unsynced byte.
+  void crashLosingUnsynced() {
+    crash([](const std::string&, size_t durable, size_t) { return durable; });
+  }
+
+  // Faults on writes under a path prefix: the next `count` writes/appends/renames there fail.
+  void failWrites(std::string prefix, Status status, int count);
+  // When set, writes fail with NoSpace once the total size would exceed `bytes` (0 = no limit).
+  void setCapacity(int64_t bytes) { capacity_ = bytes; }
+
+  // Every file path, sorted (for inspection and hashing).
+  std::vector<std::string> allFiles() const;
+  int64_t totalBytes() const;
+
+ private:
+  struct File {
+    std::string data;
+    size_t durable = 0;
+    bool everSynced = false;
+    TimeMs mtime = 0;
+  };
+  Status checkParent(const std::string& path) const;
+  Status injected(const std::string& path);
+
+  Clock* clock_;
+  std::map<std::string, File> files_;
+  std::set<std::string> dirs_{"/"};
+  int64_t capacity_ = 0;
+  std::string fail_prefix_;
+  Status fail_status_;
+  int fail_count_ = 0;
+};
+
+}  // namespace streamsim::sim
