@@ -1,0 +1,97 @@
+// The checkpoint inspector: reads a checkpoint (and optionally a file sink folder) through the
+// Env, lines up offsets/commits/source logs/sink log per batch and diagnoses what a restart
+// would do and what looks wrong. Read-only; missing folders and unreadable files are reported,
+// never fatal. Not thread-safe (borrows the Env).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/checkpoint/operator_metadata.h"
+#include "streamsim/env.h"
+#include "streamsim/time.h"
+
+namespace streamsim {
+
+// Files a file source took in one batch (from sources/<i>/, via its {"logOffset":K}).
+struct BatchSourceFiles {
+  int sourceIndex = 0;
+  std::optional<int64_t> logOffset;  // K in this batch, when the offset is a file source offset
+  std::vector<std::string> files;    // entries with previous K < batchId <= K
+};
+
+struct BatchReport {
+  int64_t batchId = 0;
+  bool hasOffsets = false;
+  int offsetsVersion = 0;
+  std::optional<TimeMs> batchTimestampMs;
+  std::optional<TimeMs> batchWatermarkMs;
+  std::vector<std::optional<std::string>> sourceOffsets;  // nullopt = "-"
+  bool committed = false;
+  int commitVersion = 0;
+  std::optional<TimeMs> nextBatchWatermarkMs;
+  std::vector<BatchSourceFiles> sourceFiles;
+  // Files the sink log lists for this batch (action "add"); nullopt when no sink log batch.
+  std::optional<std::vector<std::string>> sinkFiles;
+};
+
+struct SinkReport {
+  std::string path;
+  bool logPresent = false;              // _spark_metadata exists
+  std::optional<int64_t> latestBatchId;
+  std::vector<std::string> listedFiles;  // allFiles(): what a reader of the folder sees
+  std::vector<std::string> orphanFiles;  // data files in the folder not listed (crashed batches)
+};
+
+enum class DiagnosisKind {
+  kMissing,              // a folder or file that should be there is not
+  kUnreadable,           // a file that could not be parsed (the message says why)
+  kUncommittedBatch,     // offsets N without commit N: a restart re-runs N with the same offsets
+  kOffsetsGap,           // offsets ids not contiguous (SPARK-38033)
+  kCommitsGap,           // commit ids not contiguous
+  kCommitWithoutOffsets, // commit N with no offsets N
+  kSinkAhead,            // sink log has batches the commit log does not (the sink skips them)
+  kOrphanFiles,          // data files in the sink folder not listed in _spark_metadata
+  kRenamedResend,        // the same file content taken/written twice under different names
+};
+const char* diagnosisKindName(DiagnosisKind k);
+
+struct Diagnosis {
+  DiagnosisKind kind = DiagnosisKind::kMissing;
+  std::string message;  // one human sentence with ids and paths
+  std::vector<int64_t> batchIds;
+  std::vector<std::string> paths;
+};
+
+struct CheckpointReport {
+  std::string root;
+  std::optional<std::string> queryId;  // from `metadata`
+  std::vector<BatchReport> batches;    // ascending batch id; every id seen in offsets or commits
+  std::optional<int64_t> latestOffsetsId;
+  std::optional<int64_t> latestCommitId;
+  // What populateStartOffsets would do: the batch a restart runs first and whether it is a
+  // re-run of an uncommitted batch (same offsets, timestamp and watermark).
+  std::optional<int64_t> restartBatchId;
+  bool restartIsRerun = false;
+  std::vector<OperatorMetadata> operators;
+  std::optional<SinkReport> sink;
+  std::vector<Diagnosis> diagnoses;
+
+  bool has(DiagnosisKind k) const {
+    for (const auto& d : diagnoses)
+      if (d.kind == k) return true;
+    return false;
+  }
+};
+
+// Inspects `root` (and `sinkPath` if given). Fails only if `root` itself is unusable (empty
+// path); everything else ends up in the report.
+Result<CheckpointReport> inspectCheckpoint(const Env& env, const std::string& root,
+                                           std::optional<std::string> sinkPath = std::nullopt);
+
+std::string formatReport(const CheckpointReport& report);  // human text, one item per line
+std::string reportToJson(const CheckpointReport& report);  // one JSON object, pretty-printed
+
+}  // namespace streamsim

@@ -1,0 +1,150 @@
+// CompactibleFileStreamLog (Spark RT/CompactibleFileStreamLog.scala): a metadata log whose
+// batches hold lists of entries, one JSON line each after "v1". Batch N is a compaction batch
+// when (N+1) % compactInterval == 0 and is written as `N.compact` holding every entry so far
+// (after the codec's compactLogs). Readers find `N` or `N.compact`. Borrows the Env; not
+// thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "streamsim/checkpoint/metadata_log.h"
+
+namespace streamsim {
+
+namespace detail {
+// Splits and validates a compactible log file; returns its entry lines.
+Result<std::vector<LogLine>> compactibleLogLines(std::string_view text,
+                                                 const std::string& pathForErrors);
+}  // namespace detail
+
+inline constexpr int kDefaultCompactInterval = 10;
+
+inline bool isCompactionBatch(int64_t batchId, int compactInterval) {
+  return (batchId + 1) % compactInterval == 0;
+}
+
+// Codec provides:
+//   static std::string serializeEntry(const Entry&);   // one JSON line, no '\n'
+//   static Result<Entry> parseEntry(std::string_view line, const std::string& path, int lineNo);
+//   static std::vector<Entry> compactLogs(std::vector<Entry> all);
+template <typename Entry, typename Codec>
+class CompactibleFileStreamLog {
+ public:
+  CompactibleFileStreamLog(const Env& env, std::string dir,
+                           int compactInterval = kDefaultCompactInterval)
+      : files_(env, std::move(dir)), compact_interval_(compactInterval) {}
+
+  const std::string& dir() const { return files_.dir(); }
+  int compactInterval() const { return compact_interval_; }
+
+  // File name batch `batchId` is written under by this log.
+  std::string fileNameFor(int64_t batchId) const {
+    return isCompactionBatch(batchId, compact_interval_) ? std::to_string(batchId) + ".compact"
+                                                         : std::to_string(batchId);
+  }
+
+  static std::string serialize(const std::vector<Entry>& entries) {
+    std::string out = "v1";
+    for (const Entry& e : entries) {
+      out.push_back('\n');
+      out += Codec::serializeEntry(e);
+    }
+    return out;
+  }
+  static Result<std::vector<Entry>> parse(std::string_view text, const std::string& path) {
+    STREAMSIM_ASSIGN_OR_RETURN(auto lines, detail::compactibleLogLines(text, path));
+    std::vector<Entry> out;
+    out.reserve(lines.size());
+    for (const LogLine& l : lines) {
+      STREAMSIM_ASSIGN_OR_RETURN(Entry e, Codec::parseEntry(l.text, path, l.lineNo));
+      out.push_back(std::move(e));
+    }
+    return out;
+  }
+
+  // Adds batch `batchId`. A compaction batch is written as `N.compact` with allFiles() before
+  // it plus `entries`, compacted. False (nothing written) if batch N exists under either name.
+  Result<bool> add(int64_t batchId, const std::vector<Entry>& entries) {
+    if (files_.env().fs->exists(files_.batchPath(batchId)) ||
+        files_.env().fs->exists(files_.batchPath(batchId) + ".compact"))
+      return false;
+    if (!isCompactionBatch(batchId, compact_interval_))
+      return files_.addRaw(batchId, serialize(entries), fileNameFor(batchId));
+    std::vector<Entry> all;
+    if (batchId > 0) {
+      STREAMSIM_ASSIGN_OR_RETURN(all, allFilesUpTo(batchId - 1));
+    }
+    all.insert(all.end(), entries.begin(), entries.end());
+    return files_.addRaw(batchId, serialize(Codec::compactLogs(std::move(all))),
+                         fileNameFor(batchId));
+  }
+
+  // Entries of batch `batchId` as stored (`N` or else `N.compact`); nullopt if neither exists.
+  Result<std::optional<std::vector<Entry>>> get(int64_t batchId) {
+    for (const std::string& name :
+         {std::to_string(batchId), std::to_string(batchId) + ".compact"}) {
+      STREAMSIM_ASSIGN_OR_RETURN(auto raw, files_.readRaw(name));
+      if (!raw) continue;
+      STREAMSIM_ASSIGN_OR_RETURN(auto v, parse(*raw, joinPath(files_.dir(), name)));
+      return std::optional<std::vector<Entry>>(std::move(v));
+    }
+    return std::optional<std::vector<Entry>>();
+  }
+
+  // Batch ids present (`N` and `N.compact` alike), ascending, without duplicates.
+  Result<std::vector<int64_t>> listBatchIds() { return files_.listBatchIds(true); }
+  Result<std::optional<int64_t>> getLatestBatchId() {
+    STREAMSIM_ASSIGN_OR_RETURN(auto ids, listBatchIds());
+    if (ids.empty()) return std::optional<int64_t>();
+    return std::optional<int64_t>(ids.back());
+  }
+  // True if `N.compact` exists.
+  bool isCompactFile(int64_t batchId) {
+    return files_.env().fs->exists(files_.batchPath(batchId) + ".compact");
+  }
+
+  // Every entry up to the latest batch: the latest compact file plus the batches after it,
+  // through Codec::compactLogs. Empty if the log is empty or missing.
+  Result<std::vector<Entry>> allFiles() {
+    STREAMSIM_ASSIGN_OR_RETURN(auto latest, getLatestBatchId());
+    if (!latest) return std::vector<Entry>();
+    return allFilesUpTo(*latest);
+  }
+  // Same, up to and including `lastBatchId`. Corruption if a batch between the last compact
+  // file and `lastBatchId` is missing.
+  Result<std::vector<Entry>> allFilesUpTo(int64_t lastBatchId) {
+    STREAMSIM_ASSIGN_OR_RETURN(auto ids, listBatchIds());
+    int64_t start = -1;  // first batch to read
+    bool any = false;
+    for (int64_t id : ids) {
+      if (id > lastBatchId) break;
+      any = true;
+      if (start < 0) start = id;
+      if (isCompactFile(id)) start = id;
+    }
+    std::vector<Entry> all;
+    if (!any) return all;
+    for (int64_t id = start; id <= lastBatchId; ++id) {
+      STREAMSIM_ASSIGN_OR_RETURN(auto batch, get(id));
+      if (!batch)
+        return Status::Corruption(fmt::format(
+            "{}: batch {} is missing (needed to list files up to batch {}; batch ids must be "
+            "contiguous after the last compact file {})",
+            files_.dir(), id, lastBatchId, start));
+      all.insert(all.end(), std::make_move_iterator(batch->begin()),
+                 std::make_move_iterator(batch->end()));
+    }
+    return Codec::compactLogs(std::move(all));
+  }
+
+ private:
+  MetadataLogFiles files_;
+  int compact_interval_;
+};
+
+}  // namespace streamsim
