@@ -1,0 +1,190 @@
+// The query API, named after Spark's (DESIGN.md §3): a DataFrame built from readStream, shaped by
+// operators, written with writeStream ... start(), which returns a StreamingQuery that runs the
+// micro-batch protocol of SEMANTICS.md §1 against the Env it was given.
+//
+//   auto query = readStream(makeFileSource(...))
+//                    .withWatermark("event_time", 10 * 60 * 1000)
+//                    .dropDuplicates({"event_id"})
+//                    .writeStream()
+//                    .sink(makeFileSink(...))
+//                    .option("checkpointLocation", "/chk")
+//                    .trigger(Trigger::AvailableNow())
+//                    .start(env);
+//
+// A DataFrame holds factories, not operator instances: every start() (a restart after a crash
+// included) builds fresh sources, operators and sinks, exactly as a driver restart does.
+// A StreamingQuery is driven by one thread; two queries share nothing.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/operator.h"
+#include "streamsim/progress.h"
+#include "streamsim/sink.h"
+#include "streamsim/source.h"
+#include "streamsim/state/state_store.h"
+#include "streamsim/status.h"
+#include "streamsim/trigger.h"
+
+namespace streamsim {
+
+using SourceFactory = std::function<std::unique_ptr<Source>()>;
+using SinkFactory = std::function<std::unique_ptr<Sink>()>;
+using OperatorFactory = std::function<std::unique_ptr<Operator>()>;
+
+enum class WatermarkPolicy { kMin, kMax };
+
+struct QueryOptions {
+  std::string checkpointLocation;
+  Trigger trigger;
+  OutputMode outputMode = OutputMode::kAppend;
+  int shufflePartitions = 4;     // a checkpoint's recorded value wins on restart, as in Spark
+  int taskRetries = 0;
+  StateStoreOptions stateStore;
+  bool noDataMicroBatches = true;
+  WatermarkPolicy multipleWatermarkPolicy = WatermarkPolicy::kMin;
+  std::string queryName;
+};
+
+class StreamingQuery;
+class DataStreamWriter;
+
+class DataFrame {
+ public:
+  DataFrame() = default;
+  explicit DataFrame(std::vector<SourceFactory> sources) : sources_(std::move(sources)) {}
+
+  DataFrame withWatermark(std::string column, DurationMs delay) const;
+  DataFrame filter(RowPredicate predicate, std::string description = "filter") const;
+  DataFrame map(RowMapper mapper, std::string description = "map") const;
+  DataFrame select(std::vector<std::string> columns) const;
+  // Any operator (dedup, windows, transformWithState build on this).
+  DataFrame transform(OperatorFactory factory) const;
+  DataStreamWriter writeStream() const;
+
+  const std::vector<SourceFactory>& sources() const { return sources_; }
+  const std::vector<OperatorFactory>& operators() const { return operators_; }
+
+ private:
+  std::vector<SourceFactory> sources_;
+  std::vector<OperatorFactory> operators_;
+};
+
+// One source (Spark's spark.readStream...load()). Several sources are rows concatenated in
+// source order (a union), each with its own offsets column.
+DataFrame readStream(SourceFactory source);
+DataFrame readStream(std::vector<SourceFactory> sources);
+
+class DataStreamWriter {
+ public:
+  explicit DataStreamWriter(DataFrame df) : df_(std::move(df)) {}
+  DataStreamWriter& sink(SinkFactory sink);
+  DataStreamWriter& outputMode(OutputMode mode);
+  DataStreamWriter& trigger(Trigger trigger);
+  DataStreamWriter& queryName(std::string name);
+  // checkpointLocation, spark.sql.shuffle.partitions, stateStore (memory|rocksdb),
+  // taskRetries, noDataMicroBatches.enabled, multipleWatermarkPolicy (min|max).
+  DataStreamWriter& option(const std::string& key, const std::string& value);
+  DataStreamWriter& options(QueryOptions options);
+  const QueryOptions& queryOptions() const { return options_; }
+  // Validates the options, opens the checkpoint and restores the sources (restart rules of
+  // SEMANTICS.md §1). No batch runs yet: call processAllAvailable / triggerOnce / runBatches.
+  Result<std::unique_ptr<StreamingQuery>> start(const Env& env) const;
+
+ private:
+  DataFrame df_;
+  SinkFactory sink_;
+  QueryOptions options_;
+  Status option_error_;
+};
+
+class StreamingQuery {
+ public:
+  ~StreamingQuery();
+  StreamingQuery(const StreamingQuery&) = delete;
+  StreamingQuery& operator=(const StreamingQuery&) = delete;
+
+  // One trigger at the clock's current time, without waiting: plans a batch and runs it when a
+  // source has new data, an uncommitted batch must be re-run, or (noDataMicroBatches) an
+  // operator needs a batch anyway. Returns whether a batch ran.
+  Result<bool> triggerOnce();
+  // Waits (on the Clock) for the trigger's next batch time, then triggerOnce(). For
+  // ProcessingTime the first trigger of a run fires at once; an overrunning batch is followed
+  // at once.
+  Result<bool> awaitNextTrigger();
+  // Runs triggers until one finds no new data (no-data batches only where the watermark moved).
+  Status processAllAvailable();
+  // Runs up to `n` triggers on the trigger's schedule, stopping early when one runs no batch.
+  // Returns how many batches ran.
+  Result<int> runBatches(int n);
+  // AvailableNow / Once: runs to completion and stops. Other triggers: not allowed.
+  Status awaitTermination();
+  void stop();
+
+  bool isActive() const { return active_; }
+  const Status& exception() const { return error_; }
+  // The last batch that ran in this run (nullptr before the first).
+  const QueryProgress* lastProgress() const;
+  const std::vector<QueryProgress>& recentProgress() const { return progress_; }
+  // The id the next batch will get.
+  int64_t nextBatchId() const { return next_batch_id_; }
+  TimeMs currentWatermark() const { return watermark_; }
+  const std::string& id() const { return query_id_; }
+  const std::string& runId() const { return run_id_; }
+  const QueryOptions& options() const { return options_; }
+
+ private:
+  friend class DataStreamWriter;
+  StreamingQuery(const Env& env, DataFrame df, SinkFactory sink, QueryOptions options);
+  Status open();
+  Result<bool> runTrigger(bool allowTimeDrivenNoData);
+  Status runBatch(int64_t batchId, const std::vector<std::optional<std::string>>& start,
+                  const std::vector<std::optional<std::string>>& end, TimeMs batchTimestampMs,
+                  TimeMs lateWatermark, TimeMs evictionWatermark, bool rerun);
+  Status fail(Status st);
+  void trace(const std::string& json) const;
+
+  Env env_;
+  DataFrame df_;
+  SinkFactory sink_factory_;
+  QueryOptions options_;
+
+  std::vector<std::unique_ptr<Source>> sources_;
+  std::vector<std::unique_ptr<Operator>> operators_;
+  std::unique_ptr<Sink> sink_;
+  std::unique_ptr<StateStoreProvider> state_stores_;
+  std::map<std::string, std::string> conf_;
+
+  std::string query_id_;
+  std::string run_id_;
+  bool active_ = false;
+  bool started_batches_ = false;
+  bool first_trigger_ = true;
+  bool available_now_done_ = false;
+  TimeMs last_trigger_time_ = 0;
+  Status error_;
+
+  int64_t next_batch_id_ = 0;
+  // End offsets of the last committed batch, per source (nullopt: none yet).
+  std::vector<std::optional<std::string>> committed_offsets_;
+  // A batch whose offsets were written but which has no commit: re-run before anything else.
+  struct PendingRerun {
+    int64_t batchId;
+    std::vector<std::optional<std::string>> end;
+    TimeMs timestamp;
+    TimeMs watermark;
+  };
+  std::optional<PendingRerun> pending_rerun_;
+  TimeMs watermark_ = 0;           // the eviction watermark the next batch will use
+  TimeMs last_batch_watermark_ = 0;  // the watermark the last batch ran with (late filter)
+  std::vector<TimeMs> operator_watermarks_;  // per withWatermark operator
+  std::vector<QueryProgress> progress_;
+};
+
+}  // namespace streamsim

@@ -1,0 +1,118 @@
+#include <charconv>
+
+#include "streamsim/query.h"
+
+namespace streamsim {
+
+DataFrame readStream(SourceFactory source) { return DataFrame({std::move(source)}); }
+DataFrame readStream(std::vector<SourceFactory> sources) { return DataFrame(std::move(sources)); }
+
+DataFrame DataFrame::transform(OperatorFactory factory) const {
+  DataFrame out = *this;
+  out.operators_.push_back(std::move(factory));
+  return out;
+}
+
+DataFrame DataFrame::withWatermark(std::string column, DurationMs delay) const {
+  return transform([column, delay] { return makeWithWatermark(column, delay); });
+}
+
+DataFrame DataFrame::filter(RowPredicate predicate, std::string description) const {
+  return transform([predicate, description] { return makeFilter(predicate, description); });
+}
+
+DataFrame DataFrame::map(RowMapper mapper, std::string description) const {
+  return transform([mapper, description] { return makeMap(mapper, description); });
+}
+
+DataFrame DataFrame::select(std::vector<std::string> columns) const {
+  return transform([columns] { return makeSelect(columns); });
+}
+
+DataStreamWriter DataFrame::writeStream() const { return DataStreamWriter(*this); }
+
+DataStreamWriter& DataStreamWriter::sink(SinkFactory sink) {
+  sink_ = std::move(sink);
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::outputMode(OutputMode mode) {
+  options_.outputMode = mode;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::trigger(Trigger trigger) {
+  options_.trigger = trigger;
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::queryName(std::string name) {
+  options_.queryName = std::move(name);
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::options(QueryOptions options) {
+  options_ = std::move(options);
+  return *this;
+}
+
+namespace {
+Result<int> parsePositiveInt(const std::string& key, const std::string& value, int min) {
+  int n = 0;
+  auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (ec != std::errc() || p != value.data() + value.size() || n < min)
+    return Status::InvalidArgument(
+        fmt::format("option {}: '{}' is not a whole number >= {}", key, value, min));
+  return n;
+}
+Result<bool> parseBool(const std::string& key, const std::string& value) {
+  if (value == "true") return true;
+  if (value == "false") return false;
+  return Status::InvalidArgument(fmt::format("option {}: '{}' is not true or false", key, value));
+}
+}  // namespace
+
+DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::string& value) {
+  auto record = [&](Status st) {
+    if (!st.ok() && option_error_.ok()) option_error_ = st;
+  };
+  if (key == "checkpointLocation") {
+    options_.checkpointLocation = value;
+  } else if (key == "spark.sql.shuffle.partitions" || key == "shufflePartitions") {
+    auto n = parsePositiveInt(key, value, 1);
+    if (n.ok()) options_.shufflePartitions = *n; else record(n.status());
+  } else if (key == "taskRetries") {
+    auto n = parsePositiveInt(key, value, 0);
+    if (n.ok()) options_.taskRetries = *n; else record(n.status());
+  } else if (key == "stateStore") {
+    auto k = parseStateStoreKind(value);
+    if (k.ok()) options_.stateStore.kind = *k; else record(k.status());
+  } else if (key == "noDataMicroBatches.enabled" ||
+             key == "spark.sql.streaming.noDataMicroBatches.enabled") {
+    auto b = parseBool(key, value);
+    if (b.ok()) options_.noDataMicroBatches = *b; else record(b.status());
+  } else if (key == "multipleWatermarkPolicy" ||
+             key == "spark.sql.streaming.multipleWatermarkPolicy") {
+    if (value == "min") options_.multipleWatermarkPolicy = WatermarkPolicy::kMin;
+    else if (value == "max") options_.multipleWatermarkPolicy = WatermarkPolicy::kMax;
+    else record(Status::InvalidArgument(fmt::format("option {}: '{}' is not min or max", key, value)));
+  } else {
+    record(Status::InvalidArgument(fmt::format(
+        "unknown query option '{}': expected checkpointLocation, spark.sql.shuffle.partitions, "
+        "taskRetries, stateStore, noDataMicroBatches.enabled or multipleWatermarkPolicy", key)));
+  }
+  return *this;
+}
+
+Result<std::unique_ptr<StreamingQuery>> DataStreamWriter::start(const Env& env) const {
+  STREAMSIM_RETURN_IF_ERROR(option_error_);
+  if (env.clock == nullptr || env.fs == nullptr || env.ids == nullptr)
+    return Status::InvalidArgument("the Env needs a clock, a filesystem and an id generator");
+  if (options_.checkpointLocation.empty())
+    return Status::InvalidArgument("checkpointLocation must be set (option(\"checkpointLocation\", path))");
+  if (!sink_) return Status::InvalidArgument("no sink: call sink(...) before start()");
+  if (df_.sources().empty()) return Status::InvalidArgument("the query has no source");
+  if (options_.trigger.kind == Trigger::Kind::kProcessingTime && options_.trigger.intervalMs <= 0)
+    return Status::InvalidArgument("processingTime trigger needs an interval > 0");
+  std::unique_ptr<StreamingQuery> q(new StreamingQuery(env, df_, sink_, options_));
+  STREAMSIM_RETURN_IF_ERROR(q->open());
+  return q;
+}
+
+}  // namespace streamsim

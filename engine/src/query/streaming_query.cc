@@ -1,0 +1,454 @@
+// The micro-batch loop (SEMANTICS.md §1, §4, §5; Spark's MicroBatchExecution and
+// WatermarkTracker). One batch: plan (sources pick data, the file source logs its files) ->
+// offsets/N -> sources told the previous batch is done -> operators (state committed per
+// partition) -> sink -> watermark update -> commits/N.
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/checkpoint/checkpoint_metadata.h"
+#include "streamsim/checkpoint/commit_log.h"
+#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/fault_points.h"
+#include "streamsim/query.h"
+
+namespace streamsim {
+namespace {
+
+constexpr const char* kShufflePartitionsConf = "spark.sql.shuffle.partitions";
+constexpr const char* kStateStoreProviderConf = "spark.sql.streaming.stateStore.providerClass";
+constexpr const char* kWatermarkPolicyConf = "spark.sql.streaming.multipleWatermarkPolicy";
+
+std::string offsetText(const std::optional<std::string>& o) { return o ? *o : std::string(); }
+
+}  // namespace
+
+StreamingQuery::StreamingQuery(const Env& env, DataFrame df, SinkFactory sink, QueryOptions options)
+    : env_(env), df_(std::move(df)), sink_factory_(std::move(sink)), options_(std::move(options)) {}
+
+StreamingQuery::~StreamingQuery() = default;
+
+void StreamingQuery::trace(const std::string& json) const {
+  if (env_.trace != nullptr) env_.trace->event(json);
+}
+
+Status StreamingQuery::fail(Status st) {
+  if (!st.ok()) {
+    error_ = st;
+    if (active_) {
+      for (auto& op : operators_) op->stop();
+      active_ = false;
+    }
+    nlohmann::json j{{"event", "query_failed"}, {"batch", next_batch_id_}, {"error", st.toString()}};
+    trace(j.dump());
+  }
+  return st;
+}
+
+Status StreamingQuery::open() {
+  const std::string& root = options_.checkpointLocation;
+  STREAMSIM_RETURN_IF_ERROR(env_.fs->mkdirs(root).withContext("creating the checkpoint folder"));
+
+  // metadata: the query id, written once.
+  STREAMSIM_ASSIGN_OR_RETURN(auto meta, readStreamMetadata(env_, root));
+  if (meta) {
+    query_id_ = meta->id;
+  } else {
+    query_id_ = env_.ids->newUuid();
+    STREAMSIM_RETURN_IF_ERROR(writeStreamMetadata(env_, root, StreamMetadata{query_id_}));
+  }
+  run_id_ = env_.ids->newUuid();
+
+  // The restart rules (populateStartOffsets).
+  OffsetLog offsets(env_, root);
+  CommitLog commits(env_, root);
+  STREAMSIM_ASSIGN_OR_RETURN(auto offsetIds, offsets.listBatchIds());
+  STREAMSIM_ASSIGN_OR_RETURN(auto commitIds, commits.listBatchIds());
+  for (size_t i = 1; i < offsetIds.size(); ++i) {
+    if (offsetIds[i] != offsetIds[i - 1] + 1)
+      return Status::FailedPrecondition(fmt::format(
+          "the offsets log in {} has a gap: offsets/{} is followed by offsets/{} (batch ids in a "
+          "log must be contiguous; the checkpoint is damaged — SPARK-38033)",
+          root, offsetIds[i - 1], offsetIds[i]));
+  }
+  size_t numSources = df_.sources().size();
+  committed_offsets_.assign(numSources, std::nullopt);
+  if (offsetIds.empty()) {
+    if (!commitIds.empty())
+      return Status::FailedPrecondition(fmt::format(
+          "{} has commits/{} but no offsets at all: the checkpoint is damaged", root, commitIds.back()));
+  } else {
+    int64_t latest = offsetIds.back();
+    std::optional<int64_t> latestCommit;
+    if (!commitIds.empty()) latestCommit = commitIds.back();
+    if (latestCommit && *latestCommit > latest)
+      return Status::FailedPrecondition(fmt::format(
+          "{} has commits/{} but the offsets log ends at offsets/{}: the checkpoint is damaged",
+          root, *latestCommit, latest));
+    STREAMSIM_ASSIGN_OR_RETURN(auto latestSeq, offsets.get(latest));
+    if (!latestSeq) return Status::NotFound(fmt::format("offsets/{} vanished while reading", latest));
+    if (latestSeq->offsets.size() != numSources)
+      return Status::FailedPrecondition(fmt::format(
+          "offsets/{} in {} records {} source(s) but the query has {}: a checkpoint cannot be "
+          "reused by a query with other sources", latest, root, latestSeq->offsets.size(), numSources));
+    conf_ = latestSeq->metadata.conf;
+    if (latestCommit && *latestCommit == latest) {
+      // Resume after the last commit.
+      STREAMSIM_ASSIGN_OR_RETURN(auto c, commits.get(latest));
+      next_batch_id_ = latest + 1;
+      committed_offsets_ = latestSeq->offsets;
+      last_batch_watermark_ = latestSeq->metadata.batchWatermarkMs;
+      watermark_ = std::max(latestSeq->metadata.batchWatermarkMs,
+                            c && c->nextBatchWatermarkMs ? *c->nextBatchWatermarkMs : 0);
+    } else if ((latestCommit && *latestCommit == latest - 1) || (!latestCommit && latest == 0)) {
+      // offsets/N without commits/N: re-run batch N with the same offsets, timestamp and
+      // watermark.
+      TimeMs prevWatermark = 0;
+      if (latest > 0) {
+        STREAMSIM_ASSIGN_OR_RETURN(auto prev, offsets.get(latest - 1));
+        if (!prev)
+          return Status::FailedPrecondition(fmt::format(
+              "offsets/{} has no commit and offsets/{} is missing in {}", latest, latest - 1, root));
+        committed_offsets_ = prev->offsets;
+        prevWatermark = prev->metadata.batchWatermarkMs;
+      }
+      next_batch_id_ = latest;
+      last_batch_watermark_ = prevWatermark;
+      watermark_ = latestSeq->metadata.batchWatermarkMs;
+      pending_rerun_ = PendingRerun{latest, latestSeq->offsets, latestSeq->metadata.batchTimestampMs,
+                                    latestSeq->metadata.batchWatermarkMs};
+    } else {
+      return Status::FailedPrecondition(fmt::format(
+          "{}: offsets/{} exists but the commit log ends at {} — batches between them were never "
+          "committed, so the checkpoint cannot be resumed safely (SPARK-38033); expected "
+          "commits/{} to exist",
+          root, latest, latestCommit ? fmt::format("commits/{}", *latestCommit) : "nothing",
+          latest - 1));
+    }
+  }
+  // A checkpoint's recorded configuration wins over the new one, as in Spark.
+  if (auto it = conf_.find(kShufflePartitionsConf); it != conf_.end()) {
+    int n = std::atoi(it->second.c_str());
+    if (n > 0) options_.shufflePartitions = n;
+  }
+  conf_[kShufflePartitionsConf] = std::to_string(options_.shufflePartitions);
+  conf_[kStateStoreProviderConf] =
+      options_.stateStore.kind == StateStoreKind::kRocksDB
+          ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
+          : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+  conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
+
+  state_stores_ = makeStateStoreProvider(env_, options_.stateStore);
+
+  // Fresh sources, operators and sink for this run.
+  for (const auto& f : df_.sources()) sources_.push_back(f());
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceContext sctx{&env_, root, static_cast<int>(i), next_batch_id_, true,
+                       options_.trigger.kind == Trigger::Kind::kAvailableNow};
+    STREAMSIM_RETURN_IF_ERROR(sources_[i]->restore(sctx, committed_offsets_[i])
+                                  .withContext(sources_[i]->description()));
+  }
+  int statefulId = 0;
+  std::string eventTimeColumn;
+  DurationMs delay = 0;
+  for (size_t i = 0; i < df_.operators().size(); ++i) {
+    auto op = df_.operators()[i]();
+    OperatorStartContext octx;
+    octx.env = &env_;
+    octx.checkpointRoot = root;
+    octx.operatorId = op->isStateful() ? statefulId++ : -1;
+    octx.planIndex = static_cast<int>(i);
+    octx.shufflePartitions = options_.shufflePartitions;
+    octx.outputMode = options_.outputMode;
+    octx.stateStores = state_stores_.get();
+    octx.eventTimeColumn = eventTimeColumn;
+    octx.watermarkDelayMs = delay;
+    STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
+    if (auto wm = op->watermark()) {
+      eventTimeColumn = wm->first;
+      delay = wm->second;
+      operator_watermarks_.push_back(-1);  // -1: not seen in this run
+    }
+    operators_.push_back(std::move(op));
+  }
+  sink_ = sink_factory_();
+  SinkContext skctx{&env_, next_batch_id_, options_.outputMode, root};
+  STREAMSIM_RETURN_IF_ERROR(sink_->start(skctx).withContext(sink_->description()));
+
+  active_ = true;
+  nlohmann::json j{{"event", "query_started"},
+                   {"nextBatch", next_batch_id_},
+                   {"rerun", pending_rerun_.has_value()},
+                   {"watermark", watermark_}};
+  trace(j.dump());
+  return Status::OK();
+}
+
+Result<bool> StreamingQuery::triggerOnce() {
+  last_trigger_time_ = env_.clock->nowMs();
+  first_trigger_ = false;
+  return runTrigger(/*allowTimeDrivenNoData=*/true);
+}
+
+Result<bool> StreamingQuery::awaitNextTrigger() {
+  if (!first_trigger_) env_.clock->sleepUntil(options_.trigger.nextBatchTime(last_trigger_time_));
+  return triggerOnce();
+}
+
+Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
+  if (!active_)
+    return Status::FailedPrecondition(
+        error_.ok() ? std::string("the query is stopped") : "the query has failed: " + error_.toString());
+  if (pending_rerun_) {
+    PendingRerun r = *pending_rerun_;
+    pending_rerun_.reset();
+    STREAMSIM_RETURN_IF_ERROR(fail(runBatch(r.batchId, committed_offsets_, r.end, r.timestamp,
+                                            last_batch_watermark_, r.watermark, /*rerun=*/true)));
+    return true;
+  }
+  if (available_now_done_) return false;
+
+  // Plan.
+  TimeMs now = env_.clock->nowMs();
+  std::vector<std::optional<std::string>> end(sources_.size());
+  bool hasNewData = false;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceContext sctx{&env_, options_.checkpointLocation, static_cast<int>(i), next_batch_id_,
+                       !started_batches_, options_.trigger.kind == Trigger::Kind::kAvailableNow};
+    auto latest = sources_[i]->latestOffset(sctx, committed_offsets_[i]);
+    if (!latest.ok()) return fail(latest.status().withContext(sources_[i]->description()));
+    end[i] = *latest;
+    if (end[i] && end[i] != committed_offsets_[i]) hasNewData = true;
+  }
+  started_batches_ = true;
+  bool watermarkMoved = watermark_ > last_batch_watermark_;
+  bool noData = false;
+  if (!hasNewData && options_.noDataMicroBatches && next_batch_id_ > 0) {
+    for (const auto& op : operators_) {
+      if (op->needsNoDataBatch(watermark_, watermarkMoved) && (allowTimeDrivenNoData || watermarkMoved)) {
+        noData = true;
+        break;
+      }
+    }
+  }
+  if (!hasNewData && !noData) {
+    if (options_.trigger.kind == Trigger::Kind::kAvailableNow) available_now_done_ = true;
+    return false;
+  }
+  for (size_t i = 0; i < end.size(); ++i)
+    if (!end[i]) end[i] = committed_offsets_[i];
+  STREAMSIM_RETURN_IF_ERROR(fail(runBatch(next_batch_id_, committed_offsets_, end, now,
+                                          last_batch_watermark_, watermark_, /*rerun=*/false)));
+  return true;
+}
+
+Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional<std::string>>& start,
+                                const std::vector<std::optional<std::string>>& end,
+                                TimeMs batchTimestampMs, TimeMs lateWatermark,
+                                TimeMs evictionWatermark, bool rerun) {
+  const std::string& root = options_.checkpointLocation;
+  FaultContext fctx{batchId, -1, -1, ""};
+  {
+    nlohmann::json j{{"event", "batch_planned"}, {"batch", batchId}, {"timestamp", batchTimestampMs},
+                     {"watermark", evictionWatermark}, {"rerun", rerun}};
+    trace(j.dump());
+  }
+
+  // offsets/N before any processing.
+  if (!rerun) {
+    STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsBeforeWrite, fctx));
+    OffsetSeq seq;
+    seq.metadata.batchWatermarkMs = evictionWatermark;
+    seq.metadata.batchTimestampMs = batchTimestampMs;
+    seq.metadata.conf = conf_;
+    seq.offsets = end;
+    OffsetLog offsets(env_, root);
+    STREAMSIM_ASSIGN_OR_RETURN(bool written, offsets.add(batchId, seq));
+    if (!written)
+      return Status::FailedPrecondition(fmt::format(
+          "offsets/{} already exists in {}: another run is using this checkpoint (SPARK-26425)",
+          batchId, root));
+    nlohmann::json j{{"event", "offsets_written"}, {"batch", batchId}};
+    trace(j.dump());
+    STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsAfterWrite, fctx));
+  }
+
+  // The previous batch is done: sources may clean up (cleanSource).
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (!start[i]) continue;
+    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false,
+                       options_.trigger.kind == Trigger::Kind::kAvailableNow};
+    STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *start[i]).withContext(sources_[i]->description()));
+  }
+
+  // Read the batch's input.
+  QueryProgress progress;
+  progress.id = query_id_;
+  progress.runId = run_id_;
+  progress.batchId = batchId;
+  progress.timestamp = batchTimestampMs;
+  progress.rerun = rerun;
+  std::vector<Row> rows;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceProgress sp;
+    sp.description = sources_[i]->description();
+    sp.startOffset = offsetText(start[i]);
+    sp.endOffset = offsetText(end[i]);
+    if (end[i] && end[i] != start[i]) {
+      SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false,
+                         options_.trigger.kind == Trigger::Kind::kAvailableNow};
+      auto batch = sources_[i]->getBatch(sctx, start[i], *end[i]);
+      if (!batch.ok()) return batch.status().withContext(fmt::format("batch {}: {}", batchId, sp.description));
+      sp.numInputRows = static_cast<int64_t>(batch->size());
+      if (rows.empty()) rows = std::move(*batch);
+      else rows.insert(rows.end(), std::make_move_iterator(batch->begin()), std::make_move_iterator(batch->end()));
+    }
+    progress.numInputRows += sp.numInputRows;
+    progress.sources.push_back(std::move(sp));
+  }
+  {
+    nlohmann::json j{{"event", "input"}, {"batch", batchId}, {"rows", progress.numInputRows}};
+    trace(j.dump());
+  }
+
+  // Run the operators.
+  BatchContext ctx;
+  ctx.env = &env_;
+  ctx.checkpointRoot = root;
+  ctx.query = QueryInfo{query_id_, run_id_, batchId};
+  ctx.batchId = batchId;
+  ctx.batchTimestampMs = batchTimestampMs;
+  ctx.lateWatermarkMs = lateWatermark;
+  ctx.evictionWatermarkMs = evictionWatermark;
+  ctx.hasWatermark = !operator_watermarks_.empty();
+  ctx.shufflePartitions = options_.shufflePartitions;
+  ctx.taskRetries = options_.taskRetries;
+  ctx.stateStores = state_stores_.get();
+  ctx.outputMode = options_.outputMode;
+  for (auto& op : operators_) {
+    auto out = op->process(std::move(rows), ctx);
+    if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", batchId, op->name()));
+    rows = std::move(*out);
+  }
+
+  // The sink adds batch N.
+  SinkContext skctx{&env_, batchId, options_.outputMode, root};
+  STREAMSIM_RETURN_IF_ERROR(sink_->addBatch(skctx, rows).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
+  progress.numOutputRows = static_cast<int64_t>(rows.size());
+  {
+    nlohmann::json j{{"event", "sink_write"}, {"batch", batchId}, {"rows", progress.numOutputRows}};
+    trace(j.dump());
+  }
+
+  // Update the watermark from this batch's event times (applies from the next batch).
+  size_t w = 0;
+  EventTimeStats& et = progress.eventTime;
+  et.watermark = evictionWatermark;
+  int64_t etCount = 0;
+  double etSum = 0;
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    auto wm = operators_[i]->watermark();
+    if (!wm) continue;
+    auto it = ctx.eventTimes.find(static_cast<int>(i));
+    if (it != ctx.eventTimes.end() && it->second.count > 0) {
+      const auto& obs = it->second;
+      TimeMs candidate = obs.max - wm->second;
+      if (operator_watermarks_[w] < 0 || candidate > operator_watermarks_[w]) operator_watermarks_[w] = candidate;
+      et.min = et.min ? std::min(*et.min, obs.min) : obs.min;
+      et.max = et.max ? std::max(*et.max, obs.max) : obs.max;
+      etCount += obs.count;
+      etSum += obs.sum;
+    } else if (operator_watermarks_[w] < 0) {
+      operator_watermarks_[w] = 0;  // no data yet for this input: it counts as 0
+    }
+    ++w;
+  }
+  if (etCount > 0) et.avg = etSum / static_cast<double>(etCount);
+  if (!operator_watermarks_.empty()) {
+    TimeMs chosen = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin
+                        ? *std::min_element(operator_watermarks_.begin(), operator_watermarks_.end())
+                        : *std::max_element(operator_watermarks_.begin(), operator_watermarks_.end());
+    if (chosen > watermark_) watermark_ = chosen;
+  }
+
+  // commits/N after everything.
+  STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kCommitsBeforeWrite, fctx));
+  CommitLog commits(env_, root);
+  CommitMetadata cm;
+  cm.nextBatchWatermarkMs = watermark_;
+  STREAMSIM_ASSIGN_OR_RETURN(bool committed, commits.add(batchId, cm));
+  if (!committed)
+    return Status::FailedPrecondition(fmt::format(
+        "commits/{} already exists in {}: another run is using this checkpoint (SPARK-26425)", batchId, root));
+  {
+    nlohmann::json j{{"event", "commit"}, {"batch", batchId}, {"nextWatermark", watermark_}};
+    trace(j.dump());
+  }
+  STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kCommitsAfterWrite, fctx));
+
+  for (const auto& s : ctx.stateProgress) progress.numRowsDroppedByWatermark += s.numRowsDroppedByWatermark;
+  progress.stateOperators = std::move(ctx.stateProgress);
+  committed_offsets_ = end;
+  last_batch_watermark_ = evictionWatermark;
+  next_batch_id_ = batchId + 1;
+  trace(fmt::format("{{\"event\":\"progress\",\"progress\":{}}}", progress.toJson()));
+  progress_.push_back(std::move(progress));
+  if (progress_.size() > 1000) progress_.erase(progress_.begin(), progress_.begin() + 500);
+  return Status::OK();
+}
+
+Status StreamingQuery::processAllAvailable() {
+  first_trigger_ = false;
+  for (int guard = 0; guard < 1000000; ++guard) {
+    last_trigger_time_ = env_.clock->nowMs();
+    auto ran = runTrigger(/*allowTimeDrivenNoData=*/false);
+    if (!ran.ok()) return ran.status();
+    if (!*ran) return Status::OK();
+  }
+  return Status::Aborted("processAllAvailable ran a million batches without draining the sources");
+}
+
+Result<int> StreamingQuery::runBatches(int n) {
+  int count = 0;
+  for (int i = 0; i < n; ++i) {
+    auto ran = awaitNextTrigger();
+    if (!ran.ok()) return ran.status();
+    if (!*ran) break;
+    ++count;
+  }
+  return count;
+}
+
+Status StreamingQuery::awaitTermination() {
+  switch (options_.trigger.kind) {
+    case Trigger::Kind::kOnce: {
+      auto ran = triggerOnce();
+      if (!ran.ok()) return ran.status();
+      stop();
+      return Status::OK();
+    }
+    case Trigger::Kind::kAvailableNow: {
+      STREAMSIM_RETURN_IF_ERROR(processAllAvailable());
+      stop();
+      return Status::OK();
+    }
+    default:
+      return Status::FailedPrecondition(
+          "awaitTermination only ends by itself with the availableNow or once trigger; use "
+          "processAllAvailable or runBatches");
+  }
+}
+
+void StreamingQuery::stop() {
+  if (!active_) return;
+  for (auto& op : operators_) op->stop();
+  active_ = false;
+  nlohmann::json j{{"event", "query_stopped"}, {"nextBatch", next_batch_id_}};
+  trace(j.dump());
+}
+
+const QueryProgress* StreamingQuery::lastProgress() const {
+  return progress_.empty() ? nullptr : &progress_.back();
+}
+
+}  // namespace streamsim
