@@ -1,0 +1,92 @@
+// File source and file sink log entries (SEMANTICS.md §2, docs/checkpoint-format.md).
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checkpoint/json_util.h"
+#include "streamsim/checkpoint/compactible_log.h"
+#include "streamsim/checkpoint/file_sink_log.h"
+#include "streamsim/checkpoint/file_source_log.h"
+
+namespace streamsim {
+
+namespace detail {
+Result<std::vector<LogLine>> compactibleLogLines(std::string_view text,
+                                                 const std::string& pathForErrors) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto file, splitLogFile(text, 1, pathForErrors));
+  return std::move(file.lines);
+}
+}  // namespace detail
+
+namespace {
+Result<detail::OJson> entryObject(std::string_view line, const std::string& path, int lineNo,
+                                  std::string_view what) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto j, detail::parseJsonAt(detail::trimView(line), path, lineNo, what));
+  if (!j.is_object())
+    return Status::Corruption(
+        fmt::format("{}:{}: expected {} as a JSON object, found {}", path, lineNo, what, j.dump()));
+  return j;
+}
+}  // namespace
+
+std::string FileSourceLogCodec::serializeEntry(const FileSourceEntry& e) {
+  return fmt::format("{{\"path\":{},\"timestamp\":{},\"batchId\":{}}}", detail::quoteJson(e.path),
+                     e.timestamp, e.batchId);
+}
+
+Result<FileSourceEntry> FileSourceLogCodec::parseEntry(std::string_view line,
+                                                       const std::string& path, int lineNo) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto j, entryObject(line, path, lineNo, "a file source log entry"));
+  FileSourceEntry e;
+  STREAMSIM_ASSIGN_OR_RETURN(e.path, detail::requireString(j, "path", path, lineNo));
+  STREAMSIM_ASSIGN_OR_RETURN(e.timestamp, detail::requireInt(j, "timestamp", path, lineNo));
+  STREAMSIM_ASSIGN_OR_RETURN(e.batchId, detail::requireInt(j, "batchId", path, lineNo));
+  return e;
+}
+
+std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex) {
+  return joinPath(joinPath(checkpointRoot, "sources"), std::to_string(sourceIndex));
+}
+
+std::string FileSinkLogCodec::serializeEntry(const SinkFileStatus& e) {
+  return fmt::format(
+      "{{\"path\":{},\"size\":{},\"isDir\":{},\"modificationTime\":{},\"blockReplication\":{},"
+      "\"blockSize\":{},\"action\":{}}}",
+      detail::quoteJson(e.path), e.size, e.isDir ? "true" : "false", e.modificationTime,
+      e.blockReplication, e.blockSize, detail::quoteJson(e.action));
+}
+
+Result<SinkFileStatus> FileSinkLogCodec::parseEntry(std::string_view line, const std::string& path,
+                                                    int lineNo) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto j, entryObject(line, path, lineNo, "a file sink log entry"));
+  SinkFileStatus e;
+  STREAMSIM_ASSIGN_OR_RETURN(e.path, detail::requireString(j, "path", path, lineNo));
+  STREAMSIM_ASSIGN_OR_RETURN(e.size, detail::requireInt(j, "size", path, lineNo));
+  auto isDir = j.find("isDir");
+  e.isDir = isDir != j.end() && isDir->is_boolean() && isDir->get<bool>();
+  STREAMSIM_ASSIGN_OR_RETURN(e.modificationTime,
+                             detail::requireInt(j, "modificationTime", path, lineNo));
+  STREAMSIM_ASSIGN_OR_RETURN(auto repl, detail::optionalInt(j, "blockReplication", path, lineNo));
+  e.blockReplication = static_cast<int>(repl.value_or(1));
+  STREAMSIM_ASSIGN_OR_RETURN(auto bs, detail::optionalInt(j, "blockSize", path, lineNo));
+  e.blockSize = bs.value_or(0);
+  STREAMSIM_ASSIGN_OR_RETURN(e.action, detail::requireString(j, "action", path, lineNo));
+  if (e.action != kSinkAddAction && e.action != kSinkDeleteAction)
+    return Status::Corruption(fmt::format(
+        "{}:{}: unknown sink log action \"{}\" (expected \"add\" or \"delete\")", path, lineNo,
+        e.action));
+  return e;
+}
+
+std::vector<SinkFileStatus> FileSinkLogCodec::compactLogs(std::vector<SinkFileStatus> all) {
+  std::set<std::string> deleted;
+  for (const auto& e : all)
+    if (e.action == kSinkDeleteAction) deleted.insert(e.path);
+  if (deleted.empty()) return all;
+  std::vector<SinkFileStatus> out;
+  for (auto& e : all)
+    if (!deleted.count(e.path)) out.push_back(std::move(e));
+  return out;
+}
+
+}  // namespace streamsim

@@ -1,0 +1,81 @@
+#include "checkpoint/json_util.h"
+
+#include <fmt/format.h>
+
+namespace streamsim::detail {
+
+Result<OJson> parseJsonAt(std::string_view text, const std::string& path, int lineNo,
+                          std::string_view what) {
+  OJson j = OJson::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded()) {
+    std::string shown(text.substr(0, 80));
+    return Status::Corruption(fmt::format("{}:{}: expected {} as JSON, found `{}`{}", path, lineNo,
+                                          what, shown, text.size() > 80 ? "..." : ""));
+  }
+  return j;
+}
+
+std::string quoteJson(std::string_view s) {
+  std::string out;
+  out.reserve(s.size() + 2);
+  out.push_back('"');
+  for (char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) {
+          out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(c)));
+        } else {
+          out.push_back(c);
+        }
+    }
+  }
+  out.push_back('"');
+  return out;
+}
+
+Result<std::optional<int64_t>> optionalInt(const OJson& obj, const char* field,
+                                           const std::string& path, int lineNo) {
+  auto it = obj.find(field);
+  if (it == obj.end() || it->is_null()) return std::optional<int64_t>();
+  if (!it->is_number_integer())
+    return Status::Corruption(fmt::format("{}:{}: field \"{}\" must be an integer, found {}", path,
+                                          lineNo, field, it->dump()));
+  return std::optional<int64_t>(it->get<int64_t>());
+}
+
+Result<int64_t> requireInt(const OJson& obj, const char* field, const std::string& path,
+                           int lineNo) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto v, optionalInt(obj, field, path, lineNo));
+  if (!v)
+    return Status::Corruption(
+        fmt::format("{}:{}: missing integer field \"{}\" in {}", path, lineNo, field, obj.dump()));
+  return *v;
+}
+
+Result<std::string> requireString(const OJson& obj, const char* field, const std::string& path,
+                                  int lineNo) {
+  auto it = obj.find(field);
+  if (it == obj.end() || !it->is_string())
+    return Status::Corruption(
+        fmt::format("{}:{}: missing string field \"{}\" in {}", path, lineNo, field, obj.dump()));
+  return it->get<std::string>();
+}
+
+std::string_view trimView(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r' ||
+                        s.front() == '\n'))
+    s.remove_prefix(1);
+  while (!s.empty() &&
+         (s.back() == ' ' || s.back() == '\t' || s.back() == '\r' || s.back() == '\n'))
+    s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace streamsim::detail
