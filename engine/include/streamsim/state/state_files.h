@@ -1,0 +1,81 @@
+// The durable files of the state stores (DESIGN.md §3, SEMANTICS.md §2): a changelog per
+// version and a snapshot every few versions under <checkpoint>/state/<op>/<partition>/, their
+// one writer and one reader (format: docs/state-format.md §2), and loading a version from them.
+// Both store kinds share this; the CLI uses readStateAt. Plain functions; no shared state.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/state/state_store.h"
+#include "streamsim/status.h"
+
+namespace streamsim {
+
+enum class StateFileKind { kChangelog, kSnapshot };
+
+// One record of a state file: a put (value set) or a remove (a changelog tombstone).
+struct StateRecordView {
+  bool remove = false;
+  std::string_view cf;
+  std::string_view key;
+  std::string_view value;  // empty for a remove
+};
+using StateRecordVisitor = std::function<void(const StateRecordView&)>;
+
+// Builds the bytes of one state file. Records are written in the order given.
+class StateFileWriter {
+ public:
+  StateFileWriter(StateFileKind kind, int64_t version);
+  void put(std::string_view cf, std::string_view key, std::string_view value);
+  void remove(std::string_view cf, std::string_view key);  // REQUIRES: kind is kChangelog
+  // The complete file (header, records, footer with count and CRC-32). Call once.
+  std::string finish();
+
+ private:
+  void record(char op, std::string_view cf, std::string_view key, std::string_view value);
+  StateFileKind kind_;
+  std::string data_;
+  uint64_t count_ = 0;
+};
+
+// Parses a state file and visits its records in order. Corruption naming `path` when the
+// file is torn (no footer, short record, CRC mismatch) or is not the expected kind/version.
+// The visitor is called only after the whole file has been checked.
+Status parseStateFile(std::string_view data, const std::string& path, StateFileKind kind,
+                      int64_t version, const StateRecordVisitor& visit);
+
+// <root>/state/<op>/<partition>
+std::string stateStoreDir(const std::string& checkpointRoot, int operatorId, int partition);
+// "<v>.delta" (memory), "<v>.changelog" (rocksdb), "<v>.snapshot" (both).
+std::string stateFileName(StateStoreKind kind, StateFileKind file, int64_t version);
+
+// The newest version whose files exist in `dir` (snapshot, or a contiguous changelog chain
+// from a snapshot or from version 0). 0 if none; an absent dir is version 0.
+Result<int64_t> latestStateVersion(const Env& env, const std::string& dir, StateStoreKind kind);
+
+// Replays version `version` of the store in `dir`: calls `reset` then visits the records of
+// the newest readable snapshot <= version and of every changelog after it, in order.
+// Version 0 visits nothing. Corruption naming the file when a needed file is missing or torn.
+// A torn snapshot falls back to an older snapshot (or version 0) when the changelogs allow
+// it; `env.trace` gets a "state_snapshot_skipped" event.
+Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind kind,
+                          int64_t version, const std::function<void()>& reset,
+                          const StateRecordVisitor& visit);
+
+// Column family -> (key, value) pairs in ascending key order (keys and values are the stored
+// bytes; decoding them is the caller's job).
+using StateDump = std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
+
+// The state of (op, partition) at `version` (= batch id + 1) read from the checkpoint's files,
+// for `streamsim state CHECKPOINT --batch N` and for tests.
+Result<StateDump> readStateAt(const Env& env, const std::string& checkpointRoot, int operatorId,
+                              int partition, int64_t version, StateStoreKind kind);
+
+}  // namespace streamsim

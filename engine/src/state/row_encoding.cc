@@ -1,0 +1,174 @@
+// Order-preserving encoding of Values and Rows (row_encoding.h). Format: docs/state-format.md
+// §1. One writer (encodeOrderedValue) and one reader (decodeOrderedValue).
+#include "streamsim/state/row_encoding.h"
+
+#include <bit>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+namespace streamsim {
+namespace {
+
+// Type tags. Null sorts before every other tag; within one type the payload decides.
+constexpr uint8_t kTagNull = 0x01;
+constexpr uint8_t kTagFalse = 0x02;
+constexpr uint8_t kTagTrue = 0x03;
+constexpr uint8_t kTagInt = 0x10;
+constexpr uint8_t kTagLong = 0x11;
+constexpr uint8_t kTagTimestamp = 0x12;
+constexpr uint8_t kTagDouble = 0x13;
+constexpr uint8_t kTagString = 0x20;
+
+// Strings: 0x00 inside the string is written 0x00 0xFF; the string ends with 0x00 0x01.
+constexpr char kEscape = '\x00';
+constexpr char kEscapedZero = '\xFF';
+constexpr char kTerminator = '\x01';
+
+void putBigEndian(uint64_t x, int bytes, std::string& out) {
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
+}
+
+uint64_t getBigEndian(std::string_view in, int bytes) {
+  uint64_t x = 0;
+  for (int i = 0; i < bytes; ++i) x = (x << 8) | static_cast<uint8_t>(in[i]);
+  return x;
+}
+
+uint64_t orderedDoubleBits(double d) {
+  if (std::isnan(d)) d = std::numeric_limits<double>::quiet_NaN();  // one NaN, after +inf
+  if (d == 0.0) d = 0.0;                                             // -0.0 == 0.0
+  uint64_t bits = std::bit_cast<uint64_t>(d);
+  return (bits & (uint64_t{1} << 63)) ? ~bits : bits | (uint64_t{1} << 63);
+}
+
+double doubleFromOrderedBits(uint64_t bits) {
+  bits = (bits & (uint64_t{1} << 63)) ? bits & ~(uint64_t{1} << 63) : ~bits;
+  return std::bit_cast<double>(bits);
+}
+
+Status truncated(std::string_view what) {
+  return Status::Corruption(fmt::format("ordered encoding: truncated {}", what));
+}
+
+}  // namespace
+
+void encodeOrderedValue(const Value& v, std::string& out) {
+  switch (v.type()) {
+    case Type::kNull:
+      out.push_back(static_cast<char>(kTagNull));
+      return;
+    case Type::kBoolean:
+      out.push_back(static_cast<char>(v.asBool() ? kTagTrue : kTagFalse));
+      return;
+    case Type::kInt:
+      out.push_back(static_cast<char>(kTagInt));
+      putBigEndian(static_cast<uint32_t>(static_cast<int32_t>(v.asLong())) ^ 0x80000000u, 4, out);
+      return;
+    case Type::kLong:
+    case Type::kTimestamp:
+      out.push_back(static_cast<char>(v.type() == Type::kLong ? kTagLong : kTagTimestamp));
+      putBigEndian(static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
+      return;
+    case Type::kDouble:
+      out.push_back(static_cast<char>(kTagDouble));
+      putBigEndian(orderedDoubleBits(v.asDouble()), 8, out);
+      return;
+    case Type::kString:
+      out.push_back(static_cast<char>(kTagString));
+      for (char c : v.asString()) {
+        out.push_back(c);
+        if (c == kEscape) out.push_back(kEscapedZero);
+      }
+      out.push_back(kEscape);
+      out.push_back(kTerminator);
+      return;
+  }
+}
+
+Result<Value> decodeOrderedValue(std::string_view& in) {
+  if (in.empty()) return truncated("value (no type tag)");
+  uint8_t tag = static_cast<uint8_t>(in[0]);
+  in.remove_prefix(1);
+  switch (tag) {
+    case kTagNull: return Value();
+    case kTagFalse: return Value(false);
+    case kTagTrue: return Value(true);
+    case kTagInt: {
+      if (in.size() < 4) return truncated("int");
+      auto x = static_cast<uint32_t>(getBigEndian(in, 4)) ^ 0x80000000u;
+      in.remove_prefix(4);
+      return Value(static_cast<int32_t>(x));
+    }
+    case kTagLong:
+    case kTagTimestamp: {
+      if (in.size() < 8) return truncated(tag == kTagLong ? "long" : "timestamp");
+      auto x = static_cast<int64_t>(getBigEndian(in, 8) ^ (uint64_t{1} << 63));
+      in.remove_prefix(8);
+      return tag == kTagLong ? Value(x) : Value::timestamp(x);
+    }
+    case kTagDouble: {
+      if (in.size() < 8) return truncated("double");
+      double d = doubleFromOrderedBits(getBigEndian(in, 8));
+      in.remove_prefix(8);
+      return Value(d);
+    }
+    case kTagString: {
+      std::string s;
+      size_t i = 0;
+      while (true) {
+        if (i >= in.size()) return truncated("string (no terminator)");
+        char c = in[i++];
+        if (c != kEscape) {
+          s.push_back(c);
+          continue;
+        }
+        if (i >= in.size()) return truncated("string (escape at end)");
+        char next = in[i++];
+        if (next == kTerminator) break;
+        if (next != kEscapedZero)
+          return Status::Corruption(fmt::format(
+              "ordered encoding: bad escape 0x00 0x{:02x} in string", static_cast<uint8_t>(next)));
+        s.push_back('\0');
+      }
+      in.remove_prefix(i);
+      return Value(std::move(s));
+    }
+    default:
+      return Status::Corruption(fmt::format("ordered encoding: unknown type tag 0x{:02x}", tag));
+  }
+}
+
+std::string encodeOrderedRow(const Row& row) {
+  std::string out;
+  for (const Value& v : row.values()) encodeOrderedValue(v, out);
+  return out;
+}
+
+Result<Row> decodeOrderedRow(std::string_view in, const SchemaPtr& schema) {
+  std::vector<Value> values;
+  values.reserve(schema->size());
+  while (!in.empty()) {
+    if (values.size() == schema->size())
+      return Status::Corruption(fmt::format(
+          "ordered encoding: more than {} values for schema '{}'", schema->size(), schema->toDDL()));
+    STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
+    const Field& f = schema->field(values.size());
+    if (!v.isNull() && v.type() != f.type)
+      return Status::Corruption(fmt::format("ordered encoding: field '{}' holds a {}, schema '{}' says {}",
+                                            f.name, typeName(v.type()), schema->toDDL(), typeName(f.type)));
+    values.push_back(std::move(v));
+  }
+  // A row written before nullable fields were appended to the schema (schema evolution,
+  // state_schema.h) reads back with nulls in the new trailing fields.
+  for (size_t i = values.size(); i < schema->size(); ++i) {
+    if (!schema->field(i).nullable)
+      return Status::Corruption(fmt::format(
+          "ordered encoding: {} values for schema '{}'; missing field '{}' is not nullable",
+          values.size(), schema->toDDL(), schema->field(i).name));
+    values.emplace_back();
+  }
+  return Row(schema, std::move(values));
+}
+
+}  // namespace streamsim

@@ -1,0 +1,279 @@
+// State changelog/snapshot files: one writer (StateFileWriter), one reader (parseStateFile),
+// and version replay. Format: docs/state-format.md §2.
+#include "streamsim/state/state_files.h"
+
+#include <algorithm>
+#include <array>
+#include <charconv>
+#include <set>
+
+#include <fmt/format.h>
+
+namespace streamsim {
+namespace {
+
+constexpr std::string_view kMagic = "SSSTATE1";  // 8 bytes
+constexpr char kKindChangelog = 'C';
+constexpr char kKindSnapshot = 'S';
+constexpr char kOpPut = 'P';
+constexpr char kOpRemove = 'D';
+constexpr char kOpEnd = 'E';
+constexpr size_t kHeaderSize = 8 + 1 + 8;
+constexpr size_t kFooterSize = 1 + 8 + 4;
+
+uint32_t crc32(std::string_view data) {
+  static const std::array<uint32_t, 256> table = [] {
+    std::array<uint32_t, 256> t{};
+    for (uint32_t i = 0; i < 256; ++i) {
+      uint32_t c = i;
+      for (int k = 0; k < 8; ++k) c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
+      t[i] = c;
+    }
+    return t;
+  }();
+  uint32_t c = 0xFFFFFFFFu;
+  for (char ch : data) c = table[(c ^ static_cast<uint8_t>(ch)) & 0xFF] ^ (c >> 8);
+  return c ^ 0xFFFFFFFFu;
+}
+
+void putFixed(uint64_t x, int bytes, std::string& out) {
+  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
+}
+uint64_t getFixed(std::string_view in, int bytes) {
+  uint64_t x = 0;
+  for (int i = 0; i < bytes; ++i) x = (x << 8) | static_cast<uint8_t>(in[i]);
+  return x;
+}
+void putVarint(uint64_t x, std::string& out) {
+  while (x >= 0x80) {
+    out.push_back(static_cast<char>((x & 0x7F) | 0x80));
+    x >>= 7;
+  }
+  out.push_back(static_cast<char>(x));
+}
+bool getVarint(std::string_view& in, uint64_t& x) {
+  x = 0;
+  for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
+    auto b = static_cast<uint8_t>(in[0]);
+    in.remove_prefix(1);
+    x |= uint64_t{b & 0x7Fu} << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+bool getBytes(std::string_view& in, std::string_view& out) {
+  uint64_t n = 0;
+  if (!getVarint(in, n) || n > in.size()) return false;
+  out = in.substr(0, n);
+  in.remove_prefix(n);
+  return true;
+}
+
+// "<v>.<ext>" -> v, or -1 when the name is not a state file of that extension.
+int64_t versionOf(std::string_view name, std::string_view ext) {
+  if (name.size() <= ext.size() + 1 || !name.ends_with(ext) || name[name.size() - ext.size() - 1] != '.')
+    return -1;
+  std::string_view digits = name.substr(0, name.size() - ext.size() - 1);
+  int64_t v = -1;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+  if (ec != std::errc() || p != digits.data() + digits.size() || v < 0) return -1;
+  return v;
+}
+
+std::string_view changelogExt(StateStoreKind kind) {
+  return kind == StateStoreKind::kMemory ? "delta" : "changelog";
+}
+
+struct DirListing {
+  std::set<int64_t> changelogs;
+  std::set<int64_t> snapshots;
+};
+
+Result<DirListing> listStateDir(const Env& env, const std::string& dir, StateStoreKind kind) {
+  DirListing out;
+  if (!env.fs->exists(dir)) return out;
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(dir));
+  for (const FileInfo& f : entries) {
+    if (f.isDir) continue;
+    std::string name = baseName(f.path);
+    if (int64_t v = versionOf(name, changelogExt(kind)); v > 0) out.changelogs.insert(v);
+    if (int64_t v = versionOf(name, "snapshot"); v > 0) out.snapshots.insert(v);
+  }
+  return out;
+}
+
+}  // namespace
+
+StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version) : kind_(kind) {
+  data_.append(kMagic);
+  data_.push_back(kind == StateFileKind::kChangelog ? kKindChangelog : kKindSnapshot);
+  putFixed(static_cast<uint64_t>(version), 8, data_);
+}
+
+void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
+                             std::string_view value) {
+  data_.push_back(op);
+  putVarint(cf.size(), data_);
+  data_.append(cf);
+  putVarint(key.size(), data_);
+  data_.append(key);
+  if (op == kOpPut) {
+    putVarint(value.size(), data_);
+    data_.append(value);
+  }
+  ++count_;
+}
+
+void StateFileWriter::put(std::string_view cf, std::string_view key, std::string_view value) {
+  record(kOpPut, cf, key, value);
+}
+
+void StateFileWriter::remove(std::string_view cf, std::string_view key) {
+  record(kOpRemove, cf, key, {});
+}
+
+std::string StateFileWriter::finish() {
+  data_.push_back(kOpEnd);
+  putFixed(count_, 8, data_);
+  putFixed(crc32(data_), 4, data_);
+  return std::move(data_);
+}
+
+Status parseStateFile(std::string_view data, const std::string& path, StateFileKind kind,
+                      int64_t version, const StateRecordVisitor& visit) {
+  auto corrupt = [&](std::string_view why) {
+    return Status::Corruption(fmt::format("state file {} is corrupt or torn: {}", path, why));
+  };
+  if (data.size() < kHeaderSize + kFooterSize)
+    return corrupt(fmt::format("{} bytes, shorter than header and footer", data.size()));
+  if (data.substr(0, kMagic.size()) != kMagic) return corrupt("does not start with SSSTATE1");
+  char expectedKind = kind == StateFileKind::kChangelog ? kKindChangelog : kKindSnapshot;
+  if (data[kMagic.size()] != expectedKind)
+    return corrupt(fmt::format("kind byte '{}', expected '{}'", data[kMagic.size()], expectedKind));
+  auto fileVersion = static_cast<int64_t>(getFixed(data.substr(kMagic.size() + 1), 8));
+  if (fileVersion != version)
+    return corrupt(fmt::format("holds version {}, expected {}", fileVersion, version));
+  std::string_view body = data.substr(0, data.size() - 4);
+  uint32_t stored = static_cast<uint32_t>(getFixed(data.substr(data.size() - 4), 4));
+  if (body[body.size() - 9] != kOpEnd) return corrupt("no end record (file cut short?)");
+  if (crc32(body) != stored) return corrupt("CRC-32 mismatch");
+  uint64_t count = getFixed(body.substr(body.size() - 8), 8);
+
+  // Two passes: check every record, then visit, so a bad file applies nothing.
+  std::string_view records = body.substr(kHeaderSize, body.size() - kHeaderSize - 9);
+  std::vector<StateRecordView> parsed;
+  parsed.reserve(count);
+  while (!records.empty()) {
+    StateRecordView r;
+    char op = records[0];
+    records.remove_prefix(1);
+    if (op != kOpPut && op != kOpRemove) return corrupt(fmt::format("bad record type 0x{:02x}", static_cast<uint8_t>(op)));
+    if (op == kOpRemove && kind == StateFileKind::kSnapshot) return corrupt("remove record in a snapshot");
+    r.remove = op == kOpRemove;
+    if (!getBytes(records, r.cf) || !getBytes(records, r.key) || (!r.remove && !getBytes(records, r.value)))
+      return corrupt(fmt::format("record {} is cut short", parsed.size()));
+    parsed.push_back(r);
+  }
+  if (parsed.size() != count)
+    return corrupt(fmt::format("{} records, footer says {}", parsed.size(), count));
+  for (const StateRecordView& r : parsed) visit(r);
+  return Status::OK();
+}
+
+std::string stateStoreDir(const std::string& checkpointRoot, int operatorId, int partition) {
+  return joinPath(joinPath(joinPath(checkpointRoot, "state"), std::to_string(operatorId)),
+                  std::to_string(partition));
+}
+
+std::string stateFileName(StateStoreKind kind, StateFileKind file, int64_t version) {
+  return fmt::format("{}.{}", version, file == StateFileKind::kSnapshot ? "snapshot" : changelogExt(kind));
+}
+
+Result<int64_t> latestStateVersion(const Env& env, const std::string& dir, StateStoreKind kind) {
+  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+  int64_t top = 0;
+  if (!files.changelogs.empty()) top = *files.changelogs.rbegin();
+  if (!files.snapshots.empty()) top = std::max(top, *files.snapshots.rbegin());
+  int64_t latest = 0;
+  bool loadable = true;  // version 0 always is
+  for (int64_t v = 1; v <= top; ++v) {
+    loadable = files.snapshots.count(v) > 0 || (loadable && files.changelogs.count(v) > 0);
+    if (loadable) latest = v;
+  }
+  return latest;
+}
+
+Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind kind,
+                          int64_t version, const std::function<void()>& reset,
+                          const StateRecordVisitor& visit) {
+  reset();
+  if (version <= 0) return Status::OK();
+  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+
+  // Candidate bases: snapshots <= version, newest first, then version 0.
+  std::vector<int64_t> bases;
+  for (auto it = files.snapshots.rbegin(); it != files.snapshots.rend(); ++it)
+    if (*it <= version) bases.push_back(*it);
+  bases.push_back(0);
+
+  Status firstError;
+  for (int64_t base : bases) {
+    int64_t missing = -1;
+    for (int64_t v = base + 1; v <= version && missing < 0; ++v)
+      if (!files.changelogs.count(v)) missing = v;
+    if (missing >= 0) {
+      if (firstError.ok())
+        firstError = Status::Corruption(fmt::format(
+            "cannot load state version {} of {}: {} is missing", version, dir,
+            joinPath(dir, stateFileName(kind, StateFileKind::kChangelog, missing))));
+      continue;
+    }
+    reset();
+    if (base > 0) {
+      std::string path = joinPath(dir, stateFileName(kind, StateFileKind::kSnapshot, base));
+      Result<std::string> data = env.fs->read(path);
+      Status st = data.ok() ? parseStateFile(*data, path, StateFileKind::kSnapshot, base, visit)
+                            : data.status().withContext(fmt::format("reading {}", path));
+      if (!st.ok()) {
+        if (env.trace != nullptr)
+          env.trace->event(fmt::format(R"({{"event":"state_snapshot_skipped","path":"{}"}})", path));
+        if (firstError.ok()) firstError = Status::Corruption(st.message());
+        continue;
+      }
+    }
+    for (int64_t v = base + 1; v <= version; ++v) {
+      std::string path = joinPath(dir, stateFileName(kind, StateFileKind::kChangelog, v));
+      STREAMSIM_ASSIGN_OR_RETURN(std::string data, env.fs->read(path));
+      STREAMSIM_RETURN_IF_ERROR(
+          parseStateFile(data, path, StateFileKind::kChangelog, v, visit)
+              .withContext(fmt::format("loading state version {}", version)));
+    }
+    return Status::OK();
+  }
+  return firstError;
+}
+
+Result<StateDump> readStateAt(const Env& env, const std::string& checkpointRoot, int operatorId,
+                              int partition, int64_t version, StateStoreKind kind) {
+  std::map<std::string, std::map<std::string, std::string>> state;
+  STREAMSIM_RETURN_IF_ERROR(replayStateVersion(
+      env, stateStoreDir(checkpointRoot, operatorId, partition), kind, version,
+      [&] { state.clear(); },
+      [&](const StateRecordView& r) {
+        if (r.remove) {
+          auto it = state.find(std::string(r.cf));
+          if (it != state.end()) it->second.erase(std::string(r.key));
+        } else {
+          state[std::string(r.cf)][std::string(r.key)] = std::string(r.value);
+        }
+      }));
+  StateDump out;
+  for (auto& [cf, kv] : state) {
+    if (kv.empty()) continue;
+    auto& rows = out[cf];
+    for (auto& [k, v] : kv) rows.emplace_back(k, v);
+  }
+  return out;
+}
+
+}  // namespace streamsim

@@ -1,0 +1,55 @@
+// Private to the state stores: the working copy behind a StateStore (a std::map per column
+// family, or a RocksDB instance). Versioning, metrics, changelogs and snapshots live in the
+// shared store code (state_store.cc); a working copy only holds the current rows.
+// Owned by the provider's cache entry; used by one task at a time.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/state/state_store.h"
+#include "streamsim/status.h"
+
+namespace streamsim::detail {
+
+// Visits (cf, key, value) in ascending (cf, key) order; return false to stop.
+using WorkingCopyVisitor =
+    std::function<bool(std::string_view cf, std::string_view key, std::string_view value)>;
+
+class WorkingCopy {
+ public:
+  virtual ~WorkingCopy() = default;
+  virtual std::optional<std::string> get(std::string_view cf, std::string_view key) = 0;
+  virtual void put(std::string_view cf, std::string_view key, std::string_view value) = 0;
+  virtual void remove(std::string_view cf, std::string_view key) = 0;
+  virtual void scan(std::string_view cf, std::string_view begin, std::string_view end,
+                    const StateVisitor& visit) = 0;
+  virtual void scanAll(const WorkingCopyVisitor& visit) = 0;
+  virtual std::vector<std::string> columnFamilies() = 0;
+  // Drops every row.
+  virtual Status clear() = 0;
+  // The first error of a put/remove (they cannot return one); checked before commit.
+  virtual Status status() { return Status::OK(); }
+  // Number of rows across column families (may iterate: called after a load only).
+  virtual int64_t countKeys() = 0;
+};
+
+std::unique_ptr<WorkingCopy> makeMemoryWorkingCopy();
+
+// Owns what the RocksDB working copies of one provider share (the in-memory Env).
+class RocksDBContext {
+ public:
+  virtual ~RocksDBContext() = default;
+  // A fresh, empty RocksDB working copy for (op, partition).
+  virtual Result<std::unique_ptr<WorkingCopy>> open(int operatorId, int partition) = 0;
+};
+Result<std::shared_ptr<RocksDBContext>> makeRocksDBContext(const Env& env,
+                                                           const StateStoreOptions& options);
+
+}  // namespace streamsim::detail
