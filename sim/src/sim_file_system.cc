@@ -7,37 +7,53 @@
 namespace streamsim::sim {
 namespace {
 std::string normalize(const std::string& p) {
-  if (p.size() > 1 && p.back() == '/') return p.substr(0, p.size() - 1);
-  return p;
+  std::string out = p;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
 }
 bool isUnder(const std::string& path, const std::string& dir) {
   if (dir == "/") return path.size() > 1 && path[0] == '/';
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
+}
+bool hasPrefix(const std::string& path, const std::string& prefix) {
+  return path.compare(0, prefix.size(), prefix) == 0;
 }
 }  // namespace
 
 Status SimFileSystem::checkParent(const std::string& path) const {
   std::string parent = parentPath(path);
   if (parent.empty() || dirs_.count(parent)) return Status::OK();
+  if (files_.count(parent))
+    return Status::FailedPrecondition(fmt::format("parent {} of {} is a file, not a directory", parent, path));
   return Status::NotFound(fmt::format("parent directory {} of {} does not exist", parent, path));
 }
 
+Status SimFileSystem::checkWritable(const std::string& path) const {
+  if (dirs_.count(path)) return Status::FailedPrecondition(fmt::format("cannot write {}: it is a directory", path));
+  return checkParent(path);
+}
+
 Status SimFileSystem::injected(const std::string& path) {
-  if (fail_count_ > 0 && path.compare(0, fail_prefix_.size(), fail_prefix_) == 0) {
-    --fail_count_;
-    return fail_status_.withContext(path);
+  for (WriteFault& f : write_faults_) {
+    if (f.count > 0 && hasPrefix(path, f.prefix)) {
+      --f.count;
+      ++injected_failures_;
+      return f.status.withContext(path);
+    }
   }
   return Status::OK();
 }
 
 Result<std::vector<FileInfo>> SimFileSystem::list(const std::string& rawDir) {
   std::string dir = normalize(rawDir);
-  if (!dirs_.count(dir)) return Status::NotFound(fmt::format("directory {} does not exist", dir));
+  if (!dirs_.count(dir)) {
+    if (files_.count(dir)) return Status::FailedPrecondition(fmt::format("cannot list {}: it is a file", dir));
+    return Status::NotFound(fmt::format("directory {} does not exist", dir));
+  }
   std::vector<FileInfo> out;
   std::string prefix = dir == "/" ? "/" : dir + "/";
   for (auto it = dirs_.lower_bound(prefix); it != dirs_.end() && isUnder(*it, dir); ++it) {
-    if (it->find('/', prefix.size()) == std::string::npos)
-      out.push_back(FileInfo{*it, 0, 0, true});
+    if (it->find('/', prefix.size()) == std::string::npos) out.push_back(FileInfo{*it, 0, 0, true});
   }
   for (auto it = files_.lower_bound(prefix); it != files_.end() && isUnder(it->first, dir); ++it) {
     if (it->first.find('/', prefix.size()) == std::string::npos)
@@ -60,49 +76,68 @@ bool SimFileSystem::exists(const std::string& rawPath) {
   return dirs_.count(path) || files_.count(path);
 }
 
-Result<std::string> SimFileSystem::read(const std::string& path) {
-  auto it = files_.find(normalize(path));
-  if (it == files_.end()) return Status::NotFound(fmt::format("{} does not exist", path));
+Result<std::string> SimFileSystem::read(const std::string& rawPath) {
+  std::string path = normalize(rawPath);
+  auto it = files_.find(path);
+  if (it == files_.end()) {
+    if (dirs_.count(path)) return Status::FailedPrecondition(fmt::format("cannot read {}: it is a directory", path));
+    return Status::NotFound(fmt::format("{} does not exist", path));
+  }
   return it->second.data;
 }
 
-Status SimFileSystem::write(const std::string& path, std::string_view data) {
-  STREAMSIM_RETURN_IF_ERROR(checkParent(path));
+Status SimFileSystem::write(const std::string& rawPath, std::string_view data) {
+  std::string path = normalize(rawPath);
+  STREAMSIM_RETURN_IF_ERROR(checkWritable(path));
   STREAMSIM_RETURN_IF_ERROR(injected(path));
   auto it = files_.find(path);
   int64_t old = it == files_.end() ? 0 : static_cast<int64_t>(it->second.data.size());
-  if (capacity_ > 0 && totalBytes() - old + static_cast<int64_t>(data.size()) > capacity_)
-    return Status::NoSpace(fmt::format("no space left writing {}", path));
+  if (capacity_ > 0 && totalBytes() - old + static_cast<int64_t>(data.size()) > capacity_) {
+    ++injected_failures_;
+    return Status::NoSpace(fmt::format("no space left writing {} ({} bytes, capacity {})", path, data.size(), capacity_));
+  }
   File& f = files_[path];
   f.data.assign(data);
   f.durable = 0;
+  f.pending.clear();
+  f.partial = false;
   f.mtime = clock_->nowMs();
   return Status::OK();
 }
 
-Status SimFileSystem::append(const std::string& path, std::string_view data) {
-  STREAMSIM_RETURN_IF_ERROR(checkParent(path));
+Status SimFileSystem::append(const std::string& rawPath, std::string_view data) {
+  std::string path = normalize(rawPath);
+  STREAMSIM_RETURN_IF_ERROR(checkWritable(path));
   STREAMSIM_RETURN_IF_ERROR(injected(path));
-  if (capacity_ > 0 && totalBytes() + static_cast<int64_t>(data.size()) > capacity_)
-    return Status::NoSpace(fmt::format("no space left appending to {}", path));
+  if (capacity_ > 0 && totalBytes() + static_cast<int64_t>(data.size()) > capacity_) {
+    ++injected_failures_;
+    return Status::NoSpace(fmt::format("no space left appending {} bytes to {} (capacity {})", data.size(), path, capacity_));
+  }
   File& f = files_[path];
   f.data.append(data);
   f.mtime = clock_->nowMs();
   return Status::OK();
 }
 
-Status SimFileSystem::sync(const std::string& path) {
-  auto it = files_.find(normalize(path));
+Status SimFileSystem::sync(const std::string& rawPath) {
+  std::string path = normalize(rawPath);
+  auto it = files_.find(path);
   if (it == files_.end()) return Status::NotFound(fmt::format("cannot sync {}: it does not exist", path));
   it->second.durable = it->second.data.size();
   it->second.everSynced = true;
   return Status::OK();
 }
 
-Status SimFileSystem::rename(const std::string& from, const std::string& to) {
+Status SimFileSystem::rename(const std::string& rawFrom, const std::string& rawTo) {
+  std::string from = normalize(rawFrom);
+  std::string to = normalize(rawTo);
   STREAMSIM_RETURN_IF_ERROR(injected(to));
   auto it = files_.find(from);
-  if (it == files_.end()) return Status::NotFound(fmt::format("cannot rename {}: it does not exist", from));
+  if (it == files_.end()) {
+    if (dirs_.count(from))
+      return Status::FailedPrecondition(fmt::format("cannot rename {}: it is a directory (only files can be renamed)", from));
+    return Status::NotFound(fmt::format("cannot rename {}: it does not exist", from));
+  }
   if (exists(to)) return Status::FailedPrecondition(fmt::format("cannot rename {} to {}: target exists", from, to));
   STREAMSIM_RETURN_IF_ERROR(checkParent(to));
   File f = std::move(it->second);
@@ -115,8 +150,11 @@ Status SimFileSystem::remove(const std::string& rawPath) {
   std::string path = normalize(rawPath);
   if (files_.erase(path)) return Status::OK();
   if (dirs_.count(path)) {
-    for (const auto& d : dirs_) if (isUnder(d, path)) return Status::FailedPrecondition(fmt::format("{} is not empty", path));
-    for (const auto& [p, f] : files_) if (isUnder(p, path)) return Status::FailedPrecondition(fmt::format("{} is not empty", path));
+    if (path == "/") return Status::FailedPrecondition("cannot remove the root directory /");
+    auto d = dirs_.lower_bound(path + "/");
+    if (d != dirs_.end() && isUnder(*d, path)) return Status::FailedPrecondition(fmt::format("cannot remove {}: it is not empty", path));
+    auto f = files_.lower_bound(path + "/");
+    if (f != files_.end() && isUnder(f->first, path)) return Status::FailedPrecondition(fmt::format("cannot remove {}: it is not empty", path));
     dirs_.erase(path);
     return Status::OK();
   }
@@ -127,19 +165,21 @@ Status SimFileSystem::removeAll(const std::string& rawPath) {
   std::string path = normalize(rawPath);
   files_.erase(path);
   for (auto it = files_.begin(); it != files_.end();) it = isUnder(it->first, path) ? files_.erase(it) : std::next(it);
-  for (auto it = dirs_.begin(); it != dirs_.end();) it = (isUnder(*it, path) || *it == path) && *it != "/" ? dirs_.erase(it) : std::next(it);
+  for (auto it = dirs_.begin(); it != dirs_.end();)
+    it = (isUnder(*it, path) || *it == path) && *it != "/" ? dirs_.erase(it) : std::next(it);
   return Status::OK();
 }
 
 Status SimFileSystem::mkdirs(const std::string& rawPath) {
   std::string path = normalize(rawPath);
   if (path.empty()) return Status::OK();
-  if (files_.count(path)) return Status::FailedPrecondition(fmt::format("{} is a file", path));
-  std::string cur = path;
-  while (!cur.empty() && cur != "/" && !dirs_.count(cur)) {
-    dirs_.insert(cur);
-    cur = parentPath(cur);
+  std::vector<std::string> missing;
+  for (std::string cur = path; !cur.empty() && !dirs_.count(cur); cur = parentPath(cur)) {
+    if (files_.count(cur)) return Status::FailedPrecondition(fmt::format("cannot create directory {}: {} is a file", path, cur));
+    missing.push_back(cur);
+    if (cur == "/") break;
   }
+  for (const std::string& d : missing) dirs_.insert(d);
   return Status::OK();
 }
 
@@ -150,14 +190,63 @@ Status SimFileSystem::setModificationTime(const std::string& path, TimeMs t) {
   return Status::OK();
 }
 
-Status SimFileSystem::putDurable(const std::string& path, std::string_view data) {
+Status SimFileSystem::putDurable(const std::string& rawPath, std::string_view data) {
+  std::string path = normalize(rawPath);
   STREAMSIM_RETURN_IF_ERROR(mkdirs(parentPath(path)));
-  File& f = files_[normalize(path)];
+  if (dirs_.count(path)) return Status::FailedPrecondition(fmt::format("cannot put {}: it is a directory", path));
+  File& f = files_[path];
   f.data.assign(data);
   f.durable = f.data.size();
   f.everSynced = true;
+  f.pending.clear();
+  f.partial = false;
   f.mtime = clock_->nowMs();
   return Status::OK();
+}
+
+Status SimFileSystem::putPartial(const std::string& rawPath, std::string_view fullContent, size_t visibleBytes) {
+  std::string path = normalize(rawPath);
+  size_t visible = std::min(visibleBytes, fullContent.size());
+  STREAMSIM_RETURN_IF_ERROR(putDurable(path, fullContent.substr(0, visible)));
+  File& f = files_[path];
+  f.pending.assign(fullContent.substr(visible));
+  f.partial = true;
+  return Status::OK();
+}
+
+Status SimFileSystem::extendPartial(const std::string& rawPath, size_t visibleBytes) {
+  std::string path = normalize(rawPath);
+  auto it = files_.find(path);
+  if (it == files_.end() || !it->second.partial)
+    return Status::NotFound(fmt::format("cannot extend {}: it is not a partially written file", path));
+  File& f = it->second;
+  if (visibleBytes <= f.data.size()) return Status::OK();
+  size_t more = std::min(visibleBytes - f.data.size(), f.pending.size());
+  f.data.append(f.pending, 0, more);
+  f.pending.erase(0, more);
+  f.durable = f.data.size();
+  f.mtime = clock_->nowMs();
+  if (f.pending.empty()) f.partial = false;
+  return Status::OK();
+}
+
+Status SimFileSystem::completePartial(const std::string& rawPath) {
+  std::string path = normalize(rawPath);
+  auto it = files_.find(path);
+  if (it == files_.end() || !it->second.partial)
+    return Status::NotFound(fmt::format("cannot complete {}: it is not a partially written file", path));
+  File& f = it->second;
+  f.data.append(f.pending);
+  f.pending.clear();
+  f.partial = false;
+  f.durable = f.data.size();
+  f.mtime = clock_->nowMs();
+  return Status::OK();
+}
+
+bool SimFileSystem::isPartial(const std::string& path) const {
+  auto it = files_.find(normalize(path));
+  return it != files_.end() && it->second.partial;
 }
 
 void SimFileSystem::crash(const CrashPolicy& policy) {
@@ -176,9 +265,12 @@ void SimFileSystem::crash(const CrashPolicy& policy) {
 }
 
 void SimFileSystem::failWrites(std::string prefix, Status status, int count) {
-  fail_prefix_ = std::move(prefix);
-  fail_status_ = std::move(status);
-  fail_count_ = count;
+  write_faults_.clear();
+  addWriteFault(std::move(prefix), std::move(status), count);
+}
+
+void SimFileSystem::addWriteFault(std::string prefix, Status status, int count) {
+  write_faults_.push_back(WriteFault{std::move(prefix), std::move(status), count});
 }
 
 std::vector<std::string> SimFileSystem::allFiles() const {

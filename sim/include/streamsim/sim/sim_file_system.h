@@ -1,7 +1,8 @@
 // An in-memory filesystem for simulation (DESIGN.md §4). Each file has content, a modification
 // time from the virtual clock, and a durable prefix: what the last sync made safe. crash()
 // applies a crash policy: each file keeps its durable part, a torn prefix of the rest, or
-// everything. Renames are atomic and durable. Listings are sorted by path.
+// everything. Renames are atomic and durable. Listings are sorted by path. A landing file can
+// be visible while it is still being written (putPartial / completePartial).
 // Not thread-safe: one simulated run, one filesystem.
 #pragma once
 
@@ -10,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "streamsim/env.h"
 
@@ -35,8 +37,19 @@ class SimFileSystem final : public FileSystem {
 
   // Sets a file's modification time (the `touch` step, files with old mtimes).
   Status setModificationTime(const std::string& path, TimeMs t);
-  // Writes a file durably in one step (a landing file that appears atomically).
+  // Writes a file durably in one step (a landing file that appears atomically). Creates the
+  // parent directories.
   Status putDurable(const std::string& path, std::string_view data);
+
+  // A landing file written in place by an outside writer: visible now with the first
+  // `visibleBytes` of `fullContent` (durable: the writer is not the crashing driver); the rest
+  // is pending until extendPartial / completePartial. Creates the parent directories.
+  Status putPartial(const std::string& path, std::string_view fullContent, size_t visibleBytes);
+  // Makes `visibleBytes` (at least the current size) of the final content visible.
+  Status extendPartial(const std::string& path, size_t visibleBytes);
+  // Makes the whole final content visible (mtime = now). NotFound if `path` is not partial.
+  Status completePartial(const std::string& path);
+  bool isPartial(const std::string& path) const;
 
   // What survives of one file's unsynced bytes in a crash: given the file, the durable length
   // and the full length, return how many bytes to keep (durable..full).
@@ -49,8 +62,14 @@ class SimFileSystem final : public FileSystem {
     crash([](const std::string&, size_t durable, size_t) { return durable; });
   }
 
-  // Faults on writes under a path prefix: the next `count` writes/appends/renames there fail.
+  // Faults on writes under a path prefix: the next `count` writes/appends/renames there fail
+  // with `status`. failWrites replaces every armed rule; addWriteFault adds one (rules are
+  // tried in the order they were added).
   void failWrites(std::string prefix, Status status, int count);
+  void addWriteFault(std::string prefix, Status status, int count);
+  void clearWriteFaults() { write_faults_.clear(); }
+  // How many writes/appends/renames failed because of failWrites/addWriteFault/capacity.
+  int64_t injectedFailures() const { return injected_failures_; }
   // When set, writes fail with NoSpace once the total size would exceed `bytes` (0 = no limit).
   void setCapacity(int64_t bytes) { capacity_ = bytes; }
 
@@ -64,17 +83,24 @@ class SimFileSystem final : public FileSystem {
     size_t durable = 0;
     bool everSynced = false;
     TimeMs mtime = 0;
+    std::string pending;  // a partial landing file's bytes not yet visible
+    bool partial = false;
+  };
+  struct WriteFault {
+    std::string prefix;
+    Status status;
+    int count = 0;
   };
   Status checkParent(const std::string& path) const;
   Status injected(const std::string& path);
+  Status checkWritable(const std::string& path) const;
 
   Clock* clock_;
   std::map<std::string, File> files_;
   std::set<std::string> dirs_{"/"};
   int64_t capacity_ = 0;
-  std::string fail_prefix_;
-  Status fail_status_;
-  int fail_count_ = 0;
+  std::vector<WriteFault> write_faults_;
+  int64_t injected_failures_ = 0;
 };
 
 }  // namespace streamsim::sim

@@ -1,0 +1,149 @@
+// A fault plan: the explicit list of faults one simulated run suffers (DESIGN.md §4, format in
+// docs/faults.md). Driver-side faults (crash, task failure, I/O error) are executed by the
+// FaultInjector, the torn-write rules by FaultInjector::applyCrash, landing faults by the
+// workload (workload.h). A plan is a plain value: a vector of faults that a shrinker (RapidCheck
+// or a caller) can drop elements from, serialisable to a compact JSON string for replay.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "streamsim/status.h"
+#include "streamsim/time.h"
+
+namespace streamsim::sim {
+
+class Random;
+
+// Crash the driver (throw SimulatedCrash) at `point`, once: on the `nth` pass of the point that
+// matches `batch` and `partition` (-1 = any). Counting spans restarts: the injector outlives
+// the engine instances it crashes.
+struct CrashFault {
+  std::string point;
+  int64_t batch = -1;
+  int partition = -1;
+  int64_t nth = 1;
+  bool operator==(const CrashFault&) const = default;
+};
+
+// A task fails (the hook returns Status::TaskFailed) on the first `count` passes of `point` that
+// match `batch` and `partition` (-1 = any); later passes succeed (a retry can win).
+struct TaskFailureFault {
+  std::string point = "task.mid_partition";
+  int64_t batch = -1;
+  int partition = -1;
+  int count = 1;
+  bool operator==(const TaskFailureFault&) const = default;
+};
+
+// An I/O error (or a full disk with noSpace) on checkpoint writes.
+// - pathPrefix set: once batch `batch` starts (the first fault point passed with a batch id
+//   >= batch; -1 = the first point), the next `count` writes/appends/renames under the prefix
+//   fail. Needs the injector to be given the SimFileSystem.
+// - point set (and no prefix): the first `count` matching passes of the point return the error.
+struct IoErrorFault {
+  std::string pathPrefix;
+  std::string point;
+  int64_t batch = -1;
+  bool noSpace = false;
+  int count = 1;
+  bool operator==(const IoErrorFault&) const = default;
+};
+
+enum class TornMode {
+  kLoseUnsynced,  // keep only what was synced
+  kTornPrefix,    // keep a prefix of the unsynced bytes
+  kKeepAll,       // keep every written byte
+};
+
+// What a crash does to unsynced bytes of files under pathPrefix ("" = every file). The longest
+// matching prefix wins (ties: the first in the plan). Without a rule a file loses its unsynced
+// bytes. kTornPrefix keeps `bytes` unsynced bytes, or with bytes = -1 a count derived from the
+// plan seed, the path and the crash number (deterministic, differs per file and per crash).
+struct TornWriteFault {
+  std::string pathPrefix;
+  TornMode mode = TornMode::kTornPrefix;
+  int64_t bytes = -1;
+  bool operator==(const TornWriteFault&) const = default;
+};
+
+enum class LandingFaultKind {
+  kResend,      // file i again under a new name, `param` ms after its arrival
+  kDuplicate,   // file i rewritten under the same name, `param` ms after its arrival
+  kOldMtime,    // file i's mtime set `param` ms before its arrival (0: 8 days, past maxFileAge)
+  kOutOfOrder,  // file i arrives `param` ms later than planned (0: after every other file)
+  kHalfWritten, // file i visible half written for `param` ms (0: 1 ms), then completed
+};
+
+// A workload-side fault on landing file number `file` (index into the workload's files).
+struct LandingFault {
+  LandingFaultKind kind = LandingFaultKind::kResend;
+  int64_t file = 0;
+  int64_t param = 0;
+  bool operator==(const LandingFault&) const = default;
+};
+
+using Fault = std::variant<CrashFault, TaskFailureFault, IoErrorFault, TornWriteFault, LandingFault>;
+
+// One line, e.g. "crash at offsets.after_write batch 2".
+std::string describe(const Fault& fault);
+std::string_view tornModeName(TornMode mode);          // "lose" | "torn" | "keep"
+std::string_view landingFaultKindName(LandingFaultKind kind);  // "resend" | "duplicate" | ...
+
+struct FaultPlan {
+  uint64_t seed = 0;          // derives torn byte counts (TornWriteFault::bytes = -1)
+  std::vector<Fault> faults;  // in order; order matters only for ties between torn rules
+
+  bool empty() const { return faults.empty(); }
+  // Compact JSON (docs/faults.md), e.g. {"seed":7,"faults":[{"type":"crash","point":"..."}]}.
+  std::string toJson() const;
+  // Parses toJson()'s format; errors name the fault index and field.
+  static Result<FaultPlan> fromJson(std::string_view json);
+  // A readable multi-line listing for reports ("(no faults)" when empty).
+  std::string toString() const;
+
+  // The same plan without faults[i] (REQUIRES: i < faults.size()).
+  FaultPlan without(size_t i) const;
+  // Smaller candidates, simplest first: each fault removed, then each fault simplified
+  // (nth -> 1, count -> 1, partition -> any, torn bytes -> 0). For a home-made shrink loop;
+  // RapidCheck shrinks the vector itself.
+  std::vector<FaultPlan> shrinks() const;
+
+  std::vector<LandingFault> landingFaults() const;
+  std::vector<TornWriteFault> tornWrites() const;
+
+  bool operator==(const FaultPlan&) const = default;
+};
+
+// Checks a plan: known fault point names, non-negative counts. InvalidArgument naming the fault.
+Status validate(const FaultPlan& plan);
+
+// What generateFaultPlan may produce. Probabilities are per opportunity (see each field).
+struct FaultKnobs {
+  std::vector<std::string> points;     // crash points; empty or {"all"}: every fault point
+  int maxCrashes = 1;                  // 0..maxCrashes crashes, uniformly
+  bool tornWrites = false;             // add torn-write rules (otherwise crashes lose unsynced)
+  double taskFailureProbability = 0;   // per (batch, partition)
+  double ioErrorProbability = 0;       // per batch
+  double landingFaultProbability = 0;  // per landing file
+  int64_t batches = 10;                // faults target batch ids in [0, batches)
+  int partitions = 4;                  // shuffle partitions of the query
+  int64_t files = 0;                   // landing files that landing faults may target
+  DurationMs fileInterval = 1000;      // scale of landing-fault delays
+  std::string checkpointDir = "/chk";  // I/O errors hit its offsets/, commits/, state/, sources/
+};
+
+// InvalidArgument if a point name is unknown or a number is out of range.
+Status validate(const FaultKnobs& knobs);
+// Knob points resolved to names ("all" or empty -> every fault point in protocol order).
+std::vector<std::string> crashPoints(const FaultKnobs& knobs);
+
+// A random plan, a pure function of (rng's seed, knobs): it draws only from streams split off
+// `rng` ("crashes", "task_failures", "io_errors", "torn", "landing"), so changing one knob does
+// not change the faults of another kind. REQUIRES: validate(knobs).ok().
+FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& knobs);
+
+}  // namespace streamsim::sim

@@ -1,0 +1,185 @@
+#include "streamsim/sim/fault_injector.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/sim/random.h"
+
+namespace streamsim::sim {
+namespace {
+
+bool matches(int64_t batch, int partition, const FaultContext& ctx) {
+  return (batch < 0 || ctx.batchId == batch) && (partition < 0 || ctx.partition == partition);
+}
+
+std::string whereText(const FaultContext& ctx) {
+  std::string out = fmt::format("batch {}", ctx.batchId);
+  if (ctx.partition >= 0) out += fmt::format(", partition {}", ctx.partition);
+  if (!ctx.path.empty()) out += fmt::format(", {}", ctx.path);
+  return out;
+}
+
+}  // namespace
+
+SimFileSystem::CrashPolicy crashPolicy(const FaultPlan& plan, uint64_t crashNumber) {
+  std::vector<TornWriteFault> rules = plan.tornWrites();
+  uint64_t seed = plan.seed;
+  return [rules = std::move(rules), seed, crashNumber](const std::string& path, size_t durable, size_t full) -> size_t {
+    const TornWriteFault* best = nullptr;
+    for (const TornWriteFault& r : rules) {
+      if (path.compare(0, r.pathPrefix.size(), r.pathPrefix) != 0) continue;
+      if (best == nullptr || r.pathPrefix.size() > best->pathPrefix.size()) best = &r;
+    }
+    if (best == nullptr) return durable;
+    size_t unsynced = full - durable;
+    switch (best->mode) {
+      case TornMode::kLoseUnsynced: return durable;
+      case TornMode::kKeepAll: return full;
+      case TornMode::kTornPrefix:
+        if (best->bytes >= 0) return durable + std::min(unsynced, static_cast<size_t>(best->bytes));
+        return durable + static_cast<size_t>(mix64(seed ^ fnv1a64(path) ^ mix64(crashNumber + 1)) % (unsynced + 1));
+    }
+    return durable;
+  };
+}
+
+FaultInjector::FaultInjector(FaultPlan plan, SimFileSystem* fs, TraceSink* trace)
+    : plan_(std::move(plan)), fs_(fs), trace_(trace) {
+  for (const Fault& f : plan_.faults) arm(f);
+}
+
+void FaultInjector::arm(const Fault& fault) {
+  int64_t count = 1;
+  if (std::holds_alternative<TornWriteFault>(fault) || std::holds_alternative<LandingFault>(fault)) return;
+  if (auto* t = std::get_if<TaskFailureFault>(&fault)) count = t->count;
+  if (auto* io = std::get_if<IoErrorFault>(&fault)) count = io->count;
+  if (count <= 0) return;
+  armed_.push_back(Armed{fault});
+  ++pending_;
+}
+
+void FaultInjector::armCrash(std::string_view point, int64_t batch, int partition, int64_t nth) {
+  arm(CrashFault{std::string(point), batch, partition, nth});
+}
+
+void FaultInjector::disarmAll() {
+  for (Armed& a : armed_) a.done = true;
+  armed_.clear();
+  pending_ = 0;
+}
+
+int64_t FaultInjector::countPass(std::string_view point) {
+  for (auto& [name, n] : passes_)
+    if (name == point) return ++n;
+  passes_.emplace_back(std::string(point), 1);
+  return 1;
+}
+
+int64_t FaultInjector::passes(std::string_view point) const {
+  for (const auto& [name, n] : passes_)
+    if (name == point) return n;
+  return 0;
+}
+
+void FaultInjector::finish(Armed& a) {
+  if (!a.done) {
+    a.done = true;
+    --pending_;
+  }
+}
+
+void FaultInjector::record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass) {
+  if (trace_ != nullptr) {
+    nlohmann::ordered_json j;
+    j["event"] = "fault_injected";
+    j["kind"] = kind;
+    j["point"] = point;
+    j["batch"] = ctx.batchId;
+    if (ctx.partition >= 0) j["partition"] = ctx.partition;
+    if (ctx.operatorId >= 0) j["operator"] = ctx.operatorId;
+    if (!ctx.path.empty()) j["path"] = ctx.path;
+    j["pass"] = pass;
+    trace_->event(j.dump());
+  }
+  injected_.push_back(InjectedFault{std::move(kind), std::string(point), ctx, pass});
+}
+
+Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
+  int64_t pass = countPass(point);
+  if (pending_ == 0) return Status::OK();
+
+  // Write faults on a path prefix are armed when their batch starts; they never stop the point.
+  for (Armed& a : armed_) {
+    auto* io = std::get_if<IoErrorFault>(&a.fault);
+    if (a.done || io == nullptr || io->pathPrefix.empty()) continue;
+    if (io->batch >= 0 && ctx.batchId < io->batch) continue;
+    if (fs_ != nullptr) {
+      Status st = io->noSpace ? Status::NoSpace(fmt::format("injected: no space left on device (batch {})", ctx.batchId))
+                              : Status::IOError(fmt::format("injected I/O error (batch {})", ctx.batchId));
+      fs_->addWriteFault(io->pathPrefix, st, io->count);
+      record(io->noSpace ? "no_space" : "io_error", io->pathPrefix, ctx, 0);
+    }
+    finish(a);
+  }
+
+  for (Armed& a : armed_) {
+    if (a.done) continue;
+    if (auto* c = std::get_if<CrashFault>(&a.fault)) {
+      if (c->point != point || !matches(c->batch, c->partition, ctx)) continue;
+      if (++a.matched < c->nth) continue;
+      finish(a);
+      ++crashes_;
+      record("crash", point, ctx, pass);
+      throw SimulatedCrash{std::string(point), ctx, pass};
+    }
+    if (auto* t = std::get_if<TaskFailureFault>(&a.fault)) {
+      if (t->point != point || !matches(t->batch, t->partition, ctx)) continue;
+      ++a.matched;
+      int n = ++a.fired;
+      if (n >= t->count) finish(a);
+      record("task_failure", point, ctx, pass);
+      return Status::TaskFailed(fmt::format("injected task failure at {} ({}), failure {} of {}", point,
+                                            whereText(ctx), n, t->count));
+    }
+    if (auto* io = std::get_if<IoErrorFault>(&a.fault)) {
+      if (io->point.empty() || io->point != point || !matches(io->batch, -1, ctx)) continue;
+      ++a.matched;
+      int n = ++a.fired;
+      if (n >= io->count) finish(a);
+      record(io->noSpace ? "no_space" : "io_error", point, ctx, pass);
+      std::string msg = fmt::format("injected {} at {} ({}), failure {} of {}",
+                                    io->noSpace ? "no space left on device" : "I/O error", point, whereText(ctx), n,
+                                    io->count);
+      return io->noSpace ? Status::NoSpace(std::move(msg)) : Status::IOError(std::move(msg));
+    }
+  }
+  if (pending_ == 0) armed_.clear();
+  return Status::OK();
+}
+
+void FaultInjector::applyCrash(SimFileSystem& fs) {
+  uint64_t number = applied_crashes_++;
+  SimFileSystem::CrashPolicy base = crashPolicy(plan_, number);
+  int64_t files = 0;
+  int64_t dropped = 0;
+  fs.crash([&](const std::string& path, size_t durable, size_t full) {
+    size_t keep = base(path, durable, full);
+    ++files;
+    dropped += static_cast<int64_t>(full - keep);
+    return keep;
+  });
+  if (trace_ != nullptr) {
+    nlohmann::ordered_json j;
+    j["event"] = "crash_applied";
+    j["crash"] = number;
+    j["files_unsynced"] = files;
+    j["bytes_dropped"] = dropped;
+    trace_->event(j.dump());
+  }
+  FaultContext ctx;
+  injected_.push_back(InjectedFault{"crash_applied", "", ctx, static_cast<int64_t>(number)});
+}
+
+}  // namespace streamsim::sim
