@@ -1,0 +1,350 @@
+#include "streamsim/io/json_rows.h"
+
+#include <cctype>
+#include <cmath>
+#include <limits>
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/time.h"
+
+namespace streamsim {
+
+Result<ParseMode> parseParseMode(std::string_view name) {
+  std::string n;
+  for (char c : name) n.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  if (n == "PERMISSIVE") return ParseMode::kPermissive;
+  if (n == "DROPMALFORMED") return ParseMode::kDropMalformed;
+  if (n == "FAILFAST") return ParseMode::kFailFast;
+  return Status::InvalidArgument(fmt::format(
+      "unknown parse mode '{}': expected PERMISSIVE, DROPMALFORMED or FAILFAST", name));
+}
+
+std::string_view parseModeName(ParseMode mode) {
+  switch (mode) {
+    case ParseMode::kPermissive: return "PERMISSIVE";
+    case ParseMode::kDropMalformed: return "DROPMALFORMED";
+    case ParseMode::kFailFast: return "FAILFAST";
+  }
+  return "?";
+}
+
+namespace {
+
+using json = nlohmann::json;
+
+void appendQuoted(std::string& out, const std::string& s) { out += json(s).dump(); }
+
+// SAX handler building one row straight from the token stream (no DOM). Values of columns not
+// in the schema are skipped; a nested value under a string column is re-serialised compactly
+// (Spark's default, non-exact string parsing).
+class RowSax {
+ public:
+  RowSax(const Schema& schema, int corrupt_index, std::vector<Value>& out)
+      : schema_(schema), corrupt_index_(corrupt_index), out_(out) {}
+
+  const std::string& error() const { return error_; }
+
+  bool null() {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) return nestedScalar("null");
+    return true;  // already null
+  }
+  bool boolean(bool b) {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) return nestedScalar(b ? "true" : "false");
+    if (field_ < 0) return true;
+    Type t = schema_.field(field_).type;
+    if (t == Type::kBoolean) return set(Value(b));
+    if (t == Type::kString) return set(Value(b ? "true" : "false"));
+    return badValue(b ? "true" : "false");
+  }
+  bool number_integer(json::number_integer_t n) {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) return nestedScalar(std::to_string(n));
+    if (field_ < 0) return true;
+    return integer(n, std::to_string(n));
+  }
+  bool number_unsigned(json::number_unsigned_t u) {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) return nestedScalar(std::to_string(u));
+    if (field_ < 0) return true;
+    if (u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      Type t = schema_.field(field_).type;
+      if (t == Type::kDouble) return set(Value(static_cast<double>(u)));
+      if (t == Type::kString) return set(Value(std::to_string(u)));
+      return badValue(std::to_string(u));
+    }
+    return integer(static_cast<int64_t>(u), std::to_string(u));
+  }
+  bool number_float(json::number_float_t d, const json::string_t& raw) {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) return nestedScalar(raw);
+    if (field_ < 0) return true;
+    Type t = schema_.field(field_).type;
+    if (t == Type::kDouble) return set(Value(d));
+    if (t == Type::kString) return set(Value(raw));
+    return badValue(raw);
+  }
+  bool string(json::string_t& s) {
+    if (depth_ == 0) return fail("the line is not a JSON object");
+    if (depth_ > 1) {
+      std::string q;
+      appendQuoted(q, s);
+      return nestedScalar(q);
+    }
+    if (field_ < 0) return true;
+    Type t = schema_.field(field_).type;
+    switch (t) {
+      case Type::kString: return set(Value(std::move(s)));
+      case Type::kTimestamp: {
+        if (s.empty()) return badValue("\"\"");
+        auto ts = parseTimestamp(s);
+        if (!ts.ok()) {
+          return fail(fmt::format("field '{}': {}", schema_.field(field_).name, ts.status().message()));
+        }
+        return set(Value::timestamp(*ts));
+      }
+      case Type::kDouble:
+        if (s == "NaN") return set(Value(std::numeric_limits<double>::quiet_NaN()));
+        if (s == "Infinity" || s == "+Infinity" || s == "+INF")
+          return set(Value(std::numeric_limits<double>::infinity()));
+        if (s == "-Infinity" || s == "-INF") return set(Value(-std::numeric_limits<double>::infinity()));
+        break;
+      default: break;
+    }
+    std::string q;
+    appendQuoted(q, s);
+    return badValue(q);
+  }
+  bool binary(json::binary_t&) { return fail("binary values are not JSON"); }
+
+  bool start_object(std::size_t) { return startContainer('{'); }
+  bool end_object() { return endContainer('}'); }
+  bool start_array(std::size_t) {
+    if (depth_ == 0) return fail("the line is a JSON array, not a JSON object");
+    return startContainer('[');
+  }
+  bool end_array() { return endContainer(']'); }
+
+  bool key(json::string_t& k) {
+    if (depth_ == 1) {
+      field_ = schema_.indexOf(k);
+      if (field_ == corrupt_index_) field_ = -1;
+      return true;
+    }
+    if (capturing()) {
+      separator();
+      appendQuoted(raw_, k);
+      raw_.push_back(':');
+      after_key_ = true;
+    }
+    return true;
+  }
+
+  bool parse_error(std::size_t position, const std::string& last_token,
+                   const nlohmann::detail::exception&) {
+    if (error_.empty()) {
+      error_ = fmt::format("invalid JSON at column {} near '{}'", position, last_token);
+    }
+    return false;
+  }
+
+ private:
+  bool fail(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    return false;
+  }
+  bool badValue(const std::string& text) {
+    return fail(fmt::format("field '{}': cannot read JSON value {} as {}", schema_.field(field_).name,
+                            text, typeName(schema_.field(field_).type)));
+  }
+  bool set(Value v) {
+    out_[field_] = std::move(v);
+    return true;
+  }
+  bool integer(int64_t n, const std::string& text) {
+    switch (schema_.field(field_).type) {
+      case Type::kInt:
+        if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max())
+          return badValue(text);
+        return set(Value(static_cast<int32_t>(n)));
+      case Type::kLong: return set(Value(n));
+      case Type::kDouble: return set(Value(static_cast<double>(n)));
+      case Type::kString: return set(Value(text));
+      case Type::kTimestamp:
+        // Epoch seconds, as Spark's JSON reader.
+        if (n > std::numeric_limits<int64_t>::max() / 1000 ||
+            n < std::numeric_limits<int64_t>::min() / 1000)
+          return badValue(text);
+        return set(Value::timestamp(n * 1000));
+      default: return badValue(text);
+    }
+  }
+  // True while inside a nested value of a string column.
+  bool capturing() const { return capture_depth_ > 0; }
+  void separator() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!first_.empty()) {
+      if (!first_.back()) raw_.push_back(',');
+      first_.back() = false;
+    }
+  }
+  bool nestedScalar(const std::string& text) {
+    if (capturing()) {
+      separator();
+      raw_ += text;
+    }
+    return true;
+  }
+  bool startContainer(char open) {
+    ++depth_;
+    if (depth_ == 1) return true;  // the record itself
+    if (depth_ == 2) {
+      if (field_ < 0) return true;  // skipped column
+      if (schema_.field(field_).type != Type::kString) {
+        --depth_;
+        return badValue(open == '{' ? "{...}" : "[...]");
+      }
+      capture_depth_ = depth_;
+      raw_.clear();
+      first_.clear();
+      after_key_ = false;
+      raw_.push_back(open);
+      first_.push_back(true);
+      return true;
+    }
+    if (capturing()) {
+      separator();
+      raw_.push_back(open);
+      first_.push_back(true);
+    }
+    return true;
+  }
+  bool endContainer(char close) {
+    if (capturing()) {
+      raw_.push_back(close);
+      first_.pop_back();
+      if (depth_ == capture_depth_) {
+        capture_depth_ = 0;
+        std::string text;
+        text.swap(raw_);
+        set(Value(std::move(text)));
+      }
+    }
+    --depth_;
+    return true;
+  }
+
+  const Schema& schema_;
+  int corrupt_index_;
+  std::vector<Value>& out_;
+  int depth_ = 0;
+  int field_ = -1;
+  int capture_depth_ = 0;
+  bool after_key_ = false;
+  std::vector<bool> first_;
+  std::string raw_;
+  std::string error_;
+};
+
+bool isBlank(std::string_view line) {
+  for (char c : line) {
+    if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
+  }
+  return true;
+}
+
+std::string_view clip(std::string_view line) {
+  constexpr size_t kMax = 200;
+  return line.size() <= kMax ? line : line.substr(0, kMax);
+}
+
+}  // namespace
+
+Result<JsonRowParser> JsonRowParser::make(SchemaPtr schema, JsonReadOptions options) {
+  if (schema == nullptr) return Status::InvalidArgument("JSON reader needs a schema");
+  int corrupt = schema->indexOf(options.columnNameOfCorruptRecord);
+  if (corrupt >= 0 && schema->field(corrupt).type != Type::kString) {
+    return Status::InvalidArgument(fmt::format(
+        "the corrupt record column '{}' must be of type string (nullable), not {}",
+        options.columnNameOfCorruptRecord, typeName(schema->field(corrupt).type)));
+  }
+  return JsonRowParser(std::move(schema), std::move(options), corrupt);
+}
+
+Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out) const {
+  out.assign(schema_->size(), Value());
+  RowSax sax(*schema_, corrupt_index_, out);
+  bool ok = json::sax_parse(line.begin(), line.end(), &sax);
+  if (!ok) {
+    return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());
+  }
+  return Status::OK();
+}
+
+Status JsonRowParser::parseLines(std::string_view text, std::string_view fileName,
+                                 std::vector<Row>& out, JsonParseStats* stats) const {
+  JsonParseStats local;
+  size_t pos = 0;
+  int64_t lineNo = 0;
+  std::vector<Value> values;
+  while (pos < text.size()) {
+    size_t nl = text.find('\n', pos);
+    size_t end = nl == std::string_view::npos ? text.size() : nl;
+    std::string_view line = text.substr(pos, end - pos);
+    pos = nl == std::string_view::npos ? text.size() : nl + 1;
+    ++lineNo;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (isBlank(line)) continue;
+    ++local.lines;
+    Status st = parseRecord(line, values);
+    if (st.ok()) {
+      out.emplace_back(schema_, std::move(values));
+      ++local.rows;
+      continue;
+    }
+    ++local.malformed;
+    switch (options_.mode) {
+      case ParseMode::kFailFast:
+        if (stats != nullptr) *stats = local;
+        return Status::InvalidArgument(fmt::format(
+            "{}:{}: malformed JSON record ({}) and mode is FAILFAST: {}", fileName, lineNo,
+            st.message(), clip(line)));
+      case ParseMode::kDropMalformed: break;
+      case ParseMode::kPermissive: {
+        std::vector<Value> nulls(schema_->size());
+        if (corrupt_index_ >= 0) nulls[corrupt_index_] = Value(line);
+        out.emplace_back(schema_, std::move(nulls));
+        ++local.rows;
+        break;
+      }
+    }
+  }
+  if (stats != nullptr) *stats = local;
+  return Status::OK();
+}
+
+Result<std::vector<Row>> parseJsonLines(std::string_view text, const SchemaPtr& schema,
+                                        const JsonReadOptions& options, std::string_view fileName) {
+  STREAMSIM_ASSIGN_OR_RETURN(JsonRowParser parser, JsonRowParser::make(schema, options));
+  std::vector<Row> rows;
+  STREAMSIM_RETURN_IF_ERROR(parser.parseLines(text, fileName, rows));
+  return rows;
+}
+
+void appendJsonLine(const Row& row, std::string& out) {
+  out += row.toJson();
+  out.push_back('\n');
+}
+
+std::string toJsonLines(const std::vector<Row>& rows) {
+  std::string out;
+  for (const Row& r : rows) appendJsonLine(r, out);
+  return out;
+}
+
+}  // namespace streamsim
