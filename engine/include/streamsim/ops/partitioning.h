@@ -1,0 +1,46 @@
+// Hash partitioning of keyed rows for stateful operators (DESIGN.md §2, §3): a stable hash of the
+// order-preserving key encoding picks a partition in [0, shufflePartitions); inside a partition
+// keys are visited in ascending encoded-key order, rows of one key in input order.
+// Pure functions over values; safe to call from several threads.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "streamsim/value.h"
+
+namespace streamsim::ops {
+
+// 64-bit FNV-1a over the bytes, then a murmur3 fmix64 finaliser. Stable across runs, platforms
+// and releases: the partition a key lands in is part of a checkpoint's meaning.
+uint64_t stableHash64(std::string_view bytes);
+
+// The partition of an encoded key. REQUIRES: numPartitions > 0.
+int partitionOf(std::string_view encodedKey, int numPartitions);
+
+// The order-preserving encoding (row_encoding.h encodeOrderedValue) of `cols` of `row`,
+// concatenated. A missing column encodes as null.
+std::string encodeKey(const Row& row, const std::vector<std::string>& cols);
+
+// All rows of one key in one partition.
+struct KeyGroup {
+  std::string key;        // encoded key
+  std::vector<Row> rows;  // input order
+};
+
+// Partition p's key groups, in ascending key order.
+using PartitionedGroups = std::vector<std::vector<KeyGroup>>;
+
+// Groups (encodedKey, row) pairs by partition and key. The result always has numPartitions
+// entries (empty partitions included).
+PartitionedGroups groupByPartitionAndKey(std::vector<std::pair<std::string, Row>> keyed,
+                                         int numPartitions);
+
+// Convenience: keys each row by `keyCols` (encodeKey) and groups it.
+PartitionedGroups partitionRows(std::vector<Row> rows, const std::vector<std::string>& keyCols,
+                                int numPartitions);
+
+}  // namespace streamsim::ops

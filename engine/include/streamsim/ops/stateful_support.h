@@ -1,0 +1,69 @@
+// Shared machinery of the built-in stateful operators (dedup, windowed aggregation): one task per
+// shuffle partition against that partition's state store (open at batchId, commit -> batchId+1,
+// task.mid_partition fault point, task retries), progress figures, and the record of an
+// operator's state layout under state/<op>/ that a restart is checked against.
+// Called from one query thread; nothing here is shared between queries.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/operator.h"
+#include "streamsim/state/state_store.h"
+#include "streamsim/status.h"
+#include "streamsim/value.h"
+
+namespace streamsim::ops {
+
+// What one partition task produced. Discarded when the attempt fails.
+struct TaskOutput {
+  std::vector<Row> rows;
+  int64_t droppedByWatermark = 0;
+};
+
+// Passes task.mid_partition; a task calls it once, about half way through its keys.
+using MidwayFn = std::function<Status()>;
+// The body of one partition task: reads and writes `store`, appends to `out`. REQUIRES: does not
+// commit or abort the store (the runner does).
+using PartitionTask =
+    std::function<Status(int partition, StateStore& store, TaskOutput& out, const MidwayFn& midway)>;
+
+// Runs `task` for every partition in [0, ctx.shufflePartitions), in partition order, each on its
+// store opened at version ctx.batchId and committed as ctx.batchId+1 (also when it had no rows:
+// every version must exist for the next batch to load). A failed attempt (non-OK status from
+// the task, the fault hook or the store) aborts the store and is retried up to ctx.taskRetries
+// times; then its Status is returned with the batch, operator and partition in front.
+// Returns the rows of all partitions in partition order and pushes one StateOperatorProgress
+// (rows total / updated / removed from the store metrics, rows dropped by watermark) onto
+// ctx.stateProgress. Simulated crashes (exceptions) pass through untouched.
+Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
+                                           std::string_view operatorName,
+                                           const PartitionTask& task);
+
+// The layout of an operator's state, recorded once per checkpoint (SEMANTICS.md §2):
+// state/<op>/_metadata/metadata is Spark's operator metadata v1
+// (v1 + {"operatorInfo":{"operatorId":N,"operatorName":...},"stateStoreInfo":[...]}), and
+// state/<op>/_stateSchema/default/schema is streamsim's own JSON line
+// {"operatorName":...,"keyColumns":[...],"valueSchema":"...","details":"..."}; this file is the
+// only writer and reader of it.
+struct StateLayout {
+  std::string operatorName;             // Spark's short name: dedupe, stateStoreSave, ...
+  std::vector<std::string> keyColumns;  // the columns the state is keyed by
+  std::string valueSchema;              // what a state value holds (free text, compared exactly)
+  std::string details;                  // anything else that must not change (window spec, ...)
+};
+
+// On the first start of a checkpoint writes both files; on a restart reads the recorded layout
+// and returns FailedPrecondition naming the old and the new layout when they differ, or
+// Corruption naming the file when it cannot be parsed. `what` names the operator for the user
+// ("dropDuplicates").
+Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayout& layout,
+                                std::string_view what);
+
+// "[a, b]"
+std::string formatColumnList(const std::vector<std::string>& cols);
+
+}  // namespace streamsim::ops

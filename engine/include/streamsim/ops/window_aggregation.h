@@ -1,0 +1,84 @@
+// Windowed streaming aggregation (SEMANTICS.md §4, DESIGN.md §3): groupBy(cols, window(time,
+// duration, slide)).agg(count, sum, min, max, avg) in Append, Update or Complete mode, with its
+// state in one store per shuffle partition. Each Operator belongs to one query run and is driven
+// by one thread; the spec structs are plain values.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "streamsim/operator.h"
+#include "streamsim/time.h"
+
+namespace streamsim {
+
+enum class AggregateFunction { kCount, kSum, kMin, kMax, kAvg };
+
+// One aggregate. Null inputs are ignored (count(*) counts rows); sum/min/max of no non-null
+// value is null; avg is a double (null when nothing was averaged); count is a long; sum is a
+// long over integral inputs and a double once a double was added; min/max keep the input type.
+struct Aggregate {
+  AggregateFunction function = AggregateFunction::kCount;
+  std::string column;      // empty only for count(*)
+  std::string outputName;  // empty: "count" for count(*), else "<fn>_<column>" (sum_x, avg_x)
+
+  static Aggregate count(std::string as = "") { return {AggregateFunction::kCount, "", std::move(as)}; }
+  static Aggregate countOf(std::string col, std::string as = "") {
+    return {AggregateFunction::kCount, std::move(col), std::move(as)};
+  }
+  static Aggregate sum(std::string col, std::string as = "") {
+    return {AggregateFunction::kSum, std::move(col), std::move(as)};
+  }
+  static Aggregate min(std::string col, std::string as = "") {
+    return {AggregateFunction::kMin, std::move(col), std::move(as)};
+  }
+  static Aggregate max(std::string col, std::string as = "") {
+    return {AggregateFunction::kMax, std::move(col), std::move(as)};
+  }
+  static Aggregate avg(std::string col, std::string as = "") {
+    return {AggregateFunction::kAvg, std::move(col), std::move(as)};
+  }
+  std::string resolvedName() const;
+};
+
+// window(timeColumn, windowDuration, slideDuration, startTime) as Spark's functions.window.
+// slideDuration 0 means a tumbling window (slide = window).
+struct TimeWindow {
+  std::string timeColumn;
+  DurationMs windowDuration = 0;
+  DurationMs slideDuration = 0;
+  DurationMs startTime = 0;  // offset of window starts from the epoch; |startTime| < slide
+};
+
+struct WindowAggregationSpec {
+  std::vector<std::string> groupBy;  // besides the window; may be empty
+  TimeWindow window;
+  std::vector<Aggregate> aggregates;
+};
+
+// Checks the spec: durations > 0, slide <= window, |startTime| < slide, a column for every
+// aggregate but count(*), distinct output names. InvalidArgument says what is wrong.
+Status validateWindowAggregation(const WindowAggregationSpec& spec);
+
+// The windows [start, end) that contain `t`, by ascending start: Spark's assignment, every
+// start = t - floorMod(t - startTime, slide) - k * slide (k >= 0) with start <= t < start + window.
+std::vector<std::pair<TimeMs, TimeMs>> assignWindows(TimeMs t, const TimeWindow& window);
+
+// The operator. Output rows: the groupBy columns, then `window_start` and `window_end`
+// (timestamps; Spark's `window` struct column flattened: window.start, window.end), then one
+// column per aggregate in spec order.
+// - Append (needs a watermark on window.timeColumn, else start() fails): a window is emitted
+//   once, in the batch whose eviction watermark >= its end, and then evicted.
+// - Update: the windows changed in this batch are emitted; with a watermark on the time
+//   column, windows with end <= the eviction watermark are evicted afterwards.
+// - Complete: every window, every batch; nothing is dropped or evicted.
+// Late data (Append/Update with the watermark on the time column): each window a row falls in
+// is dropped when window end <= the late watermark. numRowsDroppedByWatermark counts dropped
+// (key, window) groups per partition, as Spark counts rows after partial aggregation.
+// Rows with a null time column belong to no window and are skipped.
+// The output mode is the query's (OperatorStartContext::outputMode).
+std::unique_ptr<Operator> makeWindowAggregation(WindowAggregationSpec spec);
+
+}  // namespace streamsim

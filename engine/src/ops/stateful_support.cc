@@ -1,0 +1,202 @@
+// Partition tasks and state layout records for the built-in stateful operators
+// (ops/stateful_support.h).
+#include "streamsim/ops/stateful_support.h"
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/env.h"
+#include "streamsim/fault_points.h"
+
+namespace streamsim::ops {
+
+namespace {
+
+struct AttemptResult {
+  TaskOutput out;
+  StateStoreMetrics metrics;
+};
+
+Result<AttemptResult> runOneAttempt(BatchContext& ctx, int operatorId, int partition,
+                                    const PartitionTask& task) {
+  STREAMSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<StateStore> store,
+      ctx.stateStores->open(ctx.checkpointRoot, operatorId, partition, ctx.batchId));
+  AttemptResult result;
+  bool midwayPassed = false;
+  FaultContext fc;
+  fc.batchId = ctx.batchId;
+  fc.partition = partition;
+  fc.operatorId = operatorId;
+  MidwayFn midway = [&]() -> Status {
+    if (midwayPassed) return Status::OK();
+    midwayPassed = true;
+    return passFaultPoint(*ctx.env, faults::kTaskMidPartition, fc);
+  };
+  Status st = task(partition, *store, result.out, midway);
+  if (st.ok()) st = midway();  // a task with nothing to do still passes the point
+  if (!st.ok()) {
+    store->abort();
+    return st;
+  }
+  result.metrics = store->metrics();
+  STREAMSIM_RETURN_IF_ERROR(store->commit());
+  return result;
+}
+
+std::string operatorDir(const OperatorStartContext& ctx) {
+  return joinPath(joinPath(ctx.checkpointRoot, "state"), std::to_string(ctx.operatorId));
+}
+
+std::string layoutJson(const StateLayout& l) {
+  nlohmann::ordered_json j;
+  j["operatorName"] = l.operatorName;
+  j["keyColumns"] = l.keyColumns;
+  j["valueSchema"] = l.valueSchema;
+  j["details"] = l.details;
+  return j.dump();
+}
+
+Result<StateLayout> parseLayout(const std::string& path, const std::string& text) {
+  size_t nl = text.find('\n');
+  std::string header = text.substr(0, nl);
+  if (header != "v1") {
+    return Status::Corruption(fmt::format(
+        "{}:1: expected the version line 'v1', found '{}' (a newer streamsim, or a torn file)",
+        path, header));
+  }
+  std::string body = nl == std::string::npos ? std::string() : text.substr(nl + 1);
+  nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("operatorName") ||
+      !j.contains("keyColumns") || !j["keyColumns"].is_array()) {
+    return Status::Corruption(fmt::format(
+        "{}:2: expected a JSON object with operatorName, keyColumns, valueSchema and details",
+        path));
+  }
+  StateLayout l;
+  l.operatorName = j.value("operatorName", "");
+  for (const auto& c : j["keyColumns"]) {
+    if (!c.is_string()) return Status::Corruption(fmt::format("{}:2: keyColumns must be strings", path));
+    l.keyColumns.push_back(c.get<std::string>());
+  }
+  l.valueSchema = j.value("valueSchema", "");
+  l.details = j.value("details", "");
+  return l;
+}
+
+Status writeNew(const OperatorStartContext& ctx, const std::string& dir, const std::string& path,
+                const std::string& content) {
+  STREAMSIM_RETURN_IF_ERROR(ctx.env->fs->mkdirs(dir));
+  FaultContext fc;
+  fc.operatorId = ctx.operatorId;
+  fc.path = path;
+  Status st = writeFileAtomically(*ctx.env, path, content, fc);
+  // Another writer got there first with the same content: nothing to do.
+  if (st.code() == Status::Code::kFailedPrecondition && ctx.env->fs->exists(path)) return Status::OK();
+  return st;
+}
+
+}  // namespace
+
+std::string formatColumnList(const std::vector<std::string>& cols) {
+  std::string out = "[";
+  for (size_t i = 0; i < cols.size(); ++i) {
+    if (i) out += ", ";
+    out += cols[i];
+  }
+  return out + "]";
+}
+
+Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
+                                           std::string_view operatorName,
+                                           const PartitionTask& task) {
+  if (ctx.env == nullptr || ctx.stateStores == nullptr) {
+    return Status::FailedPrecondition(fmt::format(
+        "operator {} ({}) needs a state store provider and an Env in its BatchContext",
+        operatorId, operatorName));
+  }
+  if (ctx.shufflePartitions <= 0) {
+    return Status::InvalidArgument(fmt::format(
+        "spark.sql.shuffle.partitions must be > 0, got {}", ctx.shufflePartitions));
+  }
+  StateOperatorProgress progress;
+  progress.operatorName = std::string(operatorName);
+  progress.numShufflePartitions = ctx.shufflePartitions;
+  std::vector<Row> all;
+  for (int p = 0; p < ctx.shufflePartitions; ++p) {
+    for (int attempt = 0;; ++attempt) {
+      Result<AttemptResult> r = runOneAttempt(ctx, operatorId, p, task);
+      if (r.ok()) {
+        progress.numRowsTotal += r->metrics.numKeys;
+        progress.numRowsUpdated += r->metrics.numUpdated;
+        progress.numRowsRemoved += r->metrics.numRemoved;
+        progress.numRowsDroppedByWatermark += r->out.droppedByWatermark;
+        for (auto& row : r->out.rows) all.push_back(std::move(row));
+        break;
+      }
+      if (attempt >= ctx.taskRetries) {
+        return r.status().withContext(fmt::format(
+            "batch {}, operator {} ({}), partition {}, attempt {} of {}", ctx.batchId, operatorId,
+            operatorName, p, attempt + 1, ctx.taskRetries + 1));
+      }
+    }
+  }
+  ctx.stateProgress.push_back(progress);
+  return all;
+}
+
+Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayout& layout,
+                                std::string_view what) {
+  if (ctx.env == nullptr || ctx.env->fs == nullptr) {
+    return Status::FailedPrecondition(fmt::format("{}: start() needs an Env with a FileSystem", what));
+  }
+  FileSystem& fs = *ctx.env->fs;
+  const std::string opDir = operatorDir(ctx);
+  const std::string schemaDir = joinPath(joinPath(opDir, "_stateSchema"), "default");
+  const std::string schemaPath = joinPath(schemaDir, "schema");
+
+  if (fs.exists(schemaPath)) {
+    STREAMSIM_ASSIGN_OR_RETURN(std::string text, fs.read(schemaPath));
+    STREAMSIM_ASSIGN_OR_RETURN(StateLayout old, parseLayout(schemaPath, text));
+    if (old.operatorName != layout.operatorName) {
+      return Status::FailedPrecondition(fmt::format(
+          "{}: state/{} in checkpoint {} was written by a '{}' operator (recorded in {}), but the "
+          "query now has '{}' there; the stateful operators of a query cannot change between "
+          "restarts: restore the old query or use a new checkpoint location",
+          what, ctx.operatorId, ctx.checkpointRoot, old.operatorName, schemaPath,
+          layout.operatorName));
+    }
+    if (old.keyColumns != layout.keyColumns) {
+      return Status::FailedPrecondition(fmt::format(
+          "{}: the state in checkpoint {} is keyed by columns {} (recorded in {}), but the query "
+          "now uses {}; Spark does not allow changing them between restarts: restore the old "
+          "columns or use a new checkpoint location",
+          what, ctx.checkpointRoot, formatColumnList(old.keyColumns), schemaPath,
+          formatColumnList(layout.keyColumns)));
+    }
+    if (old.valueSchema != layout.valueSchema || old.details != layout.details) {
+      return Status::FailedPrecondition(fmt::format(
+          "{}: the state in checkpoint {} was written for '{}{}{}' (recorded in {}), but the query "
+          "now asks for '{}{}{}'; this state cannot be reused: restore the old definition or use "
+          "a new checkpoint location",
+          what, ctx.checkpointRoot, old.valueSchema, old.details.empty() ? "" : "; ",
+          old.details, schemaPath, layout.valueSchema, layout.details.empty() ? "" : "; ",
+          layout.details));
+    }
+  } else {
+    STREAMSIM_RETURN_IF_ERROR(writeNew(ctx, schemaDir, schemaPath, "v1\n" + layoutJson(layout) + "\n"));
+  }
+
+  // Spark's operator metadata v1, so that `inspect` reads our checkpoints like Spark's.
+  const std::string metaDir = joinPath(opDir, "_metadata");
+  const std::string metaPath = joinPath(metaDir, "metadata");
+  if (!fs.exists(metaPath)) {
+    nlohmann::ordered_json j;
+    j["operatorInfo"] = {{"operatorId", ctx.operatorId}, {"operatorName", layout.operatorName}};
+    j["stateStoreInfo"] = nlohmann::ordered_json::array(
+        {{{"storeName", "default"}, {"numColsPrefixKey", 0}, {"numPartitions", ctx.shufflePartitions}}});
+    STREAMSIM_RETURN_IF_ERROR(writeNew(ctx, metaDir, metaPath, "v1\n" + j.dump() + "\n"));
+  }
+  return Status::OK();
+}
+
+}  // namespace streamsim::ops
