@@ -1,0 +1,280 @@
+// The scenario language (DESIGN.md §6, docs/scenarios.md): one YAML file = one scenario — a
+// query, a list of steps that map one to one onto harness actions, the oracles to apply and the
+// knobs of a fault sweep. This header holds the typed model and the loader, which rejects a bad
+// file before anything runs, with file:line:column and what was expected for every error.
+// Plain values; loading touches only the file it is given and may run on several threads.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "streamsim/status.h"
+#include "streamsim/time.h"
+#include "streamsim/value.h"
+
+namespace streamsim::harness {
+
+// Where something was written: 1-based line and column (0 when unknown).
+struct SourceLocation {
+  std::string file;
+  int line = 0;
+  int column = 0;
+  std::string toString() const;  // "scenarios/x.yaml:12:7"
+};
+
+// One loader error: `file:line:col: message`.
+struct ScenarioError {
+  SourceLocation where;
+  std::string message;
+  std::string toString() const;
+};
+
+// A row as written in the file: column names with values typed from YAML (integers -> long,
+// decimals -> double, true/false -> boolean, null/~ -> null, anything else -> string). Use
+// toRow() to cast it to a schema (timestamps from "2026-01-01T00:00:00Z" strings).
+struct RowSpec {
+  std::vector<std::pair<std::string, Value>> fields;
+  SourceLocation where;
+
+  // A Row in `schema`'s column order; columns missing from the spec are null. InvalidArgument
+  // when a column is not in the schema or a value does not cast.
+  Result<Row> toRow(const Schema& schema) const;
+  // A Row with the columns as written (schema inferred from the values).
+  Row toRow() const;
+};
+
+// ---------------------------------------------------------------------------------------------
+// query
+
+struct SourceSpec {
+  enum class Kind { kFiles, kMemory };
+  Kind kind = Kind::kFiles;
+  std::string path;             // files only
+  std::string format = "json";  // json (JSON lines) is the only format
+  std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
+  SchemaPtr schema;             // parsed from schemaDDL
+  std::map<std::string, std::string> options;  // Spark's option names (maxFilesPerTrigger, ...)
+  SourceLocation where;
+};
+
+struct WatermarkOp {
+  std::string column;
+  DurationMs delayMs = 0;
+};
+struct DropDuplicatesOp {
+  std::vector<std::string> columns;
+  bool withinWatermark = false;  // dropDuplicatesWithinWatermark
+};
+struct SelectOp {
+  std::vector<std::string> columns;
+};
+struct AggSpec {
+  std::string function;  // count | sum | min | max | avg
+  std::string column;    // empty: count(*)
+  std::string as;        // output name; empty: the engine's default
+};
+struct WindowAggregationOp {
+  std::vector<std::string> groupBy;  // besides the window
+  std::string timeColumn;
+  DurationMs windowMs = 0;
+  DurationMs slideMs = 0;  // 0: tumbling
+  DurationMs startTimeMs = 0;
+  std::vector<AggSpec> aggregates;
+};
+struct TransformWithStateOp {
+  std::vector<std::string> groupBy;
+  std::string processor;                  // a ProcessorRegistry name
+  std::optional<std::string> outputMode;  // append | update (unset: the query's)
+  std::string timeMode = "None";          // None | ProcessingTime | EventTime
+  std::optional<std::string> eventTimeColumn;
+  std::vector<RowSpec> initialState;
+  std::optional<DurationMs> ttlMs;  // handed to processors that take a TTL (docs/scenarios.md)
+};
+
+struct OperatorSpec {
+  std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp>
+      op;
+  SourceLocation where;
+  std::string_view kindName() const;  // withWatermark, dropDuplicates, ...
+};
+
+struct SinkSpec {
+  enum class Kind { kFiles, kMemory, kForeach };
+  Kind kind = Kind::kMemory;
+  std::string path;  // files only
+  std::string format = "json";
+  SourceLocation where;
+};
+
+struct TriggerSpec {
+  enum class Kind { kDefault, kProcessingTime, kAvailableNow, kOnce };
+  Kind kind = Kind::kDefault;
+  DurationMs intervalMs = 0;
+};
+
+struct QuerySpec {
+  std::vector<SourceSpec> sources;  // `source:` (one) — a list is accepted for unions
+  std::vector<OperatorSpec> operators;
+  SinkSpec sink;
+  std::string outputMode = "append";  // append | update | complete
+  TriggerSpec trigger;
+  std::string checkpoint = "/chk";
+  std::string stateStore = "memory";  // memory | rocksdb
+  int shufflePartitions = 4;
+  int taskRetries = 0;
+  std::map<std::string, std::string> conf;  // other DataStreamWriter options, passed through
+  SourceLocation where;
+};
+
+// ---------------------------------------------------------------------------------------------
+// steps (one to one with harness actions)
+
+struct PutStep {  // a landing file appears atomically
+  std::string path;
+  std::vector<RowSpec> rows;
+  std::optional<std::string> text;  // raw content instead of rows (malformed lines, ...)
+  std::optional<TimeMs> mtime;      // default: the virtual clock
+};
+struct PutPartialStep {  // a landing file visible while being written
+  std::string path;
+  std::vector<RowSpec> rows;
+  std::optional<std::string> text;
+  std::optional<int64_t> visibleBytes;
+  std::optional<double> fraction;  // of the full content, in (0, 1)
+};
+struct ResendStep {  // same content, new name
+  std::string from;
+  std::string to;
+  std::optional<TimeMs> mtime;
+};
+struct TouchStep {
+  std::string path;
+  TimeMs mtime = 0;
+};
+struct DeleteStep {
+  std::string path;
+};
+struct AddRowsStep {  // memory source
+  std::vector<RowSpec> rows;
+  int source = 0;
+};
+struct AdvanceStep {  // virtual time: exactly one of by / to
+  std::optional<DurationMs> by;
+  std::optional<TimeMs> to;
+};
+struct RunStep {
+  std::optional<int> batches;  // unset: `run: available` (process all available)
+};
+struct CrashStep {
+  std::string at;       // a fault point (faults::isFaultPoint)
+  int64_t batch = -1;   // -1: the next pass of the point
+  int partition = -1;
+  bool now = false;     // crash right away (between batches) instead of arming the point
+};
+struct RestartStep {};
+struct StopStep {};
+
+struct StateExpectation {
+  RowSpec key;  // `key: a` (single column) or `key: {col: a}`
+  std::string variable;
+  bool absent = false;        // `value: null` or `absent: true`
+  std::optional<Value> value;  // scalar value
+  std::optional<std::vector<Value>> list;  // `values: [...]` for ListState
+  std::optional<std::vector<std::pair<Value, Value>>> map;  // `entries: {k: v}` for MapState
+  SourceLocation where;
+};
+struct TimerExpectation {
+  RowSpec key;
+  std::vector<TimeMs> timers;  // ascending
+  SourceLocation where;
+};
+struct CheckpointExpectation {
+  std::optional<std::vector<int64_t>> offsets;
+  std::optional<std::vector<int64_t>> commits;
+  std::vector<std::string> filesExist;
+  std::vector<std::string> filesAbsent;
+};
+
+struct ExpectStep {
+  std::optional<std::vector<RowSpec>> sink;      // the reader's view, order-insensitive
+  std::optional<std::vector<RowSpec>> newRows;   // rows added since the last expect
+  std::vector<StateExpectation> state;
+  std::vector<TimerExpectation> timers;
+  std::map<std::string, Value> progress;  // field -> value of the last progress record
+  std::optional<CheckpointExpectation> checkpoint;
+  std::optional<std::string> error;  // the query failed with a message containing this
+  SourceLocation sinkWhere;          // for --update: where the `sink:` list starts
+  SourceLocation newRowsWhere;
+};
+
+using StepVariant = std::variant<PutStep, PutPartialStep, ResendStep, TouchStep, DeleteStep,
+                                 AddRowsStep, AdvanceStep, RunStep, CrashStep, RestartStep,
+                                 StopStep, ExpectStep>;
+
+struct Step {
+  StepVariant step;
+  SourceLocation where;
+  std::string_view kindName() const;  // put, put_partial, ..., expect
+};
+
+// ---------------------------------------------------------------------------------------------
+// sweep knobs (mapped onto sim::FaultKnobs by the sweep runner)
+
+struct SweepSpec {
+  int seeds = 100;
+  std::vector<std::string> crashPoints;  // empty: all
+  int maxCrashes = 1;
+  bool tornWrites = false;
+  double taskFailures = 0;    // probability per (batch, partition)
+  double ioErrors = 0;        // probability per batch
+  double landingFaults = 0;   // probability per landing file (resend, old mtime, half written...)
+  int64_t batches = 10;
+  SourceLocation where;
+};
+
+struct Scenario {
+  std::string name;
+  std::string description;
+  QuerySpec query;
+  TimeMs start = 0;  // `start:` the virtual clock's initial time (default 2026-01-01T00:00:00Z)
+  std::vector<Step> steps;
+  std::vector<std::string> oracles;
+  std::optional<SweepSpec> sweep;
+  std::string file;  // the path it was loaded from
+};
+
+// Oracle names a scenario may list (DESIGN.md §5). The oracle engineer's registry replaces this.
+const std::vector<std::string>& knownOracleNames();
+
+struct LoaderOptions {
+  // Whether a processor name is known; default: ProcessorRegistry::names().
+  std::function<bool(std::string_view)> isProcessor;
+  // Known processor names for the error message; default: ProcessorRegistry::names().
+  std::function<std::vector<std::string>()> processorNames;
+  // Oracle names accepted; default: knownOracleNames().
+  std::vector<std::string> oracles;
+};
+
+// Every error of the file (not only the first) or the scenario.
+struct ScenarioLoad {
+  std::optional<Scenario> scenario;  // set only when errors is empty
+  std::vector<ScenarioError> errors;
+  bool ok() const { return errors.empty(); }
+  // One error per line.
+  std::string errorText() const;
+};
+
+ScenarioLoad parseScenario(std::string_view yaml, const std::string& fileName,
+                           const LoaderOptions& options = {});
+ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& options = {});
+// InvalidArgument whose message lists every error, one per line.
+Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options = {});
+
+}  // namespace streamsim::harness

@@ -1,0 +1,1092 @@
+// The scenario loader: YAML (yaml-cpp) -> Scenario, with every error located (file:line:col) and
+// explained. Keys and forms are documented in docs/scenarios.md; keep the two in step.
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <yaml-cpp/yaml.h>
+
+#include "streamsim/fault_points.h"
+#include "streamsim/harness/scenario.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim::harness {
+
+std::string SourceLocation::toString() const {
+  if (line <= 0) return file;
+  return fmt::format("{}:{}:{}", file, line, column);
+}
+
+std::string ScenarioError::toString() const {
+  return fmt::format("{}: {}", where.toString(), message);
+}
+
+std::string ScenarioLoad::errorText() const {
+  std::string out;
+  for (const auto& e : errors) {
+    out += e.toString();
+    out += '\n';
+  }
+  return out;
+}
+
+const std::vector<std::string>& knownOracleNames() {
+  static const std::vector<std::string> kNames = {
+      "exactly_once", "ttl",         "timers",      "watermark",
+      "determinism",  "state_bound", "batch_split", "no_duplicates"};
+  return kNames;
+}
+
+std::string_view OperatorSpec::kindName() const {
+  switch (op.index()) {
+    case 0: return "withWatermark";
+    case 1:
+      return std::get<DropDuplicatesOp>(op).withinWatermark ? "dropDuplicatesWithinWatermark"
+                                                             : "dropDuplicates";
+    case 2: return "select";
+    case 3: return "window aggregation";
+    default: return "transformWithState";
+  }
+}
+
+std::string_view Step::kindName() const {
+  static constexpr std::string_view kNames[] = {"put",     "put_partial", "resend",  "touch",
+                                                "delete",  "add_rows",    "advance", "run",
+                                                "crash",   "restart",     "stop",    "expect"};
+  return kNames[step.index()];
+}
+
+Result<Row> RowSpec::toRow(const Schema& schema) const {
+  std::vector<Value> values(schema.size());
+  for (const auto& [name, value] : fields) {
+    int i = schema.indexOf(name);
+    if (i < 0) {
+      return Status::InvalidArgument(
+          fmt::format("column '{}' is not in the schema ({})", name, schema.toDDL()));
+    }
+    if (value.isNull()) continue;
+    auto cast = value.castTo(schema.field(i).type);
+    if (!cast.ok()) {
+      return Status::InvalidArgument(fmt::format("column '{}': value '{}' is not a {}: {}", name,
+                                                 value.toString(),
+                                                 typeName(schema.field(i).type),
+                                                 cast.status().message()));
+    }
+    values[i] = std::move(cast).value();
+  }
+  return Row(std::make_shared<const Schema>(schema), std::move(values));
+}
+
+Row RowSpec::toRow() const { return Row::fromNamed(fields); }
+
+namespace {
+
+std::string joinNames(const std::vector<std::string>& names) {
+  std::string out;
+  for (const auto& n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+std::string_view nodeTypeName(const YAML::Node& n) {
+  switch (n.Type()) {
+    case YAML::NodeType::Null: return "nothing";
+    case YAML::NodeType::Scalar: return "a scalar";
+    case YAML::NodeType::Sequence: return "a list";
+    case YAML::NodeType::Map: return "a map";
+    default: return "nothing";
+  }
+}
+
+bool isPlainScalar(const YAML::Node& n) { return n.IsScalar() && n.Tag() != "!"; }
+
+// A YAML scalar typed the way docs/scenarios.md says (quoted scalars are always strings).
+Value scalarValue(const YAML::Node& n) {
+  if (n.IsNull()) return Value();
+  const std::string& s = n.Scalar();
+  if (!isPlainScalar(n)) return Value(s);
+  if (s == "~" || s == "null" || s == "Null" || s == "NULL") return Value();
+  if (s == "true" || s == "True" || s == "TRUE") return Value(true);
+  if (s == "false" || s == "False" || s == "FALSE") return Value(false);
+  if (!s.empty()) {
+    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    bool digits = i < s.size();
+    for (size_t j = i; j < s.size(); ++j)
+      if (s[j] < '0' || s[j] > '9') digits = false;
+    if (digits) {
+      errno = 0;
+      long long v = std::strtoll(s.c_str(), nullptr, 10);
+      if (errno == 0) return Value(static_cast<int64_t>(v));
+    }
+    bool numberish = std::isdigit(static_cast<unsigned char>(s[i < s.size() ? i : 0])) ||
+                     s[i < s.size() ? i : 0] == '.';
+    if (numberish) {
+      char* end = nullptr;
+      double d = std::strtod(s.c_str(), &end);
+      if (end == s.c_str() + s.size() && std::isfinite(d)) return Value(d);
+    }
+  }
+  return Value(s);
+}
+
+class Parser {
+ public:
+  Parser(std::string file, const LoaderOptions& options) : file_(std::move(file)), options_(options) {}
+
+  ScenarioLoad parse(std::string_view text) {
+    ScenarioLoad out;
+    YAML::Node root;
+    try {
+      root = YAML::Load(std::string(text));
+    } catch (const YAML::ParserException& e) {
+      error(e.mark, fmt::format("not valid YAML: {}", e.msg));
+      out.errors = std::move(errors_);
+      return out;
+    }
+    Scenario sc;
+    sc.file = file_;
+    auto start = parseTimestamp("2026-01-01T00:00:00Z");
+    sc.start = start.ok() ? *start : 0;
+    if (!root.IsMap()) {
+      error(root, fmt::format("a scenario file must be a map with keys name, query, steps; got {}",
+                              nodeTypeName(root)));
+    } else {
+      checkKeys(root, "the scenario",
+                {"name", "description", "start", "query", "steps", "oracles", "sweep"});
+      if (auto n = root["name"]; n) {
+        sc.name = str(n, "name");
+      } else {
+        error(root, "missing key 'name' (one line saying what the scenario shows)");
+      }
+      if (auto n = root["description"]; n) sc.description = str(n, "description");
+      if (auto n = root["start"]; n) sc.start = timestamp(n, "start");
+      if (auto n = root["query"]; n) {
+        parseQuery(n, sc.query);
+      } else {
+        error(root, "missing key 'query' (source, operators, sink, ...)");
+      }
+      if (auto n = root["steps"]; n) {
+        parseSteps(n, sc);
+      } else {
+        error(root, "missing key 'steps' (the list of put/run/expect/... steps)");
+      }
+      if (auto n = root["oracles"]; n) parseOracles(n, sc);
+      if (auto n = root["sweep"]; n) sc.sweep = parseSweep(n);
+    }
+    out.errors = std::move(errors_);
+    if (out.errors.empty()) out.scenario = std::move(sc);
+    return out;
+  }
+
+ private:
+  // ---- errors and locations
+
+  SourceLocation loc(const YAML::Mark& m) const {
+    SourceLocation l;
+    l.file = file_;
+    if (m.line >= 0) {
+      l.line = m.line + 1;
+      l.column = m.column + 1;
+    }
+    return l;
+  }
+  SourceLocation loc(const YAML::Node& n) const { return loc(n.Mark()); }
+  void error(const YAML::Mark& m, std::string msg) { errors_.push_back({loc(m), std::move(msg)}); }
+  void error(const YAML::Node& n, std::string msg) { error(n.Mark(), std::move(msg)); }
+
+  // Reports every key of `map` not in `allowed` (with the key's own position).
+  void checkKeys(const YAML::Node& map, std::string_view context,
+                 const std::vector<std::string>& allowed) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        error(it->first, fmt::format("a key in {} must be a name", context));
+        continue;
+      }
+      const std::string& key = it->first.Scalar();
+      if (std::find(allowed.begin(), allowed.end(), key) == allowed.end()) {
+        error(it->first, fmt::format("unknown key '{}' in {}; expected one of {}", key, context,
+                                     joinNames(allowed)));
+      }
+    }
+  }
+
+  bool expectMap(const YAML::Node& n, std::string_view what) {
+    if (n.IsMap()) return true;
+    error(n, fmt::format("{} must be a map; got {}", what, nodeTypeName(n)));
+    return false;
+  }
+  bool expectList(const YAML::Node& n, std::string_view what) {
+    if (n.IsSequence()) return true;
+    error(n, fmt::format("{} must be a list; got {}", what, nodeTypeName(n)));
+    return false;
+  }
+
+  // ---- scalars
+
+  std::string str(const YAML::Node& n, std::string_view what) {
+    if (!n.IsScalar()) {
+      error(n, fmt::format("{} must be a string; got {}", what, nodeTypeName(n)));
+      return {};
+    }
+    return n.Scalar();
+  }
+  int64_t integer(const YAML::Node& n, std::string_view what, int64_t min = INT64_MIN) {
+    Value v = n.IsScalar() ? scalarValue(n) : Value();
+    if (!n.IsScalar() || v.type() != Type::kLong) {
+      error(n, fmt::format("{} must be an integer; got {}", what,
+                           n.IsScalar() ? fmt::format("'{}'", n.Scalar())
+                                        : std::string(nodeTypeName(n))));
+      return min == INT64_MIN ? 0 : min;
+    }
+    if (v.asLong() < min) {
+      error(n, fmt::format("{} must be at least {}; got {}", what, min, v.asLong()));
+      return min;
+    }
+    return v.asLong();
+  }
+  double number(const YAML::Node& n, std::string_view what, double min, double max) {
+    Value v = n.IsScalar() ? scalarValue(n) : Value();
+    if (!n.IsScalar() || !(v.type() == Type::kLong || v.type() == Type::kDouble)) {
+      error(n, fmt::format("{} must be a number between {} and {}; got {}", what, min, max,
+                           n.IsScalar() ? fmt::format("'{}'", n.Scalar())
+                                        : std::string(nodeTypeName(n))));
+      return min;
+    }
+    double d = v.asDouble();
+    if (d < min || d > max) {
+      error(n, fmt::format("{} must be between {} and {}; got {}", what, min, max, d));
+      return min;
+    }
+    return d;
+  }
+  bool boolean(const YAML::Node& n, std::string_view what) {
+    Value v = n.IsScalar() ? scalarValue(n) : Value();
+    if (v.type() != Type::kBoolean) {
+      error(n, fmt::format("{} must be true or false; got {}", what,
+                           n.IsScalar() ? fmt::format("'{}'", n.Scalar())
+                                        : std::string(nodeTypeName(n))));
+      return false;
+    }
+    return v.asBool();
+  }
+  DurationMs duration(const YAML::Node& n, std::string_view what) {
+    if (!n.IsScalar()) {
+      error(n, fmt::format("{} must be a duration such as 10m, 7d, 1s, 250ms; got {}", what,
+                           nodeTypeName(n)));
+      return 0;
+    }
+    auto d = parseDuration(n.Scalar());
+    if (!d.ok()) {
+      error(n, fmt::format("bad duration '{}' for {}; expected e.g. 10m, 7d, 1s, 250ms, 1h30m",
+                           n.Scalar(), what));
+      return 0;
+    }
+    return *d;
+  }
+  TimeMs timestamp(const YAML::Node& n, std::string_view what) {
+    if (!n.IsScalar()) {
+      error(n, fmt::format("{} must be a timestamp such as \"2026-01-01T00:00:00Z\"; got {}", what,
+                           nodeTypeName(n)));
+      return 0;
+    }
+    auto t = parseTimestamp(n.Scalar());
+    if (!t.ok()) {
+      error(n, fmt::format("bad timestamp '{}' for {}; expected e.g. \"2026-01-01T00:00:00Z\"",
+                           n.Scalar(), what));
+      return 0;
+    }
+    return *t;
+  }
+  std::vector<std::string> names(const YAML::Node& n, std::string_view what) {
+    std::vector<std::string> out;
+    if (n.IsScalar()) {
+      out.push_back(n.Scalar());
+      return out;
+    }
+    if (!n.IsSequence()) {
+      error(n, fmt::format("{} must be a list of column names; got {}", what, nodeTypeName(n)));
+      return out;
+    }
+    for (const auto& item : n) out.push_back(str(item, what));
+    return out;
+  }
+  std::string oneOf(const YAML::Node& n, std::string_view what,
+                    const std::vector<std::string>& allowed) {
+    std::string s = str(n, what);
+    if (!n.IsScalar()) return allowed.front();
+    for (const auto& a : allowed) {
+      if (a == s) return s;
+      // Spark's names are case-insensitive (outputMode "Update", timeMode "processingTime").
+      if (a.size() == s.size() && std::equal(a.begin(), a.end(), s.begin(), [](char x, char y) {
+            return std::tolower(static_cast<unsigned char>(x)) ==
+                   std::tolower(static_cast<unsigned char>(y));
+          }))
+        return a;
+    }
+    error(n, fmt::format("unknown {} '{}'; expected one of {}", what, s, joinNames(allowed)));
+    return allowed.front();
+  }
+
+  // ---- rows
+
+  RowSpec row(const YAML::Node& n, std::string_view what) {
+    RowSpec r;
+    r.where = loc(n);
+    if (!n.IsMap()) {
+      error(n, fmt::format("{} must be a map of column: value; got {}", what, nodeTypeName(n)));
+      return r;
+    }
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar()) {
+        error(it->first, fmt::format("a column name in {} must be a string", what));
+        continue;
+      }
+      if (!(it->second.IsScalar() || it->second.IsNull())) {
+        error(it->second, fmt::format("column '{}' in {} must be a scalar value; got {}",
+                                      it->first.Scalar(), what, nodeTypeName(it->second)));
+        continue;
+      }
+      r.fields.emplace_back(it->first.Scalar(), scalarValue(it->second));
+    }
+    return r;
+  }
+  std::vector<RowSpec> rows(const YAML::Node& n, std::string_view what) {
+    std::vector<RowSpec> out;
+    if (n.IsNull()) return out;  // `rows:` or `rows: []`
+    if (!expectList(n, what)) return out;
+    for (const auto& item : n) out.push_back(row(item, what));
+    return out;
+  }
+  // Rows bound for the source: every column must be in its schema and cast to its type.
+  void checkSourceRows(const std::vector<RowSpec>& rs, int sourceIndex) {
+    if (sourceIndex < 0 || sourceIndex >= static_cast<int>(sources_.size())) return;
+    const SourceSpec& src = sources_[sourceIndex];
+    if (!src.schema) return;
+    for (const auto& r : rs) {
+      auto row = r.toRow(*src.schema);
+      if (!row.ok()) {
+        errors_.push_back({r.where, fmt::format("row does not fit the source schema: {}",
+                                                row.status().message())});
+      }
+    }
+  }
+
+  // ---- query
+
+  void parseQuery(const YAML::Node& n, QuerySpec& q) {
+    q.where = loc(n);
+    if (!expectMap(n, "query")) return;
+    checkKeys(n, "query",
+              {"source", "sources", "operators", "sink", "outputMode", "trigger", "checkpoint",
+               "stateStore", "shufflePartitions", "taskRetries", "conf"});
+    if (auto s = n["source"]; s) {
+      q.sources.push_back(parseSource(s));
+    } else if (auto ss = n["sources"]; ss) {
+      if (expectList(ss, "sources"))
+        for (const auto& item : ss) q.sources.push_back(parseSource(item));
+    } else {
+      error(n, "missing key 'source' in query (kind files|memory, ...)");
+    }
+    sources_ = q.sources;
+    std::optional<std::vector<std::string>> columns;
+    if (q.sources.size() == 1 && q.sources[0].schema) {
+      columns.emplace();
+      for (const auto& f : q.sources[0].schema->fields()) columns->push_back(f.name);
+    }
+    if (auto ops = n["operators"]; ops && !ops.IsNull()) {
+      if (expectList(ops, "operators"))
+        for (const auto& item : ops) q.operators.push_back(parseOperator(item, columns));
+    }
+    if (auto s = n["sink"]; s) {
+      q.sink = parseSink(s);
+    } else {
+      q.sink.where = loc(n);  // memory sink by default
+    }
+    if (auto m = n["outputMode"]; m) q.outputMode = oneOf(m, "outputMode", {"append", "update", "complete"});
+    if (auto t = n["trigger"]; t) q.trigger = parseTrigger(t);
+    if (auto c = n["checkpoint"]; c) q.checkpoint = str(c, "checkpoint");
+    if (auto s = n["stateStore"]; s) q.stateStore = oneOf(s, "stateStore", {"memory", "rocksdb"});
+    if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = static_cast<int>(integer(p, "shufflePartitions", 1));
+    if (auto r = n["taskRetries"]; r) q.taskRetries = static_cast<int>(integer(r, "taskRetries", 0));
+    if (auto c = n["conf"]; c && expectMap(c, "conf")) {
+      for (auto it = c.begin(); it != c.end(); ++it)
+        q.conf[str(it->first, "a conf name")] = str(it->second, "a conf value");
+    }
+  }
+
+  SourceSpec parseSource(const YAML::Node& n) {
+    SourceSpec s;
+    s.where = loc(n);
+    if (!expectMap(n, "source")) return s;
+    checkKeys(n, "source", {"kind", "path", "format", "schema", "options"});
+    if (auto k = n["kind"]; k) {
+      s.kind = oneOf(k, "source kind", {"files", "memory"}) == "memory" ? SourceSpec::Kind::kMemory
+                                                                        : SourceSpec::Kind::kFiles;
+    } else {
+      error(n, "missing key 'kind' in source; expected files or memory");
+    }
+    if (auto p = n["path"]; p) s.path = str(p, "source path");
+    if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
+      error(n, "a files source needs 'path' (the landing folder)");
+    if (auto f = n["format"]; f) s.format = oneOf(f, "source format", {"json"});
+    if (auto d = n["schema"]; d) {
+      s.schemaDDL = str(d, "schema");
+      if (d.IsScalar()) {
+        auto schema = parseSchema(s.schemaDDL);
+        if (!schema.ok()) {
+          error(d, fmt::format("bad schema \"{}\": {}; expected Spark DDL such as "
+                               "\"event_id string, event_time timestamp\"",
+                               s.schemaDDL, schema.status().message()));
+        } else if ((*schema)->size() == 0) {
+          error(d, "the schema has no columns; expected Spark DDL such as \"id string, n long\"");
+        } else {
+          s.schema = *schema;
+        }
+      }
+    } else {
+      error(n, "missing key 'schema' in source (Spark DDL, e.g. \"id string, t timestamp\")");
+    }
+    if (auto o = n["options"]; o && expectMap(o, "source options")) {
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->second.IsScalar()) {
+          error(it->second, fmt::format("option '{}' must be a scalar; got {}",
+                                        it->first.Scalar(), nodeTypeName(it->second)));
+          continue;
+        }
+        s.options[str(it->first, "an option name")] = it->second.Scalar();
+      }
+    }
+    return s;
+  }
+
+  void checkColumns(const YAML::Node& n, const std::vector<std::string>& cols,
+                    const std::optional<std::vector<std::string>>& columns, std::string_view op) {
+    if (!columns) return;
+    for (const auto& c : cols) {
+      if (std::find(columns->begin(), columns->end(), c) == columns->end()) {
+        error(n, fmt::format("column '{}' is not in the input of {}; columns: {}", c, op,
+                             joinNames(*columns)));
+      }
+    }
+  }
+
+  OperatorSpec parseOperator(const YAML::Node& n, std::optional<std::vector<std::string>>& columns) {
+    OperatorSpec spec;
+    spec.where = loc(n);
+    spec.op = SelectOp{};
+    if (!expectMap(n, "an operator")) return spec;
+    checkKeys(n, "an operator",
+              {"withWatermark", "dropDuplicates", "dropDuplicatesWithinWatermark", "select",
+               "groupBy", "window", "agg", "transformWithState"});
+    if (auto w = n["withWatermark"]; w) {
+      WatermarkOp op;
+      if (expectMap(w, "withWatermark")) {
+        checkKeys(w, "withWatermark", {"column", "delay"});
+        if (auto c = w["column"]; c) {
+          op.column = str(c, "withWatermark column");
+          checkColumns(c, {op.column}, columns, "withWatermark");
+        } else {
+          error(w, "missing key 'column' in withWatermark");
+        }
+        if (auto d = w["delay"]; d) {
+          op.delayMs = duration(d, "withWatermark delay");
+        } else {
+          error(w, "missing key 'delay' in withWatermark (e.g. 10m)");
+        }
+      }
+      spec.op = op;
+    } else if (auto d = n["dropDuplicates"]; d) {
+      DropDuplicatesOp op{names(d, "dropDuplicates"), false};
+      checkColumns(d, op.columns, columns, "dropDuplicates");
+      spec.op = op;
+    } else if (auto d = n["dropDuplicatesWithinWatermark"]; d) {
+      DropDuplicatesOp op{names(d, "dropDuplicatesWithinWatermark"), true};
+      checkColumns(d, op.columns, columns, "dropDuplicatesWithinWatermark");
+      spec.op = op;
+    } else if (auto s = n["select"]; s) {
+      SelectOp op{names(s, "select")};
+      checkColumns(s, op.columns, columns, "select");
+      if (columns) columns = op.columns;
+      spec.op = op;
+    } else if (auto g = n["groupBy"]; g) {
+      std::vector<std::string> groupBy = names(g, "groupBy");
+      checkColumns(g, groupBy, columns, "groupBy");
+      if (auto t = n["transformWithState"]; t) {
+        if (n["window"] || n["agg"])
+          error(n, "an operator with transformWithState takes no 'window' or 'agg'");
+        spec.op = parseTws(t, groupBy);
+      } else if (auto w = n["window"]; w) {
+        spec.op = parseWindowAgg(n, w, groupBy, columns);
+      } else {
+        error(n, "groupBy needs 'transformWithState' or 'window' + 'agg'");
+      }
+      columns.reset();  // the output columns are the processor's / aggregation's
+    } else if (n["window"] || n["agg"] || n["transformWithState"]) {
+      error(n, "window, agg and transformWithState need 'groupBy' (use groupBy: [] for none)");
+    } else {
+      error(n, "an operator needs one of withWatermark, dropDuplicates, "
+               "dropDuplicatesWithinWatermark, select, groupBy");
+    }
+    return spec;
+  }
+
+  WindowAggregationOp parseWindowAgg(const YAML::Node& n, const YAML::Node& w,
+                                     std::vector<std::string> groupBy,
+                                     const std::optional<std::vector<std::string>>& columns) {
+    WindowAggregationOp op;
+    op.groupBy = std::move(groupBy);
+    if (expectMap(w, "window")) {
+      checkKeys(w, "window", {"column", "duration", "slide", "startTime"});
+      if (auto c = w["column"]; c) {
+        op.timeColumn = str(c, "window column");
+        checkColumns(c, {op.timeColumn}, columns, "window");
+      } else {
+        error(w, "missing key 'column' in window");
+      }
+      if (auto d = w["duration"]; d) {
+        op.windowMs = duration(d, "window duration");
+      } else {
+        error(w, "missing key 'duration' in window (e.g. 10m)");
+      }
+      if (auto s = w["slide"]; s) {
+        op.slideMs = duration(s, "window slide");
+        if (op.windowMs > 0 && op.slideMs > op.windowMs)
+          error(s, "window slide must not be longer than the window duration");
+      }
+      if (auto s = w["startTime"]; s) op.startTimeMs = duration(s, "window startTime");
+    }
+    auto agg = n["agg"];
+    if (!agg) {
+      error(n, "a window aggregation needs 'agg' (e.g. agg: [count, {sum: amount}])");
+      return op;
+    }
+    if (!expectList(agg, "agg")) return op;
+    static const std::vector<std::string> kFns = {"count", "sum", "min", "max", "avg"};
+    for (const auto& item : agg) {
+      AggSpec a;
+      if (item.IsScalar()) {  // `count`
+        a.function = oneOf(item, "aggregate", {"count"});
+      } else if (item.IsMap()) {  // {sum: amount, as: total}
+        checkKeys(item, "an aggregate", {"count", "sum", "min", "max", "avg", "as"});
+        int fns = 0;
+        for (const auto& fn : kFns) {
+          if (auto c = item[fn]; c) {
+            ++fns;
+            a.function = fn;
+            a.column = str(c, fn);
+            if (a.column == "*") a.column.clear();
+            if (!a.column.empty()) checkColumns(c, {a.column}, columns, fn);
+          }
+        }
+        if (fns != 1) error(item, "an aggregate names exactly one of count, sum, min, max, avg");
+        if (a.function != "count" && a.column.empty() && fns == 1)
+          error(item, fmt::format("{} needs a column", a.function));
+        if (auto as = item["as"]; as) a.as = str(as, "as");
+      } else {
+        error(item, fmt::format("an aggregate must be `count` or a map like {{sum: amount}}; got {}",
+                                nodeTypeName(item)));
+      }
+      op.aggregates.push_back(a);
+    }
+    return op;
+  }
+
+  TransformWithStateOp parseTws(const YAML::Node& t, std::vector<std::string> groupBy) {
+    TransformWithStateOp op;
+    op.groupBy = std::move(groupBy);
+    if (!expectMap(t, "transformWithState")) return op;
+    checkKeys(t, "transformWithState",
+              {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl"});
+    if (auto p = t["processor"]; p) {
+      op.processor = str(p, "processor");
+      if (p.IsScalar() && !isProcessor(op.processor)) {
+        error(p, fmt::format("unknown processor '{}'; known processors: {} (link yours into a "
+                             "runner with streamsim_add_runner)",
+                             op.processor, joinNames(processorNames())));
+      }
+    } else {
+      error(t, "missing key 'processor' in transformWithState (a registered processor name)");
+    }
+    if (auto m = t["outputMode"]; m) op.outputMode = oneOf(m, "transformWithState outputMode", {"append", "update"});
+    if (auto m = t["timeMode"]; m)
+      op.timeMode = oneOf(m, "timeMode", {"None", "ProcessingTime", "EventTime"});
+    if (auto c = t["eventTimeColumn"]; c) op.eventTimeColumn = str(c, "eventTimeColumn");
+    if (auto i = t["initialState"]; i) op.initialState = rows(i, "an initialState row");
+    if (auto d = t["ttl"]; d) {
+      op.ttlMs = duration(d, "ttl");
+      if (op.timeMode != "ProcessingTime")
+        error(d, "ttl needs timeMode: ProcessingTime (TTL is measured in processing time)");
+    }
+    return op;
+  }
+
+  SinkSpec parseSink(const YAML::Node& n) {
+    SinkSpec s;
+    s.where = loc(n);
+    if (!expectMap(n, "sink")) return s;
+    checkKeys(n, "sink", {"kind", "path", "format"});
+    if (auto k = n["kind"]; k) {
+      std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach"});
+      s.kind = kind == "files"     ? SinkSpec::Kind::kFiles
+               : kind == "foreach" ? SinkSpec::Kind::kForeach
+                                   : SinkSpec::Kind::kMemory;
+    } else {
+      error(n, "missing key 'kind' in sink; expected files, memory or foreach");
+    }
+    if (auto p = n["path"]; p) s.path = str(p, "sink path");
+    if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
+      error(n, "a files sink needs 'path' (the output folder)");
+    if (auto f = n["format"]; f) s.format = oneOf(f, "sink format", {"json"});
+    return s;
+  }
+
+  TriggerSpec parseTrigger(const YAML::Node& n) {
+    TriggerSpec t;
+    const std::vector<std::string> kForms = {"default", "availableNow", "once",
+                                             "{processingTime: 1s}"};
+    if (n.IsScalar()) {
+      std::string k = oneOf(n, "trigger", {"default", "availableNow", "once"});
+      t.kind = k == "availableNow" ? TriggerSpec::Kind::kAvailableNow
+               : k == "once"       ? TriggerSpec::Kind::kOnce
+                                   : TriggerSpec::Kind::kDefault;
+      return t;
+    }
+    if (!n.IsMap() || n.size() != 1) {
+      error(n, fmt::format("trigger must be one of {}", joinNames(kForms)));
+      return t;
+    }
+    checkKeys(n, "trigger", {"processingTime", "availableNow", "once"});
+    if (auto p = n["processingTime"]; p) {
+      t.kind = TriggerSpec::Kind::kProcessingTime;
+      t.intervalMs = duration(p, "processingTime");
+    } else if (auto a = n["availableNow"]; a) {
+      if (boolean(a, "availableNow")) t.kind = TriggerSpec::Kind::kAvailableNow;
+    } else if (auto o = n["once"]; o) {
+      if (boolean(o, "once")) t.kind = TriggerSpec::Kind::kOnce;
+    }
+    return t;
+  }
+
+  // ---- steps
+
+  void parseSteps(const YAML::Node& n, Scenario& sc) {
+    if (n.IsNull()) return;
+    if (!expectList(n, "steps")) return;
+    static const std::vector<std::string> kKinds = {
+        "put",   "put_partial", "resend", "touch", "delete", "add_rows",
+        "advance", "run",       "crash",  "restart", "stop", "expect"};
+    for (const auto& item : n) {
+      if (!item.IsMap() || item.size() != 1) {
+        error(item, fmt::format("a step is a map with one key, one of {}; got {}", joinNames(kKinds),
+                                item.IsMap() ? fmt::format("{} keys", item.size())
+                                             : std::string(nodeTypeName(item))));
+        continue;
+      }
+      auto it = item.begin();
+      const YAML::Node key = it->first;
+      const YAML::Node v = it->second;
+      std::string kind = key.IsScalar() ? key.Scalar() : "";
+      Step step;
+      step.where = loc(key);
+      if (kind == "put") {
+        step.step = parsePut(v);
+      } else if (kind == "put_partial") {
+        step.step = parsePutPartial(v);
+      } else if (kind == "resend") {
+        ResendStep s;
+        if (expectMap(v, "resend")) {
+          checkKeys(v, "resend", {"from", "to", "mtime"});
+          s.from = requiredStr(v, "from", "resend");
+          s.to = requiredStr(v, "to", "resend");
+          if (auto m = v["mtime"]; m) s.mtime = timestamp(m, "mtime");
+        }
+        step.step = s;
+      } else if (kind == "touch") {
+        TouchStep s;
+        if (expectMap(v, "touch")) {
+          checkKeys(v, "touch", {"path", "mtime"});
+          s.path = requiredStr(v, "path", "touch");
+          if (auto m = v["mtime"]; m) {
+            s.mtime = timestamp(m, "mtime");
+          } else {
+            error(v, "missing key 'mtime' in touch");
+          }
+        }
+        step.step = s;
+      } else if (kind == "delete") {
+        DeleteStep s;
+        if (v.IsScalar()) {
+          s.path = v.Scalar();
+        } else if (expectMap(v, "delete")) {
+          checkKeys(v, "delete", {"path"});
+          s.path = requiredStr(v, "path", "delete");
+        }
+        step.step = s;
+      } else if (kind == "add_rows") {
+        AddRowsStep s;
+        if (v.IsSequence()) {
+          s.rows = rows(v, "an add_rows row");
+        } else if (expectMap(v, "add_rows")) {
+          checkKeys(v, "add_rows", {"rows", "source"});
+          if (auto r = v["rows"]; r) s.rows = rows(r, "an add_rows row");
+          else error(v, "missing key 'rows' in add_rows");
+          if (auto src = v["source"]; src) s.source = static_cast<int>(integer(src, "source", 0));
+        }
+        if (s.source < static_cast<int>(sources_.size()) &&
+            sources_[s.source].kind != SourceSpec::Kind::kMemory) {
+          error(key, "add_rows needs a memory source (source kind: memory); use put for files");
+        }
+        checkSourceRows(s.rows, s.source);
+        step.step = s;
+      } else if (kind == "advance") {
+        AdvanceStep s;
+        if (v.IsScalar()) {
+          s.by = duration(v, "advance");
+        } else if (expectMap(v, "advance")) {
+          checkKeys(v, "advance", {"by", "to"});
+          if (auto b = v["by"]; b) s.by = duration(b, "advance by");
+          if (auto t = v["to"]; t) s.to = timestamp(t, "advance to");
+          if (s.by.has_value() == s.to.has_value())
+            error(v, "advance takes exactly one of 'by' (a duration) or 'to' (a timestamp)");
+        }
+        step.step = s;
+      } else if (kind == "run") {
+        RunStep s;
+        if (v.IsScalar() && v.Scalar() == "available") {
+        } else if (v.IsScalar() && scalarValue(v).type() == Type::kLong) {
+          s.batches = static_cast<int>(integer(v, "run", 1));
+        } else if (v.IsMap()) {
+          checkKeys(v, "run", {"batches"});
+          if (auto b = v["batches"]; b) s.batches = static_cast<int>(integer(b, "batches", 1));
+          else error(v, "missing key 'batches' in run");
+        } else {
+          error(v, "run must be `available` or {batches: N}");
+        }
+        step.step = s;
+      } else if (kind == "crash") {
+        step.step = parseCrash(v);
+      } else if (kind == "restart" || kind == "stop") {
+        if (!(v.IsNull() || (v.IsMap() && v.size() == 0)))
+          error(v, fmt::format("{} takes no arguments: write `{}: {{}}`", kind, kind));
+        if (kind == "restart") step.step = RestartStep{};
+        else step.step = StopStep{};
+      } else if (kind == "expect") {
+        step.step = parseExpect(v);
+      } else {
+        error(key, fmt::format("unknown step '{}'; expected one of {}", kind, joinNames(kKinds)));
+        continue;
+      }
+      sc.steps.push_back(std::move(step));
+    }
+  }
+
+  std::string requiredStr(const YAML::Node& n, const char* key, std::string_view step) {
+    if (auto v = n[key]; v) return str(v, fmt::format("{} {}", step, key));
+    error(n, fmt::format("missing key '{}' in {}", key, step));
+    return {};
+  }
+
+  void checkFilesSource(const YAML::Node& at, std::string_view step) {
+    if (!sources_.empty() && sources_[0].kind != SourceSpec::Kind::kFiles)
+      error(at, fmt::format("{} needs a files source (source kind: files); use add_rows for memory",
+                            step));
+  }
+
+  PutStep parsePut(const YAML::Node& v) {
+    PutStep s;
+    if (!expectMap(v, "put")) return s;
+    checkKeys(v, "put", {"path", "rows", "text", "mtime"});
+    s.path = requiredStr(v, "path", "put");
+    if (auto r = v["rows"]; r) s.rows = rows(r, "a put row");
+    if (auto t = v["text"]; t) s.text = str(t, "text");
+    if (v["rows"] && v["text"]) error(v, "put takes 'rows' or 'text', not both");
+    if (!v["rows"] && !v["text"]) error(v, "put needs 'rows' (a list of maps) or 'text'");
+    if (auto m = v["mtime"]; m) s.mtime = timestamp(m, "mtime");
+    checkFilesSource(v, "put");
+    checkSourceRows(s.rows, 0);
+    return s;
+  }
+
+  PutPartialStep parsePutPartial(const YAML::Node& v) {
+    PutPartialStep s;
+    if (!expectMap(v, "put_partial")) return s;
+    checkKeys(v, "put_partial", {"path", "rows", "text", "visible_bytes", "fraction"});
+    s.path = requiredStr(v, "path", "put_partial");
+    if (auto r = v["rows"]; r) s.rows = rows(r, "a put_partial row");
+    if (auto t = v["text"]; t) s.text = str(t, "text");
+    if (!v["rows"] && !v["text"]) error(v, "put_partial needs 'rows' or 'text'");
+    if (auto b = v["visible_bytes"]; b) s.visibleBytes = integer(b, "visible_bytes", 0);
+    if (auto f = v["fraction"]; f) s.fraction = number(f, "fraction", 0, 1);
+    if (s.visibleBytes.has_value() == s.fraction.has_value())
+      error(v, "put_partial takes exactly one of 'visible_bytes' or 'fraction'");
+    checkFilesSource(v, "put_partial");
+    checkSourceRows(s.rows, 0);
+    return s;
+  }
+
+  void checkFaultPoint(const YAML::Node& n, const std::string& point) {
+    if (faults::isFaultPoint(point)) return;
+    std::vector<std::string> known;
+    for (const auto& p : faults::allFaultPoints()) known.emplace_back(p.name);
+    error(n, fmt::format("unknown fault point '{}'; expected one of {} (streamsim list-faults)",
+                         point, joinNames(known)));
+  }
+
+  CrashStep parseCrash(const YAML::Node& v) {
+    CrashStep s;
+    if (v.IsScalar()) {
+      s.at = v.Scalar();
+      if (s.at == "now") {
+        s.now = true;
+        s.at.clear();
+      } else {
+        checkFaultPoint(v, s.at);
+      }
+      return s;
+    }
+    if (!expectMap(v, "crash")) return s;
+    checkKeys(v, "crash", {"at", "batch", "partition", "now"});
+    if (auto n = v["now"]; n) s.now = boolean(n, "now");
+    if (auto a = v["at"]; a) {
+      s.at = str(a, "crash at");
+      if (a.IsScalar()) checkFaultPoint(a, s.at);
+    } else if (!s.now) {
+      error(v, "crash needs 'at' (a fault point, see streamsim list-faults) or 'now: true'");
+    }
+    if (auto b = v["batch"]; b) s.batch = integer(b, "batch", 0);
+    if (auto p = v["partition"]; p) s.partition = static_cast<int>(integer(p, "partition", 0));
+    return s;
+  }
+
+  RowSpec keyRow(const YAML::Node& n, std::string_view what) {
+    if (n.IsMap()) return row(n, what);
+    RowSpec r;
+    r.where = loc(n);
+    if (!n.IsScalar()) {
+      error(n, fmt::format("{} must be a value or a map of column: value", what));
+      return r;
+    }
+    r.fields.emplace_back("key", scalarValue(n));  // a single-column key; name resolved later
+    return r;
+  }
+
+  ExpectStep parseExpect(const YAML::Node& v) {
+    ExpectStep e;
+    if (!expectMap(v, "expect")) return e;
+    checkKeys(v, "expect",
+              {"sink", "new_rows", "state", "timers", "progress", "checkpoint", "error"});
+    if (auto s = v["sink"]; s) {
+      e.sinkWhere = loc(s);
+      e.sink = rows(s, "an expected sink row");
+    }
+    if (auto s = v["new_rows"]; s) {
+      e.newRowsWhere = loc(s);
+      e.newRows = rows(s, "an expected new row");
+    }
+    if (auto s = v["state"]; s) {
+      auto one = [&](const YAML::Node& m) {
+        StateExpectation st;
+        st.where = loc(m);
+        if (!expectMap(m, "a state expectation")) return;
+        checkKeys(m, "a state expectation", {"key", "variable", "value", "values", "entries", "absent"});
+        if (auto k = m["key"]; k) st.key = keyRow(k, "state key");
+        else error(m, "missing key 'key' in a state expectation");
+        st.variable = requiredStr(m, "variable", "a state expectation");
+        int forms = 0;
+        if (auto val = m["value"]; val) {
+          ++forms;
+          if (!(val.IsScalar() || val.IsNull())) error(val, "value must be a scalar (use values: for a list, entries: for a map)");
+          else if (scalarValue(val).isNull()) st.absent = true;
+          else st.value = scalarValue(val);
+        }
+        if (auto vals = m["values"]; vals) {
+          ++forms;
+          std::vector<Value> list;
+          if (expectList(vals, "values"))
+            for (const auto& x : vals) list.push_back(x.IsScalar() ? scalarValue(x) : Value());
+          st.list = std::move(list);
+        }
+        if (auto ent = m["entries"]; ent) {
+          ++forms;
+          std::vector<std::pair<Value, Value>> map;
+          if (expectMap(ent, "entries"))
+            for (auto it = ent.begin(); it != ent.end(); ++it)
+              map.emplace_back(scalarValue(it->first), it->second.IsScalar() ? scalarValue(it->second) : Value());
+          st.map = std::move(map);
+        }
+        if (auto a = m["absent"]; a) {
+          ++forms;
+          st.absent = boolean(a, "absent");
+        }
+        if (forms != 1)
+          error(m, "a state expectation takes exactly one of value, values, entries, absent");
+        e.state.push_back(std::move(st));
+      };
+      if (s.IsSequence()) {
+        for (const auto& m : s) one(m);
+      } else {
+        one(s);
+      }
+    }
+    if (auto s = v["timers"]; s) {
+      auto one = [&](const YAML::Node& m) {
+        TimerExpectation t;
+        t.where = loc(m);
+        if (!expectMap(m, "a timers expectation")) return;
+        checkKeys(m, "a timers expectation", {"key", "timers"});
+        if (auto k = m["key"]; k) t.key = keyRow(k, "timers key");
+        else error(m, "missing key 'key' in a timers expectation");
+        if (auto ts = m["timers"]; ts) {
+          if (ts.IsSequence())
+            for (const auto& x : ts) t.timers.push_back(timestamp(x, "a timer"));
+          else if (!ts.IsNull())
+            error(ts, "timers must be a list of timestamps ([] for none)");
+          std::sort(t.timers.begin(), t.timers.end());
+        } else {
+          error(m, "missing key 'timers' in a timers expectation (a list of timestamps)");
+        }
+        e.timers.push_back(std::move(t));
+      };
+      if (s.IsSequence()) {
+        for (const auto& m : s) one(m);
+      } else {
+        one(s);
+      }
+    }
+    if (auto p = v["progress"]; p && expectMap(p, "progress")) {
+      static const std::vector<std::string> kFields = {
+          "batchId", "timestamp", "watermark", "numInputRows", "numOutputRows",
+          "numRowsDroppedByWatermark", "numRowsTotal", "numRowsUpdated", "numRowsRemoved",
+          "numTimersFired", "numValuesRemovedByTTL", "rerun"};
+      checkKeys(p, "progress", kFields);
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        const std::string& f = it->first.Scalar();
+        if (f == "timestamp" || f == "watermark") {
+          Value raw = it->second.IsScalar() ? scalarValue(it->second) : Value();
+          e.progress[f] = raw.type() == Type::kLong ? Value::timestamp(raw.asLong())
+                                                    : Value::timestamp(timestamp(it->second, f));
+        } else if (f == "rerun") {
+          e.progress[f] = Value(boolean(it->second, f));
+        } else {
+          e.progress[f] = Value(integer(it->second, f));
+        }
+      }
+    }
+    if (auto c = v["checkpoint"]; c && expectMap(c, "checkpoint")) {
+      CheckpointExpectation ce;
+      checkKeys(c, "checkpoint", {"offsets", "commits", "files_exist", "files_absent"});
+      auto ids = [&](const YAML::Node& n, std::string_view what) {
+        std::vector<int64_t> out;
+        if (n.IsNull()) return out;
+        if (expectList(n, what))
+          for (const auto& x : n) out.push_back(integer(x, what, 0));
+        return out;
+      };
+      if (auto o = c["offsets"]; o) ce.offsets = ids(o, "offsets");
+      if (auto o = c["commits"]; o) ce.commits = ids(o, "commits");
+      if (auto f = c["files_exist"]; f) ce.filesExist = names(f, "files_exist");
+      if (auto f = c["files_absent"]; f) ce.filesAbsent = names(f, "files_absent");
+      e.checkpoint = std::move(ce);
+    }
+    if (auto er = v["error"]; er) e.error = str(er, "error");
+    return e;
+  }
+
+  // ---- oracles and sweep
+
+  void parseOracles(const YAML::Node& n, Scenario& sc) {
+    if (n.IsNull()) return;
+    if (!expectList(n, "oracles")) return;
+    const std::vector<std::string>& known = options_.oracles.empty() ? knownOracleNames() : options_.oracles;
+    for (const auto& o : n) {
+      std::string name = str(o, "an oracle");
+      if (o.IsScalar() && std::find(known.begin(), known.end(), name) == known.end()) {
+        error(o, fmt::format("unknown oracle '{}'; expected one of {}", name, joinNames(known)));
+        continue;
+      }
+      sc.oracles.push_back(name);
+    }
+  }
+
+  SweepSpec parseSweep(const YAML::Node& n) {
+    SweepSpec s;
+    s.where = loc(n);
+    if (!expectMap(n, "sweep")) return s;
+    checkKeys(n, "sweep",
+              {"seeds", "crash_points", "max_crashes", "torn_writes", "task_failures", "io_errors",
+               "landing_faults", "batches"});
+    if (auto v = n["seeds"]; v) s.seeds = static_cast<int>(integer(v, "seeds", 1));
+    if (auto v = n["crash_points"]; v) {
+      if (v.IsScalar() && v.Scalar() == "all") {
+      } else if (v.IsSequence()) {
+        for (const auto& p : v) {
+          std::string name = str(p, "a crash point");
+          if (p.IsScalar()) checkFaultPoint(p, name);
+          s.crashPoints.push_back(name);
+        }
+      } else {
+        error(v, "crash_points must be `all` or a list of fault points");
+      }
+    }
+    if (auto v = n["max_crashes"]; v) s.maxCrashes = static_cast<int>(integer(v, "max_crashes", 0));
+    if (auto v = n["torn_writes"]; v) s.tornWrites = boolean(v, "torn_writes");
+    if (auto v = n["task_failures"]; v) s.taskFailures = number(v, "task_failures", 0, 1);
+    if (auto v = n["io_errors"]; v) s.ioErrors = number(v, "io_errors", 0, 1);
+    if (auto v = n["landing_faults"]; v) s.landingFaults = number(v, "landing_faults", 0, 1);
+    if (auto v = n["batches"]; v) s.batches = integer(v, "batches", 1);
+    return s;
+  }
+
+  bool isProcessor(const std::string& name) {
+    if (options_.isProcessor) return options_.isProcessor(name);
+    auto all = processorNames();
+    return std::find(all.begin(), all.end(), name) != all.end();
+  }
+  std::vector<std::string> processorNames() {
+    if (options_.processorNames) return options_.processorNames();
+    return ProcessorRegistry::names();
+  }
+
+  std::string file_;
+  const LoaderOptions& options_;
+  std::vector<ScenarioError> errors_;
+  std::vector<SourceSpec> sources_;
+};
+
+}  // namespace
+
+ScenarioLoad parseScenario(std::string_view yaml, const std::string& fileName,
+                           const LoaderOptions& options) {
+  Parser parser(fileName, options);
+  return parser.parse(yaml);
+}
+
+ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& options) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ScenarioLoad out;
+    out.errors.push_back({SourceLocation{path, 0, 0}, "cannot open the scenario file"});
+    return out;
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return parseScenario(buffer.str(), path, options);
+}
+
+Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options) {
+  ScenarioLoad load = loadScenarioFile(path, options);
+  if (!load.ok()) {
+    std::string text = load.errorText();
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    return Status::InvalidArgument(text);
+  }
+  return std::move(*load.scenario);
+}
+
+}  // namespace streamsim::harness
