@@ -1,0 +1,650 @@
+// The checkpoint inspector (checkpoint_reader.h, docs/checkpoint-format.md "Inspector").
+#include "streamsim/checkpoint/checkpoint_reader.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "checkpoint/json_util.h"
+#include "streamsim/checkpoint/checkpoint_metadata.h"
+#include "streamsim/checkpoint/commit_log.h"
+#include "streamsim/checkpoint/file_sink_log.h"
+#include "streamsim/checkpoint/file_source_log.h"
+#include "streamsim/checkpoint/offset_log.h"
+
+namespace streamsim {
+
+const char* diagnosisKindName(DiagnosisKind k) {
+  switch (k) {
+    case DiagnosisKind::kMissing: return "missing";
+    case DiagnosisKind::kUnreadable: return "unreadable";
+    case DiagnosisKind::kUncommittedBatch: return "uncommitted-batch";
+    case DiagnosisKind::kOffsetsGap: return "offsets-gap";
+    case DiagnosisKind::kCommitsGap: return "commits-gap";
+    case DiagnosisKind::kCommitWithoutOffsets: return "commit-without-offsets";
+    case DiagnosisKind::kSinkAhead: return "sink-ahead";
+    case DiagnosisKind::kOrphanFiles: return "orphan-files";
+    case DiagnosisKind::kRenamedResend: return "renamed-resend";
+  }
+  return "?";
+}
+
+namespace {
+
+// "file:///a/b" and "file:/a/b" -> "/a/b"; other strings unchanged.
+std::string localPath(const std::string& uri) {
+  std::string_view s = uri;
+  if (s.rfind("file://", 0) == 0) {
+    s.remove_prefix(7);
+  } else if (s.rfind("file:", 0) == 0) {
+    s.remove_prefix(5);
+  }
+  return std::string(s);
+}
+
+uint64_t fnv1a(std::string_view data) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : data) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return h;
+}
+
+std::string joinIds(const std::vector<int64_t>& ids) {
+  std::string out;
+  for (size_t i = 0; i < ids.size(); ++i) out += (i ? "," : "") + std::to_string(ids[i]);
+  return out;
+}
+
+class Inspector {
+ public:
+  Inspector(const Env& env, std::string root) : env_(env) { report_.root = std::move(root); }
+
+  CheckpointReport run(const std::optional<std::string>& sinkPath) {
+    if (!env_.fs->exists(report_.root)) {
+      add(DiagnosisKind::kMissing,
+          fmt::format("checkpoint folder {} does not exist: a query started on it begins at "
+                      "batch 0 and reprocesses every input",
+                      report_.root),
+          {}, {report_.root});
+      report_.restartBatchId = 0;
+      if (sinkPath) readSink(*sinkPath);
+      return std::move(report_);
+    }
+    readMetadata();
+    readOffsets();
+    readCommits();
+    checkLogs();
+    readSources();
+    readOperators();
+    if (sinkPath) readSink(*sinkPath);
+    findRenamedResends();
+    return std::move(report_);
+  }
+
+ private:
+  void add(DiagnosisKind kind, std::string message, std::vector<int64_t> ids = {},
+           std::vector<std::string> paths = {}) {
+    report_.diagnoses.push_back(Diagnosis{kind, std::move(message), std::move(ids), std::move(paths)});
+  }
+  BatchReport& batch(int64_t id) {
+    auto it = batches_.find(id);
+    if (it == batches_.end()) {
+      it = batches_.emplace(id, BatchReport{}).first;
+      it->second.batchId = id;
+    }
+    return it->second;
+  }
+
+  void readMetadata() {
+    auto md = readStreamMetadata(env_, report_.root);
+    if (!md.ok()) {
+      add(DiagnosisKind::kUnreadable, md.status().message(), {}, {joinPath(report_.root, "metadata")});
+    } else if (!md->has_value()) {
+      add(DiagnosisKind::kMissing,
+          fmt::format("{} is missing: Spark writes it when the query first starts (query id "
+                      "unknown)", joinPath(report_.root, "metadata")),
+          {}, {joinPath(report_.root, "metadata")});
+    } else {
+      report_.queryId = (*md)->id;
+    }
+  }
+
+  void readOffsets() {
+    OffsetLog log(env_, report_.root);
+    if (!env_.fs->exists(log.dir())) {
+      add(DiagnosisKind::kMissing,
+          fmt::format("{} does not exist: no batch was ever planned", log.dir()), {}, {log.dir()});
+      return;
+    }
+    auto ids = log.listBatchIds();
+    if (!ids.ok()) {
+      add(DiagnosisKind::kUnreadable, ids.status().message(), {}, {log.dir()});
+      return;
+    }
+    offset_ids_ = *ids;
+    for (int64_t id : offset_ids_) {
+      BatchReport& b = batch(id);
+      b.hasOffsets = true;
+      auto seq = log.get(id);
+      if (!seq.ok() || !seq->has_value()) {
+        add(DiagnosisKind::kUnreadable,
+            seq.ok() ? fmt::format("{} vanished while reading", log.batchPath(id))
+                     : seq.status().message(),
+            {id}, {log.batchPath(id)});
+        continue;
+      }
+      const OffsetSeq& s = **seq;
+      b.offsetsVersion = s.formatVersion;
+      b.batchTimestampMs = s.metadata.batchTimestampMs;
+      b.batchWatermarkMs = s.metadata.batchWatermarkMs;
+      b.sourceOffsets = s.offsets;
+    }
+    if (!offset_ids_.empty()) report_.latestOffsetsId = offset_ids_.back();
+  }
+
+  void readCommits() {
+    CommitLog log(env_, report_.root);
+    if (!env_.fs->exists(log.dir())) {
+      if (!offset_ids_.empty())
+        add(DiagnosisKind::kMissing,
+            fmt::format("{} does not exist: no batch ever completed (or a Spark 2.1 checkpoint, "
+                        "which had no commit log)",
+                        log.dir()),
+            {}, {log.dir()});
+      return;
+    }
+    auto ids = log.listBatchIds();
+    if (!ids.ok()) {
+      add(DiagnosisKind::kUnreadable, ids.status().message(), {}, {log.dir()});
+      return;
+    }
+    commit_ids_ = *ids;
+    for (int64_t id : commit_ids_) {
+      BatchReport& b = batch(id);
+      b.committed = true;
+      auto c = log.get(id);
+      if (!c.ok() || !c->has_value()) {
+        add(DiagnosisKind::kUnreadable,
+            c.ok() ? fmt::format("{} vanished while reading", log.batchPath(id))
+                   : c.status().message(),
+            {id}, {log.batchPath(id)});
+        continue;
+      }
+      b.commitVersion = (*c)->formatVersion;
+      b.nextBatchWatermarkMs = (*c)->nextBatchWatermarkMs;
+    }
+    if (!commit_ids_.empty()) report_.latestCommitId = commit_ids_.back();
+  }
+
+  static std::vector<int64_t> missingBetween(const std::vector<int64_t>& ids) {
+    std::vector<int64_t> missing;
+    for (size_t i = 1; i < ids.size(); ++i)
+      for (int64_t m = ids[i - 1] + 1; m < ids[i] && missing.size() < 100; ++m) missing.push_back(m);
+    return missing;
+  }
+
+  void checkLogs() {
+    std::string offsetsDir = joinPath(report_.root, "offsets");
+    std::string commitsDir = joinPath(report_.root, "commits");
+    if (auto missing = missingBetween(offset_ids_); !missing.empty()) {
+      add(DiagnosisKind::kOffsetsGap,
+          fmt::format("offsets ids are not contiguous: present {}, missing {}. Batch ids in a log "
+                      "must be contiguous (SPARK-38033); a restart reads offsets/{} and the batch "
+                      "before it, and fails with \"batch {} doesn't exist\" if that one is missing",
+                      joinIds(offset_ids_), joinIds(missing), offset_ids_.back(),
+                      offset_ids_.back() - 1),
+          missing, {offsetsDir});
+    }
+    if (auto missing = missingBetween(commit_ids_); !missing.empty()) {
+      add(DiagnosisKind::kCommitsGap,
+          fmt::format("commit ids are not contiguous: present {}, missing {}",
+                      joinIds(commit_ids_), joinIds(missing)),
+          missing, {commitsDir});
+    }
+    std::set<int64_t> offsets(offset_ids_.begin(), offset_ids_.end());
+    std::vector<int64_t> orphanCommits;
+    for (int64_t c : commit_ids_)
+      if (!offsets.count(c)) orphanCommits.push_back(c);
+    if (!orphanCommits.empty()) {
+      add(DiagnosisKind::kCommitWithoutOffsets,
+          fmt::format("commits {} have no offsets file: a commit is written only after its "
+                      "offsets, so these were lost, purged or copied in by hand",
+                      joinIds(orphanCommits)),
+          orphanCommits, {commitsDir});
+    }
+    // What populateStartOffsets would do.
+    if (offset_ids_.empty()) {
+      report_.restartBatchId = 0;
+      return;
+    }
+    int64_t latest = offset_ids_.back();
+    if (latest > 0 && !offsets.count(latest - 1) && missingBetween(offset_ids_).empty()) {
+      add(DiagnosisKind::kOffsetsGap,
+          fmt::format("offsets/{} is the latest but offsets/{} is missing: a restart fails with "
+                      "\"batch {} doesn't exist\" (SPARK-38033)",
+                      latest, latest - 1, latest - 1),
+          {latest - 1}, {offsetsDir});
+    }
+    std::optional<int64_t> lastCommit = report_.latestCommitId;
+    if (lastCommit && *lastCommit >= latest) {
+      report_.restartBatchId = *lastCommit + 1;
+      report_.restartIsRerun = false;
+      return;
+    }
+    report_.restartBatchId = latest;
+    report_.restartIsRerun = true;
+    const BatchReport& b = batch(latest);
+    std::string how = fmt::format(
+        "a restart re-runs batch {} with the same offsets, batchTimestampMs {} and watermark {}",
+        latest, b.batchTimestampMs ? std::to_string(*b.batchTimestampMs) : "?",
+        b.batchWatermarkMs ? std::to_string(*b.batchWatermarkMs) : "?");
+    if (!lastCommit) {
+      add(DiagnosisKind::kUncommittedBatch,
+          fmt::format("offsets/{} has no commit and there is no commit at all: {}", latest, how),
+          {latest}, {joinPath(offsetsDir, std::to_string(latest))});
+    } else if (*lastCommit == latest - 1) {
+      add(DiagnosisKind::kUncommittedBatch,
+          fmt::format("offsets/{} has no commits/{} (commits/{} exists): {}", latest, latest,
+                      *lastCommit, how),
+          {latest}, {joinPath(offsetsDir, std::to_string(latest))});
+    } else {
+      add(DiagnosisKind::kUncommittedBatch,
+          fmt::format("the latest commit is {} but the latest offsets is {}: the commit log trails "
+                      "by more than one batch (Spark warns and re-runs only batch {}; batches "
+                      "{}..{} were planned but never committed)",
+                      *lastCommit, latest, latest, *lastCommit + 1, latest - 1),
+          {latest}, {joinPath(offsetsDir, std::to_string(latest))});
+    }
+  }
+
+  void readSources() {
+    std::string sourcesDir = joinPath(report_.root, "sources");
+    if (!env_.fs->exists(sourcesDir)) return;
+    auto entries = env_.fs->list(sourcesDir);
+    if (!entries.ok()) {
+      add(DiagnosisKind::kUnreadable, entries.status().message(), {}, {sourcesDir});
+      return;
+    }
+    for (const FileInfo& e : *entries) {
+      if (!e.isDir) continue;
+      auto idx = batchIdFromFileName(baseName(e.path), false);
+      if (!idx) continue;
+      int i = static_cast<int>(*idx);
+      FileSourceLog log(env_, sourceLogDir(report_.root, i));
+      auto all = log.allFiles();
+      if (!all.ok()) {
+        add(DiagnosisKind::kUnreadable, all.status().message(), {}, {log.dir()});
+        continue;
+      }
+      std::optional<int64_t> prevK;
+      for (auto& [id, b] : batches_) {
+        if (!b.hasOffsets || static_cast<size_t>(i) >= b.sourceOffsets.size()) continue;
+        const auto& off = b.sourceOffsets[i];
+        if (!off) continue;
+        auto k = parseFileSourceOffset(*off, joinPath(report_.root, "offsets/" + std::to_string(id)));
+        if (!k.ok()) continue;
+        BatchSourceFiles files;
+        files.sourceIndex = i;
+        files.logOffset = *k;
+        for (const FileSourceEntry& f : *all) {
+          if (f.batchId <= *k && (!prevK || f.batchId > *prevK)) {
+            files.files.push_back(f.path);
+            taken_.push_back(Taken{f.path, id, "source " + std::to_string(i)});
+          }
+        }
+        prevK = *k;
+        b.sourceFiles.push_back(std::move(files));
+      }
+    }
+  }
+
+  void readOperators() {
+    auto ops = readAllOperatorMetadata(env_, report_.root);
+    if (!ops.ok()) {
+      add(DiagnosisKind::kUnreadable, ops.status().message(), {}, {joinPath(report_.root, "state")});
+      return;
+    }
+    report_.operators = std::move(*ops);
+  }
+
+  void collectDataFiles(const std::string& dir, std::vector<FileInfo>& out, int depth) {
+    if (depth > 16) return;
+    auto entries = env_.fs->list(dir);
+    if (!entries.ok()) return;
+    for (const FileInfo& e : *entries) {
+      std::string name = baseName(e.path);
+      if (name.empty() || name[0] == '_' || name[0] == '.') continue;  // hidden, as Spark
+      if (e.isDir) {
+        collectDataFiles(e.path, out, depth + 1);
+      } else {
+        out.push_back(e);
+      }
+    }
+  }
+
+  void readSink(const std::string& sinkPath) {
+    SinkReport sink;
+    sink.path = sinkPath;
+    FileSinkLog log(env_, sinkPath);
+    sink.logPresent = env_.fs->exists(log.dir());
+    if (!env_.fs->exists(sinkPath)) {
+      add(DiagnosisKind::kMissing, fmt::format("sink folder {} does not exist", sinkPath), {},
+          {sinkPath});
+      report_.sink = std::move(sink);
+      return;
+    }
+    if (!sink.logPresent) {
+      add(DiagnosisKind::kMissing,
+          fmt::format("{} does not exist: no batch was committed to this file sink (every data "
+                      "file in the folder is unlisted)",
+                      log.dir()),
+          {}, {log.dir()});
+    }
+    std::set<std::string> listed;
+    if (sink.logPresent) {
+      auto ids = log.listBatchIds();
+      if (!ids.ok()) {
+        add(DiagnosisKind::kUnreadable, ids.status().message(), {}, {log.dir()});
+      } else {
+        if (!ids->empty()) sink.latestBatchId = ids->back();
+        std::set<std::string> before;
+        for (int64_t id : *ids) {
+          auto entries = log.get(id);
+          if (!entries.ok() || !entries->has_value()) {
+            add(DiagnosisKind::kUnreadable,
+                entries.ok() ? fmt::format("sink log batch {} vanished", id)
+                             : entries.status().message(),
+                {id}, {log.dir()});
+            continue;
+          }
+          std::vector<std::string> files;
+          for (const SinkFileStatus& f : **entries) {
+            if (f.action != kSinkAddAction) continue;
+            if (log.isCompactFile(id) && before.count(f.path)) continue;
+            files.push_back(f.path);
+          }
+          for (const auto& f : files) {
+            before.insert(f);
+            taken_.push_back(Taken{f, id, "sink"});
+          }
+          auto it = batches_.find(id);
+          if (it != batches_.end()) it->second.sinkFiles = std::move(files);
+        }
+        auto all = log.allFiles();
+        if (!all.ok()) {
+          add(DiagnosisKind::kUnreadable, all.status().message(), {}, {log.dir()});
+        } else {
+          for (const auto& f : *all) {
+            sink.listedFiles.push_back(f.path);
+            listed.insert(localPath(f.path));
+            sink_sizes_[f.path] = f.size;
+          }
+        }
+        if (sink.latestBatchId && (!report_.latestCommitId ||
+                                   *sink.latestBatchId > *report_.latestCommitId)) {
+          add(DiagnosisKind::kSinkAhead,
+              fmt::format("the file sink already holds batch {} but the latest commit is {}: the "
+                          "re-run of that batch will skip the sink (batch id <= latest sink batch)",
+                          *sink.latestBatchId,
+                          report_.latestCommitId ? std::to_string(*report_.latestCommitId) : "none"),
+              {*sink.latestBatchId}, {log.dir()});
+        }
+      }
+    }
+    std::vector<FileInfo> data;
+    collectDataFiles(sinkPath, data, 0);
+    for (const FileInfo& f : data)
+      if (!listed.count(localPath(f.path))) sink.orphanFiles.push_back(f.path);
+    if (!sink.orphanFiles.empty()) {
+      add(DiagnosisKind::kOrphanFiles,
+          fmt::format("{} data file(s) in {} are not listed in _spark_metadata (left by a batch "
+                      "that failed before its sink log entry; readers of the folder ignore them): {}",
+                      sink.orphanFiles.size(), sinkPath,
+                      fmt::join(sink.orphanFiles.begin(),
+                                sink.orphanFiles.begin() +
+                                    static_cast<long>(std::min<size_t>(sink.orphanFiles.size(), 10)),
+                                ", ")),
+          {}, sink.orphanFiles);
+    }
+    report_.sink = std::move(sink);
+  }
+
+  void findRenamedResends() {
+    // Group files taken by a source, or written by the sink, by (size, content hash).
+    struct Seen {
+      std::string path;
+      int64_t batchId;
+      std::string where;
+      bool hashed;
+    };
+    std::map<std::pair<int64_t, uint64_t>, std::vector<Seen>> groups;
+    std::set<std::string> done;
+    for (const Taken& t : taken_) {
+      if (!done.insert(t.where + "|" + t.path).second) continue;
+      std::string local = localPath(t.path);
+      int64_t size = -1;
+      auto st = env_.fs->stat(local);
+      if (st.ok() && !st->isDir) {
+        size = st->size;
+      } else if (auto it = sink_sizes_.find(t.path); t.where == "sink" && it != sink_sizes_.end()) {
+        size = it->second;
+      }
+      if (size <= 0) continue;  // unknown or empty: no evidence
+      uint64_t hash = 0;
+      bool hashed = false;
+      if (st.ok()) {
+        auto content = env_.fs->read(local);
+        if (content.ok()) {
+          hash = fnv1a(*content);
+          hashed = true;
+        }
+      }
+      groups[{size, hash}].push_back(Seen{t.path, t.batchId, t.where, hashed});
+    }
+    for (auto& [key, seen] : groups) {
+      // Same name twice in the same place cannot happen; different names or places with the same
+      // bytes can be a renamed resend — but a sink file and the source file it came from are
+      // different things, so require two entries from the same side.
+      std::map<std::string, std::vector<const Seen*>> bySide;
+      for (const auto& s : seen) bySide[s.where].push_back(&s);
+      for (auto& [side, list] : bySide) {
+        std::set<std::string> distinct;
+        for (const Seen* s : list) distinct.insert(s->path);
+        if (distinct.size() < 2) continue;
+        std::vector<int64_t> ids;
+        std::vector<std::string> paths;
+        std::string desc;
+        bool allHashed = true;
+        for (const Seen* s : list) {
+          ids.push_back(s->batchId);
+          paths.push_back(s->path);
+          allHashed = allHashed && s->hashed;
+          desc += fmt::format("{}{} (batch {})", desc.empty() ? "" : ", ", s->path, s->batchId);
+        }
+        add(DiagnosisKind::kRenamedResend,
+            fmt::format("{}: {} files under different names have {} ({} bytes): {}. A renamed "
+                        "resend is processed again; exactly once is per file name, not per "
+                        "content (use dropDuplicates on a content key)",
+                        side, list.size(),
+                        allHashed ? "the same content" : "the same size (content not readable)",
+                        key.first, desc),
+            ids, paths);
+      }
+    }
+  }
+
+  struct Taken {
+    std::string path;
+    int64_t batchId;
+    std::string where;  // "source <i>" or "sink"
+  };
+
+  Env env_;
+  CheckpointReport report_;
+  std::map<int64_t, BatchReport> batches_;
+  std::vector<int64_t> offset_ids_;
+  std::vector<int64_t> commit_ids_;
+  std::vector<Taken> taken_;
+  std::map<std::string, int64_t> sink_sizes_;
+
+ public:
+  std::vector<BatchReport> takeBatches() {
+    std::vector<BatchReport> out;
+    for (auto& [id, b] : batches_) out.push_back(std::move(b));
+    return out;
+  }
+};
+
+std::string optTime(const std::optional<TimeMs>& t) {
+  return t ? fmt::format("{} ({})", *t, formatTimestamp(*t)) : std::string("-");
+}
+
+}  // namespace
+
+Result<CheckpointReport> inspectCheckpoint(const Env& env, const std::string& root,
+                                           std::optional<std::string> sinkPath) {
+  if (root.empty()) return Status::InvalidArgument("inspectCheckpoint: the checkpoint path is empty");
+  if (env.fs == nullptr) return Status::InvalidArgument("inspectCheckpoint: the Env has no filesystem");
+  Inspector inspector(env, root);
+  CheckpointReport report = inspector.run(sinkPath);
+  report.batches = inspector.takeBatches();
+  return report;
+}
+
+std::string formatReport(const CheckpointReport& r) {
+  std::string out = fmt::format("checkpoint {}\n", r.root);
+  out += fmt::format("  query id: {}\n", r.queryId.value_or("(unknown)"));
+  out += fmt::format("  latest offsets: {}   latest commit: {}\n",
+                     r.latestOffsetsId ? std::to_string(*r.latestOffsetsId) : "none",
+                     r.latestCommitId ? std::to_string(*r.latestCommitId) : "none");
+  if (r.restartBatchId)
+    out += fmt::format("  on restart: {} batch {}\n", r.restartIsRerun ? "re-runs" : "runs",
+                       *r.restartBatchId);
+  for (const BatchReport& b : r.batches) {
+    out += fmt::format("  batch {}: offsets {}{}, committed {}", b.batchId,
+                       b.hasOffsets ? "yes" : "NO",
+                       b.offsetsVersion > 1 ? fmt::format(" (v{})", b.offsetsVersion) : "",
+                       b.committed ? "yes" : "no");
+    if (b.hasOffsets)
+      out += fmt::format(", timestamp {}, watermark {}", optTime(b.batchTimestampMs),
+                         b.batchWatermarkMs ? std::to_string(*b.batchWatermarkMs) : "-");
+    if (b.committed && b.nextBatchWatermarkMs)
+      out += fmt::format(", nextBatchWatermarkMs {}", *b.nextBatchWatermarkMs);
+    out += "\n";
+    if (!b.sourceOffsets.empty()) {
+      out += "    source offsets:";
+      for (size_t i = 0; i < b.sourceOffsets.size(); ++i)
+        out += fmt::format(" [{}] {}", i, b.sourceOffsets[i].value_or("-"));
+      out += "\n";
+    }
+    for (const auto& sf : b.sourceFiles)
+      out += fmt::format("    source {} files (logOffset {}): {}\n", sf.sourceIndex,
+                         sf.logOffset ? std::to_string(*sf.logOffset) : "-",
+                         sf.files.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(sf.files, ", ")));
+    if (b.sinkFiles)
+      out += fmt::format("    sink files: {}\n",
+                         b.sinkFiles->empty() ? std::string("(none)")
+                                              : fmt::format("{}", fmt::join(*b.sinkFiles, ", ")));
+  }
+  for (const OperatorMetadata& op : r.operators) {
+    int parts = op.stateStores.empty() ? 0 : op.stateStores.front().numPartitions;
+    out += fmt::format("  operator {} {} (metadata v{}, {} partitions)", op.operatorId,
+                       op.operatorName, op.version, parts);
+    if (op.timeMode) out += fmt::format(", timeMode {}", *op.timeMode);
+    if (op.outputMode) out += fmt::format(", outputMode {}", *op.outputMode);
+    for (const auto& v : op.stateVariables)
+      out += fmt::format(", {}:{}{}", v.stateName, v.stateVariableType, v.ttlEnabled ? "+TTL" : "");
+    out += "\n";
+  }
+  if (r.sink) {
+    out += fmt::format("  sink {}: log {}, latest batch {}, {} listed file(s), {} orphan(s)\n",
+                       r.sink->path, r.sink->logPresent ? "present" : "MISSING",
+                       r.sink->latestBatchId ? std::to_string(*r.sink->latestBatchId) : "none",
+                       r.sink->listedFiles.size(), r.sink->orphanFiles.size());
+  }
+  if (r.diagnoses.empty()) {
+    out += "  diagnosis: nothing unusual\n";
+  } else {
+    out += "  diagnosis:\n";
+    for (const Diagnosis& d : r.diagnoses)
+      out += fmt::format("    [{}] {}\n", diagnosisKindName(d.kind), d.message);
+  }
+  return out;
+}
+
+std::string reportToJson(const CheckpointReport& r) {
+  using detail::OJson;
+  auto opt = [](const auto& o) { return o ? OJson(*o) : OJson(nullptr); };
+  OJson j;
+  j["root"] = r.root;
+  j["queryId"] = opt(r.queryId);
+  j["latestOffsetsId"] = opt(r.latestOffsetsId);
+  j["latestCommitId"] = opt(r.latestCommitId);
+  j["restartBatchId"] = opt(r.restartBatchId);
+  j["restartIsRerun"] = r.restartIsRerun;
+  OJson batches = OJson::array();
+  for (const BatchReport& b : r.batches) {
+    OJson jb;
+    jb["batchId"] = b.batchId;
+    jb["hasOffsets"] = b.hasOffsets;
+    jb["offsetsVersion"] = b.offsetsVersion;
+    jb["batchTimestampMs"] = opt(b.batchTimestampMs);
+    jb["batchWatermarkMs"] = opt(b.batchWatermarkMs);
+    OJson offs = OJson::array();
+    for (const auto& o : b.sourceOffsets) offs.push_back(opt(o));
+    jb["sourceOffsets"] = offs;
+    jb["committed"] = b.committed;
+    jb["commitVersion"] = b.commitVersion;
+    jb["nextBatchWatermarkMs"] = opt(b.nextBatchWatermarkMs);
+    OJson sfs = OJson::array();
+    for (const auto& sf : b.sourceFiles)
+      sfs.push_back(OJson{{"sourceIndex", sf.sourceIndex}, {"logOffset", opt(sf.logOffset)},
+                          {"files", sf.files}});
+    jb["sourceFiles"] = sfs;
+    jb["sinkFiles"] = opt(b.sinkFiles);
+    batches.push_back(std::move(jb));
+  }
+  j["batches"] = std::move(batches);
+  OJson ops = OJson::array();
+  for (const OperatorMetadata& op : r.operators) {
+    OJson jo;
+    jo["operatorId"] = op.operatorId;
+    jo["operatorName"] = op.operatorName;
+    jo["version"] = op.version;
+    jo["numPartitions"] = op.stateStores.empty() ? 0 : op.stateStores.front().numPartitions;
+    jo["timeMode"] = opt(op.timeMode);
+    jo["outputMode"] = opt(op.outputMode);
+    OJson vars = OJson::array();
+    for (const auto& v : op.stateVariables)
+      vars.push_back(OJson{{"stateName", v.stateName},
+                           {"stateVariableType", v.stateVariableType},
+                           {"ttlEnabled", v.ttlEnabled}});
+    jo["stateVariables"] = std::move(vars);
+    jo["path"] = op.path;
+    ops.push_back(std::move(jo));
+  }
+  j["operators"] = std::move(ops);
+  if (r.sink) {
+    j["sink"] = OJson{{"path", r.sink->path},
+                      {"logPresent", r.sink->logPresent},
+                      {"latestBatchId", opt(r.sink->latestBatchId)},
+                      {"listedFiles", r.sink->listedFiles},
+                      {"orphanFiles", r.sink->orphanFiles}};
+  } else {
+    j["sink"] = nullptr;
+  }
+  OJson diags = OJson::array();
+  for (const Diagnosis& d : r.diagnoses)
+    diags.push_back(OJson{{"kind", diagnosisKindName(d.kind)},
+                          {"message", d.message},
+                          {"batchIds", d.batchIds},
+                          {"paths", d.paths}});
+  j["diagnoses"] = std::move(diags);
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+}  // namespace streamsim

@@ -1,0 +1,525 @@
+// Checkpoint log formats against real Spark files (fixtures read in place) and the HDFSMetadataLog
+// protocol on the simulated filesystem.
+#include <algorithm>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/checkpoint/checkpoint_metadata.h"
+#include "streamsim/checkpoint/commit_log.h"
+#include "streamsim/checkpoint/file_sink_log.h"
+#include "streamsim/checkpoint/file_source_log.h"
+#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/checkpoint/operator_metadata.h"
+#include "streamsim/platform/platform.h"
+#include "streamsim/sim/sim_file_system.h"
+#include "streamsim/sim/virtual_clock.h"
+
+namespace streamsim {
+namespace {
+
+const std::string kFixtures = STREAMSIM_FIXTURES_DIR;
+
+struct PosixEnv {
+  std::unique_ptr<FileSystem> fs = platform::newPosixFileSystem();
+  std::unique_ptr<IdGenerator> ids = platform::newRandomIdGenerator();
+  Env env() { return Env{nullptr, fs.get(), ids.get(), nullptr, nullptr}; }
+};
+
+struct SimEnv {
+  sim::VirtualClock clock{1'700'000'000'000};
+  sim::SimFileSystem fs{&clock};
+  sim::SeededIdGenerator ids{42};
+  Env env() { return Env{&clock, &fs, &ids, nullptr, nullptr}; }
+};
+
+std::string readFixture(const std::string& rel) {
+  PosixEnv p;
+  auto r = p.fs->read(joinPath(kFixtures, rel));
+  EXPECT_TRUE(r.ok()) << r.status().toString();
+  return r.ok() ? *r : std::string();
+}
+
+void listRecursively(FileSystem& fs, const std::string& dir, std::vector<std::string>& out) {
+  auto entries = fs.list(dir);
+  ASSERT_TRUE(entries.ok()) << entries.status().toString();
+  for (const auto& e : *entries) {
+    if (e.isDir) {
+      listRecursively(fs, e.path, out);
+    } else {
+      out.push_back(e.path);
+    }
+  }
+}
+
+bool contains(const std::string& s, std::string_view part) { return s.find(part) != std::string::npos; }
+
+// ---------------------------------------------------------------- every fixture parses
+
+TEST(CheckpointFixtures, EveryFixtureFileParses) {
+  PosixEnv p;
+  std::vector<std::string> files;
+  listRecursively(*p.fs, kFixtures, files);
+  ASSERT_GT(files.size(), 80u);
+  int parsed = 0;
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    std::string rel = path.substr(kFixtures.size());
+    if (baseName(path) == "README.md") continue;
+    auto text = p.fs->read(path);
+    ASSERT_TRUE(text.ok());
+    Status st;
+    if (contains(rel, "/_metadata/v2/") || contains(rel, "/_metadata/metadata")) {
+      st = parseOperatorMetadata(*text, path).status();
+    } else if (baseName(rel) == "metadata" || contains(rel, "query-metadata-logs")) {
+      st = parseStreamMetadata(*text, path).status();
+    } else if (contains(rel, "/offsets/") || contains(rel, "offset-log-version")) {
+      st = OffsetLog::parse(*text, path).status();
+    } else if (contains(rel, "/commits/")) {
+      st = CommitLog::parse(*text, path).status();
+    } else if (contains(rel, "file-sink-log")) {
+      st = FileSinkLog::parse(*text, path).status();
+    } else if (contains(rel, "file-source-log")) {
+      st = FileSourceLog::parse(*text, path).status();
+    } else if (contains(rel, "file-source-offset")) {
+      auto k = parseFileSourceOffset(*text, path);
+      st = k.status();
+      if (k.ok()) {
+        EXPECT_EQ(*k, 345);
+      }
+    } else {
+      ADD_FAILURE() << "fixture of unknown kind (teach this test about it): " << rel;
+      continue;
+    }
+    EXPECT_TRUE(st.ok()) << st.toString();
+    ++parsed;
+  }
+  EXPECT_EQ(parsed, static_cast<int>(files.size()) - 1);
+}
+
+// ---------------------------------------------------------------- offsets
+
+TEST(OffsetLogFormat, ParsesSpark21WithoutConfAndKafkaOffsets) {
+  auto seq = OffsetLog::parse(readFixture("offset-log-version-2.1.0/0"), "offsets/0");
+  ASSERT_TRUE(seq.ok()) << seq.status().toString();
+  EXPECT_EQ(seq->formatVersion, 1);
+  EXPECT_FALSE(seq->metadata.hasConf);
+  EXPECT_EQ(seq->metadata.batchTimestampMs, 1480981499528);
+  ASSERT_EQ(seq->offsets.size(), 2u);
+  EXPECT_EQ(*seq->offsets[0], R"({"logOffset":345})");
+  EXPECT_EQ(*seq->offsets[1], R"({"topic-0":{"0":1}})");
+  EXPECT_EQ(*parseFileSourceOffset(*seq->offsets[0], "x"), 345);
+}
+
+TEST(OffsetLogFormat, ParsesConfAndTwoSources) {
+  auto seq = OffsetLog::parse(readFixture("checkpoint-version-2.3.1-for-multi-watermark-policy/offsets/1"), "p");
+  ASSERT_TRUE(seq.ok()) << seq.status().toString();
+  EXPECT_TRUE(seq->metadata.hasConf);
+  EXPECT_EQ(seq->metadata.batchWatermarkMs, 10000);
+  EXPECT_EQ(seq->metadata.conf.at("spark.sql.shuffle.partitions"), "10");
+  ASSERT_EQ(seq->offsets.size(), 2u);
+  EXPECT_EQ(*seq->offsets[0], "1");
+  EXPECT_EQ(*seq->offsets[1], "0");
+}
+
+TEST(OffsetLogFormat, SerializeIsByteExactForSparkFiles) {
+  // Conf with keys already in sorted order, no trailing newline (Spark 2.3 and later).
+  for (std::string rel : {"checkpoint-version-2.3.1-streaming-aggregate-state-format-1/offsets/0",
+                          "checkpoint-version-2.1.0/offsets/1", "checkpoint-version-2.3.1-for-multi-watermark-policy/offsets/1"}) {
+    SCOPED_TRACE(rel);
+    std::string text = readFixture(rel);
+    auto seq = OffsetLog::parse(text, rel);
+    ASSERT_TRUE(seq.ok()) << seq.status().toString();
+    EXPECT_EQ(OffsetLog::serialize(*seq), text);
+  }
+}
+
+TEST(OffsetLogFormat, VoidOffsetAndV2) {
+  OffsetSeq s;
+  s.formatVersion = 2;
+  s.metadata.batchTimestampMs = 5;
+  s.offsets = {std::string(R"({"logOffset":3})"), std::nullopt};
+  s.sourceIds = {"0", "kafka"};
+  std::string text = OffsetLog::serialize(s);
+  EXPECT_EQ(text,
+            "v2\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":5,\"conf\":{},\"sourceMetadataInfo\":{}}\n"
+            "0:{\"logOffset\":3}\nkafka:-");
+  auto back = OffsetLog::parse(text, "p");
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  EXPECT_EQ(back->sourceIds, s.sourceIds);
+  EXPECT_EQ(back->offsets, s.offsets);
+}
+
+TEST(OffsetLogFormat, RejectsNewerVersionNamingFileAndVersions) {
+  auto r = OffsetLog::parse("v3\n{}\n0", "/ck/offsets/7");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.status().code(), Status::Code::kCorruption);
+  EXPECT_TRUE(contains(r.status().message(), "/ck/offsets/7:1")) << r.status().message();
+  EXPECT_TRUE(contains(r.status().message(), "v3")) << r.status().message();
+  EXPECT_TRUE(contains(r.status().message(), "v2")) << r.status().message();
+  auto bad = OffsetLog::parse("x1\n{}", "/ck/offsets/8");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.status().message(), "/ck/offsets/8:1")) << bad.status().message();
+}
+
+TEST(OffsetLogFormat, TornAndEmptyFilesAreCorruptionNamingFileAndLine) {
+  auto empty = OffsetLog::parse("", "/ck/offsets/3");
+  ASSERT_FALSE(empty.ok());
+  EXPECT_EQ(empty.status().code(), Status::Code::kCorruption);
+  EXPECT_TRUE(contains(empty.status().message(), "/ck/offsets/3")) << empty.status().message();
+  auto torn = OffsetLog::parse("v1\n{\"batchWatermarkMs\":0,\"batchTi", "/ck/offsets/4");
+  ASSERT_FALSE(torn.ok());
+  EXPECT_TRUE(contains(torn.status().message(), "/ck/offsets/4:2")) << torn.status().message();
+  auto tornOffset = OffsetLog::parse("v1\n{}\n{\"logOff", "/ck/offsets/5");
+  ASSERT_FALSE(tornOffset.ok());
+  EXPECT_TRUE(contains(tornOffset.status().message(), "/ck/offsets/5:3")) << tornOffset.status().message();
+  auto headerOnly = CommitLog::parse("v1", "/ck/commits/5");
+  ASSERT_FALSE(headerOnly.ok());
+  EXPECT_TRUE(contains(headerOnly.status().message(), "/ck/commits/5:2")) << headerOnly.status().message();
+}
+
+TEST(FileSourceOffset, AllThreeLegacyEncodings) {
+  for (std::string rel : {"file-source-offset-version-2.1.0-json.txt", "file-source-offset-version-2.1.0-long.txt",
+                          "file-source-offset-version-2.1.0.txt"}) {
+    auto k = parseFileSourceOffset(readFixture(rel), rel);
+    ASSERT_TRUE(k.ok()) << k.status().toString();
+    EXPECT_EQ(*k, 345) << rel;
+  }
+  EXPECT_EQ(fileSourceOffsetJson(7), R"({"logOffset":7})");
+  EXPECT_FALSE(parseFileSourceOffset(R"({"other":1})", "f").ok());
+}
+
+// ---------------------------------------------------------------- commits
+
+TEST(CommitLogFormat, OldEmptyBodyHasNoWatermark) {
+  auto c = CommitLog::parse(readFixture("checkpoint-version-2.3.1-flatMapGroupsWithState-state-format-1/commits/1"), "c");
+  ASSERT_TRUE(c.ok()) << c.status().toString();
+  EXPECT_EQ(c->formatVersion, 1);
+  EXPECT_FALSE(c->nextBatchWatermarkMs.has_value());
+  EXPECT_FALSE(c->stateUniqueIdsJson.has_value());
+  EXPECT_EQ(CommitLog::serialize(*c), "v1\n{}");
+}
+
+TEST(CommitLogFormat, V1IsByteExact) {
+  std::string text = readFixture("checkpoint-version-4.0.0/hdfs/join1/commits/1");
+  auto c = CommitLog::parse(text, "c");
+  ASSERT_TRUE(c.ok());
+  EXPECT_EQ(*c->nextBatchWatermarkMs, 5000);
+  EXPECT_EQ(CommitLog::serialize(*c), text);
+  CommitMetadata m;
+  m.nextBatchWatermarkMs = 0;
+  EXPECT_EQ(CommitLog::serialize(m), "v1\n{\"nextBatchWatermarkMs\":0}");
+}
+
+TEST(CommitLogFormat, V2ParsesStateUniqueIds) {
+  std::string text = readFixture("checkpoint-version-4.0.0-checkpoint-v2/rocksdb/dedup/commits/2");
+  auto c = CommitLog::parse(text, "c");
+  ASSERT_TRUE(c.ok()) << c.status().toString();
+  EXPECT_EQ(c->formatVersion, 2);
+  EXPECT_EQ(*c->nextBatchWatermarkMs, 0);
+  ASSERT_TRUE(c->stateUniqueIdsJson.has_value());
+  auto ids = nlohmann::json::parse(*c->stateUniqueIdsJson);
+  ASSERT_EQ(ids["0"].size(), 5u);  // operator 0, five partitions
+  EXPECT_EQ(ids["0"][0][0], "02123a76-a01a-4304-8094-802f16d55e31");
+  EXPECT_EQ(CommitLog::serialize(*c), text);
+}
+
+// ---------------------------------------------------------------- metadata, operator metadata
+
+TEST(StreamMetadataFormat, CompactAndPrettyPrinted) {
+  auto a = parseStreamMetadata(readFixture("checkpoint-version-2.1.0/metadata"), "m");
+  ASSERT_TRUE(a.ok());
+  EXPECT_EQ(a->id, "dddc5e7f-1e71-454c-8362-de184444fb5a");
+  EXPECT_EQ(serializeStreamMetadata(*a), readFixture("checkpoint-version-2.1.0/metadata"));
+  auto b = parseStreamMetadata(readFixture("query-metadata-logs-version-2.1.0.txt"), "m");
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ(b->id, "d366a8bf-db79-42ca-b5a4-d9ca0a11d63e");
+  EXPECT_FALSE(parseStreamMetadata("", "/ck/metadata").ok());
+}
+
+TEST(OperatorMetadataFormat, V1AndV2TransformWithState) {
+  std::string v1 = readFixture("checkpoint-version-4.0.0/rocksdb/agg/state/0/_metadata/metadata");
+  auto a = parseOperatorMetadata(v1, "m");
+  ASSERT_TRUE(a.ok()) << a.status().toString();
+  EXPECT_EQ(a->version, 1);
+  EXPECT_EQ(a->operatorName, "stateStoreSave");
+  ASSERT_EQ(a->stateStores.size(), 1u);
+  EXPECT_EQ(a->stateStores[0].numPartitions, 5);
+  EXPECT_EQ(serializeOperatorMetadata(*a), v1);
+
+  std::string v2 = readFixture("checkpoint-version-4.0.0-tws-avro/state/0/_metadata/v2/0");
+  auto b = parseOperatorMetadata(v2, "m");
+  ASSERT_TRUE(b.ok()) << b.status().toString();
+  EXPECT_EQ(b->version, 2);
+  EXPECT_EQ(b->operatorName, "transformWithStateExec");
+  EXPECT_EQ(*b->timeMode, "NoTime");
+  EXPECT_EQ(*b->outputMode, "Update");
+  ASSERT_EQ(b->stateVariables.size(), 1u);
+  EXPECT_EQ(b->stateVariables[0].stateName, "countState");
+  EXPECT_EQ(b->stateVariables[0].stateVariableType, "ValueState");
+  EXPECT_FALSE(b->stateVariables[0].ttlEnabled);
+  EXPECT_EQ(serializeOperatorMetadata(*b), v2);
+  // Built in memory, the properties JSON is generated in Spark's layout.
+  OperatorMetadata m = *b;
+  m.operatorPropertiesJson.clear();
+  EXPECT_EQ(serializeOperatorMetadata(m), v2);
+}
+
+TEST(OperatorMetadataFormat, ReadsNewestFromACheckpoint) {
+  PosixEnv p;
+  auto ops = readAllOperatorMetadata(p.env(), joinPath(kFixtures, "checkpoint-version-4.0.0-tws-unsaferow"));
+  ASSERT_TRUE(ops.ok()) << ops.status().toString();
+  ASSERT_EQ(ops->size(), 1u);
+  EXPECT_EQ((*ops)[0].version, 2);
+  EXPECT_EQ((*ops)[0].batchId, 0);
+  auto none = readAllOperatorMetadata(p.env(), joinPath(kFixtures, "checkpoint-version-2.1.0"));
+  ASSERT_TRUE(none.ok());
+  EXPECT_TRUE(none->empty());
+}
+
+// ---------------------------------------------------------------- compactible logs on fixtures
+
+TEST(FileSinkLogFormat, Spark21CompactAndDeleteGiveAllFiles) {
+  PosixEnv p;
+  CompactibleFileStreamLog<SinkFileStatus, FileSinkLogCodec> raw(p.env(), joinPath(kFixtures, "file-sink-log-version-2.1.0"));
+  auto ids = raw.listBatchIds();
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, (std::vector<int64_t>{7, 8, 9}));
+  auto all = raw.allFiles();
+  ASSERT_TRUE(all.ok()) << all.status().toString();
+  std::vector<std::string> paths;
+  for (const auto& f : *all) paths.push_back(f.path);
+  EXPECT_EQ(paths, (std::vector<std::string>{"/a/b/1", "/a/b/2", "/a/b/3", "/a/b/4", "/a/b/5",
+                                             "/a/b/6", "/a/b/7", "/a/b/8", "/a/b/9"}));
+  EXPECT_EQ((*all)[8].blockReplication, 3);
+  EXPECT_EQ((*all)[8].blockSize, 200);
+  auto b8 = raw.get(8);
+  ASSERT_TRUE(b8.ok() && b8->has_value());
+  ASSERT_EQ((*b8)->size(), 2u);
+  EXPECT_EQ((**b8)[1].action, "delete");
+  auto b7 = raw.get(7);  // found as 7.compact
+  ASSERT_TRUE(b7.ok() && b7->has_value());
+  EXPECT_EQ((*b7)->size(), 8u);
+}
+
+TEST(FileSourceLogFormat, CompactPlusTwoBatchesGiveFiveFiles) {
+  PosixEnv p;
+  FileSourceLog log(p.env(), joinPath(kFixtures, "file-source-log-version-2.1.0"));
+  auto all = log.allFiles();
+  ASSERT_TRUE(all.ok()) << all.status().toString();
+  ASSERT_EQ(all->size(), 5u);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ((*all)[i].path, "/a/b/" + std::to_string(i));
+    EXPECT_EQ((*all)[i].batchId, i);
+  }
+  EXPECT_EQ((*all)[4].timestamp, 1480730951000);
+  auto latest = log.getLatestBatchId();
+  ASSERT_TRUE(latest.ok());
+  EXPECT_EQ(**latest, 4);
+}
+
+TEST(CompactibleLogFormat, EntriesAreByteExactApartFromTheTrailingNewline) {
+  // Spark 2.1 ended each line with '\n'; current Spark writes "v1" + "\n<entry>" per entry.
+  for (std::string rel : {"file-sink-log-version-2.1.0/8", "file-source-log-version-2.1.0/2.compact"}) {
+    std::string text = readFixture(rel);
+    ASSERT_FALSE(text.empty());
+    std::string expected = text.substr(0, text.size() - 1);
+    if (contains(rel, "sink")) {
+      auto e = FileSinkLog::parse(text, rel);
+      ASSERT_TRUE(e.ok());
+      EXPECT_EQ(FileSinkLog::serialize(*e), expected);
+    } else {
+      auto e = FileSourceLog::parse(text, rel);
+      ASSERT_TRUE(e.ok());
+      EXPECT_EQ(FileSourceLog::serialize(*e), expected);
+    }
+  }
+  auto bad = FileSinkLog::parse("v1\n{\"path\":\"/a\",\"size\":1}", "/out/_spark_metadata/3");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.status().message(), "/out/_spark_metadata/3:2")) << bad.status().message();
+}
+
+// ---------------------------------------------------------------- protocol on SimFileSystem
+
+// Top-level key sequence of every JSON object line; "-" or raw for non-object lines.
+std::vector<std::string> lineShape(const std::string& text) {
+  std::vector<std::string> out;
+  for (const LogLine& l : splitLines(text)) {
+    if (l.text.empty()) continue;
+    auto j = nlohmann::ordered_json::parse(l.text, nullptr, false);
+    if (j.is_discarded() || !j.is_object()) {
+      out.push_back(l.text[0] == 'v' ? std::string(l.text) : std::string("<value>"));
+      continue;
+    }
+    std::string keys;
+    for (auto it = j.begin(); it != j.end(); ++it) keys += it.key() + ",";
+    out.push_back(keys);
+  }
+  return out;
+}
+
+TEST(MetadataLogProtocol, WrittenLogsHaveSparksShape) {
+  SimEnv s;
+  Env env = s.env();
+  // offsets
+  OffsetLog offsets(env, "/ck");
+  OffsetSeq seq;
+  seq.metadata.batchTimestampMs = 1531292029003;
+  seq.metadata.conf = {{"spark.sql.shuffle.partitions", "5"},
+                       {"spark.sql.streaming.stateStore.providerClass", "x"}};
+  seq.offsets = {std::string("0")};
+  ASSERT_TRUE(*offsets.add(0, seq));
+  auto written = s.fs.read("/ck/offsets/0");
+  ASSERT_TRUE(written.ok());
+  EXPECT_EQ(lineShape(*written),
+            lineShape(readFixture("checkpoint-version-2.3.1-flatMapGroupsWithState-state-format-1/offsets/0")));
+  // commits
+  CommitLog commits(env, "/ck");
+  CommitMetadata cm;
+  cm.nextBatchWatermarkMs = 5000;
+  ASSERT_TRUE(*commits.add(1, cm));
+  EXPECT_EQ(*s.fs.read("/ck/commits/1"), readFixture("checkpoint-version-4.0.0/hdfs/join1/commits/1"));
+  // sink log
+  FileSinkLog sink(env, "/out");
+  SinkFileStatus f;
+  f.path = "/a/b/9";
+  f.size = 900;
+  f.modificationTime = 900;
+  f.blockReplication = 3;
+  f.blockSize = 200;
+  ASSERT_TRUE(*sink.add(0, {f}));
+  EXPECT_EQ(*s.fs.read("/out/_spark_metadata/0") + "\n", readFixture("file-sink-log-version-2.1.0/9"));
+  // source log
+  FileSourceLog source(env, sourceLogDir("/ck", 0));
+  ASSERT_TRUE(*source.add(3, {FileSourceEntry{"/a/b/3", 1480730950000, 3}}));
+  EXPECT_EQ(*s.fs.read("/ck/sources/0/3") + "\n", readFixture("file-source-log-version-2.1.0/3"));
+  // metadata
+  ASSERT_TRUE(writeStreamMetadata(env, "/ck", StreamMetadata{"dddc5e7f-1e71-454c-8362-de184444fb5a"}).ok());
+  EXPECT_EQ(*s.fs.read("/ck/metadata"), readFixture("checkpoint-version-2.1.0/metadata"));
+  EXPECT_FALSE(writeStreamMetadata(env, "/ck", StreamMetadata{"other"}).ok());
+}
+
+TEST(MetadataLogProtocol, AddNeverOverwrites) {
+  SimEnv s;
+  CommitLog commits(s.env(), "/ck");
+  CommitMetadata a;
+  a.nextBatchWatermarkMs = 1;
+  CommitMetadata b;
+  b.nextBatchWatermarkMs = 2;
+  auto first = commits.add(0, a);
+  ASSERT_TRUE(first.ok());
+  EXPECT_TRUE(*first);
+  auto second = commits.add(0, b);
+  ASSERT_TRUE(second.ok()) << second.status().toString();
+  EXPECT_FALSE(*second);
+  auto got = commits.get(0);
+  ASSERT_TRUE(got.ok() && got->has_value());
+  EXPECT_EQ(*(*got)->nextBatchWatermarkMs, 1);
+  // No temp files are left behind.
+  for (const auto& p : s.fs.allFiles()) EXPECT_FALSE(contains(p, ".tmp")) << p;
+}
+
+TEST(MetadataLogProtocol, LatestIgnoresTempAndForeignFiles) {
+  SimEnv s;
+  OffsetLog offsets(s.env(), "/ck");
+  OffsetSeq seq;
+  seq.offsets = {std::string("{\"logOffset\":0}")};
+  ASSERT_TRUE(*offsets.add(0, seq));
+  ASSERT_TRUE(*offsets.add(1, seq));
+  ASSERT_TRUE(s.fs.putDurable("/ck/offsets/.5.0b1e.tmp", "v1\n{").ok());
+  ASSERT_TRUE(s.fs.putDurable("/ck/offsets/7.crc", "x").ok());
+  ASSERT_TRUE(s.fs.putDurable("/ck/offsets/notes", "x").ok());
+  ASSERT_TRUE(s.fs.mkdirs("/ck/offsets/9").ok());
+  auto ids = offsets.listBatchIds();
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, (std::vector<int64_t>{0, 1}));
+  auto latest = offsets.getLatest();
+  ASSERT_TRUE(latest.ok()) << latest.status().toString();
+  ASSERT_TRUE(latest->has_value());
+  EXPECT_EQ((*latest)->first, 1);
+  auto missing = offsets.get(4);
+  ASSERT_TRUE(missing.ok());
+  EXPECT_FALSE(missing->has_value());
+  CommitLog empty(s.env(), "/nothing");
+  auto none = empty.getLatest();
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+TEST(MetadataLogProtocol, TornFileIsCorruptionNamingTheFile) {
+  SimEnv s;
+  ASSERT_TRUE(s.fs.mkdirs("/ck/commits").ok());
+  ASSERT_TRUE(s.fs.putDurable("/ck/commits/0", "").ok());
+  ASSERT_TRUE(s.fs.putDurable("/ck/commits/1", "v1\n{\"nextBatch").ok());
+  CommitLog commits(s.env(), "/ck");
+  auto a = commits.get(0);
+  ASSERT_FALSE(a.ok());
+  EXPECT_EQ(a.status().code(), Status::Code::kCorruption);
+  EXPECT_TRUE(contains(a.status().message(), "/ck/commits/0")) << a.status().message();
+  auto b = commits.getLatest();
+  ASSERT_FALSE(b.ok());
+  EXPECT_EQ(b.status().code(), Status::Code::kCorruption);
+  EXPECT_TRUE(contains(b.status().message(), "/ck/commits/1:2")) << b.status().message();
+}
+
+TEST(CompactibleLogProtocol, Batch9IsWrittenAsCompactWithEverything) {
+  SimEnv s;
+  FileSinkLog sink(s.env(), "/out");
+  for (int64_t b = 0; b < 12; ++b) {
+    std::vector<SinkFileStatus> files;
+    SinkFileStatus f;
+    f.path = "/out/part-" + std::to_string(b);
+    f.size = 10 + b;
+    files.push_back(f);
+    if (b == 5) {
+      SinkFileStatus del = files.front();
+      del.path = "/out/part-2";
+      del.action = "delete";
+      files.push_back(del);
+    }
+    auto added = sink.add(b, files);
+    ASSERT_TRUE(added.ok()) << added.status().toString();
+    EXPECT_TRUE(*added);
+  }
+  EXPECT_TRUE(s.fs.exists("/out/_spark_metadata/9.compact"));
+  EXPECT_FALSE(s.fs.exists("/out/_spark_metadata/9"));
+  EXPECT_TRUE(s.fs.exists("/out/_spark_metadata/8"));
+  EXPECT_TRUE(s.fs.exists("/out/_spark_metadata/10"));
+  auto compact = sink.get(9);
+  ASSERT_TRUE(compact.ok() && compact->has_value());
+  EXPECT_EQ((*compact)->size(), 9u);  // part-0..9 minus part-2; no delete entries left
+  auto all = sink.allFiles();
+  ASSERT_TRUE(all.ok());
+  EXPECT_EQ(all->size(), 11u);
+  auto latest = sink.getLatestBatchId();
+  EXPECT_EQ(**latest, 11);
+  // Re-adding an existing batch (either name) writes nothing.
+  auto again = sink.add(9, {});
+  ASSERT_TRUE(again.ok());
+  EXPECT_FALSE(*again);
+  // The source log compacts the same way, keeping every entry.
+  FileSourceLog source(s.env(), "/ck/sources/0");
+  for (int64_t k = 0; k < 10; ++k)
+    ASSERT_TRUE(*source.add(k, {FileSourceEntry{"/in/" + std::to_string(k), k, k}}));
+  EXPECT_TRUE(s.fs.exists("/ck/sources/0/9.compact"));
+  auto files = source.allFiles();
+  ASSERT_TRUE(files.ok());
+  EXPECT_EQ(files->size(), 10u);
+}
+
+TEST(CompactibleLogProtocol, MissingBatchAfterCompactIsReported) {
+  SimEnv s;
+  FileSourceLog source(s.env(), "/ck/sources/0");
+  ASSERT_TRUE(*source.add(0, {FileSourceEntry{"/in/0", 0, 0}}));
+  ASSERT_TRUE(*source.add(2, {FileSourceEntry{"/in/2", 0, 2}}));
+  auto all = source.allFiles();
+  ASSERT_FALSE(all.ok());
+  EXPECT_TRUE(contains(all.status().message(), "batch 1 is missing")) << all.status().message();
+}
+
+}  // namespace
+}  // namespace streamsim
