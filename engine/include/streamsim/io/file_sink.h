@@ -1,0 +1,63 @@
+// The file sink: JSON-lines output files plus `<path>/_spark_metadata/N` (SEMANTICS.md §1-§2,
+// Spark sinks/FileStreamSink.scala). Batch N writes its data files, then the metadata log entry
+// listing them; a batch id at or below the log's latest is skipped, so a re-run after a crash
+// never doubles the output. Readers go through readFileSinkOutput, which sees only files listed
+// in the log: files a crashed batch left behind (orphans) never show up.
+//
+// The sink records its output path in `<checkpoint>/sink_path` ({"path":"/out"}, written once,
+// atomically) and refuses a restart that points the same checkpoint at another path. Paths in
+// the log are written as the FileSystem names them; "file:" URIs written by Spark are read too.
+// A FileSink belongs to one query run; not thread-safe. The free functions only read.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "streamsim/checkpoint/compactible_log.h"
+#include "streamsim/sink.h"
+
+namespace streamsim {
+
+struct FileSinkOptions {
+  std::string path;                               // the output folder
+  int compactInterval = kDefaultCompactInterval;  // _spark_metadata compaction (Spark: 10)
+};
+
+class FileSink final : public Sink {
+ public:
+  explicit FileSink(FileSinkOptions options) : options_(std::move(options)) {}
+
+  std::string description() const override { return "FileSink[" + options_.path + "]"; }
+  // Creates the output folder and checks/records the path in <checkpoint>/sink_path
+  // (FailedPrecondition when the checkpoint was written with another path).
+  Status start(const SinkContext& ctx) override;
+  // Writes `part-00000-<uuid>-c000.json` (none for an empty batch), passes
+  // sink.after_data_files, writes _spark_metadata/N (N.compact on compaction batches), passes
+  // sink.after_metadata. Skips batch ids <= the log's latest.
+  Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
+
+  const FileSinkOptions& options() const { return options_; }
+
+ private:
+  FileSinkOptions options_;
+};
+
+// The file that records the sink path in a checkpoint.
+std::string sinkPathRecordFile(const std::string& checkpointRoot);
+
+// Rows a reader of the output folder sees: the files listed in _spark_metadata (after
+// compaction and "delete" entries), in log order, parsed with `schema` (FAILFAST: a corrupt
+// data file is an error naming it). NotFound if `path` does not exist; empty when no batch was
+// committed yet.
+Result<std::vector<Row>> readFileSinkOutput(const Env& env, const std::string& path,
+                                            SchemaPtr schema);
+// Data files in `path` (not hidden, not folders) that _spark_metadata does not list, sorted.
+Result<std::vector<std::string>> listFileSinkOrphans(const Env& env, const std::string& path);
+
+std::function<std::unique_ptr<Sink>()> makeFileSink(std::string path);
+std::function<std::unique_ptr<Sink>()> makeFileSink(FileSinkOptions options);
+
+}  // namespace streamsim

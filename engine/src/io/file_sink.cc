@@ -1,0 +1,154 @@
+#include "streamsim/io/file_sink.h"
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/checkpoint/file_sink_log.h"
+#include "streamsim/fault_points.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/json_rows.h"
+
+namespace streamsim {
+
+namespace {
+
+// Hadoop's local filesystem reports 32 MB blocks; Spark copies the figure into the log.
+constexpr int64_t kBlockSize = 32 * 1024 * 1024;
+
+std::string quote(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
+
+void trace(const Env* env, const std::string& json) {
+  if (env != nullptr && env->trace != nullptr) env->trace->event(json);
+}
+
+}  // namespace
+
+std::string sinkPathRecordFile(const std::string& checkpointRoot) {
+  return joinPath(checkpointRoot, "sink_path");
+}
+
+Status FileSink::start(const SinkContext& ctx) {
+  const Env& env = *ctx.env;
+  STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(options_.path));
+  if (ctx.checkpointRoot.empty()) return Status::OK();
+  std::string record = sinkPathRecordFile(ctx.checkpointRoot);
+  if (env.fs->exists(record)) {
+    STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(record));
+    auto j = nlohmann::json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string()) {
+      return Status::Corruption(
+          fmt::format("{}: expected {{\"path\":\"<sink folder>\"}}, found '{}'", record, text));
+    }
+    std::string recorded = j["path"].get<std::string>();
+    if (recorded != options_.path) {
+      return Status::FailedPrecondition(fmt::format(
+          "the checkpoint {} belongs to a query whose file sink wrote to {}, but this run writes "
+          "to {}. Changing a file sink's output path between restarts is not allowed; start "
+          "from a new checkpoint to write elsewhere",
+          ctx.checkpointRoot, recorded, options_.path));
+    }
+    return Status::OK();
+  }
+  FaultContext fc;
+  fc.batchId = ctx.batchId;
+  return writeFileAtomically(env, record, fmt::format("{{\"path\":{}}}", quote(options_.path)), fc);
+}
+
+Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) {
+  const Env& env = *ctx.env;
+  FileSinkLog log(env, options_.path, options_.compactInterval);
+  STREAMSIM_ASSIGN_OR_RETURN(auto latest, log.getLatestBatchId());
+  if (latest && ctx.batchId <= *latest) {
+    trace(&env, fmt::format(R"({{"event":"sink_skip","sink":"files","batch":{},"latestCommitted":{}}})",
+                            ctx.batchId, *latest));
+    return Status::OK();
+  }
+  std::vector<SinkFileStatus> files;
+  if (!rows.empty()) {
+    std::string data;
+    for (const Row& r : rows) appendJsonLine(r, data);
+    std::string file = joinPath(options_.path,
+                                fmt::format("part-00000-{}-c000.json", env.ids->newUuid()));
+    STREAMSIM_RETURN_IF_ERROR(env.fs->write(file, data));
+    STREAMSIM_RETURN_IF_ERROR(env.fs->sync(file));
+    STREAMSIM_ASSIGN_OR_RETURN(FileInfo info, env.fs->stat(file));
+    SinkFileStatus st;
+    st.path = file;
+    st.size = info.size;
+    st.modificationTime = info.modificationTime;
+    st.blockSize = kBlockSize;
+    files.push_back(std::move(st));
+  }
+  FaultContext fc;
+  fc.batchId = ctx.batchId;
+  fc.path = files.empty() ? options_.path : files.front().path;
+  STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env, faults::kSinkAfterDataFiles, fc));
+  STREAMSIM_ASSIGN_OR_RETURN(bool written, log.add(ctx.batchId, files));
+  if (!written) {
+    return Status::FailedPrecondition(fmt::format(
+        "{}: _spark_metadata batch {} appeared while the batch was written; another query may "
+        "be writing to this folder",
+        description(), ctx.batchId));
+  }
+  std::string names;
+  for (const SinkFileStatus& f : files) names += (names.empty() ? "" : ",") + quote(f.path);
+  trace(&env, fmt::format(R"({{"event":"sink_write","sink":"files","batch":{},"rows":{},"files":[{}]}})",
+                          ctx.batchId, rows.size(), names));
+  fc.path = joinPath(log.dir(), log.fileNameFor(ctx.batchId));
+  return passFaultPoint(env, faults::kSinkAfterMetadata, fc);
+}
+
+Result<std::vector<Row>> readFileSinkOutput(const Env& env, const std::string& path,
+                                            SchemaPtr schema) {
+  if (!env.fs->exists(path))
+    return Status::NotFound(fmt::format("file sink output folder {} does not exist", path));
+  JsonReadOptions opts;
+  opts.mode = ParseMode::kFailFast;
+  STREAMSIM_ASSIGN_OR_RETURN(JsonRowParser parser, JsonRowParser::make(std::move(schema), opts));
+  FileSinkLog log(env, path);
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, log.allFiles());
+  std::vector<Row> rows;
+  for (const SinkFileStatus& e : entries) {
+    if (e.isDir || e.action != kSinkAddAction) continue;
+    std::string file = stripFileUri(e.path);
+    auto text = env.fs->read(file);
+    if (!text.ok()) {
+      return Status::NotFound(fmt::format("{} is listed in {} but cannot be read: {}", file,
+                                          log.dir(), text.status().message()));
+    }
+    STREAMSIM_RETURN_IF_ERROR(parser.parseLines(*text, file, rows));
+  }
+  return rows;
+}
+
+Result<std::vector<std::string>> listFileSinkOrphans(const Env& env, const std::string& path) {
+  FileSinkLog log(env, path);
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, log.allFiles());
+  std::set<std::string> listed;
+  for (const SinkFileStatus& e : entries) listed.insert(stripFileUri(e.path));
+  STREAMSIM_ASSIGN_OR_RETURN(auto files, env.fs->list(path));
+  std::vector<std::string> orphans;
+  for (const FileInfo& f : files) {
+    std::string name = baseName(f.path);
+    if (f.isDir || name.empty() || name.front() == '.' || name.front() == '_') continue;
+    if (!listed.count(f.path)) orphans.push_back(f.path);
+  }
+  std::sort(orphans.begin(), orphans.end());
+  return orphans;
+}
+
+std::function<std::unique_ptr<Sink>()> makeFileSink(FileSinkOptions options) {
+  return [options = std::move(options)]() -> std::unique_ptr<Sink> {
+    return std::make_unique<FileSink>(options);
+  };
+}
+
+std::function<std::unique_ptr<Sink>()> makeFileSink(std::string path) {
+  FileSinkOptions o;
+  o.path = std::move(path);
+  return makeFileSink(std::move(o));
+}
+
+}  // namespace streamsim
