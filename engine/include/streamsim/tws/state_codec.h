@@ -1,0 +1,180 @@
+// StateCodec<T>: how a transformWithState state variable turns a C++ value into the bytes kept in
+// the state store and back (DESIGN.md §3). Built-ins: int32_t, int64_t, double, bool, std::string,
+// Row (with a schema) and std::tuple of codec-able types. Users specialise StateCodec for their own
+// structs (docs/processors.md). Codecs are small immutable values; thread-safe to share.
+#pragma once
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+
+#include "streamsim/state/row_encoding.h"
+#include "streamsim/status.h"
+#include "streamsim/value.h"
+
+namespace streamsim {
+
+// Thrown by state variables, the handle and codecs when processor code breaks a rule of the
+// transformWithState API (SEMANTICS.md §6). The message names the rule. The operator turns it into
+// a failed task whose Status carries the message (a processor that catches it still fails: the
+// handle remembers the first violation).
+class StatefulProcessorError : public std::runtime_error {
+ public:
+  StatefulProcessorError(std::string rule, const std::string& message)
+      : std::runtime_error(message), rule_(std::move(rule)) {}
+  // A short stable name: "STATE_VARIABLE_OUTSIDE_INIT", "TIMER_IN_INIT", "EMPTY_LIST", ...
+  const std::string& rule() const { return rule_; }
+
+ private:
+  std::string rule_;
+};
+
+// The codec contract (a specialisation must provide all three; isNull is optional):
+//   std::string schemaDDL() const;                      // e.g. "value long", recorded as schema
+//   void encode(const T& v, std::string& out) const;    // appends a self-delimiting encoding
+//   Result<T> decode(std::string_view& in) const;       // reads one value, advancing `in`
+//   bool isNull(const T& v) const;                      // optional: values ListState/MapState reject
+// The primary template is deliberately undefined: using a type without a codec fails to compile
+// here, naming StateCodec<YourType>.
+template <class T>
+struct StateCodec;
+
+namespace detail {
+// Decodes one ordered Value and checks its type group.
+Result<Value> decodeStateValue(std::string_view& in, Type expected);
+// Reads `v` as `t` (with Spark's casts: int <-> long, ...). Throws StatefulProcessorError.
+Value castForCodec(const Value& v, Type t, std::string_view what);
+}  // namespace detail
+
+#define STREAMSIM_PRIMITIVE_STATE_CODEC(CppType, TypeEnum, DdlType, FromValue)              \
+  template <>                                                                              \
+  struct StateCodec<CppType> {                                                             \
+    std::string schemaDDL() const { return "value " DdlType; }                             \
+    std::string_view typeName() const { return DdlType; }                                  \
+    void encode(const CppType& v, std::string& out) const { encodeOrderedValue(Value(v), out); } \
+    Result<CppType> decode(std::string_view& in) const {                                   \
+      auto r = detail::decodeStateValue(in, TypeEnum);                                     \
+      if (!r.ok()) return r.status();                                                      \
+      const Value& value = r.value();                                                      \
+      return FromValue;                                                                    \
+    }                                                                                      \
+  }
+
+STREAMSIM_PRIMITIVE_STATE_CODEC(int32_t, Type::kInt, "int", static_cast<int32_t>(value.asLong()));
+STREAMSIM_PRIMITIVE_STATE_CODEC(int64_t, Type::kLong, "long", value.asLong());
+STREAMSIM_PRIMITIVE_STATE_CODEC(double, Type::kDouble, "double", value.asDouble());
+STREAMSIM_PRIMITIVE_STATE_CODEC(bool, Type::kBoolean, "boolean", value.asBool());
+STREAMSIM_PRIMITIVE_STATE_CODEC(std::string, Type::kString, "string", value.asString());
+
+#undef STREAMSIM_PRIMITIVE_STATE_CODEC
+
+// Rows are stored column by column in the codec's schema order (missing columns as null, values
+// cast to the declared type). A Row with no columns counts as null.
+template <>
+struct StateCodec<Row> {
+  StateCodec() : schema(makeSchema({})) {}
+  explicit StateCodec(SchemaPtr s) : schema(std::move(s)) {}
+  // From a DDL string ("count long, name string"); throws StatefulProcessorError if malformed.
+  explicit StateCodec(std::string_view ddl);
+  SchemaPtr schema;
+  std::string schemaDDL() const { return schema->toDDL(); }
+  void encode(const Row& row, std::string& out) const;
+  Result<Row> decode(std::string_view& in) const;
+  bool isNull(const Row& row) const { return row.size() == 0; }
+};
+
+// Shorthand: handle.getValueState<Row>("v", rowCodec("count long")).
+inline StateCodec<Row> rowCodec(std::string_view ddl) { return StateCodec<Row>(ddl); }
+
+// Tuples: the elements one after another. Schema "_1 long, _2 string" (element names _1.._n).
+template <class... Ts>
+struct StateCodec<std::tuple<Ts...>> {
+  std::tuple<StateCodec<Ts>...> elements;
+
+  std::string schemaDDL() const {
+    std::string ddl;
+    size_t i = 0;
+    std::apply(
+        [&](const auto&... c) {
+          ((ddl += (i ? ", " : ""), ddl += "_" + std::to_string(++i) + " " + elementType(c)), ...);
+        },
+        elements);
+    return ddl;
+  }
+  void encode(const std::tuple<Ts...>& v, std::string& out) const {
+    encodeAt(v, out, std::index_sequence_for<Ts...>{});
+  }
+  Result<std::tuple<Ts...>> decode(std::string_view& in) const {
+    std::tuple<Ts...> v;
+    Status st = decodeAt(v, in, std::index_sequence_for<Ts...>{});
+    if (!st.ok()) return st;
+    return v;
+  }
+
+ private:
+  template <class C>
+  static std::string elementType(const C& c) {
+    if constexpr (requires { c.typeName(); }) {
+      return std::string(c.typeName());
+    } else {
+      return "struct<" + c.schemaDDL() + ">";
+    }
+  }
+  template <size_t... I>
+  void encodeAt(const std::tuple<Ts...>& v, std::string& out, std::index_sequence<I...>) const {
+    (std::get<I>(elements).encode(std::get<I>(v), out), ...);
+  }
+  template <size_t... I>
+  Status decodeAt(std::tuple<Ts...>& v, std::string_view& in, std::index_sequence<I...>) const {
+    Status st;
+    auto one = [&](auto& slot, const auto& codec) {
+      if (!st.ok()) return;
+      auto r = codec.decode(in);
+      if (!r.ok()) {
+        st = r.status();
+        return;
+      }
+      slot = std::move(r).value();
+    };
+    (one(std::get<I>(v), std::get<I>(elements)), ...);
+    return st;
+  }
+};
+
+namespace detail {
+template <class C, class T>
+bool codecIsNull(const C& codec, const T& v) {
+  if constexpr (requires { codec.isNull(v); }) {
+    return codec.isNull(v);
+  } else {
+    return false;
+  }
+}
+
+template <class C, class T>
+std::string encodeWith(const C& codec, const T& v) {
+  std::string out;
+  codec.encode(v, out);
+  return out;
+}
+
+// Decodes a whole stored value; throws StatefulProcessorError naming the state variable when the
+// bytes do not decode (a schema mismatch or corrupt state).
+[[noreturn]] void throwDecodeError(std::string_view stateName, const Status& st);
+
+template <class C>
+auto decodeWith(const C& codec, std::string_view bytes, std::string_view stateName) {
+  std::string_view in = bytes;
+  auto r = codec.decode(in);
+  if (!r.ok()) throwDecodeError(stateName, r.status());
+  if (!in.empty())
+    throwDecodeError(stateName, Status::Corruption(std::to_string(in.size()) +
+                                                   " trailing bytes after the value"));
+  return std::move(r).value();
+}
+}  // namespace detail
+
+}  // namespace streamsim

@@ -1,0 +1,151 @@
+// The built-in example processors (processors/builtin.h) and their registrations.
+#include "streamsim/processors/builtin.h"
+
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim {
+namespace processors {
+
+Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
+  std::vector<std::pair<std::string, Value>> named;
+  for (size_t i = 0; i < key.size(); ++i) named.emplace_back(key.schema()->field(i).name, key[i]);
+  for (auto& e : extra) named.push_back(std::move(e));
+  return Row::fromNamed(std::move(named));
+}
+
+namespace {
+Value firstKeyValue(const Row& key) { return key.size() > 0 ? key[0] : Value(); }
+}  // namespace
+
+// --- count ---
+
+void CountProcessor::init(StatefulProcessorHandle& handle) {
+  count_ = handle.getValueState<int64_t>("count");
+}
+
+void CountProcessor::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
+                                     Output& out) {
+  int64_t total = count_.exists() ? count_.get() : 0;
+  total += static_cast<int64_t>(rows.size());
+  count_.update(total);
+  out.emit(withKey(key, {{"count", total}}));
+}
+
+// --- simple_counter ---
+
+void SimpleCounterProcessor::init(StatefulProcessorHandle& handle) {
+  value_state_ = handle.getValueState<int32_t>("valueState");
+  list_state_ = handle.getListState<int32_t>("listState");
+  map_state_ = handle.getMapState<std::string, int32_t>("mapState");
+}
+
+void SimpleCounterProcessor::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
+                                             Output& out) {
+  // Seed the running total from state so the count accumulates across micro-batches.
+  int32_t count = value_state_.exists() ? value_state_.get() : 0;
+  for (const Row& row : rows) {
+    (void)row;
+    const std::vector<int32_t> listStateRows = {120, 20};
+    list_state_.put(listStateRows);
+    list_state_.appendValue(111);
+    list_state_.appendList(listStateRows);
+    count += 1;
+  }
+  value_state_.update(count);
+  std::vector<int32_t> list = list_state_.get();
+  (void)list;  // the seed reads the first element and does nothing with it
+  int32_t value = count;
+  const std::string userKey = "user_key";
+  if (map_state_.exists() && map_state_.containsKey(userKey)) value += *map_state_.getValue(userKey);
+  map_state_.updateValue(userKey, value);
+  Value id = firstKeyValue(key);
+  out.emit(Row{{"id", id.isNull() ? Value() : Value(id.toString())},
+               {"countAsString", std::to_string(count)}});
+}
+
+// --- session_tracker ---
+
+void SessionTrackerProcessor::init(StatefulProcessorHandle& handle) {
+  sessions_ = handle.getMapState<std::string, int64_t>("sessions");
+}
+
+void SessionTrackerProcessor::handleInputRows(const Row&, RowRange rows, const TimerValues&,
+                                              Output&) {
+  for (const Row& row : rows) {
+    std::string sessionKey = row.get("session_id").toString();  // the MapState key
+    int64_t count = sessions_.containsKey(sessionKey) ? *sessions_.getValue(sessionKey) : 0;
+    sessions_.updateValue(sessionKey, count + 1);
+  }
+}
+
+// --- counter_with_initial_state ---
+
+void CounterWithInitialState::init(StatefulProcessorHandle& handle) {
+  count_state_ = handle.getValueState<int32_t>("countState");
+}
+
+void CounterWithInitialState::handleInitialState(const Row&, const Row& initialState,
+                                                 const TimerValues&, Output&) {
+  const Value& c = initialState.get("count");
+  count_state_.update(c.isNull() ? 0 : static_cast<int32_t>(c.asLong()));
+}
+
+void CounterWithInitialState::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
+                                              Output& out) {
+  int32_t count = count_state_.exists() ? count_state_.get() : 0;
+  count += static_cast<int32_t>(rows.size());
+  count_state_.update(count);
+  out.emit(Row{{"id", firstKeyValue(key)}, {"count", count}});
+}
+
+// --- heartbeat ---
+
+void HeartbeatProcessor::init(StatefulProcessorHandle& handle) {
+  last_seen_ = handle.getValueState<int64_t>("last_seen");
+}
+
+void HeartbeatProcessor::handleInputRows(const Row&, RowRange, const TimerValues& timerValues,
+                                         Output&) {
+  StatefulProcessorHandle& handle = getHandle();
+  for (TimeMs t : handle.listTimers()) handle.deleteTimer(t);
+  TimeMs now = timerValues.getCurrentProcessingTimeInMs();
+  handle.registerTimer(now + timeout_ms_);
+  last_seen_.update(now);
+}
+
+void HeartbeatProcessor::handleExpiredTimer(const Row& key, const TimerValues&,
+                                            const ExpiredTimerInfo&, Output& out) {
+  Value lastSeen = last_seen_.exists() ? Value(last_seen_.get()) : Value();
+  out.emit(withKey(key, {{"status", "missing"}, {"last_seen", lastSeen}}));
+  last_seen_.clear();
+}
+
+// --- ttl_cache ---
+
+void TtlCacheProcessor::init(StatefulProcessorHandle& handle) {
+  value_ = handle.getValueState<std::string>("value", TTLConfig{ttl_ms_});
+}
+
+void TtlCacheProcessor::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
+                                        Output& out) {
+  std::optional<std::string> previous = value_.getOption();
+  std::string latest;
+  for (const Row& row : rows) latest = row.has("value") ? row.get("value").toString() : row.toJson();
+  value_.update(latest);
+  out.emit(withKey(key, {{"value", latest}, {"previous", previous ? Value(*previous) : Value()}}));
+}
+
+}  // namespace processors
+
+namespace detail {
+void linkBuiltinProcessors() {}
+}  // namespace detail
+
+STREAMSIM_REGISTER_PROCESSOR("count", processors::CountProcessor);
+STREAMSIM_REGISTER_PROCESSOR("simple_counter", processors::SimpleCounterProcessor);
+STREAMSIM_REGISTER_PROCESSOR("session_tracker", processors::SessionTrackerProcessor);
+STREAMSIM_REGISTER_PROCESSOR("counter_with_initial_state", processors::CounterWithInitialState);
+STREAMSIM_REGISTER_PROCESSOR("heartbeat", processors::HeartbeatProcessor);
+STREAMSIM_REGISTER_PROCESSOR("ttl_cache", processors::TtlCacheProcessor);
+
+}  // namespace streamsim

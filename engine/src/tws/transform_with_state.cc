@@ -1,0 +1,397 @@
+// The transformWithState operator (transform_with_state.h). Per partition task, in the order of
+// TWS/TransformWithStateExec.scala: init -> initial state (batch 0) -> input keys ascending ->
+// expired timers ascending (ts, key) -> TTL cleanup -> commit -> close (SEMANTICS.md §6).
+#include "streamsim/tws/transform_with_state.h"
+
+#include <algorithm>
+#include <utility>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/ops/partitioning.h"
+#include "streamsim/ops/stateful_support.h"
+#include "streamsim/state/row_encoding.h"
+#include "tws/tws_internal.h"
+
+namespace streamsim {
+
+int twsPartitionOf(const Row& key, int numPartitions) {
+  return ops::partitionOf(encodeOrderedRow(key), numPartitions);
+}
+
+namespace {
+
+using detail::Phase;
+using detail::TaskContext;
+using detail::TaskHandle;
+
+constexpr std::string_view kOperatorName = "transformWithState";
+
+// One partition task attempt: the processor, its handle and their shared context. Kept alive
+// until close() ran after the commit.
+struct PartitionRun {
+  std::unique_ptr<TaskContext> task;
+  std::unique_ptr<TaskHandle> handle;
+  std::unique_ptr<StatefulProcessor> processor;
+};
+
+std::string describeVariables(const std::vector<detail::StateVariable>& vars) {
+  std::vector<std::string> parts;
+  for (const auto& v : vars) {
+    std::string kind = v.kind == detail::StateKind::kValue  ? "ValueState"
+                       : v.kind == detail::StateKind::kList ? "ListState"
+                                                            : "MapState";
+    std::string s = fmt::format("{} {}<", v.name, kind);
+    if (!v.info.keySchema.empty()) s += v.info.keySchema + " -> ";
+    s += v.info.valueSchema + ">";
+    if (v.ttl) s += " ttl";
+    parts.push_back(std::move(s));
+  }
+  std::sort(parts.begin(), parts.end());
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
+  return out;
+}
+
+class TransformWithStateOperator final : public Operator {
+ public:
+  explicit TransformWithStateOperator(TransformWithStateSpec spec) : spec_(std::move(spec)) {}
+
+  std::string name() const override { return std::string(kOperatorName); }
+  bool isStateful() const override { return true; }
+
+  Status start(const OperatorStartContext& ctx) override {
+    if (!spec_.processorFactory)
+      return Status::InvalidArgument("transformWithState: no processor factory given");
+    OutputMode mode = spec_.outputMode.value_or(ctx.outputMode);
+    STREAMSIM_RETURN_IF_ERROR(checkOutputMode(mode));
+    operator_id_ = ctx.operatorId;
+    input_event_column_ = spec_.inputEventTimeColumn.value_or(ctx.eventTimeColumn);
+    if (spec_.timeMode == TimeMode::kEventTime && input_event_column_.empty())
+      return Status::InvalidArgument(
+          "transformWithState with TimeMode EventTime needs an event-time column: add "
+          "withWatermark(column, delay) before it or set inputEventTimeColumn");
+    // Run init() once without a store to learn the state variables (as Spark's driver does),
+    // so handle-rule violations in init surface at start, and record the layout.
+    TaskContext task;
+    task.timeMode = spec_.timeMode;
+    task.query.batchId = -1;
+    TaskHandle handle(task);
+    std::unique_ptr<StatefulProcessor> processor = spec_.processorFactory();
+    if (!processor)
+      return Status::InvalidArgument(
+          fmt::format("transformWithState: the factory of '{}' returned no processor",
+                      spec_.processorName));
+    if (spec_.initialState &&
+        dynamic_cast<StatefulProcessorWithInitialState*>(processor.get()) == nullptr)
+      return Status::InvalidArgument(fmt::format(
+          "transformWithState: initial state was given but processor '{}' does not derive from "
+          "StatefulProcessorWithInitialState",
+          spec_.processorName));
+    processor->setHandle(&handle);
+    task.phase = Phase::kInit;
+    try {
+      processor->init(handle);
+    } catch (const StatefulProcessorError& e) {
+      if (!task.violation) task.violation = e;
+    } catch (const std::exception& e) {
+      return Status::TaskFailed(fmt::format("transformWithState: processor '{}' threw in init: {}",
+                                            spec_.processorName, e.what()));
+    }
+    if (task.violation)
+      return Status::FailedPrecondition(
+          fmt::format("transformWithState: processor '{}' broke a handle rule in init: {}",
+                      spec_.processorName, task.violation->what()));
+    ops::StateLayout layout;
+    layout.operatorName = "transformWithStateExec";
+    layout.keyColumns = spec_.groupBy;
+    layout.valueSchema = describeVariables(task.variables);
+    layout.details = fmt::format("timeMode={}", timeModeName(spec_.timeMode));
+    STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordStateLayout(ctx, layout, "transformWithState"));
+    started_ = true;
+    return Status::OK();
+  }
+
+  Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
+    if (!started_)
+      return Status::FailedPrecondition("transformWithState: process() called before start()");
+    STREAMSIM_RETURN_IF_ERROR(checkOutputMode(spec_.outputMode.value_or(ctx.outputMode)));
+    const int n = ctx.shufflePartitions;
+    if (n <= 0)
+      return Status::InvalidArgument(
+          fmt::format("spark.sql.shuffle.partitions must be > 0, got {}", n));
+
+    // Late rows (EventTime mode): eventTime <= late watermark, dropped before the processor.
+    int64_t dropped = 0;
+    if (spec_.timeMode == TimeMode::kEventTime && ctx.hasWatermark) {
+      std::erase_if(input, [&](const Row& r) {
+        auto t = eventTimeOf(r, input_event_column_);
+        bool late = t.has_value() && *t <= ctx.lateWatermarkMs;
+        dropped += late ? 1 : 0;
+        return late;
+      });
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(ops::PartitionedGroups groups,
+                               group(std::move(input), spec_.groupBy, n, "input"));
+    ops::PartitionedGroups initial(n);
+    if (ctx.batchId == 0 && spec_.initialState) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          initial, group(*spec_.initialState, spec_.initialStateGroupBy.value_or(spec_.groupBy),
+                         n, "initial state"));
+    }
+
+    std::vector<PartitionRun> runs(n);
+    std::vector<int64_t> timersFired(n, 0), ttlRemoved(n, 0);
+    ops::PartitionTask body = [&](int partition, StateStore& store, ops::TaskOutput& out,
+                                  const ops::MidwayFn& midway) -> Status {
+      PartitionRun& run = runs[partition];
+      run = PartitionRun{};
+      STREAMSIM_RETURN_IF_ERROR(runPartition(ctx, partition, store, groups[partition],
+                                             initial[partition], run, out, midway));
+      timersFired[partition] = run.task->timersFired;
+      ttlRemoved[partition] = run.task->ttlRemoved;
+      run.task->store = nullptr;  // committed by the runner next
+      return Status::OK();
+    };
+    STREAMSIM_ASSIGN_OR_RETURN(std::vector<Row> output,
+                               ops::runPartitionTasks(ctx, operator_id_, kOperatorName, body));
+    // close() after every partition committed (Spark calls it when the task completes).
+    for (int p = 0; p < n; ++p) {
+      PartitionRun& run = runs[p];
+      if (!run.processor) continue;
+      run.task->hasKey = false;
+      Status st = invoke(ctx, p, *run.task, Phase::kClose, [&] { run.processor->close(); });
+      if (!st.ok()) return st;
+    }
+    if (!ctx.stateProgress.empty()) {
+      StateOperatorProgress& progress = ctx.stateProgress.back();
+      for (int p = 0; p < n; ++p) {
+        progress.numTimersFired += timersFired[p];
+        progress.numValuesRemovedByTTL += ttlRemoved[p];
+      }
+      progress.numRowsDroppedByWatermark += dropped;
+    }
+    return output;
+  }
+
+  bool needsNoDataBatch(TimeMs nextEvictionWatermark, bool watermarkMoved) const override {
+    (void)nextEvictionWatermark;
+    if (spec_.timeMode == TimeMode::kProcessingTime) return true;
+    if (spec_.timeMode == TimeMode::kEventTime) return watermarkMoved;
+    return false;
+  }
+
+ private:
+  static Status checkOutputMode(OutputMode mode) {
+    if (mode == OutputMode::kComplete)
+      return Status::InvalidArgument(
+          "transformWithState does not support output mode Complete: use Append or Update");
+    return Status::OK();
+  }
+
+  Result<ops::PartitionedGroups> group(std::vector<Row> rows, const std::vector<std::string>& cols,
+                                       int n, std::string_view what) const {
+    std::vector<std::pair<std::string, Row>> keyed;
+    keyed.reserve(rows.size());
+    for (Row& r : rows) {
+      for (const std::string& c : cols)
+        if (!r.has(c))
+          return Status::InvalidArgument(fmt::format(
+              "transformWithState: {} row {{{}}} has no grouping column '{}' (grouping by {})",
+              what, r.toString(), c, ops::formatColumnList(cols)));
+      std::string key = ops::encodeKey(r, cols);
+      keyed.emplace_back(std::move(key), std::move(r));
+    }
+    return ops::groupByPartitionAndKey(std::move(keyed), n);
+  }
+
+  // The grouping key as a Row (columns named by groupBy), decoded from its encoding.
+  Row keyRow(std::string_view encoded) const {
+    std::vector<Field> fields;
+    std::vector<Value> values;
+    std::string_view in = encoded;
+    for (const std::string& c : spec_.groupBy) {
+      auto v = decodeOrderedValue(in);
+      Value value = v.ok() ? std::move(v).value() : Value();
+      fields.push_back(Field{c, value.isNull() ? Type::kString : value.type(), true});
+      values.push_back(std::move(value));
+    }
+    return Row(makeSchema(std::move(fields)), std::move(values));
+  }
+
+  void setKey(TaskContext& task, const std::string& encoded) const {
+    task.hasKey = true;
+    task.key = encoded;
+    task.keyRow = keyRow(encoded);
+  }
+
+  // Runs one processor call; an exception becomes a Status naming batch, partition, key and
+  // method (TaskFailed: retried by the runner), a broken handle rule FailedPrecondition.
+  template <class F>
+  Status invoke(const BatchContext& ctx, int partition, TaskContext& task, Phase phase, F&& f) {
+    task.phase = phase;
+    try {
+      f();
+    } catch (const StatefulProcessorError& e) {
+      if (!task.violation) task.violation = e;
+    } catch (const std::exception& e) {
+      task.phase = Phase::kNone;
+      return Status::TaskFailed(fmt::format(
+          "transformWithState: processor '{}' threw in {} (batch {}, partition {}, key {}): {}",
+          spec_.processorName, detail::phaseMethod(phase), ctx.batchId, partition,
+          task.hasKey ? task.keyRow.toJson() : "(none)", e.what()));
+    }
+    task.phase = Phase::kNone;
+    if (task.violation)
+      return Status::FailedPrecondition(fmt::format(
+          "transformWithState: processor '{}' broke a handle rule in {} (batch {}, partition {}, "
+          "key {}): {}",
+          spec_.processorName, detail::phaseMethod(phase), ctx.batchId, partition,
+          task.hasKey ? task.keyRow.toJson() : "(none)", task.violation->what()));
+    return Status::OK();
+  }
+
+  // Checks and collects what a handler emitted.
+  Status collect(const BatchContext& ctx, int partition, const TaskContext& task, Output& o,
+                 ops::TaskOutput& out) const {
+    std::vector<Row> rows = o.take();
+    if (spec_.eventTimeColumnName) {
+      for (const Row& r : rows) {
+        auto t = eventTimeOf(r, *spec_.eventTimeColumnName);
+        if (t && *t <= ctx.lateWatermarkMs)
+          return Status::FailedPrecondition(fmt::format(
+              "transformWithState: processor '{}' emitted a row with {} = {} which is not later "
+              "than the watermark {} (batch {}, partition {}, key {}): emitting rows older than "
+              "the watermark is not allowed with eventTimeColumnName",
+              spec_.processorName, *spec_.eventTimeColumnName, formatTimestamp(*t),
+              formatTimestamp(ctx.lateWatermarkMs), ctx.batchId, partition,
+              task.keyRow.toJson()));
+      }
+    }
+    for (Row& r : rows) out.rows.push_back(std::move(r));
+    return Status::OK();
+  }
+
+  Status runPartition(BatchContext& ctx, int partition, StateStore& store,
+                      const std::vector<ops::KeyGroup>& groups,
+                      const std::vector<ops::KeyGroup>& initialGroups, PartitionRun& run,
+                      ops::TaskOutput& out, const ops::MidwayFn& midway) {
+    run.task = std::make_unique<TaskContext>();
+    TaskContext& task = *run.task;
+    task.store = &store;
+    task.timeMode = spec_.timeMode;
+    task.batchTimestampMs = ctx.batchTimestampMs;
+    task.query = ctx.query;
+    task.query.batchId = ctx.batchId;
+    if (ctx.env != nullptr && ctx.env->trace != nullptr) {
+      TraceSink* sink = ctx.env->trace;
+      int op = operator_id_;
+      int64_t batch = ctx.batchId;
+      task.trace = [sink, op, batch, partition, &task](std::string_view event,
+                                                       const std::string& fields) {
+        sink->event(fmt::format(
+            R"({{"event":"{}","operator":{},"batch":{},"partition":{},"key":{}{}{}}})", event, op,
+            batch, partition, task.hasKey ? task.keyRow.toJson() : "null",
+            fields.empty() ? "" : ",", fields));
+      };
+    }
+    run.handle = std::make_unique<TaskHandle>(task);
+    run.processor = spec_.processorFactory();
+    if (!run.processor)
+      return Status::InvalidArgument(fmt::format(
+          "transformWithState: the factory of '{}' returned no processor", spec_.processorName));
+    run.processor->setHandle(run.handle.get());
+    StatefulProcessor& processor = *run.processor;
+    const TimerValues timerValues(ctx.batchTimestampMs, ctx.evictionWatermarkMs);
+
+    STREAMSIM_RETURN_IF_ERROR(
+        invoke(ctx, partition, task, Phase::kInit, [&] { processor.init(*run.handle); }));
+
+    // Initial state: batch 0 only, before any input.
+    if (!initialGroups.empty()) {
+      auto* withInitial = dynamic_cast<StatefulProcessorWithInitialState*>(&processor);
+      if (withInitial == nullptr)
+        return Status::InvalidArgument(fmt::format(
+            "transformWithState: initial state was given but processor '{}' does not derive "
+            "from StatefulProcessorWithInitialState",
+            spec_.processorName));
+      for (const ops::KeyGroup& g : initialGroups) {
+        setKey(task, g.key);
+        for (const Row& row : g.rows) {
+          Output o;
+          STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInitialState, [&] {
+            withInitial->handleInitialState(task.keyRow, row, timerValues, o);
+          }));
+          STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));
+        }
+      }
+    }
+
+    // Input rows, keys ascending; task.mid_partition after half of them.
+    const size_t half = (groups.size() + 1) / 2;
+    for (size_t i = 0; i < groups.size(); ++i) {
+      const ops::KeyGroup& g = groups[i];
+      setKey(task, g.key);
+      Output o;
+      STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInputRows, [&] {
+        processor.handleInputRows(task.keyRow, RowRange(g.rows), timerValues, o);
+      }));
+      if (task.trace)
+        task.trace("tws.rows", fmt::format(R"("in":{},"out":{})", g.rows.size(), o.rows().size()));
+      STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));
+      if (i + 1 == half) STREAMSIM_RETURN_IF_ERROR(midway());
+    }
+
+    // Expired timers, ascending (ts, key), also for keys without input; deleted after firing.
+    if (spec_.timeMode != TimeMode::kNone) {
+      TimeMs threshold = spec_.timeMode == TimeMode::kProcessingTime ? ctx.batchTimestampMs
+                                                                     : ctx.evictionWatermarkMs;
+      for (const detail::DueTimer& t : detail::dueTimers(store, threshold)) {
+        // An earlier handler of this scan may have deleted it.
+        if (!detail::timerExists(store, t.key, t.ts)) continue;
+        setKey(task, t.key);
+        if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
+        Output o;
+        STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
+          processor.handleExpiredTimer(task.keyRow, timerValues, ExpiredTimerInfo(t.ts), o);
+        }));
+        STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));
+        detail::deleteTimerEntries(store, t.key, t.ts);
+        ++task.timersFired;
+      }
+    }
+
+    // TTL cleanup: physically remove what expired at this batch's timestamp.
+    task.hasKey = false;
+    for (const detail::StateVariable& v : task.variables) {
+      if (!v.ttl) continue;
+      int64_t removed = 0;
+      try {
+        removed = detail::cleanupExpired(store, v, ctx.batchTimestampMs);
+      } catch (const StatefulProcessorError& e) {
+        return Status::Corruption(fmt::format(
+            "transformWithState: TTL cleanup of '{}' (batch {}, partition {}): {}", v.name,
+            ctx.batchId, partition, e.what()));
+      }
+      task.ttlRemoved += removed;
+      if (task.trace && removed > 0)
+        task.trace("tws.ttl_expired", fmt::format(R"("state":{},"count":{})",
+                                                  nlohmann::json(v.name).dump(), removed));
+    }
+    return Status::OK();
+  }
+
+  TransformWithStateSpec spec_;
+  bool started_ = false;
+  int operator_id_ = 0;
+  std::string input_event_column_;
+};
+
+}  // namespace
+
+std::unique_ptr<Operator> makeTransformWithState(TransformWithStateSpec spec) {
+  return std::make_unique<TransformWithStateOperator>(std::move(spec));
+}
+
+}  // namespace streamsim

@@ -1,0 +1,128 @@
+// Internals of the transformWithState operator: the per-task context shared by the handle and the
+// state variable backends, the store layout (docs/processors.md "State layout") and the handle
+// implementation. One TaskContext per partition task attempt; not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/state/state_store.h"
+#include "streamsim/tws/stateful_processor.h"
+
+namespace streamsim::detail {
+
+// --- store layout -------------------------------------------------------------------------
+// Column families: one per state variable (its name); "$ttl_<name>" TTL index of that variable;
+// "$timers_key" (encoded key + time) and "$timers_ts" (time + encoded key) for timers.
+inline constexpr std::string_view kTimersByKeyCf = "$timers_key";
+inline constexpr std::string_view kTimersByTimeCf = "$timers_ts";
+inline std::string ttlIndexCf(std::string_view name) { return "$ttl_" + std::string(name); }
+
+// 8 bytes, big-endian with the sign bit flipped: bytewise order = numeric order.
+void appendOrderedTime(TimeMs t, std::string& out);
+TimeMs readOrderedTime(std::string_view in);  // REQUIRES: in.size() >= 8
+std::string orderedTime(TimeMs t);
+
+// A stored value or map entry: flag byte (0 = no TTL, 1 = TTL), [8-byte expiry], payload.
+std::string encodeEntry(std::optional<TimeMs> expiresAt, std::string_view payload);
+struct EntryView {
+  std::optional<TimeMs> expiresAt;
+  std::string_view payload;
+};
+EntryView decodeEntry(std::string_view stored, std::string_view stateName);
+// A stored list: elements one after another, each flag, [expiry], 4-byte length, payload.
+struct ListElement {
+  std::optional<TimeMs> expiresAt;
+  std::string payload;
+};
+std::string encodeList(const std::vector<ListElement>& elements);
+std::vector<ListElement> decodeList(std::string_view stored, std::string_view stateName);
+
+inline bool isExpired(const std::optional<TimeMs>& expiresAt, TimeMs now) {
+  return expiresAt.has_value() && now >= *expiresAt;
+}
+
+// --- task context ---------------------------------------------------------------------------
+enum class Phase { kNone, kInit, kInitialState, kInputRows, kExpiredTimer, kClose };
+std::string_view phaseMethod(Phase p);  // "init", "handleInputRows", ...
+
+enum class StateKind { kValue, kList, kMap };
+
+struct StateVariable {
+  std::string name;
+  StateKind kind;
+  std::optional<DurationMs> ttl;
+  StatefulProcessorHandle::StateVariableInfo info;
+};
+
+struct TaskContext {
+  StateStore* store = nullptr;
+  TimeMode timeMode = TimeMode::kNone;
+  TimeMs batchTimestampMs = 0;
+  QueryInfo query;
+  Phase phase = Phase::kNone;
+  bool hasKey = false;
+  std::string key;   // encoded grouping key of the current call
+  Row keyRow;
+  // The first rule the processor broke (it fails the task even if the processor caught it).
+  std::optional<StatefulProcessorError> violation;
+  std::vector<StateVariable> variables;  // in declaration order
+  // Counters for progress.
+  int64_t timersFired = 0;
+  int64_t ttlRemoved = 0;
+  // Trace hook: called with the event name and extra JSON fields (without braces); may be empty.
+  std::function<void(std::string_view event, const std::string& fields)> trace;
+
+  [[noreturn]] void fail(std::string rule, const std::string& message);
+  void requireKey(std::string_view what);
+};
+
+// The handle given to processors.
+class TaskHandle final : public StatefulProcessorHandle {
+ public:
+  explicit TaskHandle(TaskContext& task) : task_(task) {}
+  void registerTimer(TimeMs expiryTimestampMs) override;
+  void deleteTimer(TimeMs expiryTimestampMs) override;
+  std::vector<TimeMs> listTimers() override;
+  void deleteIfExists(const std::string& name) override;
+  QueryInfo getQueryInfo() const override { return task_.query; }
+
+ protected:
+  std::shared_ptr<ValueStateBackend> createValueState(const std::string& name,
+                                                      const StateVariableInfo& info,
+                                                      std::optional<TTLConfig> ttl) override;
+  std::shared_ptr<ListStateBackend> createListState(const std::string& name,
+                                                    const StateVariableInfo& info,
+                                                    std::optional<TTLConfig> ttl) override;
+  std::shared_ptr<MapStateBackend> createMapState(const std::string& name,
+                                                  const StateVariableInfo& info,
+                                                  std::optional<TTLConfig> ttl) override;
+
+ private:
+  std::optional<DurationMs> declare(const std::string& name, StateKind kind,
+                                    const StateVariableInfo& info, std::optional<TTLConfig> ttl);
+  void checkTimerCall(std::string_view op);
+  TaskContext& task_;
+};
+
+// Timers of the task's store.
+void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts);
+struct DueTimer {
+  TimeMs ts;
+  std::string key;
+};
+// All timers with ts <= threshold, ascending by (ts, key).
+std::vector<DueTimer> dueTimers(StateStore& store, TimeMs threshold);
+bool timerExists(StateStore& store, std::string_view key, TimeMs ts);
+
+// Physically removes the values of `variable` expired at `now` (the TTL cleanup pass).
+// Returns how many values (list elements, map entries) were removed.
+int64_t cleanupExpired(StateStore& store, const StateVariable& variable, TimeMs now);
+
+}  // namespace streamsim::detail

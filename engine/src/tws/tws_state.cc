@@ -1,0 +1,585 @@
+// State variables, timers and the handle of transformWithState (SEMANTICS.md §6). The store layout
+// written here is read only here and in transform_with_state.cc; it is described in
+// docs/processors.md "State layout".
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "tws/tws_internal.h"
+
+namespace streamsim {
+
+// ---------------------------------------------------------------------------------------------
+// Codecs
+// ---------------------------------------------------------------------------------------------
+
+namespace detail {
+
+namespace {
+bool sameGroup(Type a, Type b) {
+  auto group = [](Type t) {
+    switch (t) {
+      case Type::kInt:
+      case Type::kLong:
+      case Type::kTimestamp: return 1;
+      case Type::kDouble: return 2;
+      case Type::kBoolean: return 3;
+      case Type::kString: return 4;
+      case Type::kNull: return 0;
+    }
+    return 0;
+  };
+  return group(a) == group(b);
+}
+}  // namespace
+
+Result<Value> decodeStateValue(std::string_view& in, Type expected) {
+  auto r = decodeOrderedValue(in);
+  if (!r.ok()) return r.status();
+  if (!sameGroup(r.value().type(), expected))
+    return Status::Corruption(fmt::format("expected a {} value, found {} ({})", typeName(expected),
+                                          typeName(r.value().type()), r.value().toString()));
+  return r;
+}
+
+Value castForCodec(const Value& v, Type t, std::string_view what) {
+  if (v.isNull() || v.type() == t) return v;
+  auto r = v.castTo(t);
+  if (!r.ok())
+    throwRule("STATE_VALUE_TYPE",
+              fmt::format("{}: cannot store {} as {}: {}", what, v.toString(), typeName(t),
+                          r.status().message()));
+  return std::move(r).value();
+}
+
+void throwDecodeError(std::string_view stateName, const Status& st) {
+  throwRule("STATE_DECODE",
+            fmt::format("state variable '{}': stored bytes do not decode with the declared type "
+                        "(was the state schema changed?): {}",
+                        stateName, st.message()));
+}
+
+void throwUninitialised(std::string_view kind) {
+  throwRule("STATE_VARIABLE_NOT_INITIALISED",
+            fmt::format("a {} was used before it was created with the handle in init()", kind));
+}
+
+void throwRule(std::string rule, const std::string& message) {
+  std::string full = fmt::format("[{}] {}", rule, message);
+  throw StatefulProcessorError(std::move(rule), full);
+}
+
+}  // namespace detail
+
+StateCodec<Row>::StateCodec(std::string_view ddl) {
+  auto s = parseSchema(ddl);
+  if (!s.ok())
+    detail::throwRule("STATE_SCHEMA", fmt::format("bad state schema \"{}\": {}", ddl,
+                                                  s.status().message()));
+  schema = std::move(s).value();
+}
+
+void StateCodec<Row>::encode(const Row& row, std::string& out) const {
+  for (const Field& f : schema->fields()) {
+    int i = row.schema()->indexOf(f.name);
+    Value v = i < 0 || static_cast<size_t>(i) >= row.size() ? Value() : row[i];
+    encodeOrderedValue(detail::castForCodec(v, f.type, "column " + f.name), out);
+  }
+}
+
+Result<Row> StateCodec<Row>::decode(std::string_view& in) const {
+  std::vector<Value> values;
+  values.reserve(schema->size());
+  for (size_t i = 0; i < schema->size(); ++i) {
+    auto r = decodeOrderedValue(in);
+    if (!r.ok()) return r.status().withContext("column " + schema->field(i).name);
+    Value v = std::move(r).value();
+    if (!v.isNull() && v.type() != schema->field(i).type) {
+      auto c = v.castTo(schema->field(i).type);
+      if (!c.ok()) return c.status().withContext("column " + schema->field(i).name);
+      v = std::move(c).value();
+    }
+    values.push_back(std::move(v));
+  }
+  return Row(schema, std::move(values));
+}
+
+std::string_view timeModeName(TimeMode m) {
+  switch (m) {
+    case TimeMode::kNone: return "None";
+    case TimeMode::kProcessingTime: return "ProcessingTime";
+    case TimeMode::kEventTime: return "EventTime";
+  }
+  return "None";
+}
+
+Result<TimeMode> parseTimeMode(std::string_view name) {
+  std::string n;
+  for (char c : name)
+    if (c != '_' && c != '-' && c != ' ') n += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (n == "none") return TimeMode::kNone;
+  if (n == "processingtime") return TimeMode::kProcessingTime;
+  if (n == "eventtime") return TimeMode::kEventTime;
+  return Status::InvalidArgument(fmt::format(
+      "unknown time mode \"{}\": expected none, processingTime or eventTime", name));
+}
+
+namespace detail {
+
+// ---------------------------------------------------------------------------------------------
+// Byte layout
+// ---------------------------------------------------------------------------------------------
+
+void appendOrderedTime(TimeMs t, std::string& out) {
+  uint64_t u = static_cast<uint64_t>(t) ^ (uint64_t{1} << 63);
+  for (int i = 7; i >= 0; --i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+}
+
+TimeMs readOrderedTime(std::string_view in) {
+  uint64_t u = 0;
+  for (int i = 0; i < 8; ++i) u = (u << 8) | static_cast<unsigned char>(in[i]);
+  return static_cast<TimeMs>(u ^ (uint64_t{1} << 63));
+}
+
+std::string orderedTime(TimeMs t) {
+  std::string s;
+  appendOrderedTime(t, s);
+  return s;
+}
+
+namespace {
+void appendExpiry(const std::optional<TimeMs>& expiresAt, std::string& out) {
+  if (expiresAt) {
+    out.push_back('\x01');
+    appendOrderedTime(*expiresAt, out);
+  } else {
+    out.push_back('\x00');
+  }
+}
+
+[[noreturn]] void corrupt(std::string_view stateName, std::string_view what) {
+  throwRule("STATE_DECODE", fmt::format("state variable '{}': corrupt stored entry ({})",
+                                        stateName, what));
+}
+
+std::optional<TimeMs> readExpiry(std::string_view& in, std::string_view stateName) {
+  if (in.empty()) corrupt(stateName, "missing TTL flag");
+  char flag = in[0];
+  in.remove_prefix(1);
+  if (flag == '\x00') return std::nullopt;
+  if (flag != '\x01' || in.size() < 8) corrupt(stateName, "bad TTL header");
+  TimeMs t = readOrderedTime(in);
+  in.remove_prefix(8);
+  return t;
+}
+}  // namespace
+
+std::string encodeEntry(std::optional<TimeMs> expiresAt, std::string_view payload) {
+  std::string out;
+  out.reserve(payload.size() + 9);
+  appendExpiry(expiresAt, out);
+  out.append(payload);
+  return out;
+}
+
+EntryView decodeEntry(std::string_view stored, std::string_view stateName) {
+  EntryView v;
+  v.expiresAt = readExpiry(stored, stateName);
+  v.payload = stored;
+  return v;
+}
+
+std::string encodeList(const std::vector<ListElement>& elements) {
+  std::string out;
+  for (const ListElement& e : elements) {
+    appendExpiry(e.expiresAt, out);
+    uint32_t n = static_cast<uint32_t>(e.payload.size());
+    for (int i = 3; i >= 0; --i) out.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
+    out.append(e.payload);
+  }
+  return out;
+}
+
+std::vector<ListElement> decodeList(std::string_view in, std::string_view stateName) {
+  std::vector<ListElement> out;
+  while (!in.empty()) {
+    ListElement e;
+    e.expiresAt = readExpiry(in, stateName);
+    if (in.size() < 4) corrupt(stateName, "truncated list element length");
+    uint32_t n = 0;
+    for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(in[i]);
+    in.remove_prefix(4);
+    if (in.size() < n) corrupt(stateName, "truncated list element");
+    e.payload.assign(in.substr(0, n));
+    in.remove_prefix(n);
+    out.push_back(std::move(e));
+  }
+  return out;
+}
+
+std::string_view phaseMethod(Phase p) {
+  switch (p) {
+    case Phase::kNone: return "(engine)";
+    case Phase::kInit: return "init";
+    case Phase::kInitialState: return "handleInitialState";
+    case Phase::kInputRows: return "handleInputRows";
+    case Phase::kExpiredTimer: return "handleExpiredTimer";
+    case Phase::kClose: return "close";
+  }
+  return "(engine)";
+}
+
+void TaskContext::fail(std::string rule, const std::string& message) {
+  try {
+    throwRule(std::move(rule), message);
+  } catch (const StatefulProcessorError& e) {
+    if (!violation) violation = e;
+    throw;
+  }
+}
+
+void TaskContext::requireKey(std::string_view what) {
+  if (!hasKey)
+    fail("STATE_ACCESS_WITHOUT_KEY",
+         fmt::format("{} needs a grouping key: state and timers can be used only inside "
+                     "handleInitialState, handleInputRows and handleExpiredTimer, not in {}",
+                     what, phaseMethod(phase)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Backends
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+class VariableBase {
+ public:
+  VariableBase(TaskContext& task, std::string name, std::optional<DurationMs> ttl)
+      : task_(task), name_(std::move(name)), ttl_(ttl), ttl_cf_(ttlIndexCf(name_)) {}
+
+ protected:
+  std::optional<TimeMs> stamp() const {
+    if (!ttl_) return std::nullopt;
+    return task_.batchTimestampMs + *ttl_;
+  }
+  void index(const std::optional<TimeMs>& expiresAt, std::string_view primaryKey) {
+    if (!expiresAt) return;
+    std::string k = orderedTime(*expiresAt);
+    k.append(primaryKey);
+    task_.store->put(ttl_cf_, k, "");
+  }
+  void record(const StatefulProcessorError& e) {
+    if (!task_.violation) task_.violation = e;
+  }
+  const std::string& key(std::string_view op) {
+    task_.requireKey(fmt::format("{}.{}", name_, op));
+    return task_.key;
+  }
+  TimeMs now() const { return task_.batchTimestampMs; }
+
+  TaskContext& task_;
+  std::string name_;
+  std::optional<DurationMs> ttl_;
+  std::string ttl_cf_;
+};
+
+class ValueBackendImpl final : public ValueStateBackend, VariableBase {
+ public:
+  using VariableBase::VariableBase;
+  const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  std::optional<std::string> get() override {
+    auto stored = task_.store->get(name_, key("get"));
+    if (!stored) return std::nullopt;
+    EntryView e = decodeEntry(*stored, name_);
+    if (isExpired(e.expiresAt, now())) return std::nullopt;
+    return std::string(e.payload);
+  }
+  void update(std::string bytes) override {
+    const std::string& k = key("update");
+    auto expiresAt = stamp();
+    task_.store->put(name_, k, encodeEntry(expiresAt, bytes));
+    index(expiresAt, k);
+  }
+  void clear() override { task_.store->remove(name_, key("clear")); }
+};
+
+class ListBackendImpl final : public ListStateBackend, VariableBase {
+ public:
+  using VariableBase::VariableBase;
+  const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  std::vector<std::string> get() override {
+    std::vector<std::string> out;
+    auto stored = task_.store->get(name_, key("get"));
+    if (!stored) return out;
+    for (ListElement& e : decodeList(*stored, name_))
+      if (!isExpired(e.expiresAt, now())) out.push_back(std::move(e.payload));
+    return out;
+  }
+  void put(std::vector<std::string> elements) override {
+    const std::string& k = key("put");
+    write(k, {}, std::move(elements));
+  }
+  void append(std::vector<std::string> elements) override {
+    const std::string& k = key("append");
+    std::vector<ListElement> existing;
+    if (auto stored = task_.store->get(name_, k)) existing = decodeList(*stored, name_);
+    write(k, std::move(existing), std::move(elements));
+  }
+  void clear() override { task_.store->remove(name_, key("clear")); }
+
+ private:
+  void write(const std::string& k, std::vector<ListElement> list,
+             std::vector<std::string> added) {
+    auto expiresAt = stamp();
+    for (std::string& p : added) list.push_back(ListElement{expiresAt, std::move(p)});
+    task_.store->put(name_, k, encodeList(list));
+    index(expiresAt, k);
+  }
+};
+
+class MapBackendImpl final : public MapStateBackend, VariableBase {
+ public:
+  using VariableBase::VariableBase;
+  const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  std::optional<std::string> getValue(std::string_view userKey) override {
+    auto stored = task_.store->get(name_, key("getValue") + std::string(userKey));
+    if (!stored) return std::nullopt;
+    EntryView e = decodeEntry(*stored, name_);
+    if (isExpired(e.expiresAt, now())) return std::nullopt;
+    return std::string(e.payload);
+  }
+  void updateValue(std::string userKey, std::string value) override {
+    std::string k = key("updateValue") + userKey;
+    auto expiresAt = stamp();
+    task_.store->put(name_, k, encodeEntry(expiresAt, value));
+    index(expiresAt, k);
+  }
+  std::vector<std::pair<std::string, std::string>> entries() override {
+    const std::string& prefix = key("iterator");
+    std::vector<std::pair<std::string, std::string>> out;
+    TimeMs t = now();
+    task_.store->scanPrefix(name_, prefix, [&](std::string_view k, std::string_view v) {
+      EntryView e = decodeEntry(v, name_);
+      if (!isExpired(e.expiresAt, t))
+        out.emplace_back(std::string(k.substr(prefix.size())), std::string(e.payload));
+      return true;
+    });
+    return out;
+  }
+  void removeKey(std::string_view userKey) override {
+    task_.store->remove(name_, key("removeKey") + std::string(userKey));
+  }
+  void clear() override {
+    const std::string& prefix = key("clear");
+    std::vector<std::string> keys;
+    task_.store->scanPrefix(name_, prefix, [&](std::string_view k, std::string_view) {
+      keys.emplace_back(k);
+      return true;
+    });
+    for (const std::string& k : keys) task_.store->remove(name_, k);
+  }
+};
+
+void removeAll(StateStore& store, std::string_view cf) {
+  std::vector<std::string> keys;
+  store.scan(cf, "", "", [&](std::string_view k, std::string_view) {
+    keys.emplace_back(k);
+    return true;
+  });
+  for (const std::string& k : keys) store.remove(cf, k);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+// Handle
+// ---------------------------------------------------------------------------------------------
+
+std::optional<DurationMs> TaskHandle::declare(const std::string& name, StateKind kind,
+                                              const StateVariableInfo& info,
+                                              std::optional<TTLConfig> ttl) {
+  if (task_.phase != Phase::kInit)
+    task_.fail("STATE_VARIABLE_OUTSIDE_INIT",
+               fmt::format("state variable '{}' must be created in init(), not in {}", name,
+                           phaseMethod(task_.phase)));
+  if (name.empty() || name[0] == '$')
+    task_.fail("STATE_VARIABLE_NAME",
+               fmt::format("state variable name '{}' is not allowed: it must be non-empty and "
+                           "must not start with '$' (reserved for timers and TTL)",
+                           name));
+  for (const StateVariable& v : task_.variables)
+    if (v.name == name)
+      task_.fail("STATE_VARIABLE_ALREADY_DEFINED",
+                 fmt::format("state variable '{}' is already defined in this processor", name));
+  std::optional<DurationMs> ttlMs;
+  if (ttl) {
+    if (task_.timeMode != TimeMode::kProcessingTime)
+      task_.fail("TTL_REQUIRES_PROCESSING_TIME",
+                 fmt::format("state variable '{}': TTL needs TimeMode ProcessingTime, the query "
+                             "runs with TimeMode {}",
+                             name, timeModeName(task_.timeMode)));
+    if (ttl->ttlDuration <= 0)
+      task_.fail("TTL_DURATION_NOT_POSITIVE",
+                 fmt::format("state variable '{}': TTL duration must be > 0 ms, got {}", name,
+                             ttl->ttlDuration));
+    ttlMs = ttl->ttlDuration;
+  }
+  task_.variables.push_back(StateVariable{name, kind, ttlMs, info});
+  return ttlMs;
+}
+
+std::shared_ptr<ValueStateBackend> TaskHandle::createValueState(const std::string& name,
+                                                                const StateVariableInfo& info,
+                                                                std::optional<TTLConfig> ttl) {
+  auto t = declare(name, StateKind::kValue, info, ttl);
+  return std::make_shared<ValueBackendImpl>(task_, name, t);
+}
+
+std::shared_ptr<ListStateBackend> TaskHandle::createListState(const std::string& name,
+                                                              const StateVariableInfo& info,
+                                                              std::optional<TTLConfig> ttl) {
+  auto t = declare(name, StateKind::kList, info, ttl);
+  return std::make_shared<ListBackendImpl>(task_, name, t);
+}
+
+std::shared_ptr<MapStateBackend> TaskHandle::createMapState(const std::string& name,
+                                                            const StateVariableInfo& info,
+                                                            std::optional<TTLConfig> ttl) {
+  auto t = declare(name, StateKind::kMap, info, ttl);
+  return std::make_shared<MapBackendImpl>(task_, name, t);
+}
+
+void TaskHandle::checkTimerCall(std::string_view op) {
+  if (task_.timeMode == TimeMode::kNone)
+    task_.fail("TIMER_WITH_TIME_MODE_NONE",
+               fmt::format("{}() is not allowed with TimeMode None; run the query with "
+                           "TimeMode ProcessingTime or EventTime",
+                           op));
+  if (task_.phase == Phase::kInit)
+    task_.fail("TIMER_IN_INIT",
+               fmt::format("{}() is not allowed in init(); timers can be used only in "
+                           "handleInitialState, handleInputRows and handleExpiredTimer",
+                           op));
+  if (task_.phase != Phase::kInitialState && task_.phase != Phase::kInputRows &&
+      task_.phase != Phase::kExpiredTimer)
+    task_.fail("TIMER_OUTSIDE_HANDLER",
+               fmt::format("{}() is allowed only in handleInitialState, handleInputRows and "
+                           "handleExpiredTimer, not in {}",
+                           op, phaseMethod(task_.phase)));
+  task_.requireKey(op);
+}
+
+void TaskHandle::registerTimer(TimeMs ts) {
+  checkTimerCall("registerTimer");
+  if (timerExists(*task_.store, task_.key, ts)) return;  // one timer per (key, timestamp)
+  std::string byKey = task_.key;
+  appendOrderedTime(ts, byKey);
+  std::string byTime = orderedTime(ts);
+  byTime.append(task_.key);
+  task_.store->put(kTimersByKeyCf, byKey, "");
+  task_.store->put(kTimersByTimeCf, byTime, "");
+  if (task_.trace) task_.trace("tws.timer_registered", fmt::format("\"ts\":{}", ts));
+}
+
+void TaskHandle::deleteTimer(TimeMs ts) {
+  checkTimerCall("deleteTimer");
+  if (!timerExists(*task_.store, task_.key, ts)) return;
+  deleteTimerEntries(*task_.store, task_.key, ts);
+  if (task_.trace) task_.trace("tws.timer_deleted", fmt::format("\"ts\":{}", ts));
+}
+
+std::vector<TimeMs> TaskHandle::listTimers() {
+  checkTimerCall("listTimers");
+  std::vector<TimeMs> out;
+  const std::string& prefix = task_.key;
+  task_.store->scanPrefix(kTimersByKeyCf, prefix, [&](std::string_view k, std::string_view) {
+    if (k.size() == prefix.size() + 8) out.push_back(readOrderedTime(k.substr(prefix.size())));
+    return true;
+  });
+  return out;
+}
+
+void TaskHandle::deleteIfExists(const std::string& name) {
+  if (task_.phase == Phase::kClose || task_.phase == Phase::kNone)
+    task_.fail("DELETE_OUTSIDE_PROCESSOR_CALL",
+               fmt::format("deleteIfExists('{}') is not allowed in {}", name,
+                           phaseMethod(task_.phase)));
+  if (name.empty() || name[0] == '$')
+    task_.fail("STATE_VARIABLE_NAME",
+               fmt::format("deleteIfExists('{}'): not a state variable name", name));
+  if (task_.store == nullptr) return;  // start()'s dry run of init()
+  removeAll(*task_.store, name);
+  removeAll(*task_.store, ttlIndexCf(name));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Timers and TTL cleanup
+// ---------------------------------------------------------------------------------------------
+
+bool timerExists(StateStore& store, std::string_view key, TimeMs ts) {
+  std::string byKey(key);
+  appendOrderedTime(ts, byKey);
+  return store.get(kTimersByKeyCf, byKey).has_value();
+}
+
+void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts) {
+  std::string byKey(key);
+  appendOrderedTime(ts, byKey);
+  std::string byTime = orderedTime(ts);
+  byTime.append(key);
+  store.remove(kTimersByKeyCf, byKey);
+  store.remove(kTimersByTimeCf, byTime);
+}
+
+std::vector<DueTimer> dueTimers(StateStore& store, TimeMs threshold) {
+  std::vector<DueTimer> out;
+  std::string end = prefixSuccessor(orderedTime(threshold));
+  store.scan(kTimersByTimeCf, "", end, [&](std::string_view k, std::string_view) {
+    if (k.size() >= 8) out.push_back(DueTimer{readOrderedTime(k), std::string(k.substr(8))});
+    return true;
+  });
+  return out;
+}
+
+int64_t cleanupExpired(StateStore& store, const StateVariable& variable, TimeMs now) {
+  if (!variable.ttl) return 0;
+  std::string indexCf = ttlIndexCf(variable.name);
+  std::vector<std::string> due;
+  store.scan(indexCf, "", prefixSuccessor(orderedTime(now)),
+             [&](std::string_view k, std::string_view) {
+               due.emplace_back(k);
+               return true;
+             });
+  int64_t removed = 0;
+  for (const std::string& indexKey : due) {
+    std::string_view primary = std::string_view(indexKey).substr(8);
+    if (auto stored = store.get(variable.name, primary)) {
+      if (variable.kind == StateKind::kList) {
+        std::vector<ListElement> list = decodeList(*stored, variable.name);
+        size_t before = list.size();
+        std::erase_if(list, [&](const ListElement& e) { return isExpired(e.expiresAt, now); });
+        if (list.size() != before) {
+          removed += static_cast<int64_t>(before - list.size());
+          if (list.empty())
+            store.remove(variable.name, primary);
+          else
+            store.put(variable.name, primary, encodeList(list));
+        }
+      } else {
+        EntryView e = decodeEntry(*stored, variable.name);
+        if (isExpired(e.expiresAt, now)) {
+          store.remove(variable.name, primary);
+          ++removed;
+        }
+      }
+    }
+    store.remove(indexCf, indexKey);
+  }
+  return removed;
+}
+
+}  // namespace detail
+}  // namespace streamsim
