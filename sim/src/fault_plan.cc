@@ -445,7 +445,7 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
       bool perPartition = f.point == faults::kTaskMidPartition || f.point == faults::kStateBeforeCommit ||
                           f.point == faults::kStateAfterCommit;
       if (perPartition && r.bernoulli(0.5)) f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
-      if (f.point == faults::kLogMidWrite) f.nth = r.uniformInt(1, 2);  // offsets or commits log of the batch
+      if (f.point == faults::kLogMidWrite) f.nth = r.uniformInt(1, 3);  // one of the batch's first log writes
       plan.faults.push_back(f);
     }
   }
