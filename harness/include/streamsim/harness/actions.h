@@ -1,0 +1,181 @@
+// StreamTest-style actions for whole queries (DESIGN.md §5, SEMANTICS.md §8): a test is a list of
+// actions run by one testStream(query, actions...) call on a SimEnv. The actions are the C++ form
+// of the scenario steps of DESIGN.md §6, one to one:
+//   put -> AddFile, put_partial -> AddFile{.visibleBytes}, (complete) -> CompleteFile,
+//   resend -> ResendFile, touch -> TouchFile, delete -> DeleteFile, add_rows -> AddData,
+//   advance -> AdvanceClock, run -> RunBatches / ProcessAllAvailable, crash -> Crash,
+//   restart -> Restart, stop -> StopStream, (start) -> StartStream,
+//   expect -> CheckAnswer / CheckNewAnswer / CheckLastBatch / ExpectFailure / CheckCheckpoint /
+//             AssertOnQuery.
+// A failure returns a Status whose message lists the actions with the failing one marked, the
+// batches the query ran, the faults injected and the sink's contents (as Spark's StreamTest).
+// Actions are plain values; a run is single-threaded.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "streamsim/harness/row_diff.h"
+#include "streamsim/harness/sim_env.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/io/memory_source.h"
+#include "streamsim/query.h"
+#include "streamsim/status.h"
+#include "streamsim/value.h"
+
+namespace streamsim::harness {
+
+// How the checks read what a query wrote.
+class SinkView {
+ public:
+  virtual ~SinkView() = default;
+  // What a reader of the sink sees now (CheckAnswer).
+  virtual Result<std::vector<Row>> rows() = 0;
+  // The rows per committed batch id, ascending (CheckNewAnswer, CheckLastBatch).
+  virtual Result<std::map<int64_t, std::vector<Row>>> batches() = 0;
+  virtual std::string description() const = 0;
+};
+
+// A memory sink read through the view of its latest batch's output mode (append: all rows,
+// update: latest row per key, complete: last batch).
+std::shared_ptr<SinkView> memorySinkView(std::shared_ptr<MemorySinkData> data);
+
+// The query under test: how to start it (every start builds a fresh instance from the writer,
+// as a driver restart does) and how to read its output.
+struct TestQuery {
+  DataStreamWriter writer;
+  std::shared_ptr<SinkView> sink;
+};
+// A query ending in a fresh memory sink: `writer` must not have a sink yet; the data is kept
+// outside the engine (`sinkData`, also returned through the view).
+TestQuery memoryQuery(DataStreamWriter writer, std::shared_ptr<MemorySinkData> sinkData = nullptr);
+
+struct StreamTestContext;
+
+// --- data ---
+struct AddData {  // add_rows: rows appended to a memory stream
+  std::shared_ptr<MemoryStreamData> source;
+  std::vector<Row> rows;
+};
+struct AddFile {  // put (atomic, durable) / put_partial (visibleBytes set: visible while written)
+  std::string path;
+  std::string content;
+  std::optional<size_t> visibleBytes{};
+};
+// A JSON-lines file of `rows` (Spark's JSON: one object per line).
+AddFile AddJsonFile(std::string path, const std::vector<Row>& rows);
+struct CompleteFile {  // the writer of a put_partial file finishes it
+  std::string path;
+};
+struct ResendFile {  // resend: the same content under a new name
+  std::string from;
+  std::string to;
+};
+struct TouchFile {  // touch: set the modification time (default: the clock's now)
+  std::string path;
+  std::optional<TimeMs> mtime{};
+};
+struct DeleteFile {
+  std::string path;
+};
+
+// --- time and running ---
+struct AdvanceClock {  // advance
+  DurationMs by = 0;
+};
+struct RunBatches {  // run: {batches: n} — up to n triggers on the trigger's schedule
+  int n = 1;
+};
+struct ProcessAllAvailable {};  // run: available
+struct StopStream {};           // stop: graceful (processors' close)
+struct StartStream {};          // start a new instance from the checkpoint (after stop/crash)
+struct Restart {};              // restart: crash the driver if running, then start again
+// crash: with `point`, arms a crash at that fault point (the nth matching pass from now);
+// without, crashes the driver now. A run that hits the crash leaves the query down.
+struct Crash {
+  std::string point;
+  int64_t batch = -1;
+  int partition = -1;
+  int64_t nth = 1;
+};
+
+// --- checks (expect) ---
+// With process=true (Spark's behaviour) a running query first processes all available data.
+struct CheckAnswer {  // the sink's whole content
+  std::vector<Row> rows;
+  RowOrder order = RowOrder::kAnyOrder;
+  bool process = true;
+};
+struct CheckNewAnswer {  // rows of the batches committed since the previous check
+  std::vector<Row> rows;
+  RowOrder order = RowOrder::kAnyOrder;
+  bool process = true;
+};
+struct CheckLastBatch {  // rows of the last batch in the sink
+  std::vector<Row> rows;
+  RowOrder order = RowOrder::kAnyOrder;
+  bool process = true;
+};
+// The query failed (or fails when it processes what is available, or failed to start) with a
+// message containing `messageContains` (and with `code` when set).
+struct ExpectFailure {
+  std::string messageContains;
+  std::optional<Status::Code> code{};
+};
+// Offsets and commits present in the checkpoint (batch ids, ascending).
+struct CheckCheckpoint {
+  std::optional<std::vector<int64_t>> offsets{};
+  std::optional<std::vector<int64_t>> commits{};
+};
+struct AssertOnQuery {
+  std::function<Status(StreamTestContext&)> check;
+  std::string description = "assertion";
+};
+
+using Action = std::variant<AddData, AddFile, CompleteFile, ResendFile, TouchFile, DeleteFile,
+                            AdvanceClock, RunBatches, ProcessAllAvailable, StopStream, StartStream,
+                            Restart, Crash, CheckAnswer, CheckNewAnswer, CheckLastBatch,
+                            ExpectFailure, CheckCheckpoint, AssertOnQuery>;
+
+// One line: "AddData(memory, 2 rows: {k=a}, {k=b})", "Crash(at offsets.after_write)".
+std::string describe(const Action& action);
+
+// What AssertOnQuery sees.
+struct StreamTestContext {
+  SimEnv& sim;
+  SinkView& sink;
+  const TestQuery& query;
+  // The running query, or nullptr (stopped, crashed, never started).
+  StreamingQuery* running() { return sim.query(); }
+};
+
+struct StreamTestResult {
+  Status status;             // OK, or the failure with the full report as message
+  int failedAction = -1;     // index into the actions, -1 when all passed
+  std::string report;        // the report (also when passing: actions, batches, sink)
+};
+
+// Runs `actions` against `query` in `sim`. The query is started before the first action unless
+// that action is StartStream. Each check compares against the sink; the first failing action
+// stops the run.
+StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions);
+
+// Status-only forms, for EXPECT_THAT(testStream(q, ...), IsOk()).
+Status testStream(SimEnv& sim, const TestQuery& query, std::vector<Action> actions);
+Status testStream(const TestQuery& query, std::vector<Action> actions);  // on a fresh SimEnv
+template <class... A>
+Status testStream(const TestQuery& query, A&&... actions) {
+  return testStream(query, std::vector<Action>{Action(std::forward<A>(actions))...});
+}
+template <class... A>
+Status testStream(SimEnv& sim, const TestQuery& query, A&&... actions) {
+  return testStream(sim, query, std::vector<Action>{Action(std::forward<A>(actions))...});
+}
+
+}  // namespace streamsim::harness

@@ -1,0 +1,111 @@
+// SimEnv: one simulated world for a query (DESIGN.md §4) — a VirtualClock, a SimFileSystem, a
+// SeededIdGenerator, a FaultInjector and a TraceRecorder, bundled into the engine's Env — and
+// the driver lifecycle on top of it: start a query from a DataStreamWriter, crash it, restart it
+// (destroy the engine objects, apply the crash to the filesystem, start a fresh instance from
+// the same writer), stop it. SimEnv owns all of these; the query borrows them.
+// Not thread-safe: one SimEnv per simulated run (several may live in one process).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/query.h"
+#include "streamsim/sim/fault_injector.h"
+#include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/sim_file_system.h"
+#include "streamsim/sim/simulated_crash.h"
+#include "streamsim/sim/trace.h"
+#include "streamsim/sim/virtual_clock.h"
+
+namespace streamsim::harness {
+
+struct SimEnvOptions {
+  uint64_t seed = 0;          // seeds the id generator (query ids, temp-file names)
+  TimeMs startTimeMs = 0;     // the virtual clock's start
+  sim::FaultPlan faultPlan;   // faults the injector executes (crashes can also be armed later)
+};
+
+class SimEnv {
+ public:
+  explicit SimEnv(SimEnvOptions options = {});
+  SimEnv(const SimEnv&) = delete;
+  SimEnv& operator=(const SimEnv&) = delete;
+  ~SimEnv();
+
+  sim::VirtualClock& clock() { return clock_; }
+  sim::SimFileSystem& fs() { return fs_; }
+  sim::SeededIdGenerator& ids() { return ids_; }
+  sim::FaultInjector& injector() { return *injector_; }
+  sim::TraceRecorder& trace() { return trace_; }
+  // The Env handed to queries (clock, fs, ids, fault hook, trace).
+  const Env& env() const { return env_; }
+
+  // --- driver lifecycle ---
+  // Starts a query from `writer` and keeps the writer for restarts. FailedPrecondition if a
+  // query is running; otherwise the Status of DataStreamWriter::start.
+  Status start(const DataStreamWriter& writer);
+  // Starts a new instance from the last writer (after stop() or a crash).
+  Status startAgain();
+  // Driver restart: destroys the running query (without close), applies a crash to the
+  // filesystem with the fault plan's torn-write rules, and starts a new query instance from
+  // the same writer — exactly what a driver restart does.
+  Status restart();
+  // Crash now: destroys the query without stopping it and applies the crash to the filesystem.
+  void crash();
+  // Graceful stop (processors' close()); the query object is destroyed.
+  void stop();
+
+  // Runs `f(query)` and turns a SimulatedCrash thrown inside it into a crash of the driver:
+  // the query is destroyed, the crash applied to the filesystem, and the crash recorded
+  // (lastCrash()). Returns f's result, or Aborted naming the crash. REQUIRES: running().
+  template <class F>
+  auto guarded(F&& f) -> decltype(f(std::declval<StreamingQuery&>()));
+
+  bool running() const { return query_ != nullptr; }
+  StreamingQuery* query() { return query_.get(); }
+  bool hasWriter() const { return writer_.has_value(); }
+  // The last crash caught by guarded() (cleared by nothing; check crashCount()).
+  const std::optional<sim::SimulatedCrash>& lastCrash() const { return last_crash_; }
+  int64_t crashCount() const { return crash_count_; }
+  // Progress of every batch of every run of this SimEnv, in order (queries keep only their own).
+  const std::vector<QueryProgress>& allProgress() const { return all_progress_; }
+
+ private:
+  void collectProgress();
+  void onCrash(const sim::SimulatedCrash& c);
+
+  SimEnvOptions options_;
+  sim::VirtualClock clock_;
+  sim::SimFileSystem fs_;
+  sim::SeededIdGenerator ids_;
+  sim::TraceRecorder trace_;
+  std::unique_ptr<sim::FaultInjector> injector_;
+  Env env_;
+  std::optional<DataStreamWriter> writer_;
+  std::unique_ptr<StreamingQuery> query_;
+  size_t progress_seen_ = 0;  // entries of query_->recentProgress() already collected
+  std::vector<QueryProgress> all_progress_;
+  std::optional<sim::SimulatedCrash> last_crash_;
+  int64_t crash_count_ = 0;
+};
+
+template <class F>
+auto SimEnv::guarded(F&& f) -> decltype(f(std::declval<StreamingQuery&>())) {
+  using R = decltype(f(std::declval<StreamingQuery&>()));
+  if (query_ == nullptr) return R(Status::FailedPrecondition("no query is running"));
+  try {
+    R r = f(*query_);
+    collectProgress();
+    return r;
+  } catch (const sim::SimulatedCrash& c) {
+    onCrash(c);
+    return R(Status::Aborted(c.what()));
+  }
+}
+
+}  // namespace streamsim::harness

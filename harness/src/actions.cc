@@ -1,0 +1,392 @@
+#include "streamsim/harness/actions.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include <fmt/format.h>
+
+#include "streamsim/fault_points.h"
+#include "streamsim/io/memory_sink.h"
+
+namespace streamsim::harness {
+namespace {
+
+template <class... Ts>
+struct Overloaded : Ts... {
+  using Ts::operator()...;
+};
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;
+
+class MemorySinkView final : public SinkView {
+ public:
+  explicit MemorySinkView(std::shared_ptr<MemorySinkData> data) : data_(std::move(data)) {}
+  Result<std::vector<Row>> rows() override { return data_->currentView(); }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override { return data_->batches(); }
+  std::string description() const override { return "memory sink"; }
+
+ private:
+  std::shared_ptr<MemorySinkData> data_;
+};
+
+std::string rowsBrief(const std::vector<Row>& rows, size_t max = 3) {
+  std::string out = fmt::format("{} row{}", rows.size(), rows.size() == 1 ? "" : "s");
+  if (rows.empty()) return out;
+  out += ": ";
+  for (size_t i = 0; i < rows.size() && i < max; ++i) out += (i ? ", " : "") + formatRow(rows[i]);
+  if (rows.size() > max) out += ", ...";
+  return out;
+}
+
+std::string checkName(RowOrder order, bool process) {
+  std::string s;
+  if (order == RowOrder::kInOrder) s += "in order";
+  if (!process) s += std::string(s.empty() ? "" : ", ") + "without processing";
+  return s.empty() ? "" : " [" + s + "]";
+}
+
+// Batch ids named by the files of a checkpoint log folder (offsets/, commits/).
+std::vector<int64_t> logBatchIds(FileSystem& fs, const std::string& dir) {
+  std::vector<int64_t> ids;
+  auto list = fs.list(dir);
+  if (!list.ok()) return ids;
+  for (const FileInfo& f : list.value()) {
+    std::string name = baseName(f.path);
+    int64_t id = 0;
+    auto [p, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+    if (ec == std::errc() && p == name.data() + name.size()) ids.push_back(id);
+  }
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+std::string idList(const std::vector<int64_t>& ids) { return fmt::format("[{}]", fmt::join(ids, ", ")); }
+
+class Runner {
+ public:
+  Runner(SimEnv& sim, const TestQuery& query, std::vector<Action> actions)
+      : sim_(sim), query_(query), actions_(std::move(actions)) {}
+
+  StreamTestResult run() {
+    StreamTestResult result;
+    if (query_.sink == nullptr) {
+      result.status = Status::InvalidArgument("testStream: the TestQuery has no sink view");
+      return result;
+    }
+    bool startFirst = actions_.empty() || !std::holds_alternative<StartStream>(actions_[0]);
+    if (startFirst && !sim_.running()) {
+      Status st = sim_.hasWriter() ? sim_.startAgain() : sim_.start(query_.writer);
+      if (!st.ok()) {
+        if (!actions_.empty() && std::holds_alternative<ExpectFailure>(actions_[0])) {
+          pending_error_ = st;
+        } else {
+          return fail(result, -1, "the query did not start: " + st.toString());
+        }
+      }
+    }
+    for (size_t i = 0; i < actions_.size(); ++i) {
+      current_ = i;
+      Status st = std::visit([this](auto& a) { return apply(a); }, actions_[i]);
+      if (!st.ok()) return fail(result, static_cast<int>(i), st.toString());
+    }
+    result.report = report(-1);
+    return result;
+  }
+
+ private:
+  bool nextIsExpectFailure() const {
+    return current_ + 1 < actions_.size() && std::holds_alternative<ExpectFailure>(actions_[current_ + 1]);
+  }
+  // A query error from running or starting: kept for a following ExpectFailure, else a failure.
+  Status queryError(const Status& st, std::string_view what) {
+    if (st.ok()) return st;
+    if (st.code() == Status::Code::kAborted && sim_.lastCrash() && crash_seen_ < sim_.crashCount()) {
+      // A simulated crash (armed or planned): the driver is down; not an error of the action.
+      crash_seen_ = sim_.crashCount();
+      return Status::OK();
+    }
+    if (nextIsExpectFailure()) {
+      pending_error_ = st;
+      return Status::OK();
+    }
+    return Status(st).withContext(fmt::format("{} failed", what));
+  }
+  Status processAll(std::string_view what) {
+    if (!sim_.running()) return Status::OK();
+    Status st = sim_.guarded([](StreamingQuery& q) { return q.processAllAvailable(); });
+    return queryError(st, what);
+  }
+
+  Status apply(AddData& a) {
+    if (a.source == nullptr) return Status::InvalidArgument("AddData without a source");
+    return a.source->addData(a.rows);
+  }
+  Status apply(AddFile& a) {
+    if (a.visibleBytes) return sim_.fs().putPartial(a.path, a.content, *a.visibleBytes);
+    return sim_.fs().putDurable(a.path, a.content);
+  }
+  Status apply(CompleteFile& a) { return sim_.fs().completePartial(a.path); }
+  Status apply(ResendFile& a) {
+    STREAMSIM_ASSIGN_OR_RETURN(std::string content, sim_.fs().read(a.from));
+    return sim_.fs().putDurable(a.to, content);
+  }
+  Status apply(TouchFile& a) {
+    return sim_.fs().setModificationTime(a.path, a.mtime.value_or(sim_.clock().nowMs()));
+  }
+  Status apply(DeleteFile& a) { return sim_.fs().remove(a.path); }
+  Status apply(AdvanceClock& a) {
+    if (a.by < 0) return Status::InvalidArgument("AdvanceClock: time moves forward only");
+    sim_.clock().advance(a.by);
+    return Status::OK();
+  }
+  Status apply(RunBatches& a) {
+    if (!sim_.running()) return Status::FailedPrecondition("RunBatches: the query is not running");
+    auto r = sim_.guarded([&](StreamingQuery& q) { return q.runBatches(a.n); });
+    return queryError(r.status(), "RunBatches");
+  }
+  Status apply(ProcessAllAvailable&) {
+    if (!sim_.running())
+      return Status::FailedPrecondition("ProcessAllAvailable: the query is not running");
+    return processAll("ProcessAllAvailable");
+  }
+  Status apply(StopStream&) {
+    sim_.stop();
+    return Status::OK();
+  }
+  Status apply(StartStream&) {
+    if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
+    Status st = sim_.hasWriter() ? sim_.startAgain() : sim_.start(query_.writer);
+    return queryError(st, "StartStream");
+  }
+  Status apply(Restart&) {
+    if (!sim_.hasWriter()) return queryError(sim_.start(query_.writer), "Restart");
+    return queryError(sim_.restart(), "Restart");
+  }
+  Status apply(Crash& a) {
+    if (a.point.empty()) {
+      if (sim_.running()) sim_.crash();
+      crash_seen_ = sim_.crashCount();
+      return Status::OK();
+    }
+    if (!faults::isFaultPoint(a.point))
+      return Status::InvalidArgument("Crash: unknown fault point '" + a.point +
+                                     "' (see streamsim list-faults)");
+    sim_.injector().armCrash(a.point, a.batch, a.partition, a.nth);
+    return Status::OK();
+  }
+  Status checkRows(const std::vector<Row>& expected, const std::vector<Row>& actual, RowOrder order,
+                   std::string_view what) {
+    RowDiff d = diffRows(expected, actual, order);
+    if (d.equal) return Status::OK();
+    return Status::FailedPrecondition(fmt::format("{} does not match\n{}", what, d.report));
+  }
+  Status apply(CheckAnswer& a) {
+    if (a.process) STREAMSIM_RETURN_IF_ERROR(processAll("CheckAnswer"));
+    STREAMSIM_ASSIGN_OR_RETURN(auto rows, query_.sink->rows());
+    STREAMSIM_ASSIGN_OR_RETURN(auto batches, query_.sink->batches());
+    if (!batches.empty()) last_checked_batch_ = batches.rbegin()->first;
+    return checkRows(a.rows, rows, a.order, "the sink's content");
+  }
+  Status apply(CheckNewAnswer& a) {
+    if (a.process) STREAMSIM_RETURN_IF_ERROR(processAll("CheckNewAnswer"));
+    STREAMSIM_ASSIGN_OR_RETURN(auto batches, query_.sink->batches());
+    std::vector<Row> rows;
+    for (auto& [id, b] : batches) {
+      if (id <= last_checked_batch_) continue;
+      rows.insert(rows.end(), b.begin(), b.end());
+    }
+    if (!batches.empty()) last_checked_batch_ = batches.rbegin()->first;
+    return checkRows(a.rows, rows, a.order, "the rows new since the last check");
+  }
+  Status apply(CheckLastBatch& a) {
+    if (a.process) STREAMSIM_RETURN_IF_ERROR(processAll("CheckLastBatch"));
+    STREAMSIM_ASSIGN_OR_RETURN(auto batches, query_.sink->batches());
+    std::vector<Row> rows;
+    if (!batches.empty()) {
+      rows = batches.rbegin()->second;
+      last_checked_batch_ = batches.rbegin()->first;
+    }
+    return checkRows(a.rows, rows, a.order, "the last batch");
+  }
+  Status apply(ExpectFailure& a) {
+    Status err = pending_error_;
+    pending_error_ = Status::OK();
+    if (err.ok() && sim_.running()) {
+      err = sim_.guarded([](StreamingQuery& q) { return q.processAllAvailable(); });
+      if (err.ok() && !sim_.query()->exception().ok()) err = sim_.query()->exception();
+    }
+    if (err.ok()) return Status::FailedPrecondition("ExpectFailure: the query did not fail");
+    bool match = (!a.code || err.code() == *a.code) &&
+                 err.toString().find(a.messageContains) != std::string::npos;
+    if (!match)
+      return Status::FailedPrecondition("ExpectFailure: the query failed differently: " +
+                                        err.toString());
+    return Status::OK();
+  }
+  Status apply(CheckCheckpoint& a) {
+    const std::string& chk = query_.writer.queryOptions().checkpointLocation;
+    if (a.offsets) {
+      auto got = logBatchIds(sim_.fs(), joinPath(chk, "offsets"));
+      if (got != *a.offsets)
+        return Status::FailedPrecondition(fmt::format("checkpoint offsets are {}, expected {}",
+                                                      idList(got), idList(*a.offsets)));
+    }
+    if (a.commits) {
+      auto got = logBatchIds(sim_.fs(), joinPath(chk, "commits"));
+      if (got != *a.commits)
+        return Status::FailedPrecondition(fmt::format("checkpoint commits are {}, expected {}",
+                                                      idList(got), idList(*a.commits)));
+    }
+    return Status::OK();
+  }
+  Status apply(AssertOnQuery& a) {
+    if (!a.check) return Status::InvalidArgument("AssertOnQuery without a check");
+    StreamTestContext ctx{sim_, *query_.sink, query_};
+    Status st = a.check(ctx);
+    if (!st.ok()) return st.withContext(a.description);
+    return st;
+  }
+
+  StreamTestResult& fail(StreamTestResult& result, int index, const std::string& reason) {
+    result.failedAction = index;
+    result.report = report(index);
+    std::string head = index < 0 ? "testStream failed before the first action"
+                                 : fmt::format("testStream failed at action {}: {}", index + 1,
+                                               describe(actions_[static_cast<size_t>(index)]));
+    result.status = Status::FailedPrecondition(head + "\n" + reason + "\n\n" + result.report);
+    return result;
+  }
+
+  std::string report(int failed) {
+    std::string r = "== actions ==\n";
+    for (size_t i = 0; i < actions_.size(); ++i)
+      r += fmt::format("{} {:>2}. {}\n", static_cast<int>(i) == failed ? "=>" : "  ", i + 1,
+                       describe(actions_[i]));
+    r += "== batches ==\n";
+    const auto& progress = sim_.allProgress();
+    if (progress.empty()) r += "  (none)\n";
+    for (const QueryProgress& p : progress) {
+      r += fmt::format("  batch {} at {}: {} input row(s), {} output row(s), watermark {}{}\n",
+                       p.batchId, formatTimestamp(p.timestamp), p.numInputRows, p.numOutputRows,
+                       p.eventTime.watermark, p.rerun ? " (re-run)" : "");
+    }
+    if (!sim_.injector().injected().empty()) {
+      r += "== faults ==\n";
+      for (const auto& f : sim_.injector().injected())
+        r += fmt::format("  {} at {} (batch {}, partition {})\n", f.kind, f.point,
+                         f.context.batchId, f.context.partition);
+    }
+    r += fmt::format("== {} ==\n", query_.sink->description());
+    auto batches = query_.sink->batches();
+    if (!batches.ok()) {
+      r += "  cannot read: " + batches.status().toString() + "\n";
+    } else if (batches.value().empty()) {
+      r += "  (empty)\n";
+    } else {
+      for (const auto& [id, rows] : batches.value()) {
+        r += fmt::format("  batch {}:\n", id);
+        r += formatRows(rows, 4);
+      }
+    }
+    r += fmt::format("== query: {} ==\n", sim_.running() ? "running" : "not running");
+    return r;
+  }
+
+  SimEnv& sim_;
+  const TestQuery& query_;
+  std::vector<Action> actions_;
+  size_t current_ = 0;
+  Status pending_error_;
+  int64_t last_checked_batch_ = -1;
+  int64_t crash_seen_ = 0;
+};
+
+}  // namespace
+
+std::shared_ptr<SinkView> memorySinkView(std::shared_ptr<MemorySinkData> data) {
+  return std::make_shared<MemorySinkView>(std::move(data));
+}
+
+TestQuery memoryQuery(DataStreamWriter writer, std::shared_ptr<MemorySinkData> sinkData) {
+  if (sinkData == nullptr) sinkData = std::make_shared<MemorySinkData>();
+  writer.sink(makeMemorySink(sinkData));
+  return TestQuery{std::move(writer), memorySinkView(std::move(sinkData))};
+}
+
+AddFile AddJsonFile(std::string path, const std::vector<Row>& rows) {
+  std::string content;
+  for (const Row& r : rows) content += r.toJson() + "\n";
+  return AddFile{std::move(path), std::move(content)};
+}
+
+std::string describe(const Action& action) {
+  return std::visit(
+      Overloaded{
+          [](const AddData& a) {
+            return fmt::format("AddData({}, {})", a.source ? "memory" : "no source", rowsBrief(a.rows));
+          },
+          [](const AddFile& a) {
+            if (a.visibleBytes)
+              return fmt::format("AddFile({}, {} bytes, {} visible)", a.path, a.content.size(),
+                                 *a.visibleBytes);
+            return fmt::format("AddFile({}, {} bytes)", a.path, a.content.size());
+          },
+          [](const CompleteFile& a) { return fmt::format("CompleteFile({})", a.path); },
+          [](const ResendFile& a) { return fmt::format("ResendFile({} -> {})", a.from, a.to); },
+          [](const TouchFile& a) {
+            return a.mtime ? fmt::format("TouchFile({}, {})", a.path, formatTimestamp(*a.mtime))
+                           : fmt::format("TouchFile({})", a.path);
+          },
+          [](const DeleteFile& a) { return fmt::format("DeleteFile({})", a.path); },
+          [](const AdvanceClock& a) { return fmt::format("AdvanceClock({})", formatDuration(a.by)); },
+          [](const RunBatches& a) { return fmt::format("RunBatches({})", a.n); },
+          [](const ProcessAllAvailable&) { return std::string("ProcessAllAvailable"); },
+          [](const StopStream&) { return std::string("StopStream"); },
+          [](const StartStream&) { return std::string("StartStream"); },
+          [](const Restart&) { return std::string("Restart"); },
+          [](const Crash& a) {
+            if (a.point.empty()) return std::string("Crash(now)");
+            std::string s = "Crash(at " + a.point;
+            if (a.batch >= 0) s += fmt::format(", batch {}", a.batch);
+            if (a.partition >= 0) s += fmt::format(", partition {}", a.partition);
+            if (a.nth != 1) s += fmt::format(", pass {}", a.nth);
+            return s + ")";
+          },
+          [](const CheckAnswer& a) {
+            return fmt::format("CheckAnswer({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+          },
+          [](const CheckNewAnswer& a) {
+            return fmt::format("CheckNewAnswer({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+          },
+          [](const CheckLastBatch& a) {
+            return fmt::format("CheckLastBatch({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+          },
+          [](const ExpectFailure& a) {
+            return fmt::format("ExpectFailure({}{})", a.code ? std::string(Status::codeName(*a.code)) + ", " : "",
+                               '"' + a.messageContains + '"');
+          },
+          [](const CheckCheckpoint& a) {
+            std::string s = "CheckCheckpoint(";
+            if (a.offsets) s += "offsets " + idList(*a.offsets);
+            if (a.commits) s += std::string(a.offsets ? ", " : "") + "commits " + idList(*a.commits);
+            return s + ")";
+          },
+          [](const AssertOnQuery& a) { return fmt::format("AssertOnQuery({})", a.description); },
+      },
+      action);
+}
+
+StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions) {
+  return Runner(sim, query, std::move(actions)).run();
+}
+
+Status testStream(SimEnv& sim, const TestQuery& query, std::vector<Action> actions) {
+  return runStreamTest(sim, query, std::move(actions)).status;
+}
+
+Status testStream(const TestQuery& query, std::vector<Action> actions) {
+  SimEnv sim;
+  return testStream(sim, query, std::move(actions));
+}
+
+}  // namespace streamsim::harness

@@ -1,0 +1,84 @@
+#include "streamsim/harness/sim_env.h"
+
+
+namespace streamsim::harness {
+
+SimEnv::SimEnv(SimEnvOptions options)
+    : options_(std::move(options)),
+      clock_(options_.startTimeMs),
+      fs_(&clock_),
+      ids_(options_.seed) {
+  injector_ = std::make_unique<sim::FaultInjector>(options_.faultPlan, &fs_, &trace_);
+  env_.clock = &clock_;
+  env_.fs = &fs_;
+  env_.ids = &ids_;
+  env_.faults = injector_.get();
+  env_.trace = &trace_;
+}
+
+SimEnv::~SimEnv() {
+  // The query borrows everything here: it must go first.
+  query_.reset();
+}
+
+void SimEnv::collectProgress() {
+  if (query_ == nullptr) return;
+  const auto& p = query_->recentProgress();
+  for (size_t i = progress_seen_; i < p.size(); ++i) all_progress_.push_back(p[i]);
+  progress_seen_ = p.size();
+}
+
+Status SimEnv::start(const DataStreamWriter& writer) {
+  if (query_ != nullptr) return Status::FailedPrecondition("a query is already running");
+  writer_.emplace(writer);
+  return startAgain();
+}
+
+Status SimEnv::startAgain() {
+  if (query_ != nullptr) return Status::FailedPrecondition("a query is already running");
+  if (!writer_) return Status::FailedPrecondition("no query was started before");
+  try {
+    auto q = writer_->start(env_);
+    if (!q.ok()) return q.status();
+    query_ = std::move(q).value();
+  } catch (const sim::SimulatedCrash& c) {
+    onCrash(c);
+    return Status::Aborted(c.what());
+  }
+  progress_seen_ = 0;
+  return Status::OK();
+}
+
+void SimEnv::onCrash(const sim::SimulatedCrash& c) {
+  last_crash_ = c;
+  ++crash_count_;
+  collectProgress();
+  query_.reset();
+  injector_->applyCrash(fs_);
+}
+
+void SimEnv::crash() {
+  collectProgress();
+  query_.reset();
+  ++crash_count_;
+  injector_->applyCrash(fs_);
+}
+
+Status SimEnv::restart() {
+  if (query_ != nullptr) crash();
+  return startAgain();
+}
+
+void SimEnv::stop() {
+  if (query_ == nullptr) return;
+  collectProgress();
+  try {
+    query_->stop();
+  } catch (const sim::SimulatedCrash& c) {
+    onCrash(c);
+    return;
+  }
+  query_.reset();
+}
+
+}  // namespace streamsim::harness
