@@ -11,13 +11,20 @@ namespace {
 
 constexpr DurationMs kDay = 24LL * 60 * 60 * 1000;
 
+struct TestCrash {};
+
 class RecordingHook : public FaultHook {
  public:
   Status at(std::string_view point, const FaultContext& ctx) override {
     points.emplace_back(point);
     paths.push_back(ctx.path);
+    if (!crashAt.empty() && point == crashAt) {
+      crashAt.clear();
+      throw TestCrash{};
+    }
     return Status::OK();
   }
+  std::string crashAt;
   std::vector<std::string> points;
   std::vector<std::string> paths;
 };
@@ -341,6 +348,27 @@ TEST_F(FileSourceTest, CleanSourceDeleteRemovesOnlyCommittedFiles) {
   EXPECT_TRUE(fs.exists("/in/a.json"));  // planned, not committed
   ASSERT_TRUE(src->commit(ctx(), **end).ok());
   EXPECT_FALSE(fs.exists("/in/a.json"));
+}
+
+TEST_F(FileSourceTest, CleanSourceCrashMidwayFinishesAfterRestart) {
+  put("/in/a.json", "a", 1000);
+  put("/in/b.json", "b", 1000);
+  put("/in/c.json", "c", 1000);
+  std::map<std::string, std::string> opts{{"cleanSource", "delete"}};
+  auto src = make(opts);
+  start(*src);
+  auto end = src->latestOffset(ctx(), std::nullopt);
+  ASSERT_TRUE(end.ok());
+  last_ = *end;  // batch committed
+  hook.crashAt = std::string(faults::kCleanSourceMid);
+  EXPECT_THROW((void)src->commit(ctx(), **end), TestCrash);
+  EXPECT_FALSE(fs.exists("/in/a.json"));
+  EXPECT_FALSE(fs.exists("/in/b.json"));
+  EXPECT_TRUE(fs.exists("/in/c.json"));
+  auto again = make(opts);
+  start(*again);  // restore with the committed offset
+  ASSERT_TRUE(again->commit(ctx(), *last_).ok());  // the re-run's commit of the previous batch
+  EXPECT_FALSE(fs.exists("/in/c.json"));
 }
 
 TEST_F(FileSourceTest, CleanSourceFailureIsBestEffortAndTraced) {

@@ -226,10 +226,14 @@ Status FileSource::restore(const SourceContext& ctx, const std::optional<std::st
     for (const FileSourceEntry& e : entries) markSeen(stripFileUri(e.path), e.timestamp);
     purge();
   }
+  // cleanSource after a restart starts again at the last committed log batch: a crash in the
+  // middle of cleaning it (source.mid_clean) must not leave the rest behind. Files already moved
+  // are skipped.
   cleaned_through_ = -1;
   if (committed) {
-    STREAMSIM_ASSIGN_OR_RETURN(cleaned_through_,
+    STREAMSIM_ASSIGN_OR_RETURN(int64_t k,
                                parseFileSourceOffset(*committed, description() + " committed offset"));
+    cleaned_through_ = k - 1;
   }
   restored_ = true;
   return Status::OK();
