@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -5,8 +6,10 @@
 #include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/io/file_sink.h"
+#include "streamsim/io/file_source.h"
 #include "streamsim/io/foreach_sink.h"
 #include "streamsim/io/memory_sink.h"
+#include "streamsim/query.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
 
@@ -255,6 +258,57 @@ TEST_F(SinksTest, ForeachWriterExceptionFailsTheBatchAndClosesWithTheError) {
   EXPECT_NE(st.message().find("batch 2"), std::string::npos);
   ASSERT_EQ(writer->closes.size(), 1u);
   EXPECT_FALSE(writer->closes[0].ok());
+}
+
+}  // namespace
+}  // namespace streamsim
+
+// End to end through the batch loop: file source -> file sink, crashing at every sink fault
+// point once; the reader's view after restarts equals the input, once.
+namespace streamsim {
+namespace {
+
+TEST_F(SinksTest, FileToFileIsExactlyOnceAcrossSinkCrashes) {
+  SchemaPtr in = *parseSchema("k string, n long");
+  for (int i = 0; i < 3; ++i) {
+    std::string p = "/in/f" + std::to_string(i) + ".json";
+    ASSERT_TRUE(fs.putDurable(p, "{\"k\":\"k" + std::to_string(i) + "\",\"n\":" + std::to_string(i) + "}\n").ok());
+    ASSERT_TRUE(fs.setModificationTime(p, 100 + i).ok());
+  }
+  auto source = makeFileSource("/in", in, {{"maxFilesPerTrigger", "1"}});
+  ASSERT_TRUE(source.ok());
+  std::vector<std::string> crashes{std::string(faults::kSinkAfterDataFiles),
+                                   std::string(faults::kSinkAfterMetadata),
+                                   std::string(faults::kSourceLogAfterWrite)};
+  size_t next = 0;
+  int crashed = 0;
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    hook.crashAt = next < crashes.size() ? crashes[next] : "";
+    auto query = readStream(*source)
+                     .writeStream()
+                     .sink(makeFileSink("/out"))
+                     .option("checkpointLocation", "/chk")
+                     .start(env);
+    ASSERT_TRUE(query.ok()) << query.status().toString();
+    try {
+      Status st = (*query)->processAllAvailable();
+      ASSERT_TRUE(st.ok()) << st.toString();
+      if (hook.crashAt.empty() && next >= crashes.size()) break;
+      if (!hook.crashAt.empty()) ++next;  // the point was not reached this run: skip it
+    } catch (const TestCrash&) {
+      ++crashed;
+      ++next;
+      fs.crashLosingUnsynced();
+    }
+  }
+  EXPECT_EQ(crashed, 3);
+  auto out = readFileSinkOutput(env, "/out", in);
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  std::vector<Row> got = *out;
+  std::sort(got.begin(), got.end());
+  ASSERT_EQ(got.size(), 3u);
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(got[i].get("n").asLong(), i);
+  EXPECT_FALSE(listFileSinkOrphans(env, "/out")->empty());  // the crashed batch's leftovers
 }
 
 }  // namespace
