@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <ostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/state/state_store.h"
+
+namespace streamsim {
+// gtest prints rows readably.
+inline void PrintTo(const Row& row, std::ostream* os) { *os << "{" << row.toString() << "}"; }
+}  // namespace streamsim
 
 namespace streamsim::testing {
 

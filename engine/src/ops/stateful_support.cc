@@ -4,6 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "streamsim/checkpoint/operator_metadata.h"
 #include "streamsim/env.h"
 #include "streamsim/fault_points.h"
 
@@ -186,15 +187,19 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
     STREAMSIM_RETURN_IF_ERROR(writeNew(ctx, schemaDir, schemaPath, "v1\n" + layoutJson(layout) + "\n"));
   }
 
-  // Spark's operator metadata v1, so that `inspect` reads our checkpoints like Spark's.
-  const std::string metaDir = joinPath(opDir, "_metadata");
-  const std::string metaPath = joinPath(metaDir, "metadata");
+  // Spark's operator metadata v1 (checkpoint/operator_metadata.h writes the format), so that
+  // `inspect` reads our checkpoints like Spark's.
+  const std::string metaPath = operatorMetadataV1Path(ctx.checkpointRoot, ctx.operatorId);
   if (!fs.exists(metaPath)) {
-    nlohmann::ordered_json j;
-    j["operatorInfo"] = {{"operatorId", ctx.operatorId}, {"operatorName", layout.operatorName}};
-    j["stateStoreInfo"] = nlohmann::ordered_json::array(
-        {{{"storeName", "default"}, {"numColsPrefixKey", 0}, {"numPartitions", ctx.shufflePartitions}}});
-    STREAMSIM_RETURN_IF_ERROR(writeNew(ctx, metaDir, metaPath, "v1\n" + j.dump() + "\n"));
+    OperatorMetadata m;
+    m.version = 1;
+    m.operatorId = ctx.operatorId;
+    m.operatorName = layout.operatorName;
+    StateStoreMetadataInfo store;
+    store.numPartitions = ctx.shufflePartitions;
+    m.stateStores.push_back(store);
+    STREAMSIM_RETURN_IF_ERROR(
+        writeNew(ctx, parentPath(metaPath), metaPath, serializeOperatorMetadata(m) + "\n"));
   }
   return Status::OK();
 }

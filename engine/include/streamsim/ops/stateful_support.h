@@ -44,8 +44,8 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
                                            const PartitionTask& task);
 
 // The layout of an operator's state, recorded once per checkpoint (SEMANTICS.md §2):
-// state/<op>/_metadata/metadata is Spark's operator metadata v1
-// (v1 + {"operatorInfo":{"operatorId":N,"operatorName":...},"stateStoreInfo":[...]}), and
+// state/<op>/_metadata/metadata is Spark's operator metadata v1 (written through
+// checkpoint/operator_metadata.h), and
 // state/<op>/_stateSchema/default/schema is streamsim's own JSON line
 // {"operatorName":...,"keyColumns":[...],"valueSchema":"...","details":"..."}; this file is the
 // only writer and reader of it.
