@@ -1,0 +1,62 @@
+// Runs a loaded Scenario in a fresh SimEnv (DESIGN.md §6): builds the query from its spec, maps
+// every step onto the simulated world (files, clock, crashes, restarts) and checks every
+// `expect`, reporting every differing row. With a fault plan (sweep/replay) crashes are
+// recovered by restarting, as a supervisor would, and the expectations must still hold.
+// One call = one independent simulated run; calls may run on several threads.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/harness/scenario.h"
+#include "streamsim/sim/fault_plan.h"
+#include "streamsim/status.h"
+
+namespace streamsim::harness {
+
+struct ScenarioRunOptions {
+  uint64_t seed = 0;
+  // Faults injected on top of the scenario's own steps (sweep / replay). When set, a crash
+  // during a run step is followed by a restart and the step goes on (at most 20 restarts).
+  std::optional<sim::FaultPlan> faultPlan;
+  // Collect the actual rows of every `sink:` / `new_rows:` expectation for --update.
+  bool collectActual = false;
+};
+
+struct CheckFailure {
+  SourceLocation where;  // the step (or expectation) that failed
+  std::string message;   // what was expected, what came (every differing row)
+};
+
+// The rows an `expect` step actually saw, for `run --update`.
+struct ActualRows {
+  SourceLocation where;  // of the `sink:` / `new_rows:` list in the file
+  std::string key;       // "sink" | "new_rows"
+  std::vector<Row> rows;
+};
+
+struct ScenarioRunResult {
+  Status setupError;  // the scenario could not be run as written (bad input found at run time)
+  std::vector<CheckFailure> failures;
+  std::string traceHash;  // the run's fingerprint (sim::TraceRecorder)
+  int64_t batches = 0;    // batches that ran (re-runs included)
+  int64_t crashes = 0;
+  std::vector<ActualRows> actual;  // only with collectActual
+  bool passed() const { return setupError.ok() && failures.empty(); }
+  // Every failure on its own line(s), prefixed with file:line:col.
+  std::string report() const;
+};
+
+ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options = {});
+
+// The fault knobs of the scenario's `sweep:` section (defaults when it has none).
+sim::FaultKnobs sweepKnobs(const Scenario& scenario);
+
+// Rewrites the expected rows of `file` in place with `actual` (run --update). Returns the new
+// text; `diff` gets a unified-style diff of the changed lines.
+Result<std::string> updateExpectedRows(const std::string& fileText,
+                                       const std::vector<ActualRows>& actual, std::string* diff);
+
+}  // namespace streamsim::harness

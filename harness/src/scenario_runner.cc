@@ -1,0 +1,597 @@
+// The scenario runner (scenario_runner.h): Scenario -> query + harness actions, one action per
+// step (actions.h), checks done against what a reader of the sink sees.
+#include "streamsim/harness/scenario_runner.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/harness/actions.h"
+#include "streamsim/harness/row_diff.h"
+#include "streamsim/harness/sim_env.h"
+#include "streamsim/io/file_sink.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/io/memory_source.h"
+#include "streamsim/ops/dedup.h"
+#include "streamsim/ops/window_aggregation.h"
+#include "streamsim/tws/processor_registry.h"
+#include "streamsim/tws/transform_with_state.h"
+
+namespace streamsim::harness {
+
+std::string ScenarioRunResult::report() const {
+  std::string out;
+  if (!setupError.ok()) out += "  cannot run: " + setupError.message() + "\n";
+  for (const auto& f : failures) {
+    out += fmt::format("  {}: {}\n", f.where.toString(), f.message);
+  }
+  return out;
+}
+
+sim::FaultKnobs sweepKnobs(const Scenario& sc) {
+  sim::FaultKnobs k;
+  k.partitions = sc.query.shufflePartitions;
+  k.checkpointDir = sc.query.checkpoint;
+  if (sc.sweep) {
+    k.points = sc.sweep->crashPoints;
+    k.maxCrashes = sc.sweep->maxCrashes;
+    k.tornWrites = sc.sweep->tornWrites;
+    k.taskFailureProbability = sc.sweep->taskFailures;
+    k.ioErrorProbability = sc.sweep->ioErrors;
+    k.landingFaultProbability = sc.sweep->landingFaults;
+    k.batches = sc.sweep->batches;
+  }
+  return k;
+}
+
+namespace {
+
+Value jsonValue(const nlohmann::json& j) {
+  if (j.is_null()) return Value();
+  if (j.is_boolean()) return Value(j.get<bool>());
+  if (j.is_number_integer()) return Value(j.get<int64_t>());
+  if (j.is_number()) return Value(j.get<double>());
+  if (j.is_string()) return Value(j.get<std::string>());
+  return Value(j.dump());
+}
+
+// What a reader of a file sink's folder sees: files listed in _spark_metadata, JSON typed as
+// written (no schema needed: the scenario does not declare the output schema).
+class FileSinkView final : public SinkView {
+ public:
+  FileSinkView(SimEnv& sim, std::string path) : sim_(sim), path_(std::move(path)) {}
+  Result<std::vector<Row>> rows() override {
+    std::vector<Row> out;
+    if (!sim_.fs().exists(path_)) return out;
+    STREAMSIM_ASSIGN_OR_RETURN(auto orphans, listFileSinkOrphans(sim_.env(), path_));
+    STREAMSIM_ASSIGN_OR_RETURN(auto entries, sim_.fs().list(path_));
+    std::set<std::string> skip(orphans.begin(), orphans.end());
+    for (const auto& e : entries) {
+      std::string name = baseName(e.path);
+      if (e.isDir || name.empty() || name[0] == '.' || name[0] == '_') continue;
+      if (skip.count(e.path) || skip.count(name)) continue;
+      STREAMSIM_ASSIGN_OR_RETURN(std::string text, sim_.fs().read(e.path));
+      size_t start = 0;
+      while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        if (end == std::string::npos) end = text.size();
+        std::string line = text.substr(start, end - start);
+        start = end + 1;
+        if (line.empty()) continue;
+        auto j = nlohmann::json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object())
+          return Status::Corruption(fmt::format("{}: not a JSON object: {}", e.path, line));
+        std::vector<std::pair<std::string, Value>> named;
+        for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
+        out.push_back(Row::fromNamed(std::move(named)));
+      }
+    }
+    return out;
+  }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    STREAMSIM_ASSIGN_OR_RETURN(auto all, rows());
+    return std::map<int64_t, std::vector<Row>>{{0, std::move(all)}};
+  }
+  std::string description() const override { return "files " + path_; }
+
+ private:
+  SimEnv& sim_;
+  std::string path_;
+};
+
+// Expected rows as written, with each value cast to the type its column has in `actual`.
+std::vector<Row> typedLike(const std::vector<RowSpec>& expected, const std::vector<Row>& actual) {
+  std::map<std::string, Type> types;
+  for (const auto& r : actual)
+    for (size_t i = 0; i < r.size(); ++i)
+      if (!r[i].isNull()) types.emplace(r.schema()->field(i).name, r[i].type());
+  std::vector<Row> out;
+  for (const auto& spec : expected) {
+    std::vector<std::pair<std::string, Value>> named;
+    for (const auto& [name, value] : spec.fields) {
+      Value v = value;
+      auto t = types.find(name);
+      if (t != types.end() && !v.isNull() && v.type() != t->second) {
+        auto cast = v.castTo(t->second);
+        if (cast.ok()) v = *cast;
+      }
+      named.emplace_back(name, v);
+    }
+    out.push_back(Row::fromNamed(std::move(named)));
+  }
+  return out;
+}
+
+// Multiset difference a - b.
+std::vector<Row> minus(std::vector<Row> a, const std::vector<Row>& b) {
+  for (const auto& r : b) {
+    auto it = std::find(a.begin(), a.end(), r);
+    if (it != a.end()) a.erase(it);
+  }
+  return a;
+}
+
+Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
+  if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
+    auto cols = d->columns;
+    if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
+    return OperatorFactory([cols] { return makeDropDuplicates(cols); });
+  }
+  if (auto* w = std::get_if<WindowAggregationOp>(&spec.op)) {
+    WindowAggregationSpec s;
+    s.groupBy = w->groupBy;
+    s.window = {w->timeColumn, w->windowMs, w->slideMs, w->startTimeMs};
+    for (const auto& a : w->aggregates) {
+      Aggregate agg;
+      agg.function = a.function == "sum"   ? AggregateFunction::kSum
+                     : a.function == "min" ? AggregateFunction::kMin
+                     : a.function == "max" ? AggregateFunction::kMax
+                     : a.function == "avg" ? AggregateFunction::kAvg
+                                           : AggregateFunction::kCount;
+      agg.column = a.column;
+      agg.outputName = a.as;
+      s.aggregates.push_back(agg);
+    }
+    STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(s));
+    return OperatorFactory([s] { return makeWindowAggregation(s); });
+  }
+  if (auto* t = std::get_if<TransformWithStateOp>(&spec.op)) {
+    TransformWithStateSpec s;
+    s.groupBy = t->groupBy;
+    STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory, ProcessorRegistry::factory(t->processor));
+    s.processorName = t->processor;
+    STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));
+    if (t->outputMode) {
+      STREAMSIM_ASSIGN_OR_RETURN(OutputMode m, parseOutputMode(*t->outputMode));
+      s.outputMode = m;
+    }
+    s.eventTimeColumnName = t->eventTimeColumn;
+    if (!t->initialState.empty()) {
+      std::vector<Row> rows;
+      for (const auto& r : t->initialState) rows.push_back(r.toRow());
+      s.initialState = rows;
+    }
+    return OperatorFactory([s] { return makeTransformWithState(s); });
+  }
+  return Status::InvalidArgument("unsupported operator");
+}
+
+class Runner {
+ public:
+  Runner(const Scenario& sc, const ScenarioRunOptions& options)
+      : sc_(sc), options_(options), sim_(simOptions(sc, options)) {}
+
+  ScenarioRunResult run() {
+    ScenarioRunResult result;
+    Status st = build();
+    if (!st.ok()) {
+      result.setupError = st;
+      return result;
+    }
+    std::vector<Action> actions;
+    std::vector<SourceLocation> where;
+    for (const auto& step : sc_.steps) addStep(step, actions, where);
+    if (!setup_.ok()) {
+      result.setupError = setup_;
+      return result;
+    }
+    StreamTestResult r = runStreamTest(sim_, query_, std::move(actions));
+    if (!r.status.ok()) {
+      SourceLocation at = r.failedAction >= 0 && r.failedAction < static_cast<int>(where.size())
+                              ? where[r.failedAction]
+                              : SourceLocation{sc_.file, 0, 0};
+      std::string msg = failure_.empty() ? r.status.message() : failure_;
+      result.failures.push_back({at, msg});
+    }
+    result.traceHash = sim_.trace().fingerprintHex();
+    result.batches = static_cast<int64_t>(sim_.allProgress().size());
+    result.crashes = sim_.crashCount();
+    result.actual = std::move(actual_);
+    return result;
+  }
+
+ private:
+  static SimEnvOptions simOptions(const Scenario& sc, const ScenarioRunOptions& o) {
+    SimEnvOptions s;
+    s.seed = o.seed;
+    s.startTimeMs = sc.start;
+    if (o.faultPlan) s.faultPlan = *o.faultPlan;
+    return s;
+  }
+
+  Status build() {
+    const QuerySpec& q = sc_.query;
+    std::vector<SourceFactory> sources;
+    for (const auto& s : q.sources) {
+      if (s.kind == SourceSpec::Kind::kMemory) {
+        auto data = std::make_shared<MemoryStreamData>(s.schema);
+        memory_.push_back(data);
+        sources.push_back(makeMemorySource(data));
+      } else {
+        memory_.push_back(nullptr);
+        STREAMSIM_RETURN_IF_ERROR(sim_.fs().mkdirs(s.path));
+        auto f = makeFileSource(s.path, s.schema, s.options);
+        if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
+        sources.push_back(*f);
+      }
+    }
+    DataFrame df = readStream(sources);
+    for (const auto& op : q.operators) {
+      if (auto* w = std::get_if<WatermarkOp>(&op.op)) {
+        df = df.withWatermark(w->column, w->delayMs);
+      } else if (auto* s = std::get_if<SelectOp>(&op.op)) {
+        df = df.select(s->columns);
+      } else {
+        auto f = buildOperator(op);
+        if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
+        df = df.transform(*f);
+      }
+    }
+    DataStreamWriter writer = df.writeStream();
+    writer.option("checkpointLocation", q.checkpoint);
+    writer.option("spark.sql.shuffle.partitions", std::to_string(q.shufflePartitions));
+    writer.option("stateStore", q.stateStore);
+    writer.option("taskRetries", std::to_string(q.taskRetries));
+    for (const auto& [k, v] : q.conf) writer.option(k, v);
+    STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
+    writer.outputMode(mode);
+    switch (q.trigger.kind) {
+      case TriggerSpec::Kind::kDefault: writer.trigger(Trigger::Default()); break;
+      case TriggerSpec::Kind::kProcessingTime: writer.trigger(Trigger::ProcessingTime(q.trigger.intervalMs)); break;
+      case TriggerSpec::Kind::kAvailableNow: writer.trigger(Trigger::AvailableNow()); break;
+      case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
+    }
+    if (q.sink.kind == SinkSpec::Kind::kFiles) {
+      writer.sink(makeFileSink(q.sink.path));
+      query_ = TestQuery{writer, std::make_shared<FileSinkView>(sim_, q.sink.path)};
+    } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
+      query_ = memoryQuery(writer);
+    } else {
+      return Status::InvalidArgument(q.sink.where.toString() +
+                                     ": the foreach sink is not available in scenarios yet");
+    }
+    return Status::OK();
+  }
+
+  std::string rowsText(const std::vector<RowSpec>& rows, const Schema* schema, std::vector<Row>* out) {
+    for (const auto& r : rows) {
+      if (schema) {
+        auto row = r.toRow(*schema);
+        if (!row.ok()) return r.where.toString() + ": " + row.status().message();
+        out->push_back(*row);
+      } else {
+        out->push_back(r.toRow());
+      }
+    }
+    return {};
+  }
+
+  void setupFail(const SourceLocation& where, std::string msg) {
+    if (setup_.ok()) setup_ = Status::InvalidArgument(where.toString() + ": " + msg);
+  }
+
+  void push(std::vector<Action>& actions, std::vector<SourceLocation>& where, Action a,
+            const SourceLocation& at) {
+    actions.push_back(std::move(a));
+    where.push_back(at);
+  }
+
+  // A run step. Without faults: the action itself. With a fault plan: crashes are recovered
+  // by restarting until the step's work is done (a supervisor restarting the driver).
+  void addRun(const RunStep& r, std::vector<Action>& actions, std::vector<SourceLocation>& where,
+              const SourceLocation& at) {
+    if (!options_.faultPlan) {
+      if (r.batches) push(actions, where, RunBatches{*r.batches}, at);
+      else push(actions, where, ProcessAllAvailable{}, at);
+      return;
+    }
+    std::optional<int> batches = r.batches;
+    push(actions, where,
+         AssertOnQuery{[batches](StreamTestContext& ctx) -> Status {
+                         int remaining = batches.value_or(0);
+                         for (int attempt = 0; attempt < 20; ++attempt) {
+                           if (!ctx.sim.running()) STREAMSIM_RETURN_IF_ERROR(ctx.sim.startAgain());
+                           int64_t crashes = ctx.sim.crashCount();
+                           Status st;
+                           if (batches) {
+                             auto n = ctx.sim.guarded([&](StreamingQuery& q) { return q.runBatches(remaining); });
+                             if (n.ok()) remaining -= *n;
+                             st = n.status();
+                           } else {
+                             st = ctx.sim.guarded([](StreamingQuery& q) {
+                               return Result<bool>(q.processAllAvailable().ok() ? Result<bool>(true)
+                                                                                : Result<bool>(q.exception()));
+                             }).status();
+                           }
+                           if (ctx.sim.crashCount() == crashes) return st;
+                           if (batches && remaining <= 0) return Status::OK();
+                         }
+                         return Status::Aborted("more than 20 crashes in one run step");
+                       },
+                       "run (restarting after crashes)"},
+         at);
+  }
+
+  void addStep(const Step& step, std::vector<Action>& actions, std::vector<SourceLocation>& where) {
+    const SourceLocation& at = step.where;
+    const Schema* schema = !sc_.query.sources.empty() && sc_.query.sources[0].schema
+                               ? sc_.query.sources[0].schema.get()
+                               : nullptr;
+    std::visit(
+        [&](const auto& s) {
+          using T = std::decay_t<decltype(s)>;
+          if constexpr (std::is_same_v<T, PutStep> || std::is_same_v<T, PutPartialStep>) {
+            AddFile file;
+            if (s.text) {
+              file = AddFile{s.path, *s.text};
+            } else {
+              std::vector<Row> rows;
+              std::string bad = rowsText(s.rows, schema, &rows);
+              if (!bad.empty()) return setupFail(at, bad);
+              file = AddJsonFile(s.path, rows);
+            }
+            if constexpr (std::is_same_v<T, PutPartialStep>) {
+              size_t n = s.visibleBytes ? static_cast<size_t>(*s.visibleBytes)
+                                        : static_cast<size_t>(file.content.size() * *s.fraction);
+              file.visibleBytes = std::min(n, file.content.size());
+            }
+            push(actions, where, file, at);
+            if constexpr (std::is_same_v<T, PutStep>) {
+              if (s.mtime) push(actions, where, TouchFile{s.path, *s.mtime}, at);
+            }
+          } else if constexpr (std::is_same_v<T, ResendStep>) {
+            push(actions, where, ResendFile{s.from, s.to}, at);
+            if (s.mtime) push(actions, where, TouchFile{s.to, *s.mtime}, at);
+          } else if constexpr (std::is_same_v<T, TouchStep>) {
+            push(actions, where, TouchFile{s.path, s.mtime}, at);
+          } else if constexpr (std::is_same_v<T, DeleteStep>) {
+            push(actions, where, DeleteFile{s.path}, at);
+          } else if constexpr (std::is_same_v<T, AddRowsStep>) {
+            if (s.source >= static_cast<int>(memory_.size()) || !memory_[s.source])
+              return setupFail(at, "add_rows needs a memory source");
+            std::vector<Row> rows;
+            for (const auto& r : s.rows) rows.push_back(r.toRow());
+            push(actions, where, AddData{memory_[s.source], rows}, at);
+          } else if constexpr (std::is_same_v<T, AdvanceStep>) {
+            if (s.by) {
+              push(actions, where, AdvanceClock{*s.by}, at);
+            } else {
+              TimeMs to = *s.to;
+              push(actions, where,
+                   AssertOnQuery{[to](StreamTestContext& ctx) -> Status {
+                                   if (ctx.sim.clock().nowMs() > to)
+                                     return Status::InvalidArgument(fmt::format(
+                                         "advance to {}: the clock is already at {}",
+                                         formatTimestamp(to), formatTimestamp(ctx.sim.clock().nowMs())));
+                                   ctx.sim.clock().set(to);
+                                   return Status::OK();
+                                 },
+                                 "advance to " + formatTimestamp(to)},
+                   at);
+            }
+          } else if constexpr (std::is_same_v<T, RunStep>) {
+            addRun(s, actions, where, at);
+          } else if constexpr (std::is_same_v<T, CrashStep>) {
+            if (s.now) push(actions, where, Crash{}, at);
+            else push(actions, where, Crash{s.at, s.batch, s.partition, 1}, at);
+          } else if constexpr (std::is_same_v<T, RestartStep>) {
+            push(actions, where, Restart{}, at);
+          } else if constexpr (std::is_same_v<T, StopStep>) {
+            push(actions, where, StopStream{}, at);
+          } else if constexpr (std::is_same_v<T, ExpectStep>) {
+            addExpect(s, actions, where, at);
+          }
+        },
+        step.step);
+  }
+
+  void addExpect(const ExpectStep& e, std::vector<Action>& actions,
+                 std::vector<SourceLocation>& where, const SourceLocation& at) {
+    if (e.error) push(actions, where, ExpectFailure{*e.error}, at);
+    if (!e.state.empty() || !e.timers.empty())
+      setupFail(at, "expect state/timers is not supported by the scenario runner yet");
+    if (e.sink) {
+      auto expected = *e.sink;
+      SourceLocation w = e.sinkWhere;
+      push(actions, where,
+           AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
+                           STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
+                           if (options_.collectActual) actual_.push_back({w, "sink", rows});
+                           seen_ = rows;
+                           RowDiff d = diffRows(typedLike(expected, rows), rows);
+                           if (d.equal) return Status::OK();
+                           failure_ = "the sink differs:\n" + d.report;
+                           return Status::FailedPrecondition(failure_);
+                         },
+                         "expect sink"},
+           at);
+    }
+    if (e.newRows) {
+      auto expected = *e.newRows;
+      SourceLocation w = e.newRowsWhere;
+      push(actions, where,
+           AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
+                           STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
+                           auto fresh = minus(rows, seen_);
+                           seen_ = rows;
+                           if (options_.collectActual) actual_.push_back({w, "new_rows", fresh});
+                           RowDiff d = diffRows(typedLike(expected, fresh), fresh);
+                           if (d.equal) return Status::OK();
+                           failure_ = "the new rows differ:\n" + d.report;
+                           return Status::FailedPrecondition(failure_);
+                         },
+                         "expect new_rows"},
+           at);
+    }
+    if (!e.progress.empty()) {
+      auto fields = e.progress;
+      push(actions, where,
+           AssertOnQuery{[this, fields](StreamTestContext& ctx) -> Status {
+                           const auto& all = ctx.sim.allProgress();
+                           if (all.empty()) return fail("expect progress: no batch has run");
+                           const QueryProgress& p = all.back();
+                           auto stateSum = [&](auto member) {
+                             int64_t n = 0;
+                             for (const auto& s : p.stateOperators) n += s.*member;
+                             return n;
+                           };
+                           std::string diffs;
+                           for (const auto& [name, want] : fields) {
+                             Value got;
+                             if (name == "batchId") got = Value(p.batchId);
+                             else if (name == "timestamp") got = Value::timestamp(p.timestamp);
+                             else if (name == "watermark") got = Value::timestamp(p.eventTime.watermark);
+                             else if (name == "numInputRows") got = Value(p.numInputRows);
+                             else if (name == "numOutputRows") got = Value(p.numOutputRows);
+                             else if (name == "numRowsDroppedByWatermark") got = Value(p.numRowsDroppedByWatermark);
+                             else if (name == "numRowsTotal") got = Value(stateSum(&StateOperatorProgress::numRowsTotal));
+                             else if (name == "numRowsUpdated") got = Value(stateSum(&StateOperatorProgress::numRowsUpdated));
+                             else if (name == "numRowsRemoved") got = Value(stateSum(&StateOperatorProgress::numRowsRemoved));
+                             else if (name == "numTimersFired") got = Value(stateSum(&StateOperatorProgress::numTimersFired));
+                             else if (name == "numValuesRemovedByTTL") got = Value(stateSum(&StateOperatorProgress::numValuesRemovedByTTL));
+                             else if (name == "rerun") got = Value(p.rerun);
+                             if (!(got == want))
+                               diffs += fmt::format("\n  {}: expected {}, got {}", name, want.toString(), got.toString());
+                           }
+                           if (diffs.empty()) return Status::OK();
+                           return fail(fmt::format("progress of batch {} differs:{}", p.batchId, diffs));
+                         },
+                         "expect progress"},
+           at);
+    }
+    if (e.checkpoint) {
+      const auto& c = *e.checkpoint;
+      if (c.offsets || c.commits) push(actions, where, CheckCheckpoint{c.offsets, c.commits}, at);
+      if (!c.filesExist.empty() || !c.filesAbsent.empty()) {
+        std::string root = sc_.query.checkpoint;
+        auto exist = c.filesExist;
+        auto absent = c.filesAbsent;
+        push(actions, where,
+             AssertOnQuery{[this, root, exist, absent](StreamTestContext& ctx) -> Status {
+                             std::string diffs;
+                             auto full = [&](const std::string& f) {
+                               return !f.empty() && f[0] == '/' ? f : joinPath(root, f);
+                             };
+                             for (const auto& f : exist)
+                               if (!ctx.sim.fs().exists(full(f))) diffs += "\n  missing: " + full(f);
+                             for (const auto& f : absent)
+                               if (ctx.sim.fs().exists(full(f))) diffs += "\n  present: " + full(f);
+                             if (diffs.empty()) return Status::OK();
+                             return fail("checkpoint files differ:" + diffs);
+                           },
+                           "expect checkpoint files"},
+             at);
+      }
+    }
+  }
+
+  Status fail(std::string msg) {
+    failure_ = msg;
+    return Status::FailedPrecondition(std::move(msg));
+  }
+
+  const Scenario& sc_;
+  const ScenarioRunOptions& options_;
+  SimEnv sim_;
+  TestQuery query_{DataStreamWriter(DataFrame()), nullptr};
+  std::vector<std::shared_ptr<MemoryStreamData>> memory_;
+  Status setup_;
+  std::string failure_;
+  std::vector<Row> seen_;
+  std::vector<ActualRows> actual_;
+};
+
+}  // namespace
+
+ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options) {
+  Runner runner(scenario, options);
+  return runner.run();
+}
+
+Result<std::string> updateExpectedRows(const std::string& fileText,
+                                       const std::vector<ActualRows>& actual, std::string* diff) {
+  // Replace each located flow/block list with a flow list of the actual rows, bottom-up so that
+  // earlier locations stay valid. Only lists starting at `where` are rewritten.
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= fileText.size()) {
+    size_t end = fileText.find('\n', start);
+    if (end == std::string::npos) end = fileText.size();
+    lines.push_back(fileText.substr(start, end - start));
+    start = end + 1;
+  }
+  std::vector<ActualRows> sorted = actual;
+  std::sort(sorted.begin(), sorted.end(), [](const ActualRows& a, const ActualRows& b) {
+    return a.where.line > b.where.line;
+  });
+  std::string d;
+  for (const auto& a : sorted) {
+    if (a.where.line <= 0 || a.where.line > static_cast<int>(lines.size()))
+      return Status::InvalidArgument(fmt::format("no line {} to update", a.where.line));
+    size_t li = a.where.line - 1;
+    std::string& line = lines[li];
+    size_t col = a.where.column - 1;
+    if (col >= line.size() || line[col] != '[')
+      return Status::InvalidArgument(fmt::format(
+          "{}: --update rewrites only flow lists written on one line ({}: [...])",
+          a.where.toString(), a.key));
+    // Find the matching ']' on the same line.
+    int depth = 0;
+    size_t close = std::string::npos;
+    for (size_t i = col; i < line.size(); ++i) {
+      if (line[i] == '[') ++depth;
+      if (line[i] == ']' && --depth == 0) {
+        close = i;
+        break;
+      }
+    }
+    if (close == std::string::npos)
+      return Status::InvalidArgument(a.where.toString() + ": --update needs the list on one line");
+    std::string rows;
+    for (size_t i = 0; i < a.rows.size(); ++i) {
+      const Row& r = a.rows[i];
+      rows += i ? ", {" : "{";
+      for (size_t c = 0; c < r.size(); ++c) {
+        std::string v = r[c].isNull() ? "null" : r[c].toString();
+        if (r[c].type() == Type::kString || r[c].type() == Type::kTimestamp) v = "\"" + v + "\"";
+        rows += fmt::format("{}{}: {}", c ? ", " : "", r.schema()->field(c).name, v);
+      }
+      rows += "}";
+    }
+    std::string updated = line.substr(0, col) + "[" + rows + "]" + line.substr(close + 1);
+    if (updated != line) {
+      d = fmt::format("@@ line {}\n-{}\n+{}\n", a.where.line, line, updated) + d;
+      line = updated;
+    }
+  }
+  if (diff) *diff = d;
+  std::string out;
+  for (size_t i = 0; i < lines.size(); ++i) out += (i ? "\n" : "") + lines[i];
+  return out;
+}
+
+}  // namespace streamsim::harness

@@ -1,0 +1,80 @@
+// The streamsim CLI's command line (CLI11): subcommands, options, exit codes (cli.h).
+#include "cli/cli.h"
+
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "cli/scenario_commands.h"
+
+namespace streamsim::cli {
+
+int runCli(int argc, char** argv) {
+  CLI::App app{"streamsim: run, sweep, replay and inspect Spark-style streaming scenarios"};
+  app.require_subcommand(1);
+  app.set_help_all_flag("--help-all", "Show help for every subcommand");
+
+  RunArgs run;
+  auto* runCmd = app.add_subcommand("run", "Run scenario files; exit 1 if an expectation fails");
+  runCmd->add_option("files", run.files, "Scenario files (YAML)")->required();
+  runCmd->add_option("--seed", run.seed, "Seed of the simulated world (ids, temp names)");
+  runCmd->add_flag("--update", run.update,
+                   "Rewrite the expected sink/new_rows rows in place with what came (shows a diff)");
+  runCmd->add_flag("-v,--verbose", run.verbose, "Print every step as it runs");
+
+  SweepArgs sweep;
+  auto* sweepCmd = app.add_subcommand(
+      "sweep", "Run scenarios under seeded random fault plans; exit 1 on the first failing seed");
+  sweepCmd->add_option("path", sweep.path, "A scenario file or a folder of them")->required();
+  sweepCmd->add_option("--seeds", sweep.seeds, "Seeds per scenario (default: the file's sweep.seeds)");
+  sweepCmd->add_option("--first-seed", sweep.firstSeed, "First seed (default 0)");
+  sweepCmd->add_option("--jobs,-j", sweep.jobs, "Worker threads (default 1)")->check(CLI::Range(1, 256));
+  sweepCmd->add_option("--shard", sweep.shard,
+                       "i/n: run only seeds with seed % n == i (CI matrices, indexed jobs)");
+  sweepCmd->add_option("--junit", sweep.junit, "Write a JUnit XML report");
+  sweepCmd->add_option("--json", sweep.json, "Write a JSON report (shards' reports merge)");
+  sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
+
+  ReplayArgs replay;
+  auto* replayCmd = app.add_subcommand("replay", "Re-run one seed of a sweep (or an explicit fault plan)");
+  replayCmd->add_option("file", replay.file, "Scenario file")->required();
+  replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed")->required();
+  replayCmd->add_option("--plan", replay.plan,
+                        "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
+
+  std::string checkpoint, sinkPath;
+  bool json = false;
+  auto* inspectCmd = app.add_subcommand(
+      "inspect", "Report a checkpoint per batch: offsets, commits, files, sink, diagnosis");
+  inspectCmd->add_option("checkpoint", checkpoint, "Checkpoint folder (streamsim's or Spark's)")->required();
+  inspectCmd->add_option("--sink", sinkPath, "The file sink's output folder (lists orphans)");
+  inspectCmd->add_flag("--json", json, "One JSON object instead of text");
+
+  long long batch = -1;
+  int op = -1;
+  std::string key;
+  auto* stateCmd = app.add_subcommand("state", "Print the state of a checkpoint after a batch");
+  stateCmd->add_option("checkpoint", checkpoint, "Checkpoint folder")->required();
+  stateCmd->add_option("--batch", batch, "Batch id (state version = batch + 1)")->required();
+  stateCmd->add_option("--operator", op, "Only this stateful operator id");
+  stateCmd->add_option("--key", key, "Only entries whose key holds this value");
+
+  auto* listCmd = app.add_subcommand("list-faults", "List the named fault points");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  if (*runCmd) return runCommand(run, std::cout, std::cerr);
+  if (*sweepCmd) return sweepCommand(sweep, std::cout, std::cerr);
+  if (*replayCmd) return replayCommand(replay, std::cout, std::cerr);
+  if (*inspectCmd) return inspectCommand(checkpoint, sinkPath, json, std::cout, std::cerr);
+  if (*stateCmd) return stateCommand(checkpoint, batch, op, key, std::cout, std::cerr);
+  if (*listCmd) return listFaultsCommand(std::cout);
+  return kExitBadInput;
+}
+
+}  // namespace streamsim::cli

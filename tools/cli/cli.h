@@ -1,0 +1,26 @@
+// The streamsim CLI (DESIGN.md §7, docs/scenarios.md "CLI"): run, sweep, replay, inspect, state,
+// list-faults. runCli is the whole program; streamsim_main.cc only calls it, so a user's runner
+// (streamsim_add_runner) is this CLI with their processors registered. Exit codes: 0 all held,
+// 1 a check failed, 2 bad input. Single-threaded except `sweep --jobs`.
+#pragma once
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace streamsim::cli {
+
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitCheckFailed = 1;
+inline constexpr int kExitBadInput = 2;
+
+int runCli(int argc, char** argv);
+
+// Subcommands (each returns an exit code and prints to out/err).
+int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, bool json,
+                   std::ostream& out, std::ostream& err);
+int stateCommand(const std::string& checkpoint, long long batch, int op, const std::string& key,
+                 std::ostream& out, std::ostream& err);
+int listFaultsCommand(std::ostream& out);
+
+}  // namespace streamsim::cli

@@ -1,0 +1,385 @@
+// `streamsim run`, `sweep`, `replay` (scenario_commands.h).
+#include "cli/scenario_commands.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "cli/cli.h"
+#include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/random.h"
+
+namespace streamsim::cli {
+namespace {
+
+std::string readFile(const std::string& path, bool& ok) {
+  std::ifstream in(path, std::ios::binary);
+  ok = static_cast<bool>(in);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Loads every file; prints every error of every file. False if any is bad.
+bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenario>& out,
+             std::ostream& err) {
+  bool ok = true;
+  for (const auto& f : files) {
+    auto load = harness::loadScenarioFile(f);
+    if (!load.ok()) {
+      err << load.errorText();
+      ok = false;
+      continue;
+    }
+    out.push_back(std::move(*load.scenario));
+  }
+  return ok;
+}
+
+std::string shellQuote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+sim::FaultPlan planForSeed(const harness::Scenario& sc, uint64_t seed) {
+  sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), harness::sweepKnobs(sc));
+  plan.seed = seed;
+  return plan;
+}
+
+harness::ScenarioRunResult runWithPlan(const harness::Scenario& sc, uint64_t seed,
+                                       const sim::FaultPlan& plan) {
+  harness::ScenarioRunOptions o;
+  o.seed = seed;
+  o.faultPlan = plan;
+  return harness::runScenario(sc, o);
+}
+
+// Greedy shrink over FaultPlan::shrinks(): keep the first smaller plan that still fails.
+sim::FaultPlan shrink(const harness::Scenario& sc, uint64_t seed, sim::FaultPlan plan,
+                      harness::ScenarioRunResult& lastFailure) {
+  for (int round = 0; round < 64; ++round) {
+    bool smaller = false;
+    for (const auto& candidate : plan.shrinks()) {
+      auto r = runWithPlan(sc, seed, candidate);
+      if (!r.passed()) {
+        plan = candidate;
+        lastFailure = std::move(r);
+        smaller = true;
+        break;
+      }
+    }
+    if (!smaller) break;
+  }
+  return plan;
+}
+
+std::string xmlEscape(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    switch (c) {
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '&': out += "&amp;"; break;
+      case '"': out += "&quot;"; break;
+      default: out += c;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool parseShard(const std::string& text, int& index, int& count) {
+  auto slash = text.find('/');
+  if (slash == std::string::npos) return false;
+  try {
+    size_t used = 0;
+    index = std::stoi(text.substr(0, slash), &used);
+    if (used != slash) return false;
+    count = std::stoi(text.substr(slash + 1), &used);
+    if (used != text.size() - slash - 1) return false;
+  } catch (const std::exception&) {
+    return false;
+  }
+  return count >= 1 && index >= 0 && index < count;
+}
+
+std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount) {
+  std::vector<uint64_t> out;
+  for (uint64_t s = first; s < first + static_cast<uint64_t>(n); ++s)
+    if (s % static_cast<uint64_t>(shardCount) == static_cast<uint64_t>(shardIndex)) out.push_back(s);
+  return out;
+}
+
+int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
+  std::vector<harness::Scenario> scenarios;
+  if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
+  int failed = 0;
+  bool badInput = false;
+  for (const auto& sc : scenarios) {
+    harness::ScenarioRunOptions o;
+    o.seed = args.seed;
+    o.collectActual = args.update;
+    auto r = harness::runScenario(sc, o);
+    if (!r.setupError.ok()) {
+      err << fmt::format("{}: cannot run: {}\n", sc.file, r.setupError.message());
+      badInput = true;
+      continue;
+    }
+    if (args.update && !r.actual.empty()) {
+      bool ok = false;
+      std::string text = readFile(sc.file, ok);
+      std::string diff;
+      auto updated = harness::updateExpectedRows(text, r.actual, &diff);
+      if (!updated.ok()) {
+        err << fmt::format("{}: --update: {}\n", sc.file, updated.status().message());
+        badInput = true;
+        continue;
+      }
+      if (*updated != text) {
+        std::ofstream(sc.file, std::ios::binary) << *updated;
+        out << fmt::format("updated {}\n{}", sc.file, diff);
+      }
+      // The updated rows hold by construction; the other checks still count.
+      auto rerun = harness::runScenario(*harness::loadScenario(sc.file), o);
+      r = std::move(rerun);
+    }
+    if (r.passed()) {
+      out << fmt::format("PASS {} ({} batches, {} crashes, trace {})\n", sc.file, r.batches,
+                         r.crashes, r.traceHash);
+    } else {
+      ++failed;
+      out << fmt::format("FAIL {}: {}\n{}", sc.file, sc.name, r.report());
+      out << fmt::format("  reproduce: streamsim run {} --seed {}\n", sc.file, args.seed);
+    }
+  }
+  if (badInput) return kExitBadInput;
+  return failed ? kExitCheckFailed : kExitOk;
+}
+
+int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (std::filesystem::is_directory(args.path, ec)) {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(args.path))
+      if (e.path().extension() == ".yaml") files.push_back(e.path().string());
+    std::sort(files.begin(), files.end());
+    if (files.empty()) {
+      err << fmt::format("streamsim sweep: no *.yaml scenario under {}\n", args.path);
+      return kExitBadInput;
+    }
+  } else if (std::filesystem::exists(args.path, ec)) {
+    files.push_back(args.path);
+  } else {
+    err << fmt::format("streamsim sweep: {}: no such file or folder\n", args.path);
+    return kExitBadInput;
+  }
+  int shardIndex = 0, shardCount = 1;
+  if (!args.shard.empty() && !parseShard(args.shard, shardIndex, shardCount)) {
+    err << fmt::format("streamsim sweep: --shard '{}': expected i/n with 0 <= i < n, e.g. 0/4\n",
+                       args.shard);
+    return kExitBadInput;
+  }
+  if (args.seeds < 0) {
+    err << "streamsim sweep: --seeds must be >= 1\n";
+    return kExitBadInput;
+  }
+  std::vector<harness::Scenario> scenarios;
+  if (!loadAll(files, scenarios, err)) return kExitBadInput;
+
+  struct Job {
+    size_t scenario;
+    uint64_t seed;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    int n = args.seeds > 0 ? args.seeds : (scenarios[i].sweep ? scenarios[i].sweep->seeds : 100);
+    for (uint64_t s : shardSeeds(args.firstSeed, n, shardIndex, shardCount)) jobs.push_back({i, s});
+  }
+  struct Outcome {
+    bool done = false;
+    bool passed = true;
+    bool setupError = false;
+    std::string traceHash;
+    std::string plan;
+    std::string report;
+    std::string shrunkPlan;
+  };
+  std::vector<Outcome> outcomes(jobs.size());
+  std::atomic<size_t> next{0};
+  std::atomic<size_t> finished{0};
+  std::atomic<size_t> failures{0};
+  std::mutex mu;
+  const bool bar = !args.noProgress && isatty(STDERR_FILENO);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto progress = [&] {
+    size_t done = finished.load();
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    double rate = secs > 0 ? done / secs : 0;
+    int width = 30;
+    int filled = jobs.empty() ? width : static_cast<int>(width * done / jobs.size());
+    err << fmt::format("\r[{}{}] {}/{} seeds  {:.1f}/s  failures: {}", std::string(filled, '#'),
+                       std::string(width - filled, ' '), done, jobs.size(), rate, failures.load())
+        << std::flush;
+  };
+  auto worker = [&] {
+    for (size_t j = next++; j < jobs.size(); j = next++) {
+      const auto& sc = scenarios[jobs[j].scenario];
+      uint64_t seed = jobs[j].seed;
+      Outcome o;
+      sim::FaultPlan plan = planForSeed(sc, seed);
+      o.plan = plan.toJson();
+      auto r = runWithPlan(sc, seed, plan);
+      o.traceHash = r.traceHash;
+      if (!r.setupError.ok()) {
+        o.passed = false;
+        o.setupError = true;
+        o.report = r.setupError.message();
+      } else if (!r.passed()) {
+        o.passed = false;
+        sim::FaultPlan small = shrink(sc, seed, plan, r);
+        o.shrunkPlan = small.toJson();
+        o.report = r.report();
+      }
+      o.done = true;
+      std::lock_guard<std::mutex> lock(mu);
+      outcomes[j] = std::move(o);
+      ++finished;
+      if (!outcomes[j].passed) ++failures;
+      if (bar) progress();
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int t = 1; t < args.jobs; ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  if (bar) err << "\n";
+
+  // Report in (file, seed) order whatever the thread interleaving.
+  int exitCode = kExitOk;
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    size_t n = 0, bad = 0;
+    for (size_t j = 0; j < jobs.size(); ++j) {
+      if (jobs[j].scenario != i) continue;
+      ++n;
+      const Outcome& o = outcomes[j];
+      if (o.passed) continue;
+      ++bad;
+      if (o.setupError) {
+        out << fmt::format("ERROR {} seed {}: {}\n", scenarios[i].file, jobs[j].seed, o.report);
+        exitCode = kExitBadInput;
+        continue;
+      }
+      if (exitCode == kExitOk) exitCode = kExitCheckFailed;
+      out << fmt::format("FAIL {} seed {}\n  fault plan: {}\n  shrunk to:  {}\n{}", scenarios[i].file,
+                         jobs[j].seed, o.plan, o.shrunkPlan, o.report);
+      out << fmt::format("  replay: streamsim replay {} --seed {} --plan {}\n", scenarios[i].file,
+                         jobs[j].seed, shellQuote(o.shrunkPlan));
+    }
+    out << fmt::format("{} {}: {} seeds, {} failed{}\n", bad ? "FAIL" : "PASS", scenarios[i].file, n,
+                       bad, shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
+  }
+
+  if (!args.json.empty()) {
+    nlohmann::json j;
+    j["shard"] = {{"index", shardIndex}, {"count", shardCount}};
+    j["results"] = nlohmann::json::array();
+    for (size_t k = 0; k < jobs.size(); ++k) {
+      const Outcome& o = outcomes[k];
+      nlohmann::json r = {{"file", scenarios[jobs[k].scenario].file},
+                          {"name", scenarios[jobs[k].scenario].name},
+                          {"seed", jobs[k].seed},
+                          {"passed", o.passed},
+                          {"traceHash", o.traceHash},
+                          {"plan", o.plan}};
+      if (!o.passed) {
+        r["failure"] = o.report;
+        r["shrunkPlan"] = o.shrunkPlan;
+        r["replay"] = fmt::format("streamsim replay {} --seed {} --plan {}",
+                                  scenarios[jobs[k].scenario].file, jobs[k].seed,
+                                  shellQuote(o.shrunkPlan));
+      }
+      j["results"].push_back(r);
+    }
+    std::ofstream(args.json) << j.dump(2) << "\n";
+  }
+  if (!args.junit.empty()) {
+    std::ofstream x(args.junit);
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+    for (size_t i = 0; i < scenarios.size(); ++i) {
+      size_t n = 0, bad = 0;
+      for (size_t k = 0; k < jobs.size(); ++k)
+        if (jobs[k].scenario == i) {
+          ++n;
+          if (!outcomes[k].passed) ++bad;
+        }
+      x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
+                       xmlEscape(scenarios[i].file), n, bad);
+      for (size_t k = 0; k < jobs.size(); ++k) {
+        if (jobs[k].scenario != i) continue;
+        x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\"",
+                         xmlEscape(scenarios[i].name), jobs[k].seed);
+        if (outcomes[k].passed) {
+          x << "/>\n";
+        } else {
+          x << fmt::format(">\n      <failure message=\"{}\">{}\nreplay: streamsim replay {} --seed {} --plan {}</failure>\n    </testcase>\n",
+                           xmlEscape("seed " + std::to_string(jobs[k].seed) + " failed"),
+                           xmlEscape(outcomes[k].report), xmlEscape(scenarios[i].file),
+                           jobs[k].seed, xmlEscape(shellQuote(outcomes[k].shrunkPlan)));
+        }
+      }
+      x << "  </testsuite>\n";
+    }
+    x << "</testsuites>\n";
+  }
+  return exitCode;
+}
+
+int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
+  auto sc = harness::loadScenario(args.file);
+  if (!sc.ok()) {
+    err << sc.status().message() << "\n";
+    return kExitBadInput;
+  }
+  sim::FaultPlan plan;
+  if (!args.plan.empty()) {
+    auto p = sim::FaultPlan::fromJson(args.plan);
+    if (!p.ok()) {
+      err << fmt::format("streamsim replay: --plan: {}\n", p.status().message());
+      return kExitBadInput;
+    }
+    plan = *p;
+  } else {
+    plan = planForSeed(*sc, args.seed);
+  }
+  out << fmt::format("replaying {} seed {}\n{}\n", args.file, args.seed, plan.toString());
+  auto r = runWithPlan(*sc, args.seed, plan);
+  if (!r.setupError.ok()) {
+    err << fmt::format("{}: cannot run: {}\n", args.file, r.setupError.message());
+    return kExitBadInput;
+  }
+  out << fmt::format("{} ({} batches, {} crashes, trace {})\n", r.passed() ? "PASS" : "FAIL",
+                     r.batches, r.crashes, r.traceHash);
+  if (!r.passed()) out << r.report();
+  return r.passed() ? kExitOk : kExitCheckFailed;
+}
+
+}  // namespace streamsim::cli

@@ -1,0 +1,46 @@
+// `streamsim run`, `sweep` and `replay`: scenario files through the harness's scenario runner.
+// The sweep runs seeds on --jobs threads, each seed a fresh simulated world.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace streamsim::cli {
+
+struct RunArgs {
+  std::vector<std::string> files;
+  uint64_t seed = 0;
+  bool update = false;
+  bool verbose = false;
+};
+
+struct SweepArgs {
+  std::string path;
+  int seeds = 0;  // 0: the file's sweep.seeds
+  uint64_t firstSeed = 0;
+  int jobs = 1;
+  std::string shard;  // "i/n"
+  std::string junit;
+  std::string json;
+  bool noProgress = false;
+};
+
+struct ReplayArgs {
+  std::string file;
+  uint64_t seed = 0;
+  std::string plan;
+  bool trace = false;
+};
+
+int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
+int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err);
+int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err);
+
+// "2/4" -> {2, 4}; false when malformed or i >= n.
+bool parseShard(const std::string& text, int& index, int& count);
+// Seeds [first, first+n) that belong to shard i of n (seed % n == i).
+std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount);
+
+}  // namespace streamsim::cli
