@@ -1,0 +1,166 @@
+// State schema registry (state_schema.h). One writer (recordFile) and one reader (readLatest)
+// of state/<op>/_stateSchema/<n>.json; format in docs/state-format.md §3.
+#include "streamsim/state/state_schema.h"
+
+#include <charconv>
+#include <set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/value.h"
+
+namespace streamsim {
+namespace {
+
+constexpr int kFormatVersion = 1;
+
+std::string schemaDir(const std::string& root, int operatorId) {
+  return joinPath(joinPath(joinPath(root, "state"), std::to_string(operatorId)), "_stateSchema");
+}
+
+// "<n>.json" -> n, else -1.
+int64_t fileNumber(std::string_view name) {
+  if (!name.ends_with(".json") || name.size() <= 5) return -1;
+  std::string_view digits = name.substr(0, name.size() - 5);
+  int64_t n = -1;
+  auto [p, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+  if (ec != std::errc() || p != digits.data() + digits.size()) return -1;
+  return n;
+}
+
+struct Recorded {
+  int64_t number = -1;  // -1: nothing recorded
+  std::string path;
+  std::vector<StateVariableSchema> variables;
+};
+
+Result<Recorded> readLatest(const Env& env, const std::string& root, int operatorId) {
+  Recorded out;
+  std::string dir = schemaDir(root, operatorId);
+  if (!env.fs->exists(dir)) return out;
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(dir));
+  for (const FileInfo& f : entries) {
+    int64_t n = f.isDir ? -1 : fileNumber(baseName(f.path));
+    if (n > out.number) {
+      out.number = n;
+      out.path = f.path;
+    }
+  }
+  if (out.number < 0) return out;
+  STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(out.path));
+  auto bad = [&](std::string_view why) {
+    return Status::Corruption(fmt::format("state schema file {}: {}", out.path, why));
+  };
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+  if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
+  if (j.value("formatVersion", 0) != kFormatVersion)
+    return bad(fmt::format("unknown formatVersion {} (this build reads {})",
+                           j.contains("formatVersion") ? j["formatVersion"].dump() : "(none)", kFormatVersion));
+  if (!j.contains("stateVariables") || !j["stateVariables"].is_array()) return bad("no stateVariables array");
+  for (const auto& v : j["stateVariables"]) {
+    if (!v.is_object() || !v.contains("name") || !v["name"].is_string() || !v.contains("keySchema") ||
+        !v["keySchema"].is_string() || !v.contains("valueSchema") || !v["valueSchema"].is_string() ||
+        !v.contains("ttlEnabled") || !v["ttlEnabled"].is_boolean())
+      return bad(fmt::format("state variable entry {} needs string name, keySchema, valueSchema and boolean ttlEnabled",
+                             v.dump()));
+    out.variables.push_back({v["name"].get<std::string>(), v["keySchema"].get<std::string>(),
+                             v["valueSchema"].get<std::string>(), v["ttlEnabled"].get<bool>()});
+  }
+  return out;
+}
+
+Status recordFile(const Env& env, const std::string& root, int operatorId, int64_t number,
+                  const std::vector<StateVariableSchema>& variables) {
+  nlohmann::json vars = nlohmann::json::array();
+  for (const auto& v : variables)
+    vars.push_back({{"name", v.name}, {"keySchema", v.keySchema}, {"valueSchema", v.valueSchema},
+                    {"ttlEnabled", v.ttlEnabled}});
+  nlohmann::json j = {{"formatVersion", kFormatVersion}, {"operatorId", operatorId}, {"stateVariables", vars}};
+  std::string path = joinPath(schemaDir(root, operatorId), fmt::format("{}.json", number));
+  FaultContext ctx;
+  ctx.operatorId = operatorId;
+  return writeFileAtomically(env, path, j.dump() + "\n", ctx);
+}
+
+enum class Change { kSame, kEvolved };
+
+// Whether `now` may replace `before` for one variable.
+Result<Change> compareVariable(int operatorId, const std::string& file, const StateVariableSchema& before,
+                               const StateVariableSchema& now, const Schema& nowKey, const Schema& nowValue) {
+  auto reject = [&](std::string_view what, std::string_view beforeText, std::string_view nowText,
+                    std::string_view rule) {
+    return Status::FailedPrecondition(fmt::format(
+        "incompatible state schema for operator {}, state variable '{}': {} was '{}' (recorded in {}), now '{}'; {}",
+        operatorId, now.name, what, beforeText, file, nowText, rule));
+  };
+  if (before == now) return Change::kSame;
+  auto oldKey = Schema::parseDDL(before.keySchema);
+  auto oldValue = Schema::parseDDL(before.valueSchema);
+  if (!oldKey.ok() || !oldValue.ok())
+    return Status::Corruption(fmt::format("state schema file {}: state variable '{}' has a malformed schema: {}",
+                                          file, before.name,
+                                          (!oldKey.ok() ? oldKey.status() : oldValue.status()).message()));
+  if (!(*oldKey == nowKey))
+    return reject("key schema", before.keySchema, now.keySchema, "the key schema of a state variable cannot change");
+  if (before.ttlEnabled != now.ttlEnabled)
+    return reject("TTL", before.ttlEnabled ? "enabled" : "disabled", now.ttlEnabled ? "enabled" : "disabled",
+                  "TTL cannot be switched on or off for existing state");
+  const auto& oldFields = oldValue->fields();
+  const auto& newFields = nowValue.fields();
+  constexpr std::string_view kRule = "only appending nullable fields to a value schema is allowed";
+  if (newFields.size() < oldFields.size())
+    return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+  for (size_t i = 0; i < oldFields.size(); ++i)
+    if (!(oldFields[i] == newFields[i])) return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+  for (size_t i = oldFields.size(); i < newFields.size(); ++i)
+    if (!newFields[i].nullable) return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+  return Change::kEvolved;  // also when only the DDL spelling differs ("bigint" vs "long")
+}
+
+}  // namespace
+
+Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                 const std::vector<StateVariableSchema>& variables) {
+  std::set<std::string> names;
+  std::vector<std::pair<Schema, Schema>> parsed;
+  for (const auto& v : variables) {
+    if (!names.insert(v.name).second)
+      return Status::InvalidArgument(
+          fmt::format("state variable '{}' of operator {} is declared twice", v.name, operatorId));
+    auto key = Schema::parseDDL(v.keySchema);
+    if (!key.ok()) return key.status().withContext(fmt::format("key schema of state variable '{}'", v.name));
+    auto value = Schema::parseDDL(v.valueSchema);
+    if (!value.ok()) return value.status().withContext(fmt::format("value schema of state variable '{}'", v.name));
+    parsed.emplace_back(std::move(*key), std::move(*value));
+  }
+  STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
+  if (recorded.number < 0) return recordFile(env, checkpointRoot, operatorId, 0, variables);
+
+  bool changed = false;
+  for (size_t i = 0; i < variables.size(); ++i) {
+    const StateVariableSchema* before = nullptr;
+    for (const auto& r : recorded.variables)
+      if (r.name == variables[i].name) before = &r;
+    if (before == nullptr) {
+      changed = true;  // a new state variable
+      continue;
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(Change c, compareVariable(operatorId, recorded.path, *before, variables[i],
+                                                         parsed[i].first, parsed[i].second));
+    if (c == Change::kEvolved) changed = true;
+  }
+  if (!changed) return Status::OK();
+  std::vector<StateVariableSchema> merged = variables;
+  for (const auto& r : recorded.variables)
+    if (!names.count(r.name)) merged.push_back(r);
+  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged);
+}
+
+Result<std::vector<StateVariableSchema>> readStateSchema(const Env& env, const std::string& checkpointRoot,
+                                                         int operatorId) {
+  STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
+  return recorded.variables;
+}
+
+}  // namespace streamsim
