@@ -1,0 +1,296 @@
+// The batch loop of SEMANTICS.md §1, §4, §5: protocol order, restart rules, triggers, watermarks.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "streamsim/checkpoint/commit_log.h"
+#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/fault_points.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/io/memory_source.h"
+#include "streamsim/query.h"
+#include "streamsim/sim/sim_file_system.h"
+#include "streamsim/sim/virtual_clock.h"
+
+namespace streamsim {
+namespace {
+
+using ::testing::ElementsAre;
+
+// Records the fault points passed, in order; can fail (return a Status) or "crash" (throw) at one.
+struct RecordingHook : FaultHook {
+  std::vector<std::string> points;
+  std::string crashAt;
+  int64_t crashBatch = -1;
+  Status at(std::string_view point, const FaultContext& ctx) override {
+    points.emplace_back(point);
+    if (point == crashAt && (crashBatch < 0 || ctx.batchId == crashBatch)) {
+      crashAt.clear();
+      throw std::runtime_error("simulated crash at " + std::string(point));
+    }
+    return Status::OK();
+  }
+};
+
+struct Fixture : ::testing::Test {
+  sim::VirtualClock clock{1'700'000'000'000};
+  sim::SimFileSystem fs{&clock};
+  sim::SeededIdGenerator ids{7};
+  RecordingHook hook;
+  Env env{&clock, &fs, &ids, &hook, nullptr};
+  SchemaPtr schema = *parseSchema("id string, t timestamp");
+  std::shared_ptr<MemoryStreamData> input = std::make_shared<MemoryStreamData>(schema);
+  std::shared_ptr<MemorySinkData> output = std::make_shared<MemorySinkData>();
+
+  Row row(const std::string& id, TimeMs t) { return Row(schema, {Value(id), Value::timestamp(t)}); }
+
+  DataStreamWriter writer(DataFrame df, Trigger trigger = Trigger::Default()) {
+    DataStreamWriter w = df.writeStream();
+    w.sink(makeMemorySink(output)).option("checkpointLocation", "/chk").trigger(trigger);
+    return w;
+  }
+  std::unique_ptr<StreamingQuery> start(const DataStreamWriter& w) {
+    auto q = w.start(env);
+    EXPECT_TRUE(q.ok()) << q.status().toString();
+    return q.ok() ? std::move(q).value() : nullptr;
+  }
+  std::vector<std::string> sinkIds() {
+    std::vector<std::string> out;
+    for (const auto& r : output->appendView()) out.push_back(r.get("id").asString());
+    return out;
+  }
+};
+
+TEST_F(Fixture, ProtocolOrderIsOffsetsThenStateThenSinkThenCommits) {
+  auto q = start(writer(readStream(makeMemorySource(input))));
+  hook.points.clear();  // start() wrote the metadata file
+  ASSERT_TRUE(input->addData({row("a", 1000)}).ok());
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  EXPECT_THAT(hook.points, ElementsAre(std::string(faults::kOffsetsBeforeWrite), std::string(faults::kLogMidWrite),
+                                       std::string(faults::kOffsetsAfterWrite), std::string(faults::kCommitsBeforeWrite),
+                                       std::string(faults::kLogMidWrite), std::string(faults::kCommitsAfterWrite)));
+  EXPECT_TRUE(fs.exists("/chk/offsets/0"));
+  EXPECT_TRUE(fs.exists("/chk/commits/0"));
+  EXPECT_TRUE(fs.exists("/chk/metadata"));
+  EXPECT_THAT(sinkIds(), ElementsAre("a"));
+}
+
+TEST_F(Fixture, OffsetsFileHasSparksLayout) {
+  auto q = start(writer(readStream(makeMemorySource(input))));
+  ASSERT_TRUE(input->addData({row("a", 1000)}).ok());
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  std::string text = *fs.read("/chk/offsets/0");
+  EXPECT_EQ(text.substr(0, 3), "v1\n");
+  EXPECT_NE(text.find("{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{"), std::string::npos) << text;
+  EXPECT_EQ(*fs.read("/chk/commits/0"), "v1\n{\"nextBatchWatermarkMs\":0}");
+}
+
+TEST_F(Fixture, NoNewDataRunsNoBatch) {
+  auto q = start(writer(readStream(makeMemorySource(input))));
+  auto ran = q->triggerOnce();
+  ASSERT_TRUE(ran.ok());
+  EXPECT_FALSE(*ran);
+  EXPECT_FALSE(fs.exists("/chk/offsets/0"));
+}
+
+TEST_F(Fixture, CrashAfterOffsetsRerunsSameBatchWithSameTimestamp) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 1000), row("b", 2000)}).ok());
+    ASSERT_TRUE(q->processAllAvailable().ok());
+    ASSERT_TRUE(input->addData({row("c", 3000)}).ok());
+    clock.advance(5000);
+    hook.crashAt = std::string(faults::kOffsetsAfterWrite);
+    EXPECT_THROW((void)q->processAllAvailable(), std::runtime_error);
+  }
+  TimeMs recorded = [&] {
+    OffsetLog log(env, "/chk");
+    return (*log.get(1))->metadata.batchTimestampMs;
+  }();
+  EXPECT_FALSE(fs.exists("/chk/commits/1"));
+  clock.advance(60'000);  // the restart happens later; the re-run must keep the recorded time
+  ASSERT_TRUE(input->addData({row("d", 4000)}).ok());  // arrives after the crash
+  auto q = start(w);
+  EXPECT_EQ(q->nextBatchId(), 1);
+  auto ran = q->triggerOnce();
+  ASSERT_TRUE(ran.ok() && *ran);
+  ASSERT_NE(q->lastProgress(), nullptr);
+  EXPECT_TRUE(q->lastProgress()->rerun);
+  EXPECT_EQ(q->lastProgress()->timestamp, recorded);
+  EXPECT_EQ(q->lastProgress()->numInputRows, 1);  // only c: the same offsets as before the crash
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b", "c", "d"));
+}
+
+TEST_F(Fixture, CrashAfterSinkBeforeCommitDoesNotDuplicateInIdempotentSink) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 1000)}).ok());
+    hook.crashAt = std::string(faults::kCommitsBeforeWrite);
+    EXPECT_THROW((void)q->processAllAvailable(), std::runtime_error);
+  }
+  EXPECT_THAT(sinkIds(), ElementsAre("a"));
+  auto q = start(w);
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  EXPECT_THAT(sinkIds(), ElementsAre("a"));
+  EXPECT_EQ(output->ignoredBatches(), 1);
+  EXPECT_TRUE(fs.exists("/chk/commits/0"));
+}
+
+TEST_F(Fixture, RestartAfterCommitResumesWithNextBatch) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 1000)}).ok());
+    ASSERT_TRUE(q->processAllAvailable().ok());
+    q->stop();
+  }
+  ASSERT_TRUE(input->addData({row("b", 2000)}).ok());
+  auto q = start(w);
+  EXPECT_EQ(q->nextBatchId(), 1);
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b"));
+  EXPECT_EQ(q->lastProgress()->batchId, 1);
+  EXPECT_FALSE(q->lastProgress()->rerun);
+}
+
+TEST_F(Fixture, GapBetweenOffsetsAndCommitsIsAClearError) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  {
+    auto q = start(w);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(input->addData({row("x" + std::to_string(i), 1000)}).ok());
+      ASSERT_TRUE(q->processAllAvailable().ok());
+    }
+  }
+  ASSERT_TRUE(fs.remove("/chk/commits/1").ok());
+  ASSERT_TRUE(fs.remove("/chk/commits/2").ok());
+  auto q = w.start(env);
+  ASSERT_FALSE(q.ok());
+  EXPECT_EQ(q.status().code(), Status::Code::kFailedPrecondition);
+  EXPECT_THAT(q.status().message(), ::testing::HasSubstr("offsets/2 exists but the commit log ends at commits/0"));
+}
+
+TEST_F(Fixture, GapInOffsetsLogIsAClearError) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  {
+    auto q = start(w);
+    for (int i = 0; i < 3; ++i) {
+      ASSERT_TRUE(input->addData({row("x" + std::to_string(i), 1000)}).ok());
+      ASSERT_TRUE(q->processAllAvailable().ok());
+    }
+  }
+  ASSERT_TRUE(fs.remove("/chk/offsets/1").ok());
+  auto q = w.start(env);
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.status().message(), ::testing::HasSubstr("gap: offsets/0 is followed by offsets/2"));
+}
+
+TEST_F(Fixture, ProcessingTimeTriggerStartsAtNextMultipleOfInterval) {
+  clock.set(10'500);
+  auto q = start(writer(readStream(makeMemorySource(input)), Trigger::ProcessingTime(1000)));
+  ASSERT_TRUE(input->addData({row("a", 1)}).ok());
+  ASSERT_TRUE(*q->awaitNextTrigger());  // the first trigger fires at once
+  EXPECT_EQ(q->lastProgress()->timestamp, 10'500);
+  ASSERT_TRUE(input->addData({row("b", 2)}).ok());
+  ASSERT_TRUE(*q->awaitNextTrigger());
+  EXPECT_EQ(q->lastProgress()->timestamp, 11'000);  // floor(10500/1000)*1000 + 1000
+  ASSERT_TRUE(input->addData({row("c", 3)}).ok());
+  clock.set(13'700);  // the batch overran: the next one starts at once
+  ASSERT_TRUE(*q->awaitNextTrigger());
+  EXPECT_EQ(q->lastProgress()->timestamp, 13'700);
+}
+
+TEST_F(Fixture, WatermarkIsMaxEventTimeMinusDelayAppliedFromNextBatch) {
+  auto q = start(writer(readStream(makeMemorySource(input)).withWatermark("t", 10'000)));
+  ASSERT_TRUE(input->addData({row("a", 50'000), row("b", 30'000)}).ok());
+  ASSERT_TRUE(*q->triggerOnce());
+  EXPECT_EQ(q->lastProgress()->eventTime.watermark, 0);  // batch 0 has watermark 0
+  EXPECT_EQ(*q->lastProgress()->eventTime.max, 50'000);
+  EXPECT_EQ(q->currentWatermark(), 40'000);
+  ASSERT_TRUE(input->addData({row("c", 20'000)}).ok());  // older data never moves it back
+  ASSERT_TRUE(*q->triggerOnce());
+  EXPECT_EQ(q->lastProgress()->eventTime.watermark, 40'000);
+  EXPECT_EQ(q->currentWatermark(), 40'000);
+  CommitLog commits(env, "/chk");
+  EXPECT_EQ(*(*commits.get(0))->nextBatchWatermarkMs, 40'000);
+  OffsetLog offsets(env, "/chk");
+  EXPECT_EQ((*offsets.get(1))->metadata.batchWatermarkMs, 40'000);
+}
+
+TEST_F(Fixture, WatermarkSurvivesRestart) {
+  auto w = writer(readStream(makeMemorySource(input)).withWatermark("t", 10'000));
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 50'000)}).ok());
+    ASSERT_TRUE(q->processAllAvailable().ok());
+  }
+  auto q = start(w);
+  EXPECT_EQ(q->currentWatermark(), 40'000);
+}
+
+TEST_F(Fixture, MinWatermarkPolicyAcrossTwoInputs) {
+  // Two watermark operators in a chain see the same rows on different columns.
+  SchemaPtr two = *parseSchema("id string, t timestamp, u timestamp");
+  auto data = std::make_shared<MemoryStreamData>(two);
+  auto df = readStream(makeMemorySource(data)).withWatermark("t", 0).withWatermark("u", 0);
+  auto w = df.writeStream();
+  w.sink(makeMemorySink(output)).option("checkpointLocation", "/chk2");
+  auto q = *w.start(env);
+  ASSERT_TRUE(data->addData({Row(two, {Value("a"), Value::timestamp(100), Value::timestamp(50)})}).ok());
+  ASSERT_TRUE(*q->triggerOnce());
+  EXPECT_EQ(q->currentWatermark(), 50);
+  auto w2 = df.writeStream();
+  w2.sink(makeMemorySink(output)).option("checkpointLocation", "/chk3").option("multipleWatermarkPolicy", "max");
+  auto q2 = *w2.start(env);
+  ASSERT_TRUE(*q2->triggerOnce());
+  EXPECT_EQ(q2->currentWatermark(), 100);
+}
+
+TEST_F(Fixture, ShufflePartitionsRecordedInCheckpointWinOnRestart) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  w.option("spark.sql.shuffle.partitions", "3");
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 1)}).ok());
+    ASSERT_TRUE(q->processAllAvailable().ok());
+  }
+  w.option("spark.sql.shuffle.partitions", "8");
+  auto q = start(w);
+  EXPECT_EQ(q->options().shufflePartitions, 3);
+}
+
+TEST_F(Fixture, BadOptionsAreRejectedBeforeStart) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  w.option("spark.sql.shuffle.partitions", "zero");
+  auto q = w.start(env);
+  ASSERT_FALSE(q.ok());
+  EXPECT_THAT(q.status().message(), ::testing::HasSubstr("not a whole number"));
+  auto w2 = writer(readStream(makeMemorySource(input)));
+  w2.option("checkpointLocaton", "/x");
+  EXPECT_THAT(w2.start(env).status().message(), ::testing::HasSubstr("unknown query option 'checkpointLocaton'"));
+}
+
+TEST_F(Fixture, FileSourceAvailableNowTakesWhatIsThereSplitByMaxFiles) {
+  ASSERT_TRUE(fs.putDurable("/landing/a.json", "{\"id\":\"a\",\"t\":\"2026-01-01T00:00:00Z\"}\n").ok());
+  clock.advance(1000);
+  ASSERT_TRUE(fs.putDurable("/landing/b.json", "{\"id\":\"b\",\"t\":\"2026-01-01T00:00:01Z\"}\n").ok());
+  FileSourceOptions opts;
+  opts.path = "/landing";
+  opts.schema = schema;
+  opts.maxFilesPerTrigger = 1;
+  auto source = makeFileSource(opts);
+  ASSERT_TRUE(source.ok()) << source.status().toString();
+  auto q = start(writer(readStream(*source), Trigger::AvailableNow()));
+  ASSERT_TRUE(q->awaitTermination().ok());
+  EXPECT_FALSE(q->isActive());
+  EXPECT_EQ(q->recentProgress().size(), 2u);
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b"));
+  EXPECT_TRUE(fs.exists("/chk/sources/0/0"));
+  EXPECT_TRUE(fs.exists("/chk/sources/0/1"));
+}
+
+}  // namespace
+}  // namespace streamsim
