@@ -289,8 +289,10 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
         continue;
       }
       if (exitCode == kExitOk) exitCode = kExitCheckFailed;
+      // The full report for the first failing seed of a file; one line for the others.
       out << fmt::format("FAIL {} seed {}\n  fault plan: {}\n  shrunk to:  {}\n{}", scenarios[i].file,
-                         jobs[j].seed, o.plan, o.shrunkPlan, o.report);
+                         jobs[j].seed, o.plan, o.shrunkPlan,
+                         bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
       out << fmt::format("  replay: streamsim replay {} --seed {} --plan {}\n", scenarios[i].file,
                          jobs[j].seed, shellQuote(o.shrunkPlan));
     }
