@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include "ops_test_driver.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/io/memory_source.h"
+#include "streamsim/query.h"
 
 namespace streamsim {
 namespace {
@@ -309,6 +312,49 @@ TEST_P(WindowAggTest, RestartsContinueFromCommittedStateWithIdenticalResults) {
                 ref.lastProgress().numRowsDroppedByWatermark);
     }
   }
+}
+
+// The seed lab example through the query API (readStream -> withWatermark -> window count ->
+// memory sink, Append): the batch loop's watermarks and no-data batches drive the operator.
+TEST_P(WindowAggTest, SeedLabExampleEndToEndThroughTheQueryApi) {
+  sim::VirtualClock clock(kT0);
+  sim::SimFileSystem fs(&clock);
+  sim::SeededIdGenerator ids(3);
+  Env env{&clock, &fs, &ids, nullptr, nullptr};
+  auto input = std::make_shared<MemoryStreamData>();
+  auto output = std::make_shared<MemorySinkData>();
+  auto spec = countPerDevice(10 * kMinute);
+  DataFrame df = readStream([input] { return std::make_unique<MemorySource>(input); })
+                     .withWatermark("t", 10 * kMinute)
+                     .transform([spec] { return makeWindowAggregation(spec); });
+  auto started = df.writeStream()
+                     .sink(makeMemorySink(output))
+                     .outputMode(OutputMode::kAppend)
+                     .option("checkpointLocation", "/chk")
+                     .option("stateStore", std::string(stateStoreKindName(GetParam())))
+                     .start(env);
+  ASSERT_TRUE(started.ok()) << started.status().toString();
+  StreamingQuery& q = **started;
+  ASSERT_TRUE(input->addData({reading("d1", at(12, 2)), reading("d1", at(12, 7)),
+                              reading("d2", at(12, 8))}).ok());
+  ASSERT_TRUE(q.processAllAvailable().ok()) << q.exception().toString();
+  ASSERT_TRUE(input->addData({reading("d1", at(12, 15)), reading("d1", at(12, 21))}).ok());
+  ASSERT_TRUE(q.processAllAvailable().ok()) << q.exception().toString();
+  // The watermark moved to 12:11: the no-data batch that followed emitted [12:00, 12:10).
+  EXPECT_EQ(sorted(output->appendView()), sorted({windowRow("d1", kNoon, at(12, 10), 2),
+                                                  windowRow("d2", kNoon, at(12, 10), 1)}));
+  ASSERT_TRUE(input->addData({reading("d1", at(12, 16)), reading("d1", at(11, 41))}).ok());
+  ASSERT_TRUE(q.processAllAvailable().ok()) << q.exception().toString();
+  EXPECT_EQ(sorted(output->appendView()), sorted({windowRow("d1", kNoon, at(12, 10), 2),
+                                                  windowRow("d2", kNoon, at(12, 10), 1)}));
+  int64_t dropped = 0;
+  for (const QueryProgress& p : q.recentProgress()) dropped += p.numRowsDroppedByWatermark;
+  EXPECT_EQ(dropped, 1);
+  ASSERT_TRUE(input->addData({reading("d1", at(12, 35))}).ok());
+  ASSERT_TRUE(q.processAllAvailable().ok()) << q.exception().toString();
+  EXPECT_EQ(sorted(output->appendView()), sorted({windowRow("d1", kNoon, at(12, 10), 2),
+                                                  windowRow("d2", kNoon, at(12, 10), 1),
+                                                  windowRow("d1", at(12, 10), at(12, 20), 2)}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, WindowAggTest,
