@@ -190,25 +190,44 @@ class Inspector {
   void checkLogs() {
     std::string offsetsDir = joinPath(report_.root, "offsets");
     std::string commitsDir = joinPath(report_.root, "commits");
+    std::set<int64_t> offsetSet(offset_ids_.begin(), offset_ids_.end());
     if (auto missing = missingBetween(offset_ids_); !missing.empty()) {
+      int64_t latest = offset_ids_.back();
+      std::string effect =
+          offsetSet.count(latest - 1)
+              ? fmt::format("offsets/{} and offsets/{} exist, so a restart starts, but the batches "
+                            "in the gap are unaccounted for",
+                            latest - 1, latest)
+              : fmt::format("a restart reads offsets/{} and offsets/{} and fails with \"batch {} "
+                            "doesn't exist\"",
+                            latest, latest - 1, latest - 1);
       add(DiagnosisKind::kOffsetsGap,
           fmt::format("offsets ids are not contiguous: present {}, missing {}. Batch ids in a log "
-                      "must be contiguous (SPARK-38033); a restart reads offsets/{} and the batch "
-                      "before it, and fails with \"batch {} doesn't exist\" if that one is missing",
-                      joinIds(offset_ids_), joinIds(missing), offset_ids_.back(),
-                      offset_ids_.back() - 1),
+                      "must be contiguous (SPARK-38033): {}",
+                      joinIds(offset_ids_), joinIds(missing), effect),
           missing, {offsetsDir});
     }
-    if (auto missing = missingBetween(commit_ids_); !missing.empty()) {
-      add(DiagnosisKind::kCommitsGap,
-          fmt::format("commit ids are not contiguous: present {}, missing {}",
-                      joinIds(commit_ids_), joinIds(missing)),
-          missing, {commitsDir});
+    {
+      // Commits missing between planned batches while a later commit exists (the two logs are
+      // written in order and purged together, so this is a hole, not retention).
+      std::set<int64_t> commitSet(commit_ids_.begin(), commit_ids_.end());
+      std::set<int64_t> missing;
+      for (int64_t m : missingBetween(commit_ids_)) missing.insert(m);
+      if (!commit_ids_.empty())
+        for (int64_t o : offset_ids_)
+          if (o < commit_ids_.back() && !commitSet.count(o)) missing.insert(o);
+      if (!missing.empty()) {
+        std::vector<int64_t> ids(missing.begin(), missing.end());
+        add(DiagnosisKind::kCommitsGap,
+            fmt::format("commit ids are not contiguous: present {}, missing {} although a later "
+                        "batch committed (commit files lost or deleted by hand?)",
+                        joinIds(commit_ids_), joinIds(ids)),
+            ids, {commitsDir});
+      }
     }
-    std::set<int64_t> offsets(offset_ids_.begin(), offset_ids_.end());
     std::vector<int64_t> orphanCommits;
     for (int64_t c : commit_ids_)
-      if (!offsets.count(c)) orphanCommits.push_back(c);
+      if (!offsetSet.count(c)) orphanCommits.push_back(c);
     if (!orphanCommits.empty()) {
       add(DiagnosisKind::kCommitWithoutOffsets,
           fmt::format("commits {} have no offsets file: a commit is written only after its "
@@ -222,7 +241,7 @@ class Inspector {
       return;
     }
     int64_t latest = offset_ids_.back();
-    if (latest > 0 && !offsets.count(latest - 1) && missingBetween(offset_ids_).empty()) {
+    if (latest > 0 && !offsetSet.count(latest - 1) && missingBetween(offset_ids_).empty()) {
       add(DiagnosisKind::kOffsetsGap,
           fmt::format("offsets/{} is the latest but offsets/{} is missing: a restart fails with "
                       "\"batch {} doesn't exist\" (SPARK-38033)",
@@ -254,9 +273,9 @@ class Inspector {
     } else {
       add(DiagnosisKind::kUncommittedBatch,
           fmt::format("the latest commit is {} but the latest offsets is {}: the commit log trails "
-                      "by more than one batch (Spark warns and re-runs only batch {}; batches "
-                      "{}..{} were planned but never committed)",
-                      *lastCommit, latest, latest, *lastCommit + 1, latest - 1),
+                      "by more than one batch. Spark warns and {} (from offsets/{} to offsets/{}); "
+                      "batches {}..{} were planned but never committed and are not re-run",
+                      *lastCommit, latest, how, latest - 1, latest, *lastCommit + 1, latest - 1),
           {latest}, {joinPath(offsetsDir, std::to_string(latest))});
     }
   }
