@@ -125,6 +125,11 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
   std::vector<Row> all;
   for (int p = 0; p < ctx.shufflePartitions; ++p) {
     for (int attempt = 0;; ++attempt) {
+      // For the oracles (harness/oracles.h): events after this belong to this attempt.
+      if (ctx.env->trace != nullptr)
+        ctx.env->trace->event(fmt::format(
+            R"({{"event":"task_attempt","operator":{},"batch":{},"partition":{},"attempt":{}}})",
+            operatorId, ctx.batchId, p, attempt));
       Result<AttemptResult> r = runOneAttempt(ctx, operatorId, p, task);
       if (r.ok()) {
         progress.numRowsTotal += r->metrics.numKeys;

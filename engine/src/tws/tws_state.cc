@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "tws/tws_internal.h"
 
@@ -290,9 +291,15 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
   std::optional<std::string> get() override {
     auto stored = task_.store->get(name_, key("get"));
-    if (!stored) return std::nullopt;
+    if (!stored) {
+      traceTtl("tws.ttl_read", R"("stored":false,"returned":false)");
+      return std::nullopt;
+    }
     EntryView e = decodeEntry(*stored, name_);
-    if (isExpired(e.expiresAt, now())) return std::nullopt;
+    bool expired = isExpired(e.expiresAt, now());
+    traceTtl("tws.ttl_read", fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
+                                         !expired, e.expiresAt ? *e.expiresAt : -1));
+    if (expired) return std::nullopt;
     return std::string(e.payload);
   }
   void update(std::string bytes) override {
@@ -300,8 +307,20 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     auto expiresAt = stamp();
     task_.store->put(name_, k, encodeEntry(expiresAt, bytes));
     index(expiresAt, k);
+    if (expiresAt) traceTtl("tws.ttl_write", fmt::format(R"("expiresAt":{})", *expiresAt));
   }
-  void clear() override { task_.store->remove(name_, key("clear")); }
+  void clear() override {
+    task_.store->remove(name_, key("clear"));
+    traceTtl("tws.ttl_clear", "");
+  }
+
+ private:
+  // Trace events for the TTL oracle (harness/oracles.h): ValueState with TTL only.
+  void traceTtl(std::string_view event, const std::string& fields) {
+    if (!ttl_ || !task_.trace) return;
+    task_.trace(event, fmt::format(R"("state":{}{}{})", nlohmann::json(name_).dump(),
+                                   fields.empty() ? "" : ",", fields));
+  }
 };
 
 class ListBackendImpl final : public ListStateBackend, VariableBase {
