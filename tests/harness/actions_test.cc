@@ -1,0 +1,253 @@
+// StreamTest-style actions on whole queries under the simulator: data, time, runs, crashes,
+// restarts and checks, and the failure report.
+#include "streamsim/harness/actions.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "streamsim/harness/gtest_matchers.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/tws/transform_with_state.h"
+
+namespace streamsim::harness {
+namespace {
+
+using ::testing::HasSubstr;
+
+OperatorFactory countBy(std::string column, TimeMode mode = TimeMode::kNone) {
+  return [column, mode] {
+    TransformWithStateSpec spec;
+    spec.groupBy = {column};
+    spec.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
+    spec.processorName = "count";
+    spec.timeMode = mode;
+    return makeTransformWithState(spec);
+  };
+}
+
+struct CountQuery {
+  std::shared_ptr<MemoryStreamData> input = std::make_shared<MemoryStreamData>();
+  TestQuery query = memoryQuery(readStream(makeMemorySource(input))
+                                    .transform(countBy("word"))
+                                    .writeStream()
+                                    .outputMode(OutputMode::kUpdate)
+                                    .option("checkpointLocation", "/chk")
+                                    .option("spark.sql.shuffle.partitions", "2"));
+};
+
+Row word(const char* w) { return Row{{"word", w}}; }
+Row count(const char* w, int64_t n) { return Row{{"word", w}, {"count", n}}; }
+
+TEST(Actions, AddDataAndCheckLikeSparksStreamTest) {
+  CountQuery q;
+  EXPECT_THAT(testStream(q.query,
+                         AddData{q.input, {word("a"), word("b"), word("a")}},
+                         CheckAnswer{{count("a", 2), count("b", 1)}},
+                         AddData{q.input, {word("a")}},
+                         CheckNewAnswer{{count("a", 3)}},
+                         CheckLastBatch{{count("a", 3)}},
+                         CheckNewAnswer{{}},
+                         CheckAnswer{{count("a", 2), count("b", 1), count("a", 3)}}),
+              IsOk());
+}
+
+TEST(Actions, CrashAfterOffsetsAreWrittenReRunsTheSameBatch) {
+  CountQuery q;
+  SimEnv sim;
+  EXPECT_THAT(testStream(sim, q.query,
+                         AddData{q.input, {word("a")}},
+                         Crash{"offsets.after_write"},
+                         RunBatches{1},  // crashes at the point above
+                         CheckCheckpoint{.offsets = std::vector<int64_t>{0},
+                                         .commits = std::vector<int64_t>{}},
+                         Restart{},
+                         ProcessAllAvailable{},
+                         CheckAnswer{{count("a", 1)}, RowOrder::kAnyOrder, false},
+                         CheckCheckpoint{.offsets = std::vector<int64_t>{0},
+                                         .commits = std::vector<int64_t>{0}},
+                         AddData{q.input, {word("a")}},
+                         CheckNewAnswer{{count("a", 2)}}),
+              IsOk());
+  EXPECT_EQ(sim.crashCount(), 1);
+  ASSERT_TRUE(sim.lastCrash().has_value());
+  EXPECT_EQ(sim.lastCrash()->point, "offsets.after_write");
+}
+
+TEST(Actions, CrashAfterStateCommitDoesNotDoubleCounts) {
+  CountQuery q;
+  EXPECT_THAT(testStream(q.query,
+                         AddData{q.input, {word("a"), word("b")}},
+                         Crash{.point = "state.after_commit", .batch = 0, .partition = -1, .nth = 2},
+                         RunBatches{1},
+                         Restart{},
+                         CheckAnswer{{count("a", 1), count("b", 1)}},
+                         AddData{q.input, {word("b")}},
+                         CheckLastBatch{{count("b", 2)}}),
+              IsOk());
+}
+
+TEST(Actions, StopAndStartContinueFromTheCheckpoint) {
+  CountQuery q;
+  EXPECT_THAT(testStream(q.query,
+                         AddData{q.input, {word("x")}},
+                         ProcessAllAvailable{},
+                         CheckNewAnswer{{count("x", 1)}},
+                         StopStream{},
+                         AddData{q.input, {word("x"), word("y")}},
+                         StartStream{},
+                         CheckNewAnswer{{count("x", 2), count("y", 1)}},
+                         AssertOnQuery{[](StreamTestContext& ctx) {
+                                         const QueryProgress* p = ctx.running()->lastProgress();
+                                         if (p == nullptr || p->batchId != 1)
+                                           return Status::FailedPrecondition("expected batch 1 last");
+                                         return Status::OK();
+                                       },
+                                       "the restarted run ran batch 1"}),
+              IsOk());
+}
+
+TEST(Actions, AFailureShowsTheActionsTheBatchesAndTheSink) {
+  CountQuery q;
+  StreamTestResult r;
+  {
+    SimEnv sim;
+    r = runStreamTest(sim, q.query,
+                      {AddData{q.input, {word("a")}}, CheckAnswer{{count("a", 1)}},
+                       AddData{q.input, {word("a")}}, CheckNewAnswer{{count("a", 7)}},
+                       StopStream{}});
+  }
+  EXPECT_FALSE(r.status.ok());
+  EXPECT_EQ(r.failedAction, 3);
+  const std::string& m = r.status.message();
+  EXPECT_THAT(m, HasSubstr("testStream failed at action 4: CheckNewAnswer(1 row: {word=\"a\", count=7})"));
+  EXPECT_THAT(m, HasSubstr("=>  4. CheckNewAnswer"));
+  EXPECT_THAT(m, HasSubstr("\n    5. StopStream\n"));
+  EXPECT_THAT(m, HasSubstr("missing (expected, not emitted):\n  {word=\"a\", count=7}"));
+  EXPECT_THAT(m, HasSubstr("== batches ==\n  batch 0 at"));
+  EXPECT_THAT(m, HasSubstr("== memory sink ==\n  batch 0:\n    {word=\"a\", count=1}\n  batch 1:"));
+}
+
+class Exploding : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle&) override {}
+  void handleInputRows(const Row& key, RowRange, const TimerValues&, Output&) override {
+    if (key[0] == Value("bad")) throw std::runtime_error("cannot handle 'bad'");
+  }
+};
+
+TEST(Actions, ExpectFailureSeesAProcessorException) {
+  auto input = std::make_shared<MemoryStreamData>();
+  TestQuery q = memoryQuery(readStream(makeMemorySource(input))
+                                .transform([] {
+                                  TransformWithStateSpec spec;
+                                  spec.groupBy = {"word"};
+                                  spec.processorFactory = [] { return std::make_unique<Exploding>(); };
+                                  return makeTransformWithState(spec);
+                                })
+                                .writeStream()
+                                .option("checkpointLocation", "/chk"));
+  EXPECT_THAT(testStream(q, AddData{input, {word("ok")}}, CheckAnswer{{}},
+                         AddData{input, {word("bad")}}, ExpectFailure{"cannot handle 'bad'"}),
+              IsOk());
+  // Without ExpectFailure the same run fails at the action that ran the batch.
+  auto input2 = std::make_shared<MemoryStreamData>();
+  q.writer = readStream(makeMemorySource(input2))
+                 .transform([] {
+                   TransformWithStateSpec spec;
+                   spec.groupBy = {"word"};
+                   spec.processorFactory = [] { return std::make_unique<Exploding>(); };
+                   return makeTransformWithState(spec);
+                 })
+                 .writeStream();
+  q = memoryQuery(q.writer.option("checkpointLocation", "/chk"));
+  EXPECT_THAT(testStream(q, AddData{input2, {word("bad")}}, ProcessAllAvailable{}),
+              FailsWith("ProcessAllAvailable failed"));
+}
+
+TEST(Actions, ExpectFailureAfterACheckpointProblemAtStart) {
+  CountQuery q;
+  SimEnv sim;
+  ASSERT_THAT(testStream(sim, q.query, AddData{q.input, {word("a")}}, ProcessAllAvailable{},
+                         StopStream{}),
+              IsOk());
+  // Remove a commit's state: the restart must name the problem.
+  ASSERT_THAT(sim.fs().removeAll("/chk/state"), IsOk());
+  EXPECT_THAT(testStream(sim, q.query, StartStream{}, AddData{q.input, {word("a")}},
+                         ExpectFailure{""}),
+              IsOk());
+}
+
+TEST(Actions, FilesResendsAndDeletes) {
+  auto schema = parseSchema("word string").value();
+  auto source = makeFileSource("/landing", schema);
+  ASSERT_THAT(source, IsOk());
+  TestQuery q = memoryQuery(readStream(source.value())
+                                .transform(countBy("word"))
+                                .writeStream()
+                                .outputMode(OutputMode::kUpdate)
+                                .option("checkpointLocation", "/chk"));
+  SimEnv sim;
+  ASSERT_THAT(sim.fs().mkdirs("/landing"), IsOk());
+  EXPECT_THAT(testStream(sim, q,
+                         AddJsonFile("/landing/a.json", {word("a"), word("b")}),
+                         CheckAnswer{{count("a", 1), count("b", 1)}},
+                         // The same content under a new name is a new file (exactly once is per file).
+                         ResendFile{"/landing/a.json", "/landing/a-copy.json"},
+                         CheckNewAnswer{{count("a", 2), count("b", 2)}},
+                         // Rewriting a seen name is not read again.
+                         DeleteFile{"/landing/a.json"},
+                         AddJsonFile("/landing/a.json", {word("a")}),
+                         CheckNewAnswer{{}},
+                         AdvanceClock{1000},
+                         // Written in place: the batch reads it half written (a torn second
+                         // line, read as nulls in PERMISSIVE mode), and never again.
+                         AddFile{"/landing/c.json", "{\"word\":\"c\"}\n{\"word\":\"c\"}\n", 15},
+                         CheckNewAnswer{{count("c", 1), Row{{"word", Value()}, {"count", int64_t{1}}}}},
+                         CompleteFile{"/landing/c.json"},
+                         CheckNewAnswer{{}}),
+              IsOk());
+}
+
+TEST(Actions, ProcessingTimeTimersFireOnLaterTriggers) {
+  auto input = std::make_shared<MemoryStreamData>();
+  TestQuery q = memoryQuery(readStream(makeMemorySource(input))
+                                .transform([] {
+                                  TransformWithStateSpec spec;
+                                  spec.groupBy = {"sensor"};
+                                  spec.processorFactory = [] {
+                                    return std::make_unique<processors::HeartbeatProcessor>(10'000);
+                                  };
+                                  spec.timeMode = TimeMode::kProcessingTime;
+                                  return makeTransformWithState(spec);
+                                })
+                                .writeStream()
+                                .outputMode(OutputMode::kUpdate)
+                                .trigger(Trigger::ProcessingTime(1000))
+                                .option("checkpointLocation", "/chk"));
+  EXPECT_THAT(testStream(q, AddData{input, {Row{{"sensor", "s1"}}}},
+                         RunBatches{1},
+                         CheckAnswer{{}, RowOrder::kAnyOrder, false},
+                         AdvanceClock{5'000},
+                         RunBatches{1},
+                         CheckNewAnswer{{}, RowOrder::kAnyOrder, false},
+                         AdvanceClock{5'000},
+                         RunBatches{1},
+                         CheckNewAnswer{{Row{{"sensor", "s1"}, {"status", "missing"},
+                                             {"last_seen", int64_t{0}}}},
+                                        RowOrder::kAnyOrder, false}),
+              IsOk());
+}
+
+TEST(Actions, DescribeNamesEveryStep) {
+  EXPECT_EQ(describe(Crash{"commits.after_write", 3}), "Crash(at commits.after_write, batch 3)");
+  EXPECT_EQ(describe(Crash{}), "Crash(now)");
+  EXPECT_EQ(describe(AdvanceClock{60'000}), "AdvanceClock(" + formatDuration(60'000) + ")");
+  EXPECT_EQ(describe(RunBatches{2}), "RunBatches(2)");
+  EXPECT_EQ(describe(ExpectFailure{"x", Status::Code::kCorruption}),
+            std::string("ExpectFailure(") + Status::codeName(Status::Code::kCorruption) + ", \"x\")");
+  EXPECT_THAT(testStream(CountQuery().query, Crash{"no.such.point"}), FailsWith("unknown fault point"));
+}
+
+}  // namespace
+}  // namespace streamsim::harness
