@@ -29,6 +29,25 @@ class MemorySinkView final : public SinkView {
   std::shared_ptr<MemorySinkData> data_;
 };
 
+class FileSinkView final : public SinkView {
+ public:
+  FileSinkView(SimEnv& sim, std::string path, SchemaPtr schema)
+      : sim_(sim), path_(std::move(path)), schema_(std::move(schema)) {}
+  Result<std::vector<Row>> rows() override {
+    return readFileSinkOutput(sim_.env(), path_, schema_);
+  }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    return Status::FailedPrecondition("the file sink at " + path_ +
+                                      " has no per-batch view; use CheckAnswer");
+  }
+  std::string description() const override { return "file sink " + path_; }
+
+ private:
+  SimEnv& sim_;
+  std::string path_;
+  SchemaPtr schema_;
+};
+
 std::string rowsBrief(const std::vector<Row>& rows, size_t max = 3) {
   std::string out = fmt::format("{} row{}", rows.size(), rows.size() == 1 ? "" : "s");
   if (rows.empty()) return out;
@@ -279,7 +298,12 @@ class Runner {
     r += fmt::format("== {} ==\n", query_.sink->description());
     auto batches = query_.sink->batches();
     if (!batches.ok()) {
-      r += "  cannot read: " + batches.status().toString() + "\n";
+      auto rows = query_.sink->rows();
+      if (rows.ok()) {
+        r += formatRows(rows.value());
+      } else {
+        r += "  cannot read: " + rows.status().toString() + "\n";
+      }
     } else if (batches.value().empty()) {
       r += "  (empty)\n";
     } else {
@@ -305,6 +329,10 @@ class Runner {
 
 std::shared_ptr<SinkView> memorySinkView(std::shared_ptr<MemorySinkData> data) {
   return std::make_shared<MemorySinkView>(std::move(data));
+}
+
+std::shared_ptr<SinkView> fileSinkView(SimEnv& sim, std::string path, SchemaPtr schema) {
+  return std::make_shared<FileSinkView>(sim, std::move(path), std::move(schema));
 }
 
 TestQuery memoryQuery(DataStreamWriter writer, std::shared_ptr<MemorySinkData> sinkData) {

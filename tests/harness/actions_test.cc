@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "streamsim/harness/gtest_matchers.h"
+#include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/transform_with_state.h"
@@ -207,6 +208,25 @@ TEST(Actions, FilesResendsAndDeletes) {
                          CompleteFile{"/landing/c.json"},
                          CheckNewAnswer{{}}),
               IsOk());
+}
+
+TEST(Actions, AFileSinkIsCheckedAsAReaderSeesIt) {
+  auto input = std::make_shared<MemoryStreamData>();
+  SimEnv sim;
+  auto writer = readStream(makeMemorySource(input))
+                    .transform(countBy("word"))
+                    .writeStream();
+  writer.sink(makeFileSink("/out")).outputMode(OutputMode::kUpdate).option("checkpointLocation", "/chk");
+  TestQuery q{writer, fileSinkView(sim, "/out", parseSchema("word string, count long").value())};
+  EXPECT_THAT(testStream(sim, q,
+                         AddData{input, {word("a")}},
+                         Crash{"sink.after_data_files"},
+                         RunBatches{1},
+                         CheckAnswer{{}, RowOrder::kAnyOrder, false},  // data file not committed
+                         Restart{},
+                         CheckAnswer{{count("a", 1)}},
+                         CheckNewAnswer{{}}),
+              FailsWith("no per-batch view"));
 }
 
 TEST(Actions, ProcessingTimeTimersFireOnLaterTriggers) {

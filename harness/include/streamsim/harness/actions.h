@@ -23,6 +23,7 @@
 
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
+#include "streamsim/io/file_sink.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/memory_source.h"
 #include "streamsim/query.h"
@@ -45,6 +46,10 @@ class SinkView {
 // A memory sink read through the view of its latest batch's output mode (append: all rows,
 // update: latest row per key, complete: last batch).
 std::shared_ptr<SinkView> memorySinkView(std::shared_ptr<MemorySinkData> data);
+// A file sink's output folder as a reader sees it (readFileSinkOutput: only committed files),
+// parsed with `schema`. It has no per-batch view: CheckNewAnswer / CheckLastBatch fail on it.
+// `sim` must outlive the view.
+std::shared_ptr<SinkView> fileSinkView(SimEnv& sim, std::string path, SchemaPtr schema);
 
 // The query under test: how to start it (every start builds a fresh instance from the writer,
 // as a driver restart does) and how to read its output.
