@@ -1,0 +1,98 @@
+// Oracles (DESIGN.md §5): checks over a simulated run's sink view, trace and progress that say
+// whether the engine kept its promises — exactly_once, ttl, timers, watermark, determinism,
+// state_bound and (opt-in) batch-split invariance. Each returns the FIRST violation with the
+// batch, the key and the trace events that show it. Pure functions over values; thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/progress.h"
+#include "streamsim/sim/workload.h"
+#include "streamsim/value.h"
+
+namespace streamsim::harness {
+
+// One broken promise.
+struct Violation {
+  std::string oracle;    // "exactly_once", "ttl", "timers", "watermark", "determinism", ...
+  int64_t batch = -1;    // the batch it shows in (-1: the whole run)
+  std::string key;       // the grouping key (JSON) or the row, "" when none
+  std::string message;   // what was expected and what happened
+  std::vector<std::string> events;  // trace lines that show it (a few)
+  // "timers: batch 3, key {"key":"k1"}: ...\n    event...\n"
+  std::string toString() const;
+  nlohmann::json toJson() const;
+  static Violation fromJson(const nlohmann::json& j);
+};
+
+// Every oracle name, in report order (a scenario's `oracles:` list takes these).
+const std::vector<std::string>& oracleNames();
+
+// --- the committed view of a trace ---------------------------------------------------------
+// The events of the attempts that count: for each committed batch (in commit order) the events
+// of its last attempt (an attempt ends with "commit"; a crash or a failure before it discards
+// it), and inside it, for each (operator, partition), only the events after its last
+// "task_attempt" (a failed task's events are discarded).
+struct CommittedBatch {
+  int64_t batch = -1;
+  TimeMs timestamp = 0;
+  TimeMs watermark = 0;  // the eviction watermark the batch ran with
+  std::vector<nlohmann::json> events;  // in trace order
+  std::vector<std::string> lines;      // the same events as trace lines
+};
+std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& traceLines);
+
+// --- oracles ----------------------------------------------------------------------------------
+
+// exactly_once: what a reader of the sink sees after the faulty run equals the fault-free run
+// of the same batch plan (a multiset of rows). `actualBatchOf` (optional) maps a row's index in
+// `actual` to the batch that wrote it, for the report. For a foreach sink `actual` lists every
+// row the writer processed: duplicates are reported as such.
+std::optional<Violation> checkExactlyOnce(const std::vector<Row>& expected,
+                                          const std::vector<Row>& actual,
+                                          const std::vector<int64_t>& actualBatchOf = {},
+                                          std::string_view sinkKind = "memory");
+
+enum class TimerClock { kProcessingTime, kEventTime };
+// timers: every registered, undeleted timer fires exactly once, in the first committed batch
+// that is due (ts <= batch timestamp, or <= the eviction watermark in event time), never early,
+// after all input rows of its partition in that batch. Only committed attempts count, so a timer
+// fires once across crashes and task retries.
+std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches, TimerClock clock);
+
+// ttl (ValueState with TTL, from tws.ttl_read/ttl_write/ttl_clear/ttl_expired): no read returns
+// a value whose expiry <= the batch timestamp; no read misses a value written with a later
+// expiry and not cleared; by the end of each batch the values expired at its timestamp were
+// removed (tws.ttl_expired counts equal the model's).
+std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches);
+
+// watermark: no on-time row is dropped. `arrivals` are the input events in arrival order
+// (events of half-written files left out); an event is on time when its event time is more than
+// `delay` ms later than... precisely: eventTime > (max event time of the events before it) -
+// delay. Each on-time event's id must appear in `sinkRows` (column `idColumn`).
+std::optional<Violation> checkWatermark(const std::vector<sim::Event>& arrivals, DurationMs delay,
+                                        const std::vector<Row>& sinkRows,
+                                        std::string_view idColumn = "event_id");
+
+// determinism: two runs of one seed have one fingerprint; the report names the first differing
+// trace line.
+std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t fingerprintB,
+                                          const std::vector<std::string>& traceA,
+                                          const std::vector<std::string>& traceB);
+
+// state_bound: every state operator's numRowsTotal stays <= bound in every batch.
+std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound);
+
+// batch-split invariance (opt-in): the final row per key (the last one in `a`/`b` order for
+// each value of `keyColumns`) is the same whatever the batches were.
+std::optional<Violation> checkBatchSplitInvariance(const std::vector<Row>& a,
+                                                   const std::vector<Row>& b,
+                                                   const std::vector<std::string>& keyColumns);
+
+}  // namespace streamsim::harness

@@ -1,0 +1,216 @@
+// Simulated runs of generated workloads under fault plans, and the sweep runner (DESIGN.md §5):
+// runCase() runs one (workload, fault plan, seed) in a fresh SimEnv — landing files arrive over
+// virtual time, one trigger per interval, a crash is caught here, applied to the SimFileSystem and
+// followed by a driver restart from the same writer — then applies the oracles against the
+// fault-free run of the same batch plan. sweepWorkload() runs N seeded fault plans on J threads
+// (each seed independent: results do not depend on J), shrinks a failure with RapidCheck's
+// shrinking search and prints a replay command. Everything here is a value; runCase() and
+// sweepWorkload() may be called from several threads at once.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "streamsim/harness/oracles.h"
+#include "streamsim/operator.h"
+#include "streamsim/progress.h"
+#include "streamsim/query.h"
+#include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/workload.h"
+#include "streamsim/tws/stateful_processor.h"
+
+namespace streamsim::harness {
+
+// The query a generated workload runs. Input: sim::kEventSchema rows from JSON-lines files in
+// /landing; grouping key: `key`.
+enum class WorkloadKind {
+  kCount,           // groupBy(key).transformWithState("count"), update
+  kSessionTracker,  // "session_tracker" (MapState; no output) — checked through its trace
+  kHeartbeat,       // "heartbeat" with a processing-time timer (timeout `timeoutMs`)
+  kTtlCache,        // "ttl_cache" with ValueState TTL `ttlMs`
+  kDedup,           // withWatermark(event_time).dropDuplicates(event_id, event_time), append
+  kWindow,          // withWatermark + tumbling window count per key, append
+  kCustom,          // groupBy(key).transformWithState(processor) from WorkloadConfig::processor
+};
+std::string_view workloadKindName(WorkloadKind kind);
+Result<WorkloadKind> parseWorkloadKind(std::string_view name);
+
+enum class SinkKind { kMemory, kFiles, kForeach };
+
+// A sink supplied by a test (broken variants): a factory per query run and the reader's view.
+struct CustomSink {
+  SinkFactory factory;
+  std::function<std::vector<Row>()> view;
+};
+
+// The standard generated input: 20 files of 10 events over 8 keys, a little disorder, a few late
+// rows and duplicates; and knobs: up to 2 crashes at any point, torn writes, rare task failures.
+sim::WorkloadSpec defaultWorkloadSpec();
+sim::FaultKnobs defaultFaultKnobs();
+
+struct WorkloadConfig {
+  std::string name = "count";  // for reports and the replay command
+  WorkloadKind kind = WorkloadKind::kCount;
+  std::string stateStore = "memory";  // memory | rocksdb
+  sim::WorkloadSpec spec = defaultWorkloadSpec();
+  sim::FaultKnobs knobs = defaultFaultKnobs();
+  DurationMs triggerInterval = 1000;
+  DurationMs drainMs = 12'000;       // the run goes on this long after the last file lands
+  DurationMs watermarkDelay = 5'000;
+  DurationMs timeoutMs = 4'000;      // heartbeat
+  DurationMs ttlMs = 3'000;          // ttl_cache
+  DurationMs windowMs = 10'000;      // window
+  int partitions = 2;
+  int taskRetries = 3;
+  SinkKind sink = SinkKind::kMemory;
+  std::optional<uint64_t> workloadSeed;  // a fixed workload for every seed (default: the seed's)
+  // > 0: seed s runs the workload of seed s % workloadVariety (sweeps then reuse fault-free
+  // reference runs); 0: every seed generates its own workload.
+  int workloadVariety = 0;
+
+  // kCustom: the processor, its time mode, its output schema (file sink) and event-time column.
+  ProcessorFactory processor;
+  TimeMode timeMode = TimeMode::kNone;
+  std::string outputSchema;  // DDL of the output rows (file sink); default per kind
+  // Test hooks: wrap the stateful operator (broken engine variants), replace the sink.
+  std::function<OperatorFactory(OperatorFactory)> wrapOperator;
+  std::function<CustomSink()> customSink;
+
+  // Oracles to apply (names of oracleNames()); empty = the ones that fit the kind.
+  std::vector<std::string> oracles;
+  std::optional<int64_t> stateBound;  // state_bound (only with a bound)
+};
+
+// The standard workloads of the sweeps and property tests, by kind, on a state store.
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore = "memory");
+
+// One simulated run's input: the workload's files that take part (indices into Workload::files;
+// empty optional = all) — the shrinker drops files through this.
+struct RunCase {
+  uint64_t seed = 0;
+  sim::FaultPlan plan;
+  std::optional<std::vector<int64_t>> files;
+  nlohmann::json toJson() const;
+  static Result<RunCase> fromJson(const nlohmann::json& j);
+};
+
+struct RunResult {
+  uint64_t seed = 0;
+  Status error;                // the run could not be driven (bad config, endless crash loop)
+  std::vector<Row> sinkRows;   // what a reader of the sink sees
+  std::vector<int64_t> sinkBatchOf;  // the batch each sink row came from (-1 when unknown)
+  std::vector<std::string> trace;
+  uint64_t fingerprint = 0;
+  std::vector<QueryProgress> progress;
+  int64_t crashes = 0;
+  int64_t restarts = 0;  // restarts after a failure that was not a crash (I/O error, task failure)
+  int64_t batches = 0;
+  int64_t files = 0;     // landing files that took part
+  int64_t events = 0;    // events in them
+  std::vector<Violation> violations;  // first violation of each oracle that failed
+  bool passed() const { return error.ok() && violations.empty(); }
+  std::string fingerprintHex() const;
+  std::string report() const;  // violations (or the error), one block each
+};
+
+// The workload a seed generates (WorkloadConfig::workloadSeed wins when set).
+sim::Workload workloadFor(const WorkloadConfig& config, uint64_t seed);
+// The generated fault plan of a seed (knobs from config, plan.seed = seed).
+sim::FaultPlan planFor(const WorkloadConfig& config, uint64_t seed);
+
+// Fault-free reference runs shared by the seeds of a sweep (keyed by workload seed, landing
+// faults and files). Thread-safe.
+class ReferenceCache;
+
+struct RunOptions {
+  bool oracles = true;         // false: just run (the reference run)
+  std::shared_ptr<ReferenceCache> references;  // optional
+  bool determinism = false;    // run twice and compare fingerprints
+  bool batchSplit = false;     // opt-in: compare with all files landing at once (count only)
+};
+
+std::shared_ptr<ReferenceCache> makeReferenceCache();
+
+// Runs the case without oracles (the raw run).
+RunResult simulate(const WorkloadConfig& config, const RunCase& c);
+// Runs the case and applies the oracles (exactly_once against simulate() of the same case
+// without its driver-side faults).
+RunResult runCase(const WorkloadConfig& config, const RunCase& c, const RunOptions& options = {});
+// runCase with the seed's generated plan.
+RunResult runSeed(const WorkloadConfig& config, uint64_t seed, const RunOptions& options = {});
+
+// --- sweeps -----------------------------------------------------------------------------------
+
+struct ShrunkCase {
+  RunCase minimal;
+  size_t faults = 0;         // faults in the minimal plan
+  size_t files = 0;          // landing files in the minimal input
+  size_t events = 0;         // events in them
+  size_t originalFaults = 0;
+  size_t originalFiles = 0;
+  int runs = 0;              // simulated runs the shrink search took
+  std::vector<Violation> violations;  // of the minimal case
+  std::string sizes() const;  // "2 faults (of 5), 1 file (of 20), 10 events, 37 runs"
+};
+
+// Shrinks a failing case with RapidCheck's shrinking search (rc::shrinkable::findLocalMin over
+// rc::shrink::removeChunks of the fault list and of the file list) while an oracle of the same
+// name still fails. At most `maxRuns` runs.
+ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing,
+                      const std::vector<Violation>& violations, const RunOptions& options = {},
+                      int maxRuns = 400);
+
+// `streamsim replay <workload> --seed S [--plan '<json>'] [--files 0,3]`
+std::string replayCommand(const WorkloadConfig& config, const RunCase& c);
+
+struct SeedOutcome {
+  uint64_t seed = 0;
+  bool passed = true;
+  std::string fingerprint;
+  std::string plan;  // the seed's plan as JSON
+  std::vector<Violation> violations;
+  std::string error;
+  std::optional<ShrunkCase> shrunk;
+  std::string replay;
+  nlohmann::json toJson() const;
+  static SeedOutcome fromJson(const nlohmann::json& j);
+};
+
+struct SweepOptions {
+  int seeds = 100;
+  uint64_t firstSeed = 0;
+  int jobs = 1;
+  int shardIndex = 0;  // seed s belongs to shard s % shardCount
+  int shardCount = 1;
+  bool shrink = true;
+  int shrinkMaxRuns = 400;
+  int determinismEvery = 0;  // re-run every k-th seed to compare fingerprints (0: never)
+  bool stopAtFirstFailure = false;  // outcomes end at the smallest failing seed (J-independent)
+  RunOptions run;
+  // Called after each seed (from worker threads, serialised): seeds done, total, failures.
+  std::function<void(int done, int total, int failures)> progress;
+};
+
+struct SweepReport {
+  std::string workload;
+  std::vector<SeedOutcome> outcomes;  // ascending seed
+  int failures() const;
+  std::optional<uint64_t> firstFailingSeed() const;
+  nlohmann::json toJson() const;
+  static Result<SweepReport> fromJson(const nlohmann::json& j);
+  // Adds another shard's outcomes (same workload), keeping seeds ascending and unique.
+  Status merge(const SweepReport& other);
+  // One line per failing seed (violation, shrunk sizes, replay) and a PASS/FAIL total.
+  std::string summary() const;
+};
+
+SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& options);
+
+}  // namespace streamsim::harness

@@ -1,0 +1,386 @@
+// Oracles over a run's sink view, trace and progress (oracles.h).
+#include "streamsim/harness/oracles.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/row_diff.h"
+
+namespace streamsim::harness {
+
+std::string Violation::toString() const {
+  std::string out = oracle + ":";
+  if (batch >= 0) out += fmt::format(" batch {}", batch);
+  if (!key.empty()) out += fmt::format("{} key {}", batch >= 0 ? "," : "", key);
+  out += (batch >= 0 || !key.empty() ? ": " : " ") + message + "\n";
+  for (const auto& e : events) out += "    " + e + "\n";
+  return out;
+}
+
+nlohmann::json Violation::toJson() const {
+  return {{"oracle", oracle}, {"batch", batch}, {"key", key}, {"message", message}, {"events", events}};
+}
+
+Violation Violation::fromJson(const nlohmann::json& j) {
+  Violation v;
+  v.oracle = j.value("oracle", "");
+  v.batch = j.value("batch", int64_t{-1});
+  v.key = j.value("key", "");
+  v.message = j.value("message", "");
+  if (j.contains("events")) v.events = j["events"].get<std::vector<std::string>>();
+  return v;
+}
+
+const std::vector<std::string>& oracleNames() {
+  static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
+                                                  "watermark",    "determinism", "state_bound",
+                                                  "batch_split"};
+  return kNames;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+bool startsWith(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
+
+int64_t num(const nlohmann::json& j, const char* k, int64_t d = -1) {
+  auto it = j.find(k);
+  if (it == j.end() || !it->is_number()) return d;
+  return it->get<int64_t>();
+}
+
+std::string keyOf(const nlohmann::json& e) {
+  auto it = e.find("key");
+  return it == e.end() ? std::string() : it->dump();
+}
+
+}  // namespace
+
+std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& traceLines) {
+  std::vector<CommittedBatch> out;
+  struct Pending {
+    CommittedBatch batch;
+    std::vector<std::pair<nlohmann::json, std::string>> driver;  // batch-level events
+    // (operator, partition) -> events of the current attempt
+    std::map<std::pair<int64_t, int64_t>, std::vector<std::pair<nlohmann::json, std::string>>> tasks;
+    std::vector<std::pair<int64_t, int64_t>> taskOrder;
+  };
+  std::optional<Pending> cur;
+  for (const std::string& line : traceLines) {
+    auto e = nlohmann::json::parse(line, nullptr, false);
+    if (e.is_discarded() || !e.is_object()) continue;
+    const std::string ev = e.value("event", "");
+    if (ev == "batch_planned") {
+      cur.emplace();
+      cur->batch.batch = num(e, "batch");
+      cur->batch.timestamp = num(e, "timestamp", 0);
+      cur->batch.watermark = num(e, "watermark", 0);
+      cur->driver.emplace_back(e, line);
+      continue;
+    }
+    if (!cur) continue;
+    if (ev == "query_started" || ev == "query_failed" || ev == "crash_applied" ||
+        (ev == "fault_injected" && e.value("kind", "") == "crash")) {
+      cur.reset();  // this attempt never committed
+      continue;
+    }
+    if (ev == "task_attempt") {
+      auto k = std::make_pair(num(e, "operator"), num(e, "partition"));
+      auto it = cur->tasks.find(k);
+      if (it == cur->tasks.end()) cur->taskOrder.push_back(k);
+      cur->tasks[k].clear();
+      cur->tasks[k].emplace_back(e, line);
+      continue;
+    }
+    if (startsWith(ev, "tws.")) {
+      auto k = std::make_pair(num(e, "operator"), num(e, "partition"));
+      if (cur->tasks.find(k) == cur->tasks.end()) cur->taskOrder.push_back(k);
+      cur->tasks[k].emplace_back(e, line);
+      continue;
+    }
+    if (ev == "commit" && num(e, "batch") == cur->batch.batch) {
+      // Keep trace order: driver events first, then each task's final attempt in order.
+      for (auto& [j, l] : cur->driver) {
+        cur->batch.events.push_back(std::move(j));
+        cur->batch.lines.push_back(std::move(l));
+      }
+      for (const auto& k : cur->taskOrder)
+        for (auto& [j, l] : cur->tasks[k]) {
+          cur->batch.events.push_back(std::move(j));
+          cur->batch.lines.push_back(std::move(l));
+        }
+      cur->batch.events.push_back(e);
+      cur->batch.lines.push_back(line);
+      out.push_back(std::move(cur->batch));
+      cur.reset();
+      continue;
+    }
+    cur->driver.emplace_back(e, line);
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<Violation> checkExactlyOnce(const std::vector<Row>& expected,
+                                          const std::vector<Row>& actual,
+                                          const std::vector<int64_t>& actualBatchOf,
+                                          std::string_view sinkKind) {
+  RowDiff d = diffRows(expected, actual);
+  if (d.equal) return std::nullopt;
+  Violation v;
+  v.oracle = "exactly_once";
+  auto batchOf = [&](const Row& r) -> int64_t {
+    for (size_t i = 0; i < actual.size() && i < actualBatchOf.size(); ++i)
+      if (actual[i] == r) return actualBatchOf[i];
+    return -1;
+  };
+  if (!d.unexpected.empty()) {
+    const Row& r = d.unexpected.front();
+    bool dup = std::find(expected.begin(), expected.end(), r) != expected.end();
+    v.key = formatRow(r);
+    // The last batch that wrote it is where the extra copy came from.
+    for (size_t i = actual.size(); i-- > 0;)
+      if (actual[i] == r && i < actualBatchOf.size()) {
+        v.batch = actualBatchOf[i];
+        break;
+      }
+    if (dup) v.message = fmt::format("the {} sink shows a duplicate: one more copy of {} than the fault-free run ({} rows extra, {} missing)",
+                                     sinkKind, formatRow(r), d.unexpected.size(), d.missing.size());
+    else v.message = fmt::format("the {} sink shows {} which the fault-free run never produced ({} rows extra, {} missing)",
+                                 sinkKind, formatRow(r), d.unexpected.size(), d.missing.size());
+  } else {
+    const Row& r = d.missing.front();
+    v.key = formatRow(r);
+    v.batch = batchOf(r);
+    v.message = fmt::format("the {} sink lost {}: the fault-free run has it ({} rows missing)",
+                            sinkKind, formatRow(r), d.missing.size());
+  }
+  return v;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches, TimerClock clock) {
+  struct Timer {
+    int64_t registeredIn = -1;
+    bool afterScan = false;  // registered by a timer handler after this batch's due scan began
+    std::string line;
+  };
+  // (operator, key, ts) -> registration
+  std::map<std::tuple<int64_t, std::string, int64_t>, Timer> pending;
+  for (const CommittedBatch& b : batches) {
+    const TimeMs threshold = clock == TimerClock::kProcessingTime ? b.timestamp : b.watermark;
+    std::set<std::pair<int64_t, int64_t>> scanned;  // (operator, partition) whose timers fired
+    for (auto& [k, t] : pending) t.afterScan = false;
+    for (size_t i = 0; i < b.events.size(); ++i) {
+      const auto& e = b.events[i];
+      const std::string ev = e.value("event", "");
+      if (!startsWith(ev, "tws.")) continue;
+      auto part = std::make_pair(num(e, "operator"), num(e, "partition"));
+      auto tk = std::make_tuple(num(e, "operator"), keyOf(e), num(e, "ts"));
+      if (ev == "tws.rows" && scanned.count(part)) {
+        return Violation{"timers", b.batch, keyOf(e),
+                         "input rows were handled after timers fired in the same partition: timers "
+                         "must fire after all input of the batch",
+                         {b.lines[i]}};
+      } else if (ev == "tws.timer_registered") {
+        pending[tk] = Timer{b.batch, scanned.count(part) > 0, b.lines[i]};
+      } else if (ev == "tws.timer_deleted") {
+        pending.erase(tk);
+      } else if (ev == "tws.timer_fired") {
+        scanned.insert(part);
+        auto it = pending.find(tk);
+        if (it == pending.end())
+          return Violation{"timers", b.batch, keyOf(e),
+                           fmt::format("timer {} fired but is not registered (deleted, or it fired "
+                                       "already: a timer fires exactly once)",
+                                       std::get<2>(tk)),
+                           {b.lines[i]}};
+        if (std::get<2>(tk) > threshold)
+          return Violation{"timers", b.batch, keyOf(e),
+                           fmt::format("timer {} fired early: the batch's {} is {}", std::get<2>(tk),
+                                       clock == TimerClock::kProcessingTime ? "timestamp" : "watermark",
+                                       threshold),
+                           {it->second.line, b.lines[i]}};
+        pending.erase(it);
+      }
+    }
+    for (const auto& [tk, t] : pending) {
+      if (std::get<2>(tk) <= threshold && !t.afterScan)
+        return Violation{"timers", b.batch, std::get<1>(tk),
+                         fmt::format("timer {} (registered in batch {}) is due at this batch's {} {} "
+                                     "but did not fire",
+                                     std::get<2>(tk), t.registeredIn,
+                                     clock == TimerClock::kProcessingTime ? "timestamp" : "watermark",
+                                     threshold),
+                         {t.line, b.lines.empty() ? "" : b.lines.front()}};
+    }
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
+  struct Entry {
+    TimeMs expiresAt = 0;
+    std::string line;
+  };
+  // (operator, key, state) -> live value's expiry
+  std::map<std::tuple<int64_t, std::string, std::string>, Entry> live;
+  for (const CommittedBatch& b : batches) {
+    const TimeMs now = b.timestamp;
+    std::map<std::pair<int64_t, std::string>, int64_t> removedByEngine;  // (operator, state)
+    bool sawTtl = false;
+    for (size_t i = 0; i < b.events.size(); ++i) {
+      const auto& e = b.events[i];
+      const std::string ev = e.value("event", "");
+      if (!startsWith(ev, "tws.ttl_")) continue;
+      sawTtl = true;
+      const std::string state = e.value("state", "");
+      auto k = std::make_tuple(num(e, "operator"), keyOf(e), state);
+      if (ev == "tws.ttl_write") {
+        live[k] = Entry{num(e, "expiresAt"), b.lines[i]};
+      } else if (ev == "tws.ttl_clear") {
+        live.erase(k);
+      } else if (ev == "tws.ttl_read") {
+        bool returned = e.value("returned", false);
+        int64_t exp = num(e, "expiresAt");
+        auto it = live.find(k);
+        if (returned && exp >= 0 && exp <= now)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of '{}' returned a value that expired at {} (batch "
+                                       "timestamp {})", state, exp, now),
+                           {b.lines[i]}};
+        if (!returned && it != live.end() && it->second.expiresAt > now)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of '{}' found nothing, but a value written with expiry "
+                                       "{} (later than the batch timestamp {}) was never cleared",
+                                       state, it->second.expiresAt, now),
+                           {it->second.line, b.lines[i]}};
+        if (returned && it == live.end())
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of '{}' returned a value that was cleared or expired "
+                                       "and removed earlier", state),
+                           {b.lines[i]}};
+      } else if (ev == "tws.ttl_expired") {
+        removedByEngine[{num(e, "operator"), state}] += num(e, "count", 0);
+      }
+    }
+    // Expired values must be physically gone by the end of the batch.
+    std::map<std::pair<int64_t, std::string>, int64_t> expected;
+    std::map<std::pair<int64_t, std::string>, std::string> example;
+    for (auto it = live.begin(); it != live.end();) {
+      if (it->second.expiresAt <= now) {
+        auto k = std::make_pair(std::get<0>(it->first), std::get<2>(it->first));
+        ++expected[k];
+        if (!example.count(k)) example[k] = std::get<1>(it->first) + " (" + it->second.line + ")";
+        it = live.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    if (!sawTtl && expected.empty()) continue;
+    for (const auto& [k, n] : expected) {
+      int64_t got = removedByEngine.count(k) ? removedByEngine[k] : 0;
+      if (got < n)
+        return Violation{"ttl", b.batch, "",
+                         fmt::format("{} value(s) of '{}' expired at or before {} but the batch "
+                                     "removed only {} (e.g. key {})",
+                                     n, k.second, now, got, example[k]),
+                         {}};
+    }
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+std::optional<Violation> checkWatermark(const std::vector<sim::Event>& arrivals, DurationMs delay,
+                                        const std::vector<Row>& sinkRows, std::string_view idColumn) {
+  std::set<std::string> seen;
+  for (const Row& r : sinkRows)
+    if (r.has(idColumn)) seen.insert(r.get(idColumn).toString());
+  std::optional<TimeMs> maxBefore;
+  for (const sim::Event& e : arrivals) {
+    bool onTime = !maxBefore || e.eventTime > *maxBefore - delay;
+    if (onTime && !seen.count(e.eventId))
+      return Violation{"watermark", -1, e.key,
+                       fmt::format("on-time row {} (event time {}, max event time before it {}, "
+                                   "delay {} ms) was dropped: it is not in the sink",
+                                   e.eventId, formatTimestamp(e.eventTime),
+                                   maxBefore ? formatTimestamp(*maxBefore) : "none", delay),
+                       {e.toJsonLine()}};
+    maxBefore = maxBefore ? std::max(*maxBefore, e.eventTime) : e.eventTime;
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t fingerprintB,
+                                          const std::vector<std::string>& traceA,
+                                          const std::vector<std::string>& traceB) {
+  if (fingerprintA == fingerprintB) return std::nullopt;
+  size_t i = 0;
+  while (i < traceA.size() && i < traceB.size() && traceA[i] == traceB[i]) ++i;
+  Violation v;
+  v.oracle = "determinism";
+  v.message = fmt::format("two runs of one seed have fingerprints {:016x} and {:016x}; the traces "
+                          "first differ at line {}",
+                          fingerprintA, fingerprintB, i + 1);
+  v.events.push_back("first run:  " + (i < traceA.size() ? traceA[i] : std::string("(end)")));
+  v.events.push_back("second run: " + (i < traceB.size() ? traceB[i] : std::string("(end)")));
+  auto e = nlohmann::json::parse(i < traceA.size() ? traceA[i] : "{}", nullptr, false);
+  if (e.is_object()) {
+    v.batch = num(e, "batch");
+    v.key = keyOf(e);
+  }
+  return v;
+}
+
+std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound) {
+  for (const QueryProgress& p : progress)
+    for (const StateOperatorProgress& s : p.stateOperators)
+      if (s.numRowsTotal > bound)
+        return Violation{"state_bound", p.batchId, "",
+                         fmt::format("operator {} holds {} state rows, over the bound {} (state "
+                                     "that only grows: e.g. dropDuplicates without a watermark)",
+                                     s.operatorName, s.numRowsTotal, bound),
+                         {}};
+  return std::nullopt;
+}
+
+std::optional<Violation> checkBatchSplitInvariance(const std::vector<Row>& a,
+                                                   const std::vector<Row>& b,
+                                                   const std::vector<std::string>& keyColumns) {
+  auto last = [&](const std::vector<Row>& rows) {
+    std::map<std::string, Row> out;
+    for (const Row& r : rows) {
+      std::string k;
+      for (const auto& c : keyColumns) k += (r.has(c) ? r.get(c).toString() : "null") + "\x1f";
+      out.insert_or_assign(k, r);
+    }
+    return out;
+  };
+  auto la = last(a), lb = last(b);
+  for (const auto& [k, r] : la) {
+    auto it = lb.find(k);
+    if (it == lb.end() || !(it->second == r))
+      return Violation{"batch_split", -1, formatRow(r),
+                       fmt::format("the final row differs with another batching: {} vs {}",
+                                   formatRow(r), it == lb.end() ? "(none)" : formatRow(it->second)),
+                       {}};
+  }
+  for (const auto& [k, r] : lb)
+    if (!la.count(k))
+      return Violation{"batch_split", -1, formatRow(r),
+                       "a key's final row appears only with another batching: " + formatRow(r), {}};
+  return std::nullopt;
+}
+
+}  // namespace streamsim::harness

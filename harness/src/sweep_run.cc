@@ -1,0 +1,506 @@
+// Simulated runs of generated workloads (sweep.h): query building, the driver loop with crash
+// recovery, and the oracles applied to a run.
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/sim_env.h"
+#include "streamsim/harness/sweep.h"
+#include "streamsim/io/file_sink.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/foreach_sink.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/ops/dedup.h"
+#include "streamsim/ops/window_aggregation.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/sim/random.h"
+#include "streamsim/tws/processor_registry.h"
+#include "streamsim/tws/transform_with_state.h"
+
+namespace streamsim::harness {
+
+namespace {
+
+constexpr TimeMs kStart = 1767225600000;  // 2026-01-01T00:00:00Z
+constexpr int kMaxRestartsPerTick = 25;
+const char* kLanding = "/landing";
+const char* kCheckpoint = "/chk";
+const char* kOut = "/out";
+
+struct KindInfo {
+  WorkloadKind kind;
+  const char* name;
+};
+constexpr KindInfo kKinds[] = {
+    {WorkloadKind::kCount, "count"},       {WorkloadKind::kSessionTracker, "session_tracker"},
+    {WorkloadKind::kHeartbeat, "heartbeat"}, {WorkloadKind::kTtlCache, "ttl_cache"},
+    {WorkloadKind::kDedup, "dedup"},       {WorkloadKind::kWindow, "window"},
+    {WorkloadKind::kCustom, "custom"},
+};
+
+bool isTws(WorkloadKind k) {
+  return k != WorkloadKind::kDedup && k != WorkloadKind::kWindow;
+}
+
+std::string outputSchemaFor(const WorkloadConfig& c) {
+  if (!c.outputSchema.empty()) return c.outputSchema;
+  switch (c.kind) {
+    case WorkloadKind::kCount: return "key string, count long";
+    case WorkloadKind::kSessionTracker: return "key string";
+    case WorkloadKind::kHeartbeat: return "key string, status string, last_seen long";
+    case WorkloadKind::kTtlCache: return "key string, value string, previous string";
+    case WorkloadKind::kDedup: return std::string(sim::kEventSchema);
+    case WorkloadKind::kWindow: return "key string, window_start timestamp, window_end timestamp, count long";
+    case WorkloadKind::kCustom: return "key string";
+  }
+  return "key string";
+}
+
+// A foreach writer that keeps every row it is given (no dedup by epoch: at least once).
+class RecordingWriter final : public ForeachWriter {
+ public:
+  bool open(int64_t, int64_t epochId) override {
+    epoch_ = epochId;
+    return true;
+  }
+  void process(const Row& row) override {
+    rows.push_back(row);
+    batchOf.push_back(epoch_);
+  }
+  void close(const Status&) override {}
+  std::vector<Row> rows;
+  std::vector<int64_t> batchOf;
+
+ private:
+  int64_t epoch_ = -1;
+};
+
+// The pieces of one simulated run's query.
+struct Built {
+  DataStreamWriter writer{DataFrame()};
+  std::function<void(SimEnv&, RunResult&)> readSink;
+};
+
+Result<Built> buildQuery(const WorkloadConfig& c) {
+  STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(sim::kEventSchema));
+  STREAMSIM_ASSIGN_OR_RETURN(auto source, makeFileSource(kLanding, schema, {}));
+  DataFrame df = readStream(source);
+  OutputMode mode = OutputMode::kUpdate;
+  auto wrap = [&](OperatorFactory f) { return c.wrapOperator ? c.wrapOperator(std::move(f)) : f; };
+  if (isTws(c.kind)) {
+    TransformWithStateSpec s;
+    s.groupBy = {"key"};
+    s.processorName = std::string(workloadKindName(c.kind));
+    switch (c.kind) {
+      case WorkloadKind::kCount:
+        s.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
+        break;
+      case WorkloadKind::kSessionTracker:
+        s.processorFactory = [] { return std::make_unique<processors::SessionTrackerProcessor>(); };
+        df = df.map(
+            [](const Row& r) {
+              std::vector<std::pair<std::string, Value>> named;
+              for (size_t i = 0; i < r.size(); ++i) named.emplace_back(r.schema()->field(i).name, r[i]);
+              int64_t v = r.get("value").isNull() ? 0 : r.get("value").asLong();
+              named.emplace_back("session_id", Value("s" + std::to_string(v % 3)));
+              return Row::fromNamed(std::move(named));
+            },
+            "session_id = s<value % 3>");
+        break;
+      case WorkloadKind::kHeartbeat: {
+        DurationMs t = c.timeoutMs;
+        s.processorFactory = [t] { return std::make_unique<processors::HeartbeatProcessor>(t); };
+        s.timeMode = TimeMode::kProcessingTime;
+        break;
+      }
+      case WorkloadKind::kTtlCache: {
+        DurationMs t = c.ttlMs;
+        s.processorFactory = [t] { return std::make_unique<processors::TtlCacheProcessor>(t); };
+        s.timeMode = TimeMode::kProcessingTime;
+        break;
+      }
+      default:
+        if (!c.processor) return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor");
+        s.processorFactory = c.processor;
+        s.timeMode = c.timeMode;
+        s.processorName = c.name;
+        break;
+    }
+    if (s.timeMode == TimeMode::kEventTime) df = df.withWatermark("event_time", c.watermarkDelay);
+    df = df.transform(wrap([s] { return makeTransformWithState(s); }));
+  } else if (c.kind == WorkloadKind::kDedup) {
+    mode = OutputMode::kAppend;
+    df = df.withWatermark("event_time", c.watermarkDelay)
+             .transform(wrap([] { return makeDropDuplicates({"event_id", "event_time"}); }));
+  } else {
+    mode = OutputMode::kAppend;
+    WindowAggregationSpec w;
+    w.groupBy = {"key"};
+    w.window = {"event_time", c.windowMs, 0, 0};
+    w.aggregates = {Aggregate::count()};
+    STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(w));
+    df = df.withWatermark("event_time", c.watermarkDelay).transform(wrap([w] { return makeWindowAggregation(w); }));
+  }
+  Built b;
+  b.writer = df.writeStream();
+  b.writer.option("checkpointLocation", kCheckpoint);
+  b.writer.option("spark.sql.shuffle.partitions", std::to_string(c.partitions));
+  b.writer.option("stateStore", c.stateStore);
+  b.writer.option("taskRetries", std::to_string(c.taskRetries));
+  b.writer.outputMode(mode);
+  b.writer.trigger(Trigger::ProcessingTime(c.triggerInterval));
+  if (c.customSink) {
+    CustomSink cs = c.customSink();
+    b.writer.sink(cs.factory);
+    auto view = cs.view;
+    b.readSink = [view](SimEnv&, RunResult& r) {
+      r.sinkRows = view();
+      r.sinkBatchOf.assign(r.sinkRows.size(), -1);
+    };
+    return b;
+  }
+  switch (c.sink) {
+    case SinkKind::kMemory: {
+      auto data = std::make_shared<MemorySinkData>();
+      b.writer.sink(makeMemorySink(data));
+      b.readSink = [data](SimEnv&, RunResult& r) {
+        for (const auto& [batch, rows] : data->batches())
+          for (const Row& row : rows) {
+            r.sinkRows.push_back(row);
+            r.sinkBatchOf.push_back(batch);
+          }
+      };
+      break;
+    }
+    case SinkKind::kFiles: {
+      STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr out, parseSchema(outputSchemaFor(c)));
+      b.writer.sink(makeFileSink(kOut));
+      b.readSink = [out](SimEnv& sim, RunResult& r) {
+        auto rows = readFileSinkOutput(sim.env(), kOut, out);
+        if (!rows.ok()) {
+          if (rows.status().code() != Status::Code::kNotFound && r.error.ok())
+            r.error = rows.status().withContext("reading the file sink");
+          return;
+        }
+        r.sinkRows = std::move(*rows);
+        r.sinkBatchOf.assign(r.sinkRows.size(), -1);
+      };
+      break;
+    }
+    case SinkKind::kForeach: {
+      auto writer = std::make_shared<RecordingWriter>();
+      b.writer.sink(makeForeachSink(writer, 1));
+      b.readSink = [writer](SimEnv&, RunResult& r) {
+        r.sinkRows = writer->rows;
+        r.sinkBatchOf = writer->batchOf;
+      };
+      break;
+    }
+  }
+  return b;
+}
+
+bool wanted(const WorkloadConfig& c, std::string_view oracle) {
+  if (!c.oracles.empty()) return std::find(c.oracles.begin(), c.oracles.end(), oracle) != c.oracles.end();
+  if (oracle == "state_bound") return c.stateBound.has_value();
+  if (oracle == "batch_split") return false;
+  if (oracle == "watermark") return c.kind == WorkloadKind::kDedup;
+  if (oracle == "timers" || oracle == "ttl") return isTws(c.kind);
+  return true;  // exactly_once, determinism (when asked through RunOptions)
+}
+
+// The plan without its driver-side faults: the same inputs at the same times (landing faults).
+sim::FaultPlan referencePlan(const sim::FaultPlan& p) {
+  sim::FaultPlan out;
+  out.seed = p.seed;
+  for (const auto& f : p.faults)
+    if (std::holds_alternative<sim::LandingFault>(f)) out.faults.push_back(f);
+  return out;
+}
+
+// The events in landing order, without files written half (they may be read cut).
+std::vector<sim::Event> arrivals(const sim::Workload& w, const std::vector<sim::LandingAction>& actions) {
+  std::set<int64_t> half, done;
+  for (const auto& a : actions)
+    if (a.kind == sim::LandingActionKind::kPutPartial) half.insert(a.file);
+  std::vector<sim::Event> out;
+  for (const auto& a : actions) {
+    if (a.kind != sim::LandingActionKind::kPut || a.file < 0 || half.count(a.file) || done.count(a.file)) continue;
+    done.insert(a.file);
+    const auto& f = w.files[static_cast<size_t>(a.file)];
+    for (size_t i = 0; i < f.eventCount; ++i) out.push_back(w.events[f.firstEvent + i]);
+  }
+  return out;
+}
+
+std::vector<sim::LandingAction> actionsFor(const WorkloadConfig& c, const sim::Workload& w, const RunCase& rc) {
+  auto actions = sim::landingActions(w, rc.plan.landingFaults(), c.spec);
+  if (rc.files) {
+    std::set<int64_t> keep(rc.files->begin(), rc.files->end());
+    std::erase_if(actions, [&](const sim::LandingAction& a) { return a.file >= 0 && !keep.count(a.file); });
+  }
+  return actions;
+}
+
+}  // namespace
+
+class ReferenceCache {
+ public:
+  std::mutex mu;
+  std::map<std::string, std::shared_ptr<const RunResult>> runs;
+};
+
+std::shared_ptr<ReferenceCache> makeReferenceCache() { return std::make_shared<ReferenceCache>(); }
+
+std::string_view workloadKindName(WorkloadKind kind) {
+  for (const auto& k : kKinds)
+    if (k.kind == kind) return k.name;
+  return "custom";
+}
+
+Result<WorkloadKind> parseWorkloadKind(std::string_view name) {
+  for (const auto& k : kKinds)
+    if (name == k.name) return k.kind;
+  return Status::InvalidArgument(fmt::format(
+      "unknown workload '{}': expected count, session_tracker, heartbeat, ttl_cache, dedup or window", name));
+}
+
+sim::WorkloadSpec defaultWorkloadSpec() {
+  sim::WorkloadSpec s;
+  s.events = 200;
+  s.eventsPerFile = 10;
+  s.keys = 8;
+  s.zipfExponent = 0.5;
+  s.maxOutOfOrder = 2'000;
+  s.lateFraction = 0.05;
+  s.lateBy = 5'000;
+  s.duplicateFraction = 0.05;
+  s.startEventTime = kStart;
+  s.firstArrival = kStart + 500;
+  s.arrivalInterval = 1'000;
+  s.dir = kLanding;
+  return s;
+}
+
+sim::FaultKnobs defaultFaultKnobs() {
+  sim::FaultKnobs k;
+  k.points = {"all"};
+  k.maxCrashes = 2;
+  k.tornWrites = true;
+  k.taskFailureProbability = 0.01;
+  k.batches = 24;
+  k.partitions = 2;
+  k.checkpointDir = kCheckpoint;
+  return k;
+}
+
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore) {
+  WorkloadConfig c;
+  c.kind = kind;
+  c.name = std::string(workloadKindName(kind));
+  c.stateStore = std::move(stateStore);
+  if (kind == WorkloadKind::kWindow) c.drainMs = 4'000;
+  c.knobs.batches = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile + c.drainMs / c.triggerInterval;
+  c.knobs.partitions = c.partitions;
+  c.knobs.files = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile;
+  return c;
+}
+
+nlohmann::json RunCase::toJson() const {
+  nlohmann::json j{{"seed", seed}, {"plan", nlohmann::json::parse(plan.toJson())}};
+  if (files) j["files"] = *files;
+  return j;
+}
+
+Result<RunCase> RunCase::fromJson(const nlohmann::json& j) {
+  RunCase c;
+  c.seed = j.value("seed", uint64_t{0});
+  if (j.contains("plan")) {
+    STREAMSIM_ASSIGN_OR_RETURN(c.plan, sim::FaultPlan::fromJson(j["plan"].dump()));
+  }
+  if (j.contains("files")) c.files = j["files"].get<std::vector<int64_t>>();
+  return c;
+}
+
+std::string RunResult::fingerprintHex() const { return fmt::format("{:016x}", fingerprint); }
+
+std::string RunResult::report() const {
+  std::string out;
+  if (!error.ok()) out += "  run error: " + error.message() + "\n";
+  for (const auto& v : violations) out += "  " + v.toString();
+  return out;
+}
+
+sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
+  uint64_t s = c.workloadSeed.value_or(c.workloadVariety > 0 ? seed % static_cast<uint64_t>(c.workloadVariety) : seed);
+  return sim::generateWorkload(sim::Random(s).split("workload"), c.spec);
+}
+
+sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) {
+  sim::FaultPlan p = sim::generateFaultPlan(sim::Random(seed).split("faults"), c.knobs);
+  p.seed = seed;
+  return p;
+}
+
+RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
+  RunResult r;
+  r.seed = rc.seed;
+  sim::Workload w = workloadFor(c, rc.seed);
+  auto actions = actionsFor(c, w, rc);
+  {
+    std::set<int64_t> files;
+    for (const auto& a : actions)
+      if (a.file >= 0) files.insert(a.file);
+    r.files = static_cast<int64_t>(files.size());
+    for (int64_t f : files) r.events += static_cast<int64_t>(w.files[static_cast<size_t>(f)].eventCount);
+  }
+  SimEnvOptions so;
+  so.seed = sim::Random(rc.seed).split("names").seed();
+  so.startTimeMs = kStart;
+  so.faultPlan = rc.plan;
+  SimEnv sim(so);
+  auto built = buildQuery(c);
+  if (!built.ok()) {
+    r.error = built.status();
+    return r;
+  }
+  if (Status st = sim.fs().mkdirs(kLanding); !st.ok()) {
+    r.error = st;
+    return r;
+  }
+  TimeMs last = kStart;
+  for (const auto& a : actions) last = std::max(last, a.at);
+  const TimeMs end = last + c.drainMs;
+  size_t next = 0;
+  bool first = true;
+  for (TimeMs t = kStart + c.triggerInterval; t <= end + c.triggerInterval - 1; t += c.triggerInterval) {
+    // Landing actions due by now, each at its own time.
+    while (next < actions.size() && actions[next].at <= t) {
+      sim.clock().set(std::max(sim.clock().nowMs(), actions[next].at));
+      Status st = sim::applyLandingAction(sim.fs(), actions[next]);
+      if (!st.ok()) {
+        r.error = st.withContext("landing action " + actions[next].describe());
+        return r;
+      }
+      ++next;
+    }
+    sim.clock().set(t);
+    // One trigger at t; after a crash or a failure the driver restarts (same virtual time) and
+    // triggers again unless the interrupted batch was committed.
+    int64_t batchBefore = -1;
+    int attempts = 0;
+    for (;; ++attempts) {
+      if (attempts > kMaxRestartsPerTick) {
+        r.error = Status::Aborted(fmt::format("more than {} restarts at virtual time {}",
+                                              kMaxRestartsPerTick, formatTimestamp(t)));
+        break;
+      }
+      if (!sim.running()) {
+        int64_t crashes = sim.crashCount();
+        Status st = first ? sim.start(built->writer) : sim.startAgain();
+        first = false;
+        if (!st.ok()) {
+          if (sim.crashCount() == crashes) ++r.restarts;  // failed to start: try again
+          continue;
+        }
+        if (batchBefore >= 0 && sim.query()->nextBatchId() > batchBefore) break;  // it committed
+      }
+      if (batchBefore < 0) batchBefore = sim.query()->nextBatchId();
+      int64_t crashes = sim.crashCount();
+      auto ran = sim.guarded([](StreamingQuery& q) { return q.triggerOnce(); });
+      if (ran.ok()) break;
+      if (sim.crashCount() == crashes) {  // a failure (I/O error, task failure): restart
+        ++r.restarts;
+        sim.stop();
+      }
+    }
+    if (!r.error.ok()) break;
+  }
+  if (sim.running()) sim.stop();
+  built->readSink(sim, r);
+  r.trace = sim.trace().lines();
+  r.fingerprint = sim.trace().fingerprint();
+  r.progress = sim.allProgress();
+  r.crashes = sim.crashCount();
+  r.batches = static_cast<int64_t>(r.progress.size());
+  return r;
+}
+
+RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& o) {
+  RunResult r = simulate(c, rc);
+  if (!r.error.ok() || !o.oracles) return r;
+  auto add = [&](std::optional<Violation> v) {
+    if (v) r.violations.push_back(std::move(*v));
+  };
+  if (wanted(c, "exactly_once")) {
+    RunCase ref = rc;
+    ref.plan = referencePlan(rc.plan);
+    std::shared_ptr<const RunResult> cached;
+    std::string cacheKey;
+    if (o.references) {
+      sim::Workload w = workloadFor(c, rc.seed);
+      nlohmann::json k{{"w", sim::fnv1a64(sim::toJsonLines(w.events))}, {"p", ref.plan.toJson()}};
+      if (rc.files) k["f"] = *rc.files;
+      cacheKey = k.dump();
+      std::lock_guard<std::mutex> lock(o.references->mu);
+      auto it = o.references->runs.find(cacheKey);
+      if (it != o.references->runs.end()) cached = it->second;
+    }
+    if (!cached) {
+      ref.plan.seed = 0;  // the reference run does not depend on the seed's plan
+      auto fresh = std::make_shared<RunResult>(simulate(c, ref));
+      if (o.references) {
+        std::lock_guard<std::mutex> lock(o.references->mu);
+        o.references->runs.emplace(cacheKey, fresh);
+      }
+      cached = fresh;
+    }
+    const RunResult& expected = *cached;
+    if (!expected.error.ok()) {
+      r.error = expected.error.withContext("the fault-free run");
+      return r;
+    }
+    std::string_view kind = c.customSink ? "custom" : c.sink == SinkKind::kForeach ? "foreach"
+                                                      : c.sink == SinkKind::kFiles ? "files" : "memory";
+    add(checkExactlyOnce(expected.sinkRows, r.sinkRows, r.sinkBatchOf, kind));
+  }
+  std::vector<CommittedBatch> committed;
+  if (wanted(c, "timers") || wanted(c, "ttl")) committed = committedBatches(r.trace);
+  if (wanted(c, "timers"))
+    add(checkTimers(committed, c.kind == WorkloadKind::kCustom && c.timeMode == TimeMode::kEventTime
+                                   ? TimerClock::kEventTime
+                                   : TimerClock::kProcessingTime));
+  if (wanted(c, "ttl")) add(checkTtl(committed));
+  if (wanted(c, "watermark")) {
+    sim::Workload w = workloadFor(c, rc.seed);
+    add(checkWatermark(arrivals(w, actionsFor(c, w, rc)), c.watermarkDelay, r.sinkRows));
+  }
+  if (wanted(c, "state_bound") && c.stateBound) add(checkStateBound(r.progress, *c.stateBound));
+  if (o.determinism) {
+    RunResult again = simulate(c, rc);
+    add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));
+  }
+  if (o.batchSplit) {
+    WorkloadConfig all = c;
+    all.spec.arrivalInterval = 0;
+    RunCase plain = rc;
+    plain.plan = sim::FaultPlan{};
+    RunResult a = simulate(all, plain);
+    RunResult b = simulate(c, plain);
+    add(checkBatchSplitInvariance(a.sinkRows, b.sinkRows, {"key"}));
+  }
+  return r;
+}
+
+RunResult runSeed(const WorkloadConfig& c, uint64_t seed, const RunOptions& o) {
+  RunCase rc;
+  rc.seed = seed;
+  rc.plan = planFor(c, seed);
+  return runCase(c, rc, o);
+}
+
+}  // namespace streamsim::harness
