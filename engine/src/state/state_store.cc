@@ -123,7 +123,12 @@ class VersionedStateStore final : public StateStore {
                                         next, operator_id_, partition_));
     }
     entry_->version = next;
+    int64_t numKeys = metrics().numKeys;
     release(/*valid=*/true);
+    if (env_.trace != nullptr)
+      env_.trace->event(fmt::format(
+          R"({{"event":"state_commit","operator":{},"partition":{},"version":{},"keys":{}}})",
+          operator_id_, partition_, next, numKeys));
     return passFaultPoint(env_, faults::kStateAfterCommit, ctx);
   }
 
