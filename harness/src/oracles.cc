@@ -333,6 +333,10 @@ std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t finger
   v.message = fmt::format("two runs of one seed have fingerprints {:016x} and {:016x}; the traces "
                           "first differ at line {}",
                           fingerprintA, fingerprintB, i + 1);
+  if (i == traceA.size() && i == traceB.size())
+    v.message = fmt::format("two runs of one seed have fingerprints {:016x} and {:016x}: the traces "
+                            "are equal, the sink output differs",
+                            fingerprintA, fingerprintB);
   v.events.push_back("first run:  " + (i < traceA.size() ? traceA[i] : std::string("(end)")));
   v.events.push_back("second run: " + (i < traceB.size() ? traceB[i] : std::string("(end)")));
   auto e = nlohmann::json::parse(i < traceA.size() ? traceA[i] : "{}", nullptr, false);

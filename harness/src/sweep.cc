@@ -32,7 +32,31 @@ rc::Shrinkable<ShrinkState> shrinkable(ShrinkState s) {
       out.files = std::move(f);
       return out;
     });
-    return rc::seq::concat(std::move(fewerFaults), std::move(fewerFiles));
+    // Then each crash / task failure aimed at an earlier batch (rc's integral shrink toward 0),
+    // so that a case keeps failing with fewer input files.
+    auto earlierBatch = rc::seq::map(
+        rc::shrink::eachElement(st.faults,
+                                [](const sim::Fault& f) -> rc::Seq<sim::Fault> {
+                                  if (auto* c = std::get_if<sim::CrashFault>(&f); c && c->batch > 0)
+                                    return rc::seq::map(rc::shrink::towards<int64_t>(c->batch, 0), [c](int64_t b) {
+                                      sim::CrashFault out = *c;
+                                      out.batch = b;
+                                      return sim::Fault(out);
+                                    });
+                                  if (auto* t = std::get_if<sim::TaskFailureFault>(&f); t && t->batch > 0)
+                                    return rc::seq::map(rc::shrink::towards<int64_t>(t->batch, 0), [t](int64_t b) {
+                                      sim::TaskFailureFault out = *t;
+                                      out.batch = b;
+                                      return sim::Fault(out);
+                                    });
+                                  return rc::Seq<sim::Fault>();
+                                }),
+        [st](std::vector<sim::Fault> f) {
+          ShrinkState out = st;
+          out.faults = std::move(f);
+          return out;
+        });
+    return rc::seq::concat(std::move(fewerFaults), std::move(fewerFiles), std::move(earlierBatch));
   });
 }
 

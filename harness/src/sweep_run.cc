@@ -157,8 +157,8 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
     CustomSink cs = c.customSink();
     b.writer.sink(cs.factory);
     auto view = cs.view;
-    b.readSink = [view](SimEnv&, RunResult& r) {
-      r.sinkRows = view();
+    b.readSink = [view](SimEnv& sim, RunResult& r) {
+      r.sinkRows = view(sim.env());
       r.sinkBatchOf.assign(r.sinkRows.size(), -1);
     };
     return b;
@@ -423,7 +423,9 @@ RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
   if (sim.running()) sim.stop();
   built->readSink(sim, r);
   r.trace = sim.trace().lines();
+  // The fingerprint covers what the run did (the trace) and what it produced (the sink).
   r.fingerprint = sim.trace().fingerprint();
+  for (const Row& row : r.sinkRows) r.fingerprint = sim::fnv1a64(row.toJson() + "\n", r.fingerprint);
   r.progress = sim.allProgress();
   r.crashes = sim.crashCount();
   r.batches = static_cast<int64_t>(r.progress.size());

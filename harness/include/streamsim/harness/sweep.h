@@ -47,7 +47,7 @@ enum class SinkKind { kMemory, kFiles, kForeach };
 // A sink supplied by a test (broken variants): a factory per query run and the reader's view.
 struct CustomSink {
   SinkFactory factory;
-  std::function<std::vector<Row>()> view;
+  std::function<std::vector<Row>(const Env& env)> view;  // what a reader sees after the run
 };
 
 // The standard generated input: 20 files of 10 events over 8 keys, a little disorder, a few late
@@ -107,7 +107,7 @@ struct RunResult {
   std::vector<Row> sinkRows;   // what a reader of the sink sees
   std::vector<int64_t> sinkBatchOf;  // the batch each sink row came from (-1 when unknown)
   std::vector<std::string> trace;
-  uint64_t fingerprint = 0;
+  uint64_t fingerprint = 0;    // the trace's fingerprint extended with the sink's rows
   std::vector<QueryProgress> progress;
   int64_t crashes = 0;
   int64_t restarts = 0;  // restarts after a failure that was not a crash (I/O error, task failure)
