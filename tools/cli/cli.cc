@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "bench/bench.h"
 #include "cli/scenario_commands.h"
 
 namespace streamsim::cli {
@@ -62,6 +63,15 @@ int runCli(int argc, char** argv) {
 
   auto* listCmd = app.add_subcommand("list-faults", "List the named fault points");
 
+  bench::BenchOptions benchOpts;
+  auto* benchCmd = app.add_subcommand(
+      "bench", "Measure the five workloads of docs/performance.md against their limits");
+  benchCmd->add_flag("--quick", benchOpts.quick, "Small sizes: a smoke run in seconds");
+  benchCmd->add_flag("--json", benchOpts.json, "One JSON object instead of the table");
+  benchCmd->add_option("--only", benchOpts.only, "Only these workloads (1..5)");
+  benchCmd->add_option("--rss-child-keys", benchOpts.rssChildKeys)->group("");  // internal
+  benchCmd->add_option("--rss-child-events", benchOpts.rssChildEvents)->group("");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -74,6 +84,7 @@ int runCli(int argc, char** argv) {
   if (*inspectCmd) return inspectCommand(checkpoint, sinkPath, json, std::cout, std::cerr);
   if (*stateCmd) return stateCommand(checkpoint, batch, op, key, std::cout, std::cerr);
   if (*listCmd) return listFaultsCommand(std::cout);
+  if (*benchCmd) return bench::benchCommand(benchOpts, "/proc/self/exe", std::cout, std::cerr);
   return kExitBadInput;
 }
 

@@ -1,0 +1,830 @@
+// `streamsim bench` (bench.h): the five workloads of issue 7 and their limits, measured with
+// steady_clock in this process (workload 5 in a child process of this binary).
+#include "bench/bench.h"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+#include <rocksdb/db.h>
+#include <rocksdb/env.h>
+#include <rocksdb/options.h>
+#include <rocksdb/write_batch.h>
+
+#include "bench/rearm_timer_processor.h"
+#include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/query.h"
+#include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/random.h"
+#include "streamsim/sim/sim_file_system.h"
+#include "streamsim/sim/virtual_clock.h"
+#include "streamsim/state/row_encoding.h"
+#include "streamsim/tws/transform_with_state.h"
+
+extern char** environ;
+
+namespace streamsim::bench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using json = nlohmann::json;
+
+double secondsSince(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+constexpr TimeMs kStartMs = 1767225600000;  // 2026-01-01T00:00:00Z
+
+uint64_t splitmix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ULL;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+std::string human(double n) {
+  if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
+  if (n >= 1e6) return fmt::format("{:.2f}M", n / 1e6);
+  if (n >= 1e3) return fmt::format("{:.1f}k", n / 1e3);
+  return fmt::format("{:.1f}", n);
+}
+
+std::string count(int64_t n) {
+  if (n >= 1000000 && n % 1000000 == 0) return fmt::format("{}M", n / 1000000);
+  if (n >= 1000 && n % 1000 == 0) return fmt::format("{}k", n / 1000);
+  return std::to_string(n);
+}
+
+// A simulated world without faults or trace: the engine's own cost only.
+struct World {
+  sim::VirtualClock clock{kStartMs};
+  sim::SimFileSystem fs{&clock};
+  sim::SeededIdGenerator ids{7};
+  Env env;
+  World() {
+    env.clock = &clock;
+    env.fs = &fs;
+    env.ids = &ids;
+  }
+};
+
+// ---------------------------------------------------------------------------------------------
+// Workloads 1, 2, 5: count per key over JSON-lines files.
+
+struct CountInput {
+  int64_t events = 0;
+  int64_t keys = 0;
+  int files = 0;
+  std::vector<std::string> names;
+  std::vector<std::string> contents;
+  // Per file: rows the count processor emits (distinct keys in the file) and the sum of their
+  // counts (the running count of each such key after the file).
+  std::vector<int64_t> expectedRows;
+  std::vector<int64_t> expectedCountSum;
+  // Per file: the (key, running count) updates of that batch, for the raw RocksDB limit.
+  std::vector<std::vector<std::pair<std::string, int64_t>>> updates;
+};
+
+std::string keyName(int64_t k) { return fmt::format("k{:07d}", k); }
+
+CountInput makeCountInput(int64_t events, int64_t keys, int files, bool withUpdates) {
+  CountInput in;
+  in.events = events;
+  in.keys = keys;
+  in.files = files;
+  std::vector<int64_t> counts(keys, 0);
+  std::vector<int64_t> lastFile(keys, -1);
+  const int64_t perFile = events / files;
+  int64_t e = 0;
+  for (int f = 0; f < files; ++f) {
+    std::string text;
+    text.reserve(static_cast<size_t>(perFile) * 34);
+    std::vector<int64_t> touched;
+    int64_t n = f + 1 == files ? events - e : perFile;
+    for (int64_t i = 0; i < n; ++i, ++e) {
+      int64_t k = static_cast<int64_t>(splitmix64(static_cast<uint64_t>(e)) % keys);
+      fmt::format_to(std::back_inserter(text), "{{\"key\":\"k{:07d}\",\"value\":{}}}\n", k, e);
+      ++counts[k];
+      if (lastFile[k] != f) {
+        lastFile[k] = f;
+        touched.push_back(k);
+      }
+    }
+    int64_t sum = 0;
+    for (int64_t k : touched) sum += counts[k];
+    in.expectedRows.push_back(static_cast<int64_t>(touched.size()));
+    in.expectedCountSum.push_back(sum);
+    if (withUpdates) {
+      std::sort(touched.begin(), touched.end());
+      std::vector<std::pair<std::string, int64_t>> u;
+      u.reserve(touched.size());
+      for (int64_t k : touched) u.emplace_back(keyName(k), counts[k]);
+      in.updates.push_back(std::move(u));
+    }
+    in.names.push_back(fmt::format("/landing/part-{:05d}.json", f));
+    in.contents.push_back(std::move(text));
+  }
+  return in;
+}
+
+// Counts rows and sums the "count" column; checks every batch against the expected figures.
+struct CountCheck {
+  std::vector<int64_t> rows;
+  std::vector<int64_t> countSum;
+};
+
+class CountingSink final : public Sink {
+ public:
+  explicit CountingSink(std::shared_ptr<CountCheck> check) : check_(std::move(check)) {}
+  std::string description() const override { return "BenchCountingSink"; }
+  Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override {
+    int64_t sum = 0;
+    int index = -1;
+    for (const Row& r : rows) {
+      if (index < 0) index = r.schema()->indexOf("count");
+      if (index >= 0) sum += r[static_cast<size_t>(index)].asLong();
+    }
+    auto id = static_cast<size_t>(ctx.batchId);
+    if (check_->rows.size() <= id) {
+      check_->rows.resize(id + 1, 0);
+      check_->countSum.resize(id + 1, 0);
+    }
+    check_->rows[id] = static_cast<int64_t>(rows.size());
+    check_->countSum[id] = sum;
+    return Status::OK();
+  }
+
+ private:
+  std::shared_ptr<CountCheck> check_;
+};
+
+struct EngineRun {
+  double seconds = 0;
+  int64_t batches = 0;
+  std::string error;  // empty when the output checked out
+};
+
+EngineRun runCountEngine(const CountInput& in, StateStoreKind kind) {
+  EngineRun run;
+  World w;
+  auto check = [&](const Status& st) {
+    if (!st.ok() && run.error.empty()) run.error = st.toString();
+    return st.ok();
+  };
+  if (!check(w.fs.mkdirs("/landing")) || !check(w.fs.mkdirs("/chk"))) return run;
+  for (size_t f = 0; f < in.names.size(); ++f)
+    if (!check(w.fs.write(in.names[f], in.contents[f])) || !check(w.fs.sync(in.names[f])))
+      return run;
+  auto schema = parseSchema("key string, value long");
+  if (!check(schema.status())) return run;
+  auto source = makeFileSource("/landing", *schema, {{"maxFilesPerTrigger", "1"}});
+  if (!check(source.status())) return run;
+  TransformWithStateSpec spec;
+  spec.groupBy = {"key"};
+  spec.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
+  spec.processorName = "count";
+  spec.outputMode = OutputMode::kUpdate;
+  auto counts = std::make_shared<CountCheck>();
+  DataStreamWriter writer = readStream(*source)
+                                .transform([spec] { return makeTransformWithState(spec); })
+                                .writeStream();
+  writer.sink([counts] { return std::make_unique<CountingSink>(counts); })
+      .outputMode(OutputMode::kUpdate)
+      .option("checkpointLocation", "/chk")
+      .option("stateStore", std::string(stateStoreKindName(kind)));
+
+  auto t0 = Clock::now();
+  auto query = writer.start(w.env);
+  if (!check(query.status())) return run;
+  if (!check((*query)->processAllAvailable())) return run;
+  run.seconds = secondsSince(t0);
+  run.batches = (*query)->nextBatchId();
+  if (run.batches != in.files)
+    run.error = fmt::format("ran {} batches, expected {}", run.batches, in.files);
+  else if (counts->rows != in.expectedRows || counts->countSum != in.expectedCountSum)
+    run.error = "the count processor's output differs from the expected counts";
+  return run;
+}
+
+// The limit of workload 1: the same bytes, parsed with the engine's JSON library (SAX, as the
+// engine's reader does), counted into a hash map.
+class KeyCountSax final : public nlohmann::json_sax<json> {
+ public:
+  explicit KeyCountSax(std::unordered_map<std::string, int64_t>& counts) : counts_(counts) {}
+  bool null() override { return value(); }
+  bool boolean(bool) override { return value(); }
+  bool number_integer(number_integer_t) override { return value(); }
+  bool number_unsigned(number_unsigned_t) override { return value(); }
+  bool number_float(number_float_t, const string_t&) override { return value(); }
+  bool string(string_t& s) override {
+    if (depth_ == 1 && is_key_) ++counts_[s];
+    return value();
+  }
+  bool binary(binary_t&) override { return value(); }
+  bool start_object(std::size_t) override {
+    ++depth_;
+    return true;
+  }
+  bool end_object() override {
+    --depth_;
+    return true;
+  }
+  bool start_array(std::size_t) override {
+    ++depth_;
+    return true;
+  }
+  bool end_array() override {
+    --depth_;
+    return true;
+  }
+  bool key(string_t& k) override {
+    is_key_ = depth_ == 1 && k == "key";
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
+    return false;
+  }
+
+ private:
+  bool value() {
+    is_key_ = false;
+    return true;
+  }
+  std::unordered_map<std::string, int64_t>& counts_;
+  int depth_ = 0;
+  bool is_key_ = false;
+};
+
+struct LimitRun {
+  double seconds = 0;
+  std::string error;
+};
+
+LimitRun runHashMapLimit(const CountInput& in) {
+  LimitRun run;
+  World w;  // read the same bytes back from the same kind of filesystem
+  (void)w.fs.mkdirs("/landing");
+  for (size_t f = 0; f < in.names.size(); ++f) (void)w.fs.write(in.names[f], in.contents[f]);
+  auto t0 = Clock::now();
+  std::unordered_map<std::string, int64_t> counts;
+  KeyCountSax sax(counts);
+  int64_t lines = 0;
+  for (const std::string& name : in.names) {
+    auto text = w.fs.read(name);
+    if (!text.ok()) {
+      run.error = text.status().toString();
+      return run;
+    }
+    std::string_view rest = *text;
+    while (!rest.empty()) {
+      size_t nl = rest.find('\n');
+      std::string_view line = rest.substr(0, nl);
+      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
+      if (line.empty()) continue;
+      json::sax_parse(line, &sax);
+      ++lines;
+    }
+  }
+  run.seconds = secondsSince(t0);
+  int64_t total = 0;
+  for (const auto& [k, c] : counts) total += c;
+  if (lines != in.events || total != in.events)
+    run.error = fmt::format("hash-map limit counted {} of {} events", total, in.events);
+  return run;
+}
+
+// The RocksDB limit of workload 2: the engine's updates (key, running count) of every batch as
+// one WriteBatch of puts per batch, on RocksDB's in-memory Env with the WAL off, as the engine's
+// working copy is configured. Keys carry the same order-preserving encoding.
+LimitRun runRocksDBLimit(const CountInput& in) {
+  LimitRun run;
+  std::vector<std::vector<std::pair<std::string, std::string>>> batches;
+  batches.reserve(in.updates.size());
+  for (const auto& u : in.updates) {
+    std::vector<std::pair<std::string, std::string>> b;
+    b.reserve(u.size());
+    for (const auto& [k, c] : u) {
+      std::string key, value;
+      encodeOrderedValue(Value(k), key);
+      encodeOrderedValue(Value(c), value);
+      b.emplace_back(std::move(key), std::move(value));
+    }
+    batches.push_back(std::move(b));
+  }
+  std::unique_ptr<rocksdb::Env> memEnv(rocksdb::NewMemEnv(rocksdb::Env::Default()));
+  rocksdb::Options options;
+  options.create_if_missing = true;
+  options.env = memEnv.get();
+  rocksdb::WriteOptions writeOptions;
+  writeOptions.disableWAL = true;
+  auto t0 = Clock::now();
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status st = rocksdb::DB::Open(options, "/bench-limit", &raw);
+  if (!st.ok()) {
+    run.error = "RocksDB limit: " + st.ToString();
+    return run;
+  }
+  std::unique_ptr<rocksdb::DB> db(raw);
+  for (const auto& b : batches) {
+    rocksdb::WriteBatch wb;
+    for (const auto& [k, v] : b) wb.Put(k, v);
+    st = db->Write(writeOptions, &wb);
+    if (!st.ok()) {
+      run.error = "RocksDB limit: " + st.ToString();
+      return run;
+    }
+  }
+  run.seconds = secondsSince(t0);
+  (void)db->Close();
+  return run;
+}
+
+struct Sizes {
+  int64_t smallEvents, bigEvents;
+  int smallFiles, bigFiles;
+};
+
+Sizes countSizes(bool quick) {
+  if (quick) return {5'000, 20'000, 5, 20};
+  return {250'000, 1'000'000, 25, 100};
+}
+
+// Workload 1 (kind memory) or 2 (rocksdb) at `keys` keys. `memoryFigure`: workload 1's
+// figure at the same key count (the limit of workload 2).
+std::vector<BenchRow> countWorkload(const std::string& id, StateStoreKind kind, int64_t keys,
+                                    bool quick, double* figureOut, double memoryFigure,
+                                    bool& ok) {
+  auto t0 = Clock::now();
+  Sizes s = countSizes(quick);
+  bool rocks = kind == StateStoreKind::kRocksDB;
+  // The small run keeps the big run's shape: with few keys the same keys, with many keys
+  // (about one per event) the keys scale with the events.
+  int64_t smallKeys = keys > s.bigEvents / 10 ? keys * s.smallEvents / s.bigEvents : keys;
+  CountInput small = makeCountInput(s.smallEvents, smallKeys, s.smallFiles, rocks);
+  CountInput big = makeCountInput(s.bigEvents, keys, s.bigFiles, rocks);
+  EngineRun es = runCountEngine(small, kind);
+  EngineRun eb = runCountEngine(big, kind);
+  std::string error = !es.error.empty() ? es.error : eb.error;
+  double figure = eb.seconds > 0 ? static_cast<double>(big.events) / eb.seconds : 0;
+  double smallFigure = es.seconds > 0 ? static_cast<double>(small.events) / es.seconds : 0;
+  if (figureOut) *figureOut = figure;
+  std::string sizes = fmt::format("{}->{} ev, {}->{} keys, {}->{} batches", count(small.events),
+                                  count(big.events), count(small.keys), count(big.keys),
+                                  small.files, big.files);
+  std::vector<BenchRow> rows;
+  BenchRow r;
+  r.id = id;
+  r.sizes = sizes;
+  r.figure = figure;
+  r.unit = "events/s";
+  r.scaling = figure > 0 ? smallFigure / figure : 0;
+  if (!rocks) {
+    LimitRun limit = runHashMapLimit(big);
+    if (error.empty()) error = limit.error;
+    r.name = fmt::format("throughput, memory state, {} keys", count(keys));
+    r.limitName = "parse + hash map";
+    r.limit = limit.seconds > 0 ? static_cast<double>(big.events) / limit.seconds : 0;
+    r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+    r.target = ">= 50% of limit";
+    r.met = r.ratio >= 0.5;
+  } else {
+    LimitRun limit = runRocksDBLimit(big);
+    if (error.empty()) error = limit.error;
+    r.name = fmt::format("throughput, RocksDB state, {} keys", count(keys));
+    r.limitName = "workload 1";
+    r.limit = memoryFigure;
+    r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+    r.target = ">= 25% of workload 1";
+    r.met = r.ratio >= 0.25;
+    BenchRow raw = r;
+    raw.id = id + "'";
+    raw.name = fmt::format("  same, vs raw RocksDB WriteBatch puts");
+    raw.limitName = "WriteBatch puts";
+    raw.limit = limit.seconds > 0 ? static_cast<double>(big.events) / limit.seconds : 0;
+    raw.ratio = raw.limit > 0 ? raw.figure / raw.limit : 0;
+    raw.target = "(none)";
+    raw.met = true;
+    raw.scaling = r.scaling;
+    rows.push_back(r);
+    rows.push_back(raw);
+  }
+  if (rows.empty()) rows.push_back(r);
+  if (!error.empty()) {
+    ok = false;
+    rows.front().note = error;
+  }
+  rows.front().seconds = secondsSince(t0);
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 3: time acceleration.
+
+struct AccelRun {
+  double seconds = 0;
+  int64_t batches = 0;
+  int64_t timersFired = 0;
+  std::string error;
+};
+
+AccelRun runAcceleration(int64_t keys, int hours, DurationMs span) {
+  AccelRun run;
+  World w;
+  auto check = [&](const Status& st) {
+    if (!st.ok() && run.error.empty()) run.error = st.toString();
+    return st.ok();
+  };
+  if (!check(w.fs.mkdirs("/landing")) || !check(w.fs.mkdirs("/chk"))) return run;
+  auto schema = parseSchema("key string, value long");
+  if (!check(schema.status())) return run;
+  auto source = makeFileSource("/landing", *schema);
+  if (!check(source.status())) return run;
+  TransformWithStateSpec spec;
+  spec.groupBy = {"key"};
+  spec.processorFactory = [] { return std::make_unique<RearmTimerProcessor>(); };
+  spec.processorName = "rearm_timer";
+  spec.timeMode = TimeMode::kProcessingTime;
+  spec.outputMode = OutputMode::kUpdate;
+  auto counts = std::make_shared<CountCheck>();
+  DataStreamWriter writer = readStream(*source)
+                                .transform([spec] { return makeTransformWithState(spec); })
+                                .writeStream();
+  writer.sink([counts] { return std::make_unique<CountingSink>(counts); })
+      .outputMode(OutputMode::kUpdate)
+      .trigger(Trigger::ProcessingTime(1000))
+      .option("checkpointLocation", "/chk");
+
+  auto t0 = Clock::now();
+  auto query = writer.start(w.env);
+  if (!check(query.status())) return run;
+  const int64_t triggersPerSpan = span / 1000;
+  for (int h = 0; h < hours; ++h) {
+    // Little data: every key once in the first file, then a hundred rows each span.
+    std::string text;
+    int64_t n = h == 0 ? keys : std::min<int64_t>(100, keys);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t k = h == 0 ? i : static_cast<int64_t>(splitmix64(h * 1000 + i) % keys);
+      fmt::format_to(std::back_inserter(text), "{{\"key\":\"k{:07d}\",\"value\":{}}}\n", k, i);
+    }
+    std::string name = fmt::format("/landing/span-{:05d}.json", h);
+    if (!check(w.fs.write(name, text)) || !check(w.fs.sync(name))) return run;
+    // In steps of a minute: the query keeps only its recent progress records.
+    for (int64_t done = 0; done < triggersPerSpan;) {
+      int64_t step = std::min<int64_t>(60, triggersPerSpan - done);
+      auto ran = (*query)->runBatches(static_cast<int>(step));
+      if (!check(ran.status())) return run;
+      const auto& progress = (*query)->recentProgress();
+      for (size_t i = progress.size() - static_cast<size_t>(*ran); i < progress.size(); ++i)
+        for (const auto& op : progress[i].stateOperators) run.timersFired += op.numTimersFired;
+      run.batches += *ran;
+      done += step;
+      if (*ran < step) break;
+    }
+  }
+  run.seconds = secondsSince(t0);
+  // Every key's timer fires on each minute boundary after its first input.
+  int64_t minutes = static_cast<int64_t>(hours) * span / kRearmIntervalMs;
+  int64_t expectedFired = keys * (minutes - 1);
+  if (run.batches != static_cast<int64_t>(hours) * triggersPerSpan)
+    run.error = fmt::format("ran {} batches, expected {}", run.batches, hours * triggersPerSpan);
+  else if (run.timersFired < expectedFired)
+    run.error = fmt::format("{} timers fired, expected at least {}", run.timersFired, expectedFired);
+  return run;
+}
+
+std::vector<BenchRow> accelerationWorkload(bool quick, bool& ok) {
+  auto t0 = Clock::now();
+  const int64_t keys = quick ? 200 : 10'000;
+  const DurationMs span = quick ? 10 * 60'000 : 3'600'000;  // one file per span
+  const int smallSpans = quick ? 1 : 6, bigSpans = quick ? 3 : 24;
+  AccelRun s = runAcceleration(keys, smallSpans, span);
+  AccelRun b = runAcceleration(keys, bigSpans, span);
+  BenchRow r;
+  r.id = "3";
+  r.name = fmt::format("time acceleration, {} keys, 1 timer/key/min, 1 s trigger", count(keys));
+  auto simSeconds = [&](int spans) { return static_cast<double>(spans) * span / 1000.0; };
+  r.sizes = fmt::format("{:g}->{:g} simulated h", simSeconds(smallSpans) / 3600,
+                        simSeconds(bigSpans) / 3600);
+  r.figure = b.seconds > 0 ? simSeconds(bigSpans) / b.seconds : 0;
+  double smallFigure = s.seconds > 0 ? simSeconds(smallSpans) / s.seconds : 0;
+  r.unit = "x real time";
+  r.limitName = "target 10000x";
+  r.limit = 10'000;
+  r.ratio = r.figure / r.limit;
+  r.target = ">= 10000x";
+  r.met = r.figure >= 10'000;
+  r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
+  r.note = fmt::format("{} batches, {} timers fired in {:.1f} s", b.batches, b.timersFired, b.seconds);
+  std::string error = !s.error.empty() ? s.error : b.error;
+  if (!error.empty()) {
+    ok = false;
+    r.note = error;
+  }
+  r.seconds = secondsSince(t0);
+  return {r};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 4: sweep rate.
+
+// The standard crash scenario: the count processor over 20 files of 50 events (2 files per
+// batch: 10 batches), file sink, crashes at any fault point, the oracles on.
+std::string standardCrashScenario() {
+  std::string y;
+  y += "name: bench standard crash scenario\n";
+  y += "description: counter, 20 files of 50 events, 10 batches, random crashes anywhere\n";
+  y += "query:\n";
+  y += "  source: {kind: files, path: /landing, format: json, schema: \"event_id string, device "
+       "string\", options: {maxFilesPerTrigger: 2}}\n";
+  y += "  operators:\n";
+  y += "    - groupBy: [device]\n";
+  y += "      transformWithState: {processor: count, outputMode: update, timeMode: None}\n";
+  y += "  sink: {kind: files, path: /out, format: json}\n";
+  y += "  outputMode: update\n";
+  y += "  checkpoint: /chk\n";
+  y += "steps:\n";
+  for (int f = 0; f < 20; ++f) {
+    y += fmt::format("  - put: {{path: /landing/f{:02d}.json, rows: [", f);
+    for (int e = 0; e < 50; ++e) {
+      int n = f * 50 + e;
+      y += fmt::format("{}{{event_id: e{}, device: d{}}}", e ? ", " : "", n,
+                       splitmix64(static_cast<uint64_t>(n)) % 8);
+    }
+    y += "]}\n";
+  }
+  y += "  - run: available\n";
+  y += "oracles: [exactly_once, timers, ttl, determinism]\n";
+  y += "sweep: {crash_points: all, max_crashes: 3}\n";
+  return y;
+}
+
+struct SweepRun {
+  double seconds = 0;
+  int64_t failed = 0;
+  int64_t crashes = 0;
+  std::string error;
+};
+
+SweepRun runSweep(const harness::Scenario& sc, int seeds, uint64_t firstSeed) {
+  SweepRun run;
+  sim::FaultKnobs knobs = harness::sweepKnobs(sc);
+  auto t0 = Clock::now();
+  for (int i = 0; i < seeds; ++i) {
+    uint64_t seed = firstSeed + static_cast<uint64_t>(i);
+    sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), knobs);
+    plan.seed = seed;
+    harness::ScenarioRunOptions o;
+    o.seed = seed;
+    o.faultPlan = plan;
+    harness::ScenarioRunResult r = harness::runScenario(sc, o);
+    run.crashes += r.crashes;
+    if (!r.passed()) {
+      if (run.error.empty()) {
+        std::string report = r.report();
+        // The first lines name the failure; the full report comes from `streamsim replay`.
+        size_t cut = 0;
+        for (int line = 0; line < 3 && cut != std::string::npos; ++line)
+          cut = report.find('\n', cut == 0 ? 0 : cut + 1);
+        run.error = fmt::format("seed {}: {}", seed, report.substr(0, cut));
+      }
+      ++run.failed;
+    }
+  }
+  run.seconds = secondsSince(t0);
+  return run;
+}
+
+std::vector<BenchRow> sweepWorkload(bool quick, bool& ok) {
+  auto t0 = Clock::now();
+  BenchRow r;
+  r.id = "4";
+  r.name = "sweep rate, standard crash scenario (1 thread)";
+  r.unit = "seeds/s/core";
+  r.limitName = "target 500";
+  r.limit = 500;
+  r.target = ">= 500 seeds/s/core";
+  harness::ScenarioLoad load = harness::parseScenario(standardCrashScenario(), "<bench>");
+  if (!load.ok()) {
+    ok = false;
+    r.note = load.errorText();
+    return {r};
+  }
+  const int small = quick ? 5 : 100, big = quick ? 20 : 400;
+  SweepRun s = runSweep(*load.scenario, small, 0);
+  SweepRun b = runSweep(*load.scenario, big, 1'000'000);
+  r.sizes = fmt::format("{}->{} seeds", small, big);
+  r.figure = b.seconds > 0 ? big / b.seconds : 0;
+  double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
+  r.ratio = r.figure / r.limit;
+  r.met = r.figure >= 500;
+  r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
+  r.note = fmt::format("{} crashes in {} seeds", b.crashes, big);
+  if (s.failed + b.failed > 0) {
+    ok = false;
+    r.note = fmt::format("{} seeds failed; first: {}", s.failed + b.failed,
+                         !s.error.empty() ? s.error : b.error);
+  }
+  r.seconds = secondsSince(t0);
+  return {r};
+}
+
+// ---------------------------------------------------------------------------------------------
+// Workload 5: peak RSS of workload 2 with 1M keys, each size in its own child process.
+
+int64_t readVmHwmKiB() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoll(line.substr(6));
+  }
+  return -1;
+}
+
+// Runs `selfExe bench --rss-child-keys K --rss-child-events E`; returns the child's VmHWM in
+// KiB, or -1 with `error` set.
+int64_t childPeakRss(const std::string& selfExe, int64_t keys, int64_t events, std::string& error) {
+  int fds[2];
+  if (pipe(fds) != 0) {
+    error = "pipe() failed";
+    return -1;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addclose(&actions, fds[0]);
+  std::vector<std::string> args = {selfExe, "bench", "--rss-child-keys", std::to_string(keys),
+                                   "--rss-child-events", std::to_string(events)};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = posix_spawn(&pid, selfExe.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(fds[1]);
+  if (rc != 0) {
+    close(fds[0]);
+    error = fmt::format("could not start {}: error {}", selfExe, rc);
+    return -1;
+  }
+  std::string output;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) output.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  auto pos = output.find("vmhwm_kib=");
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || pos == std::string::npos) {
+    error = "the workload 5 child failed: " + output;
+    return -1;
+  }
+  return std::stoll(output.substr(pos + 10));
+}
+
+std::vector<BenchRow> memoryWorkload(const std::string& selfExe, bool quick, bool& ok) {
+  auto t0 = Clock::now();
+  Sizes s = countSizes(quick);
+  const int64_t bigKeys = quick ? 20'000 : 1'000'000;
+  const int64_t smallKeys = bigKeys / 4;
+  BenchRow r;
+  r.id = "5";
+  r.name = fmt::format("peak RSS of workload 2, {} keys", count(bigKeys));
+  r.sizes = fmt::format("{}->{} keys", count(smallKeys), count(bigKeys));
+  r.unit = "MiB";
+  r.limitName = "budget 1 GiB";
+  r.limit = 1024;
+  r.target = "< 1024 MiB";
+  std::string error;
+  int64_t small = childPeakRss(selfExe, smallKeys, s.smallEvents, error);
+  int64_t big = error.empty() ? childPeakRss(selfExe, bigKeys, s.bigEvents, error) : -1;
+  if (!error.empty()) {
+    ok = false;
+    r.note = error;
+    return {r};
+  }
+  r.figure = static_cast<double>(big) / 1024.0;
+  r.ratio = r.figure / r.limit;
+  r.met = r.figure < 1024;
+  // Bytes per key, big over small.
+  r.scaling = (static_cast<double>(big) / bigKeys) / (static_cast<double>(small) / smallKeys);
+  r.note = fmt::format("{:.0f} MiB at {} keys", small / 1024.0, count(smallKeys));
+  r.seconds = secondsSince(t0);
+  return {r};
+}
+
+int rssChild(int64_t keys, int64_t events) {
+  int files = static_cast<int>(std::max<int64_t>(1, events / 10'000));
+  CountInput in = makeCountInput(events, keys, files, /*withUpdates=*/false);
+  EngineRun run = runCountEngine(in, StateStoreKind::kRocksDB);
+  if (!run.error.empty()) {
+    std::cout << "error: " << run.error << "\n";
+    return 1;
+  }
+  std::cout << "vmhwm_kib=" << readVmHwmKiB() << "\n";
+  return 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Output.
+
+std::string figureText(double v, const std::string& unit) {
+  if (unit == "MiB") return fmt::format("{:.0f} {}", v, unit);
+  if (unit == "x real time") return fmt::format("{}x", human(v));
+  return fmt::format("{} {}", human(v), unit);
+}
+
+void printTable(const std::vector<BenchRow>& rows, bool quick, double total, std::ostream& out) {
+  out << fmt::format("streamsim bench{} — figure | limit (same run) | ratio | target | scaling "
+                     "(per-unit cost big/small, 1.00 = linear)\n",
+                     quick ? " --quick" : "");
+  out << fmt::format("{:<4} {:<52} {:>16} {:>22} {:>7}  {:<22} {:<4} {:>7}\n", "id", "workload",
+                     "figure", "limit", "ratio", "target", "met", "scaling");
+  for (const BenchRow& r : rows) {
+    out << fmt::format("{:<4} {:<52} {:>16} {:>22} {:>6.0f}%  {:<22} {:<4} {:>7.2f}\n", r.id,
+                       r.name, figureText(r.figure, r.unit),
+                       r.limitName.empty() ? "" : fmt::format("{} ({})", figureText(r.limit, r.unit), r.limitName),
+                       r.ratio * 100, r.target, r.met ? "yes" : "NO", r.scaling);
+    out << fmt::format("     sizes: {}{}{}\n", r.sizes, r.note.empty() ? "" : "; ", r.note);
+  }
+  out << fmt::format("total wall time {:.1f} s\n", total);
+}
+
+json toJson(const std::vector<BenchRow>& rows, bool quick, double total) {
+  json j;
+  j["quick"] = quick;
+  j["total_seconds"] = total;
+  j["workloads"] = json::array();
+  for (const BenchRow& r : rows) {
+    j["workloads"].push_back({{"id", r.id},           {"name", r.name},     {"sizes", r.sizes},
+                              {"figure", r.figure},   {"unit", r.unit},     {"limit_name", r.limitName},
+                              {"limit", r.limit},     {"ratio", r.ratio},   {"target", r.target},
+                              {"met", r.met},         {"scaling", r.scaling}, {"seconds", r.seconds},
+                              {"note", r.note}});
+  }
+  return j;
+}
+
+}  // namespace
+
+int benchCommand(const BenchOptions& options, const std::string& selfExe, std::ostream& out,
+                 std::ostream& err) {
+  if (options.rssChildKeys) return rssChild(*options.rssChildKeys, options.rssChildEvents);
+  for (const std::string& w : options.only) {
+    if (w.size() != 1 || w[0] < '1' || w[0] > '5') {
+      err << fmt::format("streamsim bench: --only '{}': expected a workload number 1..5\n", w);
+      return 2;
+    }
+  }
+  auto selected = [&](char w) {
+    return options.only.empty() ||
+           std::find(options.only.begin(), options.only.end(), std::string(1, w)) != options.only.end();
+  };
+  auto t0 = Clock::now();
+  bool ok = true;
+  const bool quick = options.quick;
+  const int64_t fewKeys = quick ? 1'000 : 10'000;
+  const int64_t manyKeys = quick ? 20'000 : 1'000'000;
+  std::vector<BenchRow> rows;
+  auto add = [&](std::vector<BenchRow> more) {
+    for (auto& r : more) rows.push_back(std::move(r));
+  };
+  double mem1 = 0, mem2 = 0;
+  if (selected('1') || selected('2')) {
+    add(countWorkload("1a", StateStoreKind::kMemory, fewKeys, quick, &mem1, 0, ok));
+    add(countWorkload("1b", StateStoreKind::kMemory, manyKeys, quick, &mem2, 0, ok));
+    if (!selected('1')) rows.clear();
+  }
+  if (selected('2')) {
+    add(countWorkload("2a", StateStoreKind::kRocksDB, fewKeys, quick, nullptr, mem1, ok));
+    add(countWorkload("2b", StateStoreKind::kRocksDB, manyKeys, quick, nullptr, mem2, ok));
+  }
+  if (selected('3')) add(accelerationWorkload(quick, ok));
+  if (selected('4')) add(sweepWorkload(quick, ok));
+  if (selected('5')) add(memoryWorkload(selfExe, quick, ok));
+  double total = secondsSince(t0);
+  if (options.json)
+    out << toJson(rows, quick, total).dump(2) << "\n";
+  else
+    printTable(rows, quick, total, out);
+  if (!ok) err << "streamsim bench: a workload's output did not check out (see its note)\n";
+  return ok ? 0 : 1;
+}
+
+}  // namespace streamsim::bench
