@@ -77,6 +77,11 @@ class Operator {
   virtual bool isStateful() const { return false; }
   // The event-time column this operator watermarks (withWatermark only).
   virtual std::optional<std::pair<std::string, DurationMs>> watermark() const { return std::nullopt; }
+  // The output column that carries the watermark on to downstream operators (transformWithState's
+  // eventTimeColumnName, Spark's UpdateEventTimeWatermarkColumn): operators after this one get it
+  // as OperatorStartContext::eventTimeColumn, with the upstream delay. Watermark values do not
+  // change: the global watermark still comes from the withWatermark operators.
+  virtual std::optional<std::string> outputEventTimeColumn() const { return std::nullopt; }
   // Called at the start of each query run; stateful operators check / record their state schema
   // under state/<operatorId>/_stateSchema/ here.
   virtual Status start(const OperatorStartContext& ctx) {

@@ -54,6 +54,7 @@ struct QueryOptions {
 
 class StreamingQuery;
 class DataStreamWriter;
+class GroupedData;
 
 class DataFrame {
  public:
@@ -66,6 +67,10 @@ class DataFrame {
   DataFrame select(std::vector<std::string> columns) const;
   // Any operator (dedup, windows, transformWithState build on this).
   DataFrame transform(OperatorFactory factory) const;
+  // Spark-named stateful operators (streamsim/dataframe_ops.h, src/query/dataframe_ops.cc).
+  DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
+  DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
+  GroupedData groupBy(std::vector<std::string> columns) const;
   DataStreamWriter writeStream() const;
 
   const std::vector<SourceFactory>& sources() const { return sources_; }
@@ -188,3 +193,6 @@ class StreamingQuery {
 };
 
 }  // namespace streamsim
+
+// GroupedData and the transformWithState options of DataFrame::groupBy.
+#include "streamsim/dataframe_ops.h"  // IWYU pragma: export

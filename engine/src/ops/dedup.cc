@@ -62,7 +62,9 @@ class DedupOperator final : public Operator {
     ops::StateLayout layout;
     layout.operatorName = within_ ? "dedupeWithinWatermark" : "dedupe";
     layout.keyColumns = cols_.empty() ? std::vector<std::string>{"*"} : cols_;
-    layout.valueSchema = within_ ? "expiresAtMs long" : "";
+    // Spark's dedup store keeps the key columns and an empty value (within watermark: the
+    // expiry). Key types are not known before the first row: the key is recorded by column.
+    layout.variables.push_back(StateVariableSchema{"default", "", within_ ? "expiresAtMs long" : "", false, ""});
     return ops::checkOrRecordStateLayout(ctx, layout, what);
   }
 

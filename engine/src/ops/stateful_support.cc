@@ -44,46 +44,6 @@ Result<AttemptResult> runOneAttempt(BatchContext& ctx, int operatorId, int parti
   return result;
 }
 
-std::string operatorDir(const OperatorStartContext& ctx) {
-  return joinPath(joinPath(ctx.checkpointRoot, "state"), std::to_string(ctx.operatorId));
-}
-
-std::string layoutJson(const StateLayout& l) {
-  nlohmann::ordered_json j;
-  j["operatorName"] = l.operatorName;
-  j["keyColumns"] = l.keyColumns;
-  j["valueSchema"] = l.valueSchema;
-  j["details"] = l.details;
-  return j.dump();
-}
-
-Result<StateLayout> parseLayout(const std::string& path, const std::string& text) {
-  size_t nl = text.find('\n');
-  std::string header = text.substr(0, nl);
-  if (header != "v1") {
-    return Status::Corruption(fmt::format(
-        "{}:1: expected the version line 'v1', found '{}' (a newer streamsim, or a torn file)",
-        path, header));
-  }
-  std::string body = nl == std::string::npos ? std::string() : text.substr(nl + 1);
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("operatorName") ||
-      !j.contains("keyColumns") || !j["keyColumns"].is_array()) {
-    return Status::Corruption(fmt::format(
-        "{}:2: expected a JSON object with operatorName, keyColumns, valueSchema and details",
-        path));
-  }
-  StateLayout l;
-  l.operatorName = j.value("operatorName", "");
-  for (const auto& c : j["keyColumns"]) {
-    if (!c.is_string()) return Status::Corruption(fmt::format("{}:2: keyColumns must be strings", path));
-    l.keyColumns.push_back(c.get<std::string>());
-  }
-  l.valueSchema = j.value("valueSchema", "");
-  l.details = j.value("details", "");
-  return l;
-}
-
 Status writeNew(const OperatorStartContext& ctx, const std::string& dir, const std::string& path,
                 const std::string& content) {
   STREAMSIM_RETURN_IF_ERROR(ctx.env->fs->mkdirs(dir));
@@ -156,41 +116,9 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
     return Status::FailedPrecondition(fmt::format("{}: start() needs an Env with a FileSystem", what));
   }
   FileSystem& fs = *ctx.env->fs;
-  const std::string opDir = operatorDir(ctx);
-  const std::string schemaDir = joinPath(joinPath(opDir, "_stateSchema"), "default");
-  const std::string schemaPath = joinPath(schemaDir, "schema");
-
-  if (fs.exists(schemaPath)) {
-    STREAMSIM_ASSIGN_OR_RETURN(std::string text, fs.read(schemaPath));
-    STREAMSIM_ASSIGN_OR_RETURN(StateLayout old, parseLayout(schemaPath, text));
-    if (old.operatorName != layout.operatorName) {
-      return Status::FailedPrecondition(fmt::format(
-          "{}: state/{} in checkpoint {} was written by a '{}' operator (recorded in {}), but the "
-          "query now has '{}' there; the stateful operators of a query cannot change between "
-          "restarts: restore the old query or use a new checkpoint location",
-          what, ctx.operatorId, ctx.checkpointRoot, old.operatorName, schemaPath,
-          layout.operatorName));
-    }
-    if (old.keyColumns != layout.keyColumns) {
-      return Status::FailedPrecondition(fmt::format(
-          "{}: the state in checkpoint {} is keyed by columns {} (recorded in {}), but the query "
-          "now uses {}; Spark does not allow changing them between restarts: restore the old "
-          "columns or use a new checkpoint location",
-          what, ctx.checkpointRoot, formatColumnList(old.keyColumns), schemaPath,
-          formatColumnList(layout.keyColumns)));
-    }
-    if (old.valueSchema != layout.valueSchema || old.details != layout.details) {
-      return Status::FailedPrecondition(fmt::format(
-          "{}: the state in checkpoint {} was written for '{}{}{}' (recorded in {}), but the query "
-          "now asks for '{}{}{}'; this state cannot be reused: restore the old definition or use "
-          "a new checkpoint location",
-          what, ctx.checkpointRoot, old.valueSchema, old.details.empty() ? "" : "; ",
-          old.details, schemaPath, layout.valueSchema, layout.details.empty() ? "" : "; ",
-          layout.details));
-    }
-  } else {
-    STREAMSIM_RETURN_IF_ERROR(writeNew(ctx, schemaDir, schemaPath, "v1\n" + layoutJson(layout) + "\n"));
-  }
+  StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details};
+  STREAMSIM_RETURN_IF_ERROR(
+      checkAndRecordStateSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId, op, layout.variables, what));
 
   // Spark's operator metadata v1 (checkpoint/operator_metadata.h writes the format), so that
   // `inspect` reads our checkpoints like Spark's.

@@ -209,15 +209,19 @@ class WindowAggregationOperator final : public Operator {
     layout.keyColumns = spec_.groupBy;
     layout.keyColumns.push_back("window_start");
     layout.keyColumns.push_back("window_end");
+    std::string aggregates;
     for (size_t i = 0; i < spec_.aggregates.size(); ++i) {
       const Aggregate& a = spec_.aggregates[i];
-      if (i) layout.valueSchema += ", ";
-      layout.valueSchema += fmt::format("{}({}) AS {}", functionName(a.function),
-                                        a.column.empty() ? "*" : a.column, a.resolvedName());
+      if (i) aggregates += ", ";
+      aggregates += fmt::format("{}({}) AS {}", functionName(a.function),
+                                a.column.empty() ? "*" : a.column, a.resolvedName());
     }
-    layout.details = fmt::format("window({}, {}ms, {}ms, {}ms)", spec_.window.timeColumn,
-                                 spec_.window.windowDuration, spec_.window.slideDuration,
-                                 spec_.window.startTime);
+    layout.details = fmt::format("{}; window({}, {}ms, {}ms, {}ms)", aggregates,
+                                 spec_.window.timeColumn, spec_.window.windowDuration,
+                                 spec_.window.slideDuration, spec_.window.startTime);
+    // The aggregation buffers' types depend on the input's: the aggregates are recorded in
+    // details (compared exactly) and the store as one variable without a typed schema.
+    layout.variables.push_back(StateVariableSchema{"default", "", "", false, ""});
     return ops::checkOrRecordStateLayout(ctx, layout, "window aggregation");
   }
 

@@ -168,6 +168,8 @@ Status StreamingQuery::open() {
       eventTimeColumn = wm->first;
       delay = wm->second;
       operator_watermarks_.push_back(-1);  // -1: not seen in this run
+    } else if (auto out = op->outputEventTimeColumn(); out && !eventTimeColumn.empty()) {
+      eventTimeColumn = *out;  // the watermark now rides on this output column
     }
     operators_.push_back(std::move(op));
   }

@@ -33,7 +33,14 @@ struct Recorded {
   int64_t number = -1;  // -1: nothing recorded
   std::string path;
   std::vector<StateVariableSchema> variables;
+  std::optional<StateOperatorSchema> op;
 };
+
+std::string columnList(const std::vector<std::string>& cols) {
+  std::string out = "[";
+  for (size_t i = 0; i < cols.size(); ++i) out += (i ? ", " : "") + cols[i];
+  return out + "]";
+}
 
 Result<Recorded> readLatest(const Env& env, const std::string& root, int operatorId) {
   Recorded out;
@@ -64,19 +71,42 @@ Result<Recorded> readLatest(const Env& env, const std::string& root, int operato
         !v.contains("ttlEnabled") || !v["ttlEnabled"].is_boolean())
       return bad(fmt::format("state variable entry {} needs string name, keySchema, valueSchema and boolean ttlEnabled",
                              v.dump()));
+    if (v.contains("kind") && !v["kind"].is_string())
+      return bad(fmt::format("state variable entry {}: kind must be a string", v.dump()));
     out.variables.push_back({v["name"].get<std::string>(), v["keySchema"].get<std::string>(),
-                             v["valueSchema"].get<std::string>(), v["ttlEnabled"].get<bool>()});
+                             v["valueSchema"].get<std::string>(), v["ttlEnabled"].get<bool>(),
+                             v.value("kind", std::string())});
+  }
+  if (j.contains("operator")) {
+    const auto& o = j["operator"];
+    if (!o.is_object() || !o.contains("name") || !o["name"].is_string() || !o.contains("keyColumns") ||
+        !o["keyColumns"].is_array() || !o.contains("details") || !o["details"].is_string())
+      return bad("operator needs a string name, a keyColumns array and string details");
+    StateOperatorSchema op;
+    op.operatorName = o["name"].get<std::string>();
+    for (const auto& c : o["keyColumns"]) {
+      if (!c.is_string()) return bad("operator keyColumns must be strings");
+      op.keyColumns.push_back(c.get<std::string>());
+    }
+    op.details = o["details"].get<std::string>();
+    out.op = std::move(op);
   }
   return out;
 }
 
 Status recordFile(const Env& env, const std::string& root, int operatorId, int64_t number,
-                  const std::vector<StateVariableSchema>& variables) {
+                  const std::vector<StateVariableSchema>& variables,
+                  const std::optional<StateOperatorSchema>& op) {
   nlohmann::json vars = nlohmann::json::array();
-  for (const auto& v : variables)
-    vars.push_back({{"name", v.name}, {"keySchema", v.keySchema}, {"valueSchema", v.valueSchema},
-                    {"ttlEnabled", v.ttlEnabled}});
+  for (const auto& v : variables) {
+    nlohmann::json e = {{"name", v.name}, {"keySchema", v.keySchema}, {"valueSchema", v.valueSchema},
+                        {"ttlEnabled", v.ttlEnabled}};
+    if (!v.kind.empty()) e["kind"] = v.kind;
+    vars.push_back(std::move(e));
+  }
   nlohmann::json j = {{"formatVersion", kFormatVersion}, {"operatorId", operatorId}, {"stateVariables", vars}};
+  if (op)
+    j["operator"] = {{"name", op->operatorName}, {"keyColumns", op->keyColumns}, {"details", op->details}};
   std::string path = joinPath(schemaDir(root, operatorId), fmt::format("{}.json", number));
   FaultContext ctx;
   ctx.operatorId = operatorId;
@@ -103,6 +133,9 @@ Result<Change> compareVariable(int operatorId, const std::string& file, const St
                                           (!oldKey.ok() ? oldKey.status() : oldValue.status()).message()));
   if (!(*oldKey == nowKey))
     return reject("key schema", before.keySchema, now.keySchema, "the key schema of a state variable cannot change");
+  if (before.kind != now.kind)
+    return reject("kind", before.kind.empty() ? "(none)" : before.kind, now.kind.empty() ? "(none)" : now.kind,
+                  "a state variable cannot change between value, list and map state");
   if (before.ttlEnabled != now.ttlEnabled)
     return reject("TTL", before.ttlEnabled ? "enabled" : "disabled", now.ttlEnabled ? "enabled" : "disabled",
                   "TTL cannot be switched on or off for existing state");
@@ -120,8 +153,36 @@ Result<Change> compareVariable(int operatorId, const std::string& file, const St
 
 }  // namespace
 
-Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
-                                 const std::vector<StateVariableSchema>& variables) {
+namespace {
+
+Status checkOperator(const Recorded& recorded, const std::string& root, int operatorId,
+                     const StateOperatorSchema& now, std::string_view what) {
+  if (!recorded.op) return Status::OK();
+  const StateOperatorSchema& old = *recorded.op;
+  if (old.operatorName != now.operatorName)
+    return Status::FailedPrecondition(fmt::format(
+        "{}: state/{} in checkpoint {} was written by a '{}' operator (recorded in {}), but the "
+        "query now has '{}' there; the stateful operators of a query cannot change between "
+        "restarts: restore the old query or use a new checkpoint location",
+        what, operatorId, root, old.operatorName, recorded.path, now.operatorName));
+  if (old.keyColumns != now.keyColumns)
+    return Status::FailedPrecondition(fmt::format(
+        "{}: the state in checkpoint {} is keyed by columns {} (recorded in {}), but the query "
+        "now uses {}; Spark does not allow changing them between restarts: restore the old "
+        "columns or use a new checkpoint location",
+        what, root, columnList(old.keyColumns), recorded.path, columnList(now.keyColumns)));
+  if (old.details != now.details)
+    return Status::FailedPrecondition(fmt::format(
+        "{}: the state in checkpoint {} was written for '{}' (recorded in {}), but the query now "
+        "asks for '{}'; this state cannot be reused: restore the old definition or use a new "
+        "checkpoint location",
+        what, root, old.details, recorded.path, now.details));
+  return Status::OK();
+}
+
+Status checkAndRecord(const Env& env, const std::string& checkpointRoot, int operatorId,
+                      const std::optional<StateOperatorSchema>& op,
+                      const std::vector<StateVariableSchema>& variables, std::string_view what) {
   std::set<std::string> names;
   std::vector<std::pair<Schema, Schema>> parsed;
   for (const auto& v : variables) {
@@ -135,9 +196,10 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
     parsed.emplace_back(std::move(*key), std::move(*value));
   }
   STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
-  if (recorded.number < 0) return recordFile(env, checkpointRoot, operatorId, 0, variables);
+  if (recorded.number < 0) return recordFile(env, checkpointRoot, operatorId, 0, variables, op);
+  if (op) STREAMSIM_RETURN_IF_ERROR(checkOperator(recorded, checkpointRoot, operatorId, *op, what));
 
-  bool changed = false;
+  bool changed = op.has_value() && !recorded.op.has_value();
   for (size_t i = 0; i < variables.size(); ++i) {
     const StateVariableSchema* before = nullptr;
     for (const auto& r : recorded.variables)
@@ -154,7 +216,28 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
   std::vector<StateVariableSchema> merged = variables;
   for (const auto& r : recorded.variables)
     if (!names.count(r.name)) merged.push_back(r);
-  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged);
+  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged, op ? op : recorded.op);
+}
+
+}  // namespace
+
+Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                 const std::vector<StateVariableSchema>& variables) {
+  return checkAndRecord(env, checkpointRoot, operatorId, std::nullopt, variables, "state schema");
+}
+
+Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                 const StateOperatorSchema& op,
+                                 const std::vector<StateVariableSchema>& variables,
+                                 std::string_view what) {
+  return checkAndRecord(env, checkpointRoot, operatorId, op, variables, what);
+}
+
+Result<std::optional<StateOperatorSchema>> readStateOperatorSchema(const Env& env,
+                                                                   const std::string& checkpointRoot,
+                                                                   int operatorId) {
+  STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
+  return recorded.op;
 }
 
 Result<std::vector<StateVariableSchema>> readStateSchema(const Env& env, const std::string& checkpointRoot,

@@ -36,21 +36,18 @@ struct PartitionRun {
   std::unique_ptr<StatefulProcessor> processor;
 };
 
-std::string describeVariables(const std::vector<detail::StateVariable>& vars) {
-  std::vector<std::string> parts;
+// The state schema record of the processor's variables (state/state_schema.h): value schema =
+// the codec's DDL, key schema = a MapState's user key DDL (the grouping key is recorded by
+// column in the operator record), kind and TTL flag.
+std::vector<StateVariableSchema> variableSchemas(const std::vector<detail::StateVariable>& vars) {
+  std::vector<StateVariableSchema> out;
   for (const auto& v : vars) {
-    std::string kind = v.kind == detail::StateKind::kValue  ? "ValueState"
-                       : v.kind == detail::StateKind::kList ? "ListState"
-                                                            : "MapState";
-    std::string s = fmt::format("{} {}<", v.name, kind);
-    if (!v.info.keySchema.empty()) s += v.info.keySchema + " -> ";
-    s += v.info.valueSchema + ">";
-    if (v.ttl) s += " ttl";
-    parts.push_back(std::move(s));
+    std::string kind = v.kind == detail::StateKind::kValue  ? "value"
+                       : v.kind == detail::StateKind::kList ? "list"
+                                                            : "map";
+    out.push_back(StateVariableSchema{v.name, v.info.keySchema, v.info.valueSchema, v.ttl.has_value(),
+                                      std::move(kind)});
   }
-  std::sort(parts.begin(), parts.end());
-  std::string out;
-  for (size_t i = 0; i < parts.size(); ++i) out += (i ? "; " : "") + parts[i];
   return out;
 }
 
@@ -60,6 +57,9 @@ class TransformWithStateOperator final : public Operator {
 
   std::string name() const override { return std::string(kOperatorName); }
   bool isStateful() const override { return true; }
+  std::optional<std::string> outputEventTimeColumn() const override {
+    return spec_.eventTimeColumnName;
+  }
 
   Status start(const OperatorStartContext& ctx) override {
     if (!spec_.processorFactory)
@@ -106,8 +106,8 @@ class TransformWithStateOperator final : public Operator {
     ops::StateLayout layout;
     layout.operatorName = "transformWithStateExec";
     layout.keyColumns = spec_.groupBy;
-    layout.valueSchema = describeVariables(task.variables);
     layout.details = fmt::format("timeMode={}", timeModeName(spec_.timeMode));
+    layout.variables = variableSchemas(task.variables);
     STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordStateLayout(ctx, layout, "transformWithState"));
     started_ = true;
     return Status::OK();

@@ -92,6 +92,12 @@ Result<Row> StateCodec<Row>::decode(std::string_view& in) const {
   std::vector<Value> values;
   values.reserve(schema->size());
   for (size_t i = 0; i < schema->size(); ++i) {
+    // A value written before nullable fields were appended to the schema (an evolved state
+    // schema, state_schema.h) ends early: the new trailing fields read as null.
+    if (in.empty() && schema->field(i).nullable) {
+      values.emplace_back();
+      continue;
+    }
     auto r = decodeOrderedValue(in);
     if (!r.ok()) return r.status().withContext("column " + schema->field(i).name);
     Value v = std::move(r).value();

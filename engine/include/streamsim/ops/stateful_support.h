@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "streamsim/operator.h"
+#include "streamsim/state/state_schema.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/status.h"
 #include "streamsim/value.h"
@@ -43,23 +44,22 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
                                            std::string_view operatorName,
                                            const PartitionTask& task);
 
-// The layout of an operator's state, recorded once per checkpoint (SEMANTICS.md §2):
-// state/<op>/_metadata/metadata is Spark's operator metadata v1 (written through
-// checkpoint/operator_metadata.h), and
-// state/<op>/_stateSchema/default/schema is streamsim's own JSON line
-// {"operatorName":...,"keyColumns":[...],"valueSchema":"...","details":"..."}; this file is the
-// only writer and reader of it.
+// The layout of an operator's state, checked and recorded on every start (SEMANTICS.md §2):
+// through state/state_schema.h (the one writer and reader of state/<op>/_stateSchema/<n>.json):
+// the operator record (name, key columns, details) must not change; the state variables follow
+// that header's evolution rules (a value schema may append nullable fields, new variables may
+// be added). state/<op>/_metadata/metadata is Spark's operator metadata v1 (written once through
+// checkpoint/operator_metadata.h) so `inspect` reads our checkpoints like Spark's.
 struct StateLayout {
   std::string operatorName;             // Spark's short name: dedupe, stateStoreSave, ...
   std::vector<std::string> keyColumns;  // the columns the state is keyed by
-  std::string valueSchema;              // what a state value holds (free text, compared exactly)
   std::string details;                  // anything else that must not change (window spec, ...)
+  std::vector<StateVariableSchema> variables;
 };
 
-// On the first start of a checkpoint writes both files; on a restart reads the recorded layout
-// and returns FailedPrecondition naming the old and the new layout when they differ, or
-// Corruption naming the file when it cannot be parsed. `what` names the operator for the user
-// ("dropDuplicates").
+// FailedPrecondition naming the old and the new layout (and, for a state variable, its name and
+// both schemas) when a restart changed it incompatibly; Corruption naming the file when the record
+// cannot be parsed. `what` names the operator for the user ("dropDuplicates").
 Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayout& layout,
                                 std::string_view what);
 

@@ -4,7 +4,9 @@
 // Format: docs/state-format.md §3. Plain functions over the Env; no shared state.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "streamsim/env.h"
@@ -19,6 +21,9 @@ struct StateVariableSchema {
   std::string keySchema;    // e.g. "device string"
   std::string valueSchema;  // e.g. "count long"
   bool ttlEnabled = false;
+  // "value" | "list" | "map" for transformWithState variables, "" for an operator's own state.
+  // Recorded only when set; changing it is incompatible.
+  std::string kind = "";
   friend bool operator==(const StateVariableSchema&, const StateVariableSchema&) = default;
 };
 
@@ -36,9 +41,33 @@ struct StateVariableSchema {
 Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
                                  const std::vector<StateVariableSchema>& variables);
 
+// The operator-level part of a state schema record, compared exactly on restart (no evolution):
+// which operator owns state/<op>/, the columns its state is keyed by (types are not known before
+// the first row, so keys are recorded by column name) and anything else that must not change
+// (window spec, aggregates, time mode).
+struct StateOperatorSchema {
+  std::string operatorName;             // Spark's short name: dedupe, stateStoreSave, ...
+  std::vector<std::string> keyColumns;
+  std::string details;
+  friend bool operator==(const StateOperatorSchema&, const StateOperatorSchema&) = default;
+};
+
+// As above, and first compares `op` with the operator record of the latest file (when it has
+// one): another operator name, other key columns or other details are FailedPrecondition naming
+// `what` (e.g. "dropDuplicates"), the checkpoint, the recorded file and both values. The
+// operator record is written into every new version file.
+Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                 const StateOperatorSchema& op,
+                                 const std::vector<StateVariableSchema>& variables,
+                                 std::string_view what);
+
 // The schemas recorded last for `operatorId` (empty when none were recorded).
 Result<std::vector<StateVariableSchema>> readStateSchema(const Env& env,
                                                          const std::string& checkpointRoot,
                                                          int operatorId);
+// The operator record of the latest file (nullopt when none was recorded).
+Result<std::optional<StateOperatorSchema>> readStateOperatorSchema(const Env& env,
+                                                                   const std::string& checkpointRoot,
+                                                                   int operatorId);
 
 }  // namespace streamsim

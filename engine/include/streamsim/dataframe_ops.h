@@ -1,0 +1,70 @@
+// Spark-named stateful operators on DataFrame (DESIGN.md §3): dropDuplicates,
+// dropDuplicatesWithinWatermark, groupBy(...).transformWithState(...) and
+// groupBy(...).window(...).agg(...). Declared as DataFrame members in query.h (which includes this
+// header); GroupedData and the options live here. Values only: like DataFrame they hold factories,
+// so they are cheap to copy and build fresh operators on every start(). Not thread-safe.
+//
+//   auto out = readStream(makeMemorySource(input))
+//                  .withWatermark("t", 10'000)
+//                  .groupBy({"user"})
+//                  .transformWithState("count", TimeMode::kEventTime, OutputMode::kUpdate);
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "streamsim/ops/window_aggregation.h"
+#include "streamsim/query.h"
+#include "streamsim/tws/transform_with_state.h"
+
+namespace streamsim {
+
+// Spark's TransformWithStateOptions-like extras of transformWithState.
+struct TransformWithStateOptions {
+  // Output column carrying event time: emitted rows must be later than the late watermark, and
+  // operators downstream see the watermark on this column (Operator::outputEventTimeColumn).
+  std::optional<std::string> eventTimeColumnName;
+  // Initial state rows (batch 0 only), grouped by initialStateGroupBy (unset: the groupBy
+  // columns); the processor must derive from StatefulProcessorWithInitialState.
+  std::optional<std::vector<Row>> initialState;
+  std::optional<std::vector<std::string>> initialStateGroupBy;
+  // EventTime mode: the input column whose late rows are dropped (unset: the watermarked one).
+  std::optional<std::string> inputEventTimeColumn;
+  // For messages and the trace; unset: the registry name, or "processor".
+  std::optional<std::string> processorName;
+};
+
+// The result of DataFrame::groupBy(cols).
+class GroupedData {
+ public:
+  GroupedData(DataFrame df, std::vector<std::string> columns)
+      : df_(std::move(df)), columns_(std::move(columns)) {}
+
+  // Spark's groupBy(...).transformWithState(processor, timeMode, outputMode). Complete output
+  // mode is rejected when the query starts (as every other rule of the operator).
+  DataFrame transformWithState(ProcessorFactory processorFactory, TimeMode timeMode,
+                               OutputMode outputMode, TransformWithStateOptions options = {}) const;
+  // The processor registered under `registryName` (ProcessorRegistry); an unknown name fails
+  // start() with NotFound listing the registered names.
+  DataFrame transformWithState(const std::string& registryName, TimeMode timeMode,
+                               OutputMode outputMode, TransformWithStateOptions options = {}) const;
+
+  // Spark's groupBy(window(timeColumn, windowDuration, slideDuration, startTime), cols...):
+  // slideDuration 0 = tumbling.
+  GroupedData window(std::string timeColumn, DurationMs windowDuration, DurationMs slideDuration = 0,
+                     DurationMs startTime = 0) const;
+  // Windowed aggregation (count, sum, min, max, avg; ops/window_aggregation.h). Without window()
+  // start() fails: streamsim aggregates only by event-time window.
+  DataFrame agg(std::vector<Aggregate> aggregates) const;
+  DataFrame count() const { return agg({Aggregate::count()}); }
+
+  const std::vector<std::string>& columns() const { return columns_; }
+
+ private:
+  DataFrame df_;
+  std::vector<std::string> columns_;
+  std::optional<TimeWindow> window_;
+};
+
+}  // namespace streamsim

@@ -1,0 +1,107 @@
+// Spark-named stateful operators on DataFrame (dataframe_ops.h): thin builders over the operator
+// factories of ops/ and tws/.
+#include "streamsim/dataframe_ops.h"
+
+#include <fmt/format.h>
+
+#include "streamsim/ops/dedup.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim {
+namespace {
+
+// Stands where an operator could not be built; fails the query's start() with `error`.
+class FailingOperator final : public Operator {
+ public:
+  FailingOperator(std::string name, Status error) : name_(std::move(name)), error_(std::move(error)) {}
+  std::string name() const override { return name_; }
+  Status start(const OperatorStartContext&) override { return error_; }
+  Result<std::vector<Row>> process(std::vector<Row>, BatchContext&) override { return error_; }
+
+ private:
+  std::string name_;
+  Status error_;
+};
+
+TransformWithStateSpec twsSpec(const std::vector<std::string>& groupBy, ProcessorFactory factory,
+                               std::string name, TimeMode timeMode, OutputMode outputMode,
+                               TransformWithStateOptions options) {
+  TransformWithStateSpec spec;
+  spec.groupBy = groupBy;
+  spec.processorFactory = std::move(factory);
+  spec.processorName = options.processorName.value_or(std::move(name));
+  spec.timeMode = timeMode;
+  spec.outputMode = outputMode;
+  spec.eventTimeColumnName = std::move(options.eventTimeColumnName);
+  spec.inputEventTimeColumn = std::move(options.inputEventTimeColumn);
+  spec.initialState = std::move(options.initialState);
+  spec.initialStateGroupBy = std::move(options.initialStateGroupBy);
+  return spec;
+}
+
+}  // namespace
+
+DataFrame DataFrame::dropDuplicates(std::vector<std::string> columns) const {
+  return transform([columns] { return makeDropDuplicates(columns); });
+}
+
+DataFrame DataFrame::dropDuplicatesWithinWatermark(std::vector<std::string> columns) const {
+  return transform([columns] { return makeDropDuplicatesWithinWatermark(columns); });
+}
+
+GroupedData DataFrame::groupBy(std::vector<std::string> columns) const {
+  return GroupedData(*this, std::move(columns));
+}
+
+DataFrame GroupedData::transformWithState(ProcessorFactory processorFactory, TimeMode timeMode,
+                                          OutputMode outputMode,
+                                          TransformWithStateOptions options) const {
+  TransformWithStateSpec spec = twsSpec(columns_, std::move(processorFactory), "processor",
+                                        timeMode, outputMode, std::move(options));
+  return df_.transform([spec] { return makeTransformWithState(spec); });
+}
+
+DataFrame GroupedData::transformWithState(const std::string& registryName, TimeMode timeMode,
+                                          OutputMode outputMode,
+                                          TransformWithStateOptions options) const {
+  auto factory = ProcessorRegistry::factory(registryName);
+  if (!factory.ok()) {
+    Status error = factory.status().withContext("transformWithState");
+    return df_.transform([error] {
+      return std::unique_ptr<Operator>(std::make_unique<FailingOperator>("transformWithState", error));
+    });
+  }
+  TransformWithStateSpec spec = twsSpec(columns_, std::move(factory).value(), registryName, timeMode,
+                                        outputMode, std::move(options));
+  return df_.transform([spec] { return makeTransformWithState(spec); });
+}
+
+GroupedData GroupedData::window(std::string timeColumn, DurationMs windowDuration,
+                                DurationMs slideDuration, DurationMs startTime) const {
+  GroupedData out = *this;
+  out.window_ = TimeWindow{std::move(timeColumn), windowDuration, slideDuration, startTime};
+  return out;
+}
+
+DataFrame GroupedData::agg(std::vector<Aggregate> aggregates) const {
+  if (!window_) {
+    Status error = Status::InvalidArgument(fmt::format(
+        "groupBy({}).agg(...): streamsim aggregates only by event-time window; add "
+        ".window(timeColumn, duration) before agg",
+        [&] {
+          std::string s;
+          for (size_t i = 0; i < columns_.size(); ++i) s += (i ? ", " : "") + columns_[i];
+          return s;
+        }()));
+    return df_.transform([error] {
+      return std::unique_ptr<Operator>(std::make_unique<FailingOperator>("aggregation", error));
+    });
+  }
+  WindowAggregationSpec spec;
+  spec.groupBy = columns_;
+  spec.window = *window_;
+  spec.aggregates = std::move(aggregates);
+  return df_.transform([spec] { return makeWindowAggregation(spec); });
+}
+
+}  // namespace streamsim
