@@ -7,9 +7,11 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/actions.h"
+#include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/io/file_sink.h"
@@ -423,8 +425,8 @@ class Runner {
   void addExpect(const ExpectStep& e, std::vector<Action>& actions,
                  std::vector<SourceLocation>& where, const SourceLocation& at) {
     if (e.error) push(actions, where, ExpectFailure{*e.error}, at);
-    if (!e.state.empty() || !e.timers.empty())
-      setupFail(at, "expect state/timers is not supported by the scenario runner yet");
+    for (const auto& st : e.state) addStateExpect(st, actions, where);
+    for (const auto& t : e.timers) addTimersExpect(t, actions, where);
     if (e.sink) {
       auto expected = *e.sink;
       SourceLocation w = e.sinkWhere;
@@ -520,6 +522,144 @@ class Runner {
              at);
       }
     }
+  }
+
+  // The grouping key of a state/timers expectation as a Row typed like the query's input:
+  // `key: a` names the first transformWithState operator's single grouping column.
+  Result<Row> keyRow(const RowSpec& spec) {
+    std::vector<std::string> groupBy;
+    for (const auto& op : sc_.query.operators)
+      if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) {
+        groupBy = t->groupBy;
+        break;
+      }
+    if (groupBy.empty())
+      return Status::InvalidArgument("expect state/timers needs a transformWithState operator");
+    const Schema* schema = !sc_.query.sources.empty() && sc_.query.sources[0].schema
+                               ? sc_.query.sources[0].schema.get()
+                               : nullptr;
+    std::map<std::string, Value> given;
+    for (const auto& [name, value] : spec.fields) given[name] = value;
+    if (spec.fields.size() == 1 && spec.fields[0].first == "key" && groupBy.size() == 1 &&
+        groupBy[0] != "key") {
+      given = {{groupBy[0], spec.fields[0].second}};
+    }
+    if (given.size() != groupBy.size())
+      return Status::InvalidArgument(fmt::format(
+          "the key must give the {} grouping column(s) {}; a single value only for one column",
+          groupBy.size(), fmt::join(groupBy, ", ")));
+    std::vector<std::pair<std::string, Value>> named;
+    for (const auto& col : groupBy) {
+      auto it = given.find(col);
+      if (it == given.end())
+        return Status::InvalidArgument(fmt::format("the key has no grouping column '{}'", col));
+      Value v = it->second;
+      if (schema) {
+        int idx = schema->indexOf(col);
+        if (idx >= 0 && !v.isNull() && v.type() != schema->field(idx).type) {
+          STREAMSIM_ASSIGN_OR_RETURN(v, v.castTo(schema->field(idx).type));
+        }
+      }
+      named.emplace_back(col, v);
+    }
+    return Row::fromNamed(std::move(named));
+  }
+
+  StateStoreKind storeKind() const {
+    return sc_.query.stateStore == "rocksdb" ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
+  }
+
+  static bool sameValue(const Value& want, const Value& got) {
+    if (want == got) return true;
+    if (want.isNull() || got.isNull()) return false;
+    auto cast = want.castTo(got.type());
+    if (cast.ok() && *cast == got) return true;
+    return want.toString() == got.toString();
+  }
+
+  void addStateExpect(const StateExpectation& st, std::vector<Action>& actions,
+                      std::vector<SourceLocation>& where) {
+    auto key = keyRow(st.key);
+    if (!key.ok()) return setupFail(st.where, "state key: " + key.status().message());
+    Row k = *key;
+    push(actions, where,
+         AssertOnQuery{[this, st, k](StreamTestContext& ctx) -> Status {
+                         STREAMSIM_ASSIGN_OR_RETURN(
+                             CommittedVariable got,
+                             readCommittedVariable(ctx.sim.env(), sc_.query.checkpoint,
+                                                   storeKind(), k, st.variable));
+                         using K = CommittedVariable::Kind;
+                         std::string want;
+                         bool ok = true;
+                         if (st.absent) {
+                           want = "absent";
+                           ok = got.kind == K::kAbsent ||
+                                (got.kind == K::kList && got.list.empty()) ||
+                                (got.kind == K::kMap && got.map.empty());
+                         } else if (st.value) {
+                           want = st.value->toString();
+                           ok = got.kind == K::kValue && sameValue(*st.value, got.value);
+                         } else if (st.list) {
+                           CommittedVariable w;
+                           w.kind = K::kList;
+                           w.list = *st.list;
+                           want = w.toString();
+                           ok = (got.kind == K::kList || got.kind == K::kAbsent) &&
+                                got.list.size() == st.list->size();
+                           for (size_t i = 0; ok && i < got.list.size(); ++i)
+                             ok = sameValue((*st.list)[i], got.list[i]);
+                         } else if (st.map) {
+                           CommittedVariable w;
+                           w.kind = K::kMap;
+                           w.map = *st.map;
+                           std::sort(w.map.begin(), w.map.end(), [](const auto& a, const auto& b) {
+                             return a.first.toString() < b.first.toString();
+                           });
+                           want = w.toString();
+                           auto g = got.map;
+                           std::sort(g.begin(), g.end(), [](const auto& a, const auto& b) {
+                             return a.first.toString() < b.first.toString();
+                           });
+                           ok = (got.kind == K::kMap || got.kind == K::kAbsent) &&
+                                g.size() == w.map.size();
+                           for (size_t i = 0; ok && i < g.size(); ++i)
+                             ok = sameValue(w.map[i].first, g[i].first) &&
+                                  sameValue(w.map[i].second, g[i].second);
+                         }
+                         if (ok) return Status::OK();
+                         return fail(fmt::format("state '{}' of key {} after the last commit: "
+                                                 "expected {}, got {}",
+                                                 st.variable, k.toString(),
+                                                 want, got.toString()));
+                       },
+                       "expect state"},
+         st.where);
+  }
+
+  void addTimersExpect(const TimerExpectation& t, std::vector<Action>& actions,
+                       std::vector<SourceLocation>& where) {
+    auto key = keyRow(t.key);
+    if (!key.ok()) return setupFail(t.where, "timers key: " + key.status().message());
+    Row k = *key;
+    push(actions, where,
+         AssertOnQuery{[this, t, k](StreamTestContext& ctx) -> Status {
+                         STREAMSIM_ASSIGN_OR_RETURN(
+                             auto got, readCommittedTimers(ctx.sim.env(), sc_.query.checkpoint,
+                                                           storeKind(), k));
+                         if (got == t.timers) return Status::OK();
+                         auto text = [](const std::vector<TimeMs>& ts) {
+                           std::string s = "[";
+                           for (size_t i = 0; i < ts.size(); ++i)
+                             s += (i ? ", " : "") + formatTimestamp(ts[i]);
+                           return s + "]";
+                         };
+                         return fail(fmt::format("timers of key {} after the last commit: "
+                                                 "expected {}, got {}",
+                                                 k.toString(), text(t.timers),
+                                                 text(got)));
+                       },
+                       "expect timers"},
+         t.where);
   }
 
   Status fail(std::string msg) {
