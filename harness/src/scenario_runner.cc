@@ -313,17 +313,24 @@ class Runner {
     }
     std::optional<int> batches = r.batches;
     auto armed = armed_;  // crash points the scenario itself armed: those crashes stay down
+    std::string root = sc_.query.checkpoint;
     push(actions, where,
-         AssertOnQuery{[batches, armed](StreamTestContext& ctx) -> Status {
-                         int remaining = batches.value_or(0);
+         AssertOnQuery{[batches, armed, root](StreamTestContext& ctx) -> Status {
+                         // Batches are counted by commits, so a batch that committed before a
+                         // crash is not run a second time by this step.
+                         auto committed = [&]() -> int64_t {
+                           auto last = lastCommittedBatch(ctx.sim.fs(), root);
+                           return last.ok() && *last ? **last : -1;
+                         };
+                         const int64_t target = committed() + batches.value_or(0);
                          for (int attempt = 0; attempt < 20; ++attempt) {
                            if (!ctx.sim.running()) STREAMSIM_RETURN_IF_ERROR(ctx.sim.startAgain());
                            int64_t crashes = ctx.sim.crashCount();
                            Status st;
                            if (batches) {
-                             auto n = ctx.sim.guarded([&](StreamingQuery& q) { return q.runBatches(remaining); });
-                             if (n.ok()) remaining -= *n;
-                             st = n.status();
+                             int remaining = static_cast<int>(target - committed());
+                             if (remaining <= 0) return Status::OK();
+                             st = ctx.sim.guarded([&](StreamingQuery& q) { return q.runBatches(remaining); }).status();
                            } else {
                              st = ctx.sim.guarded([](StreamingQuery& q) {
                                return Result<bool>(q.processAllAvailable().ok() ? Result<bool>(true)
@@ -337,7 +344,7 @@ class Runner {
                              armed->erase(armed->find(ctx.sim.lastCrash()->point));
                              return Status::OK();
                            }
-                           if (batches && remaining <= 0) return Status::OK();
+                           if (batches && committed() >= target) return Status::OK();
                          }
                          return Status::Aborted("more than 20 crashes in one run step");
                        },
