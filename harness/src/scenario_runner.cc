@@ -340,9 +340,15 @@ class Runner {
                            if (ctx.sim.crashCount() == crashes) return st;
                            // A crash the scenario armed itself: leave the driver down, as
                            // the run without a fault plan does.
-                           if (ctx.sim.lastCrash() && armed->count(ctx.sim.lastCrash()->point) > 0) {
-                             armed->erase(armed->find(ctx.sim.lastCrash()->point));
-                             return Status::OK();
+                           if (const auto& c = ctx.sim.lastCrash(); c) {
+                             auto it = std::find_if(armed->begin(), armed->end(), [&](const auto& a) {
+                               return a.first == c->point &&
+                                      (a.second < 0 || a.second == c->context.batchId);
+                             });
+                             if (it != armed->end()) {
+                               armed->erase(it);
+                               return Status::OK();
+                             }
                            }
                            if (batches && committed() >= target) return Status::OK();
                          }
@@ -415,7 +421,7 @@ class Runner {
             if (s.now) {
               push(actions, where, Crash{}, at);
             } else {
-              armed_->insert(s.at);
+              armed_->emplace_back(s.at, s.batch);
               push(actions, where, Crash{s.at, s.batch, s.partition, 1}, at);
             }
           } else if constexpr (std::is_same_v<T, RestartStep>) {
@@ -683,7 +689,9 @@ class Runner {
   std::string failure_;
   std::vector<Row> seen_;
   std::vector<ActualRows> actual_;
-  std::shared_ptr<std::multiset<std::string>> armed_ = std::make_shared<std::multiset<std::string>>();
+  // Crashes the scenario armed itself (point, batch or -1): those stay down under a fault plan.
+  std::shared_ptr<std::vector<std::pair<std::string, int64_t>>> armed_ =
+      std::make_shared<std::vector<std::pair<std::string, int64_t>>>();
 };
 
 }  // namespace
