@@ -35,6 +35,10 @@ class ListTtlProcessor : public StatefulProcessor {
 }  // namespace
 }  // namespace processors
 
+namespace detail {
+void linkListTtlProcessor() {}  // referenced by the registry so the linker keeps this object
+}  // namespace detail
+
 STREAMSIM_REGISTER_PROCESSOR("list_ttl", processors::ListTtlProcessor);
 
 }  // namespace streamsim

@@ -40,6 +40,10 @@ class TimerAtProcessor : public StatefulProcessor {
 }  // namespace
 }  // namespace processors
 
+namespace detail {
+void linkTimerAtProcessor() {}  // referenced by the registry so the linker keeps this object
+}  // namespace detail
+
 STREAMSIM_REGISTER_PROCESSOR("timer_at", processors::TimerAtProcessor);
 
 }  // namespace streamsim

@@ -12,6 +12,14 @@ namespace detail {
 // Defined in processors/builtin_processors.cc; referencing it makes the linker keep that object
 // (and so its registrations) in every binary that uses the registry.
 void linkBuiltinProcessors();
+// Likewise for processors/list_ttl_processor.cc and processors/timer_at_processor.cc.
+void linkListTtlProcessor();
+void linkTimerAtProcessor();
+void linkAllBuiltins() {
+  linkBuiltinProcessors();
+  linkListTtlProcessor();
+  linkTimerAtProcessor();
+}
 }  // namespace detail
 
 namespace {
@@ -31,7 +39,7 @@ ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory 
 }
 
 Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
-  detail::linkBuiltinProcessors();
+  detail::linkAllBuiltins();
   auto it = entries().find(name);
   if (it == entries().end()) {
     std::string known;
@@ -53,7 +61,7 @@ Result<std::unique_ptr<StatefulProcessor>> ProcessorRegistry::create(std::string
 }
 
 std::vector<std::string> ProcessorRegistry::names() {
-  detail::linkBuiltinProcessors();
+  detail::linkAllBuiltins();
   std::vector<std::string> out;
   for (const auto& [n, e] : entries()) out.push_back(n);
   return out;
