@@ -131,4 +131,21 @@ TEST(Cli, ShardsSplitSeedsDisjointlyAndCompletely) {
   EXPECT_EQ(total, 9u);
 }
 
+TEST(Cli, InspectFolderOfSeveralCheckpointsReportsEach) {
+  std::string fx = STREAMSIM_FIXTURES_DIR;
+  Out o = runCli("inspect " + fx + "/checkpoint-version-4.0.0");
+  EXPECT_EQ(o.code, 0) << o.text;
+  EXPECT_NE(o.text.find("holds 3 checkpoints"), std::string::npos) << o.text;
+  for (const char* sub : {"hdfs/join1", "rocksdb/agg", "rocksdb/dedup"}) {
+    EXPECT_NE(o.text.find("/checkpoint-version-4.0.0/" + std::string(sub) + "\n"),
+              std::string::npos) << sub << "\n" << o.text;
+  }
+  EXPECT_EQ(o.text.find("metadata missing"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("query id: fbcd445d-b716-4589-ad15-774afa5a243d"), std::string::npos);
+  Out j = runCli("inspect --json " + fx + "/checkpoint-version-4.0.0-checkpoint-v2");
+  EXPECT_EQ(j.code, 0) << j.text;
+  EXPECT_NE(j.text.find("\"checkpoints\""), std::string::npos) << j.text;
+  EXPECT_NE(j.text.find("checkpoint-v2/rocksdb/dedup\""), std::string::npos) << j.text;
+}
+
 }  // namespace

@@ -6,6 +6,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
 #include "streamsim/checkpoint/checkpoint_reader.h"
@@ -76,13 +77,44 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
   Env env = real.env();
   std::optional<std::string> sink;
   if (!sinkPath.empty()) sink = absolute(sinkPath);
-  auto report = inspectCheckpoint(env, root, sink);
-  if (!report.ok()) {
-    err << "streamsim inspect: " << report.status().message() << "\n";
+  // A folder holding several checkpoints (e.g. Spark's fixtures: hdfs/join1, rocksdb/agg, ...):
+  // report each one found under it.
+  std::vector<std::string> roots = findCheckpoints(env, root);
+  if (roots.empty() || (roots.size() == 1 && roots[0] == root)) {
+    auto report = inspectCheckpoint(env, root, sink);
+    if (!report.ok()) {
+      err << "streamsim inspect: " << report.status().message() << "\n";
+      return kExitBadInput;
+    }
+    out << (json ? reportToJson(*report) : formatReport(*report));
+    if (json) out << "\n";
+    return kExitOk;
+  }
+  if (sink && roots.size() > 1) {
+    err << fmt::format("streamsim inspect: {} holds {} checkpoints; --sink needs one checkpoint "
+                       "folder\n", checkpoint, roots.size());
     return kExitBadInput;
   }
-  out << (json ? reportToJson(*report) : formatReport(*report));
-  if (json) out << "\n";
+  std::string jsonList;
+  if (!json)
+    out << fmt::format("{} is not a checkpoint itself; it holds {} checkpoint{}:\n", root,
+                       roots.size(), roots.size() == 1 ? "" : "s");
+  for (size_t i = 0; i < roots.size(); ++i) {
+    auto report = inspectCheckpoint(env, roots[i], sink);
+    if (!report.ok()) {
+      err << "streamsim inspect: " << report.status().message() << "\n";
+      return kExitBadInput;
+    }
+    if (json) {
+      jsonList += (i ? ",\n" : "") + reportToJson(*report);
+    } else {
+      out << fmt::format("\n=== checkpoint {}/{}: {}\n", i + 1, roots.size(), roots[i]);
+      out << formatReport(*report);
+    }
+  }
+  if (json)
+    out << fmt::format("{{\n\"root\": {},\n\"checkpoints\": [\n{}\n]\n}}\n",
+                       nlohmann::json(root).dump(), jsonList);
   return kExitOk;
 }
 

@@ -534,6 +534,35 @@ Result<CheckpointReport> inspectCheckpoint(const Env& env, const std::string& ro
   return report;
 }
 
+namespace {
+
+bool looksLikeCheckpoint(const Env& env, const std::string& dir) {
+  return env.fs->exists(dir + "/offsets") || env.fs->exists(dir + "/commits") ||
+         env.fs->exists(dir + "/metadata");
+}
+
+void collectCheckpoints(const Env& env, const std::string& dir, int depthLeft,
+                        std::vector<std::string>& out) {
+  if (looksLikeCheckpoint(env, dir)) {
+    out.push_back(dir);
+    return;
+  }
+  if (depthLeft <= 0) return;
+  auto entries = env.fs->list(dir);
+  if (!entries.ok()) return;
+  for (const FileInfo& e : *entries)
+    if (e.isDir) collectCheckpoints(env, e.path, depthLeft - 1, out);
+}
+
+}  // namespace
+
+std::vector<std::string> findCheckpoints(const Env& env, const std::string& root, int maxDepth) {
+  std::vector<std::string> out;
+  collectCheckpoints(env, root, maxDepth, out);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 std::string formatReport(const CheckpointReport& r) {
   std::string out = fmt::format("checkpoint {}\n", r.root);
   out += fmt::format("  query id: {}\n", r.queryId.value_or("(unknown)"));

@@ -91,6 +91,11 @@ struct CheckpointReport {
 Result<CheckpointReport> inspectCheckpoint(const Env& env, const std::string& root,
                                            std::optional<std::string> sinkPath = std::nullopt);
 
+// The checkpoint folders at or under `root`: `root` itself if it holds offsets/, commits/ or a
+// `metadata` file; otherwise every nested folder that does (not descending into a checkpoint
+// found, nor deeper than maxDepth levels), sorted by path. Empty when there is none.
+std::vector<std::string> findCheckpoints(const Env& env, const std::string& root, int maxDepth = 6);
+
 std::string formatReport(const CheckpointReport& report);  // human text, one item per line
 std::string reportToJson(const CheckpointReport& report);  // one JSON object, pretty-printed
 
