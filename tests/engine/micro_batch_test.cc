@@ -292,5 +292,55 @@ TEST_F(Fixture, FileSourceAvailableNowTakesWhatIsThereSplitByMaxFiles) {
   EXPECT_TRUE(fs.exists("/chk/sources/0/1"));
 }
 
+
+TEST_F(Fixture, StatelessSelectFilterMap) {
+  auto df = readStream(makeMemorySource(input))
+                .filter([](const Row& r) { return r.get("id").asString() != "skip"; })
+                .map([](const Row& r) {
+                  return Row{{"id", r.get("id").asString() + "!"}, {"t", r.get("t")}};
+                })
+                .select({"id"});
+  auto q = start(writer(df));
+  ASSERT_TRUE(input->addData({row("a", 1), row("skip", 2), row("b", 3)}).ok());
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  EXPECT_THAT(sinkIds(), ElementsAre("a!", "b!"));
+  EXPECT_EQ(output->appendView()[0].size(), 1u);  // select kept only id
+  auto w = writer(readStream(makeMemorySource(input)).select({"nope"}));
+  w.option("checkpointLocation", "/chk-bad");
+  auto bad = start(w);
+  Status st = bad->processAllAvailable();
+  EXPECT_FALSE(bad->isActive());
+  EXPECT_THAT(st.message(), ::testing::HasSubstr("column 'nope' does not exist"));
+}
+
+// An operator that asks for a batch whenever the watermark moved, like Spark's stateful ones.
+struct WantsWatermarkBatches : Operator {
+  std::string name() const override { return "wants-watermark"; }
+  Result<std::vector<Row>> process(std::vector<Row> in, BatchContext&) override { return in; }
+  bool needsNoDataBatch(TimeMs, bool moved) const override { return moved; }
+};
+
+TEST_F(Fixture, NoDataBatchRunsWhenTheWatermarkMovedAndOnlyThen) {
+  auto df = readStream(makeMemorySource(input))
+                .withWatermark("t", 1000)
+                .transform([] { return std::make_unique<WantsWatermarkBatches>(); });
+  auto q = start(writer(df));
+  ASSERT_TRUE(input->addData({row("a", 10'000)}).ok());
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  // batch 0 with data, then batch 1 without data because the watermark moved 0 -> 9000.
+  ASSERT_EQ(q->recentProgress().size(), 2u);
+  EXPECT_EQ(q->recentProgress()[1].numInputRows, 0);
+  EXPECT_EQ(q->recentProgress()[1].eventTime.watermark, 9000);
+  auto ran = q->triggerOnce();
+  EXPECT_FALSE(*ran);  // nothing new and the watermark did not move
+  auto q2 = start([&] {
+    auto w = writer(df);
+    w.option("checkpointLocation", "/chk-nodata-off").option("noDataMicroBatches.enabled", "false");
+    return w;
+  }());
+  ASSERT_TRUE(q2->processAllAvailable().ok());
+  EXPECT_EQ(q2->recentProgress().size(), 1u);
+}
+
 }  // namespace
 }  // namespace streamsim
