@@ -11,6 +11,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -34,12 +35,19 @@ std::string ScenarioLoad::errorText() const {
   return out;
 }
 
-const std::vector<std::string>& knownOracleNames() {
-  static const std::vector<std::string> kNames = {
-      "exactly_once", "ttl",         "timers",      "watermark",
-      "determinism",  "state_bound", "batch_split", "no_duplicates"};
+namespace {
+// The oracles a scenario may list: every oracle of oracles.h but batch_split, which compares
+// two batch splits of a generated workload (a scenario fixes its batches).
+const std::vector<std::string>& scenarioOracleNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> v;
+    for (const auto& n : oracleNames())
+      if (n != "batch_split") v.push_back(n);
+    return v;
+  }();
   return kNames;
 }
+}  // namespace
 
 std::string_view OperatorSpec::kindName() const {
   switch (op.index()) {
@@ -1001,13 +1009,34 @@ class Parser {
   // ---- oracles and sweep
 
   void parseOracles(const YAML::Node& n, Scenario& sc) {
+    sc.oraclesWhere = loc(n);
     if (n.IsNull()) return;
     if (!expectList(n, "oracles")) return;
-    const std::vector<std::string>& known = options_.oracles.empty() ? knownOracleNames() : options_.oracles;
+    const std::vector<std::string>& known =
+        options_.oracles.empty() ? scenarioOracleNames() : options_.oracles;
     for (const auto& o : n) {
+      if (o.IsMap()) {  // {state_bound: N}
+        if (o.size() != 1 || !o["state_bound"]) {
+          error(o, "an oracle with a parameter is written {state_bound: N}; expected a name "
+                   "or {state_bound: N}");
+          continue;
+        }
+        sc.stateBound = integer(o["state_bound"], "state_bound (the most state rows allowed)", 0);
+        sc.oracles.push_back("state_bound");
+        continue;
+      }
       std::string name = str(o, "an oracle");
+      if (o.IsScalar() && name == "batch_split") {
+        error(o, "oracle 'batch_split' applies to generated workloads only (a scenario fixes "
+                 "its batches); expected one of " + joinNames(known));
+        continue;
+      }
       if (o.IsScalar() && std::find(known.begin(), known.end(), name) == known.end()) {
         error(o, fmt::format("unknown oracle '{}'; expected one of {}", name, joinNames(known)));
+        continue;
+      }
+      if (o.IsScalar() && name == "state_bound") {
+        error(o, "oracle 'state_bound' needs its bound: write {state_bound: N}");
         continue;
       }
       sc.oracles.push_back(name);

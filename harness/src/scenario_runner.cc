@@ -14,7 +14,9 @@
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
+#include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/io/file_sink.h"
+#include "streamsim/io/foreach_sink.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/memory_source.h"
@@ -30,6 +32,11 @@ std::string ScenarioRunResult::report() const {
   if (!setupError.ok()) out += "  cannot run: " + setupError.message() + "\n";
   for (const auto& f : failures) {
     out += fmt::format("  {}: {}\n", f.where.toString(), f.message);
+  }
+  for (const auto& v : violations) {
+    std::string text = v.toString();
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    out += "  oracle " + text + "\n";
   }
   return out;
 }
@@ -61,48 +68,135 @@ Value jsonValue(const nlohmann::json& j) {
   return Value(j.dump());
 }
 
-// What a reader of a file sink's folder sees: files listed in _spark_metadata, JSON typed as
-// written (no schema needed: the scenario does not declare the output schema).
+Result<std::vector<Row>> parseJsonLines(const std::string& path, const std::string& text) {
+  std::vector<Row> out;
+  size_t start = 0;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string line = text.substr(start, end - start);
+    start = end + 1;
+    if (line.empty()) continue;
+    auto j = nlohmann::json::parse(line, nullptr, false);
+    if (j.is_discarded() || !j.is_object())
+      return Status::Corruption(fmt::format("{}: not a JSON object: {}", path, line));
+    std::vector<std::pair<std::string, Value>> named;
+    for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
+    out.push_back(Row::fromNamed(std::move(named)));
+  }
+  return out;
+}
+
+// The latest row per key (rows in batch order): the reader's view of an update-mode output.
+// Rows without every key column are kept as they are.
+std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<std::string>& keys) {
+  if (keys.empty()) return rows;
+  std::vector<Row> out;
+  std::map<std::string, size_t> index;
+  for (const Row& r : rows) {
+    std::string k;
+    bool all = true;
+    for (const auto& c : keys) {
+      int i = r.schema()->indexOf(c);
+      if (i < 0) {
+        all = false;
+        break;
+      }
+      k += r[static_cast<size_t>(i)].toString() + '\x1f';
+    }
+    if (!all) {
+      out.push_back(r);
+      continue;
+    }
+    auto [it, fresh] = index.emplace(k, out.size());
+    if (fresh) out.push_back(r);
+    else out[it->second] = r;
+  }
+  return out;
+}
+
+// What a reader of a file sink's folder sees: the files each batch listed in
+// _spark_metadata/N, JSON typed as written (no schema needed: the scenario does not declare the
+// output schema). In update mode the view is the latest row per key.
 class FileSinkView final : public SinkView {
  public:
-  FileSinkView(SimEnv& sim, std::string path) : sim_(sim), path_(std::move(path)) {}
+  FileSinkView(SimEnv& sim, std::string path, bool update, std::vector<std::string> keys)
+      : sim_(sim), path_(std::move(path)), update_(update), keys_(std::move(keys)) {}
   Result<std::vector<Row>> rows() override {
-    std::vector<Row> out;
+    STREAMSIM_ASSIGN_OR_RETURN(auto perBatch, batches());
+    std::vector<Row> all;
+    for (auto& [id, rows] : perBatch) all.insert(all.end(), rows.begin(), rows.end());
+    return update_ ? latestPerKey(all, keys_) : all;
+  }
+  // Batch N's rows: the files _spark_metadata/N (or N.compact) lists that no earlier batch did.
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    std::map<int64_t, std::vector<Row>> out;
     if (!sim_.fs().exists(path_)) return out;
-    STREAMSIM_ASSIGN_OR_RETURN(auto orphans, listFileSinkOrphans(sim_.env(), path_));
-    STREAMSIM_ASSIGN_OR_RETURN(auto entries, sim_.fs().list(path_));
-    std::set<std::string> skip(orphans.begin(), orphans.end());
-    for (const auto& e : entries) {
-      std::string name = baseName(e.path);
-      if (e.isDir || name.empty() || name[0] == '.' || name[0] == '_') continue;
-      if (skip.count(e.path) || skip.count(name)) continue;
-      STREAMSIM_ASSIGN_OR_RETURN(std::string text, sim_.fs().read(e.path));
-      size_t start = 0;
-      while (start < text.size()) {
-        size_t end = text.find('\n', start);
-        if (end == std::string::npos) end = text.size();
-        std::string line = text.substr(start, end - start);
-        start = end + 1;
-        if (line.empty()) continue;
-        auto j = nlohmann::json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object())
-          return Status::Corruption(fmt::format("{}: not a JSON object: {}", e.path, line));
-        std::vector<std::pair<std::string, Value>> named;
-        for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
-        out.push_back(Row::fromNamed(std::move(named)));
+    FileSinkLog log(sim_.env(), path_);
+    STREAMSIM_ASSIGN_OR_RETURN(auto ids, log.listBatchIds());
+    std::set<std::string> listed;
+    for (int64_t id : ids) {
+      STREAMSIM_ASSIGN_OR_RETURN(auto entries, log.get(id));
+      auto& rows = out[id];
+      if (!entries) continue;
+      for (const auto& e : *entries) {
+        if (e.isDir || e.action != kSinkAddAction) continue;
+        std::string file = stripFileUri(e.path);
+        if (!listed.insert(file).second) continue;
+        auto text = sim_.fs().read(file);
+        if (!text.ok())
+          return Status::NotFound(fmt::format("{} is listed in {}/{} but cannot be read: {}", file,
+                                              log.dir(), id, text.status().message()));
+        STREAMSIM_ASSIGN_OR_RETURN(auto parsed, parseJsonLines(file, *text));
+        rows.insert(rows.end(), parsed.begin(), parsed.end());
       }
     }
     return out;
-  }
-  Result<std::map<int64_t, std::vector<Row>>> batches() override {
-    STREAMSIM_ASSIGN_OR_RETURN(auto all, rows());
-    return std::map<int64_t, std::vector<Row>>{{0, std::move(all)}};
   }
   std::string description() const override { return "files " + path_; }
 
  private:
   SimEnv& sim_;
   std::string path_;
+  bool update_;
+  std::vector<std::string> keys_;
+};
+
+// A foreach writer that keeps every row it is given, with the epoch (batch) of each: no dedup
+// by (partition, epoch), so a batch re-run after a crash delivers its rows again.
+class RecordingWriter final : public ForeachWriter {
+ public:
+  bool open(int64_t, int64_t epochId) override {
+    epoch_ = epochId;
+    return true;
+  }
+  void process(const Row& row) override {
+    rows.push_back(row);
+    batchOf.push_back(epoch_);
+  }
+  void close(const Status&) override {}
+  std::vector<Row> rows;
+  std::vector<int64_t> batchOf;
+
+ private:
+  int64_t epoch_ = -1;
+};
+
+// The foreach sink as its writer saw it: every row processed (duplicates included).
+class ForeachView final : public SinkView {
+ public:
+  explicit ForeachView(std::shared_ptr<RecordingWriter> writer) : writer_(std::move(writer)) {}
+  Result<std::vector<Row>> rows() override { return writer_->rows; }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    std::map<int64_t, std::vector<Row>> out;
+    for (size_t i = 0; i < writer_->rows.size(); ++i)
+      out[writer_->batchOf[i]].push_back(writer_->rows[i]);
+    return out;
+  }
+  std::string description() const override { return "foreach writer (every row processed)"; }
+
+ private:
+  std::shared_ptr<RecordingWriter> writer_;
 };
 
 // Expected rows as written, with each value cast to the type its column has in `actual`.
@@ -197,6 +291,16 @@ class Runner {
     std::vector<Action> actions;
     std::vector<SourceLocation> where;
     for (const auto& step : sc_.steps) addStep(step, actions, where);
+    // What the oracles read: the sink's reader view after the last step.
+    push(actions, where,
+         AssertOnQuery{[this](StreamTestContext& ctx) -> Status {
+                         auto rows = ctx.sink.rows();
+                         if (rows.ok()) final_rows_ = *rows;
+                         if (foreach_) final_batch_of_ = foreach_->batchOf;
+                         return Status::OK();
+                       },
+                       "read the sink for the oracles"},
+         SourceLocation{sc_.file, 0, 0});
     if (!setup_.ok()) {
       result.setupError = setup_;
       return result;
@@ -213,6 +317,11 @@ class Runner {
     result.batches = static_cast<int64_t>(sim_.allProgress().size());
     result.crashes = sim_.crashCount();
     result.actual = std::move(actual_);
+    result.sinkRows = std::move(final_rows_);
+    result.sinkBatchOf = std::move(final_batch_of_);
+    result.trace = sim_.trace().lines();
+    result.fingerprint = sim_.trace().fingerprint();
+    result.progress = sim_.allProgress();
     return result;
   }
 
@@ -269,14 +378,32 @@ class Runner {
     }
     if (q.sink.kind == SinkSpec::Kind::kFiles) {
       writer.sink(makeFileSink(q.sink.path));
-      query_ = TestQuery{writer, std::make_shared<FileSinkView>(sim_, q.sink.path)};
+      query_ = TestQuery{writer, std::make_shared<FileSinkView>(sim_, q.sink.path,
+                                                                mode == OutputMode::kUpdate,
+                                                                outputKeyColumns())};
     } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
       query_ = memoryQuery(writer);
     } else {
-      return Status::InvalidArgument(q.sink.where.toString() +
-                                     ": the foreach sink is not available in scenarios yet");
+      foreach_ = std::make_shared<RecordingWriter>();
+      writer.sink(makeForeachSink(foreach_, q.shufflePartitions));
+      query_ = TestQuery{writer, std::make_shared<ForeachView>(foreach_)};
     }
     return Status::OK();
+  }
+
+  // The key of the output rows in update mode: the last stateful operator's grouping columns
+  // (a window aggregation's also window_start and window_end).
+  std::vector<std::string> outputKeyColumns() const {
+    std::vector<std::string> keys;
+    for (const auto& op : sc_.query.operators) {
+      if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) keys = t->groupBy;
+      if (auto* w = std::get_if<WindowAggregationOp>(&op.op)) {
+        keys = w->groupBy;
+        keys.push_back("window_start");
+        keys.push_back("window_end");
+      }
+    }
+    return keys;
   }
 
   std::string rowsText(const std::vector<RowSpec>& rows, const Schema* schema, std::vector<Row>* out) {
@@ -418,6 +545,7 @@ class Runner {
           } else if constexpr (std::is_same_v<T, RunStep>) {
             addRun(s, actions, where, at);
           } else if constexpr (std::is_same_v<T, CrashStep>) {
+            if (options_.skipCrashSteps) return;
             if (s.now) {
               push(actions, where, Crash{}, at);
             } else {
@@ -429,7 +557,7 @@ class Runner {
           } else if constexpr (std::is_same_v<T, StopStep>) {
             push(actions, where, StopStream{}, at);
           } else if constexpr (std::is_same_v<T, ExpectStep>) {
-            addExpect(s, actions, where, at);
+            if (!options_.skipExpectations) addExpect(s, actions, where, at);
           }
         },
         step.step);
@@ -446,9 +574,9 @@ class Runner {
       push(actions, where,
            AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
                            STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
-                           if (options_.collectActual) actual_.push_back({w, "sink", rows});
-                           seen_ = rows;
+                           STREAMSIM_RETURN_IF_ERROR(markSeen(ctx, rows));
                            RowDiff d = diffRows(typedLike(expected, rows), rows);
+                           if (options_.collectActual) actual_.push_back({w, "sink", rows, d.equal});
                            if (d.equal) return Status::OK();
                            failure_ = "the sink differs:\n" + d.report;
                            return Status::FailedPrecondition(failure_);
@@ -461,11 +589,10 @@ class Runner {
       SourceLocation w = e.newRowsWhere;
       push(actions, where,
            AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
-                           STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
-                           auto fresh = minus(rows, seen_);
-                           seen_ = rows;
-                           if (options_.collectActual) actual_.push_back({w, "new_rows", fresh});
+                           STREAMSIM_ASSIGN_OR_RETURN(auto fresh, newRows(ctx));
                            RowDiff d = diffRows(typedLike(expected, fresh), fresh);
+                           if (options_.collectActual)
+                             actual_.push_back({w, "new_rows", fresh, d.equal});
                            if (d.equal) return Status::OK();
                            failure_ = "the new rows differ:\n" + d.report;
                            return Status::FailedPrecondition(failure_);
@@ -675,6 +802,36 @@ class Runner {
          t.where);
   }
 
+  // Rows written since the last sink/new_rows expectation: those of the batches committed since
+  // (a foreach sink: every row its writer got since; complete mode: the current view minus the
+  // rows seen then).
+  Result<std::vector<Row>> newRows(StreamTestContext& ctx) {
+    STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
+    std::vector<Row> fresh;
+    if (foreach_) {
+      fresh.assign(rows.begin() + static_cast<std::ptrdiff_t>(std::min(seen_count_, rows.size())),
+                   rows.end());
+    } else if (sc_.query.outputMode == "complete") {
+      fresh = minus(rows, seen_);
+    } else {
+      STREAMSIM_ASSIGN_OR_RETURN(auto batches, ctx.sink.batches());
+      for (const auto& [id, batchRows] : batches)
+        if (id > seen_batch_) fresh.insert(fresh.end(), batchRows.begin(), batchRows.end());
+    }
+    STREAMSIM_RETURN_IF_ERROR(markSeen(ctx, rows));
+    return fresh;
+  }
+
+  Status markSeen(StreamTestContext& ctx, const std::vector<Row>& rows) {
+    seen_ = rows;
+    seen_count_ = rows.size();
+    if (!foreach_ && sc_.query.outputMode != "complete") {
+      STREAMSIM_ASSIGN_OR_RETURN(auto batches, ctx.sink.batches());
+      if (!batches.empty()) seen_batch_ = std::max(seen_batch_, batches.rbegin()->first);
+    }
+    return Status::OK();
+  }
+
   Status fail(std::string msg) {
     failure_ = msg;
     return Status::FailedPrecondition(std::move(msg));
@@ -688,7 +845,12 @@ class Runner {
   Status setup_;
   std::string failure_;
   std::vector<Row> seen_;
+  size_t seen_count_ = 0;
+  int64_t seen_batch_ = -1;
+  std::shared_ptr<RecordingWriter> foreach_;
   std::vector<ActualRows> actual_;
+  std::vector<Row> final_rows_;
+  std::vector<int64_t> final_batch_of_;
   // Crashes the scenario armed itself (point, batch or -1): those stay down under a fault plan.
   std::shared_ptr<std::vector<std::pair<std::string, int64_t>>> armed_ =
       std::make_shared<std::vector<std::pair<std::string, int64_t>>>();
@@ -696,15 +858,174 @@ class Runner {
 
 }  // namespace
 
-ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options) {
-  Runner runner(scenario, options);
-  return runner.run();
+namespace {
+
+bool wants(const Scenario& sc, std::string_view oracle) {
+  return std::find(sc.oracles.begin(), sc.oracles.end(), oracle) != sc.oracles.end();
 }
+
+// The input rows in arrival order (put and add_rows steps; half-written files left out) as
+// events for the watermark oracle: id from `event_id` (else the arrival index), event time
+// from the watermark column.
+std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) {
+  std::vector<sim::Event> out;
+  const Schema* schema = !sc.query.sources.empty() && sc.query.sources[0].schema
+                             ? sc.query.sources[0].schema.get()
+                             : nullptr;
+  auto add = [&](const std::vector<RowSpec>& rows) {
+    for (const auto& spec : rows) {
+      Row r = spec.toRow();
+      if (schema) {
+        auto typed = spec.toRow(*schema);
+        if (typed.ok()) r = *typed;
+      }
+      int t = r.schema()->indexOf(column);
+      if (t < 0 || r[static_cast<size_t>(t)].isNull()) continue;
+      Value time = r[static_cast<size_t>(t)];
+      if (time.type() != Type::kTimestamp) {
+        auto cast = time.castTo(Type::kTimestamp);
+        if (!cast.ok()) continue;
+        time = *cast;
+      }
+      sim::Event e;
+      int id = r.schema()->indexOf("event_id");
+      e.eventId = id >= 0 ? r[static_cast<size_t>(id)].toString() : std::to_string(out.size());
+      e.eventTime = time.asLong();
+      out.push_back(std::move(e));
+    }
+  };
+  for (const auto& step : sc.steps) {
+    if (auto* p = std::get_if<PutStep>(&step.step)) add(p->rows);
+    if (auto* a = std::get_if<AddRowsStep>(&step.step)) add(a->rows);
+  }
+  return out;
+}
+
+std::optional<Violation> checkScenarioWatermark(const Scenario& sc, const ScenarioRunResult& r) {
+  const WatermarkOp* wm = nullptr;
+  for (const auto& op : sc.query.operators)
+    if (auto* w = std::get_if<WatermarkOp>(&op.op)) wm = w;
+  if (!wm) {
+    Violation v;
+    v.oracle = "watermark";
+    v.message = "the query has no withWatermark operator to check";
+    return v;
+  }
+  auto events = arrivals(sc, wm->column);
+  bool hasIds = std::any_of(r.sinkRows.begin(), r.sinkRows.end(),
+                            [](const Row& row) { return row.schema()->indexOf("event_id") >= 0; });
+  if (hasIds) return checkWatermark(events, wm->delayMs, r.sinkRows);
+  // Aggregated output has no event ids: no more rows may be dropped as late than arrived late
+  // (later than the max event time before them minus the delay). The last attempt of each
+  // batch counts.
+  int64_t late = 0;
+  TimeMs maxSeen = INT64_MIN;
+  for (const auto& e : events) {
+    if (maxSeen != INT64_MIN && e.eventTime <= maxSeen - wm->delayMs) ++late;
+    maxSeen = std::max(maxSeen, e.eventTime);
+  }
+  std::map<int64_t, int64_t> dropped;
+  for (const auto& p : r.progress) dropped[p.batchId] = p.numRowsDroppedByWatermark;
+  int64_t total = 0;
+  for (const auto& [id, n] : dropped) total += n;
+  if (total <= late) return std::nullopt;
+  Violation v;
+  v.oracle = "watermark";
+  v.message = fmt::format("{} row(s) were dropped as late but only {} arrived later than the "
+                          "max event time before them minus {}: an on-time row was dropped",
+                          total, late, formatDuration(wm->delayMs));
+  return v;
+}
+
+void applyOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
+  auto add = [&](std::optional<Violation> v) {
+    if (v) r.violations.push_back(std::move(*v));
+  };
+  ScenarioRunOptions quiet = options;
+  quiet.applyOracles = false;
+  quiet.collectActual = false;
+  if (wants(sc, "exactly_once")) {
+    // The reference: a sweep's is the fault-free run of the scenario (its own crashes kept);
+    // a plain run's is the scenario without its crash steps.
+    ScenarioRunOptions ref = quiet;
+    ref.skipExpectations = true;
+    ref.skipCrashSteps = !options.faultPlan;
+    ref.faultPlan.reset();
+    ScenarioRunResult expected = runScenario(sc, ref);
+    if (!expected.passed()) {
+      Violation v;
+      v.oracle = "exactly_once";
+      v.message = "the reference run (without faults) failed:\n" + expected.report();
+      add(std::move(v));
+    } else {
+      std::string_view kind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
+                              : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
+                                                                             : "memory";
+      add(checkExactlyOnce(expected.sinkRows, r.sinkRows, r.sinkBatchOf, kind));
+    }
+  }
+  if (wants(sc, "timers") || wants(sc, "ttl")) {
+    auto committed = committedBatches(r.trace);
+    if (wants(sc, "timers")) {
+      TimerClock clock = TimerClock::kProcessingTime;
+      for (const auto& op : sc.query.operators)
+        if (auto* t = std::get_if<TransformWithStateOp>(&op.op); t && t->timeMode == "EventTime")
+          clock = TimerClock::kEventTime;
+      add(checkTimers(committed, clock));
+    }
+    if (wants(sc, "ttl")) add(checkTtl(committed));
+  }
+  if (wants(sc, "watermark")) add(checkScenarioWatermark(sc, r));
+  if (wants(sc, "state_bound") && sc.stateBound) add(checkStateBound(r.progress, *sc.stateBound));
+  if (wants(sc, "determinism")) {
+    ScenarioRunResult again = runScenario(sc, quiet);
+    add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));
+  }
+}
+
+}  // namespace
+
+ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options) {
+  ScenarioRunResult r;
+  {
+    Runner runner(scenario, options);
+    r = runner.run();
+  }
+  if (options.applyOracles && !options.skipExpectations && r.setupError.ok() &&
+      r.failures.empty() && !scenario.oracles.empty())
+    applyOracles(scenario, options, r);
+  return r;
+}
+
+namespace {
+
+std::string flowRow(const Row& r) {
+  std::string out = "{";
+  for (size_t c = 0; c < r.size(); ++c) {
+    std::string v = r[c].isNull() ? "null" : r[c].toString();
+    if (r[c].type() == Type::kString || r[c].type() == Type::kTimestamp) v = "\"" + v + "\"";
+    out += fmt::format("{}{}: {}", c ? ", " : "", r.schema()->field(c).name, v);
+  }
+  return out + "}";
+}
+
+size_t indentOf(const std::string& line) {
+  size_t i = line.find_first_not_of(' ');
+  return i == std::string::npos ? line.size() : i;
+}
+
+bool blank(const std::string& line) {
+  size_t i = line.find_first_not_of(" \t");
+  return i == std::string::npos || line[i] == '#';
+}
+
+}  // namespace
 
 Result<std::string> updateExpectedRows(const std::string& fileText,
                                        const std::vector<ActualRows>& actual, std::string* diff) {
-  // Replace each located flow/block list with a flow list of the actual rows, bottom-up so that
-  // earlier locations stay valid. Only lists starting at `where` are rewritten.
+  // Replace each located list that did not match with the actual rows, bottom-up so that
+  // earlier locations stay valid: a flow list (`sink: [...]` on one line) stays a flow list, a
+  // block list (`sink:` then `- {...}` lines) stays a block list with one row per line.
   std::vector<std::string> lines;
   size_t start = 0;
   while (start <= fileText.size()) {
@@ -713,7 +1034,9 @@ Result<std::string> updateExpectedRows(const std::string& fileText,
     lines.push_back(fileText.substr(start, end - start));
     start = end + 1;
   }
-  std::vector<ActualRows> sorted = actual;
+  std::vector<ActualRows> sorted;
+  for (const auto& a : actual)
+    if (!a.matches) sorted.push_back(a);
   std::sort(sorted.begin(), sorted.end(), [](const ActualRows& a, const ActualRows& b) {
     return a.where.line > b.where.line;
   });
@@ -724,11 +1047,50 @@ Result<std::string> updateExpectedRows(const std::string& fileText,
     size_t li = a.where.line - 1;
     std::string& line = lines[li];
     size_t col = a.where.column - 1;
+    if (col < line.size() && line[col] == '-' &&
+        line.find_first_not_of(' ') == col) {
+      // A block list: the items start at this indent; an item's continuation lines are deeper.
+      size_t indent = col;
+      size_t last = li;
+      for (size_t i = li + 1; i < lines.size(); ++i) {
+        if (blank(lines[i])) continue;
+        size_t in = indentOf(lines[i]);
+        if (in > indent || (in == indent && lines[i].compare(in, 2, "- ") == 0)) {
+          last = i;
+          continue;
+        }
+        break;
+      }
+      std::vector<std::string> replacement;
+      if (a.rows.empty()) {
+        // No rows: the list becomes `[]` after its key on the line before.
+        if (li == 0) return Status::InvalidArgument(a.where.toString() + ": no key before the list");
+        std::string& keyLine = lines[li - 1];
+        std::string before = keyLine;
+        keyLine += " []";
+        std::string hunk = fmt::format("@@ line {}\n-{}\n+{}\n", li, before, keyLine);
+        for (size_t i = li; i <= last; ++i) hunk += "-" + lines[i] + "\n";
+        d = hunk + d;
+        lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(li),
+                    lines.begin() + static_cast<std::ptrdiff_t>(last + 1));
+        continue;
+      }
+      for (const Row& r : a.rows) replacement.push_back(std::string(indent, ' ') + "- " + flowRow(r));
+      std::string hunk = fmt::format("@@ line {}\n", a.where.line);
+      for (size_t i = li; i <= last; ++i) hunk += "-" + lines[i] + "\n";
+      for (const auto& r : replacement) hunk += "+" + r + "\n";
+      d = hunk + d;
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(li),
+                  lines.begin() + static_cast<std::ptrdiff_t>(last + 1));
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(li), replacement.begin(),
+                   replacement.end());
+      continue;
+    }
     if (col >= line.size() || line[col] != '[')
       return Status::InvalidArgument(fmt::format(
-          "{}: --update rewrites only flow lists written on one line ({}: [...])",
-          a.where.toString(), a.key));
-    // Find the matching ']' on the same line.
+          "{}: --update rewrites a flow list on one line ({}: [...]) or a block list ({}: then "
+          "one `- {{...}}` line per row)",
+          a.where.toString(), a.key, a.key));
     int depth = 0;
     size_t close = std::string::npos;
     for (size_t i = col; i < line.size(); ++i) {
@@ -739,18 +1101,10 @@ Result<std::string> updateExpectedRows(const std::string& fileText,
       }
     }
     if (close == std::string::npos)
-      return Status::InvalidArgument(a.where.toString() + ": --update needs the list on one line");
+      return Status::InvalidArgument(a.where.toString() +
+                                     ": --update needs a flow list on one line (or a block list)");
     std::string rows;
-    for (size_t i = 0; i < a.rows.size(); ++i) {
-      const Row& r = a.rows[i];
-      rows += i ? ", {" : "{";
-      for (size_t c = 0; c < r.size(); ++c) {
-        std::string v = r[c].isNull() ? "null" : r[c].toString();
-        if (r[c].type() == Type::kString || r[c].type() == Type::kTimestamp) v = "\"" + v + "\"";
-        rows += fmt::format("{}{}: {}", c ? ", " : "", r.schema()->field(c).name, v);
-      }
-      rows += "}";
-    }
+    for (size_t i = 0; i < a.rows.size(); ++i) rows += (i ? ", " : "") + flowRow(a.rows[i]);
     std::string updated = line.substr(0, col) + "[" + rows + "]" + line.substr(close + 1);
     if (updated != line) {
       d = fmt::format("@@ line {}\n-{}\n+{}\n", a.where.line, line, updated) + d;

@@ -10,7 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
+#include "streamsim/progress.h"
 #include "streamsim/sim/fault_plan.h"
 #include "streamsim/status.h"
 
@@ -23,6 +25,13 @@ struct ScenarioRunOptions {
   std::optional<sim::FaultPlan> faultPlan;
   // Collect the actual rows of every `sink:` / `new_rows:` expectation for --update.
   bool collectActual = false;
+  // Apply the scenario's `oracles:` after its steps passed (docs/scenarios.md#oracles). The
+  // extra runs the oracles need (reference, determinism) are made with this false.
+  bool applyOracles = true;
+  // The reference run of exactly_once: the steps without their expectations (and, for a plain
+  // run's reference, without the scenario's own `crash` steps).
+  bool skipExpectations = false;
+  bool skipCrashSteps = false;
 };
 
 struct CheckFailure {
@@ -35,6 +44,7 @@ struct ActualRows {
   SourceLocation where;  // of the `sink:` / `new_rows:` list in the file
   std::string key;       // "sink" | "new_rows"
   std::vector<Row> rows;
+  bool matches = false;  // the expectation held (order-insensitive): --update leaves it as is
 };
 
 struct ScenarioRunResult {
@@ -44,8 +54,17 @@ struct ScenarioRunResult {
   int64_t batches = 0;    // batches that ran (re-runs included)
   int64_t crashes = 0;
   std::vector<ActualRows> actual;  // only with collectActual
-  bool passed() const { return setupError.ok() && failures.empty(); }
-  // Every failure on its own line(s), prefixed with file:line:col.
+  // Broken promises found by the scenario's `oracles:` (only when every step passed).
+  std::vector<Violation> violations;
+  // What the oracles read: the sink's reader view after the last step (a foreach sink: every
+  // row its writer processed, with the epoch of each), the trace and the progress records.
+  std::vector<Row> sinkRows;
+  std::vector<int64_t> sinkBatchOf;
+  std::vector<std::string> trace;
+  uint64_t fingerprint = 0;
+  std::vector<QueryProgress> progress;
+  bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
+  // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;
 };
 
