@@ -148,4 +148,35 @@ TEST(Cli, InspectFolderOfSeveralCheckpointsReportsEach) {
   EXPECT_NE(j.text.find("checkpoint-v2/rocksdb/dedup\""), std::string::npos) << j.text;
 }
 
+// The replay command after "replay: " on the line of `text` that follows `after`.
+std::string replayCommandIn(const std::string& text, const std::string& after) {
+  size_t from = text.find(after);
+  if (from == std::string::npos) return "";
+  size_t at = text.find("replay: streamsim replay ", from);
+  if (at == std::string::npos) return "";
+  at += std::string("replay: streamsim ").size();
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+TEST(Cli, ShrunkCaseAndItsReplayCommandReproduceTheFailure) {
+  std::string f = tempCopy(scenario("seeds/counter_a3_b2.yaml"), "count: 3", "count: 4");
+  // Seed 1's generated plan has a fault; the failure does not need it, so RapidCheck's shrink
+  // drops it and the printed command replays the minimal plan.
+  Out s = runCli("sweep " + f + " --seeds 2");
+  EXPECT_EQ(s.code, 1) << s.text;
+  EXPECT_NE(s.text.find("minimal:    0 faults (of 1)"), std::string::npos) << s.text;
+  std::string cmd = replayCommandIn(s.text, "seed 1\n");
+  ASSERT_NE(cmd, "") << s.text;
+  EXPECT_NE(cmd.find("--seed 1 --plan '{\"seed\":1,\"faults\":[]}'"), std::string::npos) << cmd;
+  Out again = runCli(cmd);
+  EXPECT_EQ(again.code, 1) << cmd << "\n" << again.text;
+  EXPECT_NE(again.text.find("count=3"), std::string::npos) << again.text;
+  // replay of the seed itself shrinks too and prints the same command.
+  Out r = runCli("replay " + f + " --seed 1");
+  EXPECT_EQ(r.code, 1) << r.text;
+  EXPECT_NE(r.text.find("minimal case 0 faults (of 1)"), std::string::npos) << r.text;
+  EXPECT_EQ(replayCommandIn(r.text, "minimal case"), cmd) << r.text;
+  std::filesystem::remove(f);
+}
+
 }  // namespace

@@ -10,11 +10,18 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+// GCC reports a false -Wmaybe-uninitialized inside rc::Maybe<Shrinkable> once findLocalMin is
+// inlined here; rapidcheck's own code, not ours.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#include <rapidcheck.h>
+#pragma GCC diagnostic pop
 
 #include "cli/cli.h"
 #include "streamsim/harness/scenario.h"
@@ -72,23 +79,111 @@ harness::ScenarioRunResult runWithPlan(const harness::Scenario& sc, uint64_t see
   return harness::runScenario(sc, o);
 }
 
-// Greedy shrink over FaultPlan::shrinks(): keep the first smaller plan that still fails.
-sim::FaultPlan shrink(const harness::Scenario& sc, uint64_t seed, sim::FaultPlan plan,
-                      harness::ScenarioRunResult& lastFailure) {
-  for (int round = 0; round < 64; ++round) {
-    bool smaller = false;
-    for (const auto& candidate : plan.shrinks()) {
-      auto r = runWithPlan(sc, seed, candidate);
-      if (!r.passed()) {
-        plan = candidate;
-        lastFailure = std::move(r);
-        smaller = true;
-        break;
-      }
-    }
-    if (!smaller) break;
+// What the shrinker works on: the plan's faults (the seed stays, so torn byte counts and the
+// simulated world's ids are those of the failing run).
+struct ShrinkState {
+  std::vector<sim::Fault> faults;
+};
+
+rc::Seq<sim::Fault> simplerFault(const sim::Fault& f) {
+  if (auto* c = std::get_if<sim::CrashFault>(&f)) {
+    auto earlier = rc::seq::map(rc::shrink::towards<int64_t>(c->batch, 0), [c](int64_t b) {
+      sim::CrashFault out = *c;
+      out.batch = b;
+      return sim::Fault(out);
+    });
+    auto firstPass = rc::seq::map(rc::shrink::towards<int64_t>(c->nth, 1), [c](int64_t n) {
+      sim::CrashFault out = *c;
+      out.nth = n;
+      return sim::Fault(out);
+    });
+    if (c->batch <= 0) return firstPass;
+    return rc::seq::concat(std::move(earlier), std::move(firstPass));
   }
-  return plan;
+  if (auto* t = std::get_if<sim::TaskFailureFault>(&f)) {
+    auto earlier = rc::seq::map(rc::shrink::towards<int64_t>(t->batch, 0), [t](int64_t b) {
+      sim::TaskFailureFault out = *t;
+      out.batch = b;
+      return sim::Fault(out);
+    });
+    auto fewer = rc::seq::map(rc::shrink::towards<int>(t->count, 1), [t](int n) {
+      sim::TaskFailureFault out = *t;
+      out.count = n;
+      return sim::Fault(out);
+    });
+    if (t->batch <= 0) return fewer;
+    return rc::seq::concat(std::move(earlier), std::move(fewer));
+  }
+  if (auto* io = std::get_if<sim::IoErrorFault>(&f)) {
+    return rc::seq::map(rc::shrink::towards<int>(io->count, 1), [io](int n) {
+      sim::IoErrorFault out = *io;
+      out.count = n;
+      return sim::Fault(out);
+    });
+  }
+  return rc::Seq<sim::Fault>();
+}
+
+// RapidCheck's shrink tree over the faults: fewer faults first (removeChunks), then each fault
+// made simpler (an earlier batch, the first pass, one failure).
+rc::Shrinkable<ShrinkState> shrinkable(ShrinkState s) {
+  return rc::shrinkable::shrinkRecur(std::move(s), [](const ShrinkState& st) {
+    auto fewer = rc::seq::map(rc::shrink::removeChunks(st.faults), [](std::vector<sim::Fault> f) {
+      return ShrinkState{std::move(f)};
+    });
+    auto simpler = rc::seq::map(rc::shrink::eachElement(st.faults, simplerFault),
+                                [](std::vector<sim::Fault> f) { return ShrinkState{std::move(f)}; });
+    return rc::seq::concat(std::move(fewer), std::move(simpler));
+  });
+}
+
+constexpr int kMaxShrinkRuns = 200;
+
+struct Shrunk {
+  sim::FaultPlan plan;
+  size_t originalFaults = 0;
+  int runs = 0;
+  std::string summary() const {
+    return fmt::format("{} fault{} (of {}), {} shrink run{}", plan.faults.size(),
+                       plan.faults.size() == 1 ? "" : "s", originalFaults, runs, runs == 1 ? "" : "s");
+  }
+};
+
+// Shrinks a failing seed's fault plan with rc::shrinkable::findLocalMin, the scenario run as the
+// predicate: a candidate "still fails" when a check fails at one of the places (file:line) the
+// original run failed at, so the shrink does not slide to a different failure. `lastFailure`
+// gets the minimal case's result.
+Shrunk shrink(const harness::Scenario& sc, uint64_t seed, const sim::FaultPlan& plan,
+              harness::ScenarioRunResult& lastFailure) {
+  std::set<std::pair<std::string, int>> places;
+  for (const auto& f : lastFailure.failures) places.insert({f.where.file, f.where.line});
+  Shrunk out;
+  out.originalFaults = plan.faults.size();
+  auto toPlan = [&](const ShrinkState& st) {
+    sim::FaultPlan p = plan;
+    p.faults = st.faults;
+    return p;
+  };
+  auto stillFails = [&](const ShrinkState& st) {
+    if (out.runs >= kMaxShrinkRuns) return false;
+    ++out.runs;
+    auto r = runWithPlan(sc, seed, toPlan(st));
+    if (!r.setupError.ok() || r.passed()) return false;
+    for (const auto& f : r.failures)
+      if (places.count({f.where.file, f.where.line})) return true;
+    return false;
+  };
+  auto [minimal, steps] = rc::shrinkable::findLocalMin(shrinkable(ShrinkState{plan.faults}), stillFails);
+  (void)steps;
+  out.plan = toPlan(minimal);
+  // The minimal case's own report (the run is deterministic: this is what replay shows).
+  auto r = runWithPlan(sc, seed, out.plan);
+  if (!r.passed()) lastFailure = std::move(r);
+  return out;
+}
+
+std::string replayLine(const std::string& file, uint64_t seed, const sim::FaultPlan& plan) {
+  return fmt::format("streamsim replay {} --seed {} --plan {}", file, seed, shellQuote(plan.toJson()));
 }
 
 std::string xmlEscape(const std::string& s) {
@@ -222,6 +317,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
     std::string plan;
     std::string report;
     std::string shrunkPlan;
+    std::string shrunkSummary;
   };
   std::vector<Outcome> outcomes(jobs.size());
   std::atomic<size_t> next{0};
@@ -255,8 +351,9 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
         o.report = r.setupError.message();
       } else if (!r.passed()) {
         o.passed = false;
-        sim::FaultPlan small = shrink(sc, seed, plan, r);
-        o.shrunkPlan = small.toJson();
+        Shrunk small = shrink(sc, seed, plan, r);
+        o.shrunkPlan = small.plan.toJson();
+        o.shrunkSummary = small.summary();
         o.report = r.report();
       }
       o.done = true;
@@ -290,8 +387,8 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       }
       if (exitCode == kExitOk) exitCode = kExitCheckFailed;
       // The full report for the first failing seed of a file; one line for the others.
-      out << fmt::format("FAIL {} seed {}\n  fault plan: {}\n  shrunk to:  {}\n{}", scenarios[i].file,
-                         jobs[j].seed, o.plan, o.shrunkPlan,
+      out << fmt::format("FAIL {} seed {}\n  fault plan: {}\n  shrunk to:  {}\n  minimal:    {}\n{}",
+                         scenarios[i].file, jobs[j].seed, o.plan, o.shrunkPlan, o.shrunkSummary,
                          bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
       out << fmt::format("  replay: streamsim replay {} --seed {} --plan {}\n", scenarios[i].file,
                          jobs[j].seed, shellQuote(o.shrunkPlan));
@@ -315,6 +412,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       if (!o.passed) {
         r["failure"] = o.report;
         r["shrunkPlan"] = o.shrunkPlan;
+        r["shrunkSummary"] = o.shrunkSummary;
         r["replay"] = fmt::format("streamsim replay {} --seed {} --plan {}",
                                   scenarios[jobs[k].scenario].file, jobs[k].seed,
                                   shellQuote(o.shrunkPlan));
@@ -380,8 +478,18 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
   }
   out << fmt::format("{} ({} batches, {} crashes, trace {})\n", r.passed() ? "PASS" : "FAIL",
                      r.batches, r.crashes, r.traceHash);
-  if (!r.passed()) out << r.report();
-  return r.passed() ? kExitOk : kExitCheckFailed;
+  if (r.passed()) return kExitOk;
+  if (args.plan.empty()) {
+    // The seed's own plan failed: shrink it and print the minimal case and how to replay it.
+    Shrunk small = shrink(*sc, args.seed, plan, r);
+    out << r.report();
+    out << fmt::format("  seed {}: minimal case {}\n  shrunk plan: {}\n", args.seed, small.summary(),
+                       small.plan.toJson());
+    out << "  replay: " << replayLine(args.file, args.seed, small.plan) << "\n";
+  } else {
+    out << r.report();
+  }
+  return kExitCheckFailed;
 }
 
 }  // namespace streamsim::cli
