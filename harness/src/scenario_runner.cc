@@ -568,22 +568,7 @@ class Runner {
     if (e.error) push(actions, where, ExpectFailure{*e.error}, at);
     for (const auto& st : e.state) addStateExpect(st, actions, where);
     for (const auto& t : e.timers) addTimersExpect(t, actions, where);
-    if (e.sink) {
-      auto expected = *e.sink;
-      SourceLocation w = e.sinkWhere;
-      push(actions, where,
-           AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
-                           STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
-                           STREAMSIM_RETURN_IF_ERROR(markSeen(ctx, rows));
-                           RowDiff d = diffRows(typedLike(expected, rows), rows);
-                           if (options_.collectActual) actual_.push_back({w, "sink", rows, d.equal});
-                           if (d.equal) return Status::OK();
-                           failure_ = "the sink differs:\n" + d.report;
-                           return Status::FailedPrecondition(failure_);
-                         },
-                         "expect sink"},
-           at);
-    }
+    // new_rows first: both read the rows since the last sink/new_rows expectation.
     if (e.newRows) {
       auto expected = *e.newRows;
       SourceLocation w = e.newRowsWhere;
@@ -598,6 +583,22 @@ class Runner {
                            return Status::FailedPrecondition(failure_);
                          },
                          "expect new_rows"},
+           at);
+    }
+    if (e.sink) {
+      auto expected = *e.sink;
+      SourceLocation w = e.sinkWhere;
+      push(actions, where,
+           AssertOnQuery{[this, expected, w](StreamTestContext& ctx) -> Status {
+                           STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
+                           STREAMSIM_RETURN_IF_ERROR(markSeen(ctx, rows));
+                           RowDiff d = diffRows(typedLike(expected, rows), rows);
+                           if (options_.collectActual) actual_.push_back({w, "sink", rows, d.equal});
+                           if (d.equal) return Status::OK();
+                           failure_ = "the sink differs:\n" + d.report;
+                           return Status::FailedPrecondition(failure_);
+                         },
+                         "expect sink"},
            at);
     }
     // Under a fault plan batch ids, re-runs and per-batch figures legitimately change: the

@@ -1,0 +1,173 @@
+// Scenario runner: oracles applied to a scenario, the foreach sink, the file sink's per-batch
+// view (update mode: latest row per key; new_rows by committed batch) and --update rewriting.
+#include "streamsim/harness/scenario_runner.h"
+
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+namespace streamsim::harness {
+namespace {
+
+Scenario load(const std::string& yaml) {
+  auto l = parseScenario(yaml, "test.yaml");
+  EXPECT_TRUE(l.ok()) << l.errorText();
+  return *l.scenario;
+}
+
+std::string readAll(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+constexpr const char* kCountQuery = R"(
+query:
+  source: {kind: files, path: /landing, format: json,
+           schema: "event_id string, device string, event_time timestamp"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: count, outputMode: update, timeMode: None}
+  sink: SINK
+  outputMode: update
+  shufflePartitions: 2
+)";
+
+std::string query(const std::string& sink) {
+  std::string q = kCountQuery;
+  q.replace(q.find("SINK"), 4, sink);
+  return q;
+}
+
+TEST(ScenarioRunner, ForeachShowsDuplicatesAndExactlyOnceReportsThem) {
+  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) +
+                         "/scenarios/sinks/foreach_duplicates_after_crash.yaml");
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  auto plain = runScenario(*sc);
+  EXPECT_TRUE(plain.passed()) << plain.report();
+  EXPECT_EQ(plain.sinkRows.size(), 3u);
+  sc->oracles.push_back("exactly_once");
+  auto r = runScenario(*sc);
+  EXPECT_FALSE(r.passed());
+  ASSERT_EQ(r.violations.size(), 1u) << r.report();
+  EXPECT_EQ(r.violations[0].oracle, "exactly_once");
+  EXPECT_NE(r.report().find("exactly_once"), std::string::npos) << r.report();
+  EXPECT_NE(r.report().find("d2"), std::string::npos) << r.report();
+}
+
+TEST(ScenarioRunner, FileSinkUpdateModeShowsLatestRowPerKeyAndNewRowsPerBatch) {
+  auto sc = load("name: t\n" + query("{kind: files, path: /out}") + R"(
+steps:
+  - put: {path: /landing/a.json, rows: [{event_id: e1, device: d1, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      new_rows: [{device: d1, count: 1}]
+  - put: {path: /landing/b.json, rows: [{event_id: e2, device: d1, event_time: "2026-01-01T00:00:00Z"},
+                                        {event_id: e3, device: d2, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      new_rows: [{device: d1, count: 2}, {device: d2, count: 1}]
+      sink: [{device: d1, count: 2}, {device: d2, count: 1}]
+  - put: {path: /landing/c.json, rows: [{event_id: e4, device: d1, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - put: {path: /landing/d.json, rows: [{event_id: e5, device: d1, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      new_rows: [{device: d1, count: 3}, {device: d1, count: 4}]
+      sink: [{device: d1, count: 4}, {device: d2, count: 1}]
+oracles: [exactly_once, determinism]
+)");
+  auto r = runScenario(sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+}
+
+TEST(ScenarioRunner, ViolationFailsTheRun) {
+  auto sc = load("name: t\n" + query("{kind: memory}") + R"(
+steps:
+  - put: {path: /landing/a.json, rows: [{event_id: e1, device: d1, event_time: "2026-01-01T00:00:00Z"},
+                                        {event_id: e2, device: d2, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+oracles: [{state_bound: 1}]
+)");
+  EXPECT_EQ(sc.stateBound, 1);
+  auto r = runScenario(sc);
+  EXPECT_FALSE(r.passed());
+  ASSERT_EQ(r.violations.size(), 1u);
+  EXPECT_EQ(r.violations[0].oracle, "state_bound");
+}
+
+TEST(ScenarioRunner, LoaderRejectsOraclesAScenarioCannotApply) {
+  auto l = parseScenario("name: t\n" + query("{kind: memory}") +
+                             "steps: []\noracles: [batch_split, state_bound, no_duplicates]\n",
+                         "o.yaml");
+  ASSERT_EQ(l.errors.size(), 3u) << l.errorText();
+  EXPECT_NE(l.errors[0].message.find("generated workloads"), std::string::npos);
+  EXPECT_NE(l.errors[1].message.find("{state_bound: N}"), std::string::npos);
+  EXPECT_NE(l.errors[2].message.find("unknown oracle 'no_duplicates'"), std::string::npos);
+  EXPECT_EQ(l.errors[0].where.line, 13);
+  EXPECT_EQ(l.errors[0].where.column, 11);
+}
+
+TEST(ScenarioRunner, UpdateRewritesBlockListsAndLeavesMatchingListsAlone) {
+  std::string file = ::testing::TempDir() + "/update_copy.yaml";
+  {
+    std::ofstream out(file);
+    out << "name: t\n" << query("{kind: memory}") << R"(steps:
+  - put: {path: /landing/a.json, rows: [{event_id: e1, device: d1, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      sink:
+        - {device: d1, count: 7}
+        - {device: zz,
+           count: 9}
+  - put: {path: /landing/b.json, rows: [{event_id: e2, device: d2, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      new_rows: [{count: 1, device: d2}]
+  - expect:
+      sink:
+        - {device: d2, count: 1}
+        - {device: d1, count: 1}
+)";
+  }
+  auto sc = loadScenario(file);
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  ScenarioRunOptions o;
+  o.collectActual = true;
+  auto r = runScenario(*sc, o);
+  EXPECT_FALSE(r.passed());
+  ASSERT_EQ(r.actual.size(), 1u);  // the run stops at the first failing expectation
+  std::string text = readAll(file);
+  std::string diff;
+  auto updated = updateExpectedRows(text, r.actual, &diff);
+  ASSERT_TRUE(updated.ok()) << updated.status().message();
+  EXPECT_NE(updated->find("      sink:\n        - {device: \"d1\", count: 1}\n  - put"),
+            std::string::npos)
+      << *updated;
+  EXPECT_NE(diff.find("-           count: 9}"), std::string::npos) << diff;
+  { std::ofstream(file) << *updated; }
+  auto again = runScenario(*loadScenario(file), o);
+  EXPECT_TRUE(again.passed()) << again.report();
+  for (const auto& a : again.actual) EXPECT_TRUE(a.matches);
+  // Every list holds (the last in another order): nothing is rewritten.
+  auto same = updateExpectedRows(*updated, again.actual, &diff);
+  ASSERT_TRUE(same.ok());
+  EXPECT_EQ(*same, *updated);
+  EXPECT_TRUE(diff.empty()) << diff;
+}
+
+TEST(ScenarioRunner, UpdateTurnsAnEmptyBlockListIntoBrackets) {
+  std::string text = "steps:\n  - expect:\n      sink:\n        - {a: 1}\n        - {a: 2}\n  - run: 1\n";
+  ActualRows a;
+  a.where = {"x.yaml", 4, 9};
+  a.key = "sink";
+  std::string diff;
+  auto out = updateExpectedRows(text, {a}, &diff);
+  ASSERT_TRUE(out.ok()) << out.status().message();
+  EXPECT_EQ(*out, "steps:\n  - expect:\n      sink: []\n  - run: 1\n");
+}
+
+}  // namespace
+}  // namespace streamsim::harness
