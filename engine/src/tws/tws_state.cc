@@ -279,7 +279,8 @@ class VariableBase {
     if (!task_.violation) task_.violation = e;
   }
   const std::string& key(std::string_view op) {
-    task_.requireKey(fmt::format("{}.{}", name_, op));
+    // The rule's message is formatted only when the rule is broken (this runs per state access).
+    if (!task_.hasKey) task_.requireKey(fmt::format("{}.{}", name_, op));
     return task_.key;
   }
   TimeMs now() const { return task_.batchTimestampMs; }
@@ -303,8 +304,9 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     }
     EntryView e = decodeEntry(*stored, name_);
     bool expired = isExpired(e.expiresAt, now());
-    traceTtl("tws.ttl_read", fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
-                                         !expired, e.expiresAt ? *e.expiresAt : -1));
+    if (tracingTtl())
+      traceTtl("tws.ttl_read", fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
+                                           !expired, e.expiresAt ? *e.expiresAt : -1));
     if (expired) return std::nullopt;
     return std::string(e.payload);
   }
@@ -322,6 +324,7 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
 
  private:
   // Trace events for the TTL oracle (harness/oracles.h): ValueState with TTL only.
+  bool tracingTtl() const { return ttl_ && task_.trace; }
   void traceTtl(std::string_view event, const std::string& fields) {
     if (!ttl_ || !task_.trace) return;
     task_.trace(event, fmt::format(R"("state":{}{}{})", nlohmann::json(name_).dump(),
