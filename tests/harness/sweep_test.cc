@@ -21,7 +21,9 @@ TEST(Sweep, OneRunOfEachWorkloadPassesAndProducesOutput) {
       RunResult r = runSeed(c, 7, {.determinism = true});
       EXPECT_TRUE(r.passed()) << c.name << "/" << store << "\n" << r.report();
       EXPECT_GT(r.batches, 10) << c.name;
-      if (k != WorkloadKind::kSessionTracker) EXPECT_FALSE(r.sinkRows.empty()) << c.name;
+      if (k != WorkloadKind::kSessionTracker) {
+        EXPECT_FALSE(r.sinkRows.empty()) << c.name;
+      }
     }
   }
 }

@@ -131,7 +131,7 @@ class ReferenceCache;
 
 struct RunOptions {
   bool oracles = true;         // false: just run (the reference run)
-  std::shared_ptr<ReferenceCache> references;  // optional
+  std::shared_ptr<ReferenceCache> references = nullptr;  // optional
   bool determinism = false;    // run twice and compare fingerprints
   bool batchSplit = false;     // opt-in: compare with all files landing at once (count only)
 };
