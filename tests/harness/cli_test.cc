@@ -10,6 +10,11 @@
 #include <gtest/gtest.h>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/platform/platform.h"
+#include "streamsim/query.h"
+#include "streamsim/sim/virtual_clock.h"
 
 namespace {
 
@@ -177,6 +182,116 @@ TEST(Cli, ShrunkCaseAndItsReplayCommandReproduceTheFailure) {
   EXPECT_NE(r.text.find("minimal case 0 faults (of 1)"), std::string::npos) << r.text;
   EXPECT_EQ(replayCommandIn(r.text, "minimal case"), cmd) << r.text;
   std::filesystem::remove(f);
+}
+
+TEST(Cli, MergeShardReportsCoversEverySeedOnce) {
+  std::string f = scenario("seeds/counter_a3_b2.yaml");
+  std::string base = (std::filesystem::temp_directory_path() /
+                      ("streamsim_merge_" + std::to_string(::getpid()))).string();
+  Out a = runCli("sweep " + f + " --seeds 6 --shard 0/2 --json " + base + "_a.json");
+  Out b = runCli("sweep " + f + " --seeds 6 --shard 1/2 --json " + base + "_b.json");
+  ASSERT_EQ(a.code, 0) << a.text;
+  ASSERT_EQ(b.code, 0) << b.text;
+  Out m = runCli("merge " + base + "_b.json " + base + "_a.json --json " + base + "_all.json");
+  EXPECT_EQ(m.code, 0) << m.text;
+  EXPECT_NE(m.text.find("PASS 2 reports: 6 seeds of 1 file, 0 failed"), std::string::npos) << m.text;
+  std::ifstream in(base + "_all.json");
+  std::string s((std::istreambuf_iterator<char>(in)), {});
+  std::vector<std::string> seeds;
+  for (size_t at = s.find("\"seed\":"); at != std::string::npos; at = s.find("\"seed\":", at + 1)) {
+    size_t start = s.find_first_not_of(' ', at + 7);
+    seeds.push_back(s.substr(start, s.find_first_of(",}\n", start) - start));
+  }
+  EXPECT_EQ(seeds, (std::vector<std::string>{"0", "1", "2", "3", "4", "5"})) << s;
+  // The same shard twice, or a shard left out: exit 2 naming the problem.
+  Out twice = runCli("merge " + base + "_a.json " + base + "_a.json");
+  EXPECT_EQ(twice.code, 2) << twice.text;
+  EXPECT_NE(twice.text.find("is in both"), std::string::npos) << twice.text;
+  Out partial = runCli("merge " + base + "_a.json");
+  EXPECT_EQ(partial.code, 2) << partial.text;
+  EXPECT_NE(partial.text.find("seeds 1,3 are missing"), std::string::npos) << partial.text;
+  Out notReport = runCli("merge " + f);
+  EXPECT_EQ(notReport.code, 2) << notReport.text;
+  for (const char* x : {"_a.json", "_b.json", "_all.json"}) std::filesystem::remove(base + x);
+}
+
+// A checkpoint streamsim writes to a real folder: the count processor grouped by user over a
+// file source, two batches ({a.json}, {b.json}), on `store`.
+std::string writeCountCheckpoint(const std::string& name, const std::string& store) {
+  namespace stdfs = std::filesystem;
+  using namespace streamsim;
+  std::string root = (stdfs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string();
+  stdfs::remove_all(root);
+  stdfs::create_directories(root + "/landing");
+  sim::VirtualClock clock(1'700'000'000'000);
+  auto fs = platform::newPosixFileSystem();
+  sim::SeededIdGenerator ids(3);
+  Env env{&clock, fs.get(), &ids, nullptr, nullptr};
+  auto source = makeFileSource(root + "/landing", *parseSchema("user string"));
+  auto writer = readStream(*source)
+                    .groupBy({"user"})
+                    .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate)
+                    .writeStream();
+  writer.sink(makeMemorySink(std::make_shared<MemorySinkData>()))
+      .outputMode(OutputMode::kUpdate)
+      .option("checkpointLocation", root + "/chk")
+      .option("spark.sql.shuffle.partitions", "2")
+      .option("stateStore", store);
+  auto query = writer.start(env);
+  EXPECT_TRUE(query.ok()) << query.status().message();
+  std::ofstream(root + "/landing/a.json") << "{\"user\":\"u1\"}\n{\"user\":\"u2\"}\n{\"user\":\"u1\"}\n";
+  EXPECT_TRUE(*(*query)->triggerOnce());
+  clock.advance(60'000);
+  std::ofstream(root + "/landing/b.json") << "{\"user\":\"u1\"}\n{\"user\":\"u3\"}\n";
+  EXPECT_TRUE(*(*query)->triggerOnce());
+  (*query)->stop();
+  return root;
+}
+
+TEST(Cli, StateOfAStreamsimCheckpointAfterEachBatch) {
+  for (std::string store : {"memory", "rocksdb"}) {
+    std::string root = writeCountCheckpoint("streamsim_cli_state_" + store, store);
+    Out b0 = runCli("state " + root + "/chk --batch 0");
+    EXPECT_EQ(b0.code, 0) << store << "\n" << b0.text;
+    EXPECT_NE(b0.text.find("u1 = 2\n"), std::string::npos) << store << "\n" << b0.text;
+    EXPECT_NE(b0.text.find("u2 = 1\n"), std::string::npos) << b0.text;
+    EXPECT_EQ(b0.text.find("u3 ="), std::string::npos) << b0.text;
+    Out b1 = runCli("state " + root + "/chk --batch 1");
+    EXPECT_EQ(b1.code, 0) << b1.text;
+    EXPECT_NE(b1.text.find("u1 = 3\n"), std::string::npos) << store << "\n" << b1.text;
+    EXPECT_NE(b1.text.find("u2 = 1\n"), std::string::npos) << b1.text;
+    EXPECT_NE(b1.text.find("u3 = 1\n"), std::string::npos) << b1.text;
+    Out key = runCli("state " + root + "/chk --batch 1 --key u3");
+    EXPECT_EQ(key.code, 0) << key.text;
+    EXPECT_NE(key.text.find("u3 = 1\n"), std::string::npos) << key.text;
+    EXPECT_EQ(key.text.find("u1 ="), std::string::npos) << key.text;
+    Out none = runCli("state " + root + "/landing --batch 0");
+    EXPECT_EQ(none.code, 2) << none.text;
+    std::filesystem::remove_all(root);
+  }
+}
+
+TEST(Cli, ReplayACheckpointWithItsLandingFolder) {
+  std::string root = writeCountCheckpoint("streamsim_cli_ckreplay", "memory");
+  std::string flags = " --landing " + root + "/landing --processor count --group-by user --schema 'user string'";
+  Out o = runCli("replay --checkpoint " + root + "/chk" + flags);
+  EXPECT_EQ(o.code, 0) << o.text;
+  EXPECT_NE(o.text.find("batch 0: timestamp 1700000000000"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("batch 1: timestamp 1700000060000"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("rows in 3, out 2"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("rows in 2, out 2"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("out user=u1, count=3"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("b.json"), std::string::npos) << o.text;
+  Out missing = runCli("replay --checkpoint " + root + "/nope" + flags);
+  EXPECT_EQ(missing.code, 2) << missing.text;
+  EXPECT_NE(missing.text.find("no such folder"), std::string::npos) << missing.text;
+  std::filesystem::remove_all(root + "/chk/sources");
+  Out noLog = runCli("replay --checkpoint " + root + "/chk" + flags);
+  EXPECT_EQ(noLog.code, 2) << noLog.text;
+  EXPECT_NE(noLog.text.find("no file source log"), std::string::npos) << noLog.text;
+  Out neither = runCli("replay");
+  EXPECT_EQ(neither.code, 2) << neither.text;
+  std::filesystem::remove_all(root);
 }
 
 }  // namespace

@@ -38,11 +38,33 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
 
   ReplayArgs replay;
-  auto* replayCmd = app.add_subcommand("replay", "Re-run one seed of a sweep (or an explicit fault plan)");
-  replayCmd->add_option("file", replay.file, "Scenario file")->required();
-  replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed")->required();
+  harness::CheckpointReplayOptions ckReplay;
+  auto* replayCmd = app.add_subcommand(
+      "replay",
+      "Re-run one seed of a sweep (FILE --seed S [--plan JSON]), or a real checkpoint's recorded "
+      "batch plan (--checkpoint DIR --landing DIR --processor NAME --group-by COLS --schema DDL)");
+  auto* replayFile = replayCmd->add_option("file", replay.file, "Scenario file");
+  auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed");
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
+  auto* ckOpt = replayCmd->add_option("--checkpoint", ckReplay.checkpoint,
+                                      "A checkpoint folder whose offsets/ and sources/0/ plan to re-run");
+  replayCmd->add_option("--landing", ckReplay.landing,
+                        "The folder holding the landing files its source log names");
+  replayCmd->add_option("--processor", ckReplay.processor, "Registered processor name, e.g. count");
+  replayCmd->add_option("--group-by", ckReplay.groupBy, "Grouping columns")->delimiter(',');
+  replayCmd->add_option("--schema", ckReplay.schema, "DDL of the landing rows, e.g. 'user string, n long'");
+  replayCmd->add_option("--time-mode", ckReplay.timeMode, "none | processingTime | eventTime (default none)");
+  replayCmd->add_option("--state-store", ckReplay.stateStore, "memory | rocksdb (default memory)");
+  ckOpt->excludes(replayFile);
+  ckOpt->excludes(replaySeed);
+
+  MergeArgs merge;
+  auto* mergeCmd = app.add_subcommand(
+      "merge", "Merge the --json reports of sweep shards; exit 1 if a seed failed, 2 if one is "
+               "missing or run twice");
+  mergeCmd->add_option("reports", merge.files, "sweep --json reports (one per shard)")->required();
+  mergeCmd->add_option("--json", merge.json, "Write the merged report here");
 
   std::string checkpoint, sinkPath;
   bool json = false;
@@ -80,7 +102,16 @@ int runCli(int argc, char** argv) {
   }
   if (*runCmd) return runCommand(run, std::cout, std::cerr);
   if (*sweepCmd) return sweepCommand(sweep, std::cout, std::cerr);
-  if (*replayCmd) return replayCommand(replay, std::cout, std::cerr);
+  if (*replayCmd) {
+    if (!ckReplay.checkpoint.empty()) return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
+    if (replay.file.empty() || replaySeed->count() == 0) {
+      std::cerr << "streamsim replay: give FILE --seed S (a sweep's seed) or --checkpoint DIR "
+                   "--landing DIR --processor NAME --group-by COLS --schema DDL\n";
+      return kExitBadInput;
+    }
+    return replayCommand(replay, std::cout, std::cerr);
+  }
+  if (*mergeCmd) return mergeCommand(merge, std::cout, std::cerr);
   if (*inspectCmd) return inspectCommand(checkpoint, sinkPath, json, std::cout, std::cerr);
   if (*stateCmd) return stateCommand(checkpoint, batch, op, key, std::cout, std::cerr);
   if (*listCmd) return listFaultsCommand(std::cout);

@@ -54,6 +54,26 @@ std::string printable(std::string_view bytes) {
   return out;
 }
 
+// A transformWithState value or map entry is a flag byte (0 = no TTL, 1 = TTL), with TTL an
+// 8-byte ordered expiry time, then the payload (engine/src/tws/tws_internal.h). Shows the
+// payload decoded (and the expiry); anything else as printable() does.
+std::string printableValue(std::string_view bytes) {
+  if (auto values = decodeValues(bytes); values && !values->empty()) return printable(bytes);
+  if (!bytes.empty() && bytes[0] == 0) {
+    if (auto values = decodeValues(bytes.substr(1)); values && !values->empty())
+      return printable(bytes.substr(1));
+  }
+  if (bytes.size() > 9 && bytes[0] == 1) {
+    if (auto values = decodeValues(bytes.substr(9)); values && !values->empty()) {
+      uint64_t u = 0;
+      for (size_t i = 1; i < 9; ++i) u = (u << 8) | static_cast<unsigned char>(bytes[i]);
+      auto expires = static_cast<int64_t>(u ^ (uint64_t{1} << 63));
+      return fmt::format("{} (TTL, expires {})", printable(bytes.substr(9)), formatTimestamp(expires));
+    }
+  }
+  return printable(bytes);
+}
+
 bool keyMatches(std::string_view bytes, const std::string& key) {
   if (key.empty()) return true;
   auto values = decodeValues(bytes);
@@ -182,7 +202,7 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
         std::string cfLines;
         for (const auto& [k, v] : entries) {
           if (!keyMatches(k, key)) continue;
-          cfLines += fmt::format("      {} = {}\n", printable(k), printable(v));
+          cfLines += fmt::format("      {} = {}\n", printable(k), printableValue(v));
           ++shown;
         }
         if (!cfLines.empty()) lines += fmt::format("    [{}]\n{}", cf, cfLines);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <sstream>
@@ -24,8 +25,10 @@
 #pragma GCC diagnostic pop
 
 #include "cli/cli.h"
+#include "streamsim/harness/checkpoint_replay.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
+#include "streamsim/platform/platform.h"
 #include "streamsim/sim/fault_plan.h"
 #include "streamsim/sim/random.h"
 
@@ -490,6 +493,102 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     out << r.report();
   }
   return kExitCheckFailed;
+}
+
+int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std::ostream& out,
+                            std::ostream& err) {
+  platform::RealEnv real;
+  harness::CheckpointReplayOptions o = options;
+  std::error_code ec;
+  if (!o.checkpoint.empty()) o.checkpoint = std::filesystem::absolute(o.checkpoint, ec).lexically_normal().string();
+  if (!o.landing.empty()) o.landing = std::filesystem::absolute(o.landing, ec).lexically_normal().string();
+  if (o.landing.empty() || o.processor.empty() || o.schema.empty()) {
+    err << "streamsim replay --checkpoint: --landing, --processor, --group-by and --schema are "
+           "required\n";
+    return kExitBadInput;
+  }
+  auto r = harness::replayCheckpoint(real.env(), o);
+  if (!r.ok()) {
+    err << "streamsim replay: " << r.status().message() << "\n";
+    return r.status().code() == Status::Code::kFailedPrecondition ? kExitCheckFailed : kExitBadInput;
+  }
+  out << fmt::format("replaying {} ({} batch{}) against {} grouped by {}\n", o.checkpoint,
+                     r->batches.size(), r->batches.size() == 1 ? "" : "es", o.processor,
+                     fmt::join(o.groupBy, ","));
+  out << harness::formatReplay(*r);
+  return kExitOk;
+}
+
+int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
+  nlohmann::json merged;
+  merged["shard"] = {{"index", 0}, {"count", 1}};
+  merged["merged"] = nlohmann::json::array();
+  merged["results"] = nlohmann::json::array();
+  std::map<std::pair<std::string, uint64_t>, std::string> seen;  // (file, seed) -> report
+  std::map<std::string, int> shardCounts;
+  bool bad = false;
+  for (const auto& f : args.files) {
+    bool ok = false;
+    std::string text = readFile(f, ok);
+    nlohmann::json j;
+    if (ok) j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (!ok || j.is_discarded() || !j.is_object() || !j.contains("results") ||
+        !j["results"].is_array()) {
+      err << fmt::format("streamsim merge: {}: {}; expected a `streamsim sweep --json` report\n", f,
+                         ok ? "not a sweep report" : "cannot read");
+      return kExitBadInput;
+    }
+    merged["merged"].push_back(f);
+    if (j.contains("shard") && j["shard"].contains("count"))
+      ++shardCounts[fmt::format("{}", j["shard"]["count"].dump())];
+    for (const auto& r : j["results"]) {
+      auto key = std::make_pair(r.value("file", std::string()), r.value("seed", uint64_t{0}));
+      if (seen.count(key)) {
+        err << fmt::format("streamsim merge: {} seed {} is in both {} and {} (overlapping shards?)\n",
+                           key.first, key.second, seen[key], f);
+        bad = true;
+        continue;
+      }
+      seen[key] = f;
+      merged["results"].push_back(r);
+    }
+  }
+  if (bad) return kExitBadInput;
+  // Results in (file, seed) order, whatever the order of the shards.
+  auto& results = merged["results"];
+  std::sort(results.begin(), results.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return std::make_pair(a.value("file", std::string()), a.value("seed", uint64_t{0})) <
+           std::make_pair(b.value("file", std::string()), b.value("seed", uint64_t{0}));
+  });
+  // Seeds missing between the lowest and highest of a file (a shard not given).
+  std::map<std::string, std::vector<uint64_t>> seeds;
+  for (const auto& [key, f] : seen) seeds[key.first].push_back(key.second);
+  int exitCode = kExitOk;
+  for (const auto& [file, list] : seeds) {
+    std::vector<uint64_t> missing;
+    for (uint64_t s = list.front(), k = 0; s <= list.back(); ++s) {
+      if (k < list.size() && list[k] == s) ++k;
+      else missing.push_back(s);
+    }
+    if (!missing.empty()) {
+      err << fmt::format("streamsim merge: {}: seeds {} are missing (a shard's report not given?)\n",
+                         file, fmt::join(missing, ","));
+      exitCode = kExitBadInput;
+    }
+  }
+  size_t failed = 0;
+  for (const auto& r : results) {
+    if (r.value("passed", true)) continue;
+    ++failed;
+    out << fmt::format("FAIL {} seed {}\n  replay: {}\n", r.value("file", std::string()),
+                       r.value("seed", uint64_t{0}), r.value("replay", std::string()));
+  }
+  out << fmt::format("{} {} report{}: {} seeds of {} file{}, {} failed\n", failed ? "FAIL" : "PASS",
+                     args.files.size(), args.files.size() == 1 ? "" : "s", results.size(),
+                     seeds.size(), seeds.size() == 1 ? "" : "s", failed);
+  if (!args.json.empty()) std::ofstream(args.json) << merged.dump(2) << "\n";
+  if (exitCode != kExitOk) return exitCode;
+  return failed ? kExitCheckFailed : kExitOk;
 }
 
 }  // namespace streamsim::cli

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/harness/checkpoint_replay.h"
+
 namespace streamsim::cli {
 
 struct RunArgs {
@@ -34,9 +36,20 @@ struct ReplayArgs {
   bool trace = false;
 };
 
+struct MergeArgs {
+  std::vector<std::string> files;
+  std::string json;
+};
+
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err);
 int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err);
+// `replay --checkpoint DIR --landing DIR ...`: harness::replayCheckpoint, printed per batch.
+int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std::ostream& out,
+                            std::ostream& err);
+// `merge a.json b.json [--json out]`: the union of shard reports; every (file, seed) must appear
+// once (2 otherwise); 1 when a seed failed (its replay command is printed), else 0.
+int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err);
 
 // "2/4" -> {2, 4}; false when malformed or i >= n.
 bool parseShard(const std::string& text, int& index, int& count);
