@@ -1,4 +1,4 @@
-// The streamsim CLI (DESIGN.md §7, docs/scenarios.md "CLI"): run, sweep, replay, inspect, state,
+// The streamsim CLI (DESIGN.md §7, docs/scenarios.md "CLI"): run, sweep, replay, merge, inspect, state,
 // list-faults. runCli is the whole program; streamsim_main.cc only calls it, so a user's runner
 // (streamsim_add_runner) is this CLI with their processors registered. Exit codes: 0 all held,
 // 1 a check failed, 2 bad input. Single-threaded except `sweep --jobs`.

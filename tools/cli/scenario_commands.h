@@ -1,4 +1,5 @@
-// `streamsim run`, `sweep` and `replay`: scenario files through the harness's scenario runner.
+// `streamsim run`, `sweep`, `replay` (a seed, or a checkpoint + landing folder) and `merge` (of
+// sweep --json shard reports): scenario files through the harness's scenario runner.
 // The sweep runs seeds on --jobs threads, each seed a fresh simulated world.
 #pragma once
 
