@@ -1,6 +1,7 @@
 // The scenario runner (scenario_runner.h): Scenario -> query + harness actions, one action per
 // step (actions.h), checks done against what a reader of the sink sees.
 #include "streamsim/harness/scenario_runner.h"
+#include "streamsim/harness/recording_writer.h"
 
 #include <algorithm>
 #include <memory>
@@ -160,26 +161,6 @@ class FileSinkView final : public SinkView {
   std::string path_;
   bool update_;
   std::vector<std::string> keys_;
-};
-
-// A foreach writer that keeps every row it is given, with the epoch (batch) of each: no dedup
-// by (partition, epoch), so a batch re-run after a crash delivers its rows again.
-class RecordingWriter final : public ForeachWriter {
- public:
-  bool open(int64_t, int64_t epochId) override {
-    epoch_ = epochId;
-    return true;
-  }
-  void process(const Row& row) override {
-    rows.push_back(row);
-    batchOf.push_back(epoch_);
-  }
-  void close(const Status&) override {}
-  std::vector<Row> rows;
-  std::vector<int64_t> batchOf;
-
- private:
-  int64_t epoch_ = -1;
 };
 
 // The foreach sink as its writer saw it: every row processed (duplicates included).

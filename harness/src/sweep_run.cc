@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/sim_env.h"
+#include "streamsim/harness/recording_writer.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -59,25 +60,6 @@ std::string outputSchemaFor(const WorkloadConfig& c) {
   }
   return "key string";
 }
-
-// A foreach writer that keeps every row it is given (no dedup by epoch: at least once).
-class RecordingWriter final : public ForeachWriter {
- public:
-  bool open(int64_t, int64_t epochId) override {
-    epoch_ = epochId;
-    return true;
-  }
-  void process(const Row& row) override {
-    rows.push_back(row);
-    batchOf.push_back(epoch_);
-  }
-  void close(const Status&) override {}
-  std::vector<Row> rows;
-  std::vector<int64_t> batchOf;
-
- private:
-  int64_t epoch_ = -1;
-};
 
 // The pieces of one simulated run's query.
 struct Built {
