@@ -342,5 +342,42 @@ TEST_F(Fixture, NoDataBatchRunsWhenTheWatermarkMovedAndOnlyThen) {
   EXPECT_EQ(q2->recentProgress().size(), 1u);
 }
 
+TEST_F(Fixture, OnceTriggerRunsOneBatchAndStops) {
+  auto q = start(writer(readStream(makeMemorySource(input)), Trigger::Once()));
+  ASSERT_TRUE(input->addData({row("a", 1), row("b", 2)}).ok());
+  ASSERT_TRUE(q->awaitTermination().ok());
+  EXPECT_FALSE(q->isActive());
+  EXPECT_EQ(q->recentProgress().size(), 1u);
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b"));
+}
+
+TEST_F(Fixture, AvailableNowFirstFinishesAnUncommittedBatch) {
+  auto w = writer(readStream(makeMemorySource(input)), Trigger::AvailableNow());
+  {
+    auto q = start(w);
+    ASSERT_TRUE(input->addData({row("a", 1)}).ok());
+    hook.crashAt = std::string(faults::kCommitsBeforeWrite);
+    EXPECT_THROW((void)q->awaitTermination(), std::runtime_error);
+  }
+  ASSERT_TRUE(input->addData({row("b", 2)}).ok());
+  auto q = start(w);
+  ASSERT_TRUE(q->awaitTermination().ok());
+  ASSERT_GE(q->recentProgress().size(), 2u);
+  EXPECT_TRUE(q->recentProgress()[0].rerun);  // batch 0 again, with its recorded offsets
+  EXPECT_EQ(q->recentProgress()[0].numInputRows, 1);
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b"));
+}
+
+TEST_F(Fixture, DefaultTriggerRunsAtOnceWithoutWaiting) {
+  auto q = start(writer(readStream(makeMemorySource(input))));
+  ASSERT_TRUE(input->addData({row("a", 1)}).ok());
+  TimeMs before = clock.nowMs();
+  ASSERT_TRUE(*q->awaitNextTrigger());
+  ASSERT_TRUE(input->addData({row("b", 2)}).ok());
+  ASSERT_TRUE(*q->awaitNextTrigger());
+  EXPECT_EQ(clock.nowMs(), before);  // the default trigger never waits for the clock
+  EXPECT_FALSE(*q->awaitNextTrigger());  // nothing new: it polls and runs nothing
+}
+
 }  // namespace
 }  // namespace streamsim
