@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "tws/tws_internal.h"
@@ -285,6 +286,29 @@ class VariableBase {
   }
   TimeMs now() const { return task_.batchTimestampMs; }
 
+  // Trace events for the TTL oracle (harness/oracles.h), only for a variable with TTL and only
+  // when a trace sink is set: callers test tracingTtl() before formatting fields.
+  bool tracingTtl() const { return ttl_ && task_.trace; }
+  void traceTtl(std::string_view event, const std::string& fields) {
+    if (!ttl_ || !task_.trace) return;
+    task_.trace(event, fmt::format(R"("state":{}{}{})", nlohmann::json(name_).dump(),
+                                   fields.empty() ? "" : ",", fields));
+  }
+  // A map's user key is encoded bytes (not always UTF-8): traced as hex.
+  static std::string hex(std::string_view bytes) {
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    out.reserve(bytes.size() * 2);
+    for (unsigned char c : bytes) {
+      out.push_back(kDigits[c >> 4]);
+      out.push_back(kDigits[c & 0xf]);
+    }
+    return out;
+  }
+  static std::string expiryArray(const std::vector<TimeMs>& expiries) {
+    return fmt::format("[{}]", fmt::join(expiries, ","));
+  }
+
   TaskContext& task_;
   std::string name_;
   std::optional<DurationMs> ttl_;
@@ -321,15 +345,6 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     task_.store->remove(name_, key("clear"));
     traceTtl("tws.ttl_clear", "");
   }
-
- private:
-  // Trace events for the TTL oracle (harness/oracles.h): ValueState with TTL only.
-  bool tracingTtl() const { return ttl_ && task_.trace; }
-  void traceTtl(std::string_view event, const std::string& fields) {
-    if (!ttl_ || !task_.trace) return;
-    task_.trace(event, fmt::format(R"("state":{}{}{})", nlohmann::json(name_).dump(),
-                                   fields.empty() ? "" : ",", fields));
-  }
 };
 
 class ListBackendImpl final : public ListStateBackend, VariableBase {
@@ -340,30 +355,47 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
   std::vector<std::string> get() override {
     std::vector<std::string> out;
     auto stored = task_.store->get(name_, key("get"));
-    if (!stored) return out;
-    for (ListElement& e : decodeList(*stored, name_))
-      if (!isExpired(e.expiresAt, now())) out.push_back(std::move(e.payload));
+    if (!stored) {
+      if (tracingTtl()) traceTtl("tws.ttl_list_read", R"("expiresAt":[])");
+      return out;
+    }
+    std::vector<TimeMs> returned;
+    for (ListElement& e : decodeList(*stored, name_)) {
+      if (isExpired(e.expiresAt, now())) continue;
+      if (tracingTtl()) returned.push_back(e.expiresAt ? *e.expiresAt : -1);
+      out.push_back(std::move(e.payload));
+    }
+    if (tracingTtl())
+      traceTtl("tws.ttl_list_read", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
   void put(std::vector<std::string> elements) override {
     const std::string& k = key("put");
-    write(k, {}, std::move(elements));
+    write(k, {}, std::move(elements), "put");
   }
   void append(std::vector<std::string> elements) override {
     const std::string& k = key("append");
     std::vector<ListElement> existing;
     if (auto stored = task_.store->get(name_, k)) existing = decodeList(*stored, name_);
-    write(k, std::move(existing), std::move(elements));
+    write(k, std::move(existing), std::move(elements), "append");
   }
-  void clear() override { task_.store->remove(name_, key("clear")); }
+  void clear() override {
+    task_.store->remove(name_, key("clear"));
+    traceTtl("tws.ttl_list_clear", "");
+  }
 
  private:
+  // put restamps the whole list (it replaces it); append stamps only the new elements.
   void write(const std::string& k, std::vector<ListElement> list,
-             std::vector<std::string> added) {
+             std::vector<std::string> added, std::string_view mode) {
     auto expiresAt = stamp();
+    size_t count = added.size();
     for (std::string& p : added) list.push_back(ListElement{expiresAt, std::move(p)});
     task_.store->put(name_, k, encodeList(list));
     index(expiresAt, k);
+    if (expiresAt && tracingTtl())
+      traceTtl("tws.ttl_list_write", fmt::format(R"("mode":"{}","count":{},"expiresAt":{})", mode,
+                                                 count, *expiresAt));
   }
 };
 
@@ -374,9 +406,19 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
   std::optional<std::string> getValue(std::string_view userKey) override {
     auto stored = task_.store->get(name_, key("getValue") + std::string(userKey));
-    if (!stored) return std::nullopt;
+    if (!stored) {
+      if (tracingTtl())
+        traceTtl("tws.ttl_map_read", fmt::format(R"("userKey":"{}","stored":false,"returned":false)",
+                                                 hex(userKey)));
+      return std::nullopt;
+    }
     EntryView e = decodeEntry(*stored, name_);
-    if (isExpired(e.expiresAt, now())) return std::nullopt;
+    bool expired = isExpired(e.expiresAt, now());
+    if (tracingTtl())
+      traceTtl("tws.ttl_map_read",
+               fmt::format(R"("userKey":"{}","stored":true,"returned":{},"expiresAt":{})",
+                           hex(userKey), !expired, e.expiresAt ? *e.expiresAt : -1));
+    if (expired) return std::nullopt;
     return std::string(e.payload);
   }
   void updateValue(std::string userKey, std::string value) override {
@@ -384,21 +426,32 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
     auto expiresAt = stamp();
     task_.store->put(name_, k, encodeEntry(expiresAt, value));
     index(expiresAt, k);
+    if (expiresAt && tracingTtl())
+      traceTtl("tws.ttl_map_write",
+               fmt::format(R"("userKey":"{}","expiresAt":{})", hex(userKey), *expiresAt));
   }
   std::vector<std::pair<std::string, std::string>> entries() override {
     const std::string& prefix = key("iterator");
     std::vector<std::pair<std::string, std::string>> out;
     TimeMs t = now();
+    const bool tracing = tracingTtl();
+    std::vector<TimeMs> returned;
     task_.store->scanPrefix(name_, prefix, [&](std::string_view k, std::string_view v) {
       EntryView e = decodeEntry(v, name_);
-      if (!isExpired(e.expiresAt, t))
+      if (!isExpired(e.expiresAt, t)) {
         out.emplace_back(std::string(k.substr(prefix.size())), std::string(e.payload));
+        if (tracing) returned.push_back(e.expiresAt ? *e.expiresAt : -1);
+      }
       return true;
     });
+    if (tracing)
+      traceTtl("tws.ttl_map_iter", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
   void removeKey(std::string_view userKey) override {
     task_.store->remove(name_, key("removeKey") + std::string(userKey));
+    if (tracingTtl())
+      traceTtl("tws.ttl_map_remove", fmt::format(R"("userKey":"{}")", hex(userKey)));
   }
   void clear() override {
     const std::string& prefix = key("clear");
@@ -408,6 +461,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
       return true;
     });
     for (const std::string& k : keys) task_.store->remove(name_, k);
+    traceTtl("tws.ttl_map_clear", "");
   }
 };
 
