@@ -2,11 +2,13 @@
 #include "streamsim/harness/oracles.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <tuple>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "streamsim/harness/row_diff.h"
 
@@ -227,17 +229,77 @@ std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches,
 
 // ---------------------------------------------------------------------------------------------
 
+namespace {
+
+std::vector<TimeMs> expiryList(const nlohmann::json& e) {
+  std::vector<TimeMs> out;
+  auto it = e.find("expiresAt");
+  if (it != e.end() && it->is_array())
+    for (const auto& x : *it)
+      if (x.is_number_integer()) out.push_back(x.get<int64_t>());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string joinTimes(const std::vector<TimeMs>& v) {
+  return fmt::format("[{}]", fmt::join(v, ","));
+}
+
+}  // namespace
+
 std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
   struct Entry {
     TimeMs expiresAt = 0;
     std::string line;
   };
-  // (operator, key, state) -> live value's expiry
-  std::map<std::tuple<int64_t, std::string, std::string>, Entry> live;
+  using VarKey = std::tuple<int64_t, std::string, std::string>;  // (operator, key, state)
+  // ValueState: the live value's expiry; ListState: each live element's expiry (put replaces,
+  // append adds); MapState: each live entry's expiry by user key (hex).
+  std::map<VarKey, Entry> live;
+  std::map<VarKey, std::vector<Entry>> lists;
+  std::map<VarKey, std::map<std::string, Entry>> maps;
   for (const CommittedBatch& b : batches) {
     const TimeMs now = b.timestamp;
     std::map<std::pair<int64_t, std::string>, int64_t> removedByEngine;  // (operator, state)
     bool sawTtl = false;
+    // Compares what a list read or map iteration returned with the model's unexpired elements.
+    auto checkCollection = [&](const nlohmann::json& e, size_t i, const std::string& what,
+                               const std::vector<const Entry*>& model) -> std::optional<Violation> {
+      const std::string state = e.value("state", "");
+      std::vector<TimeMs> got = expiryList(e);
+      for (TimeMs t : got)
+        if (t >= 0 && t <= now)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of {} '{}' returned an element that expired at {} "
+                                       "(batch timestamp {})", what, state, t, now),
+                           {b.lines[i]}};
+      std::vector<TimeMs> want;
+      std::vector<std::string> lines;
+      for (const Entry* m : model)
+        if (m->expiresAt > now) {
+          want.push_back(m->expiresAt);
+          if (lines.empty()) lines.push_back(m->line);
+        }
+      std::sort(want.begin(), want.end());
+      if (got == want) return std::nullopt;
+      lines.push_back(b.lines[i]);
+      std::vector<TimeMs> missing, extra;
+      std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missing));
+      std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
+      if (!missing.empty())
+        return Violation{"ttl", b.batch, keyOf(e),
+                         fmt::format("a read of {} '{}' lost unexpired element(s) with expiry {} "
+                                     "(batch timestamp {}): returned {}, expected {}",
+                                     what, state, joinTimes(missing), now, joinTimes(got),
+                                     joinTimes(want)),
+                         lines};
+      return Violation{"ttl", b.batch, keyOf(e),
+                       fmt::format("a read of {} '{}' returned element(s) with expiry {} that were "
+                                   "never written, or were cleared or removed: returned {}, "
+                                   "expected {}",
+                                   what, state, joinTimes(extra), joinTimes(got), joinTimes(want)),
+                       lines};
+    };
     for (size_t i = 0; i < b.events.size(); ++i) {
       const auto& e = b.events[i];
       const std::string ev = e.value("event", "");
@@ -269,22 +331,90 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
                            fmt::format("a read of '{}' returned a value that was cleared or expired "
                                        "and removed earlier", state),
                            {b.lines[i]}};
+      } else if (ev == "tws.ttl_list_write") {
+        auto& list = lists[k];
+        if (e.value("mode", "") == "put") list.clear();
+        for (int64_t n = num(e, "count", 0); n > 0; --n)
+          list.push_back(Entry{num(e, "expiresAt"), b.lines[i]});
+      } else if (ev == "tws.ttl_list_clear") {
+        lists.erase(k);
+      } else if (ev == "tws.ttl_list_read") {
+        std::vector<const Entry*> model;
+        if (auto it = lists.find(k); it != lists.end())
+          for (const Entry& x : it->second) model.push_back(&x);
+        if (auto v = checkCollection(e, i, "list", model)) return v;
+      } else if (ev == "tws.ttl_map_write") {
+        maps[k][e.value("userKey", "")] = Entry{num(e, "expiresAt"), b.lines[i]};
+      } else if (ev == "tws.ttl_map_remove") {
+        if (auto it = maps.find(k); it != maps.end()) it->second.erase(e.value("userKey", ""));
+      } else if (ev == "tws.ttl_map_clear") {
+        maps.erase(k);
+      } else if (ev == "tws.ttl_map_iter") {
+        std::vector<const Entry*> model;
+        if (auto it = maps.find(k); it != maps.end())
+          for (const auto& [uk, x] : it->second) model.push_back(&x);
+        if (auto v = checkCollection(e, i, "map", model)) return v;
+      } else if (ev == "tws.ttl_map_read") {
+        const std::string userKey = e.value("userKey", "");
+        bool returned = e.value("returned", false);
+        int64_t exp = num(e, "expiresAt");
+        const Entry* m = nullptr;
+        if (auto it = maps.find(k); it != maps.end())
+          if (auto jt = it->second.find(userKey); jt != it->second.end()) m = &jt->second;
+        if (returned && exp >= 0 && exp <= now)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of map '{}' entry {} returned a value that expired "
+                                       "at {} (batch timestamp {})", state, userKey, exp, now),
+                           {b.lines[i]}};
+        if (!returned && m && m->expiresAt > now)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of map '{}' entry {} found nothing, but it was "
+                                       "written with expiry {} (later than the batch timestamp "
+                                       "{}) and never removed",
+                                       state, userKey, m->expiresAt, now),
+                           {m->line, b.lines[i]}};
+        if (returned && !m)
+          return Violation{"ttl", b.batch, keyOf(e),
+                           fmt::format("a read of map '{}' entry {} returned a value that was "
+                                       "removed, cleared or expired and removed earlier",
+                                       state, userKey),
+                           {b.lines[i]}};
       } else if (ev == "tws.ttl_expired") {
         removedByEngine[{num(e, "operator"), state}] += num(e, "count", 0);
       }
     }
-    // Expired values must be physically gone by the end of the batch.
+    // Expired values, list elements and map entries must be physically gone by the end of the
+    // batch: the engine's tws.ttl_expired counts per (operator, state) cover the model's.
     std::map<std::pair<int64_t, std::string>, int64_t> expected;
     std::map<std::pair<int64_t, std::string>, std::string> example;
+    auto expire = [&](const VarKey& vk, const Entry& x) {
+      auto k = std::make_pair(std::get<0>(vk), std::get<2>(vk));
+      ++expected[k];
+      if (!example.count(k)) example[k] = std::get<1>(vk) + " (" + x.line + ")";
+    };
     for (auto it = live.begin(); it != live.end();) {
       if (it->second.expiresAt <= now) {
-        auto k = std::make_pair(std::get<0>(it->first), std::get<2>(it->first));
-        ++expected[k];
-        if (!example.count(k)) example[k] = std::get<1>(it->first) + " (" + it->second.line + ")";
+        expire(it->first, it->second);
         it = live.erase(it);
       } else {
         ++it;
       }
+    }
+    for (auto it = lists.begin(); it != lists.end();) {
+      std::erase_if(it->second, [&](const Entry& x) {
+        if (x.expiresAt > now) return false;
+        expire(it->first, x);
+        return true;
+      });
+      it = it->second.empty() ? lists.erase(it) : std::next(it);
+    }
+    for (auto it = maps.begin(); it != maps.end();) {
+      std::erase_if(it->second, [&](const auto& kv) {
+        if (kv.second.expiresAt > now) return false;
+        expire(it->first, kv.second);
+        return true;
+      });
+      it = it->second.empty() ? maps.erase(it) : std::next(it);
     }
     if (!sawTtl && expected.empty()) continue;
     for (const auto& [k, n] : expected) {

@@ -2,7 +2,9 @@
 // violation, with batch, key and the events, on a broken one.
 #include <gtest/gtest.h>
 
+#include "../engine/tws_test_util.h"
 #include "streamsim/harness/oracles.h"
+#include "streamsim/sim/trace.h"
 
 namespace streamsim::harness {
 namespace {
@@ -89,6 +91,218 @@ TEST(Oracles, TtlReadsAndCleanup) {
   v = checkTtl(committedBatches(notRemoved));
   ASSERT_TRUE(v);
   EXPECT_EQ(v->batch, 2);
+}
+
+TEST(Oracles, TtlListElements) {
+  // Batch 0 (t=1000, TTL 2 s): put two elements (expire 3000). Batch 1 (t=2000): append one
+  // (expires 4000), read all three. Batch 2 (t=3000): the first two expire; a read returns only
+  // the appended one; cleanup removes two. Batch 3 (t=4000): the last expires and is removed.
+  std::vector<std::string> ok = {
+      planned(0, 1000), tws("ttl_list_read", 0, "a", R"("state":"l","expiresAt":[])"),
+      tws("ttl_list_write", 0, "a", R"("state":"l","mode":"put","count":2,"expiresAt":3000)"), commit(0),
+      planned(1, 2000),
+      tws("ttl_list_write", 1, "a", R"("state":"l","mode":"append","count":1,"expiresAt":4000)"),
+      tws("ttl_list_read", 1, "a", R"("state":"l","expiresAt":[3000,4000,3000])"), commit(1),
+      planned(2, 3000), tws("ttl_list_read", 2, "a", R"("state":"l","expiresAt":[4000])"),
+      tws("ttl_expired", 2, "", R"("state":"l","count":2)"), commit(2),
+      planned(3, 4000), tws("ttl_list_read", 3, "a", R"("state":"l","expiresAt":[])"),
+      tws("ttl_expired", 3, "", R"("state":"l","count":1)"), commit(3)};
+  EXPECT_FALSE(checkTtl(committedBatches(ok)));
+
+  // A read sees an element that expired at the batch timestamp.
+  auto seesExpired = ok;
+  seesExpired[9] = tws("ttl_list_read", 2, "a", R"("state":"l","expiresAt":[3000,4000])");
+  auto v = checkTtl(committedBatches(seesExpired));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+  EXPECT_NE(v->message.find("expired at 3000"), std::string::npos) << v->message;
+
+  // A read loses an unexpired element (append must keep the put elements).
+  auto lost = ok;
+  lost[6] = tws("ttl_list_read", 1, "a", R"("state":"l","expiresAt":[4000])");
+  v = checkTtl(committedBatches(lost));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 1);
+  EXPECT_NE(v->message.find("lost"), std::string::npos) << v->message;
+
+  // put restamps all: after a put of one element the old ones must not come back.
+  auto resurrected = ok;
+  resurrected[5] =
+      tws("ttl_list_write", 1, "a", R"("state":"l","mode":"put","count":1,"expiresAt":4000)");
+  v = checkTtl(committedBatches(resurrected));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 1);
+  EXPECT_NE(v->message.find("never written"), std::string::npos) << v->message;
+
+  // A list with a put of one element then read as one: correct, and only one expires later.
+  auto putOne = resurrected;
+  putOne[6] = tws("ttl_list_read", 1, "a", R"("state":"l","expiresAt":[4000])");
+  putOne[9] = tws("ttl_list_read", 2, "a", R"("state":"l","expiresAt":[4000])");
+  putOne[10] = R"({"event":"input","batch":2})";
+  EXPECT_FALSE(checkTtl(committedBatches(putOne)));
+
+  // Expired elements not removed by the end of their batch.
+  auto notRemoved = ok;
+  notRemoved[10] = tws("ttl_expired", 2, "", R"("state":"l","count":1)");
+  v = checkTtl(committedBatches(notRemoved));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+  EXPECT_NE(v->message.find("removed only 1"), std::string::npos) << v->message;
+
+  // clear drops every element: a later empty read is correct and nothing is expected to expire.
+  std::vector<std::string> cleared = {
+      planned(0, 1000),
+      tws("ttl_list_write", 0, "a", R"("state":"l","mode":"append","count":2,"expiresAt":3000)"),
+      tws("ttl_list_clear", 0, "a", R"("state":"l")"), commit(0), planned(1, 2000),
+      tws("ttl_list_read", 1, "a", R"("state":"l","expiresAt":[])"), commit(1), planned(2, 3000),
+      commit(2)};
+  EXPECT_FALSE(checkTtl(committedBatches(cleared)));
+}
+
+TEST(Oracles, TtlMapEntries) {
+  // Batch 0 (t=1000): x and y written (expire 3000). Batch 1 (t=2000): x rewritten (expires
+  // 4000). Batch 2 (t=3000): y expired, x live; cleanup removes y. Batch 3: x expires.
+  std::vector<std::string> ok = {
+      planned(0, 1000),
+      tws("ttl_map_read", 0, "a", R"("state":"m","userKey":"78","stored":false,"returned":false)"),
+      tws("ttl_map_write", 0, "a", R"("state":"m","userKey":"78","expiresAt":3000)"),
+      tws("ttl_map_write", 0, "a", R"("state":"m","userKey":"79","expiresAt":3000)"), commit(0),
+      planned(1, 2000), tws("ttl_map_write", 1, "a", R"("state":"m","userKey":"78","expiresAt":4000)"),
+      tws("ttl_map_iter", 1, "a", R"("state":"m","expiresAt":[4000,3000])"), commit(1),
+      planned(2, 3000),
+      tws("ttl_map_read", 2, "a", R"("state":"m","userKey":"78","stored":true,"returned":true,"expiresAt":4000)"),
+      tws("ttl_map_read", 2, "a", R"("state":"m","userKey":"79","stored":true,"returned":false,"expiresAt":3000)"),
+      tws("ttl_map_iter", 2, "a", R"("state":"m","expiresAt":[4000])"),
+      tws("ttl_expired", 2, "", R"("state":"m","count":1)"), commit(2),
+      planned(3, 4000), tws("ttl_expired", 3, "", R"("state":"m","count":1)"), commit(3)};
+  EXPECT_FALSE(checkTtl(committedBatches(ok)));
+
+  // getValue returns an expired entry.
+  auto seesExpired = ok;
+  seesExpired[11] = tws("ttl_map_read", 2, "a",
+                        R"("state":"m","userKey":"79","stored":true,"returned":true,"expiresAt":3000)");
+  auto v = checkTtl(committedBatches(seesExpired));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+  EXPECT_NE(v->message.find("expired at 3000"), std::string::npos) << v->message;
+
+  // The iterator returns an expired entry.
+  auto iterExpired = ok;
+  iterExpired[12] = tws("ttl_map_iter", 2, "a", R"("state":"m","expiresAt":[3000,4000])");
+  v = checkTtl(committedBatches(iterExpired));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+
+  // updateValue restamps that entry: a read that treats x as expired at 3000 loses it.
+  auto lost = ok;
+  lost[10] = tws("ttl_map_read", 2, "a",
+                 R"("state":"m","userKey":"78","stored":true,"returned":false,"expiresAt":3000)");
+  v = checkTtl(committedBatches(lost));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+  EXPECT_NE(v->message.find("found nothing"), std::string::npos) << v->message;
+
+  // The iterator misses an unexpired entry.
+  auto iterLost = ok;
+  iterLost[7] = tws("ttl_map_iter", 1, "a", R"("state":"m","expiresAt":[4000])");
+  v = checkTtl(committedBatches(iterLost));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 1);
+  EXPECT_NE(v->message.find("lost"), std::string::npos) << v->message;
+
+  // An expired entry is not removed in its batch.
+  auto notRemoved = ok;
+  notRemoved[13] = R"({"event":"input","batch":2})";
+  v = checkTtl(committedBatches(notRemoved));
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->batch, 2);
+
+  // removeKey: a removed entry is neither expected back nor expected to expire.
+  std::vector<std::string> removed = {
+      planned(0, 1000), tws("ttl_map_write", 0, "a", R"("state":"m","userKey":"78","expiresAt":3000)"),
+      tws("ttl_map_remove", 0, "a", R"("state":"m","userKey":"78")"), commit(0), planned(1, 3000),
+      tws("ttl_map_read", 1, "a", R"("state":"m","userKey":"78","stored":false,"returned":false)"),
+      commit(1)};
+  EXPECT_FALSE(checkTtl(committedBatches(removed)));
+  auto comesBack = removed;
+  comesBack[5] = tws("ttl_map_iter", 1, "a", R"("state":"m","expiresAt":[5000])");
+  v = checkTtl(committedBatches(comesBack));
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->message.find("never written"), std::string::npos) << v->message;
+}
+
+// The engine's own list and map TTL trace events (tws_state.cc) satisfy the oracle: a processor
+// that puts, appends, reads, updates, iterates and removes, run batch by batch on both stores.
+TEST(Oracles, TtlHoldsOnTheEnginesListAndMapTrace) {
+  for (StateStoreKind kind : {StateStoreKind::kMemory, StateStoreKind::kRocksDB}) {
+    testing::TwsDriver d(kind, 2);
+    sim::TraceRecorder trace;
+    d.setTrace(&trace);
+    auto h = std::make_shared<testing::ScriptedProcessor::Hooks>();
+    h->init = [](testing::ScriptedProcessor& p, StatefulProcessorHandle& handle) {
+      p.list = handle.getListState<int64_t>("l", TTLConfig{100});
+      p.map = handle.getMapState<std::string, int64_t>("m", TTLConfig{100});
+    };
+    // v > 0: append v and update entry "e<v mod 3>"; v < 0: put [-v, -v] and remove entry "e0";
+    // v == 0: clear both. Then read the list, the map and entry "e1".
+    h->input = [](testing::ScriptedProcessor& p, const Row& key, RowRange rows, const TimerValues&,
+                  Output& out) {
+      for (const Row& r : rows) {
+        int64_t v = r.get("v").asLong();
+        if (v > 0) {
+          p.list.appendValue(v);
+          p.map.updateValue("e" + std::to_string(v % 3), v);
+        } else if (v < 0) {
+          p.list.put({-v, -v});
+          p.map.removeKey("e0");
+        } else {
+          p.list.clear();
+          p.map.clear();
+        }
+      }
+      int64_t n = static_cast<int64_t>(p.list.get().size() + p.map.iterator().size());
+      out.emit(Row{{"k", key[0]}, {"n", n}, {"hasE1", p.map.containsKey("e1")}});
+    };
+    TransformWithStateSpec s;
+    s.groupBy = {"k"};
+    s.processorFactory = testing::scripted(h);
+    s.processorName = "scripted";
+    s.timeMode = TimeMode::kProcessingTime;
+    ASSERT_TRUE(d.start(s).ok());
+    auto row = [](const char* k, int64_t v) { return Row{{"k", k}, {"v", v}}; };
+    const std::vector<std::pair<TimeMs, std::vector<Row>>> plan = {
+        {0, {row("a", 1), row("a", 2), row("b", 3)}},
+        {50, {row("a", 4), row("b", -5)}},
+        {100, {row("a", 6), row("b", 7)}},
+        {140, {row("a", -8), row("c", 1)}},
+        {160, {row("c", 0), row("b", 2)}},
+        {200, {row("a", 9)}},
+        {260, {row("b", 1)}},
+        {400, {row("a", 3), row("b", 3)}}};
+    std::vector<std::string> lines;
+    for (size_t i = 0; i < plan.size(); ++i) {
+      size_t before = trace.lines().size();
+      ASSERT_TRUE(d.run(plan[i].second, plan[i].first).ok());
+      lines.push_back(planned(static_cast<int>(i), plan[i].first));
+      for (size_t j = before; j < trace.lines().size(); ++j) lines.push_back(trace.lines()[j]);
+      lines.push_back(commit(static_cast<int>(i)));
+    }
+    std::string text = trace.text();
+    for (const char* e : {"tws.ttl_list_write", "tws.ttl_list_read", "tws.ttl_list_clear",
+                          "tws.ttl_map_write", "tws.ttl_map_read", "tws.ttl_map_iter",
+                          "tws.ttl_map_remove", "tws.ttl_map_clear", "tws.ttl_expired"})
+      EXPECT_NE(text.find(e), std::string::npos) << e << " missing in:\n" << text;
+    auto v = checkTtl(committedBatches(lines));
+    EXPECT_FALSE(v) << v->message;
+
+    // The oracle is not vacuous on this trace: dropping the engine's cleanup counts breaks it.
+    std::vector<std::string> noCleanup;
+    for (const std::string& l : lines)
+      if (l.find("tws.ttl_expired") == std::string::npos) noCleanup.push_back(l);
+    v = checkTtl(committedBatches(noCleanup));
+    ASSERT_TRUE(v);
+    EXPECT_NE(v->message.find("removed only 0"), std::string::npos) << v->message;
+  }
 }
 
 TEST(Oracles, ExactlyOnceReportsDuplicatesAndLosses) {

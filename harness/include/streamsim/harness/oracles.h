@@ -66,10 +66,12 @@ enum class TimerClock { kProcessingTime, kEventTime };
 // fires once across crashes and task retries.
 std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches, TimerClock clock);
 
-// ttl (ValueState with TTL, from tws.ttl_read/ttl_write/ttl_clear/ttl_expired): no read returns
-// a value whose expiry <= the batch timestamp; no read misses a value written with a later
-// expiry and not cleared; by the end of each batch the values expired at its timestamp were
-// removed (tws.ttl_expired counts equal the model's).
+// ttl (state variables with TTL, from the tws.ttl_* events, docs/oracles.md "TTL events"): per
+// ValueState value, ListState element (put restamps all, append stamps the new ones) and MapState
+// entry (updateValue restamps that entry): no read returns one whose expiry <= the batch
+// timestamp; no read misses one written with a later expiry and not cleared or removed, nor
+// returns one that was; by the end of each batch those expired at its timestamp were removed
+// (tws.ttl_expired counts per operator and state cover the model's).
 std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches);
 
 // watermark: no on-time row is dropped. `arrivals` are the input events in arrival order
