@@ -565,26 +565,29 @@ Result<std::vector<Row>> ProcessorTesterBase::test(const GroupKey& key, std::vec
   return takePending(std::move(out));
 }
 
-Result<std::vector<Row>> ProcessorTesterBase::setProcessingTime(TimeMs ms) {
-  if (ms < processing_time_)
-    return Status::InvalidArgument(fmt::format("setProcessingTime({}): processing time moves "
-                                               "forward only (it is {})",
-                                               formatTimestamp(ms), formatTimestamp(processing_time_)));
-  processing_time_ = ms;
-  if (options_.timeMode != TimeMode::kProcessingTime) return takePending({});
+// Moves one of the tester's clocks forward; in the time mode that clock drives, runs a batch
+// without input so the timers that became due fire.
+Result<std::vector<Row>> ProcessorTesterBase::moveTime(TimeMs& clock, TimeMs ms, const char* what,
+                                                       TimeMode firesIn) {
+  if (ms < clock)
+    return Status::InvalidArgument(fmt::format("{}({}): {} moves forward only (it is {})", what,
+                                               formatTimestamp(ms),
+                                               firesIn == TimeMode::kProcessingTime
+                                                   ? "processing time"
+                                                   : "the watermark",
+                                               formatTimestamp(clock)));
+  clock = ms;
+  if (options_.timeMode != firesIn) return takePending({});
   STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch({}, /*commit=*/true, nullptr));
   return takePending(std::move(out));
 }
 
+Result<std::vector<Row>> ProcessorTesterBase::setProcessingTime(TimeMs ms) {
+  return moveTime(processing_time_, ms, "setProcessingTime", TimeMode::kProcessingTime);
+}
+
 Result<std::vector<Row>> ProcessorTesterBase::setWatermark(TimeMs ms) {
-  if (ms < watermark_)
-    return Status::InvalidArgument(fmt::format("setWatermark({}): the watermark moves forward "
-                                               "only (it is {})",
-                                               formatTimestamp(ms), formatTimestamp(watermark_)));
-  watermark_ = ms;
-  if (options_.timeMode != TimeMode::kEventTime) return takePending({});
-  STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch({}, /*commit=*/true, nullptr));
-  return takePending(std::move(out));
+  return moveTime(watermark_, ms, "setWatermark", TimeMode::kEventTime);
 }
 
 Status ProcessorTesterBase::runProbe(const GroupKey& key, bool commit,

@@ -188,6 +188,7 @@ class ProcessorTesterBase {
   std::unique_ptr<Operator> makeOperator();
   Row withKeyColumns(const Row& key, const Row& row) const;
   std::vector<Row> takePending(std::vector<Row> rows);
+  Result<std::vector<Row>> moveTime(TimeMs& clock, TimeMs ms, const char* what, TimeMode firesIn);
   static std::string formatKey(const Row& key);
 
   ProcessorFactory factory_;
