@@ -79,6 +79,24 @@ TEST(Time, ParsesAndFormatsTimestamps) {
   EXPECT_FALSE(parseTimestamp("yesterday").ok());
 }
 
+// formatTimestamp writes years 0..9999 digit by digit and the rest through fmt: both paths give
+// zero-padded fields, milliseconds only when not zero, and parse back to the same instant.
+TEST(Time, FormatsTimestampsAtTheEdgesOfEachField) {
+  EXPECT_EQ(formatTimestamp(0), "1970-01-01T00:00:00Z");
+  EXPECT_EQ(formatTimestamp(5), "1970-01-01T00:00:00.005Z");
+  EXPECT_EQ(formatTimestamp(1767225600050), "2026-01-01T00:00:00.050Z");
+  EXPECT_EQ(formatTimestamp(1767225599999), "2025-12-31T23:59:59.999Z");
+  EXPECT_EQ(formatTimestamp(-62135596800000), "0001-01-01T00:00:00Z");
+  EXPECT_EQ(formatTimestamp(-62167219200000), "0000-01-01T00:00:00Z");
+  EXPECT_EQ(formatTimestamp(253402300799999), "9999-12-31T23:59:59.999Z");
+  EXPECT_EQ(formatTimestamp(253402300800000), "10000-01-01T00:00:00Z");
+  for (TimeMs t = 1767225600000 - 86400000; t < 1767225600000 + 86400000; t += 3600007) {
+    auto back = parseTimestamp(formatTimestamp(t));
+    ASSERT_TRUE(back.ok()) << formatTimestamp(t);
+    EXPECT_EQ(*back, t);
+  }
+}
+
 TEST(Time, ParsesDurations) {
   EXPECT_EQ(*parseDuration("10m"), 600000);
   EXPECT_EQ(*parseDuration("7d"), 7 * 86400000LL);
