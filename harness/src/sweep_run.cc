@@ -328,10 +328,12 @@ sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) {
   return p;
 }
 
-RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
+namespace {
+
+// simulate() on an already generated workload (runCase generates it once for all its runs).
+RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim::Workload& w) {
   RunResult r;
   r.seed = rc.seed;
-  sim::Workload w = workloadFor(c, rc.seed);
   auto actions = actionsFor(c, w, rc);
   {
     std::set<int64_t> files;
@@ -414,8 +416,16 @@ RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
   return r;
 }
 
+}  // namespace
+
+RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
+  return simulateWorkload(c, rc, workloadFor(c, rc.seed));
+}
+
 RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& o) {
-  RunResult r = simulate(c, rc);
+  // The seed's workload, generated once for the run, its reference run and its re-run.
+  const sim::Workload w = workloadFor(c, rc.seed);
+  RunResult r = simulateWorkload(c, rc, w);
   if (!r.error.ok() || !o.oracles) return r;
   auto add = [&](std::optional<Violation> v) {
     if (v) r.violations.push_back(std::move(*v));
@@ -426,8 +436,10 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     std::shared_ptr<const RunResult> cached;
     std::string cacheKey;
     if (o.references) {
-      sim::Workload w = workloadFor(c, rc.seed);
-      nlohmann::json k{{"w", sim::fnv1a64(sim::toJsonLines(w.events))}, {"p", ref.plan.toJson()}};
+      // FNV-1a of the files' contents one after the other = of toJsonLines(w.events).
+      uint64_t inputs = sim::fnv1a64("");
+      for (const auto& f : w.files) inputs = sim::fnv1a64(f.content, inputs);
+      nlohmann::json k{{"w", inputs}, {"p", ref.plan.toJson()}};
       if (rc.files) k["f"] = *rc.files;
       cacheKey = k.dump();
       std::lock_guard<std::mutex> lock(o.references->mu);
@@ -436,7 +448,7 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     }
     if (!cached) {
       ref.plan.seed = 0;  // the reference run does not depend on the seed's plan
-      auto fresh = std::make_shared<RunResult>(simulate(c, ref));
+      auto fresh = std::make_shared<RunResult>(simulateWorkload(c, ref, w));
       if (o.references) {
         std::lock_guard<std::mutex> lock(o.references->mu);
         o.references->runs.emplace(cacheKey, fresh);
@@ -460,12 +472,11 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
                                    : TimerClock::kProcessingTime));
   if (wanted(c, "ttl")) add(checkTtl(committed));
   if (wanted(c, "watermark")) {
-    sim::Workload w = workloadFor(c, rc.seed);
     add(checkWatermark(arrivals(w, actionsFor(c, w, rc)), c.watermarkDelay, r.sinkRows));
   }
   if (wanted(c, "state_bound") && c.stateBound) add(checkStateBound(r.progress, *c.stateBound));
   if (o.determinism) {
-    RunResult again = simulate(c, rc);
+    RunResult again = simulateWorkload(c, rc, w);
     add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));
   }
   if (o.batchSplit) {

@@ -129,6 +129,20 @@ TEST(WorkloadTest, FilesHoldJsonLinesWithTheSchemaFields) {
   EXPECT_TRUE(j["key"].is_string());
 }
 
+// The exact bytes of a landing file's line: field order, no spaces, milliseconds only when set.
+// Fingerprints and the reference cache key depend on these bytes.
+TEST(WorkloadTest, EventJsonLineIsByteExact) {
+  Event e;
+  e.eventId = "e000042";
+  e.key = "k3";
+  e.eventTime = 1767225601250;
+  e.value = 42;
+  EXPECT_EQ(e.toJsonLine(), R"({"event_id":"e000042","key":"k3","event_time":"2026-01-01T00:00:01.250Z","value":42})");
+  e.eventTime = 1767225600000;
+  e.value = -7;
+  EXPECT_EQ(e.toJsonLine(), R"({"event_id":"e000042","key":"k3","event_time":"2026-01-01T00:00:00Z","value":-7})");
+}
+
 TEST(WorkloadTest, LandingActionsCarryLandingFaults) {
   WorkloadSpec s = baseSpec();
   s.events = 40;
