@@ -127,6 +127,13 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
   return out;
 }
 
+bool traceMayHaveEvents(const std::vector<std::string>& traceLines, std::string_view eventPrefix) {
+  // An event name is written as plain bytes (JSON escapes none of a name's characters).
+  for (const std::string& line : traceLines)
+    if (line.find(eventPrefix) != std::string::npos) return true;
+  return false;
+}
+
 // ---------------------------------------------------------------------------------------------
 
 std::optional<Violation> checkExactlyOnce(const std::vector<Row>& expected,

@@ -66,6 +66,28 @@ TEST(Oracles, TimersFireOnceInTheFirstDueBatch) {
   EXPECT_TRUE(checkTimers(committedBatches(beforeInput), TimerClock::kProcessingTime));
 }
 
+// runCase skips the timers and ttl oracles when the trace has none of their events: the byte
+// search finds them wherever they are, and both oracles pass a trace without them.
+TEST(Oracles, TimersAndTtlPassTracesWithoutTheirEvents) {
+  std::vector<std::string> plain = {planned(0, 1000), tws("rows", 0, "a", R"("rows":3)"), commit(0),
+                                    planned(1, 2000), tws("rows", 1, "a", R"("rows":1)"), commit(1)};
+  EXPECT_FALSE(traceMayHaveEvents(plain, "tws.timer_"));
+  EXPECT_FALSE(traceMayHaveEvents(plain, "tws.ttl_"));
+  EXPECT_FALSE(checkTimers(committedBatches(plain), TimerClock::kProcessingTime));
+  EXPECT_FALSE(checkTtl(committedBatches(plain)));
+
+  std::vector<std::string> timer = plain;
+  timer.insert(timer.begin() + 4, tws("timer_fired", 1, "a", R"("ts":2000)"));
+  EXPECT_TRUE(traceMayHaveEvents(timer, "tws.timer_"));
+  EXPECT_FALSE(traceMayHaveEvents(timer, "tws.ttl_"));
+  EXPECT_TRUE(checkTimers(committedBatches(timer), TimerClock::kProcessingTime));  // never registered
+
+  std::vector<std::string> ttl = plain;
+  ttl.insert(ttl.begin() + 1, tws("ttl_read", 0, "a", R"("state":"v","returned":true,"expiresAt":500)"));
+  EXPECT_TRUE(traceMayHaveEvents(ttl, "tws.ttl_"));
+  EXPECT_TRUE(checkTtl(committedBatches(ttl)));  // expired at 500, read at 1000
+}
+
 TEST(Oracles, TtlReadsAndCleanup) {
   std::vector<std::string> ok = {
       planned(0, 1000), tws("ttl_read", 0, "a", R"("state":"v","stored":false,"returned":false)"),
