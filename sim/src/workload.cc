@@ -104,8 +104,10 @@ Workload generateWorkload(const Random& rng, const WorkloadSpec& spec) {
       e = w.events[originals[dupOf]];
       e.duplicate = true;
     } else {
-      e.eventId = fmt::format("e{:06d}", unique++);
-      e.key = fmt::format("k{}", key);
+      // "e%06d" and "k%d" without fmt::format (once per row of every seed's workload).
+      std::string id = std::to_string(unique++);
+      e.eventId = "e" + std::string(id.size() < 6 ? 6 - id.size() : 0, '0') + id;
+      e.key = "k" + std::to_string(key);
       e.value = value;
       if (isLate && haveMax) {
         e.eventTime = maxSoFar - spec.lateBy - 1 - lateExtra;

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -141,6 +142,22 @@ TEST(WorkloadTest, EventJsonLineIsByteExact) {
   e.eventTime = 1767225600000;
   e.value = -7;
   EXPECT_EQ(e.toJsonLine(), R"({"event_id":"e000042","key":"k3","event_time":"2026-01-01T00:00:00Z","value":-7})");
+}
+
+TEST(WorkloadTest, EventIdsAreNumberedAndKeysNamedByIndex) {
+  WorkloadSpec s = baseSpec();
+  s.events = 12;
+  s.keys = 12;
+  s.duplicateFraction = 0;
+  Workload w = generateWorkload(Random(5), s);
+  for (size_t i = 0; i < w.events.size(); ++i) {
+    EXPECT_EQ(w.events[i].eventId, fmt::format("e{:06d}", i));
+    const std::string& k = w.events[i].key;
+    ASSERT_GE(k.size(), 2u);
+    EXPECT_EQ(k[0], 'k');
+    EXPECT_EQ(k, "k" + std::to_string(std::stoi(k.substr(1))));
+    EXPECT_LT(std::stoi(k.substr(1)), 12);
+  }
 }
 
 TEST(WorkloadTest, LandingActionsCarryLandingFaults) {
