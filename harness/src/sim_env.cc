@@ -13,7 +13,7 @@ SimEnv::SimEnv(SimEnvOptions options)
   env_.fs = &fs_;
   env_.ids = &ids_;
   env_.faults = injector_.get();
-  env_.trace = &trace_;
+  env_.trace = options_.traceEngine ? &trace_ : nullptr;
 }
 
 SimEnv::~SimEnv() {

@@ -331,7 +331,10 @@ sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) {
 namespace {
 
 // simulate() on an already generated workload (runCase generates it once for all its runs).
-RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim::Workload& w) {
+// `traced` false: the engine gets no trace sink (the trace and the fingerprint then cover only
+// the sink), for the fault-free reference, of which only the sink rows and the error are read.
+RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim::Workload& w,
+                           bool traced = true) {
   RunResult r;
   r.seed = rc.seed;
   auto actions = actionsFor(c, w, rc);
@@ -346,6 +349,7 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   so.seed = sim::Random(rc.seed).split("names").seed();
   so.startTimeMs = kStart;
   so.faultPlan = rc.plan;
+  so.traceEngine = traced;
   SimEnv sim(so);
   auto built = buildQuery(c);
   if (!built.ok()) {
@@ -418,8 +422,8 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
 
 }  // namespace
 
-RunResult simulate(const WorkloadConfig& c, const RunCase& rc) {
-  return simulateWorkload(c, rc, workloadFor(c, rc.seed));
+RunResult simulate(const WorkloadConfig& c, const RunCase& rc, bool traceEngine) {
+  return simulateWorkload(c, rc, workloadFor(c, rc.seed), traceEngine);
 }
 
 RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& o) {
@@ -448,7 +452,7 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     }
     if (!cached) {
       ref.plan.seed = 0;  // the reference run does not depend on the seed's plan
-      auto fresh = std::make_shared<RunResult>(simulateWorkload(c, ref, w));
+      auto fresh = std::make_shared<RunResult>(simulateWorkload(c, ref, w, /*traced=*/false));
       if (o.references) {
         std::lock_guard<std::mutex> lock(o.references->mu);
         o.references->runs.emplace(cacheKey, fresh);

@@ -28,6 +28,28 @@ TEST(Sweep, OneRunOfEachWorkloadPassesAndProducesOutput) {
   }
 }
 
+// runCase runs the fault-free reference without a trace sink: the engine's output must not
+// depend on whether anyone records its trace.
+TEST(Sweep, ARunWithoutATraceSinkWritesTheSameSink) {
+  for (const char* store : {"memory", "rocksdb"}) {
+    for (WorkloadKind k : kAllKinds) {
+      WorkloadConfig c = standardWorkload(k, store);
+      for (uint64_t seed : {3, 11}) {
+        RunCase rc;
+        rc.seed = seed;
+        rc.plan = planFor(c, seed);
+        RunResult traced = simulate(c, rc), untraced = simulate(c, rc, /*traceEngine=*/false);
+        ASSERT_TRUE(traced.error.ok() && untraced.error.ok()) << c.name;
+        EXPECT_FALSE(traced.trace.empty());
+        EXPECT_TRUE(untraced.trace.empty() || untraced.trace.size() < traced.trace.size());
+        EXPECT_EQ(untraced.sinkRows, traced.sinkRows) << c.name << "/" << store << " seed " << seed;
+        EXPECT_EQ(untraced.sinkBatchOf, traced.sinkBatchOf) << c.name;
+        EXPECT_EQ(untraced.crashes, traced.crashes) << c.name;
+      }
+    }
+  }
+}
+
 // The standard crash workload (count): 20 files of 10 events, up to 2 crashes at any fault point
 // with torn writes and task failures; 1,000 seeds per store.
 WorkloadConfig crashWorkload(const std::string& store) {

@@ -28,6 +28,9 @@ struct SimEnvOptions {
   uint64_t seed = 0;          // seeds the id generator (query ids, temp-file names)
   TimeMs startTimeMs = 0;     // the virtual clock's start
   sim::FaultPlan faultPlan;   // faults the injector executes (crashes can also be armed later)
+  // false: queries get no trace sink (Env::trace null), for a run whose trace nobody reads (a
+  // sweep's fault-free reference). trace() then stays empty of engine events.
+  bool traceEngine = true;
 };
 
 class SimEnv {

@@ -138,8 +138,10 @@ struct RunOptions {
 
 std::shared_ptr<ReferenceCache> makeReferenceCache();
 
-// Runs the case without oracles (the raw run).
-RunResult simulate(const WorkloadConfig& config, const RunCase& c);
+// Runs the case without oracles (the raw run). `traceEngine` false: the engine gets no trace
+// sink, so the result's trace is empty and its fingerprint covers only the sink (how runCase runs
+// the fault-free reference, of which it reads only the sink rows and the error).
+RunResult simulate(const WorkloadConfig& config, const RunCase& c, bool traceEngine = true);
 // Runs the case and applies the oracles (exactly_once against simulate() of the same case
 // without its driver-side faults).
 RunResult runCase(const WorkloadConfig& config, const RunCase& c, const RunOptions& options = {});
