@@ -142,6 +142,9 @@ TEST(WorkloadTest, EventJsonLineIsByteExact) {
   e.eventTime = 1767225600000;
   e.value = -7;
   EXPECT_EQ(e.toJsonLine(), R"({"event_id":"e000042","key":"k3","event_time":"2026-01-01T00:00:00Z","value":-7})");
+  std::string content = "x\n";
+  e.appendJsonLine(content);
+  EXPECT_EQ(content, "x\n" + e.toJsonLine());
 }
 
 TEST(WorkloadTest, EventIdsAreNumberedAndKeysNamedByIndex) {

@@ -51,6 +51,7 @@ struct Event {
   bool duplicate = false;  // a repeat of an earlier row
   // {"event_id":"e000001","key":"k3","event_time":"2026-01-01T00:00:01Z","value":42}
   std::string toJsonLine() const;
+  void appendJsonLine(std::string& out) const;  // the same line, appended (no newline)
   bool operator==(const Event&) const = default;
 };
 
