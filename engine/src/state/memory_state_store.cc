@@ -17,22 +17,33 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
-    auto c = cfs_.find(cf);
-    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
-    auto it = c->second.find(key);
-    if (it == c->second.end()) {
-      c->second.emplace(std::string(key), std::string(value));
-    } else {
-      it->second.assign(value);
-    }
+    putNew(cf, key, value);
   }
 
-  void remove(std::string_view cf, std::string_view key) override {
+  bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
     auto c = cfs_.find(cf);
-    if (c == cfs_.end()) return;
+    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
+    Rows& rows = c->second;
+    // One descent: lower_bound is both the lookup and the insertion hint.
+    auto it = rows.lower_bound(key);
+    if (it != rows.end() && std::string_view(it->first) == key) {
+      it->second.assign(value);
+      return false;
+    }
+    rows.emplace_hint(it, std::string(key), std::string(value));
+    return true;
+  }
+
+  void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
+
+  bool removeExisting(std::string_view cf, std::string_view key) override {
+    auto c = cfs_.find(cf);
+    if (c == cfs_.end()) return false;
     auto it = c->second.find(key);
-    if (it != c->second.end()) c->second.erase(it);
+    if (it == c->second.end()) return false;
+    c->second.erase(it);
     if (c->second.empty()) cfs_.erase(c);
+    return true;
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,

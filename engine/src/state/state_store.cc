@@ -4,6 +4,7 @@
 // rocksdb_state_store.cc. Format and re-run policy: docs/state-format.md.
 #include "streamsim/state/state_store.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <tuple>
@@ -70,6 +71,10 @@ Status writeStateFile(const Env& env, const std::string& path, const std::string
 }
 
 class VersionedStateStore final : public StateStore {
+  // Changes of this version per column family, in the order they were made (a vector: a node
+  // per change cost more than sorting once at commit); netPendingChanges() reduces them.
+  using PendingRows = std::vector<std::pair<std::string, std::optional<std::string>>>;
+  using Pending = std::map<std::string, PendingRows, std::less<>>;
  public:
   VersionedStateStore(const Env& env, const StateStoreOptions& options, StateStoreKind kind,
                       std::string dir, int operatorId, int partition, int64_t version,
@@ -90,19 +95,17 @@ class VersionedStateStore final : public StateStore {
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
     assert(!done_);
-    if (!entry_->wc->get(cf, key).has_value()) ++entry_->numKeys;
-    entry_->wc->put(cf, key, value);
-    pendingFor(cf)[std::string(key)] = std::string(value);
+    if (entry_->wc->putNew(cf, key, value)) ++entry_->numKeys;
+    pendingFor(cf).emplace_back(std::string(key), std::string(value));
     ++num_updated_;
   }
 
   void remove(std::string_view cf, std::string_view key) override {
     assert(!done_);
-    if (!entry_->wc->get(cf, key).has_value()) return;
-    entry_->wc->remove(cf, key);
+    if (!entry_->wc->removeExisting(cf, key)) return;
     --entry_->numKeys;
     ++num_removed_;
-    pendingFor(cf)[std::string(key)] = std::nullopt;
+    pendingFor(cf).emplace_back(std::string(key), std::nullopt);
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,
@@ -116,6 +119,7 @@ class VersionedStateStore final : public StateStore {
     const int64_t next = version_ + 1;
     FaultContext ctx{version_, partition_, operator_id_, dir_};
     Status st = entry_->wc->status();
+    netPendingChanges();
     if (st.ok()) st = writeFiles(next, ctx);
     if (!st.ok()) {
       release(/*valid=*/false);
@@ -143,10 +147,32 @@ class VersionedStateStore final : public StateStore {
   std::vector<std::string> columnFamilies() override { return entry_->wc->columnFamilies(); }
 
  private:
-  std::map<std::string, std::optional<std::string>>& pendingFor(std::string_view cf) {
+  PendingRows& pendingFor(std::string_view cf) {
+    // Consecutive changes mostly hit one column family: skip the map lookup for a repeat.
+    if (last_pending_ != nullptr && last_pending_->first == cf) return last_pending_->second;
     auto it = pending_.find(cf);
-    if (it == pending_.end()) it = pending_.emplace(std::string(cf), Pending::mapped_type{}).first;
+    if (it == pending_.end()) it = pending_.emplace(std::string(cf), PendingRows{}).first;
+    last_pending_ = &*it;
     return it->second;
+  }
+
+  // Turns each family's log of changes into its net change per key, in ascending key order
+  // (what the changelog holds): a stable sort keeps a key's changes in the order they were
+  // made, and the last one wins.
+  void netPendingChanges() {
+    for (auto& [cf, rows] : pending_) {
+      auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+      // Keys are handled in ascending order within a task, so the log is mostly sorted already.
+      if (!std::is_sorted(rows.begin(), rows.end(), byKey))
+        std::stable_sort(rows.begin(), rows.end(), byKey);
+      size_t out = 0;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (i + 1 < rows.size() && rows[i + 1].first == rows[i].first) continue;
+        if (out != i) rows[out] = std::move(rows[i]);
+        ++out;
+      }
+      rows.resize(out);
+    }
   }
 
   Status writeFiles(int64_t next, const FaultContext& ctx) {
@@ -185,7 +211,6 @@ class VersionedStateStore final : public StateStore {
     if (!valid) entry_->version = -1;  // the working copy holds uncommitted changes: reload
   }
 
-  using Pending = std::map<std::string, std::map<std::string, std::optional<std::string>>, std::less<>>;
 
   Env env_;
   StateStoreOptions options_;
@@ -196,6 +221,7 @@ class VersionedStateStore final : public StateStore {
   int64_t version_;
   std::shared_ptr<CacheEntry> entry_;
   Pending pending_;
+  Pending::value_type* last_pending_ = nullptr;  // the family pendingFor() returned last
   int64_t num_updated_ = 0;
   int64_t num_removed_ = 0;
   bool done_ = false;
