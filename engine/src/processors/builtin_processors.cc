@@ -8,6 +8,7 @@ namespace processors {
 
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
   std::vector<std::pair<std::string, Value>> named;
+  named.reserve(key.size() + extra.size());
   for (size_t i = 0; i < key.size(); ++i) named.emplace_back(key.schema()->field(i).name, key[i]);
   for (auto& e : extra) named.push_back(std::move(e));
   return Row::fromNamed(std::move(named));
@@ -25,8 +26,8 @@ void CountProcessor::init(StatefulProcessorHandle& handle) {
 
 void CountProcessor::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
                                      Output& out) {
-  int64_t total = count_.exists() ? count_.get() : 0;
-  total += static_cast<int64_t>(rows.size());
+  // getOption(): one state read (exists() then get() would read twice).
+  int64_t total = count_.getOption().value_or(0) + static_cast<int64_t>(rows.size());
   count_.update(total);
   out.emit(withKey(key, {{"count", total}}));
 }
