@@ -256,15 +256,25 @@ Row::Row(std::initializer_list<std::pair<std::string, Value>> named)
     : Row(fromNamed(std::vector<std::pair<std::string, Value>>(named))) {}
 
 Row Row::fromNamed(std::vector<std::pair<std::string, Value>> named) {
-  std::vector<Field> fields;
-  std::vector<Value> values;
-  fields.reserve(named.size());
-  values.reserve(named.size());
-  for (auto& [name, value] : named) {
-    fields.push_back(Field{name, value.isNull() ? Type::kString : value.type(), true});
-    values.push_back(std::move(value));
+  // Code building rows from named values (processors emitting output) mostly builds many rows
+  // of one shape in a row: the schema inferred last on this thread is reused when names and
+  // types match, instead of allocating a new one per row. Schemas are immutable, so sharing
+  // one is invisible to callers.
+  thread_local SchemaPtr last;
+  auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
+  bool same = last != nullptr && last->size() == named.size();
+  for (size_t i = 0; same && i < named.size(); ++i)
+    same = last->field(i).name == named[i].first && last->field(i).type == typeOf(named[i].second);
+  if (!same) {
+    std::vector<Field> fields;
+    fields.reserve(named.size());
+    for (auto& [name, value] : named) fields.push_back(Field{name, typeOf(value), true});
+    last = makeSchema(std::move(fields));
   }
-  return Row(makeSchema(std::move(fields)), std::move(values));
+  std::vector<Value> values;
+  values.reserve(named.size());
+  for (auto& [name, value] : named) values.push_back(std::move(value));
+  return Row(last, std::move(values));
 }
 
 const Value& Row::get(std::string_view name) const {

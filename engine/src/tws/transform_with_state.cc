@@ -194,36 +194,58 @@ class TransformWithStateOperator final : public Operator {
                                        int n, std::string_view what) const {
     std::vector<std::pair<std::string, Row>> keyed;
     keyed.reserve(rows.size());
+    // The grouping columns' positions, looked up again only when a row's schema differs from
+    // the previous row's (rows of one source share one schema).
+    const Schema* schema = nullptr;
+    std::vector<int> positions(cols.size());
     for (Row& r : rows) {
-      for (const std::string& c : cols)
-        if (!r.has(c))
-          return Status::InvalidArgument(fmt::format(
-              "transformWithState: {} row {{{}}} has no grouping column '{}' (grouping by {})",
-              what, r.toString(), c, ops::formatColumnList(cols)));
-      std::string key = ops::encodeKey(r, cols);
+      if (r.schema().get() != schema) {
+        for (size_t i = 0; i < cols.size(); ++i) {
+          positions[i] = r.schema()->indexOf(cols[i]);
+          if (positions[i] < 0)
+            return Status::InvalidArgument(fmt::format(
+                "transformWithState: {} row {{{}}} has no grouping column '{}' (grouping by {})",
+                what, r.toString(), cols[i], ops::formatColumnList(cols)));
+        }
+        schema = r.schema().get();
+      }
+      std::string key;
+      for (int i : positions)
+        encodeOrderedValue(static_cast<size_t>(i) < r.size() ? r[i] : Value(), key);
       keyed.emplace_back(std::move(key), std::move(r));
     }
     return ops::groupByPartitionAndKey(std::move(keyed), n);
   }
 
-  // The grouping key as a Row (columns named by groupBy), decoded from its encoding.
-  Row keyRow(std::string_view encoded) const {
-    std::vector<Field> fields;
+  // The grouping key as a Row (columns named by groupBy), decoded from its encoding. The
+  // column types come from the values (a null is typed string); the schema of the previous key
+  // of the task is reused while the types repeat, as they nearly always do.
+  Row keyRow(std::string_view encoded, SchemaPtr& cached) const {
     std::vector<Value> values;
+    values.reserve(spec_.groupBy.size());
     std::string_view in = encoded;
-    for (const std::string& c : spec_.groupBy) {
+    bool same = cached != nullptr;
+    for (size_t i = 0; i < spec_.groupBy.size(); ++i) {
       auto v = decodeOrderedValue(in);
       Value value = v.ok() ? std::move(v).value() : Value();
-      fields.push_back(Field{c, value.isNull() ? Type::kString : value.type(), true});
+      same = same && cached->field(i).type == (value.isNull() ? Type::kString : value.type());
       values.push_back(std::move(value));
     }
-    return Row(makeSchema(std::move(fields)), std::move(values));
+    if (!same) {
+      std::vector<Field> fields;
+      fields.reserve(values.size());
+      for (size_t i = 0; i < values.size(); ++i)
+        fields.push_back(Field{spec_.groupBy[i],
+                               values[i].isNull() ? Type::kString : values[i].type(), true});
+      cached = makeSchema(std::move(fields));
+    }
+    return Row(cached, std::move(values));
   }
 
   void setKey(TaskContext& task, const std::string& encoded) const {
     task.hasKey = true;
     task.key = encoded;
-    task.keyRow = keyRow(encoded);
+    task.keyRow = keyRow(encoded, task.keySchema);
   }
 
   // Runs one processor call; an exception becomes a Status naming batch, partition, key and
