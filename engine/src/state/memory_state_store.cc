@@ -11,8 +11,14 @@ class MemoryWorkingCopy final : public WorkingCopy {
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) return std::nullopt;
-    auto it = c->second.find(key);
-    if (it == c->second.end()) return std::nullopt;
+    Rows& rows = c->second;
+    auto it = rows.lower_bound(key);
+    // A read is mostly followed by a write of the same key (read-modify-write of a value):
+    // the position is kept so that write needs no second descent.
+    probe_rows_ = &rows;
+    probe_key_.assign(key);
+    probe_pos_ = it;
+    if (it == rows.end() || std::string_view(it->first) != key) return std::nullopt;
     return it->second;
   }
 
@@ -21,17 +27,24 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
+    bool isNew = false;
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
     Rows& rows = c->second;
-    // One descent: lower_bound is both the lookup and the insertion hint.
-    auto it = rows.lower_bound(key);
+    // One descent at most: lower_bound (or the probe of a get of this key just before) is both
+    // the lookup and the insertion hint.
+    auto it = probe_rows_ == &rows && probe_key_ == key ? probe_pos_ : rows.lower_bound(key);
     if (it != rows.end() && std::string_view(it->first) == key) {
       it->second.assign(value);
-      return false;
+    } else {
+      it = rows.emplace_hint(it, std::string(key), std::string(value));
+      isNew = true;
     }
-    rows.emplace_hint(it, std::string(key), std::string(value));
-    return true;
+    // The probe stays valid: it now names the key's own node.
+    probe_rows_ = &rows;
+    probe_key_.assign(key);
+    probe_pos_ = it;
+    return isNew;
   }
 
   void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
@@ -41,6 +54,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
     if (c == cfs_.end()) return false;
     auto it = c->second.find(key);
     if (it == c->second.end()) return false;
+    probe_rows_ = nullptr;  // the probe may name the erased node
     c->second.erase(it);
     if (c->second.empty()) cfs_.erase(c);
     return true;
@@ -69,6 +83,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   Status clear() override {
+    probe_rows_ = nullptr;
     cfs_.clear();
     return Status::OK();
   }
@@ -82,6 +97,11 @@ class MemoryWorkingCopy final : public WorkingCopy {
  private:
   using Rows = std::map<std::string, std::string, std::less<>>;
   std::map<std::string, Rows, std::less<>> cfs_;  // empty families are erased
+  // The last key looked up: its family (null: none), and its lower_bound there. Insertions
+  // never move a std::map position; erasures and clear() reset the probe.
+  Rows* probe_rows_ = nullptr;
+  std::string probe_key_;
+  Rows::iterator probe_pos_;
 };
 
 }  // namespace
