@@ -63,7 +63,7 @@ class RowSax {
     if (depth_ == 0) return fail("the line is not a JSON object");
     if (depth_ > 1) return nestedScalar(std::to_string(n));
     if (field_ < 0) return true;
-    return integer(n, std::to_string(n));
+    return integer(n);
   }
   bool number_unsigned(json::number_unsigned_t u) {
     if (depth_ == 0) return fail("the line is not a JSON object");
@@ -75,7 +75,7 @@ class RowSax {
       if (t == Type::kString) return set(Value(std::to_string(u)));
       return badValue(std::to_string(u));
     }
-    return integer(static_cast<int64_t>(u), std::to_string(u));
+    return integer(static_cast<int64_t>(u));
   }
   bool number_float(json::number_float_t d, const json::string_t& raw) {
     if (depth_ == 0) return fail("the line is not a JSON object");
@@ -166,22 +166,24 @@ class RowSax {
     out_[field_] = std::move(v);
     return true;
   }
-  bool integer(int64_t n, const std::string& text) {
+  // The number's JSON text (std::to_string(n)) is built only where it is used: a string
+  // column or an error message.
+  bool integer(int64_t n) {
     switch (schema_.field(field_).type) {
       case Type::kInt:
         if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max())
-          return badValue(text);
+          return badValue(std::to_string(n));
         return set(Value(static_cast<int32_t>(n)));
       case Type::kLong: return set(Value(n));
       case Type::kDouble: return set(Value(static_cast<double>(n)));
-      case Type::kString: return set(Value(text));
+      case Type::kString: return set(Value(std::to_string(n)));
       case Type::kTimestamp:
         // Epoch seconds, as Spark's JSON reader.
         if (n > std::numeric_limits<int64_t>::max() / 1000 ||
             n < std::numeric_limits<int64_t>::min() / 1000)
-          return badValue(text);
+          return badValue(std::to_string(n));
         return set(Value::timestamp(n * 1000));
-      default: return badValue(text);
+      default: return badValue(std::to_string(n));
     }
   }
   // True while inside a nested value of a string column.

@@ -7,11 +7,17 @@ namespace streamsim {
 namespace processors {
 
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
-  std::vector<std::pair<std::string, Value>> named;
-  named.reserve(key.size() + extra.size());
-  for (size_t i = 0; i < key.size(); ++i) named.emplace_back(key.schema()->field(i).name, key[i]);
-  for (auto& e : extra) named.push_back(std::move(e));
-  return Row::fromNamed(std::move(named));
+  // Values straight into the row (no intermediate named pairs); the schema is shared with the
+  // previous row of the same shape (inferSchema).
+  std::vector<Value> values;
+  values.reserve(key.size() + extra.size());
+  for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
+  for (auto& e : extra) values.push_back(std::move(e.second));
+  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
+    return i < key.size() ? std::string_view(key.schema()->field(i).name)
+                          : std::string_view(extra[i - key.size()].first);
+  });
+  return Row(std::move(schema), std::move(values));
 }
 
 namespace {
