@@ -1,4 +1,6 @@
 // The in-memory working copy: one std::map per column family (DESIGN.md §3).
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 #include "state/working_copy.h"
@@ -95,7 +97,27 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
  private:
-  using Rows = std::map<std::string, std::string, std::less<>>;
+  // Bytewise key order (std::string's), with the first 8 bytes compared as one big-endian
+  // word: most comparisons of a lookup end there, without a call to memcmp.
+  struct KeyLess {
+    using is_transparent = void;
+    static uint64_t head(std::string_view s) {
+      uint64_t x = 0;
+      if (s.size() >= 8) {
+        std::memcpy(&x, s.data(), 8);
+        return __builtin_bswap64(x);
+      }
+      for (size_t i = 0; i < s.size(); ++i)
+        x |= static_cast<uint64_t>(static_cast<uint8_t>(s[i])) << (56 - 8 * i);
+      return x;
+    }
+    bool operator()(std::string_view a, std::string_view b) const {
+      uint64_t ha = head(a), hb = head(b);
+      if (ha != hb) return ha < hb;
+      return a < b;
+    }
+  };
+  using Rows = std::map<std::string, std::string, KeyLess>;
   std::map<std::string, Rows, std::less<>> cfs_;  // empty families are erased
   // The last key looked up: its family (null: none), and its lower_bound there. Insertions
   // never move a std::map position; erasures and clear() reset the probe.
