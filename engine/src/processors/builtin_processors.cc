@@ -20,6 +20,17 @@ Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
   return Row(std::move(schema), std::move(values));
 }
 
+Row withKey(const Row& key, std::string_view name, Value value) {
+  std::vector<Value> values;
+  values.reserve(key.size() + 1);
+  for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
+  values.push_back(std::move(value));
+  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
+    return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;
+  });
+  return Row(std::move(schema), std::move(values));
+}
+
 namespace {
 Value firstKeyValue(const Row& key) { return key.size() > 0 ? key[0] : Value(); }
 }  // namespace
@@ -35,7 +46,7 @@ void CountProcessor::handleInputRows(const Row& key, RowRange rows, const TimerV
   // getOption(): one state read (exists() then get() would read twice).
   int64_t total = count_.getOption().value_or(0) + static_cast<int64_t>(rows.size());
   count_.update(total);
-  out.emit(withKey(key, {{"count", total}}));
+  out.emit(withKey(key, "count", Value(total)));
 }
 
 // --- simple_counter ---

@@ -217,35 +217,38 @@ class TransformWithStateOperator final : public Operator {
     return ops::groupByPartitionAndKey(std::move(keyed), n);
   }
 
-  // The grouping key as a Row (columns named by groupBy), decoded from its encoding. The
-  // column types come from the values (a null is typed string); the schema of the previous key
-  // of the task is reused while the types repeat, as they nearly always do.
-  Row keyRow(std::string_view encoded, SchemaPtr& cached) const {
-    std::vector<Value> values;
-    values.reserve(spec_.groupBy.size());
+  // The grouping key as a Row (columns named by groupBy), decoded from its encoding into
+  // `row`. The column types come from the values (a null is typed string). While they repeat,
+  // as they nearly always do, the schema is the previous key's and the previous key's row is
+  // overwritten in place (no allocation per key).
+  void decodeKeyRow(std::string_view encoded, Row& row, SchemaPtr& cached) const {
+    const size_t n = spec_.groupBy.size();
+    auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
+    const bool inPlace = cached != nullptr && row.schema() == cached && row.size() == n;
+    std::vector<Value> fresh(inPlace ? 0 : n);
     std::string_view in = encoded;
     bool same = cached != nullptr;
-    for (size_t i = 0; i < spec_.groupBy.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       auto v = decodeOrderedValue(in);
-      Value value = v.ok() ? std::move(v).value() : Value();
-      same = same && cached->field(i).type == (value.isNull() ? Type::kString : value.type());
-      values.push_back(std::move(value));
+      Value& slot = inPlace ? row[i] : fresh[i];
+      slot = v.ok() ? std::move(v).value() : Value();
+      same = same && cached->field(i).type == typeOf(slot);
     }
+    if (inPlace && same) return;
+    std::vector<Value> values = inPlace ? row.values() : std::move(fresh);
     if (!same) {
       std::vector<Field> fields;
-      fields.reserve(values.size());
-      for (size_t i = 0; i < values.size(); ++i)
-        fields.push_back(Field{spec_.groupBy[i],
-                               values[i].isNull() ? Type::kString : values[i].type(), true});
+      fields.reserve(n);
+      for (size_t i = 0; i < n; ++i) fields.push_back(Field{spec_.groupBy[i], typeOf(values[i]), true});
       cached = makeSchema(std::move(fields));
     }
-    return Row(cached, std::move(values));
+    row = Row(cached, std::move(values));
   }
 
   void setKey(TaskContext& task, const std::string& encoded) const {
     task.hasKey = true;
     task.key = encoded;
-    task.keyRow = keyRow(encoded, task.keySchema);
+    decodeKeyRow(encoded, task.keyRow, task.keySchema);
   }
 
   // Runs one processor call; an exception becomes a Status naming batch, partition, key and
