@@ -90,18 +90,34 @@ class VersionedStateStore final : public StateStore {
 
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     assert(!done_);
-    return entry_->wc->get(cf, key);
+    std::optional<std::string> value = entry_->wc->get(cf, key);
+    // A read is mostly followed by a write of the same key: remember whether it exists, so
+    // the write need not ask the working copy again (a second lookup; a Get on RocksDB).
+    last_read_.valid = true;
+    last_read_.cf.assign(cf);
+    last_read_.key.assign(key);
+    last_read_.exists = value.has_value();
+    return value;
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
     assert(!done_);
-    if (entry_->wc->putNew(cf, key, value)) ++entry_->numKeys;
+    bool isNew;
+    if (last_read_.valid && last_read_.key == key && last_read_.cf == cf) {
+      isNew = !last_read_.exists;
+      entry_->wc->put(cf, key, value);
+      last_read_.exists = true;
+    } else {
+      isNew = entry_->wc->putNew(cf, key, value);
+    }
+    if (isNew) ++entry_->numKeys;
     pendingFor(cf).emplace_back(std::string(key), std::string(value));
     ++num_updated_;
   }
 
   void remove(std::string_view cf, std::string_view key) override {
     assert(!done_);
+    last_read_.valid = false;
     if (!entry_->wc->removeExisting(cf, key)) return;
     --entry_->numKeys;
     ++num_removed_;
@@ -222,6 +238,12 @@ class VersionedStateStore final : public StateStore {
   std::shared_ptr<CacheEntry> entry_;
   Pending pending_;
   Pending::value_type* last_pending_ = nullptr;  // the family pendingFor() returned last
+  // The last get() and whether its key existed; puts keep it true, removes invalidate it.
+  struct {
+    bool valid = false;
+    std::string cf, key;
+    bool exists = false;
+  } last_read_;
   int64_t num_updated_ = 0;
   int64_t num_removed_ = 0;
   bool done_ = false;
