@@ -255,16 +255,34 @@ Result<SchemaPtr> parseSchema(std::string_view ddl) {
 Row::Row(std::initializer_list<std::pair<std::string, Value>> named)
     : Row(fromNamed(std::vector<std::pair<std::string, Value>>(named))) {}
 
-Row Row::fromNamed(std::vector<std::pair<std::string, Value>> named) {
-  std::vector<Field> fields;
-  std::vector<Value> values;
-  fields.reserve(named.size());
-  values.reserve(named.size());
-  for (auto& [name, value] : named) {
-    fields.push_back(Field{name, value.isNull() ? Type::kString : value.type(), true});
-    values.push_back(std::move(value));
+SchemaPtr inferSchema(const std::vector<Value>& values,
+                      const std::function<std::string_view(size_t)>& name) {
+  // Code building rows from named values (processors emitting output) mostly builds many rows
+  // of one shape in a row: the schema inferred last on this thread is reused when names and
+  // types match, instead of allocating a new one per row. Schemas are immutable, so sharing
+  // one is invisible to callers.
+  thread_local SchemaPtr last;
+  auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
+  bool same = last != nullptr && last->size() == values.size();
+  for (size_t i = 0; same && i < values.size(); ++i)
+    same = last->field(i).type == typeOf(values[i]) && last->field(i).name == name(i);
+  if (!same) {
+    std::vector<Field> fields;
+    fields.reserve(values.size());
+    for (size_t i = 0; i < values.size(); ++i)
+      fields.push_back(Field{std::string(name(i)), typeOf(values[i]), true});
+    last = makeSchema(std::move(fields));
   }
-  return Row(makeSchema(std::move(fields)), std::move(values));
+  return last;
+}
+
+Row Row::fromNamed(std::vector<std::pair<std::string, Value>> named) {
+  std::vector<Value> values;
+  values.reserve(named.size());
+  for (auto& [name, value] : named) values.push_back(std::move(value));
+  SchemaPtr schema =
+      inferSchema(values, [&](size_t i) -> std::string_view { return named[i].first; });
+  return Row(std::move(schema), std::move(values));
 }
 
 const Value& Row::get(std::string_view name) const {

@@ -134,5 +134,76 @@ TEST(JsonRows, WriteThenReadRoundTrips) {
   EXPECT_EQ((*back)[1], rows[1]);
 }
 
+// Flat lines of plain values take a fast reader; everything else (escapes, non-ASCII, nesting,
+// fractions, big numbers, syntax errors) the general parser. Both must give the same rows: these
+// lines sit on either side of the fast reader's limits.
+TEST(JsonRows, FlatLinesAndTheirNearMissesParseAlike) {
+  auto schema = schemaOf("s string, n long, i int, b boolean, _corrupt_record string");
+  struct Case {
+    std::string line;
+    std::string expected;  // Row::toString
+  };
+  auto bad = [](std::string_view line) {
+    return "s=null, n=null, i=null, b=null, _corrupt_record=" + std::string(line);
+  };
+  const std::vector<Case> cases = {
+      {R"({"s":"x","n":12,"i":-3,"b":false})", "s=x, n=12, i=-3, b=false, _corrupt_record=null"},
+      {"  { \"s\" : \"x\" ,\t\"n\" : -0 }  ", "s=x, n=0, i=null, b=null, _corrupt_record=null"},
+      {R"({})", "s=null, n=null, i=null, b=null, _corrupt_record=null"},
+      {R"({"s":5,"b":true})", "s=5, n=null, i=null, b=true, _corrupt_record=null"},
+      {R"({"s":-5})", "s=-5, n=null, i=null, b=null, _corrupt_record=null"},
+      {R"({"s":true,"n":null})", "s=true, n=null, i=null, b=null, _corrupt_record=null"},
+      {R"({"s":"a\u0041\t"})", "s=aA\t, n=null, i=null, b=null, _corrupt_record=null"},
+      {"{\"s\":\"\xC3\xA9\"}", "s=\xC3\xA9, n=null, i=null, b=null, _corrupt_record=null"},
+      {R"({"s":[1,{"a":2}]})", R"(s=[1,{"a":2}], n=null, i=null, b=null, _corrupt_record=null)"},
+      {R"({"n":999999999999999999})",
+       "s=null, n=999999999999999999, i=null, b=null, _corrupt_record=null"},
+      {R"({"n":1234567890123456789})",
+       "s=null, n=1234567890123456789, i=null, b=null, _corrupt_record=null"},
+      {R"({"n":-9223372036854775808})",
+       "s=null, n=-9223372036854775808, i=null, b=null, _corrupt_record=null"},
+      {R"({"n":5,"n":6})", "s=null, n=6, i=null, b=null, _corrupt_record=null"},
+      {R"({"other":"y","n":1})", "s=null, n=1, i=null, b=null, _corrupt_record=null"},
+      {R"({"n":9223372036854775808})", bad(R"({"n":9223372036854775808})")},
+      {R"({"i":2147483648})", bad(R"({"i":2147483648})")},
+      {R"({"n":1.0})", bad(R"({"n":1.0})")},
+      {R"({"n":1e2})", bad(R"({"n":1e2})")},
+      {R"({"n":01})", bad(R"({"n":01})")},
+      {R"({"n":-})", bad(R"({"n":-})")},
+      {R"({"n":"5"})", bad(R"({"n":"5"})")},
+      {R"({"b":1})", bad(R"({"b":1})")},
+      {R"({"n":5}x)", bad(R"({"n":5}x)")},
+      {R"({"n":5}{})", bad(R"({"n":5}{})")},
+      {R"({"n":5x})", bad(R"({"n":5x})")},
+      {R"({"s":"x")", bad(R"({"s":"x")")},
+      {R"({"s" "x"})", bad(R"({"s" "x"})")},
+      {R"({"s":"x",})", bad(R"({"s":"x",})")},
+      {R"({"s":tru})", bad(R"({"s":tru})")},
+      {R"({"s":nulls})", bad(R"({"s":nulls})")},
+      {R"({'s':1})", bad(R"({'s':1})")},
+      {R"([1])", bad(R"([1])")},
+      {R"("s")", bad(R"("s")")},
+  };
+  for (const Case& c : cases) {
+    auto rows = parseJsonLines(c.line, schema);
+    ASSERT_TRUE(rows.ok()) << c.line << ": " << rows.status().toString();
+    ASSERT_EQ(rows->size(), 1u) << c.line;
+    EXPECT_EQ((*rows)[0].toString(), c.expected) << c.line;
+  }
+}
+
+// A line the fast reader gives up on half-way is read again by the general parser, which also
+// words the error of a malformed one.
+TEST(JsonRows, LinesTheFastReaderGivesUpOnAreReadByTheGeneralParser) {
+  auto rows = parseJsonLines(R"({"n":1,"s":"\u0062"})", schemaOf("n long, s string"));
+  ASSERT_TRUE(rows.ok());
+  EXPECT_EQ((*rows)[0].toString(), "n=1, s=b");
+  auto failed = parseJsonLines(R"({"n":1,"s":"\u0062",})", schemaOf("n long, s string"),
+                               JsonReadOptions{ParseMode::kFailFast});
+  ASSERT_FALSE(failed.ok());
+  EXPECT_NE(failed.status().message().find("invalid JSON at column"), std::string::npos)
+      << failed.status().toString();
+}
+
 }  // namespace
 }  // namespace streamsim

@@ -326,6 +326,35 @@ TEST_P(StateStoreTest, MetricsCountKeysUpdatesAndRemovals) {
   EXPECT_EQ(st->metrics().numRemoved, 1);
 }
 
+// A put right after a get of the same key learns from the get whether the key is new; the
+// count must stay right through read-modify-writes, removes and other keys in between.
+TEST_P(StateStoreTest, KeyCountIsRightWhenPutsFollowGets) {
+  auto st = mustOpen(*provider(sim_, kind()), 0);
+  EXPECT_FALSE(st->get("default", "a").has_value());
+  st->put("default", "a", "1");  // new after a read that found nothing
+  st->put("default", "a", "2");  // same key again without a read: not new
+  EXPECT_EQ(st->metrics().numKeys, 1);
+  EXPECT_EQ(*st->get("default", "a"), "2");
+  st->put("default", "a", "3");  // read found it: not new
+  EXPECT_EQ(st->metrics().numKeys, 1);
+  EXPECT_FALSE(st->get("other", "a").has_value());
+  st->put("default", "a", "4");  // the read was of another family: not new
+  st->put("other", "a", "1");    // new
+  EXPECT_EQ(st->metrics().numKeys, 2);
+  EXPECT_TRUE(st->get("default", "a").has_value());
+  st->remove("default", "a");
+  st->put("default", "a", "5");  // the remove came after the read: new again
+  EXPECT_EQ(st->metrics().numKeys, 2);
+  EXPECT_FALSE(st->get("default", "b").has_value());
+  st->put("default", "c", "1");  // another key between the read and its write
+  st->put("default", "b", "1");
+  EXPECT_EQ(st->metrics().numKeys, 4);
+  ASSERT_TRUE(st->commit().ok());
+  auto again = mustOpen(*provider(sim_, kind()), 1);
+  EXPECT_EQ(again->metrics().numKeys, 4);
+  EXPECT_EQ(*again->get("default", "a"), "5");
+}
+
 TEST_P(StateStoreTest, CommitPassesFaultPointsWithBatchPartitionAndOperator) {
   auto p = provider(sim_, kind());
   commitVersions(*p, 1);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -101,6 +102,12 @@ class Schema {
 using SchemaPtr = std::shared_ptr<const Schema>;
 SchemaPtr makeSchema(std::vector<Field> fields);
 Result<SchemaPtr> parseSchema(std::string_view ddl);
+
+// The schema of a row whose column i is named name(i) and holds values[i], with types inferred
+// from the values as Row::fromNamed does (a null is typed string). The schema returned last on
+// this thread is returned again while names and types repeat.
+SchemaPtr inferSchema(const std::vector<Value>& values,
+                      const std::function<std::string_view(size_t)>& name);
 
 // A row: values positioned by a schema. Rows built from named pairs get a schema inferred from
 // the values ({"device", "d1"}, {"count", int64_t{3}}).

@@ -63,7 +63,7 @@ class RowSax {
     if (depth_ == 0) return fail("the line is not a JSON object");
     if (depth_ > 1) return nestedScalar(std::to_string(n));
     if (field_ < 0) return true;
-    return integer(n, std::to_string(n));
+    return integer(n);
   }
   bool number_unsigned(json::number_unsigned_t u) {
     if (depth_ == 0) return fail("the line is not a JSON object");
@@ -75,7 +75,7 @@ class RowSax {
       if (t == Type::kString) return set(Value(std::to_string(u)));
       return badValue(std::to_string(u));
     }
-    return integer(static_cast<int64_t>(u), std::to_string(u));
+    return integer(static_cast<int64_t>(u));
   }
   bool number_float(json::number_float_t d, const json::string_t& raw) {
     if (depth_ == 0) return fail("the line is not a JSON object");
@@ -128,17 +128,20 @@ class RowSax {
   bool end_array() { return endContainer(']'); }
 
   bool key(json::string_t& k) {
-    if (depth_ == 1) {
-      field_ = schema_.indexOf(k);
-      if (field_ == corrupt_index_) field_ = -1;
-      return true;
-    }
+    if (depth_ == 1) return topLevelKey(k);
     if (capturing()) {
       separator();
       appendQuoted(raw_, k);
       raw_.push_back(':');
       after_key_ = true;
     }
+    return true;
+  }
+
+  // A key of the record itself: selects the column its value goes to (-1: skipped).
+  bool topLevelKey(std::string_view k) {
+    field_ = schema_.indexOf(k);
+    if (field_ == corrupt_index_) field_ = -1;
     return true;
   }
 
@@ -163,22 +166,24 @@ class RowSax {
     out_[field_] = std::move(v);
     return true;
   }
-  bool integer(int64_t n, const std::string& text) {
+  // The number's JSON text (std::to_string(n)) is built only where it is used: a string
+  // column or an error message.
+  bool integer(int64_t n) {
     switch (schema_.field(field_).type) {
       case Type::kInt:
         if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max())
-          return badValue(text);
+          return badValue(std::to_string(n));
         return set(Value(static_cast<int32_t>(n)));
       case Type::kLong: return set(Value(n));
       case Type::kDouble: return set(Value(static_cast<double>(n)));
-      case Type::kString: return set(Value(text));
+      case Type::kString: return set(Value(std::to_string(n)));
       case Type::kTimestamp:
         // Epoch seconds, as Spark's JSON reader.
         if (n > std::numeric_limits<int64_t>::max() / 1000 ||
             n < std::numeric_limits<int64_t>::min() / 1000)
-          return badValue(text);
+          return badValue(std::to_string(n));
         return set(Value::timestamp(n * 1000));
-      default: return badValue(text);
+      default: return badValue(std::to_string(n));
     }
   }
   // True while inside a nested value of a string column.
@@ -251,6 +256,108 @@ class RowSax {
   std::string error_;
 };
 
+// The common line of Spark's JSON source read without nlohmann (which costs several times more
+// per line): one flat object whose values are integers, true, false, null or ASCII strings
+// without escapes. It feeds RowSax exactly the events nlohmann's SAX parser would (a
+// non-negative integer is number_unsigned, a negative one number_integer, as nlohmann's lexer
+// reports them), so the row is the same. On anything else — nesting, escapes, non-ASCII bytes,
+// fractions, exponents, integers of more than 18 digits, a BOM, any syntax error, or a value
+// RowSax rejects — it returns false and the caller re-parses the line with nlohmann, which then
+// decides and words the error.
+class FlatLineReader {
+ public:
+  FlatLineReader(std::string_view line, RowSax& sax)
+      : p_(line.data()), end_(line.data() + line.size()), sax_(sax) {}
+
+  bool read() {
+    skipSpace();
+    if (!consume('{') || !sax_.start_object(static_cast<std::size_t>(-1))) return false;
+    skipSpace();
+    if (!consume('}')) {
+      while (true) {
+        std::string_view k;
+        skipSpace();
+        if (!plainString(k)) return false;
+        skipSpace();
+        if (!consume(':') || !sax_.topLevelKey(k)) return false;
+        skipSpace();
+        if (!value()) return false;
+        skipSpace();
+        if (consume(',')) continue;
+        if (consume('}')) break;
+        return false;
+      }
+    }
+    if (!sax_.end_object()) return false;
+    skipSpace();
+    return p_ == end_;  // strict: nothing may follow the object
+  }
+
+ private:
+  // nlohmann's whitespace set.
+  void skipSpace() {
+    while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+  }
+  bool consume(char c) {
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+  bool literal(std::string_view word) {
+    if (static_cast<size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word)
+      return false;
+    p_ += word.size();
+    return true;
+  }
+  // A string of printable ASCII without escapes (those need nlohmann's unescaping/validation).
+  bool plainString(std::string_view& out) {
+    if (!consume('"')) return false;
+    const char* start = p_;
+    while (p_ < end_) {
+      unsigned char c = static_cast<unsigned char>(*p_);
+      if (c == '"') {
+        out = std::string_view(start, static_cast<size_t>(p_ - start));
+        ++p_;
+        return true;
+      }
+      if (c < 0x20 || c >= 0x80 || c == '\\') return false;
+      ++p_;
+    }
+    return false;
+  }
+  bool value() {
+    if (p_ == end_) return false;
+    char c = *p_;
+    if (c == '"') {
+      std::string_view v;
+      if (!plainString(v)) return false;
+      json::string_t s(v);
+      return sax_.string(s);
+    }
+    if (c == '-' || (c >= '0' && c <= '9')) return number();
+    if (literal("true")) return sax_.boolean(true);
+    if (literal("false")) return sax_.boolean(false);
+    if (literal("null")) return sax_.null();
+    return false;
+  }
+  bool number() {
+    bool negative = consume('-');
+    const char* digits = p_;
+    uint64_t u = 0;
+    while (p_ < end_ && *p_ >= '0' && *p_ <= '9') u = u * 10 + static_cast<uint64_t>(*p_++ - '0');
+    size_t n = static_cast<size_t>(p_ - digits);
+    // 18 digits cannot overflow int64; a leading zero is a syntax error in JSON.
+    if (n == 0 || n > 18 || (n > 1 && *digits == '0')) return false;
+    if (p_ < end_ && (*p_ == '.' || *p_ == 'e' || *p_ == 'E')) return false;  // a float
+    if (negative) return sax_.number_integer(-static_cast<int64_t>(u));
+    return sax_.number_unsigned(u);
+  }
+
+  const char* p_;
+  const char* end_;
+  RowSax& sax_;
+};
+
 bool isBlank(std::string_view line) {
   for (char c : line) {
     if (c != ' ' && c != '\t' && c != '\r' && c != '\n' && c != '\f' && c != '\v') return false;
@@ -278,6 +385,11 @@ Result<JsonRowParser> JsonRowParser::make(SchemaPtr schema, JsonReadOptions opti
 
 Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out) const {
   out.assign(schema_->size(), Value());
+  {
+    RowSax flat(*schema_, corrupt_index_, out);
+    if (FlatLineReader(line, flat).read()) return Status::OK();
+  }
+  out.assign(schema_->size(), Value());  // undo what the fast reader set before it gave up
   RowSax sax(*schema_, corrupt_index_, out);
   bool ok = json::sax_parse(line.begin(), line.end(), &sax);
   if (!ok) {

@@ -1,7 +1,7 @@
 // Hash partitioning of keyed rows (ops/partitioning.h).
 #include "streamsim/ops/partitioning.h"
 
-#include <map>
+#include <algorithm>
 
 #include "streamsim/state/row_encoding.h"
 
@@ -34,16 +34,46 @@ std::string encodeKey(const Row& row, const std::vector<std::string>& cols) {
 
 PartitionedGroups groupByPartitionAndKey(std::vector<std::pair<std::string, Row>> keyed,
                                          int numPartitions) {
-  std::vector<std::map<std::string, std::vector<Row>>> byKey(
-      static_cast<size_t>(numPartitions));
-  for (auto& [key, row] : keyed) {
-    int p = partitionOf(key, numPartitions);
-    byKey[static_cast<size_t>(p)][key].push_back(std::move(row));
+  // Row positions are bucketed by partition, then each bucket is sorted by (key, position):
+  // equal keys become runs in input order, without a tree node and a vector per key. The first
+  // 8 key bytes, packed big-endian, decide most comparisons without touching the strings.
+  struct Entry {
+    uint64_t prefix;
+    uint32_t index;
+  };
+  auto prefixOf = [](std::string_view k) {
+    uint64_t x = 0;
+    for (size_t i = 0; i < 8; ++i)
+      x = (x << 8) | (i < k.size() ? static_cast<uint8_t>(k[i]) : 0);
+    return x;
+  };
+  const size_t parts = static_cast<size_t>(numPartitions);
+  std::vector<std::vector<Entry>> buckets(parts);
+  for (auto& b : buckets) b.reserve(keyed.size() / parts + 16);
+  for (size_t i = 0; i < keyed.size(); ++i) {
+    const std::string& key = keyed[i].first;
+    buckets[static_cast<size_t>(partitionOf(key, numPartitions))].push_back(
+        Entry{prefixOf(key), static_cast<uint32_t>(i)});
   }
-  PartitionedGroups out(static_cast<size_t>(numPartitions));
-  for (size_t p = 0; p < byKey.size(); ++p) {
-    out[p].reserve(byKey[p].size());
-    for (auto& [key, rows] : byKey[p]) out[p].push_back(KeyGroup{key, std::move(rows)});
+  PartitionedGroups out(parts);
+  for (size_t p = 0; p < parts; ++p) {
+    std::vector<Entry>& b = buckets[p];
+    std::sort(b.begin(), b.end(), [&](const Entry& x, const Entry& y) {
+      if (x.prefix != y.prefix) return x.prefix < y.prefix;
+      int c = keyed[x.index].first.compare(keyed[y.index].first);
+      return c != 0 ? c < 0 : x.index < y.index;
+    });
+    for (size_t i = 0; i < b.size();) {
+      const std::string& key = keyed[b[i].index].first;
+      size_t j = i + 1;
+      while (j < b.size() && b[j].prefix == b[i].prefix && keyed[b[j].index].first == key) ++j;
+      KeyGroup g;
+      g.rows.reserve(j - i);
+      for (size_t k = i; k < j; ++k) g.rows.push_back(std::move(keyed[b[k].index].second));
+      g.key = std::move(keyed[b[i].index].first);
+      out[p].push_back(std::move(g));
+      i = j;
+    }
   }
   return out;
 }

@@ -7,10 +7,28 @@ namespace streamsim {
 namespace processors {
 
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
-  std::vector<std::pair<std::string, Value>> named;
-  for (size_t i = 0; i < key.size(); ++i) named.emplace_back(key.schema()->field(i).name, key[i]);
-  for (auto& e : extra) named.push_back(std::move(e));
-  return Row::fromNamed(std::move(named));
+  // Values straight into the row (no intermediate named pairs); the schema is shared with the
+  // previous row of the same shape (inferSchema).
+  std::vector<Value> values;
+  values.reserve(key.size() + extra.size());
+  for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
+  for (auto& e : extra) values.push_back(std::move(e.second));
+  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
+    return i < key.size() ? std::string_view(key.schema()->field(i).name)
+                          : std::string_view(extra[i - key.size()].first);
+  });
+  return Row(std::move(schema), std::move(values));
+}
+
+Row withKey(const Row& key, std::string_view name, Value value) {
+  std::vector<Value> values;
+  values.reserve(key.size() + 1);
+  for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
+  values.push_back(std::move(value));
+  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
+    return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;
+  });
+  return Row(std::move(schema), std::move(values));
 }
 
 namespace {
@@ -25,10 +43,10 @@ void CountProcessor::init(StatefulProcessorHandle& handle) {
 
 void CountProcessor::handleInputRows(const Row& key, RowRange rows, const TimerValues&,
                                      Output& out) {
-  int64_t total = count_.exists() ? count_.get() : 0;
-  total += static_cast<int64_t>(rows.size());
+  // getOption(): one state read (exists() then get() would read twice).
+  int64_t total = count_.getOption().value_or(0) + static_cast<int64_t>(rows.size());
   count_.update(total);
-  out.emit(withKey(key, {{"count", total}}));
+  out.emit(withKey(key, "count", Value(total)));
 }
 
 // --- simple_counter ---

@@ -1,4 +1,6 @@
 // The in-memory working copy: one std::map per column family (DESIGN.md §3).
+#include <cstdint>
+#include <cstring>
 #include <map>
 
 #include "state/working_copy.h"
@@ -11,28 +13,53 @@ class MemoryWorkingCopy final : public WorkingCopy {
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) return std::nullopt;
-    auto it = c->second.find(key);
-    if (it == c->second.end()) return std::nullopt;
+    Rows& rows = c->second;
+    auto it = rows.lower_bound(key);
+    // A read is mostly followed by a write of the same key (read-modify-write of a value):
+    // the position is kept so that write needs no second descent.
+    probe_rows_ = &rows;
+    probe_key_.assign(key);
+    probe_pos_ = it;
+    if (it == rows.end() || std::string_view(it->first) != key) return std::nullopt;
     return it->second;
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
-    auto c = cfs_.find(cf);
-    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
-    auto it = c->second.find(key);
-    if (it == c->second.end()) {
-      c->second.emplace(std::string(key), std::string(value));
-    } else {
-      it->second.assign(value);
-    }
+    putNew(cf, key, value);
   }
 
-  void remove(std::string_view cf, std::string_view key) override {
+  bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
+    bool isNew = false;
     auto c = cfs_.find(cf);
-    if (c == cfs_.end()) return;
+    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
+    Rows& rows = c->second;
+    // One descent at most: lower_bound (or the probe of a get of this key just before) is both
+    // the lookup and the insertion hint.
+    auto it = probe_rows_ == &rows && probe_key_ == key ? probe_pos_ : rows.lower_bound(key);
+    if (it != rows.end() && std::string_view(it->first) == key) {
+      it->second.assign(value);
+    } else {
+      it = rows.emplace_hint(it, std::string(key), std::string(value));
+      isNew = true;
+    }
+    // The probe stays valid: it now names the key's own node.
+    probe_rows_ = &rows;
+    probe_key_.assign(key);
+    probe_pos_ = it;
+    return isNew;
+  }
+
+  void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
+
+  bool removeExisting(std::string_view cf, std::string_view key) override {
+    auto c = cfs_.find(cf);
+    if (c == cfs_.end()) return false;
     auto it = c->second.find(key);
-    if (it != c->second.end()) c->second.erase(it);
+    if (it == c->second.end()) return false;
+    probe_rows_ = nullptr;  // the probe may name the erased node
+    c->second.erase(it);
     if (c->second.empty()) cfs_.erase(c);
+    return true;
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,
@@ -58,6 +85,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   Status clear() override {
+    probe_rows_ = nullptr;
     cfs_.clear();
     return Status::OK();
   }
@@ -69,8 +97,33 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
  private:
-  using Rows = std::map<std::string, std::string, std::less<>>;
+  // Bytewise key order (std::string's), with the first 8 bytes compared as one big-endian
+  // word: most comparisons of a lookup end there, without a call to memcmp.
+  struct KeyLess {
+    using is_transparent = void;
+    static uint64_t head(std::string_view s) {
+      uint64_t x = 0;
+      if (s.size() >= 8) {
+        std::memcpy(&x, s.data(), 8);
+        return __builtin_bswap64(x);
+      }
+      for (size_t i = 0; i < s.size(); ++i)
+        x |= static_cast<uint64_t>(static_cast<uint8_t>(s[i])) << (56 - 8 * i);
+      return x;
+    }
+    bool operator()(std::string_view a, std::string_view b) const {
+      uint64_t ha = head(a), hb = head(b);
+      if (ha != hb) return ha < hb;
+      return a < b;
+    }
+  };
+  using Rows = std::map<std::string, std::string, KeyLess>;
   std::map<std::string, Rows, std::less<>> cfs_;  // empty families are erased
+  // The last key looked up: its family (null: none), and its lower_bound there. Insertions
+  // never move a std::map position; erasures and clear() reset the probe.
+  Rows* probe_rows_ = nullptr;
+  std::string probe_key_;
+  Rows::iterator probe_pos_;
 };
 
 }  // namespace

@@ -26,7 +26,10 @@ constexpr char kEscapedZero = '\xFF';
 constexpr char kTerminator = '\x01';
 
 void putBigEndian(uint64_t x, int bytes, std::string& out) {
-  for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
+  // One append instead of a push_back per byte (this runs for every key and value stored).
+  char buf[8];
+  for (int i = 0; i < bytes; ++i) buf[i] = static_cast<char>((x >> (8 * (bytes - 1 - i))) & 0xFF);
+  out.append(buf, static_cast<size_t>(bytes));
 }
 
 uint64_t getBigEndian(std::string_view in, int bytes) {
@@ -74,15 +77,23 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       out.push_back(static_cast<char>(kTagDouble));
       putBigEndian(orderedDoubleBits(v.asDouble()), 8, out);
       return;
-    case Type::kString:
+    case Type::kString: {
+      // Runs between zero bytes are appended whole; each zero byte gets its escape.
+      std::string_view s = v.asString();
+      out.reserve(out.size() + s.size() + 3);
       out.push_back(static_cast<char>(kTagString));
-      for (char c : v.asString()) {
-        out.push_back(c);
-        if (c == kEscape) out.push_back(kEscapedZero);
+      while (true) {
+        size_t zero = s.find(kEscape);
+        out.append(s.substr(0, zero));
+        if (zero == std::string_view::npos) break;
+        out.push_back(kEscape);
+        out.push_back(kEscapedZero);
+        s.remove_prefix(zero + 1);
       }
       out.push_back(kEscape);
       out.push_back(kTerminator);
       return;
+    }
   }
 }
 
@@ -117,12 +128,11 @@ Result<Value> decodeOrderedValue(std::string_view& in) {
       std::string s;
       size_t i = 0;
       while (true) {
-        if (i >= in.size()) return truncated("string (no terminator)");
-        char c = in[i++];
-        if (c != kEscape) {
-          s.push_back(c);
-          continue;
-        }
+        // Bytes up to the next zero byte are copied whole.
+        size_t zero = in.find(kEscape, i);
+        if (zero == std::string_view::npos) return truncated("string (no terminator)");
+        s.append(in.substr(i, zero - i));
+        i = zero + 1;
         if (i >= in.size()) return truncated("string (escape at end)");
         char next = in[i++];
         if (next == kTerminator) break;

@@ -4,6 +4,7 @@
 // rocksdb_state_store.cc. Format and re-run policy: docs/state-format.md.
 #include "streamsim/state/state_store.h"
 
+#include <algorithm>
 #include <cassert>
 #include <map>
 #include <tuple>
@@ -70,6 +71,10 @@ Status writeStateFile(const Env& env, const std::string& path, const std::string
 }
 
 class VersionedStateStore final : public StateStore {
+  // Changes of this version per column family, in the order they were made (a vector: a node
+  // per change cost more than sorting once at commit); netPendingChanges() reduces them.
+  using PendingRows = std::vector<std::pair<std::string, std::optional<std::string>>>;
+  using Pending = std::map<std::string, PendingRows, std::less<>>;
  public:
   VersionedStateStore(const Env& env, const StateStoreOptions& options, StateStoreKind kind,
                       std::string dir, int operatorId, int partition, int64_t version,
@@ -85,24 +90,38 @@ class VersionedStateStore final : public StateStore {
 
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     assert(!done_);
-    return entry_->wc->get(cf, key);
+    std::optional<std::string> value = entry_->wc->get(cf, key);
+    // A read is mostly followed by a write of the same key: remember whether it exists, so
+    // the write need not ask the working copy again (a second lookup; a Get on RocksDB).
+    last_read_.valid = true;
+    last_read_.cf.assign(cf);
+    last_read_.key.assign(key);
+    last_read_.exists = value.has_value();
+    return value;
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
     assert(!done_);
-    if (!entry_->wc->get(cf, key).has_value()) ++entry_->numKeys;
-    entry_->wc->put(cf, key, value);
-    pendingFor(cf)[std::string(key)] = std::string(value);
+    bool isNew;
+    if (last_read_.valid && last_read_.key == key && last_read_.cf == cf) {
+      isNew = !last_read_.exists;
+      entry_->wc->put(cf, key, value);
+      last_read_.exists = true;
+    } else {
+      isNew = entry_->wc->putNew(cf, key, value);
+    }
+    if (isNew) ++entry_->numKeys;
+    pendingFor(cf).emplace_back(std::string(key), std::string(value));
     ++num_updated_;
   }
 
   void remove(std::string_view cf, std::string_view key) override {
     assert(!done_);
-    if (!entry_->wc->get(cf, key).has_value()) return;
-    entry_->wc->remove(cf, key);
+    last_read_.valid = false;
+    if (!entry_->wc->removeExisting(cf, key)) return;
     --entry_->numKeys;
     ++num_removed_;
-    pendingFor(cf)[std::string(key)] = std::nullopt;
+    pendingFor(cf).emplace_back(std::string(key), std::nullopt);
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,
@@ -116,6 +135,7 @@ class VersionedStateStore final : public StateStore {
     const int64_t next = version_ + 1;
     FaultContext ctx{version_, partition_, operator_id_, dir_};
     Status st = entry_->wc->status();
+    netPendingChanges();
     if (st.ok()) st = writeFiles(next, ctx);
     if (!st.ok()) {
       release(/*valid=*/false);
@@ -143,10 +163,32 @@ class VersionedStateStore final : public StateStore {
   std::vector<std::string> columnFamilies() override { return entry_->wc->columnFamilies(); }
 
  private:
-  std::map<std::string, std::optional<std::string>>& pendingFor(std::string_view cf) {
+  PendingRows& pendingFor(std::string_view cf) {
+    // Consecutive changes mostly hit one column family: skip the map lookup for a repeat.
+    if (last_pending_ != nullptr && last_pending_->first == cf) return last_pending_->second;
     auto it = pending_.find(cf);
-    if (it == pending_.end()) it = pending_.emplace(std::string(cf), Pending::mapped_type{}).first;
+    if (it == pending_.end()) it = pending_.emplace(std::string(cf), PendingRows{}).first;
+    last_pending_ = &*it;
     return it->second;
+  }
+
+  // Turns each family's log of changes into its net change per key, in ascending key order
+  // (what the changelog holds): a stable sort keeps a key's changes in the order they were
+  // made, and the last one wins.
+  void netPendingChanges() {
+    for (auto& [cf, rows] : pending_) {
+      auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
+      // Keys are handled in ascending order within a task, so the log is mostly sorted already.
+      if (!std::is_sorted(rows.begin(), rows.end(), byKey))
+        std::stable_sort(rows.begin(), rows.end(), byKey);
+      size_t out = 0;
+      for (size_t i = 0; i < rows.size(); ++i) {
+        if (i + 1 < rows.size() && rows[i + 1].first == rows[i].first) continue;
+        if (out != i) rows[out] = std::move(rows[i]);
+        ++out;
+      }
+      rows.resize(out);
+    }
   }
 
   Status writeFiles(int64_t next, const FaultContext& ctx) {
@@ -185,7 +227,6 @@ class VersionedStateStore final : public StateStore {
     if (!valid) entry_->version = -1;  // the working copy holds uncommitted changes: reload
   }
 
-  using Pending = std::map<std::string, std::map<std::string, std::optional<std::string>>, std::less<>>;
 
   Env env_;
   StateStoreOptions options_;
@@ -196,6 +237,13 @@ class VersionedStateStore final : public StateStore {
   int64_t version_;
   std::shared_ptr<CacheEntry> entry_;
   Pending pending_;
+  Pending::value_type* last_pending_ = nullptr;  // the family pendingFor() returned last
+  // The last get() and whether its key existed; puts keep it true, removes invalidate it.
+  struct {
+    bool valid = false;
+    std::string cf, key;
+    bool exists = false;
+  } last_read_;
   int64_t num_updated_ = 0;
   int64_t num_removed_ = 0;
   bool done_ = false;

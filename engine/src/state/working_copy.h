@@ -28,6 +28,19 @@ class WorkingCopy {
   virtual std::optional<std::string> get(std::string_view cf, std::string_view key) = 0;
   virtual void put(std::string_view cf, std::string_view key, std::string_view value) = 0;
   virtual void remove(std::string_view cf, std::string_view key) = 0;
+  // put() that also tells whether the key was absent before (the store counts its keys with it):
+  // a working copy that can learn it in the same lookup overrides these.
+  virtual bool putNew(std::string_view cf, std::string_view key, std::string_view value) {
+    bool isNew = !get(cf, key).has_value();
+    put(cf, key, value);
+    return isNew;
+  }
+  // remove() that tells whether the key was there.
+  virtual bool removeExisting(std::string_view cf, std::string_view key) {
+    if (!get(cf, key).has_value()) return false;
+    remove(cf, key);
+    return true;
+  }
   virtual void scan(std::string_view cf, std::string_view begin, std::string_view end,
                     const StateVisitor& visit) = 0;
   virtual void scanAll(const WorkingCopyVisitor& visit) = 0;

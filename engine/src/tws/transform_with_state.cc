@@ -194,36 +194,61 @@ class TransformWithStateOperator final : public Operator {
                                        int n, std::string_view what) const {
     std::vector<std::pair<std::string, Row>> keyed;
     keyed.reserve(rows.size());
+    // The grouping columns' positions, looked up again only when a row's schema differs from
+    // the previous row's (rows of one source share one schema).
+    const Schema* schema = nullptr;
+    std::vector<int> positions(cols.size());
     for (Row& r : rows) {
-      for (const std::string& c : cols)
-        if (!r.has(c))
-          return Status::InvalidArgument(fmt::format(
-              "transformWithState: {} row {{{}}} has no grouping column '{}' (grouping by {})",
-              what, r.toString(), c, ops::formatColumnList(cols)));
-      std::string key = ops::encodeKey(r, cols);
+      if (r.schema().get() != schema) {
+        for (size_t i = 0; i < cols.size(); ++i) {
+          positions[i] = r.schema()->indexOf(cols[i]);
+          if (positions[i] < 0)
+            return Status::InvalidArgument(fmt::format(
+                "transformWithState: {} row {{{}}} has no grouping column '{}' (grouping by {})",
+                what, r.toString(), cols[i], ops::formatColumnList(cols)));
+        }
+        schema = r.schema().get();
+      }
+      std::string key;
+      for (int i : positions)
+        encodeOrderedValue(static_cast<size_t>(i) < r.size() ? r[i] : Value(), key);
       keyed.emplace_back(std::move(key), std::move(r));
     }
     return ops::groupByPartitionAndKey(std::move(keyed), n);
   }
 
-  // The grouping key as a Row (columns named by groupBy), decoded from its encoding.
-  Row keyRow(std::string_view encoded) const {
-    std::vector<Field> fields;
-    std::vector<Value> values;
+  // The grouping key as a Row (columns named by groupBy), decoded from its encoding into
+  // `row`. The column types come from the values (a null is typed string). While they repeat,
+  // as they nearly always do, the schema is the previous key's and the previous key's row is
+  // overwritten in place (no allocation per key).
+  void decodeKeyRow(std::string_view encoded, Row& row, SchemaPtr& cached) const {
+    const size_t n = spec_.groupBy.size();
+    auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
+    const bool inPlace = cached != nullptr && row.schema() == cached && row.size() == n;
+    std::vector<Value> fresh(inPlace ? 0 : n);
     std::string_view in = encoded;
-    for (const std::string& c : spec_.groupBy) {
+    bool same = cached != nullptr;
+    for (size_t i = 0; i < n; ++i) {
       auto v = decodeOrderedValue(in);
-      Value value = v.ok() ? std::move(v).value() : Value();
-      fields.push_back(Field{c, value.isNull() ? Type::kString : value.type(), true});
-      values.push_back(std::move(value));
+      Value& slot = inPlace ? row[i] : fresh[i];
+      slot = v.ok() ? std::move(v).value() : Value();
+      same = same && cached->field(i).type == typeOf(slot);
     }
-    return Row(makeSchema(std::move(fields)), std::move(values));
+    if (inPlace && same) return;
+    std::vector<Value> values = inPlace ? row.values() : std::move(fresh);
+    if (!same) {
+      std::vector<Field> fields;
+      fields.reserve(n);
+      for (size_t i = 0; i < n; ++i) fields.push_back(Field{spec_.groupBy[i], typeOf(values[i]), true});
+      cached = makeSchema(std::move(fields));
+    }
+    row = Row(cached, std::move(values));
   }
 
   void setKey(TaskContext& task, const std::string& encoded) const {
     task.hasKey = true;
     task.key = encoded;
-    task.keyRow = keyRow(encoded);
+    decodeKeyRow(encoded, task.keyRow, task.keySchema);
   }
 
   // Runs one processor call; an exception becomes a Status naming batch, partition, key and

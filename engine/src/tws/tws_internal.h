@@ -70,6 +70,7 @@ struct TaskContext {
   bool hasKey = false;
   std::string key;   // encoded grouping key of the current call
   Row keyRow;
+  SchemaPtr keySchema;  // keyRow's schema, reused for the next key of the same types
   // The first rule the processor broke (it fails the task even if the processor caught it).
   std::optional<StatefulProcessorError> violation;
   std::vector<StateVariable> variables;  // in declaration order

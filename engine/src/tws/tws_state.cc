@@ -184,7 +184,8 @@ std::optional<TimeMs> readExpiry(std::string_view& in, std::string_view stateNam
 
 std::string encodeEntry(std::optional<TimeMs> expiresAt, std::string_view payload) {
   std::string out;
-  out.reserve(payload.size() + 9);
+  // The exact size: a small entry (a counter) then stays in the string's inline buffer.
+  out.reserve(payload.size() + (expiresAt ? 9 : 1));
   appendExpiry(expiresAt, out);
   out.append(payload);
   return out;

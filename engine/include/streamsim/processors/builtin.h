@@ -5,6 +5,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -14,6 +15,8 @@ namespace streamsim::processors {
 
 // The key's columns followed by `extra` ({key..., extra...}).
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra);
+// The same with one extra column (no vector of pairs to build per row).
+Row withKey(const Row& key, std::string_view name, Value value);
 
 // Rows per key (the sync twin of the seeds' AsyncCountProcessor). State: ValueState<long>
 // "count". Emits {key columns..., count long} for every key with input.
