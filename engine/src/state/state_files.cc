@@ -222,10 +222,23 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
     for (int64_t v = base + 1; v <= version && missing < 0; ++v)
       if (!files.changelogs.count(v)) missing = v;
     if (missing >= 0) {
-      if (firstError.ok())
+      if (firstError.ok()) {
+        // Older than every file kept: retention deleted it, the checkpoint is not damaged.
+        int64_t oldestKept = -1;
+        if (!files.changelogs.empty()) oldestKept = *files.changelogs.begin();
+        if (!files.snapshots.empty() && (oldestKept < 0 || *files.snapshots.begin() < oldestKept))
+          oldestKept = *files.snapshots.begin();
+        std::string why =
+            oldestKept > version
+                ? fmt::format(" (the oldest state file kept is version {}: older versions were "
+                              "deleted by state store maintenance, which keeps only what the last "
+                              "spark.sql.streaming.minBatchesToRetain batches need)",
+                              oldestKept)
+                : std::string();
         firstError = Status::Corruption(fmt::format(
-            "cannot load state version {} of {}: {} is missing", version, dir,
-            joinPath(dir, stateFileName(kind, StateFileKind::kChangelog, missing))));
+            "cannot load state version {} of {}: {} is missing{}", version, dir,
+            joinPath(dir, stateFileName(kind, StateFileKind::kChangelog, missing)), why));
+      }
       continue;
     }
     reset();
@@ -251,6 +264,36 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
     return Status::OK();
   }
   return firstError;
+}
+
+Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::string& dir,
+                                                     StateStoreKind kind, int64_t latestVersion,
+                                                     int minVersionsToRetain) {
+  std::vector<std::string> deleted;
+  const int64_t earliestToRetain = latestVersion - minVersionsToRetain;
+  if (earliestToRetain <= 0) return deleted;
+  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+  auto base = files.snapshots.upper_bound(earliestToRetain);
+  if (base == files.snapshots.begin()) return deleted;  // no snapshot <= earliestToRetain
+  const int64_t baseVersion = *std::prev(base);
+  std::vector<std::pair<int64_t, std::string>> doomed;
+  for (int64_t v : files.changelogs) {
+    if (v >= baseVersion) break;
+    doomed.emplace_back(v, stateFileName(kind, StateFileKind::kChangelog, v));
+  }
+  for (int64_t v : files.snapshots) {
+    if (v >= baseVersion) break;
+    doomed.emplace_back(v, stateFileName(kind, StateFileKind::kSnapshot, v));
+  }
+  std::sort(doomed.begin(), doomed.end());
+  for (const auto& [v, name] : doomed) {
+    std::string path = joinPath(dir, name);
+    Status st = env.fs->remove(path);
+    if (!st.ok() && st.code() != Status::Code::kNotFound)
+      return st.withContext(fmt::format("deleting old state file {}", path));
+    deleted.push_back(std::move(path));
+  }
+  return deleted;
 }
 
 Result<StateDump> readStateAt(const Env& env, const std::string& checkpointRoot, int operatorId,

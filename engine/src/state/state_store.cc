@@ -166,16 +166,29 @@ class VersionedStateStore final : public StateStore {
     STREAMSIM_RETURN_IF_ERROR(
         writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kChangelog, next)),
                        changelog.finish(), StateFileKind::kChangelog, next, ctx));
-    if (options_.snapshotEvery > 0 && next % options_.snapshotEvery == 0) {
-      StateFileWriter snapshot(StateFileKind::kSnapshot, next);
-      entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
-        snapshot.put(cf, key, value);
-        return true;
-      });
-      STREAMSIM_RETURN_IF_ERROR(
-          writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
-                         snapshot.finish(), StateFileKind::kSnapshot, next, ctx));
-    }
+    if (options_.snapshotEvery > 0 && next % options_.snapshotEvery == 0)
+      STREAMSIM_RETURN_IF_ERROR(maintain(next, ctx));
+    return Status::OK();
+  }
+
+  // Spark's maintenance task (doMaintenance: snapshot, then cleanup), run at a fixed version
+  // interval so that the files present after any batch are a function of the batch alone.
+  Status maintain(int64_t next, const FaultContext& ctx) {
+    StateFileWriter snapshot(StateFileKind::kSnapshot, next);
+    entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
+      snapshot.put(cf, key, value);
+      return true;
+    });
+    STREAMSIM_RETURN_IF_ERROR(
+        writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
+                       snapshot.finish(), StateFileKind::kSnapshot, next, ctx));
+    STREAMSIM_ASSIGN_OR_RETURN(
+        std::vector<std::string> deleted,
+        deleteOldStateFiles(env_, dir_, kind_, next, options_.minVersionsToRetain));
+    if (env_.trace != nullptr && !deleted.empty())
+      env_.trace->event(fmt::format(
+          R"({{"event":"state_files_deleted","operator":{},"partition":{},"version":{},"count":{}}})",
+          operator_id_, partition_, next, deleted.size()));
     return Status::OK();
   }
 

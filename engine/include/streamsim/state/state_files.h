@@ -69,6 +69,16 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
                           int64_t version, const std::function<void()>& reset,
                           const StateRecordVisitor& visit);
 
+// State store maintenance's file cleanup (Spark's HDFSBackedStateStoreProvider.cleanup, which
+// RocksDB's deleteOldVersions matches up to where it counts from): keeps what loading any
+// version in [latestVersion - minVersionsToRetain, latestVersion] needs — the newest snapshot
+// <= latestVersion - minVersionsToRetain and every file after it — and deletes the changelogs
+// and snapshots older than that snapshot. Without such a snapshot nothing is deleted (the
+// chain from version 0 is still needed). Returns the deleted paths, ascending by version.
+Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::string& dir,
+                                                     StateStoreKind kind, int64_t latestVersion,
+                                                     int minVersionsToRetain);
+
 // Column family -> (key, value) pairs in ascending key order (keys and values are the stored
 // bytes; decoding them is the caller's job).
 using StateDump = std::map<std::string, std::vector<std::pair<std::string, std::string>>>;
