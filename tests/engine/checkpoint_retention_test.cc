@@ -2,6 +2,8 @@
 // "Retention"): the offsets/commits purge when a batch is planned, state store maintenance
 // deleting the state files no retained version needs, restart after a purge on both stores, and
 // the option's validation.
+#include <set>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -48,6 +50,27 @@ std::vector<std::string> concat(std::vector<std::string> a, const std::vector<st
   a.insert(a.end(), b.begin(), b.end());
   std::sort(a.begin(), a.end());
   return a;
+}
+
+// The state folder after version `latest` committed with retention `keep`: the newest snapshot
+// s <= latest - keep exists, and exactly the changelogs s..latest and the snapshots >= s
+// remain. Snapshots are written at maintenance versions (multiples of 10) only. Whether one is
+// written there depends on sizes (snapshotDue, tested below), so the list is derived here.
+void expectRetainedStateFiles(FileSystem& fs, const std::string& dir, const std::string& ext,
+                              int64_t latest, int64_t keep) {
+  std::vector<std::string> present = names(fs, dir);
+  std::set<int64_t> snapshots;
+  for (const std::string& n : present)
+    if (n.ends_with(".snapshot")) snapshots.insert(std::stoll(n));
+  for (int64_t s : snapshots) EXPECT_EQ(s % 10, 0) << dir << ": snapshot " << s;
+  auto it = snapshots.upper_bound(latest - keep);
+  ASSERT_NE(it, snapshots.begin()) << dir << ": no snapshot <= " << latest - keep;
+  const int64_t base = *std::prev(it);
+  std::vector<std::string> expected = range(base, latest, ext);
+  for (int64_t s : snapshots)
+    if (s >= base) expected.push_back(std::to_string(s) + ".snapshot");
+  std::sort(expected.begin(), expected.end());
+  EXPECT_THAT(present, ElementsAreArray(expected)) << dir;
 }
 
 // Crashes (throws) at one fault point of one batch.
@@ -162,15 +185,13 @@ TEST_P(RetentionTest, KeepsTheLastBatchesAndTheStateFilesTheyNeedAndRestartsFrom
   // commits >= 239; commits/249 came after it.
   EXPECT_THAT(names(w.fs, "/chk/offsets"), ElementsAreArray(range(239, 249)));
   EXPECT_THAT(names(w.fs, "/chk/commits"), ElementsAreArray(range(239, 249)));
-  // State version 250 ran maintenance (every 10 versions): snapshot 250, and every file older
-  // than the newest snapshot <= 250 - 10 = 240 deleted. Changelog 240 stays (as in Spark).
-  for (int p = 0; p < 2; ++p) {
-    std::string dir = "/chk/state/0/" + std::to_string(p);
-    EXPECT_THAT(names(w.fs, dir),
-                ElementsAreArray(concat(range(240, 250, w.changelogExt()),
-                                        {"240.snapshot", "250.snapshot"})))
-        << dir;
-  }
+  // State version 250 ran maintenance (every 10 versions): every file older than the newest
+  // snapshot <= 250 - 10 = 240 is deleted; that snapshot's changelog stays (as in Spark).
+  for (int p = 0; p < 2; ++p)
+    expectRetainedStateFiles(w.fs, "/chk/state/0/" + std::to_string(p), w.changelogExt(), 250, 10);
+  // Every retained version loads.
+  for (int64_t v = 240; v <= 250; ++v)
+    EXPECT_TRUE(readStateAt(w.env, "/chk", 0, 0, v, w.kind).ok()) << v;
 
   // The inspector sees batches 239..249, all committed: a purge is not a gap.
   {
@@ -205,12 +226,8 @@ TEST_P(RetentionTest, KeepsTheLastBatchesAndTheStateFilesTheyNeedAndRestartsFrom
   }
   EXPECT_THAT(names(w.fs, "/chk/offsets"), ElementsAreArray(range(249, 259)));
   EXPECT_THAT(names(w.fs, "/chk/commits"), ElementsAreArray(range(249, 259)));
-  for (int p = 0; p < 2; ++p) {
-    std::string dir = "/chk/state/0/" + std::to_string(p);
-    EXPECT_THAT(names(w.fs, dir), ElementsAreArray(concat(range(250, 260, w.changelogExt()),
-                                                          {"250.snapshot", "260.snapshot"})))
-        << dir;
-  }
+  for (int p = 0; p < 2; ++p)
+    expectRetainedStateFiles(w.fs, "/chk/state/0/" + std::to_string(p), w.changelogExt(), 260, 10);
   // The reference ran uninterrupted, except for the extra input row before the crash; the
   // restarted query's output equals a run that got the same input.
   World same(GetParam());
@@ -316,6 +333,31 @@ TEST(StateFileCleanup, KeepsTheNewestSnapshotAtOrBelowTheOldestRetainedVersionAn
   deleted = deleteOldStateFiles(w.env, dir, StateStoreKind::kMemory, 30, 25);
   ASSERT_TRUE(deleted.ok());
   EXPECT_TRUE(deleted->empty());
+}
+
+TEST(SnapshotPolicy, SnapshotsWhenTheChangelogsSinceTheLastOneOutweighItOrTheChainIsLong) {
+  constexpr int64_t kEmpty = 30;  // header + footer: a state file without records
+  StateFilesListing files;
+  EXPECT_TRUE(snapshotDue(files, 10, 100));  // no snapshot yet
+  files.snapshots = {10};
+  files.snapshotBytes = {{10, kEmpty + 1000}};
+  for (int64_t v = 11; v <= 20; ++v) {
+    files.changelogs.insert(v);
+    files.changelogBytes[v] = kEmpty;  // nothing changed
+  }
+  EXPECT_FALSE(snapshotDue(files, 20, 100));  // unchanged state: no new snapshot
+  EXPECT_FALSE(snapshotDue(files, 10, 100));  // already there
+  files.changelogBytes[15] = kEmpty + 600;
+  EXPECT_FALSE(snapshotDue(files, 20, 100));  // 600 record bytes < 1000
+  files.changelogBytes[18] = kEmpty + 400;
+  EXPECT_TRUE(snapshotDue(files, 20, 100));   // 1000 >= 1000
+  files.changelogBytes[15] = files.changelogBytes[18] = kEmpty;
+  EXPECT_TRUE(snapshotDue(files, 20, 10));    // the chain 11..20 reached 10 versions
+  // An empty state's snapshot: any change is worth a new one, no change is not.
+  files.snapshotBytes[10] = kEmpty;
+  EXPECT_FALSE(snapshotDue(files, 20, 100));
+  files.changelogBytes[12] = kEmpty + 1;
+  EXPECT_TRUE(snapshotDue(files, 20, 100));
 }
 
 }  // namespace

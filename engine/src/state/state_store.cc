@@ -172,25 +172,39 @@ class VersionedStateStore final : public StateStore {
   }
 
   // Spark's maintenance task (doMaintenance: snapshot, then cleanup), run at a fixed version
-  // interval so that the files present after any batch are a function of the batch alone.
+  // interval so that the files present after any batch are a function of the batches alone.
+  // The snapshot is written only when snapshotDue says the changelogs since the last one
+  // outweigh it (docs/state-format.md "Maintenance"); one folder listing serves both steps.
   Status maintain(int64_t next, const FaultContext& ctx) {
-    StateFileWriter snapshot(StateFileKind::kSnapshot, next);
-    entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
-      snapshot.put(cf, key, value);
-      return true;
-    });
-    STREAMSIM_RETURN_IF_ERROR(
-        writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
-                       snapshot.finish(), StateFileKind::kSnapshot, next, ctx));
+    STREAMSIM_ASSIGN_OR_RETURN(StateFilesListing files, listStateFiles(env_, dir_, kind_));
+    const int64_t maxChain = int64_t{kMaxChainInMaintenanceRuns} * options_.snapshotEvery;
+    if (snapshotDue(files, next, maxChain)) {
+      StateFileWriter snapshot(StateFileKind::kSnapshot, next);
+      entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
+        snapshot.put(cf, key, value);
+        return true;
+      });
+      std::string data = snapshot.finish();
+      const auto size = static_cast<int64_t>(data.size());
+      STREAMSIM_RETURN_IF_ERROR(
+          writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
+                         data, StateFileKind::kSnapshot, next, ctx));
+      files.snapshots.insert(next);
+      files.snapshotBytes[next] = size;
+    }
     STREAMSIM_ASSIGN_OR_RETURN(
         std::vector<std::string> deleted,
-        deleteOldStateFiles(env_, dir_, kind_, next, options_.minVersionsToRetain));
+        deleteOldStateFiles(env_, dir_, kind_, files, next, options_.minVersionsToRetain));
     if (env_.trace != nullptr && !deleted.empty())
       env_.trace->event(fmt::format(
           R"({{"event":"state_files_deleted","operator":{},"partition":{},"version":{},"count":{}}})",
           operator_id_, partition_, next, deleted.size()));
     return Status::OK();
   }
+
+  // An unchanging state is snapshotted again after this many maintenance runs, so the
+  // changelog chain retention must keep stays bounded.
+  static constexpr int kMaxChainInMaintenanceRuns = 10;
 
   void release(bool valid) {
     done_ = true;

@@ -64,8 +64,9 @@ struct StateStoreOptions {
   StateStoreKind kind = StateStoreKind::kMemory;
   // Maintenance runs at every version that is a multiple of snapshotEvery, on the commit path
   // (Spark runs it on a background thread; here it must be deterministic): it writes a full
-  // snapshot and deletes the files no longer needed to load the last minVersionsToRetain
-  // versions (deleteOldStateFiles). 0 = never (changelogs only, nothing deleted).
+  // snapshot when snapshotDue (state_files.h: the changelogs since the last one outweigh it)
+  // and deletes the files no longer needed to load the last minVersionsToRetain versions
+  // (deleteOldStateFiles). 0 = never (changelogs only, nothing deleted).
   int snapshotEvery = 10;
   // Spark's StateStoreConf.minVersionsToRetain; the query sets it from minBatchesToRetain.
   int minVersionsToRetain = 100;
