@@ -570,6 +570,7 @@ void TaskHandle::deleteTimer(TimeMs ts) {
   checkTimerCall("deleteTimer");
   if (!timerExists(*task_.store, task_.key, ts)) return;
   deleteTimerEntries(*task_.store, task_.key, ts);
+  ++task_.timersDeleted;
   if (task_.trace) task_.trace("tws.timer_deleted", fmt::format("\"ts\":{}", ts));
 }
 
