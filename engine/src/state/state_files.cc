@@ -205,7 +205,10 @@ std::string stateStoreDir(const std::string& checkpointRoot, int operatorId, int
 }
 
 std::string stateFileName(StateStoreKind kind, StateFileKind file, int64_t version) {
-  return fmt::format("{}.{}", version, file == StateFileKind::kSnapshot ? "snapshot" : changelogExt(kind));
+  std::string name = std::to_string(version);  // on every commit: no format string parsing
+  name.push_back('.');
+  name.append(file == StateFileKind::kSnapshot ? std::string_view("snapshot") : changelogExt(kind));
+  return name;
 }
 
 Result<int64_t> latestStateVersion(const Env& env, const std::string& dir, StateStoreKind kind) {

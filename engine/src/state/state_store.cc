@@ -194,6 +194,10 @@ class VersionedStateStore final : public StateStore {
     const int64_t maxChain = int64_t{kMaxChainInMaintenanceRuns} * options_.snapshotEvery;
     if (snapshotDue(files, next, maxChain)) {
       StateFileWriter snapshot(StateFileKind::kSnapshot, next);
+      if (!files.snapshotBytes.empty()) {
+        const auto last = static_cast<size_t>(files.snapshotBytes.rbegin()->second);
+        snapshot.reserve(last + last / 8);
+      }
       entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
         snapshot.put(cf, key, value);
         return true;

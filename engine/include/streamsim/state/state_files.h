@@ -36,6 +36,8 @@ class StateFileWriter {
   StateFileWriter(StateFileKind kind, int64_t version);
   void put(std::string_view cf, std::string_view key, std::string_view value);
   void remove(std::string_view cf, std::string_view key);  // REQUIRES: kind is kChangelog
+  // Room for `bytes` in all (a snapshot about as large as the last one grows without copies).
+  void reserve(size_t bytes) { data_.reserve(bytes); }
   // The complete file (header, records, footer with count and CRC-32). Call once.
   std::string finish();
 
