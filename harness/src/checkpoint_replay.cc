@@ -121,6 +121,12 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
   }
   if (result.batches.empty())
     return Status::InvalidArgument(fmt::format("{}: offsets/ holds no batch to replay", chk));
+  if (result.batches.front().batchId > 0)
+    return Status::InvalidArgument(fmt::format(
+        "{}: offsets/ starts at batch {}: offsets/0..{} were purged "
+        "(spark.sql.streaming.minBatchesToRetain keeps only the last batches), and a replay "
+        "needs the plan from batch 0",
+        chk, result.batches.front().batchId, result.batches.front().batchId - 1));
   if (landingDirs.size() > 1)
     return Status::InvalidArgument(fmt::format(
         "the source log of {} names files in {} folders ({}); replay supports one landing folder",

@@ -11,6 +11,13 @@ std::string normalize(const std::string& p) {
   while (out.size() > 1 && out.back() == '/') out.pop_back();
   return out;
 }
+// `p` without trailing slashes, copied into `buf` only when there is one to strip (paths are
+// checked on every file operation; most have none).
+const std::string& normalized(const std::string& p, std::string& buf) {
+  if (p.size() <= 1 || p.back() != '/') return p;
+  buf = normalize(p);
+  return buf;
+}
 bool isUnder(const std::string& path, const std::string& dir) {
   if (dir == "/") return path.size() > 1 && path[0] == '/';
   return path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/';
@@ -64,7 +71,8 @@ Result<std::vector<FileInfo>> SimFileSystem::list(const std::string& rawDir) {
 }
 
 Result<FileInfo> SimFileSystem::stat(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   if (dirs_.count(path)) return FileInfo{path, 0, 0, true};
   auto it = files_.find(path);
   if (it == files_.end()) return Status::NotFound(fmt::format("{} does not exist", path));
@@ -72,12 +80,14 @@ Result<FileInfo> SimFileSystem::stat(const std::string& rawPath) {
 }
 
 bool SimFileSystem::exists(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   return dirs_.count(path) || files_.count(path);
 }
 
 Result<std::string> SimFileSystem::read(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   auto it = files_.find(path);
   if (it == files_.end()) {
     if (dirs_.count(path)) return Status::FailedPrecondition(fmt::format("cannot read {}: it is a directory", path));
@@ -87,7 +97,8 @@ Result<std::string> SimFileSystem::read(const std::string& rawPath) {
 }
 
 Status SimFileSystem::write(const std::string& rawPath, std::string_view data) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   STREAMSIM_RETURN_IF_ERROR(checkWritable(path));
   STREAMSIM_RETURN_IF_ERROR(injected(path));
   auto it = files_.find(path);
@@ -106,7 +117,8 @@ Status SimFileSystem::write(const std::string& rawPath, std::string_view data) {
 }
 
 Status SimFileSystem::append(const std::string& rawPath, std::string_view data) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   STREAMSIM_RETURN_IF_ERROR(checkWritable(path));
   STREAMSIM_RETURN_IF_ERROR(injected(path));
   if (capacity_ > 0 && totalBytes() + static_cast<int64_t>(data.size()) > capacity_) {
@@ -120,7 +132,8 @@ Status SimFileSystem::append(const std::string& rawPath, std::string_view data) 
 }
 
 Status SimFileSystem::sync(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   auto it = files_.find(path);
   if (it == files_.end()) return Status::NotFound(fmt::format("cannot sync {}: it does not exist", path));
   it->second.durable = it->second.data.size();
@@ -129,8 +142,9 @@ Status SimFileSystem::sync(const std::string& rawPath) {
 }
 
 Status SimFileSystem::rename(const std::string& rawFrom, const std::string& rawTo) {
-  std::string from = normalize(rawFrom);
-  std::string to = normalize(rawTo);
+  std::string fromBuf, toBuf;
+  const std::string& from = normalized(rawFrom, fromBuf);
+  const std::string& to = normalized(rawTo, toBuf);
   STREAMSIM_RETURN_IF_ERROR(injected(to));
   auto it = files_.find(from);
   if (it == files_.end()) {
@@ -140,14 +154,15 @@ Status SimFileSystem::rename(const std::string& rawFrom, const std::string& rawT
   }
   if (exists(to)) return Status::FailedPrecondition(fmt::format("cannot rename {} to {}: target exists", from, to));
   STREAMSIM_RETURN_IF_ERROR(checkParent(to));
-  File f = std::move(it->second);
-  files_.erase(it);
-  files_[to] = std::move(f);
+  auto node = files_.extract(it);  // moves the File without copying its data
+  node.key() = to;
+  files_.insert(std::move(node));
   return Status::OK();
 }
 
 Status SimFileSystem::remove(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   if (files_.erase(path)) return Status::OK();
   if (dirs_.count(path)) {
     if (path == "/") return Status::FailedPrecondition("cannot remove the root directory /");
@@ -162,7 +177,8 @@ Status SimFileSystem::remove(const std::string& rawPath) {
 }
 
 Status SimFileSystem::removeAll(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   files_.erase(path);
   for (auto it = files_.begin(); it != files_.end();) it = isUnder(it->first, path) ? files_.erase(it) : std::next(it);
   for (auto it = dirs_.begin(); it != dirs_.end();)
@@ -171,7 +187,8 @@ Status SimFileSystem::removeAll(const std::string& rawPath) {
 }
 
 Status SimFileSystem::mkdirs(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   if (path.empty()) return Status::OK();
   std::vector<std::string> missing;
   for (std::string cur = path; !cur.empty() && !dirs_.count(cur); cur = parentPath(cur)) {
@@ -191,7 +208,8 @@ Status SimFileSystem::setModificationTime(const std::string& path, TimeMs t) {
 }
 
 Status SimFileSystem::putDurable(const std::string& rawPath, std::string_view data) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   STREAMSIM_RETURN_IF_ERROR(mkdirs(parentPath(path)));
   if (dirs_.count(path)) return Status::FailedPrecondition(fmt::format("cannot put {}: it is a directory", path));
   File& f = files_[path];
@@ -205,7 +223,8 @@ Status SimFileSystem::putDurable(const std::string& rawPath, std::string_view da
 }
 
 Status SimFileSystem::putPartial(const std::string& rawPath, std::string_view fullContent, size_t visibleBytes) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   size_t visible = std::min(visibleBytes, fullContent.size());
   STREAMSIM_RETURN_IF_ERROR(putDurable(path, fullContent.substr(0, visible)));
   File& f = files_[path];
@@ -215,7 +234,8 @@ Status SimFileSystem::putPartial(const std::string& rawPath, std::string_view fu
 }
 
 Status SimFileSystem::extendPartial(const std::string& rawPath, size_t visibleBytes) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   auto it = files_.find(path);
   if (it == files_.end() || !it->second.partial)
     return Status::NotFound(fmt::format("cannot extend {}: it is not a partially written file", path));
@@ -231,7 +251,8 @@ Status SimFileSystem::extendPartial(const std::string& rawPath, size_t visibleBy
 }
 
 Status SimFileSystem::completePartial(const std::string& rawPath) {
-  std::string path = normalize(rawPath);
+  std::string buf;
+  const std::string& path = normalized(rawPath, buf);
   auto it = files_.find(path);
   if (it == files_.end() || !it->second.partial)
     return Status::NotFound(fmt::format("cannot complete {}: it is not a partially written file", path));

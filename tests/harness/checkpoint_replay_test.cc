@@ -142,6 +142,13 @@ TEST(CheckpointReplay, BadInputIsAClearError) {
   o = optionsFor(w, "memory");
   o.processor = "no_such_processor";
   EXPECT_FALSE(replayCheckpoint(real.env(), o).ok());
+  // offsets/0 purged by retention (minBatchesToRetain): the plan no longer starts at batch 0.
+  stdfs::rename(w.chk + "/offsets/0", w.root + "/offsets0");
+  r = replayCheckpoint(real.env(), optionsFor(w, "memory"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("minBatchesToRetain"), std::string::npos)
+      << r.status().message();
+  stdfs::rename(w.root + "/offsets0", w.chk + "/offsets/0");
   // A landing file the log names is gone.
   stdfs::rename(w.landing + "/c.json", w.root + "/c.json");
   r = replayCheckpoint(real.env(), optionsFor(w, "memory"));

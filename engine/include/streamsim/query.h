@@ -50,6 +50,11 @@ struct QueryOptions {
   bool noDataMicroBatches = true;
   WatermarkPolicy multipleWatermarkPolicy = WatermarkPolicy::kMin;
   std::string queryName;
+  // spark.sql.streaming.minBatchesToRetain: how many recent batches stay recoverable. Older
+  // offsets/ and commits/ files are purged when a batch is planned, and state files not needed
+  // to load the newest versions are deleted by state store maintenance (docs/checkpoint-format.md
+  // "Retention"). Must be >= 1. Not recorded in the checkpoint (as in Spark).
+  int minBatchesToRetain = 100;
 };
 
 class StreamingQuery;
@@ -94,7 +99,8 @@ class DataStreamWriter {
   DataStreamWriter& trigger(Trigger trigger);
   DataStreamWriter& queryName(std::string name);
   // checkpointLocation, spark.sql.shuffle.partitions, stateStore (memory|rocksdb),
-  // taskRetries, noDataMicroBatches.enabled, multipleWatermarkPolicy (min|max).
+  // taskRetries, noDataMicroBatches.enabled, multipleWatermarkPolicy (min|max),
+  // spark.sql.streaming.minBatchesToRetain (>= 1).
   DataStreamWriter& option(const std::string& key, const std::string& value);
   DataStreamWriter& options(QueryOptions options);
   const QueryOptions& queryOptions() const { return options_; }
@@ -153,6 +159,9 @@ class StreamingQuery {
                   const std::vector<std::optional<std::string>>& end, TimeMs batchTimestampMs,
                   TimeMs lateWatermark, TimeMs evictionWatermark, bool rerun);
   Status fail(Status st);
+  // Spark's purge in constructNextBatch: keeps offsets/commits of the last minBatchesToRetain
+  // batches before `batchId` (and batch `batchId` itself).
+  Status purgeLogs(int64_t batchId);
   void trace(const std::string& json) const;
 
   Env env_;
@@ -190,6 +199,9 @@ class StreamingQuery {
   TimeMs last_batch_watermark_ = 0;  // the watermark the last batch ran with (late filter)
   std::vector<TimeMs> operator_watermarks_;  // per withWatermark operator
   std::vector<QueryProgress> progress_;
+  // Every offsets/ and commits/ file below this batch id is already purged in this run
+  // (nullopt: no purge yet, the first one lists the folders as Spark does).
+  std::optional<int64_t> purged_below_;
 };
 
 }  // namespace streamsim

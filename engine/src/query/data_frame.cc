@@ -87,6 +87,9 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
              key == "spark.sql.streaming.noDataMicroBatches.enabled") {
     auto b = parseBool(key, value);
     if (b.ok()) options_.noDataMicroBatches = *b; else record(b.status());
+  } else if (key == "spark.sql.streaming.minBatchesToRetain" || key == "minBatchesToRetain") {
+    auto n = parsePositiveInt(key, value, 1);
+    if (n.ok()) options_.minBatchesToRetain = *n; else record(n.status());
   } else if (key == "multipleWatermarkPolicy" ||
              key == "spark.sql.streaming.multipleWatermarkPolicy") {
     if (value == "min") options_.multipleWatermarkPolicy = WatermarkPolicy::kMin;
@@ -95,7 +98,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   } else {
     record(Status::InvalidArgument(fmt::format(
         "unknown query option '{}': expected checkpointLocation, spark.sql.shuffle.partitions, "
-        "taskRetries, stateStore, noDataMicroBatches.enabled or multipleWatermarkPolicy", key)));
+        "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy or "
+        "spark.sql.streaming.minBatchesToRetain", key)));
   }
   return *this;
 }
@@ -108,6 +112,10 @@ Result<std::unique_ptr<StreamingQuery>> DataStreamWriter::start(const Env& env) 
     return Status::InvalidArgument("checkpointLocation must be set (option(\"checkpointLocation\", path))");
   if (!sink_) return Status::InvalidArgument("no sink: call sink(...) before start()");
   if (df_.sources().empty()) return Status::InvalidArgument("the query has no source");
+  if (options_.minBatchesToRetain < 1)
+    return Status::InvalidArgument(fmt::format(
+        "spark.sql.streaming.minBatchesToRetain must be >= 1 (the batches kept recoverable), got {}",
+        options_.minBatchesToRetain));
   if (options_.trigger.kind == Trigger::Kind::kProcessingTime && options_.trigger.intervalMs <= 0)
     return Status::InvalidArgument("processingTime trigger needs an interval > 0");
   std::unique_ptr<StreamingQuery> q(new StreamingQuery(env, df_, sink_, options_));

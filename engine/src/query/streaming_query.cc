@@ -138,6 +138,8 @@ Status StreamingQuery::open() {
           : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
   conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
 
+  // StateStoreConf.minVersionsToRetain is minBatchesToRetain in Spark too.
+  options_.stateStore.minVersionsToRetain = options_.minBatchesToRetain;
   state_stores_ = makeStateStoreProvider(env_, options_.stateStore);
 
   // Fresh sources, operators and sink for this run.
@@ -250,7 +252,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
                                 TimeMs evictionWatermark, bool rerun) {
   const std::string& root = options_.checkpointLocation;
   FaultContext fctx{batchId, -1, -1, ""};
-  {
+  if (env_.trace != nullptr) {  // no JSON built without a trace sink
     nlohmann::json j{{"event", "batch_planned"}, {"batch", batchId}, {"timestamp", batchTimestampMs},
                      {"watermark", evictionWatermark}, {"rerun", rerun}};
     trace(j.dump());
@@ -270,8 +272,10 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
       return Status::FailedPrecondition(fmt::format(
           "offsets/{} already exists in {}: another run is using this checkpoint (SPARK-26425)",
           batchId, root));
-    nlohmann::json j{{"event", "offsets_written"}, {"batch", batchId}};
-    trace(j.dump());
+    if (env_.trace != nullptr) {
+      nlohmann::json j{{"event", "offsets_written"}, {"batch", batchId}};
+      trace(j.dump());
+    }
     STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsAfterWrite, fctx));
   }
 
@@ -282,6 +286,9 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
                        options_.trigger.kind == Trigger::Kind::kAvailableNow};
     STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *start[i]).withContext(sources_[i]->description()));
   }
+  // Then, as Spark's constructNextBatch, old log entries go. A re-run batch was constructed by
+  // the run that crashed, so it purges nothing (Spark skips constructNextBatch for it too).
+  if (!rerun) STREAMSIM_RETURN_IF_ERROR(purgeLogs(batchId));
 
   // Read the batch's input.
   QueryProgress progress;
@@ -308,7 +315,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     progress.numInputRows += sp.numInputRows;
     progress.sources.push_back(std::move(sp));
   }
-  {
+  if (env_.trace != nullptr) {
     nlohmann::json j{{"event", "input"}, {"batch", batchId}, {"rows", progress.numInputRows}};
     trace(j.dump());
   }
@@ -337,7 +344,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   SinkContext skctx{&env_, batchId, options_.outputMode, root};
   STREAMSIM_RETURN_IF_ERROR(sink_->addBatch(skctx, rows).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
   progress.numOutputRows = static_cast<int64_t>(rows.size());
-  {
+  if (env_.trace != nullptr) {
     nlohmann::json j{{"event", "sink_write"}, {"batch", batchId}, {"rows", progress.numOutputRows}};
     trace(j.dump());
   }
@@ -382,7 +389,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   if (!committed)
     return Status::FailedPrecondition(fmt::format(
         "commits/{} already exists in {}: another run is using this checkpoint (SPARK-26425)", batchId, root));
-  {
+  if (env_.trace != nullptr) {
     nlohmann::json j{{"event", "commit"}, {"batch", batchId}, {"nextWatermark", watermark_}};
     trace(j.dump());
   }
@@ -398,6 +405,32 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     trace(fmt::format("{{\"event\":\"progress\",\"progress\":{}}}", progress.toJson()));
   progress_.push_back(std::move(progress));
   if (progress_.size() > 1000) progress_.erase(progress_.begin(), progress_.begin() + 500);
+  return Status::OK();
+}
+
+Status StreamingQuery::purgeLogs(int64_t batchId) {
+  const int64_t keep = options_.minBatchesToRetain;
+  if (keep >= batchId) return Status::OK();
+  // Exclusive: batches < threshold go, so offsets keep threshold..batchId (keep + 1 files, the
+  // running batch included) and commits threshold..batchId-1.
+  const int64_t threshold = batchId - keep;
+  if (purged_below_ && *purged_below_ >= threshold) return Status::OK();
+  OffsetLog offsets(env_, options_.checkpointLocation);
+  CommitLog commits(env_, options_.checkpointLocation);
+  if (!purged_below_) {
+    // The first purge of a run lists the folders (HDFSMetadataLog.purge): a checkpoint written
+    // with a larger minBatchesToRetain, or by Spark, may hold anything below the threshold.
+    STREAMSIM_RETURN_IF_ERROR(offsets.purge(threshold).status());
+    STREAMSIM_RETURN_IF_ERROR(commits.purge(threshold).status());
+  } else {
+    // Later ones delete by name what became old since: this run is the only writer and the
+    // ids are contiguous, so that is exactly what a listing would find.
+    STREAMSIM_RETURN_IF_ERROR(offsets.purgeRange(*purged_below_, threshold));
+    STREAMSIM_RETURN_IF_ERROR(commits.purgeRange(*purged_below_, threshold));
+  }
+  purged_below_ = threshold;
+  if (env_.trace != nullptr)
+    trace(fmt::format(R"({{"event":"logs_purged","batch":{},"below":{}}})", batchId, threshold));
   return Status::OK();
 }
 

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cassert>
 #include <map>
+#include <optional>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -49,6 +50,10 @@ struct CacheEntry {
   int64_t version = -1;  // the committed version the working copy holds; -1 = must reload
   int64_t numKeys = 0;   // rows in the working copy
   bool inUse = false;    // a store is open on it
+  // The state files in the store's folder as this provider last listed and then wrote/deleted
+  // them (the provider is the folder's only writer while the query runs), so maintenance needs
+  // no listing per run. nullopt: list at the next maintenance (after a reload or a failure).
+  std::optional<StateFilesListing> files;
 };
 
 // Writes a state file for a version. A file left by an earlier attempt of the same batch (a
@@ -205,26 +210,69 @@ class VersionedStateStore final : public StateStore {
           changelog.remove(cf, key);
         }
       }
+    std::string data = changelog.finish();
+    const auto size = static_cast<int64_t>(data.size());
     STREAMSIM_RETURN_IF_ERROR(
         writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kChangelog, next)),
-                       changelog.finish(), StateFileKind::kChangelog, next, ctx));
-    if (options_.snapshotEvery > 0 && next % options_.snapshotEvery == 0) {
+                       data, StateFileKind::kChangelog, next, ctx));
+    if (entry_->files) {
+      entry_->files->changelogs.insert(next);
+      entry_->files->changelogBytes[next] = size;
+    }
+    if (options_.snapshotEvery > 0 && next % options_.snapshotEvery == 0)
+      STREAMSIM_RETURN_IF_ERROR(maintain(next, ctx));
+    return Status::OK();
+  }
+
+  // Spark's maintenance task (doMaintenance: snapshot, then cleanup), run at a fixed version
+  // interval so that the files present after any batch are a function of the batches alone.
+  // The snapshot is written only when snapshotDue says the changelogs since the last one
+  // outweigh it (docs/state-format.md "Maintenance"); one folder listing serves both steps.
+  Status maintain(int64_t next, const FaultContext& ctx) {
+    if (!entry_->files) {
+      STREAMSIM_ASSIGN_OR_RETURN(entry_->files, listStateFiles(env_, dir_, kind_));
+    }
+    StateFilesListing& files = *entry_->files;
+    const int64_t maxChain = int64_t{kMaxChainInMaintenanceRuns} * options_.snapshotEvery;
+    if (snapshotDue(files, next, maxChain)) {
       StateFileWriter snapshot(StateFileKind::kSnapshot, next);
+      if (!files.snapshotBytes.empty()) {
+        const auto last = static_cast<size_t>(files.snapshotBytes.rbegin()->second);
+        snapshot.reserve(last + last / 8);
+      }
       entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
         snapshot.put(cf, key, value);
         return true;
       });
+      std::string data = snapshot.finish();
+      const auto size = static_cast<int64_t>(data.size());
       STREAMSIM_RETURN_IF_ERROR(
           writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
-                         snapshot.finish(), StateFileKind::kSnapshot, next, ctx));
+                         data, StateFileKind::kSnapshot, next, ctx));
+      files.snapshots.insert(next);
+      files.snapshotBytes[next] = size;
     }
+    STREAMSIM_ASSIGN_OR_RETURN(
+        std::vector<std::string> deleted,
+        deleteOldStateFiles(env_, dir_, kind_, files, next, options_.minVersionsToRetain));
+    if (env_.trace != nullptr && !deleted.empty())
+      env_.trace->event(fmt::format(
+          R"({{"event":"state_files_deleted","operator":{},"partition":{},"version":{},"count":{}}})",
+          operator_id_, partition_, next, deleted.size()));
     return Status::OK();
   }
+
+  // An unchanging state is snapshotted again after this many maintenance runs, so the
+  // changelog chain retention must keep stays bounded.
+  static constexpr int kMaxChainInMaintenanceRuns = 10;
 
   void release(bool valid) {
     done_ = true;
     entry_->inUse = false;
-    if (!valid) entry_->version = -1;  // the working copy holds uncommitted changes: reload
+    if (!valid) {
+      entry_->version = -1;  // the working copy holds uncommitted changes: reload
+      entry_->files.reset();  // and a failed commit may have left files half done: list again
+    }
   }
 
 
@@ -270,6 +318,7 @@ class VersionedStateStoreProvider final : public StateStoreProvider {
     std::string dir = stateStoreDir(checkpointRoot, operatorId, partition);
     if (entry->version != version) {
       entry->version = -1;
+      entry->files.reset();
       WorkingCopy& wc = *entry->wc;
       Status clearStatus;
       STREAMSIM_RETURN_IF_ERROR(replayStateVersion(

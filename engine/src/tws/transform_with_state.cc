@@ -372,9 +372,11 @@ class TransformWithStateOperator final : public Operator {
     if (spec_.timeMode != TimeMode::kNone) {
       TimeMs threshold = spec_.timeMode == TimeMode::kProcessingTime ? ctx.batchTimestampMs
                                                                      : ctx.evictionWatermarkMs;
+      const int64_t deletedBefore = task.timersDeleted;
       for (const detail::DueTimer& t : detail::dueTimers(store, threshold)) {
-        // An earlier handler of this scan may have deleted it.
-        if (!detail::timerExists(store, t.key, t.ts)) continue;
+        // An earlier handler of this scan may have deleted it (only deleteTimer can: a handler
+        // registers timers at any time, but the scan's list is fixed when it starts).
+        if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;
         setKey(task, t.key);
         if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
         Output o;

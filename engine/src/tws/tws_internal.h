@@ -74,6 +74,9 @@ struct TaskContext {
   // The first rule the processor broke (it fails the task even if the processor caught it).
   std::optional<StatefulProcessorError> violation;
   std::vector<StateVariable> variables;  // in declaration order
+  // Timers deleted by deleteTimer() in this task: the expired-timer scan re-checks that a due
+  // timer still exists only when a handler deleted one since the scan began.
+  int64_t timersDeleted = 0;
   // Counters for progress.
   int64_t timersFired = 0;
   int64_t ttlRemoved = 0;

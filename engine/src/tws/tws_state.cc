@@ -140,7 +140,9 @@ namespace detail {
 
 void appendOrderedTime(TimeMs t, std::string& out) {
   uint64_t u = static_cast<uint64_t>(t) ^ (uint64_t{1} << 63);
-  for (int i = 7; i >= 0; --i) out.push_back(static_cast<char>((u >> (8 * i)) & 0xff));
+  char bytes[8];  // one append instead of eight push_backs: every timer key holds one
+  for (int i = 0; i < 8; ++i) bytes[i] = static_cast<char>((u >> (8 * (7 - i))) & 0xff);
+  out.append(bytes, 8);
 }
 
 TimeMs readOrderedTime(std::string_view in) {
@@ -557,10 +559,15 @@ void TaskHandle::checkTimerCall(std::string_view op) {
 
 void TaskHandle::registerTimer(TimeMs ts) {
   checkTimerCall("registerTimer");
-  if (timerExists(*task_.store, task_.key, ts)) return;  // one timer per (key, timestamp)
-  std::string byKey = task_.key;
+  std::string byKey;
+  byKey.reserve(task_.key.size() + 8);
+  byKey.append(task_.key);
   appendOrderedTime(ts, byKey);
-  std::string byTime = orderedTime(ts);
+  // One timer per (key, timestamp).
+  if (task_.store->get(kTimersByKeyCf, byKey).has_value()) return;
+  std::string byTime;
+  byTime.reserve(task_.key.size() + 8);
+  appendOrderedTime(ts, byTime);
   byTime.append(task_.key);
   task_.store->put(kTimersByKeyCf, byKey, "");
   task_.store->put(kTimersByTimeCf, byTime, "");
@@ -571,6 +578,7 @@ void TaskHandle::deleteTimer(TimeMs ts) {
   checkTimerCall("deleteTimer");
   if (!timerExists(*task_.store, task_.key, ts)) return;
   deleteTimerEntries(*task_.store, task_.key, ts);
+  ++task_.timersDeleted;
   if (task_.trace) task_.trace("tws.timer_deleted", fmt::format("\"ts\":{}", ts));
 }
 
@@ -609,9 +617,13 @@ bool timerExists(StateStore& store, std::string_view key, TimeMs ts) {
 }
 
 void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts) {
-  std::string byKey(key);
+  std::string byKey;
+  byKey.reserve(key.size() + 8);
+  byKey.append(key);
   appendOrderedTime(ts, byKey);
-  std::string byTime = orderedTime(ts);
+  std::string byTime;
+  byTime.reserve(key.size() + 8);
+  appendOrderedTime(ts, byTime);
   byTime.append(key);
   store.remove(kTimersByKeyCf, byKey);
   store.remove(kTimersByTimeCf, byTime);

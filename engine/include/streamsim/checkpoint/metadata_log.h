@@ -60,6 +60,13 @@ class MetadataLogFiles {
   Result<std::optional<std::string>> readRaw(const std::string& fileName);
   // Batch ids present in the folder, ascending; empty if the folder does not exist.
   Result<std::vector<int64_t>> listBatchIds(bool acceptCompact = false);
+  // Spark's HDFSMetadataLog.purge: deletes every batch file with an id < thresholdBatchId
+  // (exclusive), found by listing the folder. Returns how many files were deleted.
+  Result<int64_t> purge(int64_t thresholdBatchId);
+  // Deletes the batch files fromBatchId <= id < thresholdBatchId by name, without listing: the
+  // cheap form of purge() for a writer that already purged everything below fromBatchId. A
+  // missing file is not an error (the batch may never have been written or already deleted).
+  Status purgeRange(int64_t fromBatchId, int64_t thresholdBatchId);
 
  private:
   Env env_;
@@ -103,6 +110,11 @@ class HDFSMetadataLog {
     return std::optional<int64_t>(ids.back());
   }
   Result<std::vector<int64_t>> listBatchIds() { return files_.listBatchIds(); }
+  // Deletes batches < thresholdBatchId (MetadataLogFiles::purge).
+  Result<int64_t> purge(int64_t thresholdBatchId) { return files_.purge(thresholdBatchId); }
+  Status purgeRange(int64_t fromBatchId, int64_t thresholdBatchId) {
+    return files_.purgeRange(fromBatchId, thresholdBatchId);
+  }
   MetadataLogFiles& files() { return files_; }
 
  private:

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -35,6 +36,8 @@ class StateFileWriter {
   StateFileWriter(StateFileKind kind, int64_t version);
   void put(std::string_view cf, std::string_view key, std::string_view value);
   void remove(std::string_view cf, std::string_view key);  // REQUIRES: kind is kChangelog
+  // Room for `bytes` in all (a snapshot about as large as the last one grows without copies).
+  void reserve(size_t bytes) { data_.reserve(bytes); }
   // The complete file (header, records, footer with count and CRC-32). Call once.
   std::string finish();
 
@@ -68,6 +71,38 @@ Result<int64_t> latestStateVersion(const Env& env, const std::string& dir, State
 Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind kind,
                           int64_t version, const std::function<void()>& reset,
                           const StateRecordVisitor& visit);
+
+// The state files of one store folder: versions present, with their sizes in bytes.
+struct StateFilesListing {
+  std::set<int64_t> changelogs;
+  std::set<int64_t> snapshots;
+  std::map<int64_t, int64_t> changelogBytes;
+  std::map<int64_t, int64_t> snapshotBytes;
+};
+// Empty when `dir` does not exist.
+Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind);
+
+// Whether maintenance at `version` (whose changelog is in `files`) writes a snapshot: when there
+// is none yet; when the changelogs after the newest snapshot hold records and at least as many
+// record bytes as that snapshot does (so a load reads at most about twice a snapshot's bytes, and
+// snapshots cost no more to write than the changelogs did); or when that chain has reached
+// `maxChain` versions (bounds the files an unchanging state keeps). Decided from file sizes
+// alone, so the same batches give the same files whatever restarts happened in between.
+bool snapshotDue(const StateFilesListing& files, int64_t version, int64_t maxChain);
+
+// State store maintenance's file cleanup (Spark's HDFSBackedStateStoreProvider.cleanup, which
+// RocksDB's deleteOldVersions matches up to where it counts from): keeps what loading any
+// version in [latestVersion - minVersionsToRetain, latestVersion] needs — the newest snapshot
+// <= latestVersion - minVersionsToRetain and every file after it — and deletes the changelogs
+// and snapshots older than that snapshot. Without such a snapshot nothing is deleted (the
+// chain from version 0 is still needed). Returns the deleted paths, ascending by version.
+Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::string& dir,
+                                                     StateStoreKind kind, int64_t latestVersion,
+                                                     int minVersionsToRetain);
+// The same from a listing taken before (maintenance lists the folder once); `files` is updated.
+Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::string& dir,
+                                                     StateStoreKind kind, StateFilesListing& files,
+                                                     int64_t latestVersion, int minVersionsToRetain);
 
 // Column family -> (key, value) pairs in ascending key order (keys and values are the stored
 // bytes; decoding them is the caller's job).

@@ -42,8 +42,9 @@ class StateStore {
                     const StateVisitor& visit) = 0;
   // Entries whose key starts with `prefix`, ascending.
   void scanPrefix(std::string_view cf, std::string_view prefix, const StateVisitor& visit);
-  // Makes the changes durable as version()+1 (changelog file, and a snapshot every K versions,
-  // written through the engine's FileSystem). After commit the store must not be used.
+  // Makes the changes durable as version()+1 (changelog file, and every K versions the
+  // maintenance step: snapshot + old file cleanup; StateStoreOptions), written through the
+  // engine's FileSystem. After commit the store must not be used.
   virtual Status commit() = 0;
   // Drops the changes. After abort the store must not be used.
   virtual void abort() = 0;
@@ -61,7 +62,14 @@ Result<StateStoreKind> parseStateStoreKind(std::string_view name);  // "memory" 
 
 struct StateStoreOptions {
   StateStoreKind kind = StateStoreKind::kMemory;
-  int snapshotEvery = 10;      // write a full snapshot every K versions (others: changelog only)
+  // Maintenance runs at every version that is a multiple of snapshotEvery, on the commit path
+  // (Spark runs it on a background thread; here it must be deterministic): it writes a full
+  // snapshot when snapshotDue (state_files.h: the changelogs since the last one outweigh it)
+  // and deletes the files no longer needed to load the last minVersionsToRetain versions
+  // (deleteOldStateFiles). 0 = never (changelogs only, nothing deleted).
+  int snapshotEvery = 10;
+  // Spark's StateStoreConf.minVersionsToRetain; the query sets it from minBatchesToRetain.
+  int minVersionsToRetain = 100;
   bool rocksdbInMemoryEnv = true;  // RocksDB working copy on RocksDB's in-memory Env
   std::string rocksdbLocalDir;     // used when rocksdbInMemoryEnv is false
 };
