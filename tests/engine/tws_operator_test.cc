@@ -68,6 +68,29 @@ TEST_P(TwsTest, CountProcessorGivesTheDocumentedCounts) {
   EXPECT_EQ(*out, std::vector<Row>{(Row{{"k", "a"}, {"count", int64_t{4}}})});
 }
 
+// What each handler call emits is output once, in call order (keys ascending, then timers),
+// whatever the previous calls emitted: the operator reuses one Output buffer per task.
+TEST_P(TwsTest, EachCallsRowsAreOutputOnceInCallOrder) {
+  TwsDriver d(GetParam(), 1);
+  auto h = timerHooks();
+  auto base = h->input;
+  h->input = [base](ScriptedProcessor& p, const Row& key, RowRange rows, const TimerValues& tv,
+                    Output& out) {
+    base(p, key, rows, tv, out);
+    EXPECT_TRUE(out.rows().empty());  // nothing left over from the previous key
+    for (size_t i = 0; i < rows.size(); ++i)
+      out.emit(Row{{"k", key[0]}, {"i", static_cast<int64_t>(i)}});
+  };
+  ASSERT_TRUE(d.start(spec(h, TimeMode::kProcessingTime)).ok());
+  auto out = d.run({in("b", 100), in("a", 5000), in("c", 200), in("b", 5000), in("a", 5000)}, 1000);
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  std::vector<std::string> got;
+  for (const Row& r : *out) got.push_back(r.toString());
+  EXPECT_EQ(got, (std::vector<std::string>{"k=a, i=0", "k=a, i=1", "k=b, i=0", "k=b, i=1", "k=c, i=0",
+                                           "k=b, fired=100, listed=true",
+                                           "k=c, fired=200, listed=true"}));
+}
+
 TEST_P(TwsTest, SimpleCounterGivesTheDocumentedCounts) {
   TwsDriver d(GetParam());
   ASSERT_TRUE(d.start(named("simple_counter")).ok());
