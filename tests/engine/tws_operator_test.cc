@@ -586,6 +586,30 @@ TEST_P(TwsTest, TraceHasTimerAndRowEvents) {
     EXPECT_NE(text.find(e), std::string::npos) << e << " missing in:\n" << text;
 }
 
+// withKey(key, name, value) reuses its previous output schema only while the key schema, the
+// name and the types are the same: every change shows in the row's columns.
+TEST(WithKeyTest, OutputSchemaFollowsKeyNameAndTypes) {
+  auto shape = [](const Row& r) {
+    std::string out;
+    for (size_t i = 0; i < r.schema()->size(); ++i)
+      out += r.schema()->field(i).name + ":" + std::string(typeName(r.schema()->field(i).type)) + " ";
+    return out;
+  };
+  Row k1{{"k", "a"}};
+  Row k2{{"id", "a"}};
+  Row kLong{{"k", int64_t{1}}};
+  Row kNull{{"k", Value()}};
+  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{1}))), "k:string count:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{2}))), "k:string count:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "n", Value(int64_t{2}))), "k:string n:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "n", Value("x"))), "k:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(k2, "n", Value("x"))), "id:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(kLong, "n", Value("x"))), "k:long n:string ");
+  EXPECT_EQ(shape(processors::withKey(kNull, "n", Value())), "k:string n:string ");
+  Row r = processors::withKey(k1, "count", Value(int64_t{7}));
+  EXPECT_EQ(r.toString(), "k=a, count=7");
+}
+
 TEST(ProcessorRegistryTest, KnowsTheBuiltIns) {
   std::vector<std::string> names = ProcessorRegistry::names();
   for (const char* n : {"count", "simple_counter", "session_tracker", "counter_with_initial_state",
