@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
 
 #include "streamsim/checkpoint/checkpoint_metadata.h"
 #include "streamsim/checkpoint/commit_log.h"
@@ -320,6 +322,54 @@ TEST(FileSourceLogFormat, CompactPlusTwoBatchesGiveFiveFiles) {
   auto latest = log.getLatestBatchId();
   ASSERT_TRUE(latest.ok());
   EXPECT_EQ(**latest, 4);
+}
+
+// Entries as this engine writes them are read without a JSON DOM; every other spelling goes to
+// the DOM reader. Both must give the same entries and the same errors.
+RC_GTEST_PROP(FileSourceLogEntry, WhatIsWrittenIsReadBack, ()) {
+  const auto path = *rc::gen::container<std::string>(rc::gen::inRange<char>(1, 127));
+  const auto timestamp = *rc::gen::arbitrary<int64_t>();
+  const auto batchId = *rc::gen::arbitrary<int64_t>();
+  FileSourceEntry e{path, timestamp, batchId};
+  auto back = FileSourceLogCodec::parseEntry(FileSourceLogCodec::serializeEntry(e), "/log/0", 2);
+  RC_ASSERT(back.ok());
+  RC_ASSERT(*back == e);
+}
+
+TEST(FileSourceLogEntry, OtherSpellingsReadAsJson) {
+  auto parse = [](std::string_view line) { return FileSourceLogCodec::parseEntry(line, "/log/0", 2); };
+  const FileSourceEntry ab{"file:/in/ab", 5, 3};
+  for (std::string_view line : {
+           R"({"path":"file:/in/ab","timestamp":5,"batchId":3})",
+           R"(  {"path":"file:/in/ab","timestamp":5,"batchId":3} )",
+           R"({"batchId":3,"timestamp":5,"path":"file:/in/ab"})",
+           R"({ "path" : "file:/in/ab" , "timestamp" : 5 , "batchId" : 3 })",
+           R"({"path":"file:/in/ab","timestamp":5,"batchId":3})",
+           R"({"path":"file:/in/ab","timestamp":5,"batchId":3,"extra":[1]})",
+       }) {
+    auto e = parse(line);
+    ASSERT_TRUE(e.ok()) << line << ": " << e.status().message();
+    EXPECT_EQ(*e, ab) << line;
+  }
+  auto big = parse(R"({"path":"p","timestamp":1234567890123456789,"batchId":-0})");
+  ASSERT_TRUE(big.ok()) << big.status().message();
+  EXPECT_EQ(big->timestamp, 1234567890123456789);
+  EXPECT_EQ(big->batchId, 0);
+  auto utf8 = parse("{\"path\":\"caf\xc3\xa9\",\"timestamp\":1,\"batchId\":0}");
+  ASSERT_TRUE(utf8.ok()) << utf8.status().message();
+  EXPECT_EQ(utf8->path, "caf\xc3\xa9");
+  for (std::string_view bad : {
+           R"({"path":"p","timestamp":05,"batchId":3})",
+           R"({"path":"p","timestamp":1.5,"batchId":3})",
+           R"({"path":"p","timestamp":5,"batchId":3}x)",
+           R"({"path":"p","timestamp":5})",
+           R"({"path":"p","timestamp":5,"batchId":})",
+           R"({"path":"p","timestamp":5,"batchId":3)",
+       }) {
+    auto e = parse(bad);
+    EXPECT_FALSE(e.ok()) << bad;
+    if (!e.ok()) EXPECT_NE(e.status().message().find("/log/0:2"), std::string::npos) << e.status().message();
+  }
 }
 
 TEST(CompactibleLogFormat, EntriesAreByteExactApartFromTheTrailingNewline) {

@@ -192,6 +192,64 @@ TEST(JsonRows, FlatLinesAndTheirNearMissesParseAlike) {
   }
 }
 
+// Lines read together give the rows they give one by one: the columns remembered from earlier
+// lines' key order must not leak into a line with other keys, and a special byte anywhere in a
+// string (inside or after an 8-byte block) is seen.
+TEST(JsonRows, LinesReadTogetherParseAsReadAlone) {
+  auto schema = schemaOf("a string, b long, c string, _corrupt_record string");
+  std::vector<std::string> lines = {
+      R"({"a":"x","b":1,"c":"y"})", R"({"b":2,"a":"x2","c":"y2"})", R"({"c":"z","a":"w"})",
+      R"({"zz":"q","a":"v","b":3})", R"({"a":"x","b":1,"c":"y"})", R"({"b":4})",
+      R"({"a":"x","a":"again","b":5})", R"({"c":"c","b":6,"a":"a"})",
+  };
+  const std::string specials[] = {"\"", "\\", "\\\"", "\t", "\x01", "\xC3\xA9", "\xFF", "\x7F"};
+  for (const std::string& special : specials) {
+    for (size_t before = 0; before <= 18; ++before) {
+      std::string text = std::string(before, 'p') + special + std::string(19 - before, 's');
+      lines.push_back("{\"a\":\"" + text + "\",\"b\":7}");
+      lines.push_back("{\"c\":\"" + text + "\"}");
+    }
+  }
+  std::string all;
+  std::vector<std::string> alone;
+  for (const std::string& line : lines) {
+    all += line + "\n";
+    auto rows = parseJsonLines(line, schema);
+    ASSERT_TRUE(rows.ok()) << line;
+    ASSERT_EQ(rows->size(), 1u);
+    alone.push_back((*rows)[0].toString());
+  }
+  auto together = parseJsonLines(all, schema);
+  ASSERT_TRUE(together.ok());
+  ASSERT_EQ(together->size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ((*together)[i].toString(), alone[i]) << lines[i];
+  // Spot checks that the alone parses are the right ones.
+  EXPECT_EQ(alone[1], "a=x2, b=2, c=y2, _corrupt_record=null");
+  EXPECT_EQ(alone[3], "a=v, b=3, c=null, _corrupt_record=null");
+  EXPECT_EQ(alone[6], "a=again, b=5, c=null, _corrupt_record=null");
+}
+
+// A timestamp string read by the fast reader (parsed in place) gives the value or the error the
+// general parser gives (a trailing nested value sends a line to the general parser).
+TEST(JsonRows, TimestampStringsReadAlikeByBothReaders) {
+  auto schema = schemaOf("t timestamp, n long");
+  for (std::string t : {"2026-01-01T00:00:00Z", "2026-01-01T00:00:00.123Z", "2026-01-01 00:00:00",
+                        "", "nope", "2026-13-01T00:00:00Z", "1970-01-01T00:00:00Z"}) {
+    const std::string flat = "{\"t\":\"" + t + "\",\"n\":1}";
+    const std::string general = "{\"t\":\"" + t + "\",\"n\":1,\"x\":[1]}";
+    auto a = parseJsonLines(flat, schema, JsonReadOptions{ParseMode::kFailFast});
+    auto b = parseJsonLines(general, schema, JsonReadOptions{ParseMode::kFailFast});
+    ASSERT_EQ(a.ok(), b.ok()) << t;
+    if (a.ok()) {
+      EXPECT_EQ((*a)[0].toString(), (*b)[0].toString()) << t;
+    } else {
+      // The messages quote the line; compare the reasons.
+      std::string ma = a.status().message(), mb = b.status().message();
+      EXPECT_EQ(ma.substr(0, ma.find(": {")), mb.substr(0, mb.find(": {"))) << t;
+    }
+  }
+}
+
 // A line the fast reader gives up on half-way is read again by the general parser, which also
 // words the error of a malformed one.
 TEST(JsonRows, LinesTheFastReaderGivesUpOnAreReadByTheGeneralParser) {

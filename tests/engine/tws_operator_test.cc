@@ -68,6 +68,29 @@ TEST_P(TwsTest, CountProcessorGivesTheDocumentedCounts) {
   EXPECT_EQ(*out, std::vector<Row>{(Row{{"k", "a"}, {"count", int64_t{4}}})});
 }
 
+// What each handler call emits is output once, in call order (keys ascending, then timers),
+// whatever the previous calls emitted: the operator reuses one Output buffer per task.
+TEST_P(TwsTest, EachCallsRowsAreOutputOnceInCallOrder) {
+  TwsDriver d(GetParam(), 1);
+  auto h = timerHooks();
+  auto base = h->input;
+  h->input = [base](ScriptedProcessor& p, const Row& key, RowRange rows, const TimerValues& tv,
+                    Output& out) {
+    base(p, key, rows, tv, out);
+    EXPECT_TRUE(out.rows().empty());  // nothing left over from the previous key
+    for (size_t i = 0; i < rows.size(); ++i)
+      out.emit(Row{{"k", key[0]}, {"i", static_cast<int64_t>(i)}});
+  };
+  ASSERT_TRUE(d.start(spec(h, TimeMode::kProcessingTime)).ok());
+  auto out = d.run({in("b", 100), in("a", 5000), in("c", 200), in("b", 5000), in("a", 5000)}, 1000);
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  std::vector<std::string> got;
+  for (const Row& r : *out) got.push_back(r.toString());
+  EXPECT_EQ(got, (std::vector<std::string>{"k=a, i=0", "k=a, i=1", "k=b, i=0", "k=b, i=1", "k=c, i=0",
+                                           "k=b, fired=100, listed=true",
+                                           "k=c, fired=200, listed=true"}));
+}
+
 TEST_P(TwsTest, SimpleCounterGivesTheDocumentedCounts) {
   TwsDriver d(GetParam());
   ASSERT_TRUE(d.start(named("simple_counter")).ok());
@@ -590,6 +613,30 @@ TEST_P(TwsTest, TraceHasTimerAndRowEvents) {
   std::string text = trace.text();
   for (const char* e : {"tws.rows", "tws.timer_registered", "tws.timer_fired"})
     EXPECT_NE(text.find(e), std::string::npos) << e << " missing in:\n" << text;
+}
+
+// withKey(key, name, value) reuses its previous output schema only while the key schema, the
+// name and the types are the same: every change shows in the row's columns.
+TEST(WithKeyTest, OutputSchemaFollowsKeyNameAndTypes) {
+  auto shape = [](const Row& r) {
+    std::string out;
+    for (size_t i = 0; i < r.schema()->size(); ++i)
+      out += r.schema()->field(i).name + ":" + std::string(typeName(r.schema()->field(i).type)) + " ";
+    return out;
+  };
+  Row k1{{"k", "a"}};
+  Row k2{{"id", "a"}};
+  Row kLong{{"k", int64_t{1}}};
+  Row kNull{{"k", Value()}};
+  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{1}))), "k:string count:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{2}))), "k:string count:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "n", Value(int64_t{2}))), "k:string n:long ");
+  EXPECT_EQ(shape(processors::withKey(k1, "n", Value("x"))), "k:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(k2, "n", Value("x"))), "id:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(kLong, "n", Value("x"))), "k:long n:string ");
+  EXPECT_EQ(shape(processors::withKey(kNull, "n", Value())), "k:string n:string ");
+  Row r = processors::withKey(k1, "count", Value(int64_t{7}));
+  EXPECT_EQ(r.toString(), "k=a, count=7");
 }
 
 TEST(ProcessorRegistryTest, KnowsTheBuiltIns) {

@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 #include <nlohmann/json.hpp>
@@ -40,8 +42,9 @@ void appendQuoted(std::string& out, const std::string& s) { out += json(s).dump(
 // (Spark's default, non-exact string parsing).
 class RowSax {
  public:
-  RowSax(const Schema& schema, int corrupt_index, std::vector<Value>& out)
-      : schema_(schema), corrupt_index_(corrupt_index), out_(out) {}
+  RowSax(const Schema& schema, int corrupt_index, std::vector<Value>& out,
+         std::vector<int>* keyColumns = nullptr)
+      : schema_(schema), corrupt_index_(corrupt_index), out_(out), key_columns_(keyColumns) {}
 
   const std::string& error() const { return error_; }
 
@@ -117,6 +120,18 @@ class RowSax {
     appendQuoted(q, s);
     return badValue(q);
   }
+  // A plain string (no escapes) of the record itself, from the flat-line reader: a timestamp
+  // column parses it in place, without the std::string the general path builds (a timestamp
+  // is longer than the short-string buffer: an allocation per line). Anything else, and a
+  // timestamp that does not parse (for its error), takes string().
+  bool plainTopLevelString(std::string_view v) {
+    if (depth_ == 1 && field_ >= 0 && schema_.field(field_).type == Type::kTimestamp && !v.empty()) {
+      auto ts = parseTimestamp(v);
+      if (ts.ok()) return set(Value::timestamp(*ts));
+    }
+    json::string_t s(v);
+    return string(s);
+  }
   bool binary(json::binary_t&) { return fail("binary values are not JSON"); }
 
   bool start_object(std::size_t) { return startContainer('{'); }
@@ -140,7 +155,7 @@ class RowSax {
 
   // A key of the record itself: selects the column its value goes to (-1: skipped).
   bool topLevelKey(std::string_view k) {
-    field_ = schema_.indexOf(k);
+    field_ = columnOf(k);
     if (field_ == corrupt_index_) field_ = -1;
     return true;
   }
@@ -154,6 +169,19 @@ class RowSax {
   }
 
  private:
+  // schema_.indexOf(k), asking first the column the key at this position had on earlier lines.
+  // The remembered column came from indexOf of the same name, so a name match is indexOf's
+  // answer.
+  int columnOf(std::string_view k) {
+    const size_t n = top_level_keys_++;
+    if (key_columns_ == nullptr) return schema_.indexOf(k);
+    std::vector<int>& hints = *key_columns_;
+    if (n < hints.size() && hints[n] >= 0 && schema_.field(hints[n]).name == k) return hints[n];
+    const int i = schema_.indexOf(k);
+    if (n >= hints.size()) hints.resize(n + 1, -1);
+    hints[n] = i;
+    return i;
+  }
   bool fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
     return false;
@@ -247,6 +275,8 @@ class RowSax {
   const Schema& schema_;
   int corrupt_index_;
   std::vector<Value>& out_;
+  std::vector<int>* key_columns_;
+  size_t top_level_keys_ = 0;
   int depth_ = 0;
   int field_ = -1;
   int capture_depth_ = 0;
@@ -313,6 +343,20 @@ class FlatLineReader {
   bool plainString(std::string_view& out) {
     if (!consume('"')) return false;
     const char* start = p_;
+    // Eight bytes at a time while none of them is a quote, a backslash, a control character or
+    // non-ASCII (the per-byte loop below was most of a line's cost); the loop below then finds
+    // and judges the byte that stopped this one.
+    while (end_ - p_ >= 8) {
+      uint64_t x;
+      std::memcpy(&x, p_, 8);
+      constexpr uint64_t kOnes = 0x0101010101010101ULL;
+      constexpr uint64_t kHigh = 0x8080808080808080ULL;
+      auto zeroByte = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
+      uint64_t stop = (x & kHigh) | ((x - 0x20 * kOnes) & ~x & kHigh) |
+                      zeroByte(x ^ ('"' * kOnes)) | zeroByte(x ^ ('\\' * kOnes));
+      if (stop != 0) break;
+      p_ += 8;
+    }
     while (p_ < end_) {
       unsigned char c = static_cast<unsigned char>(*p_);
       if (c == '"') {
@@ -331,8 +375,7 @@ class FlatLineReader {
     if (c == '"') {
       std::string_view v;
       if (!plainString(v)) return false;
-      json::string_t s(v);
-      return sax_.string(s);
+      return sax_.plainTopLevelString(v);
     }
     if (c == '-' || (c >= '0' && c <= '9')) return number();
     if (literal("true")) return sax_.boolean(true);
@@ -384,13 +427,22 @@ Result<JsonRowParser> JsonRowParser::make(SchemaPtr schema, JsonReadOptions opti
 }
 
 Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out) const {
-  out.assign(schema_->size(), Value());
+  return parseRecord(line, out, nullptr);
+}
+
+Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out,
+                                  std::vector<int>* keyColumns) const {
+  // All null. clear()+resize() default-constructs the slots (assign(n, Value()) copied a
+  // temporary into each, several times the instructions).
+  out.clear();
+  out.resize(schema_->size());
   {
-    RowSax flat(*schema_, corrupt_index_, out);
+    RowSax flat(*schema_, corrupt_index_, out, keyColumns);
     if (FlatLineReader(line, flat).read()) return Status::OK();
   }
-  out.assign(schema_->size(), Value());  // undo what the fast reader set before it gave up
-  RowSax sax(*schema_, corrupt_index_, out);
+  out.clear();  // undo what the fast reader set before it gave up
+  out.resize(schema_->size());
+  RowSax sax(*schema_, corrupt_index_, out, keyColumns);
   bool ok = json::sax_parse(line.begin(), line.end(), &sax);
   if (!ok) {
     return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());
@@ -404,6 +456,7 @@ Status JsonRowParser::parseLines(std::string_view text, std::string_view fileNam
   size_t pos = 0;
   int64_t lineNo = 0;
   std::vector<Value> values;
+  std::vector<int> keyColumns;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;
@@ -413,7 +466,7 @@ Status JsonRowParser::parseLines(std::string_view text, std::string_view fileNam
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (isBlank(line)) continue;
     ++local.lines;
-    Status st = parseRecord(line, values);
+    Status st = parseRecord(line, values, &keyColumns);
     if (st.ok()) {
       out.emplace_back(schema_, std::move(values));
       ++local.rows;

@@ -90,7 +90,7 @@ class DedupOperator final : public Operator {
       auto& groups = parts[static_cast<size_t>(p)];
       for (size_t i = 0; i < groups.size(); ++i) {
         if (i == groups.size() / 2) STREAMSIM_RETURN_IF_ERROR(midway());
-        ops::KeyGroup& g = groups[i];
+        const ops::KeyGroup& g = groups[i];
         bool seen = store.get("default", g.key).has_value();
         for (const Row& row : g.rows) {  // copied, never moved: a retried task reads them again
           std::optional<TimeMs> t;

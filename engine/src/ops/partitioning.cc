@@ -55,7 +55,9 @@ PartitionedGroups groupByPartitionAndKey(std::vector<std::pair<std::string, Row>
     buckets[static_cast<size_t>(partitionOf(key, numPartitions))].push_back(
         Entry{prefixOf(key), static_cast<uint32_t>(i)});
   }
-  PartitionedGroups out(parts);
+  PartitionedGroups out(numPartitions);
+  // Reserved up front: the groups' spans point into it while it fills.
+  out.rows.reserve(keyed.size());
   for (size_t p = 0; p < parts; ++p) {
     std::vector<Entry>& b = buckets[p];
     std::sort(b.begin(), b.end(), [&](const Entry& x, const Entry& y) {
@@ -67,11 +69,11 @@ PartitionedGroups groupByPartitionAndKey(std::vector<std::pair<std::string, Row>
       const std::string& key = keyed[b[i].index].first;
       size_t j = i + 1;
       while (j < b.size() && b[j].prefix == b[i].prefix && keyed[b[j].index].first == key) ++j;
-      KeyGroup g;
-      g.rows.reserve(j - i);
-      for (size_t k = i; k < j; ++k) g.rows.push_back(std::move(keyed[b[k].index].second));
-      g.key = std::move(keyed[b[i].index].first);
-      out[p].push_back(std::move(g));
+      const size_t first = out.rows.size();
+      for (size_t k = i; k < j; ++k) out.rows.push_back(std::move(keyed[b[k].index].second));
+      out.partitions[p].push_back(
+          KeyGroup{std::move(keyed[b[i].index].first),
+                   std::span<const Row>(out.rows.data() + first, j - i)});
       i = j;
     }
   }

@@ -96,7 +96,11 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
         progress.numRowsUpdated += r->metrics.numUpdated;
         progress.numRowsRemoved += r->metrics.numRemoved;
         progress.numRowsDroppedByWatermark += r->out.droppedByWatermark;
-        for (auto& row : r->out.rows) all.push_back(std::move(row));
+        if (all.empty()) {
+          all = std::move(r->out.rows);  // the first partition's vector, not a copy of it
+        } else {
+          for (auto& row : r->out.rows) all.push_back(std::move(row));
+        }
         break;
       }
       if (attempt >= ctx.taskRetries) {

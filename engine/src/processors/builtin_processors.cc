@@ -25,10 +25,25 @@ Row withKey(const Row& key, std::string_view name, Value value) {
   values.reserve(key.size() + 1);
   for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
   values.push_back(std::move(value));
-  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
-    return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;
-  });
-  return Row(std::move(schema), std::move(values));
+  // The previous call's output schema while the key's schema object, the name and the value
+  // types repeat (the operator keeps one key schema while the key types repeat): the same
+  // names and types inferSchema would give, without comparing every column name per row. The
+  // key schema is held so that its address cannot be reused by another schema.
+  thread_local SchemaPtr lastKeySchema;
+  thread_local std::string lastName;
+  thread_local SchemaPtr lastOut;
+  auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
+  bool same = lastOut != nullptr && key.schema() == lastKeySchema && lastName == name &&
+              lastOut->size() == values.size();
+  for (size_t i = 0; same && i < values.size(); ++i) same = lastOut->field(i).type == typeOf(values[i]);
+  if (!same) {
+    lastOut = inferSchema(values, [&](size_t i) -> std::string_view {
+      return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;
+    });
+    lastKeySchema = key.schema();
+    lastName = std::string(name);
+  }
+  return Row(lastOut, std::move(values));
 }
 
 namespace {

@@ -280,9 +280,8 @@ class TransformWithStateOperator final : public Operator {
   // Checks and collects what a handler emitted.
   Status collect(const BatchContext& ctx, int partition, const TaskContext& task, Output& o,
                  ops::TaskOutput& out) const {
-    std::vector<Row> rows = o.take();
     if (spec_.eventTimeColumnName) {
-      for (const Row& r : rows) {
+      for (const Row& r : o.rows()) {
         auto t = eventTimeOf(r, *spec_.eventTimeColumnName);
         if (t && *t <= ctx.lateWatermarkMs)
           return Status::FailedPrecondition(fmt::format(
@@ -294,7 +293,7 @@ class TransformWithStateOperator final : public Operator {
               task.keyRow.toJson()));
       }
     }
-    for (Row& r : rows) out.rows.push_back(std::move(r));
+    o.moveRowsTo(out.rows);
     return Status::OK();
   }
 
@@ -329,6 +328,8 @@ class TransformWithStateOperator final : public Operator {
     run.processor->setHandle(run.handle.get());
     StatefulProcessor& processor = *run.processor;
     const TimerValues timerValues(ctx.batchTimestampMs, ctx.evictionWatermarkMs);
+    // One buffer for every handler call of the task; collect() empties it after each call.
+    Output o;
 
     STREAMSIM_RETURN_IF_ERROR(
         invoke(ctx, partition, task, Phase::kInit, [&] { processor.init(*run.handle); }));
@@ -344,7 +345,6 @@ class TransformWithStateOperator final : public Operator {
       for (const ops::KeyGroup& g : initialGroups) {
         setKey(task, g.key);
         for (const Row& row : g.rows) {
-          Output o;
           STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInitialState, [&] {
             withInitial->handleInitialState(task.keyRow, row, timerValues, o);
           }));
@@ -358,7 +358,6 @@ class TransformWithStateOperator final : public Operator {
     for (size_t i = 0; i < groups.size(); ++i) {
       const ops::KeyGroup& g = groups[i];
       setKey(task, g.key);
-      Output o;
       STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInputRows, [&] {
         processor.handleInputRows(task.keyRow, RowRange(g.rows), timerValues, o);
       }));
@@ -379,8 +378,7 @@ class TransformWithStateOperator final : public Operator {
         if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;
         setKey(task, t.key);
         if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
-        Output o;
-        STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
+          STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
           processor.handleExpiredTimer(task.keyRow, timerValues, ExpiredTimerInfo(t.ts), o);
         }));
         STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));

@@ -64,6 +64,11 @@ class JsonRowParser {
   Status parseRecord(std::string_view line, std::vector<Value>& out) const;
 
  private:
+  // parseRecord with `keyColumns`: the column the i-th key of the previous records named (-1
+  // unknown), tried before a search of the schema (lines of one file repeat their key order).
+  Status parseRecord(std::string_view line, std::vector<Value>& out,
+                     std::vector<int>* keyColumns) const;
+
   JsonRowParser(SchemaPtr schema, JsonReadOptions options, int corrupt_index)
       : schema_(std::move(schema)), options_(std::move(options)), corrupt_index_(corrupt_index) {}
 

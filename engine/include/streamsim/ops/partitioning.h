@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,14 +26,30 @@ int partitionOf(std::string_view encodedKey, int numPartitions);
 // concatenated. A missing column encodes as null.
 std::string encodeKey(const Row& row, const std::vector<std::string>& cols);
 
-// All rows of one key in one partition.
+// All rows of one key in one partition: a range of the PartitionedGroups' rows (a vector per
+// key was an allocation and a free per key and batch).
 struct KeyGroup {
-  std::string key;        // encoded key
-  std::vector<Row> rows;  // input order
+  std::string key;            // encoded key
+  std::span<const Row> rows;  // input order; points into PartitionedGroups::rows
 };
 
-// Partition p's key groups, in ascending key order.
-using PartitionedGroups = std::vector<std::vector<KeyGroup>>;
+// Every partition's key groups, in ascending key order. Holds the rows the groups point into, so
+// it moves but does not copy.
+struct PartitionedGroups {
+  PartitionedGroups() = default;
+  explicit PartitionedGroups(int numPartitions)
+      : partitions(static_cast<size_t>(numPartitions)) {}
+  PartitionedGroups(PartitionedGroups&&) = default;
+  PartitionedGroups& operator=(PartitionedGroups&&) = default;
+  PartitionedGroups(const PartitionedGroups&) = delete;
+  PartitionedGroups& operator=(const PartitionedGroups&) = delete;
+
+  size_t size() const { return partitions.size(); }
+  const std::vector<KeyGroup>& operator[](size_t p) const { return partitions[p]; }
+
+  std::vector<Row> rows;  // partition by partition, key by key, each key's rows in input order
+  std::vector<std::vector<KeyGroup>> partitions;
+};
 
 // Groups (encodedKey, row) pairs by partition and key. The result always has numPartitions
 // entries (empty partitions included).

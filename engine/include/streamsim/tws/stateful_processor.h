@@ -64,6 +64,12 @@ class Output {
   void emit(Row row) { rows_.push_back(std::move(row)); }
   const std::vector<Row>& rows() const { return rows_; }
   std::vector<Row> take() { return std::move(rows_); }
+  // Moves the rows emitted so far to the end of `out` and keeps the buffer for the next call:
+  // the operator uses one Output per partition task, not an allocation per key.
+  void moveRowsTo(std::vector<Row>& out) {
+    for (Row& r : rows_) out.push_back(std::move(r));
+    rows_.clear();
+  }
 
  private:
   std::vector<Row> rows_;
