@@ -2,6 +2,7 @@
 // RocksDB store, on the simulated filesystem.
 #include "streamsim/state/state_store.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -134,6 +135,37 @@ TEST_P(StateStoreTest, PutGetRemoveAndOrderedScans) {
   st->remove("other", "x");
   EXPECT_EQ(st->columnFamilies(), (std::vector<std::string>{"default"}));
   EXPECT_TRUE(keys(*st, "other").empty());
+  ASSERT_TRUE(st->commit().ok());
+}
+
+TEST_P(StateStoreTest, LongKeysSharingPrefixesScanInBytewiseOrder) {
+  // Timer keys share their first 8 bytes (the time) and more; the memory working copy compares
+  // keys a word at a time, which must give exactly std::string's (unsigned bytewise) order:
+  // differences in every byte of a word, high bytes, NULs, and keys that prefix each other.
+  auto p = provider(sim_, kind());
+  auto st = mustOpen(*p, 0);
+  std::string base("\x00\x00\x01\x8c\x2f\x00\x00\x00" "keyheader-0123456789abcdef", 34);
+  std::vector<std::string> all;
+  for (size_t len : {size_t{3}, size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{24}, size_t{34}}) {
+    std::string k = base.substr(0, len);
+    all.push_back(k);
+    for (size_t pos = 0; pos < len; pos += 3)
+      for (char c : {'\x00', '\x7f', '\x80', '\xff'}) {
+        std::string v = k;
+        v[pos] = c;
+        all.push_back(v);
+        all.push_back(v + std::string(1, '\x00'));
+      }
+  }
+  for (const std::string& k : all) st->put("timers", k, "v");
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  EXPECT_EQ(keys(*st, "timers"), all);
+  for (const std::string& k : all) EXPECT_EQ(st->get("timers", k), "v") << k.size();
+  for (size_t i = 0; i < all.size(); i += 2) st->remove("timers", all[i]);
+  std::vector<std::string> odd;
+  for (size_t i = 1; i < all.size(); i += 2) odd.push_back(all[i]);
+  EXPECT_EQ(keys(*st, "timers"), odd);
   ASSERT_TRUE(st->commit().ok());
 }
 
