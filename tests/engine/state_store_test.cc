@@ -169,6 +169,38 @@ TEST_P(StateStoreTest, LongKeysSharingPrefixesScanInBytewiseOrder) {
   ASSERT_TRUE(st->commit().ok());
 }
 
+TEST_P(StateStoreTest, ChangelogHoldsTheNetChangePerKeyInKeyOrder) {
+  // A timer handler's changes interleave two key runs (remove at t, put at t+60 s, next key...)
+  // and touch a key more than once: the changelog holds each key once, its last change, in
+  // bytewise key order.
+  auto p = provider(sim_, kind());
+  {
+    auto st = mustOpen(*p, 0);
+    for (const char* k : {"t1-a", "t1-b", "t1-c", "x"}) st->put("timers", k, "old");
+    ASSERT_TRUE(st->commit().ok());
+  }
+  auto st = mustOpen(*p, 1);
+  st->remove("timers", "t1-a");
+  st->put("timers", "t2-a", "1");
+  st->remove("timers", "t1-b");
+  st->put("timers", "t2-b", "1");
+  st->put("timers", "t1-c", "first");
+  st->remove("timers", "t1-c");
+  st->put("timers", "t2-b", "2");
+  st->remove("timers", "x");
+  st->put("timers", "x", "back");
+  st->put("timers", "t0\xff", "hi");
+  ASSERT_TRUE(st->commit().ok());
+  std::vector<std::string> records;
+  ASSERT_TRUE(parseStateFile(*sim_.fs.read(file(2)), file(2), StateFileKind::kChangelog, 2,
+                             [&](const StateRecordView& r) {
+                               records.push_back(std::string(r.key) + "=" +
+                                                 (r.remove ? "<removed>" : std::string(r.value)));
+                             }).ok());
+  EXPECT_EQ(records, (std::vector<std::string>{"t0\xff=hi", "t1-a=<removed>", "t1-b=<removed>",
+                                               "t1-c=<removed>", "t2-a=1", "t2-b=2", "x=back"}));
+}
+
 TEST_P(StateStoreTest, ColumnFamiliesWithPrefixLikeNamesStayApart) {
   auto p = provider(sim_, kind());
   auto st = mustOpen(*p, 0);

@@ -1,8 +1,8 @@
 // The in-memory working copy: one std::map per column family (DESIGN.md §3).
 #include <cstdint>
-#include <cstring>
 #include <map>
 
+#include "state/key_compare.h"
 #include "state/working_copy.h"
 
 namespace streamsim::detail {
@@ -97,34 +97,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
  private:
-  // Bytewise key order (std::string's), compared 8 bytes at a time as big-endian words without
-  // a call to memcmp: timer keys share their first 8 bytes (the time) and often the grouping
-  // key's encoding header after it, so a compare from the start repeated those bytes each time.
-  struct KeyLess {
-    using is_transparent = void;
-    static uint64_t word(const char* p) {
-      uint64_t x;
-      std::memcpy(&x, p, 8);
-      return __builtin_bswap64(x);
-    }
-    static uint64_t tail(const char* p, size_t n) {  // n < 8 bytes, zero-padded on the right
-      uint64_t x = 0;
-      for (size_t i = 0; i < n; ++i) x |= static_cast<uint64_t>(static_cast<uint8_t>(p[i])) << (56 - 8 * i);
-      return x;
-    }
-    bool operator()(std::string_view a, std::string_view b) const {
-      size_t n = a.size() < b.size() ? a.size() : b.size();
-      size_t i = 0;
-      for (; i + 8 <= n; i += 8) {
-        uint64_t wa = word(a.data() + i), wb = word(b.data() + i);
-        if (wa != wb) return wa < wb;
-      }
-      uint64_t ta = tail(a.data() + i, n - i), tb = tail(b.data() + i, n - i);
-      if (ta != tb) return ta < tb;
-      return a.size() < b.size();  // one is a prefix of the other
-    }
-  };
-  using Rows = std::map<std::string, std::string, KeyLess>;
+  using Rows = std::map<std::string, std::string, BytewiseLess>;  // see key_compare.h
   std::map<std::string, Rows, std::less<>> cfs_;  // empty families are erased
   // The last key looked up: its family (null: none), and its lower_bound there. Insertions
   // never move a std::map position; erasures and clear() reset the probe.
