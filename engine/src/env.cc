@@ -34,7 +34,13 @@ Status writeFileAtomically(const Env& env, const std::string& path, std::string_
     return Status::FailedPrecondition(fmt::format("{} already exists; log files are never overwritten", path));
   std::string dir = parentPath(path);
   STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(dir));
-  std::string tmp = joinPath(dir, fmt::format(".{}.{}.tmp", baseName(path), env.ids->newUuid()));
+  // ".<name>.<uuid>.tmp" next to the target, built without fmt (one per checkpoint file).
+  std::string tmpName = ".";
+  tmpName += baseName(path);
+  tmpName += '.';
+  tmpName += env.ids->newUuid();
+  tmpName += ".tmp";
+  std::string tmp = joinPath(dir, tmpName);
   STREAMSIM_RETURN_IF_ERROR(env.fs->write(tmp, data));
   STREAMSIM_RETURN_IF_ERROR(env.fs->sync(tmp));
   FaultContext mid = ctx;

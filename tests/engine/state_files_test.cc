@@ -1,6 +1,9 @@
 // State file bytes (docs/state-format.md §2): the footer's CRC-32 is the IEEE CRC of every byte
 // before it, checked against a bit-at-a-time reference for files of many lengths (the writer
 // and reader use a table-driven version; both must keep producing the same bytes).
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "streamsim/state/state_files.h"
@@ -30,6 +33,28 @@ TEST(StateFileBytes, FooterCrcIsTheIeeeCrc32OfEverythingBeforeIt) {
   }
   // The well-known check value of CRC-32/ISO-HDLC.
   EXPECT_EQ(referenceCrc32("123456789"), 0xCBF43926u);
+}
+
+TEST(StateFileBytes, RecordLayoutIsOpThenVarintLengthPrefixedFields) {
+  // docs/state-format.md §2: 'P' varint(cf) cf varint(key) key varint(value) value, 'D' without
+  // the value; lengths >= 128 take two varint bytes (low 7 bits first, high bit = more).
+  StateFileWriter w(StateFileKind::kChangelog, 3);
+  const std::string longKey(200, 'k');
+  w.put("cf", longKey, "v1");
+  w.remove("$t", "");
+  w.put("c", "k", "");
+  std::string file = w.finish();
+  std::string expected = std::string("P\x02" "cf") + "\xC8\x01" + longKey + "\x02" "v1" +
+                         std::string("D\x02" "$t\x00", 5) + std::string("P\x01" "c\x01" "k\x00", 6);
+  ASSERT_GE(file.size(), 17 + expected.size() + 13);
+  EXPECT_EQ(file.substr(17, expected.size()), expected);
+  EXPECT_EQ(file[17 + expected.size()], 'E');
+  std::vector<std::string> seen;
+  EXPECT_TRUE(parseStateFile(file, "/x/3.changelog", StateFileKind::kChangelog, 3, [&](const StateRecordView& r) {
+                seen.push_back(std::string(r.cf) + "|" + std::string(r.key).substr(0, 3) + "|" + std::string(r.value) +
+                               (r.remove ? "|D" : "|P"));
+              }).ok());
+  EXPECT_EQ(seen, (std::vector<std::string>{"cf|kkk|v1|P", "$t|||D", "c|k||P"}));
 }
 
 }  // namespace

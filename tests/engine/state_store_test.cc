@@ -2,6 +2,7 @@
 // RocksDB store, on the simulated filesystem.
 #include "streamsim/state/state_store.h"
 
+#include <algorithm>
 #include <map>
 #include <optional>
 
@@ -135,6 +136,82 @@ TEST_P(StateStoreTest, PutGetRemoveAndOrderedScans) {
   EXPECT_EQ(st->columnFamilies(), (std::vector<std::string>{"default"}));
   EXPECT_TRUE(keys(*st, "other").empty());
   ASSERT_TRUE(st->commit().ok());
+}
+
+TEST_P(StateStoreTest, LongKeysSharingPrefixesScanInBytewiseOrder) {
+  // Timer keys share their first 8 bytes (the time) and more; the memory working copy compares
+  // keys a word at a time, which must give exactly std::string's (unsigned bytewise) order:
+  // differences in every byte of a word, high bytes, NULs, and keys that prefix each other.
+  auto p = provider(sim_, kind());
+  auto st = mustOpen(*p, 0);
+  std::string base("\x00\x00\x01\x8c\x2f\x00\x00\x00" "keyheader-0123456789abcdef", 34);
+  std::vector<std::string> all;
+  for (size_t len : {size_t{3}, size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{24}, size_t{34}}) {
+    std::string k = base.substr(0, len);
+    all.push_back(k);
+    for (size_t pos = 0; pos < len; pos += 3)
+      for (char c : {'\x00', '\x7f', '\x80', '\xff'}) {
+        std::string v = k;
+        v[pos] = c;
+        all.push_back(v);
+        all.push_back(v + std::string(1, '\x00'));
+      }
+  }
+  for (const std::string& k : all) st->put("timers", k, "v");
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  EXPECT_EQ(keys(*st, "timers"), all);
+  for (const std::string& k : all) EXPECT_EQ(st->get("timers", k), "v") << k.size();
+  for (size_t i = 0; i < all.size(); i += 2) st->remove("timers", all[i]);
+  std::vector<std::string> odd;
+  for (size_t i = 1; i < all.size(); i += 2) odd.push_back(all[i]);
+  EXPECT_EQ(keys(*st, "timers"), odd);
+  // Removing a run in key order (each the row after the last removed), interleaved with puts
+  // after the last key (a re-armed timer) and a miss, leaves exactly the rest.
+  std::vector<std::string> rest(odd.begin() + 10, odd.end());
+  for (size_t i = 0; i < 10; ++i) {
+    st->remove("timers", odd[i]);
+    st->put("timers", "\xff\xff\xff\xff\xff\xff\xff\xff" + odd[i], "later");
+    rest.push_back("\xff\xff\xff\xff\xff\xff\xff\xff" + odd[i]);
+    st->remove("timers", odd[i]);  // gone already
+  }
+  EXPECT_EQ(keys(*st, "timers"), rest);
+  EXPECT_EQ(st->get("timers", odd[3]), std::nullopt);
+  ASSERT_TRUE(st->commit().ok());
+  auto reread = toModel(*readStateAt(sim_.env, kRoot, 0, 0, 1, kind()));
+  EXPECT_EQ(reread.at("timers").size(), rest.size());
+}
+
+TEST_P(StateStoreTest, ChangelogHoldsTheNetChangePerKeyInKeyOrder) {
+  // A timer handler's changes interleave two key runs (remove at t, put at t+60 s, next key...)
+  // and touch a key more than once: the changelog holds each key once, its last change, in
+  // bytewise key order.
+  auto p = provider(sim_, kind());
+  {
+    auto st = mustOpen(*p, 0);
+    for (const char* k : {"t1-a", "t1-b", "t1-c", "x"}) st->put("timers", k, "old");
+    ASSERT_TRUE(st->commit().ok());
+  }
+  auto st = mustOpen(*p, 1);
+  st->remove("timers", "t1-a");
+  st->put("timers", "t2-a", "1");
+  st->remove("timers", "t1-b");
+  st->put("timers", "t2-b", "1");
+  st->put("timers", "t1-c", "first");
+  st->remove("timers", "t1-c");
+  st->put("timers", "t2-b", "2");
+  st->remove("timers", "x");
+  st->put("timers", "x", "back");
+  st->put("timers", "t0\xff", "hi");
+  ASSERT_TRUE(st->commit().ok());
+  std::vector<std::string> records;
+  ASSERT_TRUE(parseStateFile(*sim_.fs.read(file(2)), file(2), StateFileKind::kChangelog, 2,
+                             [&](const StateRecordView& r) {
+                               records.push_back(std::string(r.key) + "=" +
+                                                 (r.remove ? "<removed>" : std::string(r.value)));
+                             }).ok());
+  EXPECT_EQ(records, (std::vector<std::string>{"t0\xff=hi", "t1-a=<removed>", "t1-b=<removed>",
+                                               "t1-c=<removed>", "t2-a=1", "t2-b=2", "x=back"}));
 }
 
 TEST_P(StateStoreTest, ColumnFamiliesWithPrefixLikeNamesStayApart) {

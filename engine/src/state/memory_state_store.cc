@@ -1,8 +1,9 @@
 // The in-memory working copy: one std::map per column family (DESIGN.md §3).
 #include <cstdint>
-#include <cstring>
+#include <iterator>
 #include <map>
 
+#include "state/key_compare.h"
 #include "state/working_copy.h"
 
 namespace streamsim::detail {
@@ -13,7 +14,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) return std::nullopt;
-    Rows& rows = c->second;
+    Rows& rows = c->second.rows;
     auto it = rows.lower_bound(key);
     // A read is mostly followed by a write of the same key (read-modify-write of a value):
     // the position is kept so that write needs no second descent.
@@ -31,11 +32,19 @@ class MemoryWorkingCopy final : public WorkingCopy {
   bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
     bool isNew = false;
     auto c = cfs_.find(cf);
-    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Rows{}).first;
-    Rows& rows = c->second;
+    if (c == cfs_.end()) c = cfs_.emplace(std::string(cf), Family{}).first;
+    Rows& rows = c->second.rows;
     // One descent at most: lower_bound (or the probe of a get of this key just before) is both
-    // the lookup and the insertion hint.
-    auto it = probe_rows_ == &rows && probe_key_ == key ? probe_pos_ : rows.lower_bound(key);
+    // the lookup and the insertion hint. A key after the last one (a timer re-armed later than
+    // every other, in the by-time family) needs no descent either.
+    Rows::iterator it;
+    if (probe_rows_ == &rows && probe_key_ == key) {
+      it = probe_pos_;
+    } else if (!rows.empty() && bytewiseLess(std::prev(rows.end())->first, key)) {
+      it = rows.end();
+    } else {
+      it = rows.lower_bound(key);
+    }
     if (it != rows.end() && std::string_view(it->first) == key) {
       it->second.assign(value);
     } else {
@@ -54,11 +63,20 @@ class MemoryWorkingCopy final : public WorkingCopy {
   bool removeExisting(std::string_view cf, std::string_view key) override {
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) return false;
-    auto it = c->second.find(key);
-    if (it == c->second.end()) return false;
+    Family& fam = c->second;
+    // Removes come in key order (expired timers, a handler's old timer per key in key order):
+    // the row after the last one removed is mostly the next to go, found without a descent.
+    Rows::iterator it;
+    if (fam.hasAfterErase && fam.afterErase != fam.rows.end() && fam.afterErase->first == key) {
+      it = fam.afterErase;
+    } else {
+      it = fam.rows.find(key);
+      if (it == fam.rows.end()) return false;
+    }
     probe_rows_ = nullptr;  // the probe may name the erased node
-    c->second.erase(it);
-    if (c->second.empty()) cfs_.erase(c);
+    fam.afterErase = fam.rows.erase(it);
+    fam.hasAfterErase = true;
+    if (fam.rows.empty()) cfs_.erase(c);
     return true;
   }
 
@@ -66,21 +84,22 @@ class MemoryWorkingCopy final : public WorkingCopy {
             const StateVisitor& visit) override {
     auto c = cfs_.find(cf);
     if (c == cfs_.end()) return;
-    for (auto it = c->second.lower_bound(begin); it != c->second.end(); ++it) {
+    const Rows& rows = c->second.rows;
+    for (auto it = rows.lower_bound(begin); it != rows.end(); ++it) {
       if (!end.empty() && std::string_view(it->first) >= end) break;
       if (!visit(it->first, it->second)) break;
     }
   }
 
   void scanAll(const WorkingCopyVisitor& visit) override {
-    for (const auto& [cf, rows] : cfs_)
-      for (const auto& [k, v] : rows)
+    for (const auto& [cf, fam] : cfs_)
+      for (const auto& [k, v] : fam.rows)
         if (!visit(cf, k, v)) return;
   }
 
   std::vector<std::string> columnFamilies() override {
     std::vector<std::string> out;
-    for (const auto& [cf, rows] : cfs_) out.push_back(cf);
+    for (const auto& [cf, fam] : cfs_) out.push_back(cf);
     return out;
   }
 
@@ -92,33 +111,20 @@ class MemoryWorkingCopy final : public WorkingCopy {
 
   int64_t countKeys() override {
     int64_t n = 0;
-    for (const auto& [cf, rows] : cfs_) n += static_cast<int64_t>(rows.size());
+    for (const auto& [cf, fam] : cfs_) n += static_cast<int64_t>(fam.rows.size());
     return n;
   }
 
  private:
-  // Bytewise key order (std::string's), with the first 8 bytes compared as one big-endian
-  // word: most comparisons of a lookup end there, without a call to memcmp.
-  struct KeyLess {
-    using is_transparent = void;
-    static uint64_t head(std::string_view s) {
-      uint64_t x = 0;
-      if (s.size() >= 8) {
-        std::memcpy(&x, s.data(), 8);
-        return __builtin_bswap64(x);
-      }
-      for (size_t i = 0; i < s.size(); ++i)
-        x |= static_cast<uint64_t>(static_cast<uint8_t>(s[i])) << (56 - 8 * i);
-      return x;
-    }
-    bool operator()(std::string_view a, std::string_view b) const {
-      uint64_t ha = head(a), hb = head(b);
-      if (ha != hb) return ha < hb;
-      return a < b;
-    }
+  using Rows = std::map<std::string, std::string, BytewiseLess>;  // see key_compare.h
+  struct Family {
+    Rows rows;
+    // The row after the last one removed (valid: only removeExisting erases single rows, and
+    // it resets this; clear() drops the families).
+    Rows::iterator afterErase;
+    bool hasAfterErase = false;
   };
-  using Rows = std::map<std::string, std::string, KeyLess>;
-  std::map<std::string, Rows, std::less<>> cfs_;  // empty families are erased
+  std::map<std::string, Family, std::less<>> cfs_;  // empty families are erased
   // The last key looked up: its family (null: none), and its lower_bound there. Insertions
   // never move a std::map position; erasures and clear() reset the probe.
   Rows* probe_rows_ = nullptr;

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "state/key_compare.h"
 #include "state/working_copy.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/state/state_files.h"
@@ -178,14 +179,30 @@ class VersionedStateStore final : public StateStore {
   }
 
   // Turns each family's log of changes into its net change per key, in ascending key order
-  // (what the changelog holds): a stable sort keeps a key's changes in the order they were
-  // made, and the last one wins.
+  // (what the changelog holds): the last change of a key wins. The log is sorted through an
+  // index, ties broken by position (a stable sort without moving strings): a timer handler's
+  // removes and puts interleave two sorted runs, and a stable_sort of the rows themselves was
+  // most of a timer batch's commit.
   void netPendingChanges() {
     for (auto& [cf, rows] : pending_) {
-      auto byKey = [](const auto& a, const auto& b) { return a.first < b.first; };
-      // Keys are handled in ascending order within a task, so the log is mostly sorted already.
-      if (!std::is_sorted(rows.begin(), rows.end(), byKey))
-        std::stable_sort(rows.begin(), rows.end(), byKey);
+      auto byKey = [](const auto& a, const auto& b) { return detail::bytewiseLess(a.first, b.first); };
+      // Keys are handled in ascending order within a task, so the log is often sorted already.
+      if (!std::is_sorted(rows.begin(), rows.end(), byKey)) {
+        std::vector<uint32_t> order(rows.size());
+        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+        std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) {
+          const int c = detail::bytewiseCompare(rows[a].first, rows[b].first);
+          return c != 0 ? c < 0 : a < b;
+        });
+        PendingRows sorted;
+        sorted.reserve(rows.size());
+        for (size_t i = 0; i < order.size(); ++i) {
+          if (i + 1 < order.size() && rows[order[i + 1]].first == rows[order[i]].first) continue;
+          sorted.push_back(std::move(rows[order[i]]));
+        }
+        rows = std::move(sorted);
+        continue;
+      }
       size_t out = 0;
       for (size_t i = 0; i < rows.size(); ++i) {
         if (i + 1 < rows.size() && rows[i + 1].first == rows[i].first) continue;
