@@ -368,7 +368,9 @@ TEST(FileSourceLogEntry, OtherSpellingsReadAsJson) {
        }) {
     auto e = parse(bad);
     EXPECT_FALSE(e.ok()) << bad;
-    if (!e.ok()) EXPECT_NE(e.status().message().find("/log/0:2"), std::string::npos) << e.status().message();
+    if (!e.ok()) {
+      EXPECT_NE(e.status().message().find("/log/0:2"), std::string::npos) << e.status().message();
+    }
   }
 }
 

@@ -34,7 +34,9 @@ TEST(Partitioning, GroupsByPartitionThenKeyWithRowsInInputOrder) {
     for (size_t i = 0; i < moved[p].size(); ++i) {
       const KeyGroup& kg = moved[p][i];
       EXPECT_EQ(partitionOf(kg.key, n), static_cast<int>(p));
-      if (i > 0) EXPECT_LT(previous, kg.key);
+      if (i > 0) {
+        EXPECT_LT(previous, kg.key);
+      }
       previous = kg.key;
       std::vector<int64_t> seqs;
       for (const Row& r : kg.rows) {

@@ -61,13 +61,6 @@ uint64_t getFixed(std::string_view in, int bytes) {
   for (int i = 0; i < bytes; ++i) x = (x << 8) | static_cast<uint8_t>(in[i]);
   return x;
 }
-void putVarint(uint64_t x, std::string& out) {
-  while (x >= 0x80) {
-    out.push_back(static_cast<char>((x & 0x7F) | 0x80));
-    x >>= 7;
-  }
-  out.push_back(static_cast<char>(x));
-}
 bool getVarint(std::string_view& in, uint64_t& x) {
   x = 0;
   for (int shift = 0; shift < 64 && !in.empty(); shift += 7) {
@@ -132,7 +125,7 @@ StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version) : kind_(ki
 
 void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
                              std::string_view value) {
-  // The same bytes as push_back(op), putVarint + append per field, written with one resize:
+  // The same bytes as push_back(op), a varint length + append per field, written with one resize:
   // a timer batch writes four records per fired timer, and the per-byte appends were most of it.
   auto varintSize = [](uint64_t x) {
     size_t n = 1;
