@@ -54,4 +54,10 @@ Status writeFileAtomically(const Env& env, const std::string& path, std::string_
   return Status::OK();
 }
 
+Status removeIfExists(const Env& env, const std::string& path, bool* removed) {
+  Status st = env.fs->remove(path);
+  if (removed != nullptr) *removed = st.ok();
+  return st.code() == Status::Code::kNotFound ? Status::OK() : st;
+}
+
 }  // namespace streamsim

@@ -262,15 +262,14 @@ SchemaPtr inferSchema(const std::vector<Value>& values,
   // types match, instead of allocating a new one per row. Schemas are immutable, so sharing
   // one is invisible to callers.
   thread_local SchemaPtr last;
-  auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
   bool same = last != nullptr && last->size() == values.size();
   for (size_t i = 0; same && i < values.size(); ++i)
-    same = last->field(i).type == typeOf(values[i]) && last->field(i).name == name(i);
+    same = last->field(i).type == inferredType(values[i]) && last->field(i).name == name(i);
   if (!same) {
     std::vector<Field> fields;
     fields.reserve(values.size());
     for (size_t i = 0; i < values.size(); ++i)
-      fields.push_back(Field{std::string(name(i)), typeOf(values[i]), true});
+      fields.push_back(Field{std::string(name(i)), inferredType(values[i]), true});
     last = makeSchema(std::move(fields));
   }
   return last;

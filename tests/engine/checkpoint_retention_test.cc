@@ -339,24 +339,20 @@ TEST(SnapshotPolicy, SnapshotsWhenTheChangelogsSinceTheLastOneOutweighItOrTheCha
   constexpr int64_t kEmpty = 30;  // header + footer: a state file without records
   StateFilesListing files;
   EXPECT_TRUE(snapshotDue(files, 10, 100));  // no snapshot yet
-  files.snapshots = {10};
-  files.snapshotBytes = {{10, kEmpty + 1000}};
-  for (int64_t v = 11; v <= 20; ++v) {
-    files.changelogs.insert(v);
-    files.changelogBytes[v] = kEmpty;  // nothing changed
-  }
+  files.snapshots = {{10, kEmpty + 1000}};
+  for (int64_t v = 11; v <= 20; ++v) files.changelogs[v] = kEmpty;  // nothing changed
   EXPECT_FALSE(snapshotDue(files, 20, 100));  // unchanged state: no new snapshot
   EXPECT_FALSE(snapshotDue(files, 10, 100));  // already there
-  files.changelogBytes[15] = kEmpty + 600;
+  files.changelogs[15] = kEmpty + 600;
   EXPECT_FALSE(snapshotDue(files, 20, 100));  // 600 record bytes < 1000
-  files.changelogBytes[18] = kEmpty + 400;
+  files.changelogs[18] = kEmpty + 400;
   EXPECT_TRUE(snapshotDue(files, 20, 100));   // 1000 >= 1000
-  files.changelogBytes[15] = files.changelogBytes[18] = kEmpty;
+  files.changelogs[15] = files.changelogs[18] = kEmpty;
   EXPECT_TRUE(snapshotDue(files, 20, 10));    // the chain 11..20 reached 10 versions
   // An empty state's snapshot: any change is worth a new one, no change is not.
-  files.snapshotBytes[10] = kEmpty;
+  files.snapshots[10] = kEmpty;
   EXPECT_FALSE(snapshotDue(files, 20, 100));
-  files.changelogBytes[12] = kEmpty + 1;
+  files.changelogs[12] = kEmpty + 1;
   EXPECT_TRUE(snapshotDue(files, 20, 100));
 }
 

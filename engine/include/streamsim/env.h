@@ -117,4 +117,8 @@ std::string baseName(std::string_view path);
 Status writeFileAtomically(const Env& env, const std::string& path, std::string_view data,
                            const FaultContext& ctx);
 
+// Deletes the file `path`; one already gone is not an error (Spark's CheckpointFileManager.delete
+// ignores a missing file: a purge may repeat after a crash). Sets *removed to whether it deleted.
+Status removeIfExists(const Env& env, const std::string& path, bool* removed = nullptr);
+
 }  // namespace streamsim

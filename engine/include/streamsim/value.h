@@ -103,6 +103,9 @@ using SchemaPtr = std::shared_ptr<const Schema>;
 SchemaPtr makeSchema(std::vector<Field> fields);
 Result<SchemaPtr> parseSchema(std::string_view ddl);
 
+// The column type a row built from named values gives `v`: its own, or string for a null.
+inline Type inferredType(const Value& v) { return v.isNull() ? Type::kString : v.type(); }
+
 // The schema of a row whose column i is named name(i) and holds values[i], with types inferred
 // from the values as Row::fromNamed does (a null is typed string). The schema returned last on
 // this thread is returned again while names and types repeat.

@@ -115,20 +115,18 @@ Result<int64_t> MetadataLogFiles::purge(int64_t thresholdBatchId) {
   int64_t deleted = 0;
   for (int64_t id : ids) {
     if (id >= thresholdBatchId) break;
-    Status st = env_.fs->remove(batchPath(id));
-    // Gone meanwhile is fine (Spark's CheckpointFileManager.delete ignores a missing file).
-    if (!st.ok() && st.code() != Status::Code::kNotFound)
-      return st.withContext(fmt::format("purging {} below batch {}", dir_, thresholdBatchId));
-    if (st.ok()) ++deleted;
+    bool removed = false;
+    Status st = removeIfExists(env_, batchPath(id), &removed);
+    if (!st.ok()) return st.withContext(fmt::format("purging {} below batch {}", dir_, thresholdBatchId));
+    if (removed) ++deleted;
   }
   return deleted;
 }
 
 Status MetadataLogFiles::purgeRange(int64_t fromBatchId, int64_t thresholdBatchId) {
   for (int64_t id = fromBatchId; id < thresholdBatchId; ++id) {
-    Status st = env_.fs->remove(batchPath(id));
-    if (!st.ok() && st.code() != Status::Code::kNotFound)
-      return st.withContext(fmt::format("purging {} below batch {}", dir_, thresholdBatchId));
+    Status st = removeIfExists(env_, batchPath(id));
+    if (!st.ok()) return st.withContext(fmt::format("purging {} below batch {}", dir_, thresholdBatchId));
   }
   return Status::OK();
 }

@@ -32,6 +32,12 @@ std::string encodeKey(const Row& row, const std::vector<std::string>& cols) {
   return out;
 }
 
+std::string encodeKeyAt(const Row& row, const std::vector<int>& positions) {
+  std::string out;
+  for (int i : positions) encodeOrderedValue(static_cast<size_t>(i) < row.size() ? row[i] : Value(), out);
+  return out;
+}
+
 PartitionedGroups groupByPartitionAndKey(std::vector<std::pair<std::string, Row>> keyed,
                                          int numPartitions) {
   // Row positions are bucketed by partition, then each bucket is sorted by (key, position):

@@ -6,7 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cstring>
-#include <set>
 
 #include <fmt/format.h>
 
@@ -94,28 +93,20 @@ std::string_view changelogExt(StateStoreKind kind) {
   return kind == StateStoreKind::kMemory ? "delta" : "changelog";
 }
 
-using DirListing = StateFilesListing;
+}  // namespace
 
-Result<DirListing> listStateDir(const Env& env, const std::string& dir, StateStoreKind kind) {
-  DirListing out;
+Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind) {
+  StateFilesListing out;
   if (!env.fs->exists(dir)) return out;
   STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(dir));
   for (const FileInfo& f : entries) {
     if (f.isDir) continue;
     std::string_view name = std::string_view(f.path).substr(f.path.rfind('/') + 1);
-    if (int64_t v = versionOf(name, changelogExt(kind)); v > 0) {
-      out.changelogs.insert(v);
-      out.changelogBytes[v] = f.size;
-    }
-    if (int64_t v = versionOf(name, "snapshot"); v > 0) {
-      out.snapshots.insert(v);
-      out.snapshotBytes[v] = f.size;
-    }
+    if (int64_t v = versionOf(name, changelogExt(kind)); v > 0) out.changelogs[v] = f.size;
+    if (int64_t v = versionOf(name, "snapshot"); v > 0) out.snapshots[v] = f.size;
   }
   return out;
 }
-
-}  // namespace
 
 StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version) : kind_(kind) {
   data_.append(kMagic);
@@ -227,10 +218,10 @@ std::string stateFileName(StateStoreKind kind, StateFileKind file, int64_t versi
 }
 
 Result<int64_t> latestStateVersion(const Env& env, const std::string& dir, StateStoreKind kind) {
-  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+  STREAMSIM_ASSIGN_OR_RETURN(StateFilesListing files, listStateFiles(env, dir, kind));
   int64_t top = 0;
-  if (!files.changelogs.empty()) top = *files.changelogs.rbegin();
-  if (!files.snapshots.empty()) top = std::max(top, *files.snapshots.rbegin());
+  if (!files.changelogs.empty()) top = files.changelogs.rbegin()->first;
+  if (!files.snapshots.empty()) top = std::max(top, files.snapshots.rbegin()->first);
   int64_t latest = 0;
   bool loadable = true;  // version 0 always is
   for (int64_t v = 1; v <= top; ++v) {
@@ -245,12 +236,12 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
                           const StateRecordVisitor& visit) {
   reset();
   if (version <= 0) return Status::OK();
-  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+  STREAMSIM_ASSIGN_OR_RETURN(StateFilesListing files, listStateFiles(env, dir, kind));
 
   // Candidate bases: snapshots <= version, newest first, then version 0.
   std::vector<int64_t> bases;
   for (auto it = files.snapshots.rbegin(); it != files.snapshots.rend(); ++it)
-    if (*it <= version) bases.push_back(*it);
+    if (it->first <= version) bases.push_back(it->first);
   bases.push_back(0);
 
   Status firstError;
@@ -262,9 +253,10 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
       if (firstError.ok()) {
         // Older than every file kept: retention deleted it, the checkpoint is not damaged.
         int64_t oldestKept = -1;
-        if (!files.changelogs.empty()) oldestKept = *files.changelogs.begin();
-        if (!files.snapshots.empty() && (oldestKept < 0 || *files.snapshots.begin() < oldestKept))
-          oldestKept = *files.snapshots.begin();
+        if (!files.changelogs.empty()) oldestKept = files.changelogs.begin()->first;
+        if (!files.snapshots.empty() &&
+            (oldestKept < 0 || files.snapshots.begin()->first < oldestKept))
+          oldestKept = files.snapshots.begin()->first;
         std::string why =
             oldestKept > version
                 ? fmt::format(" (the oldest state file kept is version {}: older versions were "
@@ -303,30 +295,25 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
   return firstError;
 }
 
-Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind) {
-  return listStateDir(env, dir, kind);
-}
-
 bool snapshotDue(const StateFilesListing& files, int64_t version, int64_t maxChain) {
   auto newest = files.snapshots.upper_bound(version);
   if (newest == files.snapshots.begin()) return true;  // no snapshot <= version yet
-  const int64_t base = *std::prev(newest);
+  const auto [base, baseBytes] = *std::prev(newest);
   if (base == version) return false;                    // already there (a re-run)
   if (version - base >= maxChain) return true;
   constexpr int64_t kEmpty = kHeaderSize + kFooterSize;  // a file without records
   int64_t changed = 0;
-  for (auto it = files.changelogBytes.upper_bound(base);
-       it != files.changelogBytes.end() && it->first <= version; ++it)
+  for (auto it = files.changelogs.upper_bound(base);
+       it != files.changelogs.end() && it->first <= version; ++it)
     changed += std::max<int64_t>(0, it->second - kEmpty);
-  auto snap = files.snapshotBytes.find(base);
-  int64_t snapshotRecords = snap == files.snapshotBytes.end() ? 0 : std::max<int64_t>(0, snap->second - kEmpty);
+  const int64_t snapshotRecords = std::max<int64_t>(0, baseBytes - kEmpty);
   return changed > 0 && changed >= snapshotRecords;
 }
 
 Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::string& dir,
                                                      StateStoreKind kind, int64_t latestVersion,
                                                      int minVersionsToRetain) {
-  STREAMSIM_ASSIGN_OR_RETURN(DirListing files, listStateDir(env, dir, kind));
+  STREAMSIM_ASSIGN_OR_RETURN(StateFilesListing files, listStateFiles(env, dir, kind));
   return deleteOldStateFiles(env, dir, kind, files, latestVersion, minVersionsToRetain);
 }
 
@@ -338,29 +325,22 @@ Result<std::vector<std::string>> deleteOldStateFiles(const Env& env, const std::
   if (earliestToRetain <= 0) return deleted;
   auto base = files.snapshots.upper_bound(earliestToRetain);
   if (base == files.snapshots.begin()) return deleted;  // no snapshot <= earliestToRetain
-  const int64_t baseVersion = *std::prev(base);
+  const int64_t baseVersion = std::prev(base)->first;
   std::vector<std::pair<int64_t, StateFileKind>> doomed;
-  for (int64_t v : files.changelogs) {
+  for (const auto& [v, bytes] : files.changelogs) {
     if (v >= baseVersion) break;
     doomed.emplace_back(v, StateFileKind::kChangelog);
   }
-  for (int64_t v : files.snapshots) {
+  for (const auto& [v, bytes] : files.snapshots) {
     if (v >= baseVersion) break;
     doomed.emplace_back(v, StateFileKind::kSnapshot);
   }
   std::sort(doomed.begin(), doomed.end());
   for (const auto& [v, fileKind] : doomed) {
     std::string path = joinPath(dir, stateFileName(kind, fileKind, v));
-    Status st = env.fs->remove(path);
-    if (!st.ok() && st.code() != Status::Code::kNotFound)
-      return st.withContext(fmt::format("deleting old state file {}", path));
-    if (fileKind == StateFileKind::kChangelog) {
-      files.changelogs.erase(v);
-      files.changelogBytes.erase(v);
-    } else {
-      files.snapshots.erase(v);
-      files.snapshotBytes.erase(v);
-    }
+    Status st = removeIfExists(env, path);
+    if (!st.ok()) return st.withContext(fmt::format("deleting old state file {}", path));
+    (fileKind == StateFileKind::kChangelog ? files.changelogs : files.snapshots).erase(v);
     deleted.push_back(std::move(path));
   }
   return deleted;

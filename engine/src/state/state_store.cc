@@ -179,30 +179,12 @@ class VersionedStateStore final : public StateStore {
   }
 
   // Turns each family's log of changes into its net change per key, in ascending key order
-  // (what the changelog holds): the last change of a key wins. The log is sorted through an
-  // index, ties broken by position (a stable sort without moving strings): a timer handler's
-  // removes and puts interleave two sorted runs, and a stable_sort of the rows themselves was
-  // most of a timer batch's commit.
+  // (what the changelog holds): the last change of a key wins.
   void netPendingChanges() {
+    auto byKey = [](const auto& a, const auto& b) { return detail::bytewiseLess(a.first, b.first); };
     for (auto& [cf, rows] : pending_) {
-      auto byKey = [](const auto& a, const auto& b) { return detail::bytewiseLess(a.first, b.first); };
       // Keys are handled in ascending order within a task, so the log is often sorted already.
-      if (!std::is_sorted(rows.begin(), rows.end(), byKey)) {
-        std::vector<uint32_t> order(rows.size());
-        for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-        std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) {
-          const int c = detail::bytewiseCompare(rows[a].first, rows[b].first);
-          return c != 0 ? c < 0 : a < b;
-        });
-        PendingRows sorted;
-        sorted.reserve(rows.size());
-        for (size_t i = 0; i < order.size(); ++i) {
-          if (i + 1 < order.size() && rows[order[i + 1]].first == rows[order[i]].first) continue;
-          sorted.push_back(std::move(rows[order[i]]));
-        }
-        rows = std::move(sorted);
-        continue;
-      }
+      if (!std::is_sorted(rows.begin(), rows.end(), byKey)) rows = sortedByKey(std::move(rows));
       size_t out = 0;
       for (size_t i = 0; i < rows.size(); ++i) {
         if (i + 1 < rows.size() && rows[i + 1].first == rows[i].first) continue;
@@ -211,6 +193,23 @@ class VersionedStateStore final : public StateStore {
       }
       rows.resize(out);
     }
+  }
+
+  // The log in key order, a key's changes in the order they were made. Sorted through an index
+  // (ties broken by position: a stable sort that moves no strings): a timer handler's removes
+  // and puts interleave two sorted runs, and a stable_sort of the rows themselves was most of a
+  // timer batch's commit.
+  static PendingRows sortedByKey(PendingRows rows) {
+    std::vector<uint32_t> order(rows.size());
+    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) {
+      const int c = detail::bytewiseCompare(rows[a].first, rows[b].first);
+      return c != 0 ? c < 0 : a < b;
+    });
+    PendingRows sorted;
+    sorted.reserve(rows.size());
+    for (uint32_t i : order) sorted.push_back(std::move(rows[i]));
+    return sorted;
   }
 
   Status writeFiles(int64_t next, const FaultContext& ctx) {
@@ -232,10 +231,7 @@ class VersionedStateStore final : public StateStore {
     STREAMSIM_RETURN_IF_ERROR(
         writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kChangelog, next)),
                        data, StateFileKind::kChangelog, next, ctx));
-    if (entry_->files) {
-      entry_->files->changelogs.insert(next);
-      entry_->files->changelogBytes[next] = size;
-    }
+    if (entry_->files) entry_->files->changelogs[next] = size;
     if (options_.snapshotEvery > 0 && next % options_.snapshotEvery == 0)
       STREAMSIM_RETURN_IF_ERROR(maintain(next, ctx));
     return Status::OK();
@@ -253,8 +249,8 @@ class VersionedStateStore final : public StateStore {
     const int64_t maxChain = int64_t{kMaxChainInMaintenanceRuns} * options_.snapshotEvery;
     if (snapshotDue(files, next, maxChain)) {
       StateFileWriter snapshot(StateFileKind::kSnapshot, next);
-      if (!files.snapshotBytes.empty()) {
-        const auto last = static_cast<size_t>(files.snapshotBytes.rbegin()->second);
+      if (!files.snapshots.empty()) {
+        const auto last = static_cast<size_t>(files.snapshots.rbegin()->second);
         snapshot.reserve(last + last / 8);
       }
       entry_->wc->scanAll([&](std::string_view cf, std::string_view key, std::string_view value) {
@@ -266,8 +262,7 @@ class VersionedStateStore final : public StateStore {
       STREAMSIM_RETURN_IF_ERROR(
           writeStateFile(env_, joinPath(dir_, stateFileName(kind_, StateFileKind::kSnapshot, next)),
                          data, StateFileKind::kSnapshot, next, ctx));
-      files.snapshots.insert(next);
-      files.snapshotBytes[next] = size;
+      files.snapshots[next] = size;
     }
     STREAMSIM_ASSIGN_OR_RETURN(
         std::vector<std::string> deleted,

@@ -209,10 +209,7 @@ class TransformWithStateOperator final : public Operator {
         }
         schema = r.schema().get();
       }
-      std::string key;
-      for (int i : positions)
-        encodeOrderedValue(static_cast<size_t>(i) < r.size() ? r[i] : Value(), key);
-      keyed.emplace_back(std::move(key), std::move(r));
+      keyed.emplace_back(ops::encodeKeyAt(r, positions), std::move(r));
     }
     return ops::groupByPartitionAndKey(std::move(keyed), n);
   }
@@ -223,7 +220,6 @@ class TransformWithStateOperator final : public Operator {
   // overwritten in place (no allocation per key).
   void decodeKeyRow(std::string_view encoded, Row& row, SchemaPtr& cached) const {
     const size_t n = spec_.groupBy.size();
-    auto typeOf = [](const Value& v) { return v.isNull() ? Type::kString : v.type(); };
     const bool inPlace = cached != nullptr && row.schema() == cached && row.size() == n;
     std::vector<Value> fresh(inPlace ? 0 : n);
     std::string_view in = encoded;
@@ -232,14 +228,14 @@ class TransformWithStateOperator final : public Operator {
       auto v = decodeOrderedValue(in);
       Value& slot = inPlace ? row[i] : fresh[i];
       slot = v.ok() ? std::move(v).value() : Value();
-      same = same && cached->field(i).type == typeOf(slot);
+      same = same && cached->field(i).type == inferredType(slot);
     }
     if (inPlace && same) return;
     std::vector<Value> values = inPlace ? row.values() : std::move(fresh);
     if (!same) {
       std::vector<Field> fields;
       fields.reserve(n);
-      for (size_t i = 0; i < n; ++i) fields.push_back(Field{spec_.groupBy[i], typeOf(values[i]), true});
+      for (size_t i = 0; i < n; ++i) fields.push_back(Field{spec_.groupBy[i], inferredType(values[i]), true});
       cached = makeSchema(std::move(fields));
     }
     row = Row(cached, std::move(values));
@@ -378,7 +374,7 @@ class TransformWithStateOperator final : public Operator {
         if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;
         setKey(task, t.key);
         if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
-          STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
+        STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
           processor.handleExpiredTimer(task.keyRow, timerValues, ExpiredTimerInfo(t.ts), o);
         }));
         STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));

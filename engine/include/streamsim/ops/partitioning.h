@@ -25,6 +25,9 @@ int partitionOf(std::string_view encodedKey, int numPartitions);
 // The order-preserving encoding (row_encoding.h encodeOrderedValue) of `cols` of `row`,
 // concatenated. A missing column encodes as null.
 std::string encodeKey(const Row& row, const std::vector<std::string>& cols);
+// The same with the columns given by position in the row's schema (looked up once per schema
+// by a caller grouping many rows); a position past the row's end encodes as null.
+std::string encodeKeyAt(const Row& row, const std::vector<int>& positions);
 
 // All rows of one key in one partition: a range of the PartitionedGroups' rows (a vector per
 // key was an allocation and a free per key and batch).

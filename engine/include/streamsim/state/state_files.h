@@ -7,7 +7,6 @@
 #include <cstdint>
 #include <functional>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -72,12 +71,10 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
                           int64_t version, const std::function<void()>& reset,
                           const StateRecordVisitor& visit);
 
-// The state files of one store folder: versions present, with their sizes in bytes.
+// The state files of one store folder: version -> size in bytes, per kind of file.
 struct StateFilesListing {
-  std::set<int64_t> changelogs;
-  std::set<int64_t> snapshots;
-  std::map<int64_t, int64_t> changelogBytes;
-  std::map<int64_t, int64_t> snapshotBytes;
+  std::map<int64_t, int64_t> changelogs;
+  std::map<int64_t, int64_t> snapshots;
 };
 // Empty when `dir` does not exist.
 Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind);
