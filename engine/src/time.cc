@@ -41,9 +41,40 @@ bool readInt(std::string_view s, size_t& pos, size_t digits, int64_t& out) {
   return true;
 }
 
+// yyyy-MM-ddTHH:mm:ss[.SSS]Z at fixed offsets: the layout of nearly every timestamp read (the
+// one formatTimestamp writes), without the general reader's per-field bounds checks and calls.
+// False for anything else, which the general reader then takes (and words the error for); true
+// only where that reader would return the same value.
+bool parseFixedLayout(std::string_view s, TimeMs& out) {
+  if (s.size() != 20 && s.size() != 24) return false;
+  if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s.back() != 'Z')
+    return false;
+  if (s.size() == 24 && s[19] != '.') return false;
+  // Straight-line digit reads (a loop per field was most of this function's instructions): a
+  // byte outside '0'..'9' gives a value above 9, checked once for all of them.
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  auto dig = [p](size_t i) { return static_cast<unsigned>(p[i]) - static_cast<unsigned>('0'); };
+  const unsigned y0 = dig(0), y1 = dig(1), y2 = dig(2), y3 = dig(3), mo0 = dig(5), mo1 = dig(6),
+                 d0 = dig(8), d1 = dig(9), h0 = dig(11), h1 = dig(12), mi0 = dig(14), mi1 = dig(15),
+                 s0 = dig(17), s1 = dig(18);
+  const bool frac = s.size() == 24;
+  const unsigned f0 = frac ? dig(20) : 0, f1 = frac ? dig(21) : 0, f2 = frac ? dig(22) : 0;
+  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (mo0 > 9) | (mo1 > 9) | (d0 > 9) | (d1 > 9) |
+      (h0 > 9) | (h1 > 9) | (mi0 > 9) | (mi1 > 9) | (s0 > 9) | (s1 > 9) | (f0 > 9) | (f1 > 9) | (f2 > 9))
+    return false;
+  const int64_t y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
+  const int64_t mo = mo0 * 10 + mo1, d = d0 * 10 + d1, h = h0 * 10 + h1;
+  const int64_t mi = mi0 * 10 + mi1, sec = s0 * 10 + s1, ms = f0 * 100 + f1 * 10 + f2;
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return false;
+  int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
+  out = ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
+  return true;
+}
+
 }  // namespace
 
 Result<TimeMs> parseTimestamp(std::string_view text) {
+  if (TimeMs t; parseFixedLayout(text, t)) return t;
   auto bad = [&] {
     return Status::InvalidArgument(fmt::format(
         "bad timestamp '{}': expected an ISO-8601 UTC time like 2026-01-01T00:00:00Z", text));
@@ -84,7 +115,7 @@ Result<TimeMs> parseTimestamp(std::string_view text) {
   return ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
 }
 
-std::string formatTimestamp(TimeMs t) {
+void appendTimestamp(std::string& out, TimeMs t) {
   int64_t days = t >= 0 ? t / 86400000 : -((-t + 86400000 - 1) / 86400000);
   int64_t rem = t - days * 86400000;
   int64_t y;
@@ -116,10 +147,20 @@ std::string formatTimestamp(TimeMs t) {
       n += 3;
     }
     buf[n++] = 'Z';
-    return std::string(buf, n);
+    out.append(buf, n);
+    return;
   }
-  if (ms == 0) return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, h, mi, s);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", y, m, d, h, mi, s, ms);
+  if (ms == 0) {
+    out += fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, h, mi, s);
+  } else {
+    out += fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", y, m, d, h, mi, s, ms);
+  }
+}
+
+std::string formatTimestamp(TimeMs t) {
+  std::string out;
+  appendTimestamp(out, t);
+  return out;
 }
 
 Result<DurationMs> parseDuration(std::string_view text) {

@@ -17,6 +17,8 @@ using DurationMs = std::int64_t;  // a span of time in ms
 Result<TimeMs> parseTimestamp(std::string_view text);
 // Always "YYYY-MM-DDTHH:MM:SS.mmmZ" (millis omitted when zero).
 std::string formatTimestamp(TimeMs t);
+// formatTimestamp(t) appended to `out` (no string of its own: the hot JSON writers use it).
+void appendTimestamp(std::string& out, TimeMs t);
 // "10m", "7d", "1s", "250ms", "1h30m", "2 hours", "10 minutes" -> milliseconds.
 Result<DurationMs> parseDuration(std::string_view text);
 std::string formatDuration(DurationMs d);

@@ -1,0 +1,61 @@
+// parseTimestamp reads yyyy-MM-ddTHH:mm:ss[.SSS]Z at fixed offsets and everything else with its
+// general reader; appendTimestamp appends formatTimestamp's text. Both readers must agree.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "streamsim/time.h"
+
+namespace streamsim {
+namespace {
+
+using ::testing::HasSubstr;
+
+// The same instant written in the fixed layout and in layouts only the general reader takes
+// (a space for T, +00:00 for Z, one or four fraction digits) reads the same.
+TEST(ParseTimestamp, FixedLayoutAgreesWithTheGeneralReader) {
+  for (TimeMs t = -62167219200000; t < 253402300799999; t += 7919 * 86400000LL + 3723456) {
+    std::string fixed = formatTimestamp(t);
+    auto a = parseTimestamp(fixed);
+    ASSERT_TRUE(a.ok()) << fixed;
+    EXPECT_EQ(*a, t) << fixed;
+    std::string spaced = fixed;
+    spaced[10] = ' ';
+    std::string offset = fixed.substr(0, fixed.size() - 1) + "+00:00";
+    std::string longFraction = fixed.size() == 24 ? fixed.substr(0, 23) + "9Z" : fixed;
+    for (const std::string& other : {spaced, offset, longFraction}) {
+      auto b = parseTimestamp(other);
+      ASSERT_TRUE(b.ok()) << other;
+      EXPECT_EQ(*b, t) << other;
+    }
+  }
+  EXPECT_EQ(*parseTimestamp("2026-01-01T00:00:00.5Z"), 1767225600500);
+  EXPECT_EQ(*parseTimestamp("2026-01-01T00:00:00.050Z"), 1767225600050);
+  EXPECT_EQ(*parseTimestamp("2026-01-01T00:00:60Z"), 1767225660000);  // a leap second passes
+  EXPECT_EQ(*parseTimestamp("2026-02-31T00:00:00Z"), *parseTimestamp("2026-03-03T00:00:00Z"));
+}
+
+TEST(ParseTimestamp, NearMissesOfTheFixedLayoutAreErrorsOfTheGeneralReader) {
+  for (const char* bad : {"2026-01-01T24:00:00Z", "2026-01-01T00:60:00Z", "2026-01-01T00:00:61Z",
+                          "2026-00-01T00:00:00Z", "2026-13-01T00:00:00Z", "2026-01-00T00:00:00Z",
+                          "2026-01-32T00:00:00Z", "2026-01-01T00:00:0aZ", "2026-01-01T00:00:00.12aZ",
+                          "2026-01-01T00:00:00.Z", "2026-01-01X00:00:00Z", "2026-01-01T00:00:00Y",
+                          "+026-01-01T00:00:00Z", "2026/01/01T00:00:00Z"}) {
+    auto r = parseTimestamp(bad);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_THAT(r.status().message(), HasSubstr("expected an ISO-8601")) << bad;
+  }
+}
+
+TEST(AppendTimestamp, AppendsFormatTimestampsText) {
+  std::string out = "at ";
+  appendTimestamp(out, 1767225600250);
+  EXPECT_EQ(out, "at 2026-01-01T00:00:00.250Z");
+  for (TimeMs t : {0LL, -1LL, 253402300800000LL, -62167219200001LL, 1767225600000LL}) {
+    std::string s = "x";
+    appendTimestamp(s, t);
+    EXPECT_EQ(s, "x" + formatTimestamp(t)) << t;
+  }
+}
+
+}  // namespace
+}  // namespace streamsim
