@@ -1,5 +1,6 @@
 #include "streamsim/io/json_rows.h"
 
+#include <bit>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -125,9 +126,16 @@ class RowSax {
   // is longer than the short-string buffer: an allocation per line). Anything else, and a
   // timestamp that does not parse (for its error), takes string().
   bool plainTopLevelString(std::string_view v) {
-    if (depth_ == 1 && field_ >= 0 && schema_.field(field_).type == Type::kTimestamp && !v.empty()) {
-      auto ts = parseTimestamp(v);
-      if (ts.ok()) return set(Value::timestamp(*ts));
+    if (depth_ == 1 && field_ < 0) return true;  // a column not in the schema
+    if (depth_ == 1) {
+      const Type t = schema_.field(field_).type;
+      // A string column takes the text as it is (string() would copy it into a std::string
+      // first, then move that into the Value).
+      if (t == Type::kString) return put(v);
+      if (t == Type::kTimestamp && !v.empty()) {
+        auto ts = parseTimestamp(v);
+        if (ts.ok()) return set(Value::timestamp(*ts));
+      }
     }
     json::string_t s(v);
     return string(s);
@@ -190,8 +198,20 @@ class RowSax {
     return fail(fmt::format("field '{}': cannot read JSON value {} as {}", schema_.field(field_).name,
                             text, typeName(schema_.field(field_).type)));
   }
-  bool set(Value v) {
-    out_[field_] = std::move(v);
+  bool set(Value v) { return put(std::move(v)); }
+  // Stores the value of column field_, built in place from `args`. Keys mostly come in column
+  // order, so values are appended to the row (a slot default-constructed first and assigned
+  // later cost a variant destroy + move per column); a key past the end fills the gap with
+  // nulls, a key seen before (or out of order) assigns its slot. parseRecord pads the end.
+  template <typename... Args>
+  bool put(Args&&... args) {
+    const auto f = static_cast<size_t>(field_);
+    if (f < out_.size()) {
+      out_[f] = Value(std::forward<Args>(args)...);
+      return true;
+    }
+    if (f > out_.size()) out_.resize(f);
+    out_.emplace_back(std::forward<Args>(args)...);
     return true;
   }
   // The number's JSON text (std::to_string(n)) is built only where it is used: a string
@@ -326,6 +346,7 @@ class FlatLineReader {
  private:
   // nlohmann's whitespace set.
   void skipSpace() {
+    if (p_ < end_ && static_cast<unsigned char>(*p_) > ' ') return;  // the usual: no space
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
   }
   bool consume(char c) {
@@ -354,7 +375,20 @@ class FlatLineReader {
       auto zeroByte = [&](uint64_t v) { return (v - kOnes) & ~v & kHigh; };
       uint64_t stop = (x & kHigh) | ((x - 0x20 * kOnes) & ~x & kHigh) |
                       zeroByte(x ^ ('"' * kOnes)) | zeroByte(x ^ ('\\' * kOnes));
-      if (stop != 0) break;
+      if constexpr (std::endian::native == std::endian::little) {
+        // The lowest flagged byte is exact (a borrow only runs upward, from a flagged byte), and
+        // on a little-endian load it is the first of the eight in the text: the stopping byte,
+        // found without the byte loop below. Only a closing quote ends the string here.
+        if (stop != 0) {
+          p_ += std::countr_zero(stop) / 8;
+          if (*p_ != '"') return false;
+          out = std::string_view(start, static_cast<size_t>(p_ - start));
+          ++p_;
+          return true;
+        }
+      } else if (stop != 0) {
+        break;
+      }
       p_ += 8;
     }
     while (p_ < end_) {
@@ -432,18 +466,21 @@ Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out
 
 Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out,
                                   std::vector<int>* keyColumns) const {
-  // All null. clear()+resize() default-constructs the slots (assign(n, Value()) copied a
-  // temporary into each, several times the instructions).
+  // Values are appended as their keys come (RowSax::put), then the row is padded with nulls
+  // to the schema's width.
   out.clear();
-  out.resize(schema_->size());
+  out.reserve(schema_->size());
   {
     RowSax flat(*schema_, corrupt_index_, out, keyColumns);
-    if (FlatLineReader(line, flat).read()) return Status::OK();
+    if (FlatLineReader(line, flat).read()) {
+      out.resize(schema_->size());
+      return Status::OK();
+    }
   }
   out.clear();  // undo what the fast reader set before it gave up
-  out.resize(schema_->size());
   RowSax sax(*schema_, corrupt_index_, out, keyColumns);
   bool ok = json::sax_parse(line.begin(), line.end(), &sax);
+  out.resize(schema_->size());
   if (!ok) {
     return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());
   }
