@@ -1,52 +1,125 @@
 #include "streamsim/progress.h"
 
+#include <cctype>
+
 #include <nlohmann/json.hpp>
+
+#include "json_text.h"
 
 #include "streamsim/trigger.h"
 
 namespace streamsim {
 
-// Field names follow Spark's StreamingQueryProgress JSON.
+namespace {
+
+// True when `text` is a one-field object {"name":N} (a plain name, an integer without a leading
+// zero, no spaces) — the offsets both built-in sources write —, which nlohmann's parse + dump
+// gives back unchanged.
+bool isCompactIntObject(std::string_view text) {
+  if (text.size() < 7 || text.substr(0, 2) != "{\"" || text.back() != '}') return false;
+  size_t i = 2;
+  const size_t nameStart = i;
+  while (i < text.size() && (std::isalnum(static_cast<unsigned char>(text[i])) || text[i] == '_')) ++i;
+  if (i == nameStart || text.substr(i, 2) != "\":") return false;
+  i += 2;
+  const bool negative = i < text.size() && text[i] == '-';
+  if (negative) ++i;
+  const size_t digits = i;
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') ++i;
+  const size_t n = i - digits;
+  if (n == 0 || n > 18 || (text[digits] == '0' && (n > 1 || negative))) return false;
+  return i + 1 == text.size();
+}
+
+// An offset as the progress JSON shows it: re-serialised compactly by nlohmann (null when
+// empty; a text that does not parse shows as nlohmann's discarded value), the common compact
+// offsets copied as they are (the same bytes).
+void appendOffset(std::string& out, const std::string& offset) {
+  if (offset.empty()) {
+    out += "null";
+  } else if (isCompactIntObject(offset)) {
+    out += offset;
+  } else {
+    out += nlohmann::ordered_json::parse(offset, nullptr, false).dump();
+  }
+}
+
+}  // namespace
+
+// Field names follow Spark's StreamingQueryProgress JSON. Written straight into the string (a
+// DOM built per batch and dumped was ~78k instructions a call); the bytes are those of the
+// nlohmann::ordered_json this replaced (pinned by tests/engine/progress_test.cc).
 std::string QueryProgress::toJson() const {
-  nlohmann::ordered_json j;
-  j["id"] = id;
-  j["runId"] = runId;
-  j["batchId"] = batchId;
-  j["timestamp"] = formatTimestamp(timestamp);
-  j["batchTimestampMs"] = timestamp;
-  j["numInputRows"] = numInputRows;
-  j["numOutputRows"] = numOutputRows;
-  j["numRowsDroppedByWatermark"] = numRowsDroppedByWatermark;
-  j["rerun"] = rerun;
-  nlohmann::ordered_json et = nlohmann::ordered_json::object();
-  if (eventTime.min) et["min"] = formatTimestamp(*eventTime.min);
-  if (eventTime.max) et["max"] = formatTimestamp(*eventTime.max);
-  if (eventTime.avg) et["avg"] = formatTimestamp(static_cast<TimeMs>(*eventTime.avg));
-  et["watermark"] = formatTimestamp(eventTime.watermark);
-  j["eventTime"] = et;
-  j["stateOperators"] = nlohmann::ordered_json::array();
-  for (const auto& s : stateOperators) {
-    nlohmann::ordered_json o;
-    o["operatorName"] = s.operatorName;
-    o["numRowsTotal"] = s.numRowsTotal;
-    o["numRowsUpdated"] = s.numRowsUpdated;
-    o["numRowsRemoved"] = s.numRowsRemoved;
-    o["numRowsDroppedByWatermark"] = s.numRowsDroppedByWatermark;
-    o["numShufflePartitions"] = s.numShufflePartitions;
-    o["customMetrics"] = {{"numTimersFired", s.numTimersFired},
-                          {"numValuesRemovedByTTL", s.numValuesRemovedByTTL}};
-    j["stateOperators"].push_back(o);
+  using detail::appendJsonInt;
+  using detail::appendJsonString;
+  std::string out;
+  out.reserve(512);
+  out += "{\"id\":";
+  appendJsonString(out, id);
+  out += ",\"runId\":";
+  appendJsonString(out, runId);
+  out += ",\"batchId\":";
+  appendJsonInt(out, batchId);
+  out += ",\"timestamp\":\"";
+  appendTimestamp(out, timestamp);
+  out += "\",\"batchTimestampMs\":";
+  appendJsonInt(out, timestamp);
+  out += ",\"numInputRows\":";
+  appendJsonInt(out, numInputRows);
+  out += ",\"numOutputRows\":";
+  appendJsonInt(out, numOutputRows);
+  out += ",\"numRowsDroppedByWatermark\":";
+  appendJsonInt(out, numRowsDroppedByWatermark);
+  out += rerun ? ",\"rerun\":true" : ",\"rerun\":false";
+  out += ",\"eventTime\":{";
+  auto timestampField = [&out](const char* name, TimeMs t) {
+    out += name;
+    appendTimestamp(out, t);
+    out += "\",";
+  };
+  if (eventTime.min) timestampField("\"min\":\"", *eventTime.min);
+  if (eventTime.max) timestampField("\"max\":\"", *eventTime.max);
+  if (eventTime.avg) timestampField("\"avg\":\"", static_cast<TimeMs>(*eventTime.avg));
+  out += "\"watermark\":\"";
+  appendTimestamp(out, eventTime.watermark);
+  out += "\"},\"stateOperators\":[";
+  for (size_t i = 0; i < stateOperators.size(); ++i) {
+    const StateOperatorProgress& s = stateOperators[i];
+    if (i > 0) out.push_back(',');
+    out += "{\"operatorName\":";
+    appendJsonString(out, s.operatorName);
+    out += ",\"numRowsTotal\":";
+    appendJsonInt(out, s.numRowsTotal);
+    out += ",\"numRowsUpdated\":";
+    appendJsonInt(out, s.numRowsUpdated);
+    out += ",\"numRowsRemoved\":";
+    appendJsonInt(out, s.numRowsRemoved);
+    out += ",\"numRowsDroppedByWatermark\":";
+    appendJsonInt(out, s.numRowsDroppedByWatermark);
+    out += ",\"numShufflePartitions\":";
+    appendJsonInt(out, s.numShufflePartitions);
+    out += ",\"customMetrics\":{\"numTimersFired\":";
+    appendJsonInt(out, s.numTimersFired);
+    out += ",\"numValuesRemovedByTTL\":";
+    appendJsonInt(out, s.numValuesRemovedByTTL);
+    out += "}}";
   }
-  j["sources"] = nlohmann::ordered_json::array();
-  for (const auto& s : sources) {
-    nlohmann::ordered_json o;
-    o["description"] = s.description;
-    o["startOffset"] = s.startOffset.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json::parse(s.startOffset, nullptr, false);
-    o["endOffset"] = s.endOffset.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json::parse(s.endOffset, nullptr, false);
-    o["numInputRows"] = s.numInputRows;
-    j["sources"].push_back(o);
+  out += "],\"sources\":[";
+  for (size_t i = 0; i < sources.size(); ++i) {
+    const SourceProgress& s = sources[i];
+    if (i > 0) out.push_back(',');
+    out += "{\"description\":";
+    appendJsonString(out, s.description);
+    out += ",\"startOffset\":";
+    appendOffset(out, s.startOffset);
+    out += ",\"endOffset\":";
+    appendOffset(out, s.endOffset);
+    out += ",\"numInputRows\":";
+    appendJsonInt(out, s.numInputRows);
+    out.push_back('}');
   }
-  return j.dump();
+  out += "]}";
+  return out;
 }
 
 std::string Trigger::toString() const {

@@ -1,0 +1,31 @@
+#include "json_text.h"
+
+#include <charconv>
+
+#include <nlohmann/json.hpp>
+
+namespace streamsim::detail {
+
+void appendJsonString(std::string& out, std::string_view s) {
+  for (char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
+      out += nlohmann::json(std::string(s)).dump();
+      return;
+    }
+  }
+  out.push_back('"');
+  out.append(s);
+  out.push_back('"');
+}
+
+void appendJsonInt(std::string& out, int64_t n) {
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+  (void)ec;  // 24 chars hold any int64_t
+  out.append(digits, end);
+}
+
+void appendJsonDouble(std::string& out, double d) { out += nlohmann::json(d).dump(); }
+
+}  // namespace streamsim::detail
