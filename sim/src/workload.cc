@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <map>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -39,13 +41,14 @@ Status validate(const WorkloadSpec& s) {
 // Appended piece by piece rather than through fmt::format, straight into the file's content: a
 // sweep generates every seed's workload, and these lines were most of that cost.
 void Event::appendJsonLine(std::string& out) const {
-  out += R"({"event_id":")";
+  using namespace std::string_view_literals;  // appends of known lengths (no strlen)
+  out += R"({"event_id":")"sv;
   out += eventId;
-  out += R"(","key":")";
+  out += R"(","key":")"sv;
   out += key;
-  out += R"(","event_time":")";
-  out += formatTimestamp(eventTime);
-  out += R"(","value":)";
+  out += R"(","event_time":")"sv;
+  appendTimestamp(out, eventTime);  // no string of its own per line
+  out += R"(","value":)"sv;
   char digits[24];
   auto [end, ec] = std::to_chars(digits, digits + sizeof digits, value);
   (void)ec;  // 24 chars hold any int64_t
@@ -112,10 +115,23 @@ Workload generateWorkload(const Random& rng, const WorkloadSpec& spec) {
       e = w.events[originals[dupOf]];
       e.duplicate = true;
     } else {
-      // "e%06d" and "k%d" without fmt::format (once per row of every seed's workload).
-      std::string id = std::to_string(unique++);
-      e.eventId = "e" + std::string(id.size() < 6 ? 6 - id.size() : 0, '0') + id;
-      e.key = "k" + std::to_string(key);
+      // "e%06d" and "k%d" written into a buffer (once per row of every seed's workload; both
+      // fit the short-string buffer, so each is one string without an allocation).
+      char buf[24];
+      buf[0] = 'e';
+      auto [idEnd, ec1] = std::to_chars(buf + 1, buf + sizeof buf, unique++);
+      const size_t idDigits = static_cast<size_t>(idEnd - (buf + 1));
+      if (idDigits < 6) {
+        std::memmove(buf + 1 + (6 - idDigits), buf + 1, idDigits);
+        std::memset(buf + 1, '0', 6 - idDigits);
+        idEnd = buf + 7;
+      }
+      e.eventId.assign(buf, idEnd);
+      buf[0] = 'k';
+      auto [keyEnd, ec2] = std::to_chars(buf + 1, buf + sizeof buf, key);
+      (void)ec1;
+      (void)ec2;  // 24 chars hold any int64_t
+      e.key.assign(buf, keyEnd);
       e.value = value;
       if (isLate && haveMax) {
         e.eventTime = maxSoFar - spec.lateBy - 1 - lateExtra;
