@@ -62,11 +62,14 @@ Result<std::vector<FileInfo>> SimFileSystem::list(const std::string& rawDir) {
   for (auto it = dirs_.lower_bound(prefix); it != dirs_.end() && isUnder(*it, dir); ++it) {
     if (it->find('/', prefix.size()) == std::string::npos) out.push_back(FileInfo{*it, 0, 0, true});
   }
+  const size_t dirCount = out.size();
   for (auto it = files_.lower_bound(prefix); it != files_.end() && isUnder(it->first, dir); ++it) {
     if (it->first.find('/', prefix.size()) == std::string::npos)
       out.push_back(FileInfo{it->first, static_cast<int64_t>(it->second.data.size()), it->second.mtime, false});
   }
-  std::sort(out.begin(), out.end(), [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
+  // Each run above is in path order already (set and map order): merged, not sorted again.
+  std::inplace_merge(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(dirCount), out.end(),
+                     [](const FileInfo& a, const FileInfo& b) { return a.path < b.path; });
   return out;
 }
 

@@ -2,6 +2,9 @@
 // atomic, never-synced files vanish), write faults, capacity, half-visible landing files.
 #include "streamsim/sim/sim_file_system.h"
 
+#include <string>
+#include <vector>
+
 #include <gtest/gtest.h>
 
 #include "streamsim/sim/virtual_clock.h"
@@ -36,6 +39,18 @@ TEST_F(SimFileSystemTest, ListIsSortedAndDirect) {
   EXPECT_EQ((*l)[1].modificationTime, 1000);
   EXPECT_EQ((*l)[2].path, "/a/z");
   EXPECT_EQ(fs_.list("/nope").status().code(), Status::Code::kNotFound);
+}
+
+// Directories and files are gathered apart and merged: the listing interleaves them in path
+// order (a file before a directory, between two, after).
+TEST_F(SimFileSystemTest, ListInterleavesDirectoriesAndFilesInPathOrder) {
+  for (const char* d : {"/m/b", "/m/d", "/m/d/e"}) ASSERT_TRUE(fs_.mkdirs(d).ok());
+  for (const char* f : {"/m/a", "/m/c", "/m/e", "/m/d/x"}) ASSERT_TRUE(fs_.write(f, "x").ok());
+  auto l = fs_.list("/m");
+  ASSERT_TRUE(l.ok());
+  std::vector<std::string> got;
+  for (const FileInfo& f : *l) got.push_back(f.path + (f.isDir ? "/" : ""));
+  EXPECT_EQ(got, (std::vector<std::string>{"/m/a", "/m/b/", "/m/c", "/m/d/", "/m/e"}));
 }
 
 TEST_F(SimFileSystemTest, WriteNeedsParentAndRefusesDirectories) {

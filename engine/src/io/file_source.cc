@@ -57,6 +57,13 @@ bool isUnder(const std::string& path, const std::string& dir) {
          (d == "/" || path[d.size()] == '/');
 }
 
+// baseName(path) without a string of its own (listing checks every file's name).
+std::string_view baseNameView(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  auto pos = path.rfind('/');
+  return pos == std::string_view::npos ? path : path.substr(pos + 1);
+}
+
 std::string quote(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
 
 }  // namespace
@@ -189,7 +196,10 @@ DurationMs FileSource::effectiveMaxFileAge() const {
 }
 
 bool FileSource::isNewFile(const std::string& path, TimeMs timestamp) const {
-  return timestamp >= last_purge_timestamp_ && seen_.find(identity(path)) == seen_.end();
+  if (timestamp < last_purge_timestamp_) return false;
+  // The path is its own identity unless fileNameOnly: looked up without a copy.
+  return options_.fileNameOnly ? seen_.find(baseNameView(path)) == seen_.end()
+                               : seen_.find(path) == seen_.end();
 }
 
 void FileSource::markSeen(const std::string& path, TimeMs timestamp) {
@@ -252,7 +262,7 @@ Result<std::vector<FileSource::Candidate>> FileSource::listCandidates(const Sour
     return listing.status().withContext(fmt::format("listing file source folder {}", options_.path));
   }
   for (FileInfo& f : *listing) {
-    if (f.isDir || isHiddenOrTemp(baseName(f.path))) continue;
+    if (f.isDir || isHiddenOrTemp(baseNameView(f.path))) continue;
     out.push_back(Candidate{std::move(f.path), f.size, f.modificationTime});
   }
   return out;

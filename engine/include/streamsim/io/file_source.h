@@ -97,7 +97,7 @@ class FileSource final : public Source {
   int64_t cleaned_through_ = -1;  // log batches whose files cleanSource handled (this run)
   // Seen files (Spark's SeenFilesMap): identity -> modification time; files older than
   // latest_timestamp_ - maxFileAge are no longer new once the first batch has been taken.
-  std::map<std::string, TimeMs> seen_;
+  std::map<std::string, TimeMs, std::less<>> seen_;  // by identity(); found by string_view
   TimeMs latest_timestamp_ = 0;
   TimeMs last_purge_timestamp_ = std::numeric_limits<TimeMs>::min();
   // AvailableNow: identities present at the run's first planning.
