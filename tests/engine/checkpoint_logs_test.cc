@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -193,6 +194,27 @@ TEST(FileSourceOffset, AllThreeLegacyEncodings) {
   }
   EXPECT_EQ(fileSourceOffsetJson(7), R"({"logOffset":7})");
   EXPECT_FALSE(parseFileSourceOffset(R"({"other":1})", "f").ok());
+}
+
+// The engine's own {"logOffset":K} is read without the JSON parser; every other spelling is
+// left to it (writtenFileSourceOffset gives nullopt) and reads as before.
+TEST(FileSourceOffset, OwnFormReadDirectlyOthersThroughTheParser) {
+  for (int64_t k : {int64_t{0}, int64_t{7}, int64_t{-1}, int64_t{123456789012345678}}) {
+    EXPECT_EQ(writtenFileSourceOffset(fileSourceOffsetJson(k)), std::optional<int64_t>(k)) << k;
+    EXPECT_EQ(*parseFileSourceOffset(fileSourceOffsetJson(k), "f"), k);
+  }
+  for (std::string other : {R"({ "logOffset":3})", R"({"logOffset": 3})", R"({"logOffset":03})",
+                            R"({"logOffset":-0})", R"({"logOffset":+3})", R"({"logOffset":3x})",
+                            R"({"logOffset":})", R"({"logOffset":1234567890123456789})",
+                            R"({"batchId":3})", "3", R"({"logOffset":3}})"}) {
+    EXPECT_EQ(writtenFileSourceOffset(other), std::nullopt) << other;
+  }
+  EXPECT_EQ(*parseFileSourceOffset(R"({"logOffset": 3})", "f"), 3);
+  EXPECT_EQ(*parseFileSourceOffset(R"({"logOffset":1234567890123456789})", "f"), 1234567890123456789);
+  EXPECT_EQ(*parseFileSourceOffset(R"({"logOffset":-0})", "f"), 0);
+  auto bad = parseFileSourceOffset(R"({"logOffset":03})", "the/file");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.status().message(), "the/file")) << bad.status().message();
 }
 
 // ---------------------------------------------------------------- commits

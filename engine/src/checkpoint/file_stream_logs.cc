@@ -1,4 +1,5 @@
 // File source and file sink log entries (SEMANTICS.md §2, docs/checkpoint-format.md).
+#include <charconv>
 #include <optional>
 #include <set>
 
@@ -31,8 +32,22 @@ Result<detail::OJson> entryObject(std::string_view line, const std::string& path
 }  // namespace
 
 std::string FileSourceLogCodec::serializeEntry(const FileSourceEntry& e) {
-  return fmt::format("{{\"path\":{},\"timestamp\":{},\"batchId\":{}}}", detail::quoteJson(e.path),
-                     e.timestamp, e.batchId);
+  // {"path":<quoted>,"timestamp":T,"batchId":K}, appended without fmt (an entry per file per
+  // batch, and every entry again in each compact file).
+  auto appendInt = [](std::string& out, int64_t n) {
+    char digits[24];
+    auto [end, ec] = std::to_chars(digits, digits + sizeof digits, n);
+    (void)ec;  // 24 chars hold any int64_t
+    out.append(digits, end);
+  };
+  std::string out = "{\"path\":";
+  out += detail::quoteJson(e.path);
+  out += ",\"timestamp\":";
+  appendInt(out, e.timestamp);
+  out += ",\"batchId\":";
+  appendInt(out, e.batchId);
+  out.push_back('}');
+  return out;
 }
 
 namespace {

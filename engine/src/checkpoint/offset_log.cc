@@ -115,10 +115,33 @@ Result<OffsetSeq> OffsetLogCodec::parse(std::string_view text, const std::string
 }
 
 std::string fileSourceOffsetJson(int64_t logOffset) {
-  return fmt::format("{{\"logOffset\":{}}}", logOffset);
+  // {"logOffset":K} without fmt (written and read back every batch).
+  char digits[24];
+  auto [end, ec] = std::to_chars(digits, digits + sizeof digits, logOffset);
+  (void)ec;  // 24 chars hold any int64_t
+  std::string out = "{\"logOffset\":";
+  out.append(digits, end);
+  out.push_back('}');
+  return out;
+}
+
+std::optional<int64_t> writtenFileSourceOffset(std::string_view text) {
+  constexpr std::string_view kOpen = "{\"logOffset\":";
+  if (text.size() <= kOpen.size() + 1 || text.substr(0, kOpen.size()) != kOpen || text.back() != '}')
+    return std::nullopt;
+  std::string_view n = text.substr(kOpen.size(), text.size() - kOpen.size() - 1);
+  const size_t digitsAt = !n.empty() && n[0] == '-' ? 1 : 0;
+  const size_t digits = n.size() - digitsAt;
+  // 1..18 digits (no overflow), no leading zero: what JSON and fileSourceOffsetJson allow.
+  if (digits == 0 || digits > 18 || (n[digitsAt] == '0' && n.size() > 1)) return std::nullopt;
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+  if (ec != std::errc() || ptr != n.data() + n.size()) return std::nullopt;
+  return v;
 }
 
 Result<int64_t> parseFileSourceOffset(std::string_view text, const std::string& pathForErrors) {
+  if (auto k = writtenFileSourceOffset(text)) return *k;
   std::string_view t = detail::trimView(text);
   int64_t v = 0;
   auto [ptr, ec] = std::from_chars(t.data(), t.data() + t.size(), v);

@@ -8,6 +8,7 @@
 
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/checkpoint/offset_log.h"
+#include "json_text.h"
 #include "streamsim/fault_points.h"
 
 namespace streamsim {
@@ -184,6 +185,11 @@ std::string FileSource::description() const {
   return fmt::format("FileStreamSource[{}]", options_.path);
 }
 
+Result<int64_t> FileSource::readOffset(std::string_view text, std::string_view which) const {
+  if (auto k = writtenFileSourceOffset(text)) return *k;  // its own form: no message context built
+  return parseFileSourceOffset(text, description() + std::string(which));
+}
+
 std::string FileSource::identity(const std::string& path) const {
   return options_.fileNameOnly ? baseName(path) : path;
 }
@@ -330,13 +336,15 @@ Result<std::optional<std::string>> FileSource::latestOffset(
     }
     log_offset_ = k;
     for (const Candidate& c : fresh) markSeen(c.path, c.timestamp);
-    std::string files;
-    for (const Candidate& c : fresh) {
-      if (!files.empty()) files += ',';
-      files += quote(c.path);
+    if (ctx.env->trace != nullptr) {  // the event is built only for a trace sink
+      std::string files;
+      for (const Candidate& c : fresh) {
+        if (!files.empty()) files += ',';
+        detail::appendJsonString(files, c.path);  // = quote(c.path)
+      }
+      trace(ctx, fmt::format(R"({{"event":"files_taken","batch":{},"source":{},"logOffset":{},"files":[{}]}})",
+                             ctx.batchId, ctx.sourceIndex, k, files));
     }
-    trace(ctx, fmt::format(R"({{"event":"files_taken","batch":{},"source":{},"logOffset":{},"files":[{}]}})",
-                           ctx.batchId, ctx.sourceIndex, k, files));
     FaultContext fc;
     fc.batchId = ctx.batchId;
     fc.path = joinPath(log.dir(), log.fileNameFor(k));
@@ -353,9 +361,9 @@ Result<std::vector<Row>> FileSource::getBatch(const SourceContext& ctx,
   if (!parser_) return options_.validate();
   int64_t from = -1;
   if (start) {
-    STREAMSIM_ASSIGN_OR_RETURN(from, parseFileSourceOffset(*start, description() + " start offset"));
+    STREAMSIM_ASSIGN_OR_RETURN(from, readOffset(*start, " start offset"));
   }
-  STREAMSIM_ASSIGN_OR_RETURN(int64_t to, parseFileSourceOffset(end, description() + " end offset"));
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t to, readOffset(end, " end offset"));
   last_batch_files_.clear();
   std::vector<Row> rows;
   FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex));
@@ -408,7 +416,7 @@ void FileSource::cleanFile(const SourceContext& ctx, const std::string& path) {
 }
 
 Status FileSource::commit(const SourceContext& ctx, const std::string& end) {
-  STREAMSIM_ASSIGN_OR_RETURN(int64_t k, parseFileSourceOffset(end, description() + " commit offset"));
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t k, readOffset(end, " commit offset"));
   if (options_.cleanSource == CleanSourceMode::kOff) {
     cleaned_through_ = std::max(cleaned_through_, k);
     return Status::OK();

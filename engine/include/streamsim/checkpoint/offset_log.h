@@ -50,5 +50,9 @@ class OffsetLog : public HDFSMetadataLog<OffsetSeq, OffsetLogCodec> {
 // all three legacy encodings: {"logOffset":345}, 345, { "batchId": 345 }.
 std::string fileSourceOffsetJson(int64_t logOffset);
 Result<int64_t> parseFileSourceOffset(std::string_view text, const std::string& pathForErrors);
+// K of an offset exactly as fileSourceOffsetJson writes it ({"logOffset":K}, no spaces, no
+// leading zeros); nullopt for any other text, which parseFileSourceOffset reads or rejects. Lets
+// the file source read its own offsets without building the context of an error message.
+std::optional<int64_t> writtenFileSourceOffset(std::string_view text);
 
 }  // namespace streamsim

@@ -80,6 +80,8 @@ class FileSource final : public Source {
     int64_t size = 0;
     TimeMs timestamp = 0;
   };
+  // parseFileSourceOffset with "<description><which>" as the context of its error.
+  Result<int64_t> readOffset(std::string_view text, std::string_view which) const;
   std::string identity(const std::string& path) const;
   bool isNewFile(const std::string& path, TimeMs timestamp) const;
   void markSeen(const std::string& path, TimeMs timestamp);
