@@ -157,6 +157,21 @@ TEST(OffsetLogFormat, VoidOffsetAndV2) {
   EXPECT_EQ(back->offsets, s.offsets);
 }
 
+// Conf keys and values are quoted as Jackson writes them: `"`, `\`, and control characters
+// escaped (short forms, else \u00XX upper-case), everything else — UTF-8 included — as it is.
+TEST(OffsetLogFormat, ConfEntriesQuotedLikeJackson) {
+  OffsetSeq s;
+  s.metadata.conf = {{"k\"1", std::string("a\\b\nc\x01" "d\te\x1f\r\b\f")},
+                     {"plain", "caf\xC3\xA9 /x"}, {"", ""}};
+  EXPECT_EQ(OffsetLog::serialize(s),
+            "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,\"conf\":{\"\":\"\","
+            "\"k\\\"1\":\"a\\\\b\\nc\\u0001d\\te\\u001F\\r\\b\\f\","
+            "\"plain\":\"caf\xC3\xA9 /x\"}}");
+  auto back = OffsetLog::parse(OffsetLog::serialize(s), "p");
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  EXPECT_EQ(back->metadata.conf, s.metadata.conf);
+}
+
 TEST(OffsetLogFormat, RejectsNewerVersionNamingFileAndVersions) {
   auto r = OffsetLog::parse("v3\n{}\n0", "/ck/offsets/7");
   ASSERT_FALSE(r.ok());

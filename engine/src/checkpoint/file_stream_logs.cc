@@ -41,7 +41,7 @@ std::string FileSourceLogCodec::serializeEntry(const FileSourceEntry& e) {
     out.append(digits, end);
   };
   std::string out = "{\"path\":";
-  out += detail::quoteJson(e.path);
+  detail::appendQuotedJson(out, e.path);
   out += ",\"timestamp\":";
   appendInt(out, e.timestamp);
   out += ",\"batchId\":";

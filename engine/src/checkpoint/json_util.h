@@ -22,6 +22,8 @@ Result<OJson> parseJsonAt(std::string_view text, const std::string& path, int li
 
 // `"text"` quoted the way Jackson does (", \, control characters escaped; UTF-8 kept).
 std::string quoteJson(std::string_view s);
+// quoteJson(s) appended to `out`.
+void appendQuotedJson(std::string& out, std::string_view s);
 
 // Required / optional integer fields of an object. Corruption names path, line and field.
 Result<int64_t> requireInt(const OJson& obj, const char* field, const std::string& path,

@@ -20,9 +20,9 @@ std::string metadataJson(const OffsetSeqMetadata& m, int version) {
     for (const auto& [k, v] : m.conf) {
       if (!first) out.push_back(',');
       first = false;
-      out += detail::quoteJson(k);
+      detail::appendQuotedJson(out, k);
       out.push_back(':');
-      out += detail::quoteJson(v);
+      detail::appendQuotedJson(out, v);
     }
     out.push_back('}');
   }
