@@ -78,8 +78,19 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       putBigEndian(orderedDoubleBits(v.asDouble()), 8, out);
       return;
     case Type::kString: {
-      // Runs between zero bytes are appended whole; each zero byte gets its escape.
       std::string_view s = v.asString();
+      if (s.find(kEscape) == std::string_view::npos) {
+        // Mostly no zero byte: tag, bytes and terminator written in one resize.
+        const size_t at = out.size();
+        out.resize(at + s.size() + 3);
+        char* p = out.data() + at;
+        p[0] = static_cast<char>(kTagString);
+        std::memcpy(p + 1, s.data(), s.size());
+        p[s.size() + 1] = kEscape;
+        p[s.size() + 2] = kTerminator;
+        return;
+      }
+      // Runs between zero bytes are appended whole; each zero byte gets its escape.
       out.reserve(out.size() + s.size() + 3);
       out.push_back(static_cast<char>(kTagString));
       while (true) {
