@@ -160,6 +160,20 @@ Result<Value> decodeOrderedValue(std::string_view& in) {
   }
 }
 
+Status decodeOrderedValueInto(std::string_view& in, Value& out) {
+  // A string without zero bytes (the usual key) is copied straight into `out`.
+  if (!in.empty() && static_cast<uint8_t>(in[0]) == kTagString) {
+    size_t zero = in.find(kEscape, 1);
+    if (zero != std::string_view::npos && zero + 1 < in.size() && in[zero + 1] == kTerminator) {
+      out.setString(in.substr(1, zero - 1));
+      in.remove_prefix(zero + 2);
+      return Status::OK();
+    }
+  }
+  STREAMSIM_ASSIGN_OR_RETURN(out, decodeOrderedValue(in));
+  return Status::OK();
+}
+
 std::string encodeOrderedRow(const Row& row) {
   std::string out;
   for (const Value& v : row.values()) encodeOrderedValue(v, out);

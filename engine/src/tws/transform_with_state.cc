@@ -230,9 +230,8 @@ class TransformWithStateOperator final : public Operator {
     std::string_view in = encoded;
     bool same = cached != nullptr;
     for (size_t i = 0; i < n; ++i) {
-      auto v = decodeOrderedValue(in);
       Value& slot = inPlace ? row[i] : fresh[i];
-      slot = v.ok() ? std::move(v).value() : Value();
+      if (!decodeOrderedValueInto(in, slot).ok()) slot = Value();
       same = same && cached->field(i).type == inferredType(slot);
     }
     if (inPlace && same) return;
