@@ -32,6 +32,16 @@ void putBigEndian(uint64_t x, int bytes, std::string& out) {
   out.append(buf, static_cast<size_t>(bytes));
 }
 
+// A type tag and `bytes` big-endian bytes of x, in one resize (state values are mostly one
+// tagged number: a count).
+void putTagged(uint8_t tag, uint64_t x, int bytes, std::string& out) {
+  const size_t at = out.size();
+  out.resize(at + 1 + static_cast<size_t>(bytes));
+  char* p = out.data() + at;
+  p[0] = static_cast<char>(tag);
+  for (int i = 0; i < bytes; ++i) p[1 + i] = static_cast<char>((x >> (8 * (bytes - 1 - i))) & 0xFF);
+}
+
 uint64_t getBigEndian(std::string_view in, int bytes) {
   uint64_t x = 0;
   for (int i = 0; i < bytes; ++i) x = (x << 8) | static_cast<uint8_t>(in[i]);
@@ -65,13 +75,12 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       out.push_back(static_cast<char>(v.asBool() ? kTagTrue : kTagFalse));
       return;
     case Type::kInt:
-      out.push_back(static_cast<char>(kTagInt));
-      putBigEndian(static_cast<uint32_t>(static_cast<int32_t>(v.asLong())) ^ 0x80000000u, 4, out);
+      putTagged(kTagInt, static_cast<uint32_t>(static_cast<int32_t>(v.asLong())) ^ 0x80000000u, 4, out);
       return;
     case Type::kLong:
     case Type::kTimestamp:
-      out.push_back(static_cast<char>(v.type() == Type::kLong ? kTagLong : kTagTimestamp));
-      putBigEndian(static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
+      putTagged(v.type() == Type::kLong ? kTagLong : kTagTimestamp,
+                static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
       return;
     case Type::kDouble:
       out.push_back(static_cast<char>(kTagDouble));
