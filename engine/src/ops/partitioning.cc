@@ -67,6 +67,7 @@ PartitionedGroups groupEncodedRows(std::string keys, const std::vector<uint32_t>
     for (size_t i = 1; i < n && skip > 0; ++i) {
       std::string_view k = keyAt(static_cast<uint32_t>(i));
       size_t m = std::min(skip, k.size()), j = 0;
+      while (j + 8 <= m && detail::bigEndianWord(k.data() + j) == detail::bigEndianWord(firstKey.data() + j)) j += 8;
       while (j < m && k[j] == firstKey[j]) ++j;
       skip = j;
     }
@@ -108,6 +109,7 @@ PartitionedGroups groupEncodedRows(std::string keys, const std::vector<uint32_t>
       return c != 0 ? c < 0 : x.index < y.index;
     });
     std::vector<KeyGroup>& groups = out.partitions[p];
+    groups.reserve(static_cast<size_t>(last - first));
     for (auto i = first; i != last;) {
       auto j = i + 1;
       while (j != last && j->prefix == i->prefix && sameKey(j->index, i->index)) ++j;
