@@ -87,6 +87,56 @@ TEST(Partitioning, EncodedKeysSortBytewiseWhateverTheirPrefix) {
   }
 }
 
+// Enough rows for the radix pass (a few thousand per partition, as a batch of the throughput
+// bench has): random keys over a small alphabet with zero and 0xff bytes, so that prefixes tie
+// between different keys, keys are prefixes of others and most keys repeat. Same check as above.
+TEST(Partitioning, ManyRowsSortBytewiseWithRowsInInputOrder) {
+  uint64_t state = 12345;
+  auto next = [&state] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  const char alphabet[] = {'\0', 'a', 'b', '\xff'};
+  for (int parts : {1, 3}) {
+    std::vector<std::string> keys;
+    for (int i = 0; i < 4000; ++i) {
+      std::string k = "\x20shared";
+      size_t len = next() % 12;
+      for (size_t j = 0; j < len; ++j) k.push_back(alphabet[next() % 4]);
+      keys.push_back(std::move(k));
+    }
+    std::string all;
+    std::vector<uint32_t> ends;
+    std::vector<Row> rows;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      all += keys[i];
+      ends.push_back(static_cast<uint32_t>(all.size()));
+      rows.push_back(row("x", static_cast<int64_t>(i)));
+    }
+    PartitionedGroups g = groupEncodedRows(all, ends, std::move(rows), parts);
+    std::map<std::string, std::vector<int64_t>> expected;
+    for (size_t i = 0; i < keys.size(); ++i) expected[keys[i]].push_back(static_cast<int64_t>(i));
+    size_t groups = 0;
+    for (int p = 0; p < parts; ++p) {
+      std::string previous;
+      for (size_t i = 0; i < g[static_cast<size_t>(p)].size(); ++i) {
+        const KeyGroup& kg = g[static_cast<size_t>(p)][i];
+        const std::string key(kg.key);
+        EXPECT_EQ(partitionOf(key, parts), p);
+        if (i > 0) {
+          EXPECT_LT(previous, key);
+        }
+        previous = key;
+        std::vector<int64_t> got;
+        for (const Row& r : kg.rows) got.push_back(r[1].asLong());
+        EXPECT_EQ(got, expected[key]);
+        ++groups;
+      }
+    }
+    EXPECT_EQ(groups, expected.size());
+  }
+}
+
 TEST(Partitioning, EmptyInputHasEveryPartitionEmpty) {
   PartitionedGroups g = groupByPartitionAndKey({}, 4);
   ASSERT_EQ(g.size(), 4u);

@@ -2,6 +2,7 @@
 #include "streamsim/ops/partitioning.h"
 
 #include <algorithm>
+#include <array>
 
 #include "state/key_compare.h"
 #include "streamsim/state/row_encoding.h"
@@ -39,16 +40,51 @@ std::string encodeKeyAt(const Row& row, const std::vector<int>& positions) {
   return out;
 }
 
+namespace {
+
+// A row of a partition's sort: 8 bytes of its key packed big-endian, and its input position.
+struct Entry {
+  uint64_t prefix;
+  uint32_t index;
+};
+
+// Below this many rows a comparison sort is cheaper than the radix passes' counters.
+constexpr size_t kRadixMin = 256;
+
+// Sorts by prefix, stable (entries with equal prefixes keep their order): LSD radix, one byte
+// a pass, skipping the bytes every entry shares. A comparison sort of a few thousand random
+// prefixes mispredicts about every other branch.
+void radixSortByPrefix(Entry* a, size_t n, std::vector<Entry>& scratch) {
+  std::vector<std::array<uint32_t, 256>> counts(8);
+  for (auto& c : counts) c.fill(0);
+  for (size_t i = 0; i < n; ++i)
+    for (int b = 0; b < 8; ++b) ++counts[static_cast<size_t>(b)][(a[i].prefix >> (8 * b)) & 0xFF];
+  scratch.resize(n);
+  Entry* src = a;
+  Entry* dst = scratch.data();
+  for (int b = 0; b < 8; ++b) {
+    auto& c = counts[static_cast<size_t>(b)];
+    if (c[(src[0].prefix >> (8 * b)) & 0xFF] == n) continue;  // one value: nothing to move
+    uint32_t sum = 0;
+    for (uint32_t& x : c) {
+      uint32_t count = x;
+      x = sum;
+      sum += count;
+    }
+    for (size_t i = 0; i < n; ++i) dst[c[(src[i].prefix >> (8 * b)) & 0xFF]++] = src[i];
+    std::swap(src, dst);
+  }
+  if (src != a) std::copy(src, src + n, a);
+}
+
+}  // namespace
+
 PartitionedGroups groupEncodedRows(std::string keys, const std::vector<uint32_t>& keyEnds,
                                    std::vector<Row> rows, int numPartitions) {
   // Row positions are bucketed by partition (a counting sort into one array), then each bucket
   // is sorted by (key, position): equal keys become runs in input order, without a tree node
   // and a vector per key. 8 key bytes, packed big-endian, decide most comparisons without
   // touching the keys; the keys stay in one buffer (no string per row).
-  struct Entry {
-    uint64_t prefix;
-    uint32_t index;
-  };
   const size_t n = rows.size();
   const size_t parts = static_cast<size_t>(numPartitions);
   PartitionedGroups out(numPartitions);
@@ -99,15 +135,34 @@ PartitionedGroups groupEncodedRows(std::string keys, const std::vector<uint32_t>
     return detail::bytewiseCompare(a.substr(decided), b.substr(decided));
   };
   auto sameKey = [&](uint32_t x, uint32_t y) { return keyAt(x) == keyAt(y); };
+  std::vector<Entry> scratch;
   out.rows.reserve(n);  // reserved up front: the groups' spans point into it while it fills
   for (size_t p = 0; p < parts; ++p) {
     auto first = entries.begin() + static_cast<std::ptrdiff_t>(bucketEnd[p]);
     auto last = entries.begin() + static_cast<std::ptrdiff_t>(bucketEnd[p + 1]);
-    std::sort(first, last, [&](const Entry& x, const Entry& y) {
+    auto byKeyThenIndex = [&](const Entry& x, const Entry& y) {
       if (x.prefix != y.prefix) return x.prefix < y.prefix;
       int c = compareRest(x.index, y.index);
       return c != 0 ? c < 0 : x.index < y.index;
-    });
+    };
+    const size_t size = static_cast<size_t>(last - first);
+    if (size < kRadixMin) {
+      std::sort(first, last, byKeyThenIndex);
+    } else {
+      radixSortByPrefix(&*first, size, scratch);
+      // Equal prefixes are in index order now; a run of them holding different keys (rare
+      // after the shared bytes are skipped) is sorted by the rest of the key.
+      for (auto i = first; i != last;) {
+        auto j = i + 1;
+        bool oneKey = true;
+        while (j != last && j->prefix == i->prefix) {
+          oneKey = oneKey && sameKey(j->index, i->index);
+          ++j;
+        }
+        if (!oneKey) std::sort(i, j, byKeyThenIndex);
+        i = j;
+      }
+    }
     std::vector<KeyGroup>& groups = out.partitions[p];
     groups.reserve(static_cast<size_t>(last - first));
     for (auto i = first; i != last;) {
