@@ -124,6 +124,33 @@ TEST(RowEncoding, DecodeRejectsTruncatedAndUnknownInput) {
   EXPECT_EQ(decodeOrderedValue(bad).status().code(), Status::Code::kCorruption);
 }
 
+// decodeOrderedValueInto reads what decodeOrderedValue reads, whatever `out` held before (a
+// string it reuses, another type, a longer string), strings with zero bytes and a truncated
+// string (no terminator) included; it advances `in` past the value only.
+TEST(RowEncoding, DecodeIntoAnyPreviousValueReadsTheSameValue) {
+  const std::vector<Value> values = {Value("k0000042"), Value(std::string("a\0b", 3)), Value(""),
+                                     Value(int64_t{-7}), Value(), Value(true),
+                                     Value(std::string(40, 'x')), Value(2.5)};
+  const std::vector<Value> previous = {Value("a much longer previous string than the key"),
+                                       Value("short"), Value(int32_t{3}), Value()};
+  for (const Value& v : values) {
+    for (const Value& before : previous) {
+      std::string bytes = enc(v) + enc(Value(int64_t{1}));
+      std::string_view in = bytes;
+      Value out = before;
+      ASSERT_TRUE(decodeOrderedValueInto(in, out).ok()) << v.toString();
+      EXPECT_EQ(out.type(), v.type()) << v.toString();
+      EXPECT_TRUE(out == v) << v.toString() << " after " << before.toString();
+      EXPECT_EQ(in, enc(Value(int64_t{1})));
+    }
+  }
+  std::string cut = enc(Value("abc"));
+  cut.pop_back();  // the terminator's second byte
+  std::string_view in = cut;
+  Value out("x");
+  EXPECT_EQ(decodeOrderedValueInto(in, out).code(), Status::Code::kCorruption);
+}
+
 TEST(RowEncoding, RowWithFewerValuesGetsNullsForAppendedNullableFields) {
   SchemaPtr oldSchema = makeSchema({{"a", Type::kString, true}});
   SchemaPtr newSchema = makeSchema({{"a", Type::kString, true}, {"b", Type::kLong, true}});

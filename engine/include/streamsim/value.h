@@ -55,6 +55,17 @@ class Value {
            type_ == Type::kTimestamp;
   }
 
+  // Makes this the string `s`, reusing the buffer of the string it holds (no allocation when
+  // it fits).
+  void setString(std::string_view s) {
+    if (auto* held = std::get_if<std::string>(&v_)) {
+      held->assign(s);
+    } else {
+      v_ = std::string(s);
+    }
+    type_ = Type::kString;
+  }
+
   // Casts to `t` (long->timestamp, string->timestamp via parseTimestamp, int<->long, ...).
   Result<Value> castTo(Type t) const;
 

@@ -32,6 +32,16 @@ void putBigEndian(uint64_t x, int bytes, std::string& out) {
   out.append(buf, static_cast<size_t>(bytes));
 }
 
+// A type tag and `bytes` big-endian bytes of x, in one resize (state values are mostly one
+// tagged number: a count).
+void putTagged(uint8_t tag, uint64_t x, int bytes, std::string& out) {
+  const size_t at = out.size();
+  out.resize(at + 1 + static_cast<size_t>(bytes));
+  char* p = out.data() + at;
+  p[0] = static_cast<char>(tag);
+  for (int i = 0; i < bytes; ++i) p[1 + i] = static_cast<char>((x >> (8 * (bytes - 1 - i))) & 0xFF);
+}
+
 uint64_t getBigEndian(std::string_view in, int bytes) {
   uint64_t x = 0;
   for (int i = 0; i < bytes; ++i) x = (x << 8) | static_cast<uint8_t>(in[i]);
@@ -65,21 +75,31 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       out.push_back(static_cast<char>(v.asBool() ? kTagTrue : kTagFalse));
       return;
     case Type::kInt:
-      out.push_back(static_cast<char>(kTagInt));
-      putBigEndian(static_cast<uint32_t>(static_cast<int32_t>(v.asLong())) ^ 0x80000000u, 4, out);
+      putTagged(kTagInt, static_cast<uint32_t>(static_cast<int32_t>(v.asLong())) ^ 0x80000000u, 4, out);
       return;
     case Type::kLong:
     case Type::kTimestamp:
-      out.push_back(static_cast<char>(v.type() == Type::kLong ? kTagLong : kTagTimestamp));
-      putBigEndian(static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
+      putTagged(v.type() == Type::kLong ? kTagLong : kTagTimestamp,
+                static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
       return;
     case Type::kDouble:
       out.push_back(static_cast<char>(kTagDouble));
       putBigEndian(orderedDoubleBits(v.asDouble()), 8, out);
       return;
     case Type::kString: {
-      // Runs between zero bytes are appended whole; each zero byte gets its escape.
       std::string_view s = v.asString();
+      if (s.find(kEscape) == std::string_view::npos) {
+        // Mostly no zero byte: tag, bytes and terminator written in one resize.
+        const size_t at = out.size();
+        out.resize(at + s.size() + 3);
+        char* p = out.data() + at;
+        p[0] = static_cast<char>(kTagString);
+        std::memcpy(p + 1, s.data(), s.size());
+        p[s.size() + 1] = kEscape;
+        p[s.size() + 2] = kTerminator;
+        return;
+      }
+      // Runs between zero bytes are appended whole; each zero byte gets its escape.
       out.reserve(out.size() + s.size() + 3);
       out.push_back(static_cast<char>(kTagString));
       while (true) {
@@ -147,6 +167,20 @@ Result<Value> decodeOrderedValue(std::string_view& in) {
     default:
       return Status::Corruption(fmt::format("ordered encoding: unknown type tag 0x{:02x}", tag));
   }
+}
+
+Status decodeOrderedValueInto(std::string_view& in, Value& out) {
+  // A string without zero bytes (the usual key) is copied straight into `out`.
+  if (!in.empty() && static_cast<uint8_t>(in[0]) == kTagString) {
+    size_t zero = in.find(kEscape, 1);
+    if (zero != std::string_view::npos && zero + 1 < in.size() && in[zero + 1] == kTerminator) {
+      out.setString(in.substr(1, zero - 1));
+      in.remove_prefix(zero + 2);
+      return Status::OK();
+    }
+  }
+  STREAMSIM_ASSIGN_OR_RETURN(out, decodeOrderedValue(in));
+  return Status::OK();
 }
 
 std::string encodeOrderedRow(const Row& row) {

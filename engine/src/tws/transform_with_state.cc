@@ -192,13 +192,17 @@ class TransformWithStateOperator final : public Operator {
 
   Result<ops::PartitionedGroups> group(std::vector<Row> rows, const std::vector<std::string>& cols,
                                        int n, std::string_view what) const {
-    std::vector<std::pair<std::string, Row>> keyed;
-    keyed.reserve(rows.size());
+    // Keys are encoded one after the other into one buffer (no string per row).
+    std::string keys;
+    keys.reserve(rows.size() * 16);
+    std::vector<uint32_t> keyEnds;
+    keyEnds.reserve(rows.size());
     // The grouping columns' positions, looked up again only when a row's schema differs from
     // the previous row's (rows of one source share one schema).
     const Schema* schema = nullptr;
     std::vector<int> positions(cols.size());
-    for (Row& r : rows) {
+    const Value null;
+    for (const Row& r : rows) {
       if (r.schema().get() != schema) {
         for (size_t i = 0; i < cols.size(); ++i) {
           positions[i] = r.schema()->indexOf(cols[i]);
@@ -209,9 +213,10 @@ class TransformWithStateOperator final : public Operator {
         }
         schema = r.schema().get();
       }
-      keyed.emplace_back(ops::encodeKeyAt(r, positions), std::move(r));
+      for (int i : positions) encodeOrderedValue(static_cast<size_t>(i) < r.size() ? r[i] : null, keys);
+      keyEnds.push_back(static_cast<uint32_t>(keys.size()));
     }
-    return ops::groupByPartitionAndKey(std::move(keyed), n);
+    return ops::groupEncodedRows(std::move(keys), keyEnds, std::move(rows), n);
   }
 
   // The grouping key as a Row (columns named by groupBy), decoded from its encoding into
@@ -225,9 +230,8 @@ class TransformWithStateOperator final : public Operator {
     std::string_view in = encoded;
     bool same = cached != nullptr;
     for (size_t i = 0; i < n; ++i) {
-      auto v = decodeOrderedValue(in);
       Value& slot = inPlace ? row[i] : fresh[i];
-      slot = v.ok() ? std::move(v).value() : Value();
+      if (!decodeOrderedValueInto(in, slot).ok()) slot = Value();
       same = same && cached->field(i).type == inferredType(slot);
     }
     if (inPlace && same) return;
@@ -241,7 +245,7 @@ class TransformWithStateOperator final : public Operator {
     row = Row(cached, std::move(values));
   }
 
-  void setKey(TaskContext& task, const std::string& encoded) const {
+  void setKey(TaskContext& task, std::string_view encoded) const {
     task.hasKey = true;
     task.key = encoded;
     decodeKeyRow(encoded, task.keyRow, task.keySchema);

@@ -341,9 +341,10 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
   std::optional<std::string> get() override {
-    auto stored = task_.store->get(name_, key("get"));
+    std::optional<std::string> stored = task_.store->get(name_, key("get"));
     if (!stored) {
-      traceTtl("tws.ttl_read", R"("stored":false,"returned":false)");
+      // Tested first: the trace fields' string would be built per read otherwise.
+      if (tracingTtl()) traceTtl("tws.ttl_read", R"("stored":false,"returned":false)");
       return std::nullopt;
     }
     EntryView e = decodeEntry(*stored, name_);
@@ -352,12 +353,18 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
       traceTtl("tws.ttl_read", fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
                                            !expired, e.expiresAt ? *e.expiresAt : -1));
     if (expired) return std::nullopt;
-    return std::string(e.payload);
+    // The payload is the entry after its header: cut in place, not copied.
+    stored->erase(0, stored->size() - e.payload.size());
+    return stored;
   }
   void update(std::string bytes) override {
     const std::string& k = key("update");
     auto expiresAt = stamp();
-    task_.store->put(name_, k, encodeEntry(expiresAt, bytes));
+    // Built in a buffer kept across calls (encodeEntry's bytes, no string per update).
+    entry_.clear();
+    appendExpiry(expiresAt, entry_);
+    entry_.append(bytes);
+    task_.store->put(name_, k, entry_);
     index(expiresAt, k);
     if (expiresAt) traceTtl("tws.ttl_write", fmt::format(R"("expiresAt":{})", *expiresAt));
   }
@@ -365,6 +372,9 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     task_.store->remove(name_, key("clear"));
     traceTtl("tws.ttl_clear", "");
   }
+
+ private:
+  std::string entry_;
 };
 
 class ListBackendImpl final : public ListStateBackend, VariableBase {

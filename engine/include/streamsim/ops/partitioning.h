@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,12 +33,12 @@ std::string encodeKeyAt(const Row& row, const std::vector<int>& positions);
 // All rows of one key in one partition: a range of the PartitionedGroups' rows (a vector per
 // key was an allocation and a free per key and batch).
 struct KeyGroup {
-  std::string key;            // encoded key
+  std::string_view key;       // encoded key; points into PartitionedGroups::keys
   std::span<const Row> rows;  // input order; points into PartitionedGroups::rows
 };
 
-// Every partition's key groups, in ascending key order. Holds the rows the groups point into, so
-// it moves but does not copy.
+// Every partition's key groups, in ascending key order. Holds the keys and rows the groups point
+// into, so it moves but does not copy.
 struct PartitionedGroups {
   PartitionedGroups() = default;
   explicit PartitionedGroups(int numPartitions)
@@ -50,9 +51,18 @@ struct PartitionedGroups {
   size_t size() const { return partitions.size(); }
   const std::vector<KeyGroup>& operator[](size_t p) const { return partitions[p]; }
 
+  // Every row's encoded key, concatenated. Behind a pointer: a moved string may carry its bytes
+  // inline and leave the groups' views behind.
+  std::unique_ptr<const std::string> keys;
   std::vector<Row> rows;  // partition by partition, key by key, each key's rows in input order
   std::vector<std::vector<KeyGroup>> partitions;
 };
+
+// Groups rows whose encoded keys are concatenated in `keys`: row i's key ends at keyEnds[i] (and
+// starts where row i-1's ends). The result always has numPartitions entries (empty partitions
+// included). REQUIRES: keyEnds.size() == rows.size(), ascending, the last == keys.size().
+PartitionedGroups groupEncodedRows(std::string keys, const std::vector<uint32_t>& keyEnds,
+                                   std::vector<Row> rows, int numPartitions);
 
 // Groups (encodedKey, row) pairs by partition and key. The result always has numPartitions
 // entries (empty partitions included).

@@ -16,6 +16,9 @@ namespace streamsim {
 void encodeOrderedValue(const Value& v, std::string& out);
 // Reads one value written by encodeOrderedValue from `in`, advancing it.
 Result<Value> decodeOrderedValue(std::string_view& in);
+// The same into `out`, reusing the buffer of the string it holds (a row decoded per key into the
+// previous key's row). On an error `out` is left unspecified.
+Status decodeOrderedValueInto(std::string_view& in, Value& out);
 
 // All values of `row` in order (its schema is not stored: the caller knows it).
 std::string encodeOrderedRow(const Row& row);
