@@ -146,10 +146,13 @@ TEST_P(StateStoreTest, LongKeysSharingPrefixesScanInBytewiseOrder) {
   auto st = mustOpen(*p, 0);
   std::string base("\x00\x00\x01\x8c\x2f\x00\x00\x00" "keyheader-0123456789abcdef", 34);
   std::vector<std::string> all;
-  for (size_t len : {size_t{3}, size_t{8}, size_t{9}, size_t{15}, size_t{16}, size_t{17}, size_t{24}, size_t{34}}) {
+  // Every byte position is varied: a word compare of the last 1-7 bytes loads the final word of
+  // the common length and shifts the bytes compared already out of it.
+  for (size_t len : {size_t{3}, size_t{8}, size_t{9}, size_t{11}, size_t{15}, size_t{16}, size_t{17},
+                     size_t{23}, size_t{24}, size_t{34}}) {
     std::string k = base.substr(0, len);
     all.push_back(k);
-    for (size_t pos = 0; pos < len; pos += 3)
+    for (size_t pos = 0; pos < len; ++pos)
       for (char c : {'\x00', '\x7f', '\x80', '\xff'}) {
         std::string v = k;
         v[pos] = c;
