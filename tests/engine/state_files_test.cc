@@ -39,13 +39,17 @@ TEST(StateFileBytes, RecordLayoutIsOpThenVarintLengthPrefixedFields) {
   // docs/state-format.md §2: 'P' varint(cf) cf varint(key) key varint(value) value, 'D' without
   // the value; lengths >= 128 take two varint bytes (low 7 bits first, high bit = more).
   StateFileWriter w(StateFileKind::kChangelog, 3);
-  const std::string longKey(200, 'k');
+  // The writer puts a short record together on the stack and a long one (over 256 bytes) in
+  // place: both must give these bytes.
+  const std::string longKey(200, 'k'), longerKey(300, 'K');
   w.put("cf", longKey, "v1");
   w.remove("$t", "");
   w.put("c", "k", "");
+  w.remove("cf", longerKey);
   std::string file = w.finish();
   std::string expected = std::string("P\x02" "cf") + "\xC8\x01" + longKey + "\x02" "v1" +
-                         std::string("D\x02" "$t\x00", 5) + std::string("P\x01" "c\x01" "k\x00", 6);
+                         std::string("D\x02" "$t\x00", 5) + std::string("P\x01" "c\x01" "k\x00", 6) +
+                         "D\x02" "cf" "\xAC\x02" + longerKey;
   ASSERT_GE(file.size(), 17 + expected.size() + 13);
   EXPECT_EQ(file.substr(17, expected.size()), expected);
   EXPECT_EQ(file[17 + expected.size()], 'E');
@@ -54,7 +58,7 @@ TEST(StateFileBytes, RecordLayoutIsOpThenVarintLengthPrefixedFields) {
                 seen.push_back(std::string(r.cf) + "|" + std::string(r.key).substr(0, 3) + "|" + std::string(r.value) +
                                (r.remove ? "|D" : "|P"));
               }).ok());
-  EXPECT_EQ(seen, (std::vector<std::string>{"cf|kkk|v1|P", "$t|||D", "c|k||P"}));
+  EXPECT_EQ(seen, (std::vector<std::string>{"cf|kkk|v1|P", "$t|||D", "c|k||P", "cf|KKK||D"}));
 }
 
 }  // namespace

@@ -26,6 +26,9 @@ class PendingFamily {
   // changelog holds). Call once, before visiting.
   void net();
   size_t size() const { return order_.size(); }
+  // The log's key and value bytes and its changes (a changelog's size is about their sum).
+  size_t loggedBytes() const { return bytes_.size(); }
+  size_t loggedChanges() const { return changes_.size(); }
   // The i-th net change (after net()): key, value, and whether it is a remove.
   std::string_view key(size_t i) const { return keyOf(changes_[order_[i]]); }
   std::string_view value(size_t i) const { return valueOf(changes_[order_[i]]); }

@@ -126,9 +126,16 @@ void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
   const bool put = op == kOpPut;
   const size_t size = 1 + varintSize(cf.size()) + cf.size() + varintSize(key.size()) + key.size() +
                       (put ? varintSize(value.size()) + value.size() : 0);
-  const size_t at = data_.size();
-  data_.resize(at + size);
-  char* p = data_.data() + at;
+  // Small records (all a timer batch writes) are put together on the stack and appended: a
+  // resize would zero the bytes first.
+  char small[256];
+  const bool onStack = size <= sizeof small;
+  char* p = small;
+  if (!onStack) {
+    const size_t at = data_.size();
+    data_.resize(at + size);
+    p = data_.data() + at;
+  }
   auto varint = [&p](uint64_t x) {
     for (; x >= 0x80; x >>= 7) *p++ = static_cast<char>((x & 0x7F) | 0x80);
     *p++ = static_cast<char>(x);
@@ -146,6 +153,7 @@ void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
     varint(value.size());
     bytes(value);
   }
+  if (onStack) data_.append(small, size);
   ++count_;
 }
 

@@ -172,6 +172,10 @@ class VersionedStateStore final : public StateStore {
     // The changelog holds the net change of each touched key, in (cf, key) order, so a re-run
     // that makes the same changes writes the same bytes whatever order it made them in.
     StateFileWriter changelog(StateFileKind::kChangelog, next);
+    size_t estimate = 64;  // header and footer; a record adds an op byte and three short lengths
+    for (const auto& f : pending_.families())
+      estimate += f->loggedBytes() + f->loggedChanges() * (f->cf().size() + 8);
+    changelog.reserve(estimate);
     for (const auto& family : pending_.families()) {
       const PendingFamily& f = *family;
       for (size_t i = 0; i < f.size(); ++i) {
