@@ -31,6 +31,19 @@ TEST(StateFileBytes, FooterCrcIsTheIeeeCrc32OfEverythingBeforeIt) {
     EXPECT_EQ(stored, referenceCrc32(body)) << n << " records";
     EXPECT_TRUE(parseStateFile(file, "/x/7.snapshot", StateFileKind::kSnapshot, 7, [](const StateRecordView&) {}).ok());
   }
+  // Every length mod 16 below and above 64 bytes (the writer folds whole 16-byte blocks and
+  // finishes the rest by table), and a file long enough for the 64-byte parallel folds.
+  for (size_t len = 0; len < 300; len += 1) {
+    StateFileWriter w(StateFileKind::kSnapshot, 7);
+    std::string value(len, '\0');
+    for (size_t i = 0; i < len; ++i) value[i] = static_cast<char>((i * 131 + len) & 0xFF);
+    w.put("cf", "k", value);
+    if (len % 100 == 99) w.put("cf", "big", std::string(70'000 + len, static_cast<char>(len)));
+    std::string file = w.finish();
+    uint32_t stored = 0;
+    for (size_t i = file.size() - 4; i < file.size(); ++i) stored = (stored << 8) | static_cast<uint8_t>(file[i]);
+    EXPECT_EQ(stored, referenceCrc32(std::string_view(file.data(), file.size() - 4))) << len;
+  }
   // The well-known check value of CRC-32/ISO-HDLC.
   EXPECT_EQ(referenceCrc32("123456789"), 0xCBF43926u);
 }
