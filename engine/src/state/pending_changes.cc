@@ -22,12 +22,13 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
   // merging them by (key, position) is the stable order at about one compare per change where
   // a sort needs log2(n).
   std::array<std::vector<uint32_t>, kMaxRuns> runs;
+  std::array<std::string_view, kMaxRuns> lastKey;
   size_t used = 0;
   bool fits = true;
-  for (uint32_t i = 0; i < n && fits; ++i) {
+  for (uint32_t i = 0; i < n; ++i) {
     const std::string_view k = keyAt(i);
     size_t r = 0;
-    while (r < used && bytewiseCompare(keyAt(runs[r].back()), k) > 0) ++r;
+    while (r < used && bytewiseCompare(lastKey[r], k) > 0) ++r;
     if (r == used) {
       if (used == kMaxRuns) {
         fits = false;
@@ -37,13 +38,25 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
       ++used;
     }
     runs[r].push_back(i);
+    lastKey[r] = k;
   }
   if (fits && used <= 1) return std::move(runs[0]);
-  std::vector<uint32_t> order;
-  order.reserve(n);
+  std::vector<uint32_t> order(n);
+  if (fits && used == 2) {  // the timer handler's shape: a plain two-way merge
+    const uint32_t *a = runs[0].data(), *aEnd = a + runs[0].size();
+    const uint32_t *b = runs[1].data(), *bEnd = b + runs[1].size();
+    uint32_t* out = order.data();
+    while (a != aEnd && b != bEnd) {
+      const int c = bytewiseCompare(keyAt(*a), keyAt(*b));
+      *out++ = (c < 0 || (c == 0 && *a < *b)) ? *a++ : *b++;
+    }
+    out = std::copy(a, aEnd, out);
+    std::copy(b, bEnd, out);
+    return order;
+  }
   if (fits) {
     std::array<size_t, kMaxRuns> head{};
-    for (;;) {
+    for (uint32_t& slot : order) {
       size_t best = kMaxRuns;
       for (size_t r = 0; r < used; ++r) {
         if (head[r] == runs[r].size()) continue;
@@ -55,13 +68,11 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
         const int c = bytewiseCompare(keyAt(a), keyAt(b));
         if (c < 0 || (c == 0 && a < b)) best = r;
       }
-      if (best == kMaxRuns) break;
-      order.push_back(runs[best][head[best]++]);
+      slot = runs[best][head[best]++];
     }
     return order;
   }
   // Too many runs: sort positions (ties by position: stable without moving any bytes).
-  order.resize(n);
   for (uint32_t i = 0; i < n; ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&keyAt](uint32_t a, uint32_t b) {
     const int c = bytewiseCompare(keyAt(a), keyAt(b));
@@ -75,7 +86,8 @@ void PendingFamily::net() {
   // The last change of each key wins.
   size_t out = 0;
   for (size_t i = 0; i < order_.size(); ++i) {
-    if (i + 1 < order_.size() && keyOf(changes_[order_[i + 1]]) == keyOf(changes_[order_[i]]))
+    if (i + 1 < order_.size() &&
+        bytewiseCompare(keyOf(changes_[order_[i + 1]]), keyOf(changes_[order_[i]])) == 0)
       continue;
     order_[out++] = order_[i];
   }
