@@ -48,6 +48,11 @@ inline int bytewiseCompare(std::string_view a, std::string_view b) {
 
 inline bool bytewiseLess(std::string_view a, std::string_view b) { return bytewiseCompare(a, b) < 0; }
 
+// a == b without a call to memcmp: family names and keys are compared on every state access.
+inline bool bytewiseEqual(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && bytewiseCompare(a, b) == 0;
+}
+
 // std::less<> for string keys in bytewise order; transparent over string_view.
 struct BytewiseLess {
   using is_transparent = void;

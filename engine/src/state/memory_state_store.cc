@@ -21,7 +21,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
     if (fam == nullptr) return std::nullopt;
     auto it = seek(*fam, key);
     fam->finger = it;  // a read is mostly followed by a write of the same key
-    if (it == fam->rows.end() || std::string_view(it->first) != key) return std::nullopt;
+    if (it == fam->rows.end() || !bytewiseEqual(it->first, key)) return std::nullopt;
     return std::string(it->second);
   }
 
@@ -36,7 +36,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
     Rows& rows = fam->rows;
     // One descent at most: the lower bound is both the lookup and the insertion hint.
     auto it = seek(*fam, key);
-    if (it != rows.end() && std::string_view(it->first) == key) {
+    if (it != rows.end() && bytewiseEqual(it->first, key)) {
       it->second.assign(value);
     } else {
       it = rows.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(key),
@@ -54,7 +54,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
     if (found == nullptr) return false;
     Family& fam = *found;
     auto it = seek(fam, key);
-    if (it == fam.rows.end() || std::string_view(it->first) != key) {
+    if (it == fam.rows.end() || !bytewiseEqual(it->first, key)) {
       fam.finger = it;
       return false;
     }
@@ -159,7 +159,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
   // map's compares. Sorted by name (scanAll, columnFamilies); empty families are erased.
   Family* find(std::string_view cf) const {
     for (const auto& f : cfs_)
-      if (f->name == cf) return f.get();
+      if (bytewiseEqual(f->name, cf)) return f.get();
     return nullptr;
   }
   Family* add(std::string_view cf) {

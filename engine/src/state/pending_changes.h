@@ -12,6 +12,8 @@
 #include <string_view>
 #include <vector>
 
+#include "state/key_compare.h"
+
 namespace streamsim::detail {
 
 class PendingFamily {
@@ -66,7 +68,7 @@ class PendingChanges {
  public:
   PendingFamily& family(std::string_view cf) {
     for (const auto& f : families_)
-      if (f->cf() == cf) return *f;
+      if (bytewiseEqual(f->cf(), cf)) return *f;
     families_.push_back(std::make_unique<PendingFamily>(cf));
     return *families_.back();
   }

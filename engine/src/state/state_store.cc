@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "state/key_compare.h"
 #include "state/pending_changes.h"
 #include "state/working_copy.h"
 #include "streamsim/fault_points.h"
@@ -106,7 +107,8 @@ class VersionedStateStore final : public StateStore {
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
     assert(!done_);
     bool isNew;
-    if (last_read_.valid && last_read_.key == key && last_read_.cf == cf) {
+    if (last_read_.valid && detail::bytewiseEqual(last_read_.key, key) &&
+        detail::bytewiseEqual(last_read_.cf, cf)) {
       isNew = !last_read_.exists;
       entry_->wc->put(cf, key, value);
       last_read_.exists = true;
