@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "state/key_compare.h"
+#include "state/pending_changes.h"
 #include "state/working_copy.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/state/state_files.h"
@@ -43,6 +44,7 @@ Result<StateStoreKind> parseStateStoreKind(std::string_view name) {
 
 namespace {
 
+using detail::PendingFamily;
 using detail::WorkingCopy;
 
 // The provider's working copy of one (checkpoint, operator, partition).
@@ -77,10 +79,6 @@ Status writeStateFile(const Env& env, const std::string& path, const std::string
 }
 
 class VersionedStateStore final : public StateStore {
-  // Changes of this version per column family, in the order they were made (a vector: a node
-  // per change cost more than sorting once at commit); netPendingChanges() reduces them.
-  using PendingRows = std::vector<std::pair<std::string, std::optional<std::string>>>;
-  using Pending = std::map<std::string, PendingRows, std::less<>>;
  public:
   VersionedStateStore(const Env& env, const StateStoreOptions& options, StateStoreKind kind,
                       std::string dir, int operatorId, int partition, int64_t version,
@@ -109,7 +107,8 @@ class VersionedStateStore final : public StateStore {
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
     assert(!done_);
     bool isNew;
-    if (last_read_.valid && last_read_.key == key && last_read_.cf == cf) {
+    if (last_read_.valid && detail::bytewiseEqual(last_read_.key, key) &&
+        detail::bytewiseEqual(last_read_.cf, cf)) {
       isNew = !last_read_.exists;
       entry_->wc->put(cf, key, value);
       last_read_.exists = true;
@@ -117,7 +116,7 @@ class VersionedStateStore final : public StateStore {
       isNew = entry_->wc->putNew(cf, key, value);
     }
     if (isNew) ++entry_->numKeys;
-    pendingFor(cf).emplace_back(std::string(key), std::string(value));
+    pending_.family(cf).put(key, value);
     ++num_updated_;
   }
 
@@ -127,7 +126,7 @@ class VersionedStateStore final : public StateStore {
     if (!entry_->wc->removeExisting(cf, key)) return;
     --entry_->numKeys;
     ++num_removed_;
-    pendingFor(cf).emplace_back(std::string(key), std::nullopt);
+    pending_.family(cf).remove(key);
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,
@@ -141,7 +140,7 @@ class VersionedStateStore final : public StateStore {
     const int64_t next = version_ + 1;
     FaultContext ctx{version_, partition_, operator_id_, dir_};
     Status st = entry_->wc->status();
-    netPendingChanges();
+    pending_.net();
     if (st.ok()) st = writeFiles(next, ctx);
     if (!st.ok()) {
       release(/*valid=*/false);
@@ -169,63 +168,26 @@ class VersionedStateStore final : public StateStore {
   std::vector<std::string> columnFamilies() override { return entry_->wc->columnFamilies(); }
 
  private:
-  PendingRows& pendingFor(std::string_view cf) {
-    // Consecutive changes mostly hit one column family: skip the map lookup for a repeat.
-    if (last_pending_ != nullptr && last_pending_->first == cf) return last_pending_->second;
-    auto it = pending_.find(cf);
-    if (it == pending_.end()) it = pending_.emplace(std::string(cf), PendingRows{}).first;
-    last_pending_ = &*it;
-    return it->second;
-  }
-
-  // Turns each family's log of changes into its net change per key, in ascending key order
-  // (what the changelog holds): the last change of a key wins.
-  void netPendingChanges() {
-    auto byKey = [](const auto& a, const auto& b) { return detail::bytewiseLess(a.first, b.first); };
-    for (auto& [cf, rows] : pending_) {
-      // Keys are handled in ascending order within a task, so the log is often sorted already.
-      if (!std::is_sorted(rows.begin(), rows.end(), byKey)) rows = sortedByKey(std::move(rows));
-      size_t out = 0;
-      for (size_t i = 0; i < rows.size(); ++i) {
-        if (i + 1 < rows.size() && rows[i + 1].first == rows[i].first) continue;
-        if (out != i) rows[out] = std::move(rows[i]);
-        ++out;
-      }
-      rows.resize(out);
-    }
-  }
-
-  // The log in key order, a key's changes in the order they were made. Sorted through an index
-  // (ties broken by position: a stable sort that moves no strings): a timer handler's removes
-  // and puts interleave two sorted runs, and a stable_sort of the rows themselves was most of a
-  // timer batch's commit.
-  static PendingRows sortedByKey(PendingRows rows) {
-    std::vector<uint32_t> order(rows.size());
-    for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-    std::sort(order.begin(), order.end(), [&rows](uint32_t a, uint32_t b) {
-      const int c = detail::bytewiseCompare(rows[a].first, rows[b].first);
-      return c != 0 ? c < 0 : a < b;
-    });
-    PendingRows sorted;
-    sorted.reserve(rows.size());
-    for (uint32_t i : order) sorted.push_back(std::move(rows[i]));
-    return sorted;
-  }
-
   Status writeFiles(int64_t next, const FaultContext& ctx) {
     STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kStateBeforeCommit, ctx));
     STREAMSIM_RETURN_IF_ERROR(env_.fs->mkdirs(dir_));
     // The changelog holds the net change of each touched key, in (cf, key) order, so a re-run
     // that makes the same changes writes the same bytes whatever order it made them in.
     StateFileWriter changelog(StateFileKind::kChangelog, next);
-    for (const auto& [cf, rows] : pending_)
-      for (const auto& [key, value] : rows) {
-        if (value.has_value()) {
-          changelog.put(cf, key, *value);
+    size_t estimate = 64;  // header and footer; a record adds an op byte and three short lengths
+    for (const auto& f : pending_.families())
+      estimate += f->loggedBytes() + f->loggedChanges() * (f->cf().size() + 8);
+    changelog.reserve(estimate);
+    for (const auto& family : pending_.families()) {
+      const PendingFamily& f = *family;
+      for (size_t i = 0; i < f.size(); ++i) {
+        if (f.isRemove(i)) {
+          changelog.remove(f.cf(), f.key(i));
         } else {
-          changelog.remove(cf, key);
+          changelog.put(f.cf(), f.key(i), f.value(i));
         }
       }
+    }
     std::string data = changelog.finish();
     const auto size = static_cast<int64_t>(data.size());
     STREAMSIM_RETURN_IF_ERROR(
@@ -296,8 +258,7 @@ class VersionedStateStore final : public StateStore {
   int partition_;
   int64_t version_;
   std::shared_ptr<CacheEntry> entry_;
-  Pending pending_;
-  Pending::value_type* last_pending_ = nullptr;  // the family pendingFor() returned last
+  detail::PendingChanges pending_;  // this version's changes
   // The last get() and whether its key existed; puts keep it true, removes invalidate it.
   struct {
     bool valid = false;

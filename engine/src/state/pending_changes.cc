@@ -1,0 +1,103 @@
+// PendingFamily / PendingChanges (pending_changes.h).
+#include "state/pending_changes.h"
+
+#include <algorithm>
+#include <array>
+
+#include "state/key_compare.h"
+
+namespace streamsim::detail {
+
+namespace {
+// A log splits into this many ascending runs at most before it is sorted whole instead.
+constexpr size_t kMaxRuns = 4;
+}  // namespace
+
+std::vector<uint32_t> PendingFamily::keyOrder() const {
+  const auto n = static_cast<uint32_t>(changes_.size());
+  auto keyAt = [this](uint32_t i) { return keyOf(changes_[i]); };
+  // Keys are mostly changed in ascending order within a task, and a timer handler's changes
+  // interleave two ascending runs (its new timer's put, its fired timer's remove). Each change
+  // goes to the first run whose last key is not greater, so runs ascend by (key, position);
+  // merging them by (key, position) is the stable order at about one compare per change where
+  // a sort needs log2(n).
+  std::array<std::vector<uint32_t>, kMaxRuns> runs;
+  std::array<std::string_view, kMaxRuns> lastKey;
+  size_t used = 0;
+  bool fits = true;
+  for (uint32_t i = 0; i < n; ++i) {
+    const std::string_view k = keyAt(i);
+    size_t r = 0;
+    while (r < used && bytewiseCompare(lastKey[r], k) > 0) ++r;
+    if (r == used) {
+      if (used == kMaxRuns) {
+        fits = false;
+        break;
+      }
+      runs[r].reserve(r == 0 ? n : n / 2);
+      ++used;
+    }
+    runs[r].push_back(i);
+    lastKey[r] = k;
+  }
+  if (fits && used <= 1) return std::move(runs[0]);
+  std::vector<uint32_t> order(n);
+  if (fits && used == 2) {  // the timer handler's shape: a plain two-way merge
+    const uint32_t *a = runs[0].data(), *aEnd = a + runs[0].size();
+    const uint32_t *b = runs[1].data(), *bEnd = b + runs[1].size();
+    uint32_t* out = order.data();
+    while (a != aEnd && b != bEnd) {
+      const int c = bytewiseCompare(keyAt(*a), keyAt(*b));
+      *out++ = (c < 0 || (c == 0 && *a < *b)) ? *a++ : *b++;
+    }
+    out = std::copy(a, aEnd, out);
+    std::copy(b, bEnd, out);
+    return order;
+  }
+  if (fits) {
+    std::array<size_t, kMaxRuns> head{};
+    for (uint32_t& slot : order) {
+      size_t best = kMaxRuns;
+      for (size_t r = 0; r < used; ++r) {
+        if (head[r] == runs[r].size()) continue;
+        if (best == kMaxRuns) {
+          best = r;
+          continue;
+        }
+        const uint32_t a = runs[r][head[r]], b = runs[best][head[best]];
+        const int c = bytewiseCompare(keyAt(a), keyAt(b));
+        if (c < 0 || (c == 0 && a < b)) best = r;
+      }
+      slot = runs[best][head[best]++];
+    }
+    return order;
+  }
+  // Too many runs: sort positions (ties by position: stable without moving any bytes).
+  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&keyAt](uint32_t a, uint32_t b) {
+    const int c = bytewiseCompare(keyAt(a), keyAt(b));
+    return c != 0 ? c < 0 : a < b;
+  });
+  return order;
+}
+
+void PendingFamily::net() {
+  order_ = keyOrder();
+  // The last change of each key wins.
+  size_t out = 0;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    if (i + 1 < order_.size() &&
+        bytewiseCompare(keyOf(changes_[order_[i + 1]]), keyOf(changes_[order_[i]])) == 0)
+      continue;
+    order_[out++] = order_[i];
+  }
+  order_.resize(out);
+}
+
+void PendingChanges::net() {
+  for (const auto& f : families_) f->net();
+  std::sort(families_.begin(), families_.end(),
+            [](const auto& a, const auto& b) { return a->cf() < b->cf(); });
+}
+
+}  // namespace streamsim::detail
