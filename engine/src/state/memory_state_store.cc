@@ -1,13 +1,12 @@
-// The in-memory working copy: one std::map per column family (DESIGN.md §3), its nodes and
+// The in-memory working copy: one OrderedRows per column family (DESIGN.md §3), its rows and
 // strings from one SizeClassPool (size_class_pool.h).
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
-#include <map>
 #include <memory_resource>
 #include <string>
 
 #include "state/key_compare.h"
+#include "state/ordered_rows.h"
 #include "state/size_class_pool.h"
 #include "state/working_copy.h"
 
@@ -19,10 +18,9 @@ class MemoryWorkingCopy final : public WorkingCopy {
   std::optional<std::string> get(std::string_view cf, std::string_view key) override {
     Family* fam = find(cf);
     if (fam == nullptr) return std::nullopt;
-    auto it = seek(*fam, key);
-    fam->finger = it;  // a read is mostly followed by a write of the same key
-    if (it == fam->rows.end() || !bytewiseEqual(it->first, key)) return std::nullopt;
-    return std::string(it->second);
+    const OrderedRows::Row* row = fam->rows.find(key);
+    if (row == nullptr) return std::nullopt;
+    return std::string(row->value);
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {
@@ -30,54 +28,38 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
-    bool isNew = false;
     Family* fam = find(cf);
     if (fam == nullptr) fam = add(cf);
-    Rows& rows = fam->rows;
-    // One descent at most: the lower bound is both the lookup and the insertion hint.
-    auto it = seek(*fam, key);
-    if (it != rows.end() && bytewiseEqual(it->first, key)) {
-      it->second.assign(value);
-    } else {
-      it = rows.emplace_hint(it, std::piecewise_construct, std::forward_as_tuple(key),
-                             std::forward_as_tuple(value));
-      isNew = true;
-    }
-    fam->finger = it;
-    return isNew;
+    return fam->rows.put(key, value);
   }
 
   void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
 
   bool removeExisting(std::string_view cf, std::string_view key) override {
-    Family* found = find(cf);
-    if (found == nullptr) return false;
-    Family& fam = *found;
-    auto it = seek(fam, key);
-    if (it == fam.rows.end() || !bytewiseEqual(it->first, key)) {
-      fam.finger = it;
-      return false;
-    }
-    fam.finger = fam.afterErase = fam.rows.erase(it);
-    if (fam.rows.empty()) drop(fam);
+    Family* fam = find(cf);
+    if (fam == nullptr || !fam->rows.erase(key)) return false;
+    if (fam->rows.empty()) drop(*fam);
     return true;
   }
 
   void scan(std::string_view cf, std::string_view begin, std::string_view end,
             const StateVisitor& visit) override {
-    const Family* fam = find(cf);
+    Family* fam = find(cf);
     if (fam == nullptr) return;
-    const Rows& rows = fam->rows;
-    for (auto it = rows.lower_bound(begin); it != rows.end(); ++it) {
-      if (!end.empty() && std::string_view(it->first) >= end) break;
-      if (!visit(it->first, it->second)) break;
-    }
+    fam->rows.scanFrom(begin, [&](std::string_view k, std::string_view v) {
+      if (!end.empty() && k >= end) return false;
+      return visit(k, v);
+    });
   }
 
   void scanAll(const WorkingCopyVisitor& visit) override {
-    for (const auto& fam : cfs_)
-      for (const auto& [k, v] : fam->rows)
-        if (!visit(fam->name, k, v)) return;
+    for (const auto& fam : cfs_) {
+      bool more = true;
+      fam->rows.scanFrom({}, [&](std::string_view k, std::string_view v) {
+        return more = visit(fam->name, k, v);
+      });
+      if (!more) return;
+    }
   }
 
   std::vector<std::string> columnFamilies() override {
@@ -98,62 +80,11 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
  private:
-  using Rows = std::pmr::map<std::pmr::string, std::pmr::string, BytewiseLess>;  // key_compare.h
   struct Family {
-    Family(std::string_view n, SizeClassPool* pool)
-        : name(n), rows(pool), finger(rows.end()), afterErase(rows.end()) {}
+    Family(std::string_view n, SizeClassPool* pool) : name(n), rows(pool) {}
     std::string name;
-    Rows rows;
-    // The position of the last access and the row after the last one erased (nodes, or end()):
-    // only removeExisting erases single rows, and it moves both to the row after. Insertions
-    // never move a position.
-    Rows::iterator finger;
-    Rows::iterator afterErase;
+    OrderedRows rows;  // ordered_rows.h
   };
-
-  // Rows::lower_bound(key), found near the last access or the last erase when it can be: a
-  // read is mostly followed by a write of the same key; a re-armed timer is put right after the
-  // old one it replaces (by key) or after every other (by time); expired timers are removed in
-  // key order (the next to go is the row after the last removed). Only a few nodes are tried
-  // before a descent, which at a million keys is twenty compares and as many cache misses.
-  static Rows::iterator seek(Family& fam, std::string_view key) {
-    Rows& rows = fam.rows;
-    Rows::iterator it;
-    if (near(rows, fam.finger, key, it) || near(rows, fam.afterErase, key, it)) return it;
-    if (!rows.empty() && bytewiseLess(std::prev(rows.end())->first, key)) return rows.end();
-    return rows.lower_bound(key);
-  }
-  // Whether lower_bound(key) is within kFingerSteps rows of `from` (then in `out`).
-  static bool near(Rows& rows, Rows::iterator from, std::string_view key, Rows::iterator& out) {
-    auto it = from;
-    const int c = it == rows.end() ? 1 : bytewiseCompare(it->first, key);
-    if (c == 0) {
-      out = it;
-      return true;
-    }
-    if (c > 0) {  // key before `from`: walk back while the previous row is not before it
-      for (int step = 0; step < kFingerSteps; ++step) {
-        if (it == rows.begin()) break;
-        const auto prev = std::prev(it);
-        const int d = bytewiseCompare(prev->first, key);
-        if (d < 0) break;
-        it = prev;
-        if (d == 0) break;
-        if (step + 1 == kFingerSteps) return false;
-      }
-      out = it;
-      return true;
-    }
-    for (int step = 0; step < kFingerSteps; ++step) {  // key after `from`: walk forward
-      ++it;
-      if (it == rows.end() || bytewiseCompare(it->first, key) >= 0) {
-        out = it;
-        return true;
-      }
-    }
-    return false;
-  }
-  static constexpr int kFingerSteps = 2;
 
   // A handful of families, looked up by name on every access: a linear search by name beats a
   // map's compares. Sorted by name (scanAll, columnFamilies); empty families are erased.

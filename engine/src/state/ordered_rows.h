@@ -1,0 +1,265 @@
+// Private to the memory working copy: one column family's rows (string key -> string value) in
+// bytewise key order, as a sorted array of leaves of up to kLeafCap rows. A std::map descent at
+// a million keys is ~20 dependent node loads, most of them cache misses (workload 1b). Here a
+// lookup is a binary search over a dense array of (word, leaf) pairs, one over the leaf's
+// words, and one load of the row: a handful of misses.
+//
+// Keys are compared by an 8-byte word taken after the bytes every key of the family shares
+// (state keys share a type tag and more; timer keys the high bytes of the time), so a search
+// compares words held in the arrays and reads a key only when words tie. When a new key shares
+// less, every word is recomputed (the shared part only shrinks: rare, O(rows)).
+//
+// Invariants: leaves are non-empty and in key order; seps_[i].word is the word of leaves_[i]'s
+// first key; every key starts with prefix_.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <memory_resource>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "key_compare.h"
+
+namespace streamsim::detail {
+
+class OrderedRows {
+ public:
+  struct Row {
+    Row(std::string_view k, std::string_view v, std::pmr::memory_resource* mr) : key(k, mr), value(v, mr) {}
+    std::pmr::string key;
+    std::pmr::string value;
+  };
+
+  explicit OrderedRows(std::pmr::memory_resource* mr) : mr_(mr) {}
+  OrderedRows(const OrderedRows&) = delete;
+  OrderedRows& operator=(const OrderedRows&) = delete;
+  ~OrderedRows() {
+    for (const Sep& s : seps_) {
+      for (int j = 0; j < s.leaf->n; ++j) freeRow(s.leaf->rows[j]);
+      delete s.leaf;
+    }
+  }
+
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+
+  // The row with this key, or null.
+  Row* find(std::string_view key) {
+    Pos p;
+    if (!seek(key, p) || p.slot == leafAt(p.leaf)->n) return nullptr;
+    Row* r = leafAt(p.leaf)->rows[p.slot];
+    return bytewiseEqual(r->key, key) ? r : nullptr;
+  }
+
+  // Inserts or overwrites; true if the key was absent.
+  bool put(std::string_view key, std::string_view value) {
+    if (size_ == 0) {
+      prefix_.assign(key);  // everything is shared with no other key yet
+    } else if (size_t shared = sharedPrefix(key); shared < prefix_.size()) {
+      prefix_.resize(shared);
+      rewordAll();
+    }
+    Pos p;
+    if (size_ == 0) {
+      Leaf* leaf = new Leaf;
+      seps_.insert(seps_.begin(), Sep{0, leaf});
+      p = {0, 0};
+    } else {
+      seek(key, p);
+      Leaf* leaf = leafAt(p.leaf);
+      if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
+        leaf->rows[p.slot]->value.assign(value);
+        return false;
+      }
+    }
+    insertAt(p, key, value);
+    return true;
+  }
+
+  // Removes the key; true if it was there.
+  bool erase(std::string_view key) {
+    Pos p;
+    if (!seek(key, p)) return false;
+    Leaf* leaf = leafAt(p.leaf);
+    if (p.slot == leaf->n || leaf->words[p.slot] != p.word || !bytewiseEqual(leaf->rows[p.slot]->key, key))
+      return false;
+    freeRow(leaf->rows[p.slot]);
+    std::copy(leaf->words + p.slot + 1, leaf->words + leaf->n, leaf->words + p.slot);
+    std::copy(leaf->rows + p.slot + 1, leaf->rows + leaf->n, leaf->rows + p.slot);
+    --leaf->n;
+    --size_;
+    if (leaf->n == 0) {
+      delete leaf;
+      seps_.erase(seps_.begin() + static_cast<ptrdiff_t>(p.leaf));
+      // The erase hint now names the leaf after: expired timers go in key order.
+    } else if (p.slot == 0) {
+      seps_[p.leaf].word = leaf->words[0];
+    }
+    eraseHint_ = p.leaf;
+    return true;
+  }
+
+  // Calls visit(key, value) from the first key >= begin in key order until it returns false.
+  template <typename Visit>
+  void scanFrom(std::string_view begin, Visit&& visit) const {
+    size_t i = 0;
+    int j = 0;
+    if (!begin.empty() && size_ > 0) {
+      Pos p;  // a key without the shared prefix lands on the begin or the end
+      const_cast<OrderedRows*>(this)->seek(begin, p, /*hint=*/false);
+      i = p.leaf;
+      j = p.slot;
+    }
+    for (; i < seps_.size(); ++i, j = 0) {
+      const Leaf* leaf = seps_[i].leaf;
+      for (; j < leaf->n; ++j)
+        if (!visit(std::string_view(leaf->rows[j]->key), std::string_view(leaf->rows[j]->value))) return;
+    }
+  }
+
+  static constexpr int kLeafCap = 64;
+
+ private:
+  struct Leaf {
+    int n = 0;
+    uint64_t words[kLeafCap];
+    Row* rows[kLeafCap];
+  };
+  struct Sep {
+    uint64_t word;  // of the leaf's first key
+    Leaf* leaf;
+  };
+  // A lower bound: the key's place is slot `slot` of leaf `leaf` (slot == n: after its last row,
+  // and before the next leaf's first).
+  struct Pos {
+    size_t leaf = 0;
+    int slot = 0;
+    uint64_t word = 0;
+  };
+
+  Leaf* leafAt(size_t i) const { return seps_[i].leaf; }
+
+  uint64_t wordOf(std::string_view key) const {
+    const size_t at = prefix_.size(), rest = key.size() - at;
+    return rest >= 8 ? bigEndianWord(key.data() + at) : bigEndianTail(key.data() + at, rest);
+  }
+
+  size_t sharedPrefix(std::string_view key) const {
+    const size_t n = std::min(key.size(), prefix_.size());
+    size_t i = 0;
+    while (i < n && key[i] == prefix_[i]) ++i;
+    return i;
+  }
+
+  void rewordAll() {
+    for (Sep& s : seps_) {
+      for (int j = 0; j < s.leaf->n; ++j) s.leaf->words[j] = wordOf(s.leaf->rows[j]->key);
+      s.word = s.leaf->words[0];
+    }
+  }
+
+  // Finds the lower bound of `key` in a non-empty set. False if the key does not start with the
+  // shared prefix (then `p` is the begin or the end, and the key is not there).
+  bool seek(std::string_view key, Pos& p, bool hint = true) {
+    if (key.size() < prefix_.size() || std::string_view(key.data(), prefix_.size()) != prefix_) {
+      if (size_ == 0 || bytewiseLess(key, prefix_)) {
+        p = Pos{};
+      } else {
+        p = Pos{seps_.size() - 1, leafAt(seps_.size() - 1)->n, 0};
+      }
+      return false;
+    }
+    if (size_ == 0) {
+      p = Pos{};
+      return false;
+    }
+    p.word = wordOf(key);
+    p.leaf = hint && covers(accessHint_, key, p.word)  ? accessHint_
+             : hint && covers(eraseHint_, key, p.word) ? eraseHint_
+                                                       : findLeaf(key, p.word);
+    const Leaf* leaf = leafAt(p.leaf);
+    int j = static_cast<int>(std::lower_bound(leaf->words, leaf->words + leaf->n, p.word) - leaf->words);
+    while (j < leaf->n && leaf->words[j] == p.word && bytewiseLess(leaf->rows[j]->key, key)) ++j;
+    p.slot = j;
+    if (hint) accessHint_ = p.leaf;
+    return true;
+  }
+
+  // Whether `key` belongs in leaf i: not before its first key (unless it is the first leaf),
+  // and before the next leaf's first key.
+  bool covers(size_t i, std::string_view key, uint64_t w) const {
+    if (i >= seps_.size()) return false;
+    if (i > 0 && sepLess(key, w, i)) return false;
+    return i + 1 == seps_.size() || sepLess(key, w, i + 1);
+  }
+  // key < the first key of leaf i.
+  bool sepLess(std::string_view key, uint64_t w, size_t i) const {
+    if (w != seps_[i].word) return w < seps_[i].word;
+    return bytewiseLess(key, leafAt(i)->rows[0]->key);
+  }
+
+  // The last leaf whose first key is <= key, or the first leaf.
+  size_t findLeaf(std::string_view key, uint64_t w) const {
+    auto it = std::upper_bound(seps_.begin(), seps_.end(), w,
+                               [](uint64_t x, const Sep& s) { return x < s.word; });
+    size_t i = static_cast<size_t>(it - seps_.begin());
+    // Leaves [0, i) start at words <= w; step back over those starting with w but after key.
+    while (i > 0 && seps_[i - 1].word == w && bytewiseLess(key, leafAt(i - 1)->rows[0]->key)) --i;
+    return i == 0 ? 0 : i - 1;
+  }
+
+  void insertAt(Pos p, std::string_view key, std::string_view value) {
+    Leaf* leaf = leafAt(p.leaf);
+    if (leaf->n == kLeafCap) {
+      Leaf* right = new Leaf;
+      // Appending past the last leaf (timers are armed in time order): start a new leaf rather
+      // than leave two half-full ones.
+      const int keep = p.slot == kLeafCap && p.leaf + 1 == seps_.size() ? kLeafCap : kLeafCap / 2;
+      right->n = kLeafCap - keep;
+      std::copy(leaf->words + keep, leaf->words + kLeafCap, right->words);
+      std::copy(leaf->rows + keep, leaf->rows + kLeafCap, right->rows);
+      leaf->n = keep;
+      if (right->n > 0) {
+        seps_.insert(seps_.begin() + static_cast<ptrdiff_t>(p.leaf) + 1, Sep{right->words[0], right});
+      }
+      if (p.slot > keep || (keep == kLeafCap && p.slot == kLeafCap)) {
+        if (right->n == 0) seps_.insert(seps_.begin() + static_cast<ptrdiff_t>(p.leaf) + 1, Sep{p.word, right});
+        p.slot -= keep;
+        ++p.leaf;
+        leaf = right;
+      } else if (right->n == 0) {
+        delete right;
+      }
+    }
+    Row* row = new (mr_->allocate(sizeof(Row), alignof(Row))) Row(key, value, mr_);
+    std::copy_backward(leaf->words + p.slot, leaf->words + leaf->n, leaf->words + leaf->n + 1);
+    std::copy_backward(leaf->rows + p.slot, leaf->rows + leaf->n, leaf->rows + leaf->n + 1);
+    leaf->words[p.slot] = p.word;
+    leaf->rows[p.slot] = row;
+    ++leaf->n;
+    ++size_;
+    if (p.slot == 0) seps_[p.leaf].word = p.word;
+    accessHint_ = p.leaf;
+  }
+
+  void freeRow(Row* r) {
+    r->~Row();
+    mr_->deallocate(r, sizeof(Row), alignof(Row));
+  }
+
+  std::pmr::memory_resource* mr_;
+  std::vector<Sep> seps_;
+  std::string prefix_;  // shared by every key
+  size_t size_ = 0;
+  // Leaves of the last access and the last erase: a read is mostly followed by a write of the
+  // same key; timers are armed at the end and expire from the front. Checked before a search.
+  size_t accessHint_ = 0;
+  size_t eraseHint_ = 0;
+};
+
+}  // namespace streamsim::detail

@@ -1,0 +1,154 @@
+// OrderedRows (the memory working copy's rows of one family) against a std::map: random puts,
+// erases, finds and scans, with keys that share long prefixes (the structure compares words
+// after the shared bytes and recomputes them when a key shares fewer), enough of them to split
+// leaves, and timer-like runs (appended at the end, erased from the front).
+#include "../../engine/src/state/ordered_rows.h"
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <rapidcheck.h>
+#include <rapidcheck/gtest.h>
+
+#include "../../engine/src/state/size_class_pool.h"
+
+namespace streamsim::detail {
+namespace {
+
+using Model = std::map<std::string, std::string>;
+
+std::vector<std::pair<std::string, std::string>> scanFrom(const OrderedRows& rows, std::string_view begin,
+                                                          size_t limit = SIZE_MAX) {
+  std::vector<std::pair<std::string, std::string>> out;
+  rows.scanFrom(begin, [&](std::string_view k, std::string_view v) {
+    out.emplace_back(k, v);
+    return out.size() < limit;
+  });
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> modelFrom(const Model& m, const std::string& begin,
+                                                           size_t limit = SIZE_MAX) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (auto it = m.lower_bound(begin); it != m.end() && out.size() < limit; ++it) out.emplace_back(*it);
+  return out;
+}
+
+// Keys from a small alphabet (including 0x00 and 0xFF bytes) behind one of a few long prefixes.
+std::string makeKey(int prefix, const std::string& tail) {
+  static const std::string prefixes[] = {"", "abcdefghijkl", "abcdefghijkm", std::string("\x20k0\x00", 4),
+                                         std::string(20, '\xff')};
+  return prefixes[prefix] + tail;
+}
+
+RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
+  SizeClassPool pool;
+  OrderedRows rows(&pool);
+  Model model;
+  const auto tailGen = rc::gen::container<std::string>(rc::gen::element<char>('\0', 'a', 'b', '\xff'));
+  const int ops = *rc::gen::inRange(0, 3000);
+  const int prefixes = *rc::gen::inRange(1, 6);  // how many of the prefixes keys use
+  size_t maxSize = 0;
+  for (int i = 0; i < ops; ++i) {
+    const std::string key = makeKey(*rc::gen::inRange(0, prefixes), *tailGen);
+    switch (*rc::gen::inRange(0, 10)) {
+      case 0:
+      case 1:
+      case 2:
+      case 3: {
+        const std::string value = std::to_string(i);
+        const bool isNew = model.find(key) == model.end();
+        model[key] = value;
+        RC_ASSERT(rows.put(key, value) == isNew);
+        break;
+      }
+      case 4:
+      case 5: {
+        const bool existed = model.erase(key) == 1;
+        RC_ASSERT(rows.erase(key) == existed);
+        break;
+      }
+      case 6: {  // erase the smallest key, as expired timers go
+        if (model.empty()) break;
+        const std::string first = model.begin()->first;
+        model.erase(model.begin());
+        RC_ASSERT(rows.erase(first));
+        break;
+      }
+      case 7: {
+        const auto it = model.find(key);
+        const OrderedRows::Row* row = rows.find(key);
+        RC_ASSERT((row != nullptr) == (it != model.end()));
+        if (row != nullptr) RC_ASSERT(std::string(row->value) == it->second);
+        break;
+      }
+      case 8:
+        RC_ASSERT(scanFrom(rows, key, 5) == modelFrom(model, key, 5));
+        break;
+      default:
+        break;
+    }
+    RC_ASSERT(rows.size() == model.size());
+    maxSize = std::max(maxSize, model.size());
+  }
+  RC_CLASSIFY(maxSize > 2 * OrderedRows::kLeafCap, "split leaves");
+  RC_ASSERT(scanFrom(rows, "") == modelFrom(model, ""));
+}
+
+// Big-endian times: armed in ascending order at the end, expired from the front, across the
+// byte boundaries where the bytes all keys share shrink.
+TEST(OrderedRows, TimerLikeAppendAndExpire) {
+  SizeClassPool pool;
+  OrderedRows rows(&pool);
+  Model model;
+  auto key = [](uint64_t t, int k) {
+    std::string s(8, '\0');
+    for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(t >> (56 - 8 * i));
+    return s + "key" + std::to_string(k);
+  };
+  uint64_t next = 0xF0;
+  for (int round = 0; round < 200; ++round) {
+    for (int k = 0; k < 150; ++k, next += 3) {
+      const std::string kk = key(next, k % 7);
+      ASSERT_TRUE(rows.put(kk, "v"));
+      model[kk] = "v";
+    }
+    for (int k = 0; k < 140 && !model.empty(); ++k) {
+      ASSERT_TRUE(rows.erase(model.begin()->first));
+      model.erase(model.begin());
+    }
+    ASSERT_EQ(rows.size(), model.size());
+  }
+  EXPECT_EQ(scanFrom(rows, ""), modelFrom(model, ""));
+  const std::string mid = key(next - 500, 0);
+  EXPECT_EQ(scanFrom(rows, mid), modelFrom(model, mid));
+  EXPECT_EQ(scanFrom(rows, std::string(1, '\x01')), modelFrom(model, std::string(1, '\x01')));
+  EXPECT_TRUE(scanFrom(rows, std::string(9, '\xff')).empty());
+}
+
+TEST(OrderedRows, KeysOutsideTheSharedPrefix) {
+  SizeClassPool pool;
+  OrderedRows rows(&pool);
+  EXPECT_EQ(rows.find("abc"), nullptr);
+  EXPECT_FALSE(rows.erase("abc"));
+  EXPECT_TRUE(scanFrom(rows, "a").empty());
+  ASSERT_TRUE(rows.put("prefix1", "a"));
+  ASSERT_TRUE(rows.put("prefix2", "b"));
+  EXPECT_EQ(rows.find("pre"), nullptr);
+  EXPECT_EQ(rows.find("q"), nullptr);
+  EXPECT_FALSE(rows.erase("a"));
+  EXPECT_EQ(scanFrom(rows, "a").size(), 2u);
+  EXPECT_EQ(scanFrom(rows, "pre").size(), 2u);
+  EXPECT_TRUE(scanFrom(rows, "q").empty());
+  ASSERT_TRUE(rows.put("", "empty"));  // shares nothing: every word is recomputed
+  EXPECT_EQ(scanFrom(rows, ""), (std::vector<std::pair<std::string, std::string>>{
+                                    {"", "empty"}, {"prefix1", "a"}, {"prefix2", "b"}}));
+  ASSERT_NE(rows.find("prefix2"), nullptr);
+  EXPECT_EQ(std::string(rows.find("prefix2")->value), "b");
+}
+
+}  // namespace
+}  // namespace streamsim::detail
