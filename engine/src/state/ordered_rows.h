@@ -58,24 +58,19 @@ class OrderedRows {
 
   // Inserts or overwrites; true if the key was absent.
   bool put(std::string_view key, std::string_view value) {
-    if (size_ == 0) {
-      prefix_.assign(key);  // everything is shared with no other key yet
-    } else if (size_t shared = sharedPrefix(key); shared < prefix_.size()) {
-      prefix_.resize(shared);
-      rewordAll();
-    }
     Pos p;
     if (size_ == 0) {
-      Leaf* leaf = new Leaf;
-      seps_.insert(seps_.begin(), Sep{0, leaf});
-      p = {0, 0};
-    } else {
+      prefix_.assign(key);  // everything is shared with no other key yet
+      seps_.insert(seps_.begin(), Sep{0, new Leaf});
+    } else if (!lastSeekOf(key, p) && !seek(key, p)) {
+      prefix_.resize(sharedPrefix(key));
+      rewordAll();
       seek(key, p);
-      Leaf* leaf = leafAt(p.leaf);
-      if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
-        leaf->rows[p.slot]->value.assign(value);
-        return false;
-      }
+    }
+    Leaf* leaf = leafAt(p.leaf);
+    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
+      leaf->rows[p.slot]->value.assign(value);
+      return false;
     }
     insertAt(p, key, value);
     return true;
@@ -88,6 +83,7 @@ class OrderedRows {
     Leaf* leaf = leafAt(p.leaf);
     if (p.slot == leaf->n || leaf->words[p.slot] != p.word || !bytewiseEqual(leaf->rows[p.slot]->key, key))
       return false;
+    lastValid_ = false;
     freeRow(leaf->rows[p.slot]);
     std::copy(leaf->words + p.slot + 1, leaf->words + leaf->n, leaf->words + p.slot);
     std::copy(leaf->rows + p.slot + 1, leaf->rows + leaf->n, leaf->rows + p.slot);
@@ -157,6 +153,7 @@ class OrderedRows {
   }
 
   void rewordAll() {
+    lastValid_ = false;
     for (Sep& s : seps_) {
       for (int j = 0; j < s.leaf->n; ++j) s.leaf->words[j] = wordOf(s.leaf->rows[j]->key);
       s.word = s.leaf->words[0];
@@ -166,7 +163,7 @@ class OrderedRows {
   // Finds the lower bound of `key` in a non-empty set. False if the key does not start with the
   // shared prefix (then `p` is the begin or the end, and the key is not there).
   bool seek(std::string_view key, Pos& p, bool hint = true) {
-    if (key.size() < prefix_.size() || std::string_view(key.data(), prefix_.size()) != prefix_) {
+    if (key.size() < prefix_.size() || bytewiseCompare(key.substr(0, prefix_.size()), prefix_) != 0) {
       if (size_ == 0 || bytewiseLess(key, prefix_)) {
         p = Pos{};
       } else {
@@ -182,11 +179,37 @@ class OrderedRows {
     p.leaf = hint && covers(accessHint_, key, p.word)  ? accessHint_
              : hint && covers(eraseHint_, key, p.word) ? eraseHint_
                                                        : findLeaf(key, p.word);
+    // The first row not before (word, key); a key is read only where words tie (timers armed
+    // for one time tie on all of them). Timers are armed after the last row and expire from
+    // the first: both ends are tried before the search.
     const Leaf* leaf = leafAt(p.leaf);
-    int j = static_cast<int>(std::lower_bound(leaf->words, leaf->words + leaf->n, p.word) - leaf->words);
-    while (j < leaf->n && leaf->words[j] == p.word && bytewiseLess(leaf->rows[j]->key, key)) ++j;
-    p.slot = j;
-    if (hint) accessHint_ = p.leaf;
+    const uint64_t w = p.word;
+    const auto before = [&](int j) {  // row j sorts before key
+      return leaf->words[j] != w ? leaf->words[j] < w : bytewiseLess(leaf->rows[j]->key, key);
+    };
+    if (leaf->n == 0 || !before(0)) {
+      p.slot = 0;
+    } else if (before(leaf->n - 1)) {
+      p.slot = leaf->n;
+    } else {
+      p.slot = static_cast<int>(std::partition_point(leaf->words + 1, leaf->words + leaf->n - 1,
+                                                     [&](const uint64_t& x) { return before(static_cast<int>(&x - leaf->words)); }) -
+                                leaf->words);
+    }
+    if (hint) {
+      accessHint_ = p.leaf;
+      last_ = p;
+      lastKey_.assign(key);
+      lastValid_ = true;
+    }
+    return true;
+  }
+
+  // The position the last seek found for this same key, if nothing moved since: a read is
+  // mostly followed by a write of the same key.
+  bool lastSeekOf(std::string_view key, Pos& p) const {
+    if (!lastValid_ || !bytewiseEqual(lastKey_, key)) return false;
+    p = last_;
     return true;
   }
 
@@ -205,15 +228,16 @@ class OrderedRows {
 
   // The last leaf whose first key is <= key, or the first leaf.
   size_t findLeaf(std::string_view key, uint64_t w) const {
-    auto it = std::upper_bound(seps_.begin(), seps_.end(), w,
-                               [](uint64_t x, const Sep& s) { return x < s.word; });
-    size_t i = static_cast<size_t>(it - seps_.begin());
-    // Leaves [0, i) start at words <= w; step back over those starting with w but after key.
-    while (i > 0 && seps_[i - 1].word == w && bytewiseLess(key, leafAt(i - 1)->rows[0]->key)) --i;
+    // The first leaf starting after key, by word and, where words tie, by its first key.
+    const auto it = std::partition_point(seps_.begin(), seps_.end(), [&](const Sep& s) {
+      return s.word != w ? s.word < w : !bytewiseLess(key, s.leaf->rows[0]->key);
+    });
+    const size_t i = static_cast<size_t>(it - seps_.begin());
     return i == 0 ? 0 : i - 1;
   }
 
   void insertAt(Pos p, std::string_view key, std::string_view value) {
+    lastValid_ = false;
     Leaf* leaf = leafAt(p.leaf);
     if (leaf->n == kLeafCap) {
       Leaf* right = new Leaf;
@@ -260,6 +284,10 @@ class OrderedRows {
   // same key; timers are armed at the end and expire from the front. Checked before a search.
   size_t accessHint_ = 0;
   size_t eraseHint_ = 0;
+  // The last seek (with hints) and its key; invalid once a row is added or removed.
+  Pos last_;
+  std::string lastKey_;
+  bool lastValid_ = false;
 };
 
 }  // namespace streamsim::detail
