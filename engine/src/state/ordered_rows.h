@@ -14,7 +14,7 @@
 #pragma once
 
 #include <algorithm>
-#include <cstddef>
+#include <cstddef>  // offsetof
 #include <cstdint>
 #include <memory>
 #include <memory_resource>
@@ -51,9 +51,13 @@ class OrderedRows {
   // The row with this key, or null.
   Row* find(std::string_view key) {
     Pos p;
-    if (!seek(key, p) || p.slot == leafAt(p.leaf)->n) return nullptr;
-    Row* r = leafAt(p.leaf)->rows[p.slot];
-    return bytewiseEqual(r->key, key) ? r : nullptr;
+    if (!seek(key, p)) return nullptr;
+    const Leaf* leaf = leafAt(p.leaf);
+    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key))
+      return leaf->rows[p.slot];
+    // A miss is mostly followed by the put of this key, which shifts the rows after it.
+    for (int j = p.slot; j < leaf->n; j += 8) __builtin_prefetch(leaf->rows + j, 1);
+    return nullptr;
   }
 
   // Inserts or overwrites; true if the key was absent.
@@ -183,6 +187,10 @@ class OrderedRows {
     // for one time tie on all of them). Timers are armed after the last row and expire from
     // the first: both ends are tried before the search.
     const Leaf* leaf = leafAt(p.leaf);
+    // The leaf's count and words are ~9 cache lines, mostly cold at a million keys: fetched
+    // together rather than one miss after another as the binary search reaches them.
+    for (size_t line = 0; line < offsetof(Leaf, rows); line += 64)
+      __builtin_prefetch(reinterpret_cast<const char*>(leaf) + line);
     const uint64_t w = p.word;
     const auto before = [&](int j) {  // row j sorts before key
       return leaf->words[j] != w ? leaf->words[j] < w : bytewiseLess(leaf->rows[j]->key, key);
