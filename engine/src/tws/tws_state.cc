@@ -591,8 +591,7 @@ void TaskHandle::registerTimer(TimeMs ts) {
   checkTimerCall("registerTimer");
   const std::string_view byKey = timerKeyByKey(task_.key, ts);
   // One timer per (key, timestamp).
-  if (task_.store->get(kTimersByKeyCf, byKey).has_value()) return;
-  task_.store->put(kTimersByKeyCf, byKey, "");
+  if (!task_.store->putIfAbsent(kTimersByKeyCf, byKey, "")) return;
   task_.store->put(kTimersByTimeCf, timerKeyByTime(task_.key, ts), "");
   if (task_.trace) task_.trace("tws.timer_registered", fmt::format("\"ts\":{}", ts));
 }
