@@ -503,6 +503,40 @@ TEST_P(StateStoreTest, KeyCountIsRightWhenPutsFollowGets) {
   EXPECT_EQ(*again->get("default", "a"), "5");
 }
 
+// putIfAbsent (registerTimer's one lookup): puts and counts only an absent key, keeps an
+// existing key's value, and the changelog holds only what it put.
+TEST_P(StateStoreTest, PutIfAbsentPutsOnlyAbsentKeys) {
+  auto p = provider(sim_, kind());
+  {
+    auto st = mustOpen(*p, 0);
+    st->put("timers", "b", "old");
+    ASSERT_TRUE(st->commit().ok());
+  }
+  auto st = mustOpen(*p, 1);
+  EXPECT_FALSE(st->get("timers", "a").has_value());  // a read that found nothing...
+  EXPECT_TRUE(st->putIfAbsent("timers", "a", "1"));
+  st->put("timers", "a", "2");  // ...must not make this put count the key again
+  EXPECT_FALSE(st->putIfAbsent("timers", "a", "3"));
+  EXPECT_FALSE(st->putIfAbsent("timers", "b", "new"));
+  EXPECT_TRUE(st->putIfAbsent("other", "b", ""));
+  EXPECT_EQ(*st->get("timers", "a"), "2");
+  EXPECT_EQ(*st->get("timers", "b"), "old");
+  EXPECT_EQ(*st->get("other", "b"), "");
+  StateStoreMetrics m = st->metrics();
+  EXPECT_EQ(m.numKeys, 3);
+  EXPECT_EQ(m.numUpdated, 3);
+  ASSERT_TRUE(st->commit().ok());
+  std::vector<std::string> records;
+  ASSERT_TRUE(parseStateFile(*sim_.fs.read(file(2)), file(2), StateFileKind::kChangelog, 2,
+                             [&](const StateRecordView& r) {
+                               records.push_back(std::string(r.cf) + "/" + std::string(r.key) + "=" +
+                                                 std::string(r.value));
+                             }).ok());
+  EXPECT_EQ(records, (std::vector<std::string>{"other/b=", "timers/a=2"}));
+  auto again = mustOpen(*provider(sim_, kind()), 2);
+  EXPECT_EQ(again->metrics().numKeys, 3);
+}
+
 TEST_P(StateStoreTest, CommitPassesFaultPointsWithBatchPartitionAndOperator) {
   auto p = provider(sim_, kind());
   commitVersions(*p, 1);

@@ -13,8 +13,8 @@ namespace {
 constexpr size_t kMaxRuns = 4;
 }  // namespace
 
-std::vector<uint32_t> PendingFamily::keyOrder() const {
-  const auto n = static_cast<uint32_t>(changes_.size());
+std::vector<uint32_t> PendingFamily::keyOrder(bool& netted) const {
+  auto n = static_cast<uint32_t>(changes_.size());
   auto keyAt = [this](uint32_t i) { return keyOf(changes_[i]); };
   // Keys are mostly changed in ascending order within a task, and a timer handler's changes
   // interleave two ascending runs (its new timer's put, its fired timer's remove). Each change
@@ -25,10 +25,19 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
   std::array<std::string_view, kMaxRuns> lastKey;
   size_t used = 0;
   bool fits = true;
+  // A change of the key its run ends with replaces that run's last change (the later one wins),
+  // so every run is strictly ascending: one or two runs come out netted, without a pass that
+  // compares neighbours again.
+  netted = true;
   for (uint32_t i = 0; i < n; ++i) {
     const std::string_view k = keyAt(i);
     size_t r = 0;
-    while (r < used && bytewiseCompare(lastKey[r], k) > 0) ++r;
+    int c = 1;
+    while (r < used && (c = bytewiseCompare(lastKey[r], k)) > 0) ++r;
+    if (r < used && c == 0) {
+      runs[r].back() = i;
+      continue;
+    }
     if (r == used) {
       if (used == kMaxRuns) {
         fits = false;
@@ -48,12 +57,21 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
     uint32_t* out = order.data();
     while (a != aEnd && b != bEnd) {
       const int c = bytewiseCompare(keyAt(*a), keyAt(*b));
-      *out++ = (c < 0 || (c == 0 && *a < *b)) ? *a++ : *b++;
+      if (c == 0) {  // each run holds a key once: the later change of the two is the net one
+        *out++ = std::max(*a++, *b++);
+      } else {
+        *out++ = c < 0 ? *a++ : *b++;
+      }
     }
     out = std::copy(a, aEnd, out);
-    std::copy(b, bEnd, out);
+    out = std::copy(b, bEnd, out);
+    order.resize(static_cast<size_t>(out - order.data()));
     return order;
   }
+  netted = false;
+  n = 0;
+  for (size_t r = 0; r < used; ++r) n += static_cast<uint32_t>(runs[r].size());
+  order.resize(n);
   if (fits) {
     std::array<size_t, kMaxRuns> head{};
     for (uint32_t& slot : order) {
@@ -73,7 +91,8 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
     return order;
   }
   // Too many runs: sort positions (ties by position: stable without moving any bytes).
-  for (uint32_t i = 0; i < n; ++i) order[i] = i;
+  order.resize(changes_.size());
+  for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&keyAt](uint32_t a, uint32_t b) {
     const int c = bytewiseCompare(keyAt(a), keyAt(b));
     return c != 0 ? c < 0 : a < b;
@@ -82,7 +101,9 @@ std::vector<uint32_t> PendingFamily::keyOrder() const {
 }
 
 void PendingFamily::net() {
-  order_ = keyOrder();
+  bool netted = false;
+  order_ = keyOrder(netted);
+  if (netted) return;
   // The last change of each key wins.
   size_t out = 0;
   for (size_t i = 0; i < order_.size(); ++i) {

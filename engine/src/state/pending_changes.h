@@ -53,8 +53,9 @@ class PendingFamily {
   std::string_view valueOf(const Change& c) const {
     return {bytes_.data() + c.at + c.keySize, c.valueSize};
   }
-  // Positions of changes_ in key order, a key's changes in the order they were made.
-  std::vector<uint32_t> keyOrder() const;
+  // Positions of changes_ in key order, a key's changes in the order they were made; when it
+  // sets `netted`, only the last change of each key (what net() keeps).
+  std::vector<uint32_t> keyOrder(bool& netted) const;
 
   std::string cf_;
   std::string bytes_;

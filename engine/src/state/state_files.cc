@@ -122,12 +122,51 @@ StateFileWriter::StateFileWriter(StateFileKind kind, int64_t version) : kind_(ki
   data_.append(kMagic);
   data_.push_back(kind == StateFileKind::kChangelog ? kKindChangelog : kKindSnapshot);
   putFixed(static_cast<uint64_t>(version), 8, data_);
+  size_ = data_.size();
 }
+
+void StateFileWriter::reserve(size_t bytes) {
+  if (bytes > data_.size()) data_.resize(bytes);
+}
+
+char* StateFileWriter::room(size_t bytes) {
+  if (data_.size() - size_ < bytes) data_.resize(std::max(data_.size() * 2, size_ + bytes + 256));
+  char* p = data_.data() + size_;
+  size_ += bytes;
+  return p;
+}
+
+namespace {
+// memcpy of a short run without the library call: state keys and family names are mostly
+// 8–32 bytes, copied as two overlapping words (or word pairs). Never reads or writes outside
+// [src, src + n) and [dst, dst + n).
+inline void copyShort(char* dst, const char* src, size_t n) {
+  uint64_t a, b, c, d;
+  if (n >= 8 && n <= 16) {
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + n - 8, 8);
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + n - 8, &b, 8);
+  } else if (n > 16 && n <= 32) {
+    std::memcpy(&a, src, 8);
+    std::memcpy(&b, src + 8, 8);
+    std::memcpy(&c, src + n - 16, 8);
+    std::memcpy(&d, src + n - 8, 8);
+    std::memcpy(dst, &a, 8);
+    std::memcpy(dst + 8, &b, 8);
+    std::memcpy(dst + n - 16, &c, 8);
+    std::memcpy(dst + n - 8, &d, 8);
+  } else if (n < 8) {
+    for (size_t i = 0; i < n; ++i) dst[i] = src[i];
+  } else {
+    std::memcpy(dst, src, n);
+  }
+}
+}  // namespace
 
 void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
                              std::string_view value) {
-  // The same bytes as push_back(op), a varint length + append per field, written with one resize:
-  // a timer batch writes four records per fired timer, and the per-byte appends were most of it.
+  // The same bytes as push_back(op), a varint length + append per field.
   auto varintSize = [](uint64_t x) {
     size_t n = 1;
     for (; x >= 0x80; x >>= 7) ++n;
@@ -136,22 +175,13 @@ void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
   const bool put = op == kOpPut;
   const size_t size = 1 + varintSize(cf.size()) + cf.size() + varintSize(key.size()) + key.size() +
                       (put ? varintSize(value.size()) + value.size() : 0);
-  // Small records (all a timer batch writes) are put together on the stack and appended: a
-  // resize would zero the bytes first.
-  char small[256];
-  const bool onStack = size <= sizeof small;
-  char* p = small;
-  if (!onStack) {
-    const size_t at = data_.size();
-    data_.resize(at + size);
-    p = data_.data() + at;
-  }
+  char* p = room(size);
   auto varint = [&p](uint64_t x) {
     for (; x >= 0x80; x >>= 7) *p++ = static_cast<char>((x & 0x7F) | 0x80);
     *p++ = static_cast<char>(x);
   };
   auto bytes = [&p](std::string_view b) {
-    if (!b.empty()) std::memcpy(p, b.data(), b.size());
+    copyShort(p, b.data(), b.size());
     p += b.size();
   };
   *p++ = op;
@@ -163,7 +193,6 @@ void StateFileWriter::record(char op, std::string_view cf, std::string_view key,
     varint(value.size());
     bytes(value);
   }
-  if (onStack) data_.append(small, size);
   ++count_;
 }
 
@@ -176,6 +205,7 @@ void StateFileWriter::remove(std::string_view cf, std::string_view key) {
 }
 
 std::string StateFileWriter::finish() {
+  data_.resize(size_);
   data_.push_back(kOpEnd);
   putFixed(count_, 8, data_);
   putFixed(crc32(data_), 4, data_);

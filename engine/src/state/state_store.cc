@@ -120,6 +120,18 @@ class VersionedStateStore final : public StateStore {
     ++num_updated_;
   }
 
+  bool putIfAbsent(std::string_view cf, std::string_view key, std::string_view value) override {
+    assert(!done_);
+    // Without last_read_ (a get through the store copied family and key into it first); it
+    // may say this key is absent, and a put after this one would count it twice.
+    last_read_.valid = false;
+    if (!entry_->wc->putIfAbsent(cf, key, value)) return false;
+    ++entry_->numKeys;
+    pending_.family(cf).put(key, value);
+    ++num_updated_;
+    return true;
+  }
+
   void remove(std::string_view cf, std::string_view key) override {
     assert(!done_);
     last_read_.valid = false;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "streamsim/env.h"
@@ -18,9 +19,26 @@
 
 namespace streamsim::detail {
 
-// Visits (cf, key, value) in ascending (cf, key) order; return false to stop.
-using WorkingCopyVisitor =
-    std::function<bool(std::string_view cf, std::string_view key, std::string_view value)>;
+// Visits (cf, key, value) in ascending (cf, key) order; return false to stop. A reference to
+// the caller's callable (a pointer and a plain function pointer), valid for the call it is
+// passed to: a snapshot visits every row, and std::function's dispatch was a cost per row.
+class WorkingCopyVisitor {
+ public:
+  template <class F>
+    requires(!std::is_same_v<std::remove_cvref_t<F>, WorkingCopyVisitor>)
+  WorkingCopyVisitor(F&& f)  // NOLINT: converts from any callable, as std::function does
+      : object_(const_cast<void*>(static_cast<const void*>(std::addressof(f)))),
+        call_([](void* o, std::string_view cf, std::string_view key, std::string_view value) {
+          return static_cast<bool>((*static_cast<std::remove_reference_t<F>*>(o))(cf, key, value));
+        }) {}
+  bool operator()(std::string_view cf, std::string_view key, std::string_view value) const {
+    return call_(object_, cf, key, value);
+  }
+
+ private:
+  void* object_;
+  bool (*call_)(void*, std::string_view, std::string_view, std::string_view);
+};
 
 class WorkingCopy {
  public:
@@ -34,6 +52,12 @@ class WorkingCopy {
     bool isNew = !get(cf, key).has_value();
     put(cf, key, value);
     return isNew;
+  }
+  // put() only when the key is absent; returns whether it put.
+  virtual bool putIfAbsent(std::string_view cf, std::string_view key, std::string_view value) {
+    if (get(cf, key).has_value()) return false;
+    put(cf, key, value);
+    return true;
   }
   // remove() that tells whether the key was there.
   virtual bool removeExisting(std::string_view cf, std::string_view key) {

@@ -372,7 +372,8 @@ class TransformWithStateOperator final : public Operator {
       TimeMs threshold = spec_.timeMode == TimeMode::kProcessingTime ? ctx.batchTimestampMs
                                                                      : ctx.evictionWatermarkMs;
       const int64_t deletedBefore = task.timersDeleted;
-      for (const detail::DueTimer& t : detail::dueTimers(store, threshold)) {
+      const detail::DueTimers due = detail::dueTimers(store, threshold);
+      for (const detail::DueTimer& t : due.timers) {
         // An earlier handler of this scan may have deleted it (only deleteTimer can: a handler
         // registers timers at any time, but the scan's list is fixed when it starts).
         if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;

@@ -119,10 +119,16 @@ class TaskHandle final : public StatefulProcessorHandle {
 void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts);
 struct DueTimer {
   TimeMs ts;
-  std::string key;
+  std::string_view key;  // into DueTimers::keys
+};
+// The due timers' keys in one buffer (a timer batch fires thousands, each key longer than a
+// std::string's inline buffer: an allocation per timer); a vector, as moving it keeps the views.
+struct DueTimers {
+  std::vector<char> keys;
+  std::vector<DueTimer> timers;
 };
 // All timers with ts <= threshold, ascending by (ts, key).
-std::vector<DueTimer> dueTimers(StateStore& store, TimeMs threshold);
+DueTimers dueTimers(StateStore& store, TimeMs threshold);
 bool timerExists(StateStore& store, std::string_view key, TimeMs ts);
 
 // Physically removes the values of `variable` expired at `now` (the TTL cleanup pass).

@@ -591,8 +591,7 @@ void TaskHandle::registerTimer(TimeMs ts) {
   checkTimerCall("registerTimer");
   const std::string_view byKey = timerKeyByKey(task_.key, ts);
   // One timer per (key, timestamp).
-  if (task_.store->get(kTimersByKeyCf, byKey).has_value()) return;
-  task_.store->put(kTimersByKeyCf, byKey, "");
+  if (!task_.store->putIfAbsent(kTimersByKeyCf, byKey, "")) return;
   task_.store->put(kTimersByTimeCf, timerKeyByTime(task_.key, ts), "");
   if (task_.trace) task_.trace("tws.timer_registered", fmt::format("\"ts\":{}", ts));
 }
@@ -642,13 +641,23 @@ void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts) {
   store.remove(kTimersByTimeCf, timerKeyByTime(key, ts));
 }
 
-std::vector<DueTimer> dueTimers(StateStore& store, TimeMs threshold) {
-  std::vector<DueTimer> out;
+DueTimers dueTimers(StateStore& store, TimeMs threshold) {
+  DueTimers out;
+  std::vector<size_t> ends;  // each key's end in out.keys: the views are set once it stops growing
   std::string end = prefixSuccessor(orderedTime(threshold));
   store.scan(kTimersByTimeCf, "", end, [&](std::string_view k, std::string_view) {
-    if (k.size() >= 8) out.push_back(DueTimer{readOrderedTime(k), std::string(k.substr(8))});
+    if (k.size() >= 8) {
+      out.keys.insert(out.keys.end(), k.begin() + 8, k.end());
+      out.timers.push_back(DueTimer{readOrderedTime(k), {}});
+      ends.push_back(out.keys.size());
+    }
     return true;
   });
+  size_t begin = 0;
+  for (size_t i = 0; i < out.timers.size(); ++i) {
+    out.timers[i].key = std::string_view(out.keys.data() + begin, ends[i] - begin);
+    begin = ends[i];
+  }
   return out;
 }
 

@@ -36,14 +36,19 @@ class StateFileWriter {
   void put(std::string_view cf, std::string_view key, std::string_view value);
   void remove(std::string_view cf, std::string_view key);  // REQUIRES: kind is kChangelog
   // Room for `bytes` in all (a snapshot about as large as the last one grows without copies).
-  void reserve(size_t bytes) { data_.reserve(bytes); }
+  void reserve(size_t bytes);
   // The complete file (header, records, footer with count and CRC-32). Call once.
   std::string finish();
 
  private:
   void record(char op, std::string_view cf, std::string_view key, std::string_view value);
+  char* room(size_t bytes);  // where the next `bytes` go; advances size_
   StateFileKind kind_;
+  // The file so far is data_[0, size_): data_ is resized ahead in doubling steps and records
+  // are written into it in place (a record's own append was most of its cost: a timer batch
+  // writes four short records per fired timer).
   std::string data_;
+  size_t size_ = 0;
   uint64_t count_ = 0;
 };
 

@@ -36,6 +36,13 @@ class StateStore {
   virtual std::optional<std::string> get(std::string_view cf, std::string_view key) = 0;
   virtual void put(std::string_view cf, std::string_view key, std::string_view value) = 0;
   virtual void remove(std::string_view cf, std::string_view key) = 0;
+  // put() only when `key` is absent from `cf`; returns whether it put (an existing key keeps its
+  // value and is not counted as updated). A store may do it in one lookup (registerTimer).
+  virtual bool putIfAbsent(std::string_view cf, std::string_view key, std::string_view value) {
+    if (get(cf, key).has_value()) return false;
+    put(cf, key, value);
+    return true;
+  }
   // Entries of `cf` with begin <= key < end in ascending key order; an empty `end` means no
   // upper bound. REQUIRES: the visitor does not modify the store.
   virtual void scan(std::string_view cf, std::string_view begin, std::string_view end,
