@@ -88,6 +88,12 @@ RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
       case 8:
         RC_ASSERT(scanFrom(rows, key, 5) == modelFrom(model, key, 5));
         break;
+      case 9: {  // putIfAbsent: an existing key keeps its value
+        const std::string value = std::to_string(i);
+        const bool isNew = model.emplace(key, value).second;
+        RC_ASSERT(rows.putIfAbsent(key, value) == isNew);
+        break;
+      }
       default:
         break;
     }

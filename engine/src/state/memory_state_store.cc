@@ -33,6 +33,12 @@ class MemoryWorkingCopy final : public WorkingCopy {
     return fam->rows.put(key, value);
   }
 
+  bool putIfAbsent(std::string_view cf, std::string_view key, std::string_view value) override {
+    Family* fam = find(cf);
+    if (fam == nullptr) fam = add(cf);
+    return fam->rows.putIfAbsent(key, value);
+  }
+
   void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
 
   bool removeExisting(std::string_view cf, std::string_view key) override {

@@ -61,23 +61,11 @@ class OrderedRows {
   }
 
   // Inserts or overwrites; true if the key was absent.
-  bool put(std::string_view key, std::string_view value) {
-    Pos p;
-    if (size_ == 0) {
-      prefix_.assign(key);  // everything is shared with no other key yet
-      seps_.insert(seps_.begin(), Sep{0, new Leaf});
-    } else if (!lastSeekOf(key, p) && !seek(key, p)) {
-      prefix_.resize(sharedPrefix(key));
-      rewordAll();
-      seek(key, p);
-    }
-    Leaf* leaf = leafAt(p.leaf);
-    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
-      leaf->rows[p.slot]->value.assign(value);
-      return false;
-    }
-    insertAt(p, key, value);
-    return true;
+  bool put(std::string_view key, std::string_view value) { return insert(key, value, true); }
+
+  // Inserts only if the key is absent (a timer armed again is left as it is); true if it was.
+  bool putIfAbsent(std::string_view key, std::string_view value) {
+    return insert(key, value, false);
   }
 
   // Removes the key; true if it was there.
@@ -141,6 +129,26 @@ class OrderedRows {
     int slot = 0;
     uint64_t word = 0;
   };
+
+  // put() and putIfAbsent(): true if the key was absent (and is now there).
+  bool insert(std::string_view key, std::string_view value, bool overwrite) {
+    Pos p;
+    if (size_ == 0) {
+      prefix_.assign(key);  // everything is shared with no other key yet
+      seps_.insert(seps_.begin(), Sep{0, new Leaf});
+    } else if (!lastSeekOf(key, p) && !seek(key, p)) {
+      prefix_.resize(sharedPrefix(key));
+      rewordAll();
+      seek(key, p);
+    }
+    Leaf* leaf = leafAt(p.leaf);
+    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
+      if (overwrite) leaf->rows[p.slot]->value.assign(value);
+      return false;
+    }
+    insertAt(p, key, value);
+    return true;
+  }
 
   Leaf* leafAt(size_t i) const { return seps_[i].leaf; }
 
