@@ -1,7 +1,10 @@
 #include "streamsim/time.h"
 
+#include <bit>
 #include <cctype>
 #include <charconv>
+#include <cstdint>
+#include <cstring>
 
 namespace streamsim {
 namespace {
@@ -41,30 +44,70 @@ bool readInt(std::string_view s, size_t& pos, size_t digits, int64_t& out) {
   return true;
 }
 
+// Eight bytes of `p` as a little-endian word (byte i of the text is bits 8i..8i+7).
+uint64_t loadLittle8(const char* p) {
+  uint64_t x;
+  std::memcpy(&x, p, 8);
+  if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
+  return x;
+}
+
+// Eight bytes of the fixed layout checked against their pattern in one go: `expected` holds '0'
+// where a digit goes and the separator elsewhere, `digits` 0xff at the digit bytes. Returns the
+// bytes XOR `expected`: a digit's value at a digit byte, 0 elsewhere; or ~0 if any byte is off
+// (a separator differs, or a digit byte is outside '0'..'9': its high nibble differs from '0''s,
+// or its low nibble is over 9 and adding 6 carries into the high nibble — no byte carries into
+// the next, since every byte is at most 0x0f by then).
+constexpr uint64_t kBad = ~uint64_t{0};
+uint64_t digitBytes(uint64_t x, uint64_t expected, uint64_t digits) {
+  constexpr uint64_t kHighNibbles = 0xf0f0f0f0f0f0f0f0ULL;
+  const uint64_t v = x ^ expected;
+  if ((v & ~digits) != 0 || (v & kHighNibbles) != 0 || ((v + 0x0606060606060606ULL) & kHighNibbles) != 0)
+    return kBad;
+  return v;
+}
+
+// The pattern word of eight characters (byte i = text[i]).
+constexpr uint64_t pattern(const char (&text)[9]) {
+  uint64_t w = 0;
+  for (int i = 7; i >= 0; --i) w = (w << 8) | static_cast<unsigned char>(text[i]);
+  return w;
+}
+constexpr uint64_t digitMask(const char (&text)[9]) {
+  uint64_t w = 0;
+  for (int i = 7; i >= 0; --i) w = (w << 8) | (text[i] == '0' ? 0xffu : 0u);
+  return w;
+}
+
+// Byte i of (v * 10 + (v >> 8)) is the two-digit number of digit bytes i and i + 1 (each product
+// is at most 90 and the sum at most 99: no byte carries into the next).
+uint64_t pairs(uint64_t v) { return v * 10 + (v >> 8); }
+unsigned byteAt(uint64_t w, int i) { return static_cast<unsigned>((w >> (8 * i)) & 0xff); }
+
 // yyyy-MM-ddTHH:mm:ss[.SSS]Z at fixed offsets: the layout of nearly every timestamp read (the
 // one formatTimestamp writes), without the general reader's per-field bounds checks and calls.
-// False for anything else, which the general reader then takes (and words the error for); true
-// only where that reader would return the same value.
+// The text is checked and its digits read eight bytes at a time (three words: bytes 0-7, 8-15
+// and the last eight). False for anything else, which the general reader then takes (and words
+// the error for); true only where that reader would return the same value.
 bool parseFixedLayout(std::string_view s, TimeMs& out) {
-  if (s.size() != 20 && s.size() != 24) return false;
-  if (s[4] != '-' || s[7] != '-' || s[10] != 'T' || s[13] != ':' || s[16] != ':' || s.back() != 'Z')
-    return false;
-  if (s.size() == 24 && s[19] != '.') return false;
-  // Straight-line digit reads (a loop per field was most of this function's instructions): a
-  // byte outside '0'..'9' gives a value above 9, checked once for all of them.
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  auto dig = [p](size_t i) { return static_cast<unsigned>(p[i]) - static_cast<unsigned>('0'); };
-  const unsigned y0 = dig(0), y1 = dig(1), y2 = dig(2), y3 = dig(3), mo0 = dig(5), mo1 = dig(6),
-                 d0 = dig(8), d1 = dig(9), h0 = dig(11), h1 = dig(12), mi0 = dig(14), mi1 = dig(15),
-                 s0 = dig(17), s1 = dig(18);
   const bool frac = s.size() == 24;
-  const unsigned f0 = frac ? dig(20) : 0, f1 = frac ? dig(21) : 0, f2 = frac ? dig(22) : 0;
-  if ((y0 > 9) | (y1 > 9) | (y2 > 9) | (y3 > 9) | (mo0 > 9) | (mo1 > 9) | (d0 > 9) | (d1 > 9) |
-      (h0 > 9) | (h1 > 9) | (mi0 > 9) | (mi1 > 9) | (s0 > 9) | (s1 > 9) | (f0 > 9) | (f1 > 9) | (f2 > 9))
-    return false;
-  const int64_t y = y0 * 1000 + y1 * 100 + y2 * 10 + y3;
-  const int64_t mo = mo0 * 10 + mo1, d = d0 * 10 + d1, h = h0 * 10 + h1;
-  const int64_t mi = mi0 * 10 + mi1, sec = s0 * 10 + s1, ms = f0 * 100 + f1 * 10 + f2;
+  if (s.size() != 20 && !frac) return false;
+  const char* p = s.data();
+  constexpr uint64_t kDate = pattern("0000-00-"), kDateDigits = digitMask("0000-00-");
+  constexpr uint64_t kTime = pattern("00T00:00"), kTimeDigits = digitMask("00T00:00");
+  // The last eight bytes: "H:mm:ssZ" (bytes 12-19) or ":ss.SSSZ" (bytes 16-23).
+  constexpr uint64_t kEnd = pattern("0:00:00Z"), kEndDigits = digitMask("0:00:00Z");
+  constexpr uint64_t kEndFrac = pattern(":00.000Z"), kEndFracDigits = digitMask(":00.000Z");
+  const uint64_t date = digitBytes(loadLittle8(p), kDate, kDateDigits);
+  const uint64_t time = digitBytes(loadLittle8(p + 8), kTime, kTimeDigits);
+  const uint64_t last = frac ? digitBytes(loadLittle8(p + 16), kEndFrac, kEndFracDigits)
+                             : digitBytes(loadLittle8(p + 12), kEnd, kEndDigits);
+  if (date == kBad || time == kBad || last == kBad) return false;
+  const uint64_t dateP = pairs(date), timeP = pairs(time), lastP = pairs(last);
+  const int64_t y = byteAt(dateP, 0) * 100 + byteAt(dateP, 2);
+  const int64_t mo = byteAt(dateP, 5), d = byteAt(timeP, 0), h = byteAt(timeP, 3), mi = byteAt(timeP, 6);
+  const int64_t sec = frac ? byteAt(lastP, 1) : byteAt(lastP, 5);
+  const int64_t ms = frac ? byteAt(lastP, 4) * 10 + byteAt(last, 6) : 0;
   if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return false;
   int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   out = ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
@@ -123,28 +166,33 @@ void appendTimestamp(std::string& out, TimeMs t) {
   civilFromDays(days, y, m, d);
   int64_t h = rem / 3600000, mi = rem / 60000 % 60, s = rem / 1000 % 60, ms = rem % 1000;
   if (y >= 0 && y <= 9999) {
-    // The common case written digit by digit: fmt::format was most of the cost of generating a
-    // sweep workload's JSON lines. Same text as the fmt calls below.
+    // The common case written two digits at a time from a table: fmt::format (then a division
+    // per digit) was most of the cost of generating a sweep workload's JSON lines. Same text as
+    // the fmt calls below.
+    static constexpr char kPairs[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
     char buf[24];
-    auto put = [&buf](size_t at, int64_t v, int width) {
-      for (int i = width - 1; i >= 0; --i, v /= 10) buf[at + static_cast<size_t>(i)] = static_cast<char>('0' + v % 10);
-    };
-    put(0, y, 4);
+    auto put2 = [&buf](size_t at, int64_t v) { std::memcpy(buf + at, kPairs + 2 * v, 2); };
+    put2(0, y / 100);
+    put2(2, y % 100);
     buf[4] = '-';
-    put(5, m, 2);
+    put2(5, m);
     buf[7] = '-';
-    put(8, d, 2);
+    put2(8, d);
     buf[10] = 'T';
-    put(11, h, 2);
+    put2(11, h);
     buf[13] = ':';
-    put(14, mi, 2);
+    put2(14, mi);
     buf[16] = ':';
-    put(17, s, 2);
+    put2(17, s);
     size_t n = 19;
     if (ms != 0) {
       buf[n++] = '.';
-      put(n, ms, 3);
-      n += 3;
+      buf[n++] = static_cast<char>('0' + ms / 100);
+      put2(n, ms % 100);
+      n += 2;
     }
     buf[n++] = 'Z';
     out.append(buf, n);

@@ -25,10 +25,18 @@ bool isUnder(const std::string& path, const std::string& dir) {
 bool hasPrefix(const std::string& path, const std::string& prefix) {
   return path.compare(0, prefix.size(), prefix) == 0;
 }
+// parentPath(path) as a view into `path` (checked on every write and rename: no string).
+std::string_view parentView(std::string_view path) {
+  while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
+  auto pos = path.rfind('/');
+  if (pos == std::string_view::npos) return {};
+  if (pos == 0) return "/";
+  return path.substr(0, pos);
+}
 }  // namespace
 
 Status SimFileSystem::checkParent(const std::string& path) const {
-  std::string parent = parentPath(path);
+  const std::string_view parent = parentView(path);
   if (parent.empty() || dirs_.count(parent)) return Status::OK();
   if (files_.count(parent))
     return Status::FailedPrecondition(fmt::format("parent {} of {} is a file, not a directory", parent, path));
@@ -104,13 +112,15 @@ Status SimFileSystem::write(const std::string& rawPath, std::string_view data) {
   const std::string& path = normalized(rawPath, buf);
   STREAMSIM_RETURN_IF_ERROR(checkWritable(path));
   STREAMSIM_RETURN_IF_ERROR(injected(path));
-  auto it = files_.find(path);
-  int64_t old = it == files_.end() ? 0 : static_cast<int64_t>(it->second.data.size());
+  // One descent: the lower bound is the file or the insertion hint for a new one.
+  auto it = files_.lower_bound(path);
+  const bool found = it != files_.end() && it->first == path;
+  int64_t old = found ? static_cast<int64_t>(it->second.data.size()) : 0;
   if (capacity_ > 0 && totalBytes() - old + static_cast<int64_t>(data.size()) > capacity_) {
     ++injected_failures_;
     return Status::NoSpace(fmt::format("no space left writing {} ({} bytes, capacity {})", path, data.size(), capacity_));
   }
-  File& f = files_[path];
+  File& f = found ? it->second : files_.emplace_hint(it, path, File{})->second;
   f.data.assign(data);
   f.durable = 0;
   f.pending.clear();
@@ -192,7 +202,7 @@ Status SimFileSystem::removeAll(const std::string& rawPath) {
 Status SimFileSystem::mkdirs(const std::string& rawPath) {
   std::string buf;
   const std::string& path = normalized(rawPath, buf);
-  if (path.empty()) return Status::OK();
+  if (path.empty() || dirs_.count(path)) return Status::OK();  // the usual: it is there
   std::vector<std::string> missing;
   for (std::string cur = path; !cur.empty() && !dirs_.count(cur); cur = parentPath(cur)) {
     if (files_.count(cur)) return Status::FailedPrecondition(fmt::format("cannot create directory {}: {} is a file", path, cur));

@@ -229,6 +229,41 @@ TEST(JsonRows, LinesReadTogetherParseAsReadAlone) {
   EXPECT_EQ(alone[6], "a=again, b=5, c=null, _corrupt_record=null");
 }
 
+// The fast reader matches a key against the name the same key position had on the lines before,
+// as bytes: a key that only starts like that name, one cut short, one with an escape, or a
+// column name that is not plain (a quote, a backslash, non-ASCII) still reads as it reads alone.
+TEST(JsonRows, KeysMatchedAgainstTheLinesBeforeParseAsAlone) {
+  auto schema = makeSchema({Field{"a", Type::kString}, Field{"ab", Type::kLong},
+                            Field{"q\"x", Type::kString}, Field{"b\\s", Type::kString},
+                            Field{"\xC3\xA9", Type::kString}, Field{"_corrupt_record", Type::kString}});
+  const std::vector<std::string> lines = {
+      R"({"a":"1","ab":2})", R"({"ab":3,"a":"4"})", R"({"a":"5","ab":6})", R"({"a":"7","a":8})",
+      R"({"a":"9","ab)", R"({"a":"9","a)", R"({"a)", R"({"a":"10","a\u0062":11})",
+      R"({"a\"":"12"})", R"({"q\"x":"13","b\\s":"14"})", R"({"q\"x":"15","b\\s":"16"})",
+      R"({"q"x":"bad"})", R"({"q":"17","b":"18"})", "{\"\xC3\xA9\":\"19\"}", "{\"\xC3\xA9\":\"20\"}",
+      R"({"a":"21","ab":22})", R"({"a" :"23", "ab" :24})", R"({"":"25","ab":26})",
+  };
+  std::string all;
+  std::vector<std::string> alone;
+  for (const std::string& line : lines) {
+    all += line + "\n";
+    auto rows = parseJsonLines(line, schema);
+    ASSERT_TRUE(rows.ok()) << line;
+    ASSERT_EQ(rows->size(), 1u);
+    alone.push_back((*rows)[0].toString());
+  }
+  auto together = parseJsonLines(all, schema);
+  ASSERT_TRUE(together.ok());
+  ASSERT_EQ(together->size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ((*together)[i].toString(), alone[i]) << lines[i];
+  EXPECT_EQ(alone[1], "a=4, ab=3, q\"x=null, b\\s=null, \xC3\xA9=null, _corrupt_record=null");
+  EXPECT_EQ(alone[7], "a=10, ab=11, q\"x=null, b\\s=null, \xC3\xA9=null, _corrupt_record=null");
+  EXPECT_EQ(alone[9], "a=null, ab=null, q\"x=13, b\\s=14, \xC3\xA9=null, _corrupt_record=null");
+  EXPECT_EQ(alone[11], R"(a=null, ab=null, q"x=null, b\s=null, )"
+                       "\xC3\xA9=null, _corrupt_record={\"q\"x\":\"bad\"}");
+  EXPECT_EQ(alone[14], "a=null, ab=null, q\"x=null, b\\s=null, \xC3\xA9=20, _corrupt_record=null");
+}
+
 // A timestamp string read by the fast reader (parsed in place) gives the value or the error the
 // general parser gives (a trailing nested value sends a line to the general parser).
 TEST(JsonRows, TimestampStringsReadAlikeByBothReaders) {

@@ -1,6 +1,7 @@
 // The batch loop of SEMANTICS.md §1, §4, §5: protocol order, restart rules, triggers, watermarks.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/offset_log.h"
@@ -218,6 +219,44 @@ TEST_F(Fixture, WatermarkIsMaxEventTimeMinusDelayAppliedFromNextBatch) {
   EXPECT_EQ(*(*commits.get(0))->nextBatchWatermarkMs, 40'000);
   OffsetLog offsets(env, "/chk");
   EXPECT_EQ((*offsets.get(1))->metadata.batchWatermarkMs, 40'000);
+}
+
+// The batch loop's trace events are written straight into strings: each is the bytes
+// nlohmann's DOM of the same values dumps (keys sorted, compact), which the sweep's trace
+// fingerprints and oracles were built on.
+TEST_F(Fixture, TraceEventsAreTheBytesTheirJsonDomDumps) {
+  struct RecordingTrace : TraceSink {
+    void event(std::string_view json) override { events.emplace_back(json); }
+    std::vector<std::string> events;
+  } rec;
+  Env traced{&clock, &fs, &ids, &hook, &rec};
+  auto q = writer(readStream(makeMemorySource(input)).withWatermark("t", 10'000)).start(traced);
+  ASSERT_TRUE(q.ok()) << q.status().toString();
+  ASSERT_TRUE(input->addData({row("a", 50'000), row("b", 30'000)}).ok());
+  ASSERT_TRUE(*(*q)->triggerOnce());
+  ASSERT_TRUE(input->addData({row("c", 60'000)}).ok());
+  ASSERT_TRUE(*(*q)->triggerOnce());
+  std::vector<std::string> batchEvents;
+  for (const std::string& e : rec.events) {
+    nlohmann::json j = nlohmann::json::parse(e);
+    const std::string name = j["event"];
+    // The loop's own events (the memory sink writes a sink_write of its own, with "sink").
+    if (name != "batch_planned" && name != "offsets_written" && name != "input" &&
+        name != "sink_write" && name != "commit")
+      continue;
+    if (j.contains("sink")) continue;
+    EXPECT_EQ(j.dump(), e);
+    batchEvents.push_back(e);
+  }
+  EXPECT_THAT(batchEvents, ElementsAre(
+      R"({"batch":0,"event":"batch_planned","rerun":false,"timestamp":1700000000000,"watermark":0})",
+      R"({"batch":0,"event":"offsets_written"})", R"({"batch":0,"event":"input","rows":2})",
+      R"({"batch":0,"event":"sink_write","rows":2})",
+      R"({"batch":0,"event":"commit","nextWatermark":40000})",
+      R"({"batch":1,"event":"batch_planned","rerun":false,"timestamp":1700000000000,"watermark":40000})",
+      R"({"batch":1,"event":"offsets_written"})", R"({"batch":1,"event":"input","rows":1})",
+      R"({"batch":1,"event":"sink_write","rows":1})",
+      R"({"batch":1,"event":"commit","nextWatermark":50000})"));
 }
 
 TEST_F(Fixture, WatermarkSurvivesRestart) {

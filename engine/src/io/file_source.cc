@@ -267,6 +267,7 @@ Result<std::vector<FileSource::Candidate>> FileSource::listCandidates(const Sour
     if (listing.status().code() == Status::Code::kNotFound) return out;  // nothing landed yet
     return listing.status().withContext(fmt::format("listing file source folder {}", options_.path));
   }
+  out.reserve(listing->size());
   for (FileInfo& f : *listing) {
     if (f.isDir || isHiddenOrTemp(baseNameView(f.path))) continue;
     out.push_back(Candidate{std::move(f.path), f.size, f.modificationTime});
@@ -287,6 +288,7 @@ Result<std::optional<std::string>> FileSource::latestOffset(
   }
 
   std::vector<Candidate> fresh;
+  fresh.reserve(all.size());
   for (Candidate& c : all) {
     if (available_now_ && available_now_->count(c.path) == 0) continue;
     if (isNewFile(c.path, c.timestamp)) fresh.push_back(std::move(c));

@@ -43,9 +43,10 @@ void appendQuoted(std::string& out, const std::string& s) { out += json(s).dump(
 // (Spark's default, non-exact string parsing).
 class RowSax {
  public:
+  using KeyHint = JsonRowParser::KeyHint;
   RowSax(const Schema& schema, int corrupt_index, std::vector<Value>& out,
-         std::vector<int>* keyColumns = nullptr)
-      : schema_(schema), corrupt_index_(corrupt_index), out_(out), key_columns_(keyColumns) {}
+         std::vector<KeyHint>* keyHints = nullptr)
+      : schema_(schema), corrupt_index_(corrupt_index), out_(out), key_hints_(keyHints) {}
 
   const std::string& error() const { return error_; }
 
@@ -168,6 +169,20 @@ class RowSax {
     return true;
   }
 
+  // The plain name the next top-level key had on the previous lines (empty: none known).
+  std::string_view hintedPlainName() const {
+    if (key_hints_ == nullptr || top_level_keys_ >= key_hints_->size()) return {};
+    const KeyHint& h = (*key_hints_)[top_level_keys_];
+    return h.plain ? std::string_view(schema_.field(h.column).name) : std::string_view();
+  }
+  // The next top-level key is that name: topLevelKey(name) without the name compare
+  // (columnOf would return the hint).
+  bool hintedKey() {
+    field_ = (*key_hints_)[top_level_keys_++].column;
+    if (field_ == corrupt_index_) field_ = -1;
+    return true;
+  }
+
   bool parse_error(std::size_t position, const std::string& last_token,
                    const nlohmann::detail::exception&) {
     if (error_.empty()) {
@@ -182,13 +197,24 @@ class RowSax {
   // answer.
   int columnOf(std::string_view k) {
     const size_t n = top_level_keys_++;
-    if (key_columns_ == nullptr) return schema_.indexOf(k);
-    std::vector<int>& hints = *key_columns_;
-    if (n < hints.size() && hints[n] >= 0 && schema_.field(hints[n]).name == k) return hints[n];
+    if (key_hints_ == nullptr) return schema_.indexOf(k);
+    std::vector<KeyHint>& hints = *key_hints_;
+    if (n < hints.size() && hints[n].column >= 0 && schema_.field(hints[n].column).name == k)
+      return hints[n].column;
     const int i = schema_.indexOf(k);
-    if (n >= hints.size()) hints.resize(n + 1, -1);
-    hints[n] = i;
+    if (n >= hints.size()) hints.resize(n + 1);
+    hints[n] = KeyHint{i, i >= 0 && isPlainName(schema_.field(i).name)};
     return i;
+  }
+  // What FlatLineReader::plainString reads to its end: no quote, backslash, control or
+  // non-ASCII byte (and not empty: an empty hint means none).
+  static bool isPlainName(std::string_view name) {
+    if (name.empty()) return false;
+    for (char c : name) {
+      const auto u = static_cast<unsigned char>(c);
+      if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') return false;
+    }
+    return true;
   }
   bool fail(std::string message) {
     if (error_.empty()) error_ = std::move(message);
@@ -222,7 +248,7 @@ class RowSax {
         if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max())
           return badValue(std::to_string(n));
         return set(Value(static_cast<int32_t>(n)));
-      case Type::kLong: return set(Value(n));
+      case Type::kLong: return put(n);  // built in its slot (no temporary Value moved)
       case Type::kDouble: return set(Value(static_cast<double>(n)));
       case Type::kString: return set(Value(std::to_string(n)));
       case Type::kTimestamp:
@@ -295,7 +321,7 @@ class RowSax {
   const Schema& schema_;
   int corrupt_index_;
   std::vector<Value>& out_;
-  std::vector<int>* key_columns_;
+  std::vector<KeyHint>* key_hints_;
   size_t top_level_keys_ = 0;
   int depth_ = 0;
   int field_ = -1;
@@ -325,11 +351,10 @@ class FlatLineReader {
     skipSpace();
     if (!consume('}')) {
       while (true) {
-        std::string_view k;
         skipSpace();
-        if (!plainString(k)) return false;
+        if (!key()) return false;
         skipSpace();
-        if (!consume(':') || !sax_.topLevelKey(k)) return false;
+        if (!consume(':')) return false;
         skipSpace();
         if (!value()) return false;
         skipSpace();
@@ -344,10 +369,30 @@ class FlatLineReader {
   }
 
  private:
-  // nlohmann's whitespace set.
+  // nlohmann's whitespace set. The usual case (no space) is the inlined test; the loop is out
+  // of line (with it, the compiler called skipSpace ~9 times a line).
   void skipSpace() {
-    if (p_ < end_ && static_cast<unsigned char>(*p_) > ' ') return;  // the usual: no space
+    if (p_ < end_ && static_cast<unsigned char>(*p_) > ' ') return;
+    skipSpaceRun();
+  }
+  [[gnu::noinline]] void skipSpaceRun() {
     while (p_ < end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+  }
+  // A top-level key. The name the key at this position had on the previous lines is matched as
+  // bytes first (quote, name, quote): lines of a file repeat their keys, and a plain name
+  // matched this way is what plainString would have read. Otherwise the key is scanned.
+  bool key() {
+    if (std::string_view name = sax_.hintedPlainName(); !name.empty()) {
+      const size_t n = name.size();
+      if (static_cast<size_t>(end_ - p_) >= n + 2 && p_[0] == '"' && p_[n + 1] == '"' &&
+          std::memcmp(p_ + 1, name.data(), n) == 0) {
+        p_ += n + 2;
+        return sax_.hintedKey();
+      }
+    }
+    std::string_view k;
+    if (!plainString(k)) return false;
+    return sax_.topLevelKey(k);
   }
   bool consume(char c) {
     if (p_ == end_ || *p_ != c) return false;
@@ -465,20 +510,20 @@ Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out
 }
 
 Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out,
-                                  std::vector<int>* keyColumns) const {
+                                  std::vector<KeyHint>* keyHints) const {
   // Values are appended as their keys come (RowSax::put), then the row is padded with nulls
   // to the schema's width.
   out.clear();
   out.reserve(schema_->size());
   {
-    RowSax flat(*schema_, corrupt_index_, out, keyColumns);
+    RowSax flat(*schema_, corrupt_index_, out, keyHints);
     if (FlatLineReader(line, flat).read()) {
-      out.resize(schema_->size());
+      if (out.size() != schema_->size()) out.resize(schema_->size());  // usually full already
       return Status::OK();
     }
   }
   out.clear();  // undo what the fast reader set before it gave up
-  RowSax sax(*schema_, corrupt_index_, out, keyColumns);
+  RowSax sax(*schema_, corrupt_index_, out, keyHints);
   bool ok = json::sax_parse(line.begin(), line.end(), &sax);
   out.resize(schema_->size());
   if (!ok) {
@@ -493,7 +538,7 @@ Status JsonRowParser::parseLines(std::string_view text, std::string_view fileNam
   size_t pos = 0;
   int64_t lineNo = 0;
   std::vector<Value> values;
-  std::vector<int> keyColumns;
+  std::vector<KeyHint> keyHints;
   while (pos < text.size()) {
     size_t nl = text.find('\n', pos);
     size_t end = nl == std::string_view::npos ? text.size() : nl;
@@ -503,7 +548,7 @@ Status JsonRowParser::parseLines(std::string_view text, std::string_view fileNam
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (isBlank(line)) continue;
     ++local.lines;
-    Status st = parseRecord(line, values, &keyColumns);
+    Status st = parseRecord(line, values, &keyHints);
     if (st.ok()) {
       out.emplace_back(schema_, std::move(values));
       ++local.rows;

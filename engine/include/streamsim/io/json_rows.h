@@ -48,6 +48,15 @@ struct JsonParseStats {
 
 class JsonRowParser {
  public:
+  // What the i-th key of the previous records of a file named: its column (-1 unknown), tried
+  // before a search of the schema (lines of one file repeat their key order), and whether the
+  // column's name is plain (printable ASCII without a quote or backslash: the flat-line reader
+  // then matches the key's bytes against it, without scanning the key).
+  struct KeyHint {
+    int column = -1;
+    bool plain = false;
+  };
+
   // InvalidArgument if the corrupt-record column is in the schema but is not a string.
   static Result<JsonRowParser> make(SchemaPtr schema, JsonReadOptions options = {});
 
@@ -64,10 +73,8 @@ class JsonRowParser {
   Status parseRecord(std::string_view line, std::vector<Value>& out) const;
 
  private:
-  // parseRecord with `keyColumns`: the column the i-th key of the previous records named (-1
-  // unknown), tried before a search of the schema (lines of one file repeat their key order).
   Status parseRecord(std::string_view line, std::vector<Value>& out,
-                     std::vector<int>* keyColumns) const;
+                     std::vector<KeyHint>* keyHints) const;
 
   JsonRowParser(SchemaPtr schema, JsonReadOptions options, int corrupt_index)
       : schema_(std::move(schema)), options_(std::move(options)), corrupt_index_(corrupt_index) {}

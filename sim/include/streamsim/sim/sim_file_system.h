@@ -96,8 +96,9 @@ class SimFileSystem final : public FileSystem {
   Status checkWritable(const std::string& path) const;
 
   Clock* clock_;
-  std::map<std::string, File> files_;
-  std::set<std::string> dirs_{"/"};
+  // Transparent comparators: paths are looked up as views (a parent path without a string).
+  std::map<std::string, File, std::less<>> files_;
+  std::set<std::string, std::less<>> dirs_{"/"};
   int64_t capacity_ = 0;
   std::vector<WriteFault> write_faults_;
   int64_t injected_failures_ = 0;
