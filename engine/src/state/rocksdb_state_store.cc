@@ -135,6 +135,12 @@ class RocksDBWorkingCopy final : public WorkingCopy {
     // Most gets of a new key's state miss: bloom filters in the memtable and the table files
     // answer those without searching the skip list or reading a block.
     o.memtable_prefix_bloom_size_ratio = 0.1;
+    // A state update mostly overwrites a value of the same size (a count, a timestamp): updated
+    // in the memtable's entry rather than inserted as a new version beside it. This working copy
+    // takes no snapshots and holds no iterator across a write, which in-place updates require;
+    // it also needs memtable writes from one thread (ours are).
+    o.inplace_update_support = true;
+    o.allow_concurrent_memtable_write = false;
     o.memtable_whole_key_filtering = true;
     rocksdb::BlockBasedTableOptions table;
     table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10));
