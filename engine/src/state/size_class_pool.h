@@ -41,7 +41,7 @@ class SizeClassPool final : public std::pmr::memory_resource {
     }
     const size_t size = c * kGrain;
     if (size > static_cast<size_t>(chunk_end_ - chunk_next_)) {
-      chunks_.push_back(std::make_unique<std::byte[]>(kChunkBytes));
+      chunks_.push_back(std::make_unique_for_overwrite<std::byte[]>(kChunkBytes));  // no zero fill
       chunk_next_ = chunks_.back().get();
       chunk_end_ = chunk_next_ + kChunkBytes;
     }
