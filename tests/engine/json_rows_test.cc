@@ -192,6 +192,24 @@ TEST(JsonRows, FlatLinesAndTheirNearMissesParseAlike) {
   }
 }
 
+// Parses each line alone and all of them as one file, expects the same rows both ways, and
+// gives the rows of the alone parses as text (for spot checks).
+void expectTogetherAsAlone(const std::vector<std::string>& lines, const SchemaPtr& schema,
+                           std::vector<std::string>& alone) {
+  std::string all;
+  for (const std::string& line : lines) {
+    all += line + "\n";
+    auto rows = parseJsonLines(line, schema);
+    ASSERT_TRUE(rows.ok()) << line;
+    ASSERT_EQ(rows->size(), 1u);
+    alone.push_back((*rows)[0].toString());
+  }
+  auto together = parseJsonLines(all, schema);
+  ASSERT_TRUE(together.ok());
+  ASSERT_EQ(together->size(), lines.size());
+  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ((*together)[i].toString(), alone[i]) << lines[i];
+}
+
 // Lines read together give the rows they give one by one: the columns remembered from earlier
 // lines' key order must not leak into a line with other keys, and a special byte anywhere in a
 // string (inside or after an 8-byte block) is seen.
@@ -210,19 +228,8 @@ TEST(JsonRows, LinesReadTogetherParseAsReadAlone) {
       lines.push_back("{\"c\":\"" + text + "\"}");
     }
   }
-  std::string all;
   std::vector<std::string> alone;
-  for (const std::string& line : lines) {
-    all += line + "\n";
-    auto rows = parseJsonLines(line, schema);
-    ASSERT_TRUE(rows.ok()) << line;
-    ASSERT_EQ(rows->size(), 1u);
-    alone.push_back((*rows)[0].toString());
-  }
-  auto together = parseJsonLines(all, schema);
-  ASSERT_TRUE(together.ok());
-  ASSERT_EQ(together->size(), lines.size());
-  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ((*together)[i].toString(), alone[i]) << lines[i];
+  ASSERT_NO_FATAL_FAILURE(expectTogetherAsAlone(lines, schema, alone));
   // Spot checks that the alone parses are the right ones.
   EXPECT_EQ(alone[1], "a=x2, b=2, c=y2, _corrupt_record=null");
   EXPECT_EQ(alone[3], "a=v, b=3, c=null, _corrupt_record=null");
@@ -243,19 +250,8 @@ TEST(JsonRows, KeysMatchedAgainstTheLinesBeforeParseAsAlone) {
       R"({"q"x":"bad"})", R"({"q":"17","b":"18"})", "{\"\xC3\xA9\":\"19\"}", "{\"\xC3\xA9\":\"20\"}",
       R"({"a":"21","ab":22})", R"({"a" :"23", "ab" :24})", R"({"":"25","ab":26})",
   };
-  std::string all;
   std::vector<std::string> alone;
-  for (const std::string& line : lines) {
-    all += line + "\n";
-    auto rows = parseJsonLines(line, schema);
-    ASSERT_TRUE(rows.ok()) << line;
-    ASSERT_EQ(rows->size(), 1u);
-    alone.push_back((*rows)[0].toString());
-  }
-  auto together = parseJsonLines(all, schema);
-  ASSERT_TRUE(together.ok());
-  ASSERT_EQ(together->size(), lines.size());
-  for (size_t i = 0; i < lines.size(); ++i) EXPECT_EQ((*together)[i].toString(), alone[i]) << lines[i];
+  ASSERT_NO_FATAL_FAILURE(expectTogetherAsAlone(lines, schema, alone));
   EXPECT_EQ(alone[1], "a=4, ab=3, q\"x=null, b\\s=null, \xC3\xA9=null, _corrupt_record=null");
   EXPECT_EQ(alone[7], "a=10, ab=11, q\"x=null, b\\s=null, \xC3\xA9=null, _corrupt_record=null");
   EXPECT_EQ(alone[9], "a=null, ab=null, q\"x=13, b\\s=14, \xC3\xA9=null, _corrupt_record=null");

@@ -50,6 +50,19 @@ TEST(Partitioning, GroupsByPartitionThenKeyWithRowsInInputOrder) {
   EXPECT_EQ(seen, rows.size());
 }
 
+// Groups one row per key, already encoded, row i holding the sequence number i.
+PartitionedGroups groupKeys(const std::vector<std::string>& keys, int parts) {
+  std::string all;
+  std::vector<uint32_t> ends;
+  std::vector<Row> rows;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    all += keys[i];
+    ends.push_back(static_cast<uint32_t>(all.size()));
+    rows.push_back(row("x", static_cast<int64_t>(i)));
+  }
+  return groupEncodedRows(all, ends, std::move(rows), parts);
+}
+
 // Keys that share their first 8 bytes (the sort's packed prefix), keys that are prefixes of
 // others, keys shorter than 8 bytes whose zero padding equals another key's zero bytes: one
 // partition, so the whole order is checked against std::string's.
@@ -62,15 +75,7 @@ TEST(Partitioning, EncodedKeysSortBytewiseWhateverTheirPrefix) {
   for (const std::string& shared : {""s, "\x20k000"s}) {
     std::vector<std::string> keys;
     for (const std::string& s : suffixes) keys.push_back(shared + s);
-    std::string all;
-    std::vector<uint32_t> ends;
-    std::vector<Row> rows;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      all += keys[i];
-      ends.push_back(static_cast<uint32_t>(all.size()));
-      rows.push_back(row("x", static_cast<int64_t>(i)));
-    }
-    PartitionedGroups g = groupEncodedRows(all, ends, std::move(rows), 1);
+    PartitionedGroups g = groupKeys(keys, 1);
     PartitionedGroups moved = std::move(g);
 
     std::map<std::string, std::vector<int64_t>> expected;  // std::string's order is bytewise
@@ -105,15 +110,7 @@ TEST(Partitioning, ManyRowsSortBytewiseWithRowsInInputOrder) {
       for (size_t j = 0; j < len; ++j) k.push_back(alphabet[next() % 4]);
       keys.push_back(std::move(k));
     }
-    std::string all;
-    std::vector<uint32_t> ends;
-    std::vector<Row> rows;
-    for (size_t i = 0; i < keys.size(); ++i) {
-      all += keys[i];
-      ends.push_back(static_cast<uint32_t>(all.size()));
-      rows.push_back(row("x", static_cast<int64_t>(i)));
-    }
-    PartitionedGroups g = groupEncodedRows(all, ends, std::move(rows), parts);
+    PartitionedGroups g = groupKeys(keys, parts);
     std::map<std::string, std::vector<int64_t>> expected;
     for (size_t i = 0; i < keys.size(); ++i) expected[keys[i]].push_back(static_cast<int64_t>(i));
     size_t groups = 0;
