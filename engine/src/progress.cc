@@ -54,22 +54,24 @@ std::string QueryProgress::toJson() const {
   using detail::appendJsonString;
   std::string out;
   out.reserve(512);
+  auto intField = [&out](std::string_view name, int64_t v) {  // ,"name":v
+    out += ",\"";
+    out += name;
+    out += "\":";
+    appendJsonInt(out, v);
+  };
   out += "{\"id\":";
   appendJsonString(out, id);
   out += ",\"runId\":";
   appendJsonString(out, runId);
-  out += ",\"batchId\":";
-  appendJsonInt(out, batchId);
+  intField("batchId", batchId);
   out += ",\"timestamp\":\"";
   appendTimestamp(out, timestamp);
   out += "\",\"batchTimestampMs\":";
   appendJsonInt(out, timestamp);
-  out += ",\"numInputRows\":";
-  appendJsonInt(out, numInputRows);
-  out += ",\"numOutputRows\":";
-  appendJsonInt(out, numOutputRows);
-  out += ",\"numRowsDroppedByWatermark\":";
-  appendJsonInt(out, numRowsDroppedByWatermark);
+  intField("numInputRows", numInputRows);
+  intField("numOutputRows", numOutputRows);
+  intField("numRowsDroppedByWatermark", numRowsDroppedByWatermark);
   out += rerun ? ",\"rerun\":true" : ",\"rerun\":false";
   out += ",\"eventTime\":{";
   auto timestampField = [&out](const char* name, TimeMs t) {
@@ -88,20 +90,14 @@ std::string QueryProgress::toJson() const {
     if (i > 0) out.push_back(',');
     out += "{\"operatorName\":";
     appendJsonString(out, s.operatorName);
-    out += ",\"numRowsTotal\":";
-    appendJsonInt(out, s.numRowsTotal);
-    out += ",\"numRowsUpdated\":";
-    appendJsonInt(out, s.numRowsUpdated);
-    out += ",\"numRowsRemoved\":";
-    appendJsonInt(out, s.numRowsRemoved);
-    out += ",\"numRowsDroppedByWatermark\":";
-    appendJsonInt(out, s.numRowsDroppedByWatermark);
-    out += ",\"numShufflePartitions\":";
-    appendJsonInt(out, s.numShufflePartitions);
+    intField("numRowsTotal", s.numRowsTotal);
+    intField("numRowsUpdated", s.numRowsUpdated);
+    intField("numRowsRemoved", s.numRowsRemoved);
+    intField("numRowsDroppedByWatermark", s.numRowsDroppedByWatermark);
+    intField("numShufflePartitions", s.numShufflePartitions);
     out += ",\"customMetrics\":{\"numTimersFired\":";
     appendJsonInt(out, s.numTimersFired);
-    out += ",\"numValuesRemovedByTTL\":";
-    appendJsonInt(out, s.numValuesRemovedByTTL);
+    intField("numValuesRemovedByTTL", s.numValuesRemovedByTTL);
     out += "}}";
   }
   out += "],\"sources\":[";
@@ -114,8 +110,7 @@ std::string QueryProgress::toJson() const {
     appendOffset(out, s.startOffset);
     out += ",\"endOffset\":";
     appendOffset(out, s.endOffset);
-    out += ",\"numInputRows\":";
-    appendJsonInt(out, s.numInputRows);
+    intField("numInputRows", s.numInputRows);
     out.push_back('}');
   }
   out += "]}";

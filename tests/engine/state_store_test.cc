@@ -218,8 +218,8 @@ TEST_P(StateStoreTest, ChangelogHoldsTheNetChangePerKeyInKeyOrder) {
 }
 
 TEST_P(StateStoreTest, ChangelogIsNetAndOrderedWhateverTheOrderOfChanges) {
-  // The log is netted by splitting it into a few ascending runs and merging them, or by a sort
-  // when it splits into too many: each shape (sorted, 2-4 interleaved runs with keys repeated
+  // The log is netted by splitting it into one or two ascending runs and merging them, or by a
+  // sort when it splits into more: each shape (sorted, 2-6 interleaved runs with keys repeated
   // across runs, descending, shuffled) must give the same net change in (cf, key) order.
   struct Change {
     std::string cf, key;

@@ -28,15 +28,11 @@ class MemoryWorkingCopy final : public WorkingCopy {
   }
 
   bool putNew(std::string_view cf, std::string_view key, std::string_view value) override {
-    Family* fam = find(cf);
-    if (fam == nullptr) fam = add(cf);
-    return fam->rows.put(key, value);
+    return findOrAdd(cf).rows.put(key, value);
   }
 
   bool putIfAbsent(std::string_view cf, std::string_view key, std::string_view value) override {
-    Family* fam = find(cf);
-    if (fam == nullptr) fam = add(cf);
-    return fam->rows.putIfAbsent(key, value);
+    return findOrAdd(cf).rows.putIfAbsent(key, value);
   }
 
   void remove(std::string_view cf, std::string_view key) override { removeExisting(cf, key); }
@@ -99,10 +95,11 @@ class MemoryWorkingCopy final : public WorkingCopy {
       if (bytewiseEqual(f->name, cf)) return f.get();
     return nullptr;
   }
-  Family* add(std::string_view cf) {
+  Family& findOrAdd(std::string_view cf) {
+    if (Family* fam = find(cf)) return *fam;
     auto at = std::lower_bound(cfs_.begin(), cfs_.end(), cf,
                                [](const auto& f, std::string_view n) { return f->name < n; });
-    return cfs_.insert(at, std::make_unique<Family>(cf, &pool_))->get();
+    return **cfs_.insert(at, std::make_unique<Family>(cf, &pool_));
   }
   void drop(const Family& fam) {
     std::erase_if(cfs_, [&fam](const auto& f) { return f.get() == &fam; });

@@ -9,8 +9,9 @@
 namespace streamsim::detail {
 
 namespace {
-// A log splits into this many ascending runs at most before it is sorted whole instead.
-constexpr size_t kMaxRuns = 4;
+// A log splits into this many ascending runs at most before it is sorted whole instead: one
+// (keys changed in order) or two (a timer handler's) are merged, anything else sorted.
+constexpr size_t kMaxRuns = 2;
 }  // namespace
 
 std::vector<uint32_t> PendingFamily::keyOrder(bool& netted) const {
@@ -19,8 +20,8 @@ std::vector<uint32_t> PendingFamily::keyOrder(bool& netted) const {
   // Keys are mostly changed in ascending order within a task, and a timer handler's changes
   // interleave two ascending runs (its new timer's put, its fired timer's remove). Each change
   // goes to the first run whose last key is not greater, so runs ascend by (key, position);
-  // merging them by (key, position) is the stable order at about one compare per change where
-  // a sort needs log2(n).
+  // merging them is the stable order at about one compare per change where a sort needs
+  // log2(n).
   std::array<std::vector<uint32_t>, kMaxRuns> runs;
   std::array<std::string_view, kMaxRuns> lastKey;
   size_t used = 0;
@@ -51,7 +52,7 @@ std::vector<uint32_t> PendingFamily::keyOrder(bool& netted) const {
   }
   if (fits && used <= 1) return std::move(runs[0]);
   std::vector<uint32_t> order(n);
-  if (fits && used == 2) {  // the timer handler's shape: a plain two-way merge
+  if (fits) {  // two runs, the timer handler's shape: a two-way merge
     const uint32_t *a = runs[0].data(), *aEnd = a + runs[0].size();
     const uint32_t *b = runs[1].data(), *bEnd = b + runs[1].size();
     uint32_t* out = order.data();
@@ -68,29 +69,9 @@ std::vector<uint32_t> PendingFamily::keyOrder(bool& netted) const {
     order.resize(static_cast<size_t>(out - order.data()));
     return order;
   }
+  // Too many runs: sort positions (ties by position: stable without moving any bytes), then
+  // net() drops all but the last change of each key.
   netted = false;
-  n = 0;
-  for (size_t r = 0; r < used; ++r) n += static_cast<uint32_t>(runs[r].size());
-  order.resize(n);
-  if (fits) {
-    std::array<size_t, kMaxRuns> head{};
-    for (uint32_t& slot : order) {
-      size_t best = kMaxRuns;
-      for (size_t r = 0; r < used; ++r) {
-        if (head[r] == runs[r].size()) continue;
-        if (best == kMaxRuns) {
-          best = r;
-          continue;
-        }
-        const uint32_t a = runs[r][head[r]], b = runs[best][head[best]];
-        const int c = bytewiseCompare(keyAt(a), keyAt(b));
-        if (c < 0 || (c == 0 && a < b)) best = r;
-      }
-      slot = runs[best][head[best]++];
-    }
-    return order;
-  }
-  // Too many runs: sort positions (ties by position: stable without moving any bytes).
   order.resize(changes_.size());
   for (uint32_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&keyAt](uint32_t a, uint32_t b) {
@@ -108,7 +89,7 @@ void PendingFamily::net() {
   size_t out = 0;
   for (size_t i = 0; i < order_.size(); ++i) {
     if (i + 1 < order_.size() &&
-        bytewiseCompare(keyOf(changes_[order_[i + 1]]), keyOf(changes_[order_[i]])) == 0)
+        bytewiseEqual(keyOf(changes_[order_[i + 1]]), keyOf(changes_[order_[i]])))
       continue;
     order_[out++] = order_[i];
   }
