@@ -25,6 +25,7 @@
 #include <rocksdb/options.h>
 #include <rocksdb/write_batch.h>
 
+#include "bench/limits.h"
 #include "bench/rearm_timer_processor.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/io/file_source.h"
@@ -220,93 +221,6 @@ EngineRun runCountEngine(const CountInput& in, StateStoreKind kind) {
   return run;
 }
 
-// The limit of workload 1: the same bytes, parsed with the engine's JSON library (SAX, as the
-// engine's reader does), counted into a hash map.
-class KeyCountSax final : public nlohmann::json_sax<json> {
- public:
-  explicit KeyCountSax(std::unordered_map<std::string, int64_t>& counts) : counts_(counts) {}
-  bool null() override { return value(); }
-  bool boolean(bool) override { return value(); }
-  bool number_integer(number_integer_t) override { return value(); }
-  bool number_unsigned(number_unsigned_t) override { return value(); }
-  bool number_float(number_float_t, const string_t&) override { return value(); }
-  bool string(string_t& s) override {
-    if (depth_ == 1 && is_key_) ++counts_[s];
-    return value();
-  }
-  bool binary(binary_t&) override { return value(); }
-  bool start_object(std::size_t) override {
-    ++depth_;
-    return true;
-  }
-  bool end_object() override {
-    --depth_;
-    return true;
-  }
-  bool start_array(std::size_t) override {
-    ++depth_;
-    return true;
-  }
-  bool end_array() override {
-    --depth_;
-    return true;
-  }
-  bool key(string_t& k) override {
-    is_key_ = depth_ == 1 && k == "key";
-    return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) override {
-    return false;
-  }
-
- private:
-  bool value() {
-    is_key_ = false;
-    return true;
-  }
-  std::unordered_map<std::string, int64_t>& counts_;
-  int depth_ = 0;
-  bool is_key_ = false;
-};
-
-struct LimitRun {
-  double seconds = 0;
-  std::string error;
-};
-
-LimitRun runHashMapLimit(const CountInput& in) {
-  LimitRun run;
-  World w;  // read the same bytes back from the same kind of filesystem
-  (void)w.fs.mkdirs("/landing");
-  for (size_t f = 0; f < in.names.size(); ++f) (void)w.fs.write(in.names[f], in.contents[f]);
-  auto t0 = Clock::now();
-  std::unordered_map<std::string, int64_t> counts;
-  KeyCountSax sax(counts);
-  int64_t lines = 0;
-  for (const std::string& name : in.names) {
-    auto text = w.fs.read(name);
-    if (!text.ok()) {
-      run.error = text.status().toString();
-      return run;
-    }
-    std::string_view rest = *text;
-    while (!rest.empty()) {
-      size_t nl = rest.find('\n');
-      std::string_view line = rest.substr(0, nl);
-      rest = nl == std::string_view::npos ? std::string_view() : rest.substr(nl + 1);
-      if (line.empty()) continue;
-      json::sax_parse(line, &sax);
-      ++lines;
-    }
-  }
-  run.seconds = secondsSince(t0);
-  int64_t total = 0;
-  for (const auto& [k, c] : counts) total += c;
-  if (lines != in.events || total != in.events)
-    run.error = fmt::format("hash-map limit counted {} of {} events", total, in.events);
-  return run;
-}
-
 // The RocksDB limit of workload 2: the engine's updates (key, running count) of every batch as
 // one WriteBatch of puts per batch, on RocksDB's in-memory Env with the WAL off, as the engine's
 // working copy is configured. Keys carry the same order-preserving encoding.
@@ -393,14 +307,26 @@ std::vector<BenchRow> countWorkload(const std::string& id, StateStoreKind kind, 
   r.unit = "events/s";
   r.scaling = figure > 0 ? smallFigure / figure : 0;
   if (!rocks) {
-    LimitRun limit = runHashMapLimit(big);
-    if (error.empty()) error = limit.error;
+    LimitRun limit = simdjsonCountLimit(big.contents, big.events);
+    LimitRun oldLimit = nlohmannCountLimit(big.contents, big.events);
+    if (error.empty()) error = !limit.error.empty() ? limit.error : oldLimit.error;
     r.name = fmt::format("throughput, memory state, {} keys", count(keys));
-    r.limitName = "parse + hash map";
+    r.limitName = "simdjson + flat map";
     r.limit = limit.seconds > 0 ? static_cast<double>(big.events) / limit.seconds : 0;
     r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
     r.target = ">= 50% of limit";
     r.met = r.ratio >= 0.5;
+    // The limit of earlier rounds, for comparison with their figures (docs/performance.md).
+    BenchRow old = r;
+    old.id = id + "'";
+    old.name = "  same, vs the old limit";
+    old.limitName = "nlohmann SAX + std map";
+    old.limit = oldLimit.seconds > 0 ? static_cast<double>(big.events) / oldLimit.seconds : 0;
+    old.ratio = old.limit > 0 ? old.figure / old.limit : 0;
+    old.target = "(none)";
+    old.met = true;
+    rows.push_back(r);
+    rows.push_back(old);
   } else {
     LimitRun limit = runRocksDBLimit(big);
     if (error.empty()) error = limit.error;
@@ -443,6 +369,17 @@ struct AccelRun {
   std::string error;
 };
 
+// The keys of the rows landing at the start of span h: every key once in the first span, then a
+// hundred rows a span. The engine's run and its loop limit take the same input.
+std::vector<int64_t> spanKeys(int64_t keys, int h) {
+  std::vector<int64_t> out;
+  int64_t n = h == 0 ? keys : std::min<int64_t>(100, keys);
+  out.reserve(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i)
+    out.push_back(h == 0 ? i : static_cast<int64_t>(splitmix64(h * 1000 + i) % keys));
+  return out;
+}
+
 AccelRun runAcceleration(int64_t keys, int hours, DurationMs span) {
   AccelRun run;
   World w;
@@ -475,13 +412,10 @@ AccelRun runAcceleration(int64_t keys, int hours, DurationMs span) {
   if (!check(query.status())) return run;
   const int64_t triggersPerSpan = span / 1000;
   for (int h = 0; h < hours; ++h) {
-    // Little data: every key once in the first file, then a hundred rows each span.
     std::string text;
-    int64_t n = h == 0 ? keys : std::min<int64_t>(100, keys);
-    for (int64_t i = 0; i < n; ++i) {
-      int64_t k = h == 0 ? i : static_cast<int64_t>(splitmix64(h * 1000 + i) % keys);
-      fmt::format_to(std::back_inserter(text), "{{\"key\":\"k{:07d}\",\"value\":{}}}\n", k, i);
-    }
+    int64_t i = 0;
+    for (int64_t k : spanKeys(keys, h))
+      fmt::format_to(std::back_inserter(text), "{{\"key\":\"k{:07d}\",\"value\":{}}}\n", k, i++);
     std::string name = fmt::format("/landing/span-{:05d}.json", h);
     if (!check(w.fs.write(name, text)) || !check(w.fs.sync(name))) return run;
     // In steps of a minute: the query keeps only its recent progress records.
@@ -527,16 +461,20 @@ std::vector<BenchRow> accelerationWorkload(bool quick, bool& ok) {
                         simSeconds(bigSpans) / 3600);
   r.figure = b.seconds > 0 ? simSeconds(bigSpans) / b.seconds : 0;
   double smallFigure = s.seconds > 0 ? simSeconds(smallSpans) / s.seconds : 0;
+  std::vector<std::vector<int64_t>> input;
+  for (int h = 0; h < bigSpans; ++h) input.push_back(spanKeys(keys, h));
+  TimerLoopRun loop = timerLoopLimit(keys, input, span / 1000, kStartMs, kRearmIntervalMs);
   r.unit = "x real time";
-  r.limitName = "target 10000x";
-  r.limit = 10'000;
-  r.ratio = r.figure / r.limit;
-  r.target = ">= 10000x";
-  r.met = r.figure >= 10'000;
+  r.limitName = "heap timer loop";
+  r.limit = loop.seconds > 0 ? simSeconds(bigSpans) / loop.seconds : 0;
+  r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+  r.target = ">= 10000x, >= 25%";
+  r.met = r.figure >= 10'000 && r.ratio >= 0.25;
   r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
-  r.note = fmt::format("{} batches, {} timers fired in {:.1f} s; {} files, {:.1f} MB at the end",
-                       b.batches, b.timersFired, b.seconds, b.checkpointFiles,
-                       static_cast<double>(b.checkpointBytes) / 1e6);
+  r.note = fmt::format("{} batches, {} timers fired in {:.1f} s (loop: {} in {:.3f} s); {} files, "
+                       "{:.1f} MB at the end",
+                       b.batches, b.timersFired, b.seconds, loop.fired, loop.seconds,
+                       b.checkpointFiles, static_cast<double>(b.checkpointBytes) / 1e6);
   std::string error = !s.error.empty() ? s.error : b.error;
   if (!error.empty()) {
     ok = false;
@@ -588,29 +526,49 @@ SweepRun runSweep(const harness::WorkloadConfig& config, int seeds, uint64_t fir
   return run;
 }
 
+// The limit of workload 4: plain fault-free runs of the same workload, one a seed (the engine and
+// the simulation alone: no fault plan, no reference run, no oracles).
+SweepRun runPlain(const harness::WorkloadConfig& config, int seeds, uint64_t firstSeed) {
+  SweepRun run;
+  auto t0 = Clock::now();
+  for (int i = 0; i < seeds; ++i) {
+    harness::RunCase c;
+    c.seed = firstSeed + static_cast<uint64_t>(i);
+    c.plan.seed = c.seed;
+    harness::RunResult r = harness::simulate(config, c);
+    if (!r.error.ok() && run.error.empty()) {
+      ++run.failures;
+      run.error = fmt::format("seed {}: {}", c.seed, r.error.toString());
+    }
+  }
+  run.seconds = secondsSince(t0);
+  return run;
+}
+
 std::vector<BenchRow> sweepWorkload(bool quick, bool& ok) {
   auto t0 = Clock::now();
   BenchRow r;
   r.id = "4";
   r.name = "sweep rate, standard crash scenario (1 thread)";
   r.unit = "seeds/s/core";
-  r.limitName = "target 500";
-  r.limit = 500;
-  r.target = ">= 500 seeds/s/core";
+  r.limitName = "plain runs";
+  r.target = ">= 1000, >= 40%";
   harness::WorkloadConfig config = standardCrashWorkload();
   const int small = quick ? 5 : 50, big = quick ? 20 : 200;
   SweepRun s = runSweep(config, small, 0);
   SweepRun b = runSweep(config, big, 1'000'000);
+  SweepRun plain = runPlain(config, big, 1'000'000);
   r.sizes = fmt::format("{}->{} seeds", small, big);
   r.figure = b.seconds > 0 ? big / b.seconds : 0;
   double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
-  r.ratio = r.figure / r.limit;
-  r.met = r.figure >= 500;
+  r.limit = plain.seconds > 0 ? big / plain.seconds : 0;
+  r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+  r.met = r.figure >= 1000 && r.ratio >= 0.4;
   r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
-  if (s.failures + b.failures > 0) {
+  if (s.failures + b.failures + plain.failures > 0) {
     ok = false;
-    r.note = fmt::format("{} seeds failed; {}", s.failures + b.failures,
-                         !s.error.empty() ? s.error : b.error);
+    r.note = fmt::format("{} seeds failed; {}", s.failures + b.failures + plain.failures,
+                         !s.error.empty() ? s.error : !b.error.empty() ? b.error : plain.error);
   }
   r.seconds = secondsSince(t0);
   return {r};
@@ -752,6 +710,59 @@ json toJson(const std::vector<BenchRow>& rows, bool quick, double total) {
   return j;
 }
 
+// A saved `bench --json` run, read before anything runs so a bad file fails at once.
+struct SavedRun {
+  bool quick = false;
+  std::vector<std::pair<std::string, std::pair<double, double>>> figures;  // id -> (figure, ratio)
+};
+
+Result<SavedRun> readSavedRun(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Status::InvalidArgument(fmt::format("--compare {}: cannot open the file", path));
+  json j = json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object() || !j.contains("workloads") || !j["workloads"].is_array())
+    return Status::InvalidArgument(fmt::format(
+        "--compare {}: not a `streamsim bench --json` report (expected an object with a "
+        "\"workloads\" array)", path));
+  SavedRun saved;
+  if (j.contains("quick") && j["quick"].is_boolean()) saved.quick = j["quick"].get<bool>();
+  size_t index = 0;
+  for (const json& w : j["workloads"]) {
+    if (!w.is_object() || !w.contains("id") || !w["id"].is_string() || !w.contains("figure") ||
+        !w["figure"].is_number() || !w.contains("ratio") || !w["ratio"].is_number())
+      return Status::InvalidArgument(fmt::format(
+          "--compare {}: workloads[{}] lacks a string \"id\" and numbers \"figure\", \"ratio\"",
+          path, index));
+    saved.figures.push_back(
+        {w["id"].get<std::string>(), {w["figure"].get<double>(), w["ratio"].get<double>()}});
+    ++index;
+  }
+  return saved;
+}
+
+void printComparison(const std::vector<BenchRow>& rows, const SavedRun& saved, bool quick,
+                     const std::string& path, std::ostream& out) {
+  out << fmt::format("\ncompared with {}{}\n", path,
+                     saved.quick != quick ? " (NOTE: its sizes differ: one run is --quick)" : "");
+  out << fmt::format("{:<4} {:>16} {:>16} {:>8}   {:>7} {:>7}\n", "id", "then", "now", "change",
+                     "ratio", "then");
+  for (const BenchRow& r : rows) {
+    auto it = std::find_if(saved.figures.begin(), saved.figures.end(),
+                           [&](const auto& f) { return f.first == r.id; });
+    if (it == saved.figures.end()) {
+      out << fmt::format("{:<4} {:>16} {:>16}\n", r.id, "(new)", figureText(r.figure, r.unit));
+      continue;
+    }
+    auto [figure, ratio] = it->second;
+    double change = figure != 0 ? (r.figure - figure) / figure * 100 : 0;
+    // Memory is better when smaller; everything else when larger.
+    bool worse = r.unit == "MiB" ? change > 5 : change < -5;
+    out << fmt::format("{:<4} {:>16} {:>16} {:>+7.1f}%   {:>6.0f}% {:>6.0f}%{}\n", r.id,
+                       figureText(figure, r.unit), figureText(r.figure, r.unit), change,
+                       r.ratio * 100, ratio * 100, worse ? "  slower" : "");
+  }
+}
+
 }  // namespace
 
 int benchCommand(const BenchOptions& options, const std::string& selfExe, std::ostream& out,
@@ -767,6 +778,15 @@ int benchCommand(const BenchOptions& options, const std::string& selfExe, std::o
     return options.only.empty() ||
            std::find(options.only.begin(), options.only.end(), std::string(1, w)) != options.only.end();
   };
+  std::optional<SavedRun> saved;
+  if (!options.compare.empty()) {
+    auto read = readSavedRun(options.compare);
+    if (!read.ok()) {
+      err << "streamsim bench: " << read.status().message() << "\n";
+      return 2;
+    }
+    saved = std::move(*read);
+  }
   auto t0 = Clock::now();
   bool ok = true;
   const bool quick = options.quick;
@@ -794,6 +814,7 @@ int benchCommand(const BenchOptions& options, const std::string& selfExe, std::o
     out << toJson(rows, quick, total).dump(2) << "\n";
   else
     printTable(rows, quick, total, out);
+  if (saved && !options.json) printComparison(rows, *saved, quick, options.compare, out);
   if (!ok) err << "streamsim bench: a workload's output did not check out (see its note)\n";
   return ok ? 0 : 1;
 }

@@ -17,6 +17,8 @@ struct BenchOptions {
   bool json = false;   // one JSON object instead of the table
   // Only these workloads ("1".."5"); empty: all.
   std::vector<std::string> only;
+  // A saved `bench --json` run: each figure's change against it is printed after the table.
+  std::string compare;
   // Internal: run workload 2 at `rssChildKeys` keys in this process and print its peak RSS
   // (workload 5 re-executes the binary with this so the figure is that run's alone).
   std::optional<int64_t> rssChildKeys;

@@ -1,7 +1,15 @@
 # CTest smoke test of `streamsim bench --quick` (docs/performance.md): it must exit 0 and print
-# the table header. Never asserts on a figure: a test does not time anything.
-#   cmake -DSTREAMSIM=<path to streamsim> -P bench_smoke.cmake
-execute_process(COMMAND "${STREAMSIM}" bench --quick
+# the table header; `--compare` against the run's own JSON must print the comparison, and a
+# file that is not a bench report must be refused with exit 2. Never asserts on a figure: a test
+# does not time anything.
+#   cmake -DSTREAMSIM=<path to streamsim> -DWORK=<scratch folder> -P bench_smoke.cmake
+file(MAKE_DIRECTORY "${WORK}")
+execute_process(COMMAND "${STREAMSIM}" bench --quick --json
+                RESULT_VARIABLE rc OUTPUT_FILE "${WORK}/bench.json" ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "streamsim bench --quick --json exited with ${rc}: ${err}")
+endif()
+execute_process(COMMAND "${STREAMSIM}" bench --quick --compare "${WORK}/bench.json"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 message("${out}${err}")
 if(NOT rc EQUAL 0)
@@ -9,4 +17,18 @@ if(NOT rc EQUAL 0)
 endif()
 if(NOT out MATCHES "id +workload +figure +limit +ratio +target +met +scaling")
   message(FATAL_ERROR "streamsim bench --quick did not print the table header")
+endif()
+foreach(limit "simdjson \\+ flat map" "heap timer loop" "plain runs" "WriteBatch puts")
+  if(NOT out MATCHES "${limit}")
+    message(FATAL_ERROR "streamsim bench --quick did not print the limit '${limit}'")
+  endif()
+endforeach()
+if(NOT out MATCHES "compared with .*bench.json\n.*\n1a +[0-9.kMG]+ events/s")
+  message(FATAL_ERROR "streamsim bench --compare did not print workload 1a's change")
+endif()
+file(WRITE "${WORK}/not-a-report.json" "[1, 2, 3]\n")
+execute_process(COMMAND "${STREAMSIM}" bench --quick --only 1 --compare "${WORK}/not-a-report.json"
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "not-a-report.json: not a `streamsim bench --json` report")
+  message(FATAL_ERROR "a malformed --compare file gave exit ${rc}: ${err}")
 endif()
