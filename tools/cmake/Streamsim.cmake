@@ -1,15 +1,19 @@
 # CMake helpers for streamsim users and for the project itself (docs/scenarios.md "Runners").
+# find_package(streamsim) includes this file; so does streamsim's own CMakeLists.txt (and so an
+# add_subdirectory / FetchContent of streamsim).
 #
-#   streamsim_add_runner(my_runner SOURCES my_processors.cc ...)
+#   streamsim_add_runner(my_runner [SOURCES my_processors.cc ...] [LIBRARIES my_lib ...])
 #     Builds an executable `my_runner` that is the streamsim CLI (run, sweep, replay, inspect,
-#     state, list-faults) with the processors registered in SOURCES
-#     (STREAMSIM_REGISTER_PROCESSOR) linked in — the way gtest_main gives a test its main().
-#     SOURCES may be empty (the built-in processors only).
+#     state, list-faults) with the processors registered (STREAMSIM_REGISTER_PROCESSOR) in SOURCES
+#     or in the static libraries LIBRARIES linked in — the way gtest_main gives a test its main().
+#     A static library in LIBRARIES is linked whole (WHOLE_ARCHIVE), so registrations in objects
+#     nothing else references still reach the runner. Both may be empty (the built-in
+#     processors only).
 #
 #   streamsim_add_scenarios(DIR [RUNNER runner] [SEEDS n])
 #     Registers every *.yaml file under DIR (recursively) as a CTest test named
 #     scenario/<relative path without .yaml> that runs `<runner> run FILE`; RUNNER defaults to
-#     the project's `streamsim`. With SEEDS n, also one test per file running
+#     the project's `streamsim` (streamsim::streamsim when installed). With SEEDS n, also one test per file running
 #     `<runner> sweep FILE --seeds n`.
 
 function(streamsim_add_runner name)
@@ -23,13 +27,35 @@ function(streamsim_add_runner name)
     endif()
     target_sources(${name} PRIVATE "${stub}")
   endif()
-  target_link_libraries(${name} PRIVATE streamsim_cli_main ${ARG_LIBRARIES})
+  set(libs)
+  foreach(lib ${ARG_LIBRARIES})
+    set(type "")
+    if(TARGET ${lib})
+      get_target_property(type ${lib} TYPE)
+    endif()
+    if(type STREQUAL "STATIC_LIBRARY")
+      # A static library's objects are linked only when something references them; a
+      # registration is referenced by nothing, so the whole archive is linked.
+      if(CMAKE_VERSION VERSION_LESS 3.24)
+        list(APPEND libs -Wl,--whole-archive ${lib} -Wl,--no-whole-archive)
+      else()
+        list(APPEND libs "$<LINK_LIBRARY:WHOLE_ARCHIVE,${lib}>")
+      endif()
+    else()
+      list(APPEND libs ${lib})
+    endif()
+  endforeach()
+  target_link_libraries(${name} PRIVATE streamsim::cli_main ${libs})
 endfunction()
 
 function(streamsim_add_scenarios dir)
   cmake_parse_arguments(ARG "" "RUNNER;SEEDS" "" ${ARGN})
   if(NOT ARG_RUNNER)
-    set(ARG_RUNNER streamsim)
+    if(TARGET streamsim)
+      set(ARG_RUNNER streamsim)
+    else()
+      set(ARG_RUNNER streamsim::streamsim)
+    endif()
   endif()
   get_filename_component(dir "${dir}" ABSOLUTE)
   file(GLOB_RECURSE files CONFIGURE_DEPENDS "${dir}/*.yaml")

@@ -1,0 +1,20 @@
+// Counts rows per user; a user silent for an hour starts again from zero (TTL).
+#pragma once
+
+#include <cstdint>
+
+#include "streamsim/tws/stateful_processor.h"
+
+namespace visits {
+
+class VisitCounter : public streamsim::StatefulProcessor {
+ public:
+  void init(streamsim::StatefulProcessorHandle& handle) override;
+  void handleInputRows(const streamsim::Row& key, streamsim::RowRange rows,
+                       const streamsim::TimerValues& timers, streamsim::Output& out) override;
+
+ private:
+  streamsim::ValueState<int64_t> count_;
+};
+
+}  // namespace visits
