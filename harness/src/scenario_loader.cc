@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -605,13 +606,37 @@ class Parser {
     return op;
   }
 
+  // `python: processors/x.py` (relative to the scenario's folder), `class: Name`, optional
+  // `outputStructType: DDL` and `inPandas: true` (transformWithStateInPandas).
+  void parsePythonProcessor(const YAML::Node& t, const YAML::Node& py, TransformWithStateOp& op) {
+    if (t["processor"]) error(t["processor"], "give either 'processor' or 'python', not both");
+    std::string file = str(py, "python");
+    std::filesystem::path path(file);
+    if (path.is_relative()) path = std::filesystem::path(file_).parent_path() / path;
+    op.pythonFile = path.lexically_normal().string();
+    std::error_code ec;
+    if (!file.empty() && !std::filesystem::is_regular_file(op.pythonFile, ec))
+      error(py, fmt::format("no Python processor file '{}' (looked for {})", file, op.pythonFile));
+    if (auto c = t["class"]; c) {
+      op.pythonClass = str(c, "class");
+    } else {
+      error(t, "a Python processor needs 'class' (the StatefulProcessor subclass in the file)");
+    }
+    if (auto o = t["outputStructType"]; o) op.outputStructType = str(o, "outputStructType");
+    if (auto i = t["inPandas"]; i) op.inPandas = i.IsScalar() && i.as<std::string>() == "true";
+    op.processor = "python:" + file + ":" + op.pythonClass;
+  }
+
   TransformWithStateOp parseTws(const YAML::Node& t, std::vector<std::string> groupBy) {
     TransformWithStateOp op;
     op.groupBy = std::move(groupBy);
     if (!expectMap(t, "transformWithState")) return op;
     checkKeys(t, "transformWithState",
-              {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl"});
-    if (auto p = t["processor"]; p) {
+              {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl",
+               "python", "class", "outputStructType", "inPandas"});
+    if (auto py = t["python"]; py) {
+      parsePythonProcessor(t, py, op);
+    } else if (auto p = t["processor"]; p) {
       op.processor = str(p, "processor");
       if (p.IsScalar() && !isProcessor(op.processor)) {
         error(p, fmt::format("unknown processor '{}'; known processors: {} (link yours into a "
@@ -619,7 +644,8 @@ class Parser {
                              op.processor, joinNames(processorNames())));
       }
     } else {
-      error(t, "missing key 'processor' in transformWithState (a registered processor name)");
+      error(t, "missing key 'processor' in transformWithState (a registered processor name, "
+               "or python: FILE with class: NAME)");
     }
     if (auto m = t["outputMode"]; m) op.outputMode = oneOf(m, "transformWithState outputMode", {"append", "update"});
     if (auto m = t["timeMode"]; m)

@@ -23,6 +23,7 @@
 #include "streamsim/io/memory_source.h"
 #include "streamsim/ops/dedup.h"
 #include "streamsim/ops/window_aggregation.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/transform_with_state.h"
 
@@ -239,7 +240,13 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
   if (auto* t = std::get_if<TransformWithStateOp>(&spec.op)) {
     TransformWithStateSpec s;
     s.groupBy = t->groupBy;
-    STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory, ProcessorRegistry::factory(t->processor));
+    if (!t->pythonFile.empty()) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          s.processorFactory,
+          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}}));
+    } else {
+      STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory, ProcessorRegistry::factory(t->processor));
+    }
     s.processorName = t->processor;
     STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));
     if (t->outputMode) {

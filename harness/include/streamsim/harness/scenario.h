@@ -96,6 +96,12 @@ struct TransformWithStateOp {
   std::optional<std::string> eventTimeColumn;
   std::vector<RowSpec> initialState;
   std::optional<DurationMs> ttlMs;  // handed to processors that take a TTL (docs/scenarios.md)
+  // A Python processor (python_processors.h): `python:` file (resolved), `class:`,
+  // `outputStructType:` and `inPandas:`; pythonFile empty for a registered C++ processor.
+  std::string pythonFile;
+  std::string pythonClass;
+  std::string outputStructType;
+  bool inPandas = false;
 };
 
 struct OperatorSpec {

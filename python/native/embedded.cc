@@ -1,0 +1,17 @@
+// The `_streamsim_native` module built into runners that embed CPython, and the hook that lets
+// their scenarios name Python processors (harness/python_processors.h).
+#include <pybind11/embed.h>
+
+#include "python_support.h"
+
+PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
+  streamsim::python::defineNativeModule(m);
+  streamsim::python::defineTesterModule(m);
+}
+
+namespace {
+const bool kRegistered = [] {
+  streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
+  return true;
+}();
+}  // namespace

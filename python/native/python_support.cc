@@ -1,0 +1,685 @@
+// The embedded-CPython adapter (python_support.h).
+#include "python_support.h"
+
+#include <Python.h>
+
+#include <mutex>
+#include <optional>
+
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include "streamsim/tws/state_codec.h"
+#include "streamsim/tws/state_variables.h"
+
+#ifndef STREAMSIM_PYTHON_DIR
+#error "STREAMSIM_PYTHON_DIR (the python/ folder of the source tree) must be defined"
+#endif
+
+namespace streamsim::python {
+namespace {
+
+[[noreturn]] void mismatch(py::handle o, Type type, const std::string& what) {
+  std::string got = py::str(py::type::handle_of(o).attr("__name__"));
+  std::string repr = py::repr(o);
+  streamsim::detail::throwRule(
+      "CANNOT_CONVERT_TYPE",
+      fmt::format("{}: cannot store {} ({}) as {}", what, repr, got, typeName(type)));
+}
+
+bool hasAttr(py::handle o, const char* name) { return PyObject_HasAttrString(o.ptr(), name) == 1; }
+
+int64_t asInt64(py::handle o, Type type, const std::string& what) {
+  PyObject* idx = PyNumber_Index(o.ptr());
+  if (idx == nullptr) {
+    PyErr_Clear();
+    mismatch(o, type, what);
+  }
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  if (overflow != 0) mismatch(o, type, what);
+  return v;
+}
+
+// Milliseconds since the epoch of a datetime (naive = UTC) or an int.
+int64_t timestampMs(py::handle o, const std::string& what) {
+  if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo")) {
+    py::object dt = py::reinterpret_borrow<py::object>(o);
+    if (dt.attr("tzinfo").is_none()) {
+      py::object utc = py::module_::import("datetime").attr("timezone").attr("utc");
+      dt = dt.attr("replace")(py::arg("tzinfo") = utc);
+    }
+    double seconds = dt.attr("timestamp")().cast<double>();
+    return static_cast<int64_t>(seconds * 1000.0 + (seconds >= 0 ? 0.5 : -0.5));
+  }
+  return asInt64(o, Type::kTimestamp, what);
+}
+
+}  // namespace
+
+py::object toPython(const Value& v) {
+  switch (v.type()) {
+    case Type::kNull: return py::none();
+    case Type::kBoolean: return py::bool_(v.asBool());
+    case Type::kInt:
+    case Type::kLong: return py::int_(v.asLong());
+    case Type::kDouble: return py::float_(v.asDouble());
+    case Type::kString: return py::str(v.asString());
+    case Type::kTimestamp: {
+      static py::object* epoch = new py::object(
+          py::module_::import("datetime").attr("datetime")(1970, 1, 1));
+      static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
+      return (*epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
+    }
+  }
+  return py::none();
+}
+
+Value fromPython(py::handle o, Type type, const std::string& what) {
+  if (o.is_none()) return Value();
+  PyObject* p = o.ptr();
+  switch (type) {
+    case Type::kNull: return Value();
+    case Type::kString:
+      if (PyUnicode_Check(p)) return Value(o.cast<std::string>());
+      break;
+    case Type::kBoolean:
+      if (PyBool_Check(p) || std::string(py::str(py::type::handle_of(o).attr("__name__"))) == "bool_")
+        return Value(PyObject_IsTrue(p) == 1);
+      break;
+    case Type::kInt: {
+      if (PyBool_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p)) break;
+      int64_t v = asInt64(o, type, what);
+      if (v < INT32_MIN || v > INT32_MAX) mismatch(o, type, what);
+      return Value(static_cast<int32_t>(v));
+    }
+    case Type::kLong:
+      if (PyBool_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p)) break;
+      return Value(asInt64(o, type, what));
+    case Type::kDouble: {
+      if (PyBool_Check(p) || PyUnicode_Check(p)) break;
+      double d = PyFloat_AsDouble(p);
+      if (d == -1.0 && PyErr_Occurred()) {
+        PyErr_Clear();
+        break;
+      }
+      return Value(d);
+    }
+    case Type::kTimestamp:
+      if (PyBool_Check(p) || PyUnicode_Check(p)) break;
+      return Value::timestamp(timestampMs(o, what));
+  }
+  mismatch(o, type, what);
+}
+
+namespace {
+Value inferValueImpl(py::handle o) {
+  PyObject* p = o.ptr();
+  if (o.is_none()) return Value();
+  if (PyBool_Check(p)) return Value(PyObject_IsTrue(p) == 1);
+  if (PyLong_Check(p)) return Value(asInt64(o, Type::kLong, "an output value"));
+  if (PyFloat_Check(p)) return Value(PyFloat_AsDouble(p));
+  if (PyUnicode_Check(p)) return Value(o.cast<std::string>());
+  if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo"))
+    return Value::timestamp(timestampMs(o, "an output value"));
+  if (hasAttr(o, "__index__")) return Value(asInt64(o, Type::kLong, "an output value"));
+  if (hasAttr(o, "__float__")) return Value(o.cast<double>());
+  return Value(std::string(py::str(o)));
+}
+}  // namespace
+
+Value inferFromPython(py::handle o) { return inferValueImpl(o); }
+
+Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what) {
+  if (!PySequence_Check(values.ptr()) || PyUnicode_Check(values.ptr()))
+    streamsim::detail::throwRule(
+        "CANNOT_CONVERT_TYPE",
+        fmt::format("{}: expected a tuple of {} value(s) ({}), got {}", what, schema->size(),
+                    schema->toDDL(), std::string(py::repr(values))));
+  py::sequence seq = py::reinterpret_borrow<py::sequence>(values);
+  if (seq.size() != schema->size())
+    streamsim::detail::throwRule(
+        "STATE_SCHEMA_MISMATCH",
+        fmt::format("{}: the schema ({}) has {} column(s) but the tuple {} has {}", what,
+                    schema->toDDL(), schema->size(), std::string(py::repr(values)), seq.size()));
+  std::vector<Value> out;
+  out.reserve(schema->size());
+  for (size_t i = 0; i < schema->size(); ++i)
+    out.push_back(fromPython(seq[i], schema->field(i).type, what + " column '" + schema->field(i).name + "'"));
+  return Row(schema, std::move(out));
+}
+
+py::tuple rowToTuple(const Row& row) {
+  py::tuple t(row.size());
+  for (size_t i = 0; i < row.size(); ++i) t[i] = toPython(row[i]);
+  return t;
+}
+
+Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
+  py::sequence vals = py::reinterpret_borrow<py::sequence>(values);
+  if (schema) {
+    if (names.is_none()) return tupleToRow(values, schema, "an output row");
+    py::sequence ns = py::reinterpret_borrow<py::sequence>(names);
+    std::vector<Value> out(schema->size());
+    for (size_t i = 0; i < ns.size(); ++i) {
+      std::string n = ns[i].cast<std::string>();
+      int idx = schema->indexOf(n);
+      if (idx < 0)
+        streamsim::detail::throwRule(
+            "OUTPUT_SCHEMA_MISMATCH",
+            fmt::format("an output row has a column '{}' that outputStructType ({}) does not have",
+                        n, schema->toDDL()));
+      out[idx] = fromPython(vals[i], schema->field(idx).type, "output column '" + n + "'");
+    }
+    return Row(schema, std::move(out));
+  }
+  std::vector<Value> out;
+  out.reserve(vals.size());
+  for (size_t i = 0; i < vals.size(); ++i) out.push_back(inferFromPython(vals[i]));
+  if (names.is_none()) {
+    std::vector<std::string> gen;
+    for (size_t i = 0; i < out.size(); ++i) gen.push_back("_" + std::to_string(i + 1));
+    SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return gen[i]; });
+    return Row(std::move(inferred), std::move(out));
+  }
+  std::vector<std::string> ns = names.cast<std::vector<std::string>>();
+  if (ns.size() != out.size())
+    streamsim::detail::throwRule("OUTPUT_SCHEMA_MISMATCH",
+                                 fmt::format("an output row has {} names but {} values", ns.size(),
+                                             out.size()));
+  SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return ns[i]; });
+  return Row(std::move(inferred), std::move(out));
+}
+
+[[noreturn]] void rethrowForEngine(py::error_already_set& e) {
+  py::object value = e.value();
+  std::string text;
+  try {
+    text = py::module_::import("streamsim._driver").attr("format_exception")(value).cast<std::string>();
+  } catch (py::error_already_set& inner) {
+    text = e.what();
+  }
+  if (hasAttr(value, "_streamsim_rule")) {
+    std::string rule = py::str(value.attr("_streamsim_rule"));
+    throw StatefulProcessorError(rule, text);
+  }
+  throw std::runtime_error(text);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Interpreter
+
+namespace {
+// Puts the shim on sys.path and imports the native module (which registers its classes).
+void prepare(const std::string& dir) {
+  py::list path = py::module_::import("sys").attr("path");
+  bool present = false;
+  for (auto p : path) present = present || py::str(p).cast<std::string>() == dir;
+  if (!present) path.insert(0, dir);
+  py::module_::import("_streamsim_native");
+}
+}  // namespace
+
+Status ensureInterpreter() {
+  static std::once_flag once;
+  static Status status;
+  std::call_once(once, [] {
+    if (!Py_IsInitialized()) {
+      PyConfig config;
+      PyConfig_InitPythonConfig(&config);
+      // Determinism: str/bytes hashes (and so set iteration order) are the same in every run.
+      config.use_hash_seed = 1;
+      config.hash_seed = 0;
+      config.install_signal_handlers = 0;
+      config.parse_argv = 0;
+      config.write_bytecode = 0;
+      PyStatus st = Py_InitializeFromConfig(&config);
+      PyConfig_Clear(&config);
+      if (PyStatus_Exception(st)) {
+        status = Status::FailedPrecondition(fmt::format("cannot start Python: {}",
+                                                        st.err_msg ? st.err_msg : "unknown error"));
+        return;
+      }
+      try {
+        py::gil_scoped_acquire gil;
+        prepare(STREAMSIM_PYTHON_DIR);
+      } catch (py::error_already_set& e) {
+        status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
+      }
+      // The thread that started the interpreter holds the GIL: let every thread take it.
+      PyEval_SaveThread();
+      return;
+    }
+    py::gil_scoped_acquire gil;
+    try {
+      prepare(STREAMSIM_PYTHON_DIR);
+    } catch (py::error_already_set& e) {
+      status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
+    }
+  });
+  return status;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The native module: handle and state variables on the engine's own objects.
+
+namespace {
+
+// Python code may keep a handle or state object beyond its task; every call checks this flag,
+// cleared when the processor that created it is destroyed.
+using Alive = std::shared_ptr<bool>;
+
+void checkAlive(const Alive& alive, const char* what) {
+  if (!alive || !*alive)
+    streamsim::detail::throwRule(
+        "STATE_USED_AFTER_CLOSE",
+        fmt::format("{} used after its partition task ended (do not keep state objects beyond "
+                    "the processor's calls)", what));
+}
+
+SchemaPtr parseOrThrow(const std::string& ddl, const std::string& what) {
+  auto s = parseSchema(ddl);
+  if (!s.ok()) streamsim::detail::throwRule("INVALID_SCHEMA", what + ": " + s.status().message());
+  return *s;
+}
+
+std::optional<TTLConfig> ttlOf(std::optional<int64_t> ms) {
+  if (!ms) return std::nullopt;
+  return TTLConfig{*ms};
+}
+
+struct PyValueState {
+  ValueState<Row> s;
+  SchemaPtr schema;
+  std::string name;
+  Alive alive;
+  bool exists() { checkAlive(alive, "ValueState"); return s.exists(); }
+  py::object get() {
+    checkAlive(alive, "ValueState");
+    auto v = s.getOption();
+    if (!v) return py::none();
+    return rowToTuple(*v);
+  }
+  void update(py::handle value) {
+    checkAlive(alive, "ValueState");
+    s.update(tupleToRow(value, schema, "ValueState '" + name + "' update()"));
+  }
+  void clear() { checkAlive(alive, "ValueState"); s.clear(); }
+};
+
+struct PyListState {
+  ListState<Row> s;
+  SchemaPtr schema;
+  std::string name;
+  Alive alive;
+  std::vector<Row> rows(py::handle list, const char* op) {
+    std::vector<Row> out;
+    std::string what = fmt::format("ListState '{}' {}()", name, op);
+    for (py::handle item : list) out.push_back(tupleToRow(item, schema, what));
+    return out;
+  }
+  bool exists() { checkAlive(alive, "ListState"); return s.exists(); }
+  py::iterator get() {
+    checkAlive(alive, "ListState");
+    py::list out;
+    for (const Row& r : s.get()) out.append(rowToTuple(r));
+    return py::iter(out);
+  }
+  void put(py::handle list) { checkAlive(alive, "ListState"); s.put(rows(list, "put")); }
+  void appendValue(py::handle value) {
+    checkAlive(alive, "ListState");
+    s.appendValue(tupleToRow(value, schema, "ListState '" + name + "' appendValue()"));
+  }
+  void appendList(py::handle list) { checkAlive(alive, "ListState"); s.appendList(rows(list, "appendList")); }
+  void clear() { checkAlive(alive, "ListState"); s.clear(); }
+};
+
+struct PyMapState {
+  MapState<Row, Row> s;
+  SchemaPtr keySchema;
+  SchemaPtr valueSchema;
+  std::string name;
+  Alive alive;
+  Row key(py::handle k, const char* op) {
+    return tupleToRow(k, keySchema, fmt::format("MapState '{}' {}() key", name, op));
+  }
+  bool exists() { checkAlive(alive, "MapState"); return s.exists(); }
+  py::object getValue(py::handle k) {
+    checkAlive(alive, "MapState");
+    auto v = s.getValue(key(k, "getValue"));
+    if (!v) return py::none();
+    return rowToTuple(*v);
+  }
+  bool containsKey(py::handle k) { checkAlive(alive, "MapState"); return s.containsKey(key(k, "containsKey")); }
+  void updateValue(py::handle k, py::handle v) {
+    checkAlive(alive, "MapState");
+    s.updateValue(key(k, "updateValue"),
+                  tupleToRow(v, valueSchema, "MapState '" + name + "' updateValue() value"));
+  }
+  py::iterator iterator() {
+    checkAlive(alive, "MapState");
+    py::list out;
+    for (const auto& [k, v] : s.iterator()) out.append(py::make_tuple(rowToTuple(k), rowToTuple(v)));
+    return py::iter(out);
+  }
+  py::iterator keys() {
+    checkAlive(alive, "MapState");
+    py::list out;
+    for (const Row& k : s.keys()) out.append(rowToTuple(k));
+    return py::iter(out);
+  }
+  py::iterator values() {
+    checkAlive(alive, "MapState");
+    py::list out;
+    for (const Row& v : s.values()) out.append(rowToTuple(v));
+    return py::iter(out);
+  }
+  void removeKey(py::handle k) { checkAlive(alive, "MapState"); s.removeKey(key(k, "removeKey")); }
+  void clear() { checkAlive(alive, "MapState"); s.clear(); }
+};
+
+struct PyHandle {
+  StatefulProcessorHandle* h = nullptr;
+  Alive alive;
+  std::shared_ptr<ProcessorRecord> record;
+  StatefulProcessorHandle& handle() {
+    checkAlive(alive, "StatefulProcessorHandle");
+    return *h;
+  }
+  void declare(const std::string& name, const char* kind, const std::string& key,
+               const std::string& value) {
+    if (record) record->variables[name] = DeclaredVariable{kind, key, value};
+  }
+  PyValueState getValueState(const std::string& name, const std::string& ddl,
+                             std::optional<int64_t> ttl) {
+    SchemaPtr schema = parseOrThrow(ddl, "ValueState '" + name + "' schema");
+    auto s = handle().getValueState<Row>(name, StateCodec<Row>(schema), ttlOf(ttl));
+    declare(name, "value", "", schema->toDDL());
+    return PyValueState{std::move(s), schema, name, alive};
+  }
+  PyListState getListState(const std::string& name, const std::string& ddl,
+                           std::optional<int64_t> ttl) {
+    SchemaPtr schema = parseOrThrow(ddl, "ListState '" + name + "' schema");
+    auto s = handle().getListState<Row>(name, StateCodec<Row>(schema), ttlOf(ttl));
+    declare(name, "list", "", schema->toDDL());
+    return PyListState{std::move(s), schema, name, alive};
+  }
+  PyMapState getMapState(const std::string& name, const std::string& keyDDL,
+                         const std::string& valueDDL, std::optional<int64_t> ttl) {
+    SchemaPtr ks = parseOrThrow(keyDDL, "MapState '" + name + "' user key schema");
+    SchemaPtr vs = parseOrThrow(valueDDL, "MapState '" + name + "' value schema");
+    auto s = handle().getMapState<Row, Row>(name, StateCodec<Row>(ks), StateCodec<Row>(vs),
+                                            ttlOf(ttl));
+    declare(name, "map", ks->toDDL(), vs->toDDL());
+    return PyMapState{std::move(s), ks, vs, name, alive};
+  }
+};
+
+}  // namespace
+
+void defineNativeModule(py::module_& m) {
+  m.doc() = "streamsim's engine objects for Python processors (state variables, handle)";
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const StatefulProcessorError& e) {
+      py::object cls = py::module_::import("pyspark.errors").attr("PySparkValueError");
+      py::dict params;
+      params["message"] = e.what();
+      py::object exc = cls(py::arg("message") = std::string(e.what()),
+                           py::arg("errorClass") = e.rule(),
+                           py::arg("messageParameters") = params);
+      exc.attr("_streamsim_rule") = e.rule();
+      PyErr_SetObject(cls.ptr(), exc.ptr());
+    }
+  });
+  py::class_<PyValueState>(m, "ValueState")
+      .def("exists", &PyValueState::exists)
+      .def("get", &PyValueState::get)
+      .def("update", &PyValueState::update, py::arg("newValue"))
+      .def("clear", &PyValueState::clear);
+  py::class_<PyListState>(m, "ListState")
+      .def("exists", &PyListState::exists)
+      .def("get", &PyListState::get)
+      .def("put", &PyListState::put, py::arg("newState"))
+      .def("appendValue", &PyListState::appendValue, py::arg("newState"))
+      .def("appendList", &PyListState::appendList, py::arg("newState"))
+      .def("clear", &PyListState::clear);
+  py::class_<PyMapState>(m, "MapState")
+      .def("exists", &PyMapState::exists)
+      .def("getValue", &PyMapState::getValue, py::arg("key"))
+      .def("containsKey", &PyMapState::containsKey, py::arg("key"))
+      .def("updateValue", &PyMapState::updateValue, py::arg("key"), py::arg("value"))
+      .def("iterator", &PyMapState::iterator)
+      .def("keys", &PyMapState::keys)
+      .def("values", &PyMapState::values)
+      .def("removeKey", &PyMapState::removeKey, py::arg("key"))
+      .def("clear", &PyMapState::clear);
+  py::class_<PyHandle>(m, "Handle")
+      .def("getValueState", &PyHandle::getValueState)
+      .def("getListState", &PyHandle::getListState)
+      .def("getMapState", &PyHandle::getMapState)
+      .def("registerTimer", [](PyHandle& h, int64_t ts) { h.handle().registerTimer(ts); })
+      .def("deleteTimer", [](PyHandle& h, int64_t ts) { h.handle().deleteTimer(ts); })
+      .def("listTimers", [](PyHandle& h) { return h.handle().listTimers(); })
+      .def("deleteIfExists", [](PyHandle& h, const std::string& n) { h.handle().deleteIfExists(n); });
+}
+
+// ---------------------------------------------------------------------------------------------
+// The processor adapter
+
+namespace {
+
+// What every processor instance of one factory shares; freed under the GIL.
+struct Shared {
+  std::string name;
+  SchemaPtr outputSchema;  // null: inferred
+  py::object outputNames = py::none();
+  py::object inPandas = py::none();
+  std::vector<std::string> hidden;
+  py::object guard = py::none();
+  py::object loaded = py::none();
+  py::object driverClass = py::none();
+  std::function<py::object()> makeInstance;
+  std::shared_ptr<ProcessorRecord> record;
+  ~Shared() {
+    if (!loaded.is_none()) {
+      try {
+        loaded.attr("unload")();
+      } catch (py::error_already_set&) {
+      }
+    }
+  }
+};
+
+std::shared_ptr<Shared> makeShared() {
+  return std::shared_ptr<Shared>(new Shared, [](Shared* s) {
+    py::gil_scoped_acquire gil;
+    delete s;
+  });
+}
+
+class PythonProcessor final : public StatefulProcessorWithInitialState {
+ public:
+  explicit PythonProcessor(std::shared_ptr<Shared> shared)
+      : shared_(std::move(shared)), alive_(std::make_shared<bool>(true)) {}
+  ~PythonProcessor() override {
+    *alive_ = false;
+    py::gil_scoped_acquire gil;
+    driver_ = py::object();
+  }
+
+  void init(StatefulProcessorHandle& handle) override {
+    py::gil_scoped_acquire gil;
+    call([&] {
+      py::object instance = shared_->makeInstance();
+      driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
+                                     shared_->outputNames);
+      PyHandle h{&handle, alive_, shared_->record};
+      driver_.attr("init")(py::cast(std::move(h)));
+      return py::none();
+    });
+  }
+
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues& tv, Output& out) override {
+    py::gil_scoped_acquire gil;
+    emit(call([&] {
+           py::list names;
+           std::vector<int> cols;
+           if (!rows.empty()) visibleColumns(*rows.front().schema(), names, cols);
+           py::list values;
+           for (const Row& r : rows) {
+             py::tuple t(cols.size());
+             for (size_t i = 0; i < cols.size(); ++i) t[i] = toPython(r[cols[i]]);
+             values.append(std::move(t));
+           }
+           return driver_.attr("handleInputRows")(rowToTuple(key), names, values,
+                                                  tv.getCurrentProcessingTimeInMs(),
+                                                  tv.getCurrentWatermarkInMs());
+         }),
+         out);
+  }
+
+  void handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
+                          Output& out) override {
+    py::gil_scoped_acquire gil;
+    emit(call([&] {
+           return driver_.attr("handleExpiredTimer")(rowToTuple(key),
+                                                     tv.getCurrentProcessingTimeInMs(),
+                                                     tv.getCurrentWatermarkInMs(),
+                                                     info.getExpiryTimeInMs());
+         }),
+         out);
+  }
+
+  void handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
+                          Output& out) override {
+    py::gil_scoped_acquire gil;
+    emit(call([&] {
+           py::list names;
+           std::vector<int> cols;
+           visibleColumns(*state.schema(), names, cols);
+           py::tuple t(cols.size());
+           for (size_t i = 0; i < cols.size(); ++i) t[i] = toPython(state[cols[i]]);
+           return driver_.attr("handleInitialState")(rowToTuple(key), names, t,
+                                                     tv.getCurrentProcessingTimeInMs(),
+                                                     tv.getCurrentWatermarkInMs());
+         }),
+         out);
+  }
+
+  void close() override {
+    py::gil_scoped_acquire gil;
+    if (!driver_) return;
+    call([&] { return driver_.attr("close")(); });
+  }
+
+ private:
+  template <class F>
+  py::object call(F&& f) {
+    try {
+      return f();
+    } catch (py::error_already_set& e) {
+      shared_->record->lastError = e.value();
+      rethrowForEngine(e);
+    }
+  }
+
+  void visibleColumns(const Schema& schema, py::list& names, std::vector<int>& cols) const {
+    for (size_t i = 0; i < schema.size(); ++i) {
+      const std::string& n = schema.field(i).name;
+      bool hidden = false;
+      for (const std::string& h : shared_->hidden) hidden = hidden || h == n;
+      if (hidden) continue;
+      names.append(n);
+      cols.push_back(static_cast<int>(i));
+    }
+  }
+
+  void emit(const py::object& result, Output& out) {
+    try {
+      for (py::handle item : result) {
+        py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
+        out.emit(outputToRow(pair[0], pair[1], shared_->outputSchema));
+      }
+    } catch (py::error_already_set& e) {
+      shared_->record->lastError = e.value();
+      rethrowForEngine(e);
+    }
+  }
+
+  std::shared_ptr<Shared> shared_;
+  Alive alive_;
+  py::object driver_;
+};
+
+}  // namespace
+
+Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
+                                           std::shared_ptr<ProcessorRecord> record) {
+  STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
+  py::gil_scoped_acquire gil;
+  auto shared = makeShared();
+  shared->name = options.name;
+  shared->inPandas = options.pandasMode.is_none() ? py::object(py::bool_(options.inPandas))
+                                                  : options.pandasMode;
+  shared->hidden = options.hiddenColumns;
+  shared->guard = options.guard;
+  shared->loaded = options.loaded;
+  shared->makeInstance = std::move(options.makeInstance);
+  shared->record = record ? std::move(record) : std::make_shared<ProcessorRecord>();
+  if (!options.outputSchemaDDL.empty()) {
+    try {
+      std::string ddl = py::module_::import("pyspark.sql.types")
+                            .attr("toEngineDDL")(options.outputSchemaDDL)
+                            .cast<std::string>();
+      STREAMSIM_ASSIGN_OR_RETURN(shared->outputSchema, parseSchema(ddl));
+    } catch (py::error_already_set& e) {
+      return Status::InvalidArgument(fmt::format("outputStructType '{}': {}",
+                                                 options.outputSchemaDDL, e.what()));
+    }
+    py::list names;
+    for (const Field& f : shared->outputSchema->fields()) names.append(f.name);
+    shared->outputNames = names;
+  }
+  try {
+    shared->driverClass = py::module_::import("streamsim._driver").attr("Driver");
+  } catch (py::error_already_set& e) {
+    return Status::FailedPrecondition(fmt::format("cannot import streamsim._driver: {}", e.what()));
+  }
+  return ProcessorFactory([shared]() -> std::unique_ptr<StatefulProcessor> {
+    return std::make_unique<PythonProcessor>(shared);
+  });
+}
+
+Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec) {
+  STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
+  py::gil_scoped_acquire gil;
+  py::object loaded;
+  try {
+    loaded = py::module_::import("streamsim._driver").attr("load")(spec.file, spec.className);
+  } catch (py::error_already_set& e) {
+    std::string text;
+    try {
+      text = py::module_::import("streamsim._driver").attr("format_exception")(e.value()).cast<std::string>();
+    } catch (py::error_already_set&) {
+      text = e.what();
+    }
+    return Status::InvalidArgument(fmt::format("Python processor {} (class {}): {}", spec.file,
+                                               spec.className, text));
+  }
+  PythonFactoryOptions o;
+  o.name = spec.file + ":" + spec.className;
+  o.outputSchemaDDL = spec.outputSchemaDDL;
+  o.inPandas = spec.inPandas;
+  o.hiddenColumns = spec.hiddenColumns;
+  o.guard = loaded.attr("guard");
+  o.loaded = loaded;
+  py::object cls = loaded.attr("cls");
+  // One fresh instance per partition task, as Spark unpickles the processor once per task.
+  o.makeInstance = [cls]() { return cls(); };
+  return makePythonFactory(std::move(o));
+}
+
+}  // namespace streamsim::python

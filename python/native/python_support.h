@@ -1,0 +1,86 @@
+// Embedded CPython for streamsim (DESIGN.md §5c): starts the interpreter (fixed PYTHONHASHSEED,
+// the pyspark shim on sys.path), adapts a Python StatefulProcessor to the C++ processor interface
+// and defines the `_streamsim_native` module whose state objects are the engine's own state
+// variables. Every call into Python takes the GIL, so processors may run on several threads of a
+// sweep (their Python code then runs one at a time). Python objects are owned under the GIL.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <pybind11/pybind11.h>
+
+#include "streamsim/harness/python_processors.h"
+#include "streamsim/status.h"
+#include "streamsim/tws/stateful_processor.h"
+
+namespace streamsim::python {
+
+namespace py = pybind11;
+
+// Starts the interpreter once per process (unless this code runs inside Python already) and
+// puts the pyspark shim (python/) on sys.path. Safe to call from any thread.
+Status ensureInterpreter();
+
+// What a processor declared in init: name -> {kind, key DDL, value DDL}; the tester reads it to
+// encode and decode the values it peeks and sets.
+struct DeclaredVariable {
+  std::string kind;  // value | list | map
+  std::string keyDDL;
+  std::string valueDDL;
+};
+// What the processors of one factory recorded: the variables declared in init and the last
+// Python exception a handler raised (the tester re-raises it). Owned under the GIL.
+struct ProcessorRecord {
+  std::map<std::string, DeclaredVariable> variables;
+  py::object lastError = py::none();
+};
+
+// A factory for Python processors. `makeInstance` returns a fresh processor object (called with
+// the GIL held); the factory owns it through shared state freed under the GIL.
+struct PythonFactoryOptions {
+  std::string name;
+  std::string outputSchemaDDL;
+  bool inPandas = false;
+  // When set, read at every call instead of inPandas (the tester switches per call).
+  py::object pandasMode = py::none();
+  std::vector<std::string> hiddenColumns;
+  py::object guard = py::none();  // the file's WallClockGuard (None: no guard)
+  py::object loaded = py::none();  // the file's _driver.Loaded (unloaded with the factory)
+  std::function<py::object()> makeInstance;
+};
+Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
+                                           std::shared_ptr<ProcessorRecord> record = nullptr);
+
+// Loads spec.file and returns a factory of spec.className instances (the harness hook).
+Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
+
+// The engine's values as Python objects and back (cast to `type`; throws StatefulProcessorError
+// for a value that does not fit).
+py::object toPython(const Value& v);
+Value fromPython(py::handle o, Type type, const std::string& what);
+// A tuple (or Row) in `schema`'s column order as an engine Row.
+Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what);
+py::tuple rowToTuple(const Row& row);
+// A Python value as an engine Value of the type its Python type suggests (int -> long, ...).
+Value inferFromPython(py::handle o);
+// (names or None, values) as emitted by _driver.Driver, as an engine Row: with `schema`
+// (outputStructType) the values are matched by name and cast, otherwise types are inferred.
+Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema);
+
+// Defines the classes of `_streamsim_native` (handle and state variables) in `m`.
+void defineNativeModule(py::module_& m);
+// Adds the tester (streamsim.pyspark.TwsTester's engine) and run/sweep to `m` (tester_module.cc).
+void defineTesterModule(py::module_& m);
+
+// main() of streamsim-python: CPython's command line (`-m pytest ...`) with the module built in,
+// PYTHONHASHSEED fixed and the pyspark shim on sys.path.
+int runPythonMain(int argc, char** argv);
+
+// The Python exception being handled, rethrown for the engine: a StatefulProcessorError when it
+// carries a rule (_streamsim_rule), else std::runtime_error with "Type: msg at file:line" and the
+// traceback. REQUIRES: the GIL.
+[[noreturn]] void rethrowForEngine(py::error_already_set& e);
+
+}  // namespace streamsim::python

@@ -1,0 +1,328 @@
+// The rest of `_streamsim_native`: the tester behind streamsim.pyspark.TwsTester
+// (ProcessorTesterBase on a Python processor) and run/sweep of scenario files (the CLI's
+// commands, their JSON report returned as Python objects).
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "cli/scenario_commands.h"
+#include "python_support.h"
+#include "streamsim/harness/processor_tester.h"
+#include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/sweep.h"
+
+namespace py = pybind11;
+
+namespace streamsim::python {
+namespace {
+
+constexpr const char* kKeyColumn = "__streamsim_key";
+
+// A failed tester call as a Python exception: the handler's own exception when it raised one,
+// else PySpark's error classes with the engine's message.
+[[noreturn]] void raise(const Status& st, ProcessorRecord& record) {
+  if (st.code() == Status::Code::kTaskFailed || st.code() == Status::Code::kFailedPrecondition) {
+    if (!record.lastError.is_none()) {
+      py::object e = record.lastError;
+      record.lastError = py::none();
+      PyErr_SetObject(reinterpret_cast<PyObject*>(Py_TYPE(e.ptr())), e.ptr());
+      throw py::error_already_set();
+    }
+  }
+  py::module_ errors = py::module_::import("pyspark.errors");
+  const char* cls = st.code() == Status::Code::kNotFound ? "PySparkAssertionError"
+                    : st.code() == Status::Code::kInvalidArgument ? "PySparkValueError"
+                                                                  : "PySparkRuntimeError";
+  const char* condition = st.code() == Status::Code::kNotFound ? "STATE_NOT_EXISTS"
+                          : st.code() == Status::Code::kInvalidArgument ? "INVALID_ARGUMENT"
+                                                                        : "STREAMSIM_BATCH_FAILED";
+  py::object exc = errors.attr(cls)(py::arg("message") = st.message(),
+                                    py::arg("errorClass") = condition);
+  PyErr_SetObject(exc.get_type().ptr(), exc.ptr());
+  throw py::error_already_set();
+}
+
+template <class T>
+T orRaise(Result<T> r, ProcessorRecord& record) {
+  if (!r.ok()) raise(r.status(), record);
+  return std::move(r).value();
+}
+void orRaise(const Status& st, ProcessorRecord& record) {
+  if (!st.ok()) raise(st, record);
+}
+
+Row namedRow(py::handle names, py::handle values) {
+  return outputToRow(names, values, nullptr);
+}
+
+py::list rowsToPython(const std::vector<Row>& rows) {
+  py::list out;
+  for (const Row& r : rows) {
+    py::list names;
+    for (const Field& f : r.schema()->fields()) names.append(f.name);
+    out.append(py::make_tuple(names, rowToTuple(r)));
+  }
+  return out;
+}
+
+class NativeTester {
+ public:
+  NativeTester(py::object processor, const std::string& timeMode, py::list initialState,
+               std::optional<std::string> eventTimeColumn, py::object pandasMode,
+               const std::string& stateStore)
+      : record_(std::make_shared<ProcessorRecord>()) {
+    PythonFactoryOptions o;
+    o.name = std::string(py::str(processor.get_type().attr("__name__")));
+    o.pandasMode = pandasMode;
+    o.hiddenColumns = {kKeyColumn};
+    py::object deepcopy = py::module_::import("copy").attr("deepcopy");
+    py::object pristine = deepcopy(processor);
+    // A fresh copy per partition task and batch, as Spark unpickles one per task.
+    o.makeInstance = [deepcopy, pristine]() { return deepcopy(pristine); };
+    ProcessorFactory factory = orRaise(makePythonFactory(std::move(o), record_), *record_);
+
+    harness::TesterOptions options;
+    options.groupBy = {kKeyColumn};
+    options.timeMode = orRaise(parseTimeMode(timeMode), *record_);
+    options.outputMode = OutputMode::kUpdate;
+    options.inputEventTimeColumn = eventTimeColumn;
+    options.processorName = std::string(py::str(processor.get_type().attr("__name__")));
+    if (stateStore == "rocksdb") options.stateStore.kind = StateStoreKind::kRocksDB;
+    if (!initialState.empty()) {
+      std::vector<Row> rows;
+      for (py::handle item : initialState) {
+        py::tuple t = py::reinterpret_borrow<py::tuple>(item);  // (key, names, values)
+        Row r = namedRow(t[1], t[2]);
+        std::vector<Field> fields = r.schema()->fields();
+        std::vector<Value> values = r.values();
+        Value k = inferFromPython(t[0]);
+        fields.push_back(Field{kKeyColumn, inferredType(k), true});
+        values.push_back(k);
+        rows.emplace_back(makeSchema(std::move(fields)), std::move(values));
+      }
+      options.initialState = std::move(rows);
+    }
+    tester_ = std::make_unique<harness::ProcessorTesterBase>(std::move(factory), std::move(options));
+    // As PySpark's tester: init and the initial state run in the constructor.
+    orRaise(tester_->test(harness::GroupKey(Value()), {}), *record_);
+  }
+
+  py::list test(py::handle key, py::list rows) {
+    std::vector<Row> in;
+    for (py::handle item : rows) {
+      py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+      in.push_back(namedRow(t[0], t[1]));
+    }
+    return rowsToPython(orRaise(tester_->test(groupKey(key), std::move(in)), *record_));
+  }
+  py::list setProcessingTime(int64_t ms) {
+    return rowsToPython(orRaise(tester_->setProcessingTime(ms), *record_));
+  }
+  py::list setWatermark(int64_t ms) {
+    return rowsToPython(orRaise(tester_->setWatermark(ms), *record_));
+  }
+  int64_t processingTime() const { return tester_->processingTime(); }
+  int64_t watermark() const { return tester_->watermark(); }
+
+  py::object peek(const std::string& name, py::handle key) {
+    const DeclaredVariable& v = variable(name);
+    harness::RawStateValue raw = orRaise(tester_->peekRaw(groupKey(key), name), *record_);
+    StateCodec<Row> value(v.valueDDL);
+    if (v.kind == "value") {
+      if (!raw.value) return py::none();
+      return rowToTuple(decode(value, *raw.value, name));
+    }
+    if (v.kind == "list") {
+      py::list out;
+      for (const std::string& b : raw.list) out.append(rowToTuple(decode(value, b, name)));
+      return out;
+    }
+    StateCodec<Row> keyCodec(v.keyDDL);
+    py::dict out;
+    for (const auto& [kb, vb] : raw.entries)
+      out[rowToTuple(decode(keyCodec, kb, name))] = rowToTuple(decode(value, vb, name));
+    return out;
+  }
+
+  void set(const std::string& name, py::handle key, py::handle value) {
+    const DeclaredVariable& v = variable(name);
+    harness::RawStateValue raw;
+    StateCodec<Row> codec(v.valueDDL);
+    std::string what = "set state '" + name + "'";
+    if (v.kind == "value") {
+      raw.kind = harness::RawStateValue::Kind::kValue;
+      if (!value.is_none()) {
+        raw.value.emplace();
+        codec.encode(tupleToRow(value, codec.schema, what), *raw.value);
+      }
+    } else if (v.kind == "list") {
+      raw.kind = harness::RawStateValue::Kind::kList;
+      for (py::handle item : value) {
+        std::string b;
+        codec.encode(tupleToRow(item, codec.schema, what), b);
+        raw.list.push_back(std::move(b));
+      }
+    } else {
+      raw.kind = harness::RawStateValue::Kind::kMap;
+      StateCodec<Row> keyCodec(v.keyDDL);
+      py::dict d = py::reinterpret_borrow<py::dict>(value);
+      std::vector<std::pair<std::string, std::string>> entries;
+      for (auto [k, val] : d) {
+        std::string kb, vb;
+        keyCodec.encode(tupleToRow(k, keyCodec.schema, what + " key"), kb);
+        codec.encode(tupleToRow(val, codec.schema, what + " value"), vb);
+        entries.emplace_back(std::move(kb), std::move(vb));
+      }
+      std::sort(entries.begin(), entries.end());
+      raw.entries = std::move(entries);
+    }
+    orRaise(tester_->setRaw(groupKey(key), name, raw), *record_);
+  }
+
+  void deleteState(const std::string& name, py::handle key) {
+    variable(name);
+    orRaise(tester_->deleteState(groupKey(key), name), *record_);
+  }
+  std::vector<TimeMs> listTimers(py::handle key) {
+    return orRaise(tester_->listTimers(groupKey(key)), *record_);
+  }
+  void restart() { orRaise(tester_->restart(), *record_); }
+  std::string kindOf(const std::string& name) { return variable(name).kind; }
+
+ private:
+  harness::GroupKey groupKey(py::handle key) const { return harness::GroupKey(inferFromPython(key)); }
+
+  const DeclaredVariable& variable(const std::string& name) {
+    auto it = record_->variables.find(name);
+    if (it == record_->variables.end()) {
+      std::string known;
+      for (const auto& [n, v] : record_->variables) known += (known.empty() ? "" : ", ") + n;
+      raise(Status::NotFound("State " + name + " has not been initialized (the processor's init "
+                             "declares: " + (known.empty() ? "none" : known) + ")"),
+            *record_);
+    }
+    return it->second;
+  }
+
+  static Row decode(const StateCodec<Row>& codec, const std::string& bytes, const std::string& name) {
+    return streamsim::detail::decodeWith(codec, bytes, name);
+  }
+
+  std::shared_ptr<ProcessorRecord> record_;
+  std::unique_ptr<harness::ProcessorTesterBase> tester_;
+};
+
+std::string readFile(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Runs a CLI command with a JSON report and returns {exit_code, output, report}.
+template <class Args, class Command>
+py::dict runCli(Args args, Command command, const std::string& jsonPath) {
+  std::ostringstream out, err;
+  int rc = 0;
+  {
+    py::gil_scoped_release release;  // sweeps may run on several threads
+    rc = command(args, out, err);
+  }
+  py::dict d;
+  d["exit_code"] = rc;
+  d["passed"] = rc == 0;
+  d["output"] = out.str() + err.str();
+  if (!jsonPath.empty() && std::filesystem::exists(jsonPath)) {
+    d["report"] = py::module_::import("json").attr("loads")(readFile(jsonPath));
+    std::filesystem::remove(jsonPath);
+  }
+  return d;
+}
+
+std::string tempJson() {
+  py::object tf = py::module_::import("tempfile");
+  py::tuple t = tf.attr("mkstemp")(py::arg("suffix") = ".json");
+  py::module_::import("os").attr("close")(t[0]);
+  std::string path = py::str(t[1]);
+  std::filesystem::remove(path);
+  return path;
+}
+
+// The sweep of a generated workload (harness/sweep.h, workload kind custom) on a Python processor:
+// files of events (event_id, key, event_time, value) grouped by key, under seeded faults, with
+// the oracles asked for (batch_split among them: the same events in one batch).
+py::dict sweepProcessor(const std::string& path, const std::string& className, int seeds,
+                        std::vector<std::string> oracles, const std::string& outputSchema,
+                        const std::string& timeMode, int jobs) {
+  ProcessorRecord none;
+  std::string ddl = py::module_::import("pyspark.sql.types").attr("toEngineDDL")(outputSchema)
+                        .cast<std::string>();
+  harness::PythonProcessorSpec spec{path, className, ddl, false, {}};
+  harness::WorkloadConfig c;
+  c.kind = harness::WorkloadKind::kCustom;
+  c.name = path + ":" + className;
+  c.processor = orRaise(loadPythonProcessorFile(spec), none);
+  c.outputSchema = ddl;
+  c.timeMode = orRaise(parseTimeMode(timeMode), none);
+  c.oracles = oracles;
+  harness::SweepOptions o;
+  o.seeds = seeds;
+  o.jobs = jobs;
+  o.run.batchSplit = std::find(oracles.begin(), oracles.end(), "batch_split") != oracles.end();
+  o.run.determinism = std::find(oracles.begin(), oracles.end(), "determinism") != oracles.end();
+  std::optional<harness::SweepReport> report;
+  {
+    py::gil_scoped_release release;
+    report = harness::sweepWorkload(c, o);
+  }
+  py::dict d;
+  d["passed"] = report->failures() == 0;
+  d["failures"] = report->failures();
+  d["summary"] = report->summary();
+  d["report"] = py::module_::import("json").attr("loads")(report->toJson().dump());
+  return d;
+}
+
+}  // namespace
+
+void defineTesterModule(py::module_& m) {
+  py::class_<NativeTester>(m, "Tester")
+      .def(py::init<py::object, const std::string&, py::list, std::optional<std::string>, py::object,
+                    const std::string&>())
+      .def("test", &NativeTester::test)
+      .def("setProcessingTime", &NativeTester::setProcessingTime)
+      .def("setWatermark", &NativeTester::setWatermark)
+      .def("processingTime", &NativeTester::processingTime)
+      .def("watermark", &NativeTester::watermark)
+      .def("peek", &NativeTester::peek)
+      .def("set", &NativeTester::set)
+      .def("deleteState", &NativeTester::deleteState)
+      .def("listTimers", &NativeTester::listTimers)
+      .def("restart", &NativeTester::restart)
+      .def("kindOf", &NativeTester::kindOf);
+  m.def("run", [](const std::string& path, uint64_t seed) {
+    streamsim::cli::RunArgs a;
+    a.files = {path};
+    a.seed = seed;
+    return runCli(a, &streamsim::cli::runCommand, "");
+  }, py::arg("path"), py::arg("seed") = 0);
+  m.def("sweep", [](const std::string& path, int seeds, int jobs, uint64_t firstSeed) {
+    streamsim::cli::SweepArgs a;
+    a.path = path;
+    a.seeds = seeds;
+    a.jobs = jobs;
+    a.firstSeed = firstSeed;
+    a.noProgress = true;
+    a.json = tempJson();
+    return runCli(a, &streamsim::cli::sweepCommand, a.json);
+  }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);
+  m.def("sweep_processor", &sweepProcessor, py::arg("path"), py::arg("class_name"),
+        py::arg("seeds"), py::arg("oracles"), py::arg("output_schema"), py::arg("time_mode"),
+        py::arg("jobs"));
+}
+
+}  // namespace streamsim::python

@@ -1,0 +1,251 @@
+"""PySpark's TwsTester, on streamsim's engine: ``from streamsim.pyspark import TwsTester``.
+
+The API is PySpark's (pyspark/sql/streaming/tws_tester.py, 4.0.2+), so a test written for it runs
+after changing its import. Each call is a micro-batch of the engine's transformWithState operator
+on one key (harness/processor_tester.h): state variables, timers, TTL and the handle's rules are
+the engine's, and ``restart()`` restarts the driver (uncommitted state lost, init runs again).
+
+Where PySpark's tester and the engine differ, the engine's rule (Spark's) holds:
+- a row whose event time is at the watermark is late and dropped (PySpark's tester keeps it);
+- due timers fire in the batch after the input, in timestamp order across keys;
+- TTL is applied (ProcessingTime mode): expired values disappear when time moves;
+- a handler that raises fails its batch: its state writes are rolled back, not kept;
+- a new processor object (a deep copy of the one given) runs each batch, as Spark unpickles one
+  per task: a count kept in ``self`` does not survive a batch.
+"""
+
+from typing import Any, Iterable, List, Optional, Sequence, Tuple
+
+import _streamsim_native
+from pyspark.errors import PySparkValueError
+from pyspark.sql.types import Row, _create_row
+
+__all__ = ["TwsTester"]
+
+
+def _plain(v: Any) -> Any:
+    item = getattr(v, "item", None)
+    return item() if item is not None and not isinstance(v, (str, bytes)) else v
+
+
+def _row_parts(row: Any) -> Tuple[List[str], Tuple[Any, ...]]:
+    if hasattr(row, "__fields__"):
+        return list(row.__fields__), tuple(_plain(v) for v in row)
+    if isinstance(row, dict):
+        return list(row.keys()), tuple(_plain(v) for v in row.values())
+    raise PySparkValueError(errorClass="CANNOT_CONVERT_TYPE",
+                            messageParameters={"from_type": type(row).__name__,
+                                               "to_type": "Row with field names"})
+
+
+def _to_rows(pairs: Iterable[Tuple[Sequence[str], Tuple[Any, ...]]]) -> List[Row]:
+    return [_create_row(list(names), tuple(values)) for names, values in pairs]
+
+
+def _key(key: Any) -> Any:
+    return _plain(key)
+
+
+class _PandasMode:
+    """Whether the processor's calls get pandas DataFrames (testInPandas) or Rows (test)."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __bool__(self) -> bool:
+        return self.on
+
+
+class TwsTester:
+    """Tests a StatefulProcessor one key at a time, on the engine (see the module's docstring)."""
+
+    def __init__(
+        self,
+        processor: Any,
+        initialStateRow: Optional[List[Tuple[Any, Row]]] = None,
+        initialStatePandas: Optional[List[Tuple[Any, Any]]] = None,
+        timeMode: str = "None",
+        realTimeMode: bool = False,
+        eventTimeColumnName: Optional[str] = None,
+        watermarkDelayMs: int = 0,
+        stateStore: str = "memory",
+    ) -> None:
+        mode = timeMode.lower()
+        if mode not in ("none", "processingtime", "eventtime"):
+            raise PySparkValueError(errorClass="INVALID_TIME_MODE",
+                                    messageParameters={"time_mode": timeMode})
+        if mode == "eventtime" and eventTimeColumnName is None:
+            raise PySparkValueError(
+                errorClass="ARGUMENT_REQUIRED",
+                messageParameters={"arg_name": "eventTimeColumnName",
+                                   "condition": "timeMode is EventTime"})
+        if initialStateRow is not None and initialStatePandas is not None:
+            raise PySparkValueError(errorClass="CANNOT_SET_TOGETHER",
+                                    messageParameters={"arg_list": "initialStateRow, initialStatePandas"})
+        self._mode = mode
+        self._eventTimeColumnName = eventTimeColumnName
+        self._watermarkDelayMs = int(watermarkDelayMs)
+        self.realTimeMode = realTimeMode
+        self.processor = processor
+        initial = []
+        for key, row in initialStateRow or []:
+            names, values = _row_parts(row)
+            initial.append((_key(key), names, values))
+        for key, df in initialStatePandas or []:
+            for rec in df.to_dict("records"):
+                initial.append((_key(key), list(rec.keys()), tuple(_plain(v) for v in rec.values())))
+        self._pandas = _PandasMode(initialStatePandas is not None)
+        self._native = _streamsim_native.Tester(
+            processor, timeMode, initial, eventTimeColumnName if mode == "eventtime" else None,
+            self._pandas, stateStore)
+
+    # --- input ---------------------------------------------------------------------------------
+
+    def test(self, key: Any, input: List[Row]) -> List[Row]:
+        """One batch with ``input`` for ``key``; the rows the processor emitted (and, in EventTime
+        mode, the rows of timers that the watermark, moved by the data, made due)."""
+        if self.realTimeMode:
+            return [r for row in input for r in self._test(key, [row])]
+        return self._test(key, input)
+
+    def _test(self, key: Any, input: List[Row]) -> List[Row]:
+        self._pandas.on = False
+        out = _to_rows(self._native.test(_key(key), [_row_parts(r) for r in input]))
+        if self._mode == "eventtime":
+            times = [_plain(getattr(r, self._eventTimeColumnName)) for r in input]
+            out += self._follow_data(times)
+        return out
+
+    def testInPandas(self, key: Any, input: Any) -> Any:
+        """``test`` with pandas DataFrames in and out (a transformWithStateInPandas processor)."""
+        import pandas as pd
+        self._native_pandas_check()
+        self._pandas.on = True
+        records = input.to_dict("records")
+        batches = [[r] for r in records] if self.realTimeMode else [records]
+        frames = []
+        for batch in batches:
+            rows = [(list(r.keys()), tuple(_plain(v) for v in r.values())) for r in batch]
+            out = self._native.test(_key(key), rows)
+            if self._mode == "eventtime":
+                out += [(r.__fields__, tuple(r)) for r in
+                        self._follow_data([_plain(r[self._eventTimeColumnName]) for r in batch])]
+            frames.append(self._frame(out))
+        frames = [f for f in frames if len(f.columns)]
+        return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+    def _native_pandas_check(self) -> None:
+        if not getattr(self, "_pandas_checked", False):
+            import pandas  # noqa: F401
+            self._pandas_checked = True
+
+    @staticmethod
+    def _frame(pairs: List[Tuple[Sequence[str], Tuple[Any, ...]]]) -> Any:
+        import pandas as pd
+        if not pairs:
+            return pd.DataFrame()
+        return pd.DataFrame([dict(zip(n, v)) for n, v in pairs])
+
+    def _follow_data(self, event_times: List[Any]) -> List[Row]:
+        """EventTime: the watermark follows the data (max event time - watermarkDelayMs)."""
+        if not event_times:
+            return []
+        candidate = max(int(t) for t in event_times) - self._watermarkDelayMs
+        if candidate <= self._native.watermark():
+            return []
+        return _to_rows(self._native.setWatermark(candidate))
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def _require(self, mode: str, what: str) -> None:
+        if self._mode != mode:
+            raise PySparkValueError(
+                errorClass="UNSUPPORTED_OPERATION",
+                messageParameters={"operation": f"{what} with TimeMode other than "
+                                   + ("ProcessingTime" if mode == "processingtime" else "EventTime")})
+
+    def advanceProcessingTime(self, durationMs: int) -> List[Row]:
+        self._require("processingtime", "advanceProcessingTime")
+        return _to_rows(self._native.setProcessingTime(self._native.processingTime() + int(durationMs)))
+
+    def setProcessingTime(self, currentTimeMs: int) -> List[Row]:
+        self._require("processingtime", "setProcessingTime")
+        return _to_rows(self._native.setProcessingTime(int(currentTimeMs)))
+
+    def advanceWatermark(self, durationMs: int) -> List[Row]:
+        self._require("eventtime", "advanceWatermark")
+        return _to_rows(self._native.setWatermark(self._native.watermark() + int(durationMs)))
+
+    def setWatermark(self, currentWatermarkMs: int) -> List[Row]:
+        self._require("eventtime", "setWatermark")
+        return _to_rows(self._native.setWatermark(int(currentWatermarkMs)))
+
+    def _in_pandas(self, call: Any, arg: int) -> Any:
+        self._pandas.on = True
+        try:
+            rows = call(arg)
+        finally:
+            self._pandas.on = False
+        return self._frame([(r.__fields__, tuple(r)) for r in rows])
+
+    def advanceProcessingTimeInPandas(self, durationMs: int) -> Any:
+        return self._in_pandas(self.advanceProcessingTime, durationMs)
+
+    def advanceWatermarkInPandas(self, durationMs: int) -> Any:
+        return self._in_pandas(self.advanceWatermark, durationMs)
+
+    def setProcessingTimeInPandas(self, currentTimeMs: int) -> Any:
+        return self._in_pandas(self.setProcessingTime, currentTimeMs)
+
+    def setWatermarkInPandas(self, currentWatermarkMs: int) -> Any:
+        return self._in_pandas(self.setWatermark, currentWatermarkMs)
+
+    # --- state ---------------------------------------------------------------------------------
+
+    def _kind(self, stateName: str, kind: str) -> None:
+        actual = self._native.kindOf(stateName)
+        if actual != kind:
+            raise PySparkValueError(errorClass="STATE_KIND_MISMATCH",
+                                    messageParameters={"state": stateName, "kind": actual,
+                                                       "expected": kind})
+
+    def peekValueState(self, stateName: str, key: Any) -> Optional[tuple]:
+        self._kind(stateName, "value")
+        return self._native.peek(stateName, _key(key))
+
+    def setValueState(self, stateName: str, key: Any, value: tuple) -> None:
+        self._kind(stateName, "value")
+        self._native.set(stateName, _key(key), value)
+
+    def peekListState(self, stateName: str, key: Any) -> List[tuple]:
+        self._kind(stateName, "list")
+        return self._native.peek(stateName, _key(key))
+
+    def setListState(self, stateName: str, key: Any, value: List[tuple]) -> None:
+        self._kind(stateName, "list")
+        self._native.set(stateName, _key(key), list(value))
+
+    def peekMapState(self, stateName: str, key: Any) -> dict:
+        self._kind(stateName, "map")
+        return self._native.peek(stateName, _key(key))
+
+    def setMapState(self, stateName: str, key: Any, value: dict) -> None:
+        self._kind(stateName, "map")
+        self._native.set(stateName, _key(key), dict(value))
+
+    # The newer names of the same operations.
+    updateValueState = setValueState
+    updateListState = setListState
+    updateMapState = setMapState
+
+    def deleteState(self, stateName: str, key: Any) -> None:
+        self._native.deleteState(stateName, _key(key))
+
+    def listTimers(self, key: Any) -> List[int]:
+        """The key's pending timers, ascending (streamsim's addition)."""
+        return list(self._native.listTimers(_key(key)))
+
+    def restart(self) -> None:
+        """The driver restarts: what was not committed is lost; the next call runs init again on
+        the committed state (streamsim's addition)."""
+        self._native.restart()

@@ -1,0 +1,65 @@
+# The traps of the seed documents, caught: state kept in `self`, the wall clock, exceptions.
+import os
+
+import pytest
+
+import streamsim
+from streamsim.pyspark import TwsTester
+from pyspark.errors import PySparkValueError
+from pyspark.sql import Row
+
+from conftest import SOURCE_DIR
+
+TRAPS = os.path.join(SOURCE_DIR, "scenarios", "python", "processors", "traps.py")
+
+
+def test_a_count_kept_in_self_is_caught_by_the_batch_split_oracle():
+    r = streamsim.sweep_processor(TRAPS, "SelfCountProcessor", seeds=5)
+    assert not r["passed"], r["summary"]
+    assert "batch_split" in r["summary"]
+
+
+def test_the_same_count_in_a_value_state_passes_the_oracles():
+    r = streamsim.sweep_processor(TRAPS, "CountProcessor", seeds=20)
+    assert r["passed"], r["summary"]
+
+
+def test_a_wall_clock_read_in_a_scenario_is_reported_with_file_and_line():
+    path = os.path.join(SOURCE_DIR, "scenarios", "python", "wall_clock_read_is_reported.yaml")
+    r = streamsim.run(path)
+    assert r["passed"], r["output"]
+
+
+def test_datetime_now_is_reported_too(tmp_path):
+    scenario = tmp_path / "now.yaml"
+    scenario.write_text(f"""
+name: datetime.now in a handler
+query:
+  source: {{kind: memory, schema: "key string"}}
+  operators:
+    - groupBy: [key]
+      transformWithState: {{python: {TRAPS}, class: DatetimeNowProcessor, outputStructType: "key string, day string"}}
+  sink: {{kind: memory}}
+  outputMode: update
+steps:
+  - add_rows: [{{key: a}}]
+  - run: available
+  - expect: {{sink: []}}
+""")
+    r = streamsim.run(str(scenario))
+    assert not r["passed"]
+    assert "datetime.now() at " + TRAPS + ":" in r["output"], r["output"]
+    assert "WALL_CLOCK_READ" in r["output"] or "wall clock" in r["output"]
+
+
+def test_a_python_exception_names_its_file_and_line():
+    path = os.path.join(SOURCE_DIR, "scenarios", "python", "python_exception_fails_the_task.yaml")
+    r = streamsim.run(path)
+    assert r["passed"], r["output"]
+
+
+def test_sweep_returns_the_json_report():
+    path = os.path.join(SOURCE_DIR, "scenarios", "seeds", "python", "initial_state_x12.yaml")
+    r = streamsim.sweep(path, seeds=10, jobs=2)
+    assert r["passed"], r["output"]
+    assert r["report"], r
