@@ -10,7 +10,7 @@ from pyspark.sql import Row
 
 from conftest import SOURCE_DIR
 
-TRAPS = os.path.join(SOURCE_DIR, "scenarios", "python", "processors", "traps.py")
+TRAPS = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "processors", "traps.py")
 
 
 def test_a_count_kept_in_self_is_caught_by_the_batch_split_oracle():
@@ -25,7 +25,7 @@ def test_the_same_count_in_a_value_state_passes_the_oracles():
 
 
 def test_a_wall_clock_read_in_a_scenario_is_reported_with_file_and_line():
-    path = os.path.join(SOURCE_DIR, "scenarios", "python", "wall_clock_read_is_reported.yaml")
+    path = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "wall_clock_read_is_reported.yaml")
     r = streamsim.run(path)
     assert r["passed"], r["output"]
 
@@ -53,7 +53,7 @@ steps:
 
 
 def test_a_python_exception_names_its_file_and_line():
-    path = os.path.join(SOURCE_DIR, "scenarios", "python", "python_exception_fails_the_task.yaml")
+    path = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "python_exception_fails_the_task.yaml")
     r = streamsim.run(path)
     assert r["passed"], r["output"]
 
