@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "bench/bench.h"
 #include "cli/scenario_commands.h"
 #include "python_support.h"
 #include "streamsim/harness/processor_tester.h"
@@ -287,6 +288,28 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
   return d;
 }
 
+// Workload 1 of `streamsim bench` with a Python count processor (nullptr class: the C++ one).
+py::dict benchCount(const std::string& path, const std::string& className, int64_t events,
+                    int64_t keys, int files) {
+  ProcessorRecord none;
+  ProcessorFactory factory;
+  if (!className.empty())
+    factory = orRaise(loadPythonProcessorFile({path, className, "key string, count long", false, {}}),
+                      none);
+  bench::CountWorkloadRun run;
+  {
+    py::gil_scoped_release release;
+    run = bench::runCountWorkload(factory, events, keys, files);
+  }
+  if (!run.error.empty()) raise(Status::Corruption("bench: " + run.error), none);
+  py::dict d;
+  d["events_per_second"] = run.eventsPerSecond;
+  py::list contents;
+  for (const std::string& c : run.contents) contents.append(py::bytes(c));
+  d["contents"] = contents;
+  return d;
+}
+
 }  // namespace
 
 void defineTesterModule(py::module_& m) {
@@ -320,6 +343,8 @@ void defineTesterModule(py::module_& m) {
     a.json = tempJson();
     return runCli(a, &streamsim::cli::sweepCommand, a.json);
   }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);
+  m.def("bench_count", &benchCount, py::arg("path"), py::arg("class_name"), py::arg("events"),
+        py::arg("keys"), py::arg("files"));
   m.def("sweep_processor", &sweepProcessor, py::arg("path"), py::arg("class_name"),
         py::arg("seeds"), py::arg("oracles"), py::arg("output_schema"), py::arg("time_mode"),
         py::arg("jobs"));

@@ -5,6 +5,7 @@ from streamsim.pyspark import TwsTester
 from pyspark.errors import PySparkAssertionError, PySparkValueError
 from pyspark.sql import Row
 
+from pyspark.sql.streaming import StatefulProcessor
 from running_count import (FailingProcessor, RunningCountPandasProcessor, RunningCountProcessor,
                            TimeoutProcessor, TtlProcessor)
 
@@ -118,3 +119,52 @@ def test_numpy_scalars_are_values():
     tester = TwsTester(RunningCountProcessor())
     tester.setValueState("count", "k", (np.int64(4),))
     assert tester.test("k", [Row(v=1)]) == [Row(key="k", count=5)]
+
+
+class EventTimeTimeoutProcessor(StatefulProcessor):
+    """Event time: a timer 5 s after each row's event time; emits the key when it fires."""
+
+    def init(self, handle):
+        self.handle = handle
+
+    def handleInputRows(self, key, rows, timerValues):
+        for r in rows:
+            self.handle.registerTimer(r.event_time + 5_000)
+        return iter([])
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        yield Row(key=key[0], fired=expiredTimerInfo.getExpiryTimeInMs())
+
+
+def test_event_time_watermark_follows_the_data_and_drops_late_rows():
+    tester = TwsTester(EventTimeTimeoutProcessor(), timeMode="EventTime",
+                       eventTimeColumnName="event_time", watermarkDelayMs=1_000)
+    assert tester.test("a", [Row(event_time=10_000)]) == []
+    assert tester.listTimers("a") == [15_000]
+    # The watermark becomes 20_000 - 1_000 = 19_000: a's timer at 15_000 fires.
+    assert tester.test("b", [Row(event_time=20_000)]) == [Row(key="a", fired=15_000)]
+    # A row at or below the watermark (19_000) is late: dropped, no timer.
+    tester.test("c", [Row(event_time=19_000)])
+    assert tester.listTimers("c") == []
+    assert tester.advanceWatermark(6_000) == [Row(key="b", fired=25_000)]
+
+
+def test_engine_state_objects_are_pysparks_state_classes():
+    from pyspark.sql.streaming import ValueState, MapState
+    seen = {}
+
+    class Probe(StatefulProcessor):
+        def init(self, handle):
+            seen["value"] = isinstance(handle.getValueState("v", "x int"), ValueState)
+            seen["map"] = isinstance(handle.getMapState("m", "k string", "x int"), MapState)
+
+        def handleInputRows(self, key, rows, timerValues):
+            return iter([])
+
+    TwsTester(Probe())
+    assert seen == {"value": True, "map": True}
+
+
+def test_python_hash_seed_is_fixed():
+    import sys
+    assert sys.flags.hash_randomization == 0

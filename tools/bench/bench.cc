@@ -179,7 +179,8 @@ struct EngineRun {
   std::string error;  // empty when the output checked out
 };
 
-EngineRun runCountEngine(const CountInput& in, StateStoreKind kind) {
+EngineRun runCountEngine(const CountInput& in, StateStoreKind kind,
+                         const ProcessorFactory& processor = nullptr) {
   EngineRun run;
   World w;
   auto check = [&](const Status& st) {
@@ -196,7 +197,9 @@ EngineRun runCountEngine(const CountInput& in, StateStoreKind kind) {
   if (!check(source.status())) return run;
   TransformWithStateSpec spec;
   spec.groupBy = {"key"};
-  spec.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
+  spec.processorFactory = processor ? processor : ProcessorFactory([] {
+    return std::make_unique<processors::CountProcessor>();
+  });
   spec.processorName = "count";
   spec.outputMode = OutputMode::kUpdate;
   auto counts = std::make_shared<CountCheck>();
@@ -764,6 +767,17 @@ void printComparison(const std::vector<BenchRow>& rows, const SavedRun& saved, b
 }
 
 }  // namespace
+
+CountWorkloadRun runCountWorkload(const ProcessorFactory& processor, int64_t events, int64_t keys,
+                                  int files) {
+  CountInput in = makeCountInput(events, keys, files, false);
+  EngineRun run = runCountEngine(in, StateStoreKind::kMemory, processor);
+  CountWorkloadRun out;
+  out.eventsPerSecond = run.seconds > 0 ? static_cast<double>(events) / run.seconds : 0;
+  out.error = run.error;
+  out.contents = std::move(in.contents);
+  return out;
+}
 
 int benchCommand(const BenchOptions& options, const std::string& selfExe, std::ostream& out,
                  std::ostream& err) {

@@ -37,6 +37,20 @@ class MapState(ABC):
     iterator(), keys(), values(), removeKey(k), clear(); keys and values are tuples."""
 
 
+def _register_engine_states() -> None:
+    """streamsim's engine objects count as ValueState / ListState / MapState (isinstance)."""
+    try:
+        import _streamsim_native
+    except ImportError:  # the shim imported outside streamsim: nothing to register
+        return
+    ValueState.register(_streamsim_native.ValueState)
+    ListState.register(_streamsim_native.ListState)
+    MapState.register(_streamsim_native.MapState)
+
+
+_register_engine_states()
+
+
 class TimerValues:
     """The processing time and watermark of the batch (use these, never the wall clock)."""
 

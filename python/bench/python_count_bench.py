@@ -1,0 +1,79 @@
+"""Workload 1 (count per key over JSON-lines files) with a Python count processor.
+
+    build/python/streamsim-python python/bench/python_count_bench.py [--events N] [--keys K]
+
+Prints events/s of the engine running python/bench/count_processor.py, of the engine running the
+C++ count processor, and the limit measured in the same run over the same input: a bare Python
+loop counting the same rows (already parsed) into a dict; a loop that also parses the bytes
+(json.loads) is shown beside it. Target: >= 30% of that
+limit (issue 17). A benchmark measures; nothing here is a test.
+"""
+
+import argparse
+import json
+import os
+import time
+
+import _streamsim_native
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def best_of(n, fn):
+    best = None
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        seconds = time.perf_counter() - t0
+        best = seconds if best is None else min(best, seconds)
+    return best
+
+
+def row_count_limit(rows):
+    """The same rows, already parsed (as the processor gets them), counted into a dict."""
+    def count():
+        counts = {}
+        for key, _value in rows:
+            counts[key] = counts.get(key, 0) + 1
+    return len(rows) / best_of(3, count)
+
+
+def dict_loop_limit(contents):
+    best = None
+    for _ in range(3):
+        t0 = time.perf_counter()
+        counts = {}
+        for blob in contents:
+            for line in blob.splitlines():
+                key = json.loads(line)["key"]
+                counts[key] = counts.get(key, 0) + 1
+        seconds = time.perf_counter() - t0
+        best = seconds if best is None else min(best, seconds)
+    return sum(counts.values()) / best
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--events", type=int, default=200_000)
+    ap.add_argument("--keys", type=int, default=1_000)
+    ap.add_argument("--files", type=int, default=20)
+    a = ap.parse_args()
+    processor = os.path.join(HERE, "count_processor.py")
+    py = _streamsim_native.bench_count(processor, "CountProcessor", a.events, a.keys, a.files)
+    cpp = _streamsim_native.bench_count("", "", a.events, a.keys, a.files)
+    parse_limit = dict_loop_limit(py["contents"])
+    rows = [(r["key"], r["value"]) for blob in py["contents"]
+            for r in map(json.loads, blob.splitlines())]
+    limit = row_count_limit(rows)
+    ratio = py["events_per_second"] / limit
+    print(f"workload 1, {a.events} events, {a.keys} keys, {a.files} batches")
+    print(f"  Python count processor on the engine : {py['events_per_second']:>12,.0f} events/s")
+    print(f"  C++ count processor on the engine    : {cpp['events_per_second']:>12,.0f} events/s")
+    print(f"  limit: bare Python loop, rows -> dict: {limit:>12,.0f} events/s")
+    print(f"  (Python json.loads + dict loop       : {parse_limit:>12,.0f} events/s)")
+    print(f"  Python processor / limit             : {ratio:>12.0%}  (target >= 30%: "
+          f"{'met' if ratio >= 0.3 else 'NOT met'})")
+
+
+if __name__ == "__main__":
+    main()
