@@ -529,11 +529,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
            std::vector<int> cols;
            if (!rows.empty()) visibleColumns(*rows.front().schema(), names, cols);
            py::list values;
-           for (const Row& r : rows) {
-             py::tuple t(cols.size());
-             for (size_t i = 0; i < cols.size(); ++i) t[i] = toPython(r[cols[i]]);
-             values.append(std::move(t));
-           }
+           for (const Row& r : rows) values.append(visibleValues(r, rows.front(), names, cols));
            return driver_.attr("handleInputRows")(rowToTuple(key), names, values,
                                                   tv.getCurrentProcessingTimeInMs(),
                                                   tv.getCurrentWatermarkInMs());
@@ -560,8 +556,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
            py::list names;
            std::vector<int> cols;
            visibleColumns(*state.schema(), names, cols);
-           py::tuple t(cols.size());
-           for (size_t i = 0; i < cols.size(); ++i) t[i] = toPython(state[cols[i]]);
+           py::tuple t = visibleValues(state, state, names, cols);
            return driver_.attr("handleInitialState")(rowToTuple(key), names, t,
                                                      tv.getCurrentProcessingTimeInMs(),
                                                      tv.getCurrentWatermarkInMs());
@@ -595,6 +590,17 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
       names.append(n);
       cols.push_back(static_cast<int>(i));
     }
+  }
+
+  // The values of `row` in the columns `cols` of `first`'s schema (by name when `row` has
+  // another schema, e.g. rows of a union).
+  static py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
+                                 const std::vector<int>& cols) {
+    py::tuple t(cols.size());
+    const bool same = row.schema() == first.schema();
+    for (size_t i = 0; i < cols.size(); ++i)
+      t[i] = toPython(same ? row[cols[i]] : row.get(names[i].cast<std::string>()));
+    return t;
   }
 
   void emit(const py::object& result, Output& out) {

@@ -63,3 +63,23 @@ def test_sweep_returns_the_json_report():
     r = streamsim.sweep(path, seeds=10, jobs=2)
     assert r["passed"], r["output"]
     assert r["report"], r
+
+
+def test_a_class_the_file_does_not_define_is_a_clear_setup_error(tmp_path):
+    scenario = tmp_path / "noclass.yaml"
+    scenario.write_text(f"""
+name: a class that is not in the file
+query:
+  source: {{kind: memory, schema: "key string"}}
+  operators:
+    - groupBy: [key]
+      transformWithState: {{python: {TRAPS}, class: Nope, outputStructType: "key string"}}
+  sink: {{kind: memory}}
+  outputMode: update
+steps:
+  - run: available
+""")
+    r = streamsim.run(str(scenario))
+    assert not r["passed"]
+    assert "defines no class 'Nope'" in r["output"], r["output"]
+    assert "CountProcessor" in r["output"]  # the classes it does define are listed

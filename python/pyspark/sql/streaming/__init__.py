@@ -12,14 +12,6 @@ from pyspark.sql.streaming.stateful_processor import (
     ValueState,
 )
 
-__all__ = [
-    "StatefulProcessor",
-    "StatefulProcessorHandle",
-    "AsyncStatefulProcessor",
-    "AsyncStatefulProcessorHandle",
-    "TimerValues",
-    "ExpiredTimerInfo",
-    "ValueState",
-    "ListState",
-    "MapState",
-]
+from pyspark.sql.streaming import stateful_processor as _sp
+
+__all__ = list(_sp.__all__)
