@@ -210,12 +210,13 @@ class Driver:
                 names = [str(c) for c in item.columns]
                 for values in item.itertuples(index=False, name=None):
                     out.append((names, tuple(_plain(v) for v in values)))
+            # numpy scalars in rows, dicts and tuples are converted by the engine's adapter.
             elif hasattr(item, "__fields__"):
-                out.append((item.__fields__, tuple(_plain(v) for v in item)))
+                out.append((item.__fields__, tuple(item)))
             elif isinstance(item, dict):
-                out.append((list(item.keys()), tuple(_plain(v) for v in item.values())))
+                out.append((list(item.keys()), tuple(item.values())))
             else:
-                out.append((None, tuple(_plain(v) for v in item)))
+                out.append((None, tuple(item)))
         return out
 
     def _rows(self, names: Sequence[str], rows: Sequence[Tuple[Any, ...]]) -> Any:
@@ -223,7 +224,7 @@ class Driver:
             import pandas as pd
             return iter([pd.DataFrame.from_records(list(rows), columns=list(names))])
         names = list(names)
-        return (_create_row(names, r) for r in rows)
+        return (_create_row(names, r) for r in rows)  # one names list shared by the rows
 
     def init(self, native_handle: Any) -> None:
         self._run("init", self.processor.init, StatefulProcessorHandle(native_handle))

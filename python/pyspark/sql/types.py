@@ -340,8 +340,9 @@ from pyspark.errors import PySparkRuntimeError  # noqa: E402
 
 
 def _create_row(fields: List[str], values: Tuple[Any, ...]) -> Row:
+    """A named row; ``fields`` is shared, not copied (rows are read-only)."""
     row = tuple.__new__(Row, values)
-    row.__fields__ = list(fields)
+    row.__dict__["__fields__"] = fields
     return row
 
 
