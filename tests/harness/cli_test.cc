@@ -295,3 +295,78 @@ TEST(Cli, ReplayACheckpointWithItsLandingFolder) {
 }
 
 }  // namespace
+
+// Real-world Spark checkpoints (fixtures/spark-real): `state` decodes Spark's HDFS-backed state
+// files (never "corrupt": they are simply not streamsim's format) and `inspect` names the
+// leftover temp file, the uncommitted batch and the verified Hadoop checksums.
+TEST(Cli, StateDecodesSparkHdfsStateOfRealCheckpoints) {
+  std::string real = std::string(STREAMSIM_FIXTURES_DIR) + "/../spark-real";
+  if (!std::filesystem::exists(real)) GTEST_SKIP() << real << " is not there";
+  Out agg = runCli("state " + real + "/agg-hdfs-lz4-1-partition");
+  EXPECT_EQ(agg.code, 0) << agg.text;
+  EXPECT_NE(agg.text.find("after batch 1 (the latest committed) (store version 2)"), std::string::npos) << agg.text;
+  EXPECT_NE(agg.text.find("schema v2 from state/0/0/_metadata/schema"), std::string::npos) << agg.text;
+  EXPECT_NE(agg.text.find("partition 0: 1 row (1.delta, 2.delta)\n    {\"key\":null} = {\"value\":100000}"),
+            std::string::npos) << agg.text;
+  EXPECT_EQ(agg.text.find("corrupt"), std::string::npos) << agg.text;
+  Out aggJson = runCli("state --json --batch 0 " + real + "/agg-hdfs-lz4-1-partition");
+  EXPECT_EQ(aggJson.code, 0) << aggJson.text;
+  EXPECT_NE(aggJson.text.find("\"value\": 100000"), std::string::npos) << aggJson.text;
+  EXPECT_NE(aggJson.text.find("\"format\": \"spark-hdfs\""), std::string::npos) << aggJson.text;
+
+  std::string wm = real + "/watermark-agg-200-partitions-uncommitted";
+  Out w = runCli("state " + wm);
+  EXPECT_EQ(w.code, 0) << w.text;
+  EXPECT_NE(w.text.find("no _metadata/schema"), std::string::npos) << w.text;
+  // Partition 83 after batch 1 (version 2): the window of "FB", count 243.
+  EXPECT_NE(w.text.find("partition 83: 1 row (1.delta, 2.delta)"), std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("\"_1\":\"FB\",\"_2\":1500463805,\"_3\":2592.0,\"_4\":2592.0,\"_5\":243"),
+            std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("temp--7387588417774979664"), std::string::npos) << w.text;
+  EXPECT_NE(w.text.find("partitions without rows"), std::string::npos) << w.text;
+
+  Out i = runCli("inspect " + wm);
+  EXPECT_EQ(i.code, 0) << i.text;
+  EXPECT_NE(i.text.find("/state/0/110/temp--7387588417774979664 is a leftover temporary file"),
+            std::string::npos) << i.text;
+  EXPECT_NE(i.text.find("Hadoop .crc checksums: 512 files verified"), std::string::npos) << i.text;
+  EXPECT_NE(i.text.find("[uncommitted-batch] offsets/2 has no commits/2"), std::string::npos) << i.text;
+  Out a = runCli("inspect " + real + "/agg-hdfs-lz4-1-partition");
+  EXPECT_NE(a.text.find("Hadoop .crc checksums: 10 files verified"), std::string::npos) << a.text;
+  EXPECT_EQ(a.text.find("checksum-mismatch"), std::string::npos) << a.text;
+}
+
+// A Kafka source's sources/0/0 starts with a zero byte before "v1" (SPARK-19517); a changed
+// byte under a Hadoop .crc is named; a RocksDB-backed Spark store is said to be unread.
+TEST(Cli, InspectReadsKafkaInitialOffsetsAndChecksHadoopCrc) {
+  namespace fs = std::filesystem;
+  fs::path root = fs::temp_directory_path() / ("streamsim_cli_kafka_" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root / "offsets");
+  fs::create_directories(root / "commits");
+  fs::create_directories(root / "sources/0");
+  fs::create_directories(root / "state/0/0");
+  std::ofstream(root / "metadata") << "{\"id\":\"k\"}";
+  std::ofstream(root / "sources/0/0", std::ios::binary)
+      << std::string(1, '\0') << "v1\n{\"events\":{\"0\":10,\"1\":20}}";
+  std::ofstream(root / "offsets/0") << "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1}\n"
+                                       "{\"events\":{\"0\":15,\"1\":22}}";
+  std::ofstream(root / "commits/0") << "v1\n{\"nextBatchWatermarkMs\":0}";
+  // .0.crc of commits/0 written for other bytes: a mismatch.
+  std::ofstream(root / "commits/.0.crc", std::ios::binary)
+      << std::string("crc\0\0\0\x02\0\x12\x34\x56\x78", 12);
+  std::ofstream(root / "state/0/0/1.zip") << "PK";
+  std::ofstream(root / "state/0/0/1.changelog") << "x";
+  Out o = runCli("inspect " + root.string());
+  EXPECT_EQ(o.code, 0) << o.text;
+  EXPECT_NE(o.text.find("source 0 is Kafka"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("zero byte of SPARK-19517): 1 topic, 2 partitions"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("source 0 (Kafka): 7 records"), std::string::npos) << o.text;
+  EXPECT_EQ(o.text.find("malformed"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("commits/0 does not match its Hadoop checksum"), std::string::npos) << o.text;
+  Out s = runCli("state " + root.string());
+  EXPECT_EQ(s.code, 2) << s.text;
+  EXPECT_NE(s.text.find("Spark's RocksDB-backed state store (N.zip snapshots + N.changelog): "
+                        "streamsim does not read it yet"), std::string::npos) << s.text;
+  fs::remove_all(root);
+}

@@ -77,9 +77,13 @@ int runCli(int argc, char** argv) {
   long long batch = -1;
   int op = -1;
   std::string key;
-  auto* stateCmd = app.add_subcommand("state", "Print the state of a checkpoint after a batch");
+  auto* stateCmd = app.add_subcommand(
+      "state", "Print the state of a checkpoint after a batch (streamsim's, or Spark's "
+               "HDFS-backed store)");
   stateCmd->add_option("checkpoint", checkpoint, "Checkpoint folder")->required();
-  stateCmd->add_option("--batch", batch, "Batch id (state version = batch + 1)")->required();
+  stateCmd->add_option("--batch", batch,
+                       "Batch id (state version = batch + 1); default: the latest committed");
+  stateCmd->add_flag("--json", json, "One JSON object instead of text");
   stateCmd->add_option("--operator", op, "Only this stateful operator id");
   stateCmd->add_option("--key", key, "Only entries whose key holds this value");
 
@@ -115,7 +119,7 @@ int runCli(int argc, char** argv) {
   }
   if (*mergeCmd) return mergeCommand(merge, std::cout, std::cerr);
   if (*inspectCmd) return inspectCommand(checkpoint, sinkPath, json, std::cout, std::cerr);
-  if (*stateCmd) return stateCommand(checkpoint, batch, op, key, std::cout, std::cerr);
+  if (*stateCmd) return stateCommand(checkpoint, batch, op, key, json, std::cout, std::cerr);
   if (*listCmd) return listFaultsCommand(std::cout);
   if (*benchCmd) return bench::benchCommand(benchOpts, "/proc/self/exe", std::cout, std::cerr);
   return kExitBadInput;

@@ -19,8 +19,9 @@ int runCli(int argc, char** argv);
 // Subcommands (each returns an exit code and prints to out/err).
 int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, bool json,
                    std::ostream& out, std::ostream& err);
+// batch -1: the latest committed batch (the latest planned one if none committed).
 int stateCommand(const std::string& checkpoint, long long batch, int op, const std::string& key,
-                 std::ostream& out, std::ostream& err);
+                 bool json, std::ostream& out, std::ostream& err);
 int listFaultsCommand(std::ostream& out);
 
 }  // namespace streamsim::cli

@@ -1,5 +1,6 @@
 // `streamsim inspect` and `streamsim state`: read a checkpoint folder on the real filesystem
-// (streamsim's or Spark's own) through the engine's inspector and state-file reader.
+// (streamsim's or Spark's own) through the engine's inspector and state-file readers
+// (streamsim's state_files.h, Spark's HDFS-backed spark_state_store.h).
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "streamsim/checkpoint/checkpoint_reader.h"
+#include "streamsim/checkpoint/spark_state_store.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/platform/platform.h"
 #include "streamsim/state/row_encoding.h"
@@ -138,8 +140,54 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
   return kExitOk;
 }
 
+namespace {
+
+// The newest batch id with a file in <root>/<log> (commits or offsets); nullopt if none.
+std::optional<long long> latestBatchIn(const std::string& root, const char* log) {
+  std::optional<long long> latest;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(root + "/" + log, ec)) {
+    std::string n = e.path().filename().string();
+    if (n.empty() || n.size() > 18 || n.find_first_not_of("0123456789") != std::string::npos) continue;
+    long long id = std::stoll(n);
+    if (!latest || id > *latest) latest = id;
+  }
+  return latest;
+}
+
+// Spark's _metadata/schema of an operator: the partition's own, else partition 0's (Spark 3.1+
+// writes it with partition 0's store).
+std::optional<std::pair<std::string, Result<SparkStateSchema>>> sparkSchemaFor(
+    const Env& env, const std::string& root, int op, int partition) {
+  for (int p : {partition, 0}) {
+    std::string path = stateStoreDir(root, op, p) + "/_metadata/schema";
+    if (!env.fs->exists(path)) continue;
+    auto data = env.fs->read(path);
+    if (!data.ok()) return std::make_pair(path, Result<SparkStateSchema>(data.status()));
+    return std::make_pair(path, parseSparkStateSchema(*data, path));
+  }
+  return std::nullopt;
+}
+
+const char* formatName(StateFolderFormat f) {
+  switch (f) {
+    case StateFolderFormat::kEmpty: return "empty";
+    case StateFolderFormat::kStreamsim: return "streamsim";
+    case StateFolderFormat::kSparkHdfs: return "spark-hdfs";
+    case StateFolderFormat::kSparkHdfsOtherCodec: return "spark-hdfs-other-codec";
+    case StateFolderFormat::kSparkRocksDB: return "spark-rocksdb";
+  }
+  return "?";
+}
+
+std::string relativeTo(const std::string& root, const std::string& path) {
+  return path.rfind(root + "/", 0) == 0 ? path.substr(root.size() + 1) : path;
+}
+
+}  // namespace
+
 int stateCommand(const std::string& checkpoint, long long batch, int op, const std::string& key,
-                 std::ostream& out, std::ostream& err) {
+                 bool json, std::ostream& out, std::ostream& err) {
   std::string root = absolute(checkpoint);
   std::string stateDir = root + "/state";
   if (!isDir(stateDir)) {
@@ -147,9 +195,21 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
                        "operator, or this is not a checkpoint\n", checkpoint);
     return kExitBadInput;
   }
-  if (batch < 0) {
+  if (batch < -1) {
     err << "streamsim state: --batch must be >= 0\n";
     return kExitBadInput;
+  }
+  bool latestCommitted = false;
+  if (batch == -1) {  // default: the newest committed batch (else the newest planned one)
+    auto committed = latestBatchIn(root, "commits");
+    auto planned = latestBatchIn(root, "offsets");
+    if (!committed && !planned) {
+      err << fmt::format("streamsim state: {} has no commits/ or offsets/ to tell the latest "
+                         "batch; give --batch N\n", checkpoint);
+      return kExitBadInput;
+    }
+    batch = committed ? *committed : *planned;
+    latestCommitted = committed.has_value();
   }
   // Operators and partitions present, in numeric order.
   std::map<int, std::set<int>> layout;
@@ -174,43 +234,154 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
   Env env = real.env();
   int64_t version = batch + 1;  // store version = batch id + 1 (SEMANTICS.md §2)
   bool anyError = false;
-  out << fmt::format("state of {} after batch {} (store version {})\n", root, batch, version);
+  nlohmann::ordered_json doc;
+  doc["checkpoint"] = root;
+  doc["batch"] = batch;
+  doc["storeVersion"] = version;
+  doc["operators"] = nlohmann::ordered_json::array();
+  if (!json)
+    out << fmt::format("state of {} after batch {}{} (store version {})\n", root, batch,
+                       latestCommitted ? " (the latest committed)" : "", version);
   for (const auto& [opId, partitions] : layout) {
-    out << fmt::format("operator {}\n", opId);
+    nlohmann::ordered_json jop;
+    jop["operator"] = opId;
+    jop["partitions"] = nlohmann::ordered_json::array();
+    std::string opLines;
+    std::vector<int> emptyParts;
+    std::set<std::string> formats;
+    std::string schemaNote;
     for (int partition : partitions) {
       std::string dir = stateStoreDir(root, opId, partition);
-      // streamsim writes .delta (memory) or .changelog (rocksdb); Spark's RocksDB uses .zip.
+      nlohmann::ordered_json jp;
+      jp["partition"] = partition;
+      auto folder = classifyStateFolder(env, dir);
+      if (!folder.ok()) {
+        opLines += fmt::format("  partition {}: cannot list: {}\n", partition, folder.status().message());
+        jp["error"] = folder.status().message();
+        jop["partitions"].push_back(std::move(jp));
+        anyError = true;
+        continue;
+      }
+      formats.insert(formatName(folder->format));
+      jp["format"] = formatName(folder->format);
+      std::vector<std::string> temps;
+      for (const auto& t : folder->tempFiles) temps.push_back(relativeTo(root, t));
+      jp["tempFiles"] = temps;
+      std::string tempNote =
+          temps.empty() ? ""
+                        : fmt::format("    leftover temp file{} (a write cut short; never read): {}\n",
+                                      temps.size() == 1 ? "" : "s", fmt::join(temps, ", "));
+      auto fail = [&](const std::string& message) {
+        opLines += fmt::format("  partition {}: {}\n{}", partition, message, tempNote);
+        jp["error"] = message;
+        jop["partitions"].push_back(std::move(jp));
+        anyError = true;
+      };
+      if (folder->format == StateFolderFormat::kSparkRocksDB) {
+        fail("Spark's RocksDB-backed state store (N.zip snapshots + N.changelog): streamsim does "
+             "not read it yet (the next step: the zip's SST files and the changelog records)");
+        continue;
+      }
+      if (folder->format == StateFolderFormat::kSparkHdfsOtherCodec) {
+        fail(fmt::format("Spark's HDFS-backed state store compressed with {} "
+                         "(spark.sql.streaming.stateStore.compression.codec): only lz4 is read yet",
+                         folder->detail));
+        continue;
+      }
+      if (folder->format == StateFolderFormat::kEmpty) {
+        jp["rows"] = nlohmann::ordered_json::array();
+        jop["partitions"].push_back(std::move(jp));
+        emptyParts.push_back(partition);
+        if (!temps.empty()) opLines += fmt::format("  partition {}: no state files\n{}", partition, tempNote);
+        continue;
+      }
+      if (folder->format == StateFolderFormat::kSparkHdfs) {
+        auto schema = sparkSchemaFor(env, root, opId, partition);
+        const SparkStateSchema* sc = nullptr;
+        if (schema && schema->second.ok()) {
+          sc = &*schema->second;
+          schemaNote = fmt::format("schema v{} from {}", sc->formatVersion, relativeTo(root, schema->first));
+        } else if (schema) {
+          schemaNote = fmt::format("schema unreadable ({}): fields guessed", schema->second.status().message());
+        } else {
+          schemaNote = "no _metadata/schema (Spark before 3.1 wrote none): fields guessed, named _0, _1, …";
+        }
+        auto state = readSparkStateVersion(env, *folder, version);
+        if (!state.ok()) {
+          fail(fmt::format("cannot read version {}: {}", version, state.status().message()));
+          continue;
+        }
+        std::vector<std::string> files;
+        for (const auto& f : state->filesRead) files.push_back(baseName(f));
+        jp["files"] = files;
+        jp["rows"] = nlohmann::ordered_json::array();
+        std::string lines;
+        size_t shown = 0;
+        for (const auto& [k, v] : state->rows) {
+          std::string kj = unsafeRowToJson(k, sc ? &sc->key : nullptr);
+          std::string vj = unsafeRowToJson(v, sc ? &sc->value : nullptr);
+          if (!key.empty() && kj.find(key) == std::string::npos) continue;
+          ++shown;
+          lines += fmt::format("    {} = {}\n", kj, vj);
+          jp["rows"].push_back({{"key", nlohmann::ordered_json::parse(kj)},
+                                {"value", nlohmann::ordered_json::parse(vj)}});
+        }
+        if (shown == 0 && temps.empty()) {
+          emptyParts.push_back(partition);
+        } else {
+          opLines += fmt::format("  partition {}: {} row{} ({})\n{}{}", partition, shown,
+                                 shown == 1 ? "" : "s", fmt::join(files, ", "), lines, tempNote);
+        }
+        jop["partitions"].push_back(std::move(jp));
+        continue;
+      }
+      // streamsim's own files.
       StateStoreKind kind = StateStoreKind::kMemory;
-      bool sparkFormat = false;
       for (const auto& f : std::filesystem::directory_iterator(dir)) {
         std::string n = f.path().filename().string();
         if (n.size() > 10 && n.substr(n.size() - 10) == ".changelog") kind = StateStoreKind::kRocksDB;
-        if (n.size() > 4 && n.substr(n.size() - 4) == ".zip") sparkFormat = true;
       }
       auto dump = readStateAt(env, root, opId, partition, version, kind);
       if (!dump.ok()) {
-        out << fmt::format("  partition {}: cannot read: {}{}\n", partition,
-                           dump.status().message(),
-                           sparkFormat ? " (Spark's RocksDB .zip/UnsafeRow format is not decoded)"
-                                       : "");
-        anyError = true;
+        fail(fmt::format("cannot read: {}", dump.status().message()));
         continue;
       }
       size_t shown = 0;
       std::string lines;
+      jp["rows"] = nlohmann::ordered_json::array();
       for (const auto& [cf, entries] : *dump) {
         std::string cfLines;
         for (const auto& [k, v] : entries) {
           if (!keyMatches(k, key)) continue;
           cfLines += fmt::format("      {} = {}\n", printable(k), printableValue(v));
+          jp["rows"].push_back({{"columnFamily", cf}, {"key", printable(k)}, {"value", printableValue(v)}});
           ++shown;
         }
         if (!cfLines.empty()) lines += fmt::format("    [{}]\n{}", cf, cfLines);
       }
-      out << fmt::format("  partition {}: {} entr{}\n{}", partition, shown,
-                         shown == 1 ? "y" : "ies", lines);
+      opLines += fmt::format("  partition {}: {} entr{}\n{}{}", partition, shown,
+                             shown == 1 ? "y" : "ies", lines, tempNote);
+      jop["partitions"].push_back(std::move(jp));
+    }
+    std::string kinds = fmt::format("{}", fmt::join(formats, ", "));
+    jop["format"] = formats.size() == 1 ? *formats.begin() : kinds;
+    if (!schemaNote.empty()) jop["schema"] = schemaNote;
+    doc["operators"].push_back(std::move(jop));
+    if (json) continue;
+    std::string header = fmt::format("operator {}", opId);
+    if (formats.count("spark-hdfs")) header += " (Spark's HDFS-backed state store, " + schemaNote + ")";
+    else if (formats.count("spark-rocksdb")) header += " (Spark's RocksDB-backed state store)";
+    out << header << "\n" << opLines;
+    if (!emptyParts.empty()) {
+      std::string list;
+      for (size_t i = 0; i < emptyParts.size() && i < 12; ++i)
+        list += (i ? ", " : "") + std::to_string(emptyParts[i]);
+      if (emptyParts.size() > 12) list += ", …";
+      out << fmt::format("  {} partition{} without rows: {}\n", emptyParts.size(),
+                         emptyParts.size() == 1 ? "" : "s", list);
     }
   }
+  if (json) out << doc.dump(2) << "\n";
   return anyError ? kExitBadInput : kExitOk;
 }
 

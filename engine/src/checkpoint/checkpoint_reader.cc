@@ -2,12 +2,14 @@
 #include "streamsim/checkpoint/checkpoint_reader.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <set>
 
 #include <fmt/format.h>
 
 #include "checkpoint/json_util.h"
+#include "state/crc32.h"
 #include "streamsim/checkpoint/checkpoint_metadata.h"
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/file_sink_log.h"
@@ -27,6 +29,8 @@ const char* diagnosisKindName(DiagnosisKind k) {
     case DiagnosisKind::kSinkAhead: return "sink-ahead";
     case DiagnosisKind::kOrphanFiles: return "orphan-files";
     case DiagnosisKind::kRenamedResend: return "renamed-resend";
+    case DiagnosisKind::kChecksumMismatch: return "checksum-mismatch";
+    case DiagnosisKind::kLeftoverTempFile: return "leftover-temp-file";
   }
   return "?";
 }
@@ -82,6 +86,8 @@ class Inspector {
     readOperators();
     if (sinkPath) readSink(*sinkPath);
     findRenamedResends();
+    findTempFiles();
+    checkHadoopChecksums(report_.root, 0);
     return std::move(report_);
   }
 
@@ -293,6 +299,7 @@ class Inspector {
       auto idx = batchIdFromFileName(baseName(e.path), false);
       if (!idx) continue;
       int i = static_cast<int>(*idx);
+      if (readKafkaSource(i, e.path)) continue;
       FileSourceLog log(env_, sourceLogDir(report_.root, i));
       auto all = log.allFiles();
       if (!all.ok()) {
@@ -317,6 +324,179 @@ class Inspector {
         }
         prevK = *k;
         b.sourceFiles.push_back(std::move(files));
+      }
+    }
+  }
+
+  // Kafka offsets JSON {"topic":{"partition":offset}} -> (topic, partition) -> offset; nullopt
+  // when the text is not that shape.
+  static std::optional<std::map<std::pair<std::string, int>, int64_t>> kafkaOffsets(
+      std::string_view text) {
+    auto j = detail::OJson::parse(text, nullptr, /*allow_exceptions=*/false);
+    if (j.is_discarded() || !j.is_object() || j.empty()) return std::nullopt;
+    std::map<std::pair<std::string, int>, int64_t> out;
+    for (const auto& [topic, parts] : j.items()) {
+      if (!parts.is_object()) return std::nullopt;
+      for (const auto& [p, off] : parts.items()) {
+        if (!off.is_number_integer() || p.empty() ||
+            p.find_first_not_of("0123456789") != std::string::npos || p.size() > 9)
+          return std::nullopt;
+        out[{topic, std::stoi(p)}] = off.get<int64_t>();
+      }
+    }
+    return out;
+  }
+
+  // sources/<i>/ of a Kafka source holds one file, 0: the initial offsets (a zero byte, "v1\n",
+  // the offsets JSON). True when `dir` is that (reported, with the records per batch).
+  bool readKafkaSource(int i, const std::string& dir) {
+    std::string path = joinPath(dir, "0");
+    auto content = env_.fs->exists(path) ? env_.fs->read(path) : Result<std::string>(std::string());
+    if (!content.ok()) return false;
+    std::string_view text = *content;
+    KafkaSourceReport k;
+    k.sourceIndex = i;
+    k.path = path;
+    if (!text.empty() && text[0] == '\0') {
+      k.zeroBytePrefix = true;
+      text.remove_prefix(1);
+    }
+    // Without the initial offsets file, a batch's offsets alone tell a Kafka source.
+    bool batchOffsetsAreKafka = false;
+    for (const auto& [id, b] : batches_)
+      if (b.hasOffsets && static_cast<size_t>(i) < b.sourceOffsets.size() && b.sourceOffsets[i])
+        batchOffsetsAreKafka = kafkaOffsets(*b.sourceOffsets[i]).has_value();
+    std::optional<std::map<std::pair<std::string, int>, int64_t>> initial;
+    size_t nl = text.find('\n');
+    if (text.size() > 2 && text[0] == 'v' && nl != std::string_view::npos) {
+      std::string_view v = text.substr(1, nl - 1);
+      if (!v.empty() && v.find_first_not_of("0123456789") == std::string_view::npos) {
+        initial = kafkaOffsets(text.substr(nl + 1));
+        if (initial) k.version = std::stoi(std::string(v));
+      }
+    }
+    if (!initial && !batchOffsetsAreKafka) return false;
+    if (initial) {
+      k.initialOffsetsJson = std::string(detail::trimView(text.substr(nl + 1)));
+      std::set<std::string> topics;
+      for (const auto& [tp, off] : *initial) topics.insert(tp.first);
+      k.topics = static_cast<int>(topics.size());
+      k.partitions = static_cast<int>(initial->size());
+    } else if (env_.fs->exists(path)) {
+      add(DiagnosisKind::kUnreadable,
+          fmt::format("{}: a Kafka source's initial offsets file should be a zero byte (optional), "
+                      "\"v1\" and a line of offsets JSON {{\"topic\":{{\"0\":123}}}}", path),
+          {}, {path});
+    }
+    // Records per batch: this batch's offsets minus the previous batch's (or the initial ones).
+    auto prev = initial;
+    for (auto& [id, b] : batches_) {
+      if (!b.hasOffsets || static_cast<size_t>(i) >= b.sourceOffsets.size() || !b.sourceOffsets[i])
+        continue;
+      auto cur = kafkaOffsets(*b.sourceOffsets[i]);
+      BatchSourceFiles s;
+      s.sourceIndex = i;
+      if (!cur) {
+        add(DiagnosisKind::kUnreadable,
+            fmt::format("offsets/{}: source {} is a Kafka source but its offset is not Kafka "
+                        "offsets JSON: {}", id, i, *b.sourceOffsets[i]),
+            {id}, {joinPath(report_.root, "offsets/" + std::to_string(id))});
+        continue;
+      }
+      if (prev) {
+        int64_t records = 0;
+        for (const auto& [tp, off] : *cur) {
+          auto it = prev->find(tp);
+          if (it != prev->end() && off > it->second) records += off - it->second;
+        }
+        s.kafkaRecords = records;
+      }
+      b.sourceFiles.push_back(std::move(s));
+      prev = cur;
+    }
+    report_.kafkaSources.push_back(std::move(k));
+    return true;
+  }
+
+  // Temp files a write cut short leaves: HDFSBackedStateStoreProvider's temp-<number> in a
+  // state folder, CheckpointFileManager's .<name>.<uuid>.tmp anywhere.
+  void findTempFiles() {
+    std::vector<std::string> found;
+    std::function<void(const std::string&, int)> walk = [&](const std::string& dir, int depth) {
+      auto entries = env_.fs->list(dir);
+      if (!entries.ok() || depth > 4) return;
+      for (const FileInfo& e : *entries) {
+        std::string name = baseName(e.path);
+        if (e.isDir) {
+          walk(e.path, depth + 1);
+        } else if (name.rfind("temp-", 0) == 0 ||
+                   (name.size() > 4 && name.substr(name.size() - 4) == ".tmp" && name[0] == '.')) {
+          found.push_back(e.path);
+        }
+      }
+    };
+    walk(report_.root, 0);
+    std::sort(found.begin(), found.end());
+    for (const std::string& path : found) {
+      bool state = path.find("/state/") != std::string::npos;
+      add(DiagnosisKind::kLeftoverTempFile,
+          fmt::format("{} is a leftover temporary file: a {} write was cut short (the task or "
+                      "process stopped between creating it and renaming it into place). Spark "
+                      "never reads it; it is safe to delete",
+                      path, state ? "state store" : "log"),
+          {}, {path});
+    }
+  }
+
+  // Hadoop's ChecksumFileSystem writes .<name>.crc next to each file: "crc\0", the bytes per
+  // checksum (big-endian int), then a big-endian CRC-32 per chunk.
+  void checkHadoopChecksums(const std::string& dir, int depth) {
+    auto entries = env_.fs->list(dir);
+    if (!entries.ok() || depth > 4) return;
+    for (const FileInfo& e : *entries) {
+      std::string name = baseName(e.path);
+      if (e.isDir) {
+        checkHadoopChecksums(e.path, depth + 1);
+        continue;
+      }
+      if (name.size() < 6 || name[0] != '.' || name.substr(name.size() - 4) != ".crc") continue;
+      std::string target = joinPath(dir, name.substr(1, name.size() - 5));
+      if (baseName(target).rfind("temp-", 0) == 0 || !env_.fs->exists(target)) continue;
+      auto crc = env_.fs->read(e.path);
+      auto data = env_.fs->read(target);
+      if (!crc.ok() || !data.ok()) continue;
+      std::string_view c = *crc;
+      auto be32 = [](std::string_view s) {
+        uint32_t v = 0;
+        for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(s[i]);
+        return v;
+      };
+      if (c.size() < 8 || c.substr(0, 4) != std::string_view("crc\0", 4) || be32(c.substr(4)) == 0) {
+        add(DiagnosisKind::kUnreadable,
+            fmt::format("{}: not a Hadoop checksum file (expected \"crc\\0\" and the bytes per "
+                        "checksum)", e.path),
+            {}, {e.path});
+        continue;
+      }
+      uint32_t perChunk = be32(c.substr(4));
+      size_t chunks = (data->size() + perChunk - 1) / perChunk;
+      std::optional<size_t> bad;
+      if (c.size() != 8 + 4 * chunks) {
+        bad = std::min<size_t>(chunks, (c.size() - 8) / 4);
+      } else {
+        for (size_t k = 0; k < chunks && !bad; ++k) {
+          std::string_view chunk = std::string_view(*data).substr(k * perChunk, perChunk);
+          if (detail::crc32Ieee(chunk) != be32(c.substr(8 + 4 * k))) bad = k;
+        }
+      }
+      if (bad) {
+        add(DiagnosisKind::kChecksumMismatch,
+            fmt::format("{} does not match its Hadoop checksum {} (from byte {}): the file changed "
+                        "after Spark wrote it (edited, truncated or copied in part)",
+                        target, e.path, *bad * perChunk),
+            {}, {target, e.path});
+      } else {
+        ++report_.checksumsVerified;
       }
     }
   }
@@ -589,10 +769,17 @@ std::string formatReport(const CheckpointReport& r) {
         out += fmt::format(" [{}] {}", i, b.sourceOffsets[i].value_or("-"));
       out += "\n";
     }
-    for (const auto& sf : b.sourceFiles)
+    for (const auto& sf : b.sourceFiles) {
+      if (sf.kafkaRecords) {
+        out += fmt::format("    source {} (Kafka): {} record{}\n", sf.sourceIndex, *sf.kafkaRecords,
+                           *sf.kafkaRecords == 1 ? "" : "s");
+        continue;
+      }
+      if (!sf.logOffset && sf.files.empty()) continue;
       out += fmt::format("    source {} files (logOffset {}): {}\n", sf.sourceIndex,
                          sf.logOffset ? std::to_string(*sf.logOffset) : "-",
                          sf.files.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(sf.files, ", ")));
+    }
     if (b.sinkFiles)
       out += fmt::format("    sink files: {}\n",
                          b.sinkFiles->empty() ? std::string("(none)")
@@ -608,6 +795,14 @@ std::string formatReport(const CheckpointReport& r) {
       out += fmt::format(", {}:{}{}", v.stateName, v.stateVariableType, v.ttlEnabled ? "+TTL" : "");
     out += "\n";
   }
+  for (const KafkaSourceReport& k : r.kafkaSources)
+    out += fmt::format("  source {} is Kafka: initial offsets {} (v{}{}): {} topic{}, {} partition{}\n",
+                       k.sourceIndex, k.path, k.version,
+                       k.zeroBytePrefix ? ", after the zero byte of SPARK-19517" : "", k.topics,
+                       k.topics == 1 ? "" : "s", k.partitions, k.partitions == 1 ? "" : "s");
+  if (r.checksumsVerified > 0)
+    out += fmt::format("  Hadoop .crc checksums: {} file{} verified\n", r.checksumsVerified,
+                       r.checksumsVerified == 1 ? "" : "s");
   if (r.sink) {
     out += fmt::format("  sink {}: log {}, latest batch {}, {} listed file(s), {} orphan(s)\n",
                        r.sink->path, r.sink->logPresent ? "present" : "MISSING",
@@ -651,7 +846,7 @@ std::string reportToJson(const CheckpointReport& r) {
     OJson sfs = OJson::array();
     for (const auto& sf : b.sourceFiles)
       sfs.push_back(OJson{{"sourceIndex", sf.sourceIndex}, {"logOffset", opt(sf.logOffset)},
-                          {"files", sf.files}});
+                          {"files", sf.files}, {"kafkaRecords", opt(sf.kafkaRecords)}});
     jb["sourceFiles"] = sfs;
     jb["sinkFiles"] = opt(b.sinkFiles);
     batches.push_back(std::move(jb));
@@ -676,6 +871,14 @@ std::string reportToJson(const CheckpointReport& r) {
     ops.push_back(std::move(jo));
   }
   j["operators"] = std::move(ops);
+  OJson kafka = OJson::array();
+  for (const KafkaSourceReport& k : r.kafkaSources)
+    kafka.push_back(OJson{{"sourceIndex", k.sourceIndex}, {"path", k.path},
+                          {"zeroBytePrefix", k.zeroBytePrefix}, {"version", k.version},
+                          {"initialOffsets", k.initialOffsetsJson}, {"topics", k.topics},
+                          {"partitions", k.partitions}});
+  j["kafkaSources"] = std::move(kafka);
+  j["checksumsVerified"] = r.checksumsVerified;
   if (r.sink) {
     j["sink"] = OJson{{"path", r.sink->path},
                       {"logPresent", r.sink->logPresent},

@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "state/crc32.h"
 #include "state/crc32_fold.h"
 
 namespace streamsim {
@@ -104,6 +105,8 @@ std::string_view changelogExt(StateStoreKind kind) {
 }
 
 }  // namespace
+
+uint32_t detail::crc32Ieee(std::string_view data) { return crc32(data); }
 
 Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind) {
   StateFilesListing out;

@@ -20,6 +20,21 @@ struct BatchSourceFiles {
   int sourceIndex = 0;
   std::optional<int64_t> logOffset;  // K in this batch, when the offset is a file source offset
   std::vector<std::string> files;    // entries with previous K < batchId <= K
+  // A Kafka source ({"topic":{"partition":offset,...}}): the records the batch read, summed over
+  // partitions from the previous batch's offsets (or the initial offsets); nullopt otherwise.
+  std::optional<int64_t> kafkaRecords;
+};
+
+// A Kafka source's sources/<i>/0, the offsets it started from (KafkaSourceInitialOffsetWriter:
+// a zero byte, then "v1\n" and the offsets JSON; the zero byte is there since SPARK-19517).
+struct KafkaSourceReport {
+  int sourceIndex = 0;
+  std::string path;
+  bool zeroBytePrefix = false;
+  int version = 0;
+  std::string initialOffsetsJson;  // {"topic":{"0":123,...}}
+  int topics = 0;
+  int partitions = 0;
 };
 
 struct BatchReport {
@@ -55,6 +70,8 @@ enum class DiagnosisKind {
   kSinkAhead,            // sink log has batches the commit log does not (the sink skips them)
   kOrphanFiles,          // data files in the sink folder not listed in _spark_metadata
   kRenamedResend,        // the same file content taken/written twice under different names
+  kChecksumMismatch,     // a file does not match its Hadoop .crc (changed after Spark wrote it)
+  kLeftoverTempFile,     // a temp file a write cut short left behind (never read; safe to delete)
 };
 const char* diagnosisKindName(DiagnosisKind k);
 
@@ -77,6 +94,8 @@ struct CheckpointReport {
   bool restartIsRerun = false;
   std::vector<OperatorMetadata> operators;
   std::optional<SinkReport> sink;
+  std::vector<KafkaSourceReport> kafkaSources;
+  int checksumsVerified = 0;  // Hadoop .crc files checked (and matched)
   std::vector<Diagnosis> diagnoses;
 
   bool has(DiagnosisKind k) const {

@@ -1,0 +1,80 @@
+// Reads Spark's own HDFS-backed state store files (HDFSBackedStateStoreProvider): the
+// `state/<op>/<part>/N.delta` and `N.snapshot` files of a real Spark checkpoint, lz4-java
+// LZ4Block-compressed, holding length-prefixed UnsafeRow key/value records; and the
+// `_metadata/schema` file (key and value StructType as JSON, versions 1 and 2) that names the
+// fields. Format and sources: docs/checkpoint-format.md "Spark's state store files".
+// Read-only, through the Env; plain functions, no shared state.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/env.h"
+#include "streamsim/status.h"
+
+namespace streamsim {
+
+// The bytes inside an lz4-java LZ4BlockOutputStream stream: blocks of "LZ4Block", a token
+// (method | level), compressed and original length, an xxhash32 of the original bytes (seed
+// 0x9747b28c, low 28 bits), ended by an empty block. Corruption naming `path` when a header,
+// a block or a checksum does not hold, or the end block is missing (a torn write).
+Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path);
+
+// XXH32 of `data` with `seed` (the hash lz4-java's block stream checks).
+uint32_t xxhash32(std::string_view data, uint32_t seed);
+
+// One field of a Spark StructType; `type` is Spark's JSON for the type ("long", "string",
+// {"type":"struct",...}, {"type":"array",...}, "decimal(10,2)"), kept as JSON text.
+struct SparkField {
+  std::string name;
+  std::string typeJson;
+  bool nullable = true;
+};
+
+struct SparkStateSchema {
+  int formatVersion = 0;  // 1 or 2 (the schema file's "v1"/"v2")
+  std::vector<SparkField> key;
+  std::vector<SparkField> value;
+};
+
+// Parses `_metadata/schema` (StateSchemaCompatibilityChecker's file: writeUTF("v1") + key JSON +
+// value JSON, or "v2" + each JSON in counted 65535-byte chunks).
+Result<SparkStateSchema> parseSparkStateSchema(std::string_view data, const std::string& path);
+
+// An UnsafeRow decoded as a JSON object text, {"field": value, ...}. Without a schema the
+// fields are guessed (their count from where the variable-length data starts, a pointer word
+// as a string or a nested row, anything else as a long) and named "_0", "_1", ....
+std::string unsafeRowToJson(std::string_view row, const std::vector<SparkField>* schema);
+
+// How the files of one state/<op>/<part> folder are written.
+enum class StateFolderFormat {
+  kEmpty,             // no state files
+  kStreamsim,         // streamsim's own (SSSTATE1 header): readStateAt reads them
+  kSparkHdfs,         // Spark's HDFS-backed store (.delta / .snapshot, LZ4Block)
+  kSparkHdfsOtherCodec,  // the same compressed with a codec other than lz4 (not read yet)
+  kSparkRocksDB,      // Spark's RocksDB-backed store (N.zip + N.changelog): not read yet
+};
+struct StateFolderInfo {
+  StateFolderFormat format = StateFolderFormat::kEmpty;
+  std::string detail;  // e.g. the codec found ("snappy", "zstd")
+  std::map<int64_t, std::string> deltas;     // version -> path
+  std::map<int64_t, std::string> snapshots;  // version -> path
+  std::vector<std::string> tempFiles;        // temp-… files: a write cut short
+};
+Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& dir);
+
+// The key/value records of one partition at `version` (the newest snapshot <= version, then
+// the deltas after it; removals applied), keyed by the raw key bytes.
+struct SparkStatePartition {
+  int64_t version = 0;
+  std::vector<std::string> filesRead;
+  std::map<std::string, std::string> rows;  // key UnsafeRow bytes -> value UnsafeRow bytes
+};
+Result<SparkStatePartition> readSparkStateVersion(const Env& env, const StateFolderInfo& folder,
+                                                  int64_t version);
+
+}  // namespace streamsim
