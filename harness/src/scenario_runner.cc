@@ -13,6 +13,7 @@
 
 #include "streamsim/harness/actions.h"
 #include "streamsim/harness/committed_state.h"
+#include "streamsim/harness/keep_files.h"
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/checkpoint/file_sink_log.h"
@@ -301,6 +302,9 @@ class Runner {
       std::string msg = failure_.empty() ? r.status.message() : failure_;
       result.failures.push_back({at, msg});
     }
+    if (options_.keepFs != nullptr)
+      if (Status kept = copyFileTree(sim_.fs(), "/", *options_.keepFs, options_.keepDir); !kept.ok())
+        result.failures.push_back({SourceLocation{sc_.file, 0, 0}, kept.message()});
     result.traceHash = sim_.trace().fingerprintHex();
     result.batches = static_cast<int64_t>(sim_.allProgress().size());
     result.crashes = sim_.crashCount();
@@ -933,6 +937,7 @@ void applyOracles(const Scenario& sc, const ScenarioRunOptions& options, Scenari
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
   quiet.collectActual = false;
+  quiet.keepFs = nullptr;
   if (wants(sc, "exactly_once")) {
     // The reference: a sweep's is the fault-free run of the scenario (its own crashes kept);
     // a plain run's is the scenario without its crash steps.

@@ -67,7 +67,9 @@ Result<std::vector<FileInfo>> SimFileSystem::list(const std::string& rawDir) {
   }
   std::vector<FileInfo> out;
   std::string prefix = dir == "/" ? "/" : dir + "/";
-  for (auto it = dirs_.lower_bound(prefix); it != dirs_.end() && isUnder(*it, dir); ++it) {
+  // (The root itself is in dirs_ and sorts first: start after it.)
+  for (auto it = dir == "/" ? dirs_.upper_bound(dir) : dirs_.lower_bound(prefix);
+       it != dirs_.end() && isUnder(*it, dir); ++it) {
     if (it->find('/', prefix.size()) == std::string::npos) out.push_back(FileInfo{*it, 0, 0, true});
   }
   const size_t dirCount = out.size();

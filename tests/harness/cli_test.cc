@@ -370,3 +370,50 @@ TEST(Cli, InspectReadsKafkaInitialOffsetsAndChecksHadoopCrc) {
                         "streamsim does not read it yet"), std::string::npos) << s.text;
   fs::remove_all(root);
 }
+
+// CLI conventions: --version, --seeds 0 refused, `run DIR` recursing.
+TEST(Cli, VersionSeedsZeroAndRunOfAFolder) {
+  Out v = runCli("--version");
+  EXPECT_EQ(v.code, 0) << v.text;
+  EXPECT_EQ(v.text.rfind("streamsim 0.", 0), 0u) << v.text;
+  Out zero = runCli("sweep " + scenario("seeds/counter_a3_b2.yaml") + " --seeds 0");
+  EXPECT_EQ(zero.code, 2) << zero.text;
+  EXPECT_NE(zero.text.find("--seeds"), std::string::npos) << zero.text;
+  Out dir = runCli("run " + scenario("seeds"));
+  EXPECT_EQ(dir.code, 0) << dir.text;
+  EXPECT_NE(dir.text.find("PASS " + scenario("seeds") + "/counter_a3_b2.yaml"), std::string::npos) << dir.text;
+  EXPECT_NE(dir.text.find("PASS " + scenario("seeds") + "/initial_state_x12.yaml"), std::string::npos) << dir.text;
+  Out none = runCli("run /nonexistent-streamsim-folder");
+  EXPECT_EQ(none.code, 2) << none.text;
+  EXPECT_NE(none.text.find("no such file or folder"), std::string::npos) << none.text;
+  // Off a terminal, the sweep prints a line per file as it finishes.
+  Out sweep = runCli("sweep " + scenario("seeds/counter_a3_b2.yaml") + " --seeds 2");
+  EXPECT_NE(sweep.text.find("done " + scenario("seeds/counter_a3_b2.yaml") + " ("), std::string::npos) << sweep.text;
+}
+
+// run --keep DIR writes the simulated checkpoint, sink and landing folder; inspect (with the
+// copied sink: its committed files are not orphans) and state --json read them.
+TEST(Cli, RunKeepWritesTheSimulatedFilesForInspectAndState) {
+  namespace fs = std::filesystem;
+  fs::path keep = fs::temp_directory_path() / ("streamsim_cli_keep_" + std::to_string(::getpid()));
+  fs::remove_all(keep);
+  Out r = runCli("run --keep " + keep.string() + " " + scenario("crash/offsets_after_write.yaml"));
+  ASSERT_EQ(r.code, 0) << r.text;
+  EXPECT_NE(r.text.find("kept the simulated files"), std::string::npos) << r.text;
+  ASSERT_TRUE(fs::exists(keep / "landing/a.json")) << r.text;
+  ASSERT_TRUE(fs::exists(keep / "out/_spark_metadata")) << r.text;
+  std::string chk;
+  for (const auto& e : fs::directory_iterator(keep))
+    if (fs::exists(e.path() / "offsets")) chk = e.path().string();
+  ASSERT_FALSE(chk.empty()) << "no checkpoint folder under " << keep;
+  Out i = runCli("inspect " + chk + " --sink " + (keep / "out").string());
+  EXPECT_EQ(i.code, 0) << i.text;
+  EXPECT_NE(i.text.find("0 orphan(s)"), std::string::npos) << i.text;
+  EXPECT_EQ(i.text.find("[orphan-files]"), std::string::npos) << i.text;
+  EXPECT_NE(i.text.find("batch 1: offsets yes, committed yes"), std::string::npos) << i.text;
+  Out s = runCli("state --json " + chk);
+  EXPECT_EQ(s.code, 0) << s.text;
+  EXPECT_NE(s.text.find("\"format\": \"streamsim\""), std::string::npos) << s.text;
+  EXPECT_NE(s.text.find("\"rows\""), std::string::npos) << s.text;
+  fs::remove_all(keep);
+}

@@ -41,6 +41,20 @@ TEST_F(SimFileSystemTest, ListIsSortedAndDirect) {
   EXPECT_EQ(fs_.list("/nope").status().code(), Status::Code::kNotFound);
 }
 
+// Regression (listing the root returned nothing: the root itself sorts first and stopped the
+// scan), found by run --keep copying a simulated filesystem from "/".
+TEST_F(SimFileSystemTest, ListOfTheRootShowsTopLevelEntries) {
+  ASSERT_TRUE(fs_.mkdirs("/chk/offsets").ok());
+  ASSERT_TRUE(fs_.mkdirs("/out").ok());
+  ASSERT_TRUE(fs_.write("/top", "1").ok());
+  auto l = fs_.list("/");
+  ASSERT_TRUE(l.ok());
+  ASSERT_EQ(l->size(), 3u);
+  EXPECT_EQ((*l)[0].path, "/chk");
+  EXPECT_EQ((*l)[1].path, "/out");
+  EXPECT_EQ((*l)[2].path, "/top");
+}
+
 // Directories and files are gathered apart and merged: the listing interleaves them in path
 // order (a file before a directory, between two, after).
 TEST_F(SimFileSystemTest, ListInterleavesDirectoriesAndFilesInPathOrder) {

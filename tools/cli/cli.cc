@@ -15,20 +15,26 @@ int runCli(int argc, char** argv) {
   CLI::App app{"streamsim: run, sweep, replay and inspect Spark-style streaming scenarios"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
+  app.set_version_flag("--version", std::string("streamsim ") + STREAMSIM_VERSION);
 
   RunArgs run;
   auto* runCmd = app.add_subcommand("run", "Run scenario files; exit 1 if an expectation fails");
-  runCmd->add_option("files", run.files, "Scenario files (YAML)")->required();
+  runCmd->add_option("files", run.files, "Scenario files (YAML), or folders of them (recursively)")
+      ->required();
   runCmd->add_option("--seed", run.seed, "Seed of the simulated world (ids, temp names)");
   runCmd->add_flag("--update", run.update,
                    "Rewrite the expected sink/new_rows rows in place with what came (shows a diff)");
-  runCmd->add_flag("-v,--verbose", run.verbose, "Print every step as it runs");
+  runCmd->add_option("--keep", run.keep,
+                     "Write the simulated checkpoint, sink and landing folders here when the run "
+                     "ends (a folder per scenario when several)");
 
   SweepArgs sweep;
   auto* sweepCmd = app.add_subcommand(
-      "sweep", "Run scenarios under seeded random fault plans; exit 1 on the first failing seed");
+      "sweep", "Run scenarios under seeded random fault plans; every seed runs, each failing one is "
+               "shrunk; exit 1 if any seed failed");
   sweepCmd->add_option("path", sweep.path, "A scenario file or a folder of them")->required();
-  sweepCmd->add_option("--seeds", sweep.seeds, "Seeds per scenario (default: the file's sweep.seeds)");
+  sweepCmd->add_option("--seeds", sweep.seeds, "Seeds per scenario, >= 1 (default: the file's sweep.seeds)")
+      ->check(CLI::PositiveNumber);
   sweepCmd->add_option("--first-seed", sweep.firstSeed, "First seed (default 0)");
   sweepCmd->add_option("--jobs,-j", sweep.jobs, "Worker threads (default 1)")->check(CLI::Range(1, 256));
   sweepCmd->add_option("--shard", sweep.shard,
@@ -47,6 +53,8 @@ int runCli(int argc, char** argv) {
   auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed");
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
+  replayCmd->add_option("--keep", replay.keep,
+                        "Write the simulated checkpoint, sink and landing folders here");
   auto* ckOpt = replayCmd->add_option("--checkpoint", ckReplay.checkpoint,
                                       "A checkpoint folder whose offsets/ and sources/0/ plan to re-run");
   replayCmd->add_option("--landing", ckReplay.landing,

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -43,6 +44,55 @@ std::string readFile(const std::string& path, bool& ok) {
   return s.str();
 }
 
+// The scenario files a command line names: a file as given, a folder as every *.yaml under it
+// (recursively, sorted). False (with the reason on err) for a path that does not exist or a
+// folder without scenarios.
+bool scenarioFiles(const std::vector<std::string>& paths, const char* command,
+                   std::vector<std::string>& files, std::ostream& err) {
+  for (const auto& path : paths) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      std::vector<std::string> found;
+      for (const auto& e : std::filesystem::recursive_directory_iterator(path))
+        if (e.path().extension() == ".yaml") found.push_back(e.path().string());
+      std::sort(found.begin(), found.end());
+      if (found.empty()) {
+        err << fmt::format("streamsim {}: no *.yaml scenario under {}\n", command, path);
+        return false;
+      }
+      files.insert(files.end(), found.begin(), found.end());
+    } else if (std::filesystem::exists(path, ec)) {
+      files.push_back(path);
+    } else {
+      err << fmt::format("streamsim {}: {}: no such file or folder\n", command, path);
+      return false;
+    }
+  }
+  return true;
+}
+
+// 75 s -> "1:15", 3725 s -> "1:02:05".
+std::string clockText(double seconds) {
+  auto s = static_cast<long long>(seconds + 0.5);
+  return s >= 3600 ? fmt::format("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+                   : fmt::format("{}:{:02}", s / 60, s % 60);
+}
+
+// "PASS"/"FAIL" in green/red on a terminal, unless NO_COLOR is set (no-color.org).
+std::string verdict(bool passed, bool tty) {
+  static const bool noColor = std::getenv("NO_COLOR") != nullptr && *std::getenv("NO_COLOR");
+  if (!tty || noColor) return passed ? "PASS" : "FAIL";
+  return passed ? "\033[32mPASS\033[0m" : "\033[1;31mFAIL\033[0m";
+}
+
+// --keep DIR for one scenario of `count`: DIR itself, or DIR/<file name without .yaml>.
+std::string keepDirFor(const std::string& keep, const std::string& file, size_t count) {
+  std::error_code ec;
+  std::filesystem::path dir = std::filesystem::absolute(keep, ec).lexically_normal();
+  if (count > 1) dir /= std::filesystem::path(file).stem();
+  return dir.string();
+}
+
 // Loads every file; prints every error of every file. False if any is bad.
 bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenario>& out,
              std::ostream& err) {
@@ -75,10 +125,13 @@ sim::FaultPlan planForSeed(const harness::Scenario& sc, uint64_t seed) {
 }
 
 harness::ScenarioRunResult runWithPlan(const harness::Scenario& sc, uint64_t seed,
-                                       const sim::FaultPlan& plan) {
+                                       const sim::FaultPlan& plan, FileSystem* keepFs = nullptr,
+                                       const std::string& keepDir = {}) {
   harness::ScenarioRunOptions o;
   o.seed = seed;
   o.faultPlan = plan;
+  o.keepFs = keepFs;
+  o.keepDir = keepDir;
   return harness::runScenario(sc, o);
 }
 
@@ -228,14 +281,22 @@ std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shar
 }
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
+  std::vector<std::string> files;
+  if (!scenarioFiles(args.files, "run", files, err)) return kExitBadInput;
   std::vector<harness::Scenario> scenarios;
-  if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
+  if (!loadAll(files, scenarios, err)) return kExitBadInput;
   int failed = 0;
   bool badInput = false;
+  const bool tty = &out == &std::cout && isatty(STDOUT_FILENO);
+  platform::RealEnv real;
   for (const auto& sc : scenarios) {
     harness::ScenarioRunOptions o;
     o.seed = args.seed;
     o.collectActual = args.update;
+    if (!args.keep.empty()) {
+      o.keepFs = real.env().fs;
+      o.keepDir = keepDirFor(args.keep, sc.file, scenarios.size());
+    }
     auto r = harness::runScenario(sc, o);
     if (!r.setupError.ok()) {
       err << fmt::format("{}: cannot run: {}\n", sc.file, r.setupError.message());
@@ -260,12 +321,13 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       auto rerun = harness::runScenario(*harness::loadScenario(sc.file), o);
       r = std::move(rerun);
     }
+    if (!args.keep.empty()) out << fmt::format("kept the simulated files of {} in {}\n", sc.file, o.keepDir);
     if (r.passed()) {
-      out << fmt::format("PASS {} ({} batches, {} crashes, trace {})\n", sc.file, r.batches,
-                         r.crashes, r.traceHash);
+      out << fmt::format("{} {} ({} batches, {} crashes, trace {})\n", verdict(true, tty), sc.file,
+                         r.batches, r.crashes, r.traceHash);
     } else {
       ++failed;
-      out << fmt::format("FAIL {}: {}\n{}", sc.file, sc.name, r.report());
+      out << fmt::format("{} {}: {}\n{}", verdict(false, tty), sc.file, sc.name, r.report());
       out << fmt::format("  reproduce: streamsim run {} --seed {}\n", sc.file, args.seed);
     }
   }
@@ -275,21 +337,7 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
 
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
-  std::error_code ec;
-  if (std::filesystem::is_directory(args.path, ec)) {
-    for (const auto& e : std::filesystem::recursive_directory_iterator(args.path))
-      if (e.path().extension() == ".yaml") files.push_back(e.path().string());
-    std::sort(files.begin(), files.end());
-    if (files.empty()) {
-      err << fmt::format("streamsim sweep: no *.yaml scenario under {}\n", args.path);
-      return kExitBadInput;
-    }
-  } else if (std::filesystem::exists(args.path, ec)) {
-    files.push_back(args.path);
-  } else {
-    err << fmt::format("streamsim sweep: {}: no such file or folder\n", args.path);
-    return kExitBadInput;
-  }
+  if (!scenarioFiles({args.path}, "sweep", files, err)) return kExitBadInput;
   int shardIndex = 0, shardCount = 1;
   if (!args.shard.empty() && !parseShard(args.shard, shardIndex, shardCount)) {
     err << fmt::format("streamsim sweep: --shard '{}': expected i/n with 0 <= i < n, e.g. 0/4\n",
@@ -329,14 +377,25 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   std::mutex mu;
   const bool bar = !args.noProgress && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
+  // Off a terminal (CI logs), one line per file as its last seed finishes.
+  std::vector<size_t> seedsLeft(scenarios.size(), 0), seedsFailed(scenarios.size(), 0);
+  for (const Job& job : jobs) ++seedsLeft[job.scenario];
+  auto fileDone = [&](size_t i) {
+    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    err << fmt::format("done {} ({} elapsed): {} failed\n", scenarios[i].file, clockText(secs),
+                       seedsFailed[i]);
+  };
   auto progress = [&] {
     size_t done = finished.load();
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     double rate = secs > 0 ? done / secs : 0;
     int width = 30;
     int filled = jobs.empty() ? width : static_cast<int>(width * done / jobs.size());
-    err << fmt::format("\r[{}{}] {}/{} seeds  {:.1f}/s  failures: {}", std::string(filled, '#'),
-                       std::string(width - filled, ' '), done, jobs.size(), rate, failures.load())
+    double eta = rate > 0 ? (jobs.size() - done) / rate : 0;
+    err << fmt::format("\r[{}{}] {}/{} seeds  {:.1f}/s  {} elapsed, ETA {}  failures: {}",
+                       std::string(filled, '#'), std::string(width - filled, ' '), done, jobs.size(),
+                       rate, clockText(secs), done ? clockText(eta) : std::string("?"),
+                       failures.load())
         << std::flush;
   };
   auto worker = [&] {
@@ -363,7 +422,11 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       std::lock_guard<std::mutex> lock(mu);
       outcomes[j] = std::move(o);
       ++finished;
-      if (!outcomes[j].passed) ++failures;
+      if (!outcomes[j].passed) {
+        ++failures;
+        ++seedsFailed[jobs[j].scenario];
+      }
+      if (--seedsLeft[jobs[j].scenario] == 0 && !bar) fileDone(jobs[j].scenario);
       if (bar) progress();
     }
   };
@@ -474,7 +537,10 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     plan = planForSeed(*sc, args.seed);
   }
   out << fmt::format("replaying {} seed {}\n{}\n", args.file, args.seed, plan.toString());
-  auto r = runWithPlan(*sc, args.seed, plan);
+  platform::RealEnv real;
+  std::string keepDir = args.keep.empty() ? "" : keepDirFor(args.keep, args.file, 1);
+  auto r = runWithPlan(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir);
+  if (!keepDir.empty()) out << fmt::format("kept the simulated files in {}\n", keepDir);
   if (!r.setupError.ok()) {
     err << fmt::format("{}: cannot run: {}\n", args.file, r.setupError.message());
     return kExitBadInput;

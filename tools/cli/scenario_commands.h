@@ -16,7 +16,7 @@ struct RunArgs {
   std::vector<std::string> files;
   uint64_t seed = 0;
   bool update = false;
-  bool verbose = false;
+  std::string keep;  // --keep DIR: the simulated files written here (a folder per file if several)
 };
 
 struct SweepArgs {
@@ -35,6 +35,7 @@ struct ReplayArgs {
   uint64_t seed = 0;
   std::string plan;
   bool trace = false;
+  std::string keep;  // --keep DIR
 };
 
 struct MergeArgs {

@@ -579,7 +579,12 @@ class Inspector {
         } else {
           for (const auto& f : *all) {
             sink.listedFiles.push_back(f.path);
-            listed.insert(localPath(f.path));
+            // The path and each of its tails, so a sink folder copied elsewhere (run --keep,
+            // a copy from a cluster) still matches its log's absolute paths.
+            std::string local = localPath(f.path);
+            listed.insert(local);
+            for (size_t at = local.find('/'); at != std::string::npos; at = local.find('/', at + 1))
+              listed.insert(local.substr(at + 1));
             sink_sizes_[f.path] = f.size;
           }
         }
@@ -596,8 +601,11 @@ class Inspector {
     }
     std::vector<FileInfo> data;
     collectDataFiles(sinkPath, data, 0);
-    for (const FileInfo& f : data)
-      if (!listed.count(localPath(f.path))) sink.orphanFiles.push_back(f.path);
+    for (const FileInfo& f : data) {
+      std::string local = localPath(f.path);
+      std::string rel = local.rfind(sinkPath + "/", 0) == 0 ? local.substr(sinkPath.size() + 1) : local;
+      if (!listed.count(local) && !listed.count(rel)) sink.orphanFiles.push_back(f.path);
+    }
     if (!sink.orphanFiles.empty()) {
       add(DiagnosisKind::kOrphanFiles,
           fmt::format("{} data file(s) in {} are not listed in _spark_metadata (left by a batch "

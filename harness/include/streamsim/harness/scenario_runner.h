@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/env.h"
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/progress.h"
@@ -32,6 +33,10 @@ struct ScenarioRunOptions {
   // run's reference, without the scenario's own `crash` steps).
   bool skipExpectations = false;
   bool skipCrashSteps = false;
+  // run/replay --keep DIR: when the run ends, its simulated filesystem is copied to `keepFs`
+  // under `keepDir` (keep_files.h). The oracles' extra runs keep nothing.
+  FileSystem* keepFs = nullptr;
+  std::string keepDir;
 };
 
 struct CheckFailure {
