@@ -150,5 +150,25 @@ TEST(ReliabilityCli, StateBatchInt64MaxDoesNotOverflowTheVersion) {
   EXPECT_EQ(o.text.find("version -"), std::string::npos) << o.text;
 }
 
+TEST(ReliabilityCli, BadInputFoundWhenTheQueryStartsExitsTwoWithTheScenarioLine) {
+  // minBatchesToRetain: 0 is refused by DataStreamWriter::start: before the fix that was exit 1
+  // ("FAIL ... reproduce") with no line of the scenario.
+  ScratchDir d("start_error");
+  std::string f = d.write("s.yaml", R"(name: a conf the query refuses when it starts
+query:
+  source: {kind: memory, schema: "id string"}
+  sink: {kind: memory}
+  conf: {spark.sql.streaming.minBatchesToRetain: "0"}
+steps:
+  - add_rows: [{id: a}]
+  - run: available
+)");
+  CliOut o = runCli("run " + f);
+  EXPECT_EQ(o.code, 2) << o.text;
+  EXPECT_NE(o.text.find(f + ":3:3: the query cannot start"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("minBatchesToRetain"), std::string::npos) << o.text;
+  EXPECT_EQ(o.text.find("reproduce"), std::string::npos) << o.text;
+}
+
 }  // namespace
 }  // namespace streamsim::testing
