@@ -10,7 +10,10 @@ void appendJsonString(std::string& out, std::string_view s) {
   for (char c : s) {
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u >= 0x7f || c == '"' || c == '\\') {
-      out += nlohmann::json(std::string(s)).dump();
+      // Invalid UTF-8 (a landing file's stray byte, quoted in a corrupt record or an error)
+      // becomes U+FFFD, as Java's decoder makes it when Spark writes the string out.
+      out += nlohmann::json(std::string(s)).dump(-1, ' ', false,
+                                                 nlohmann::json::error_handler_t::replace);
       return;
     }
   }

@@ -11,7 +11,8 @@ namespace streamsim::detail {
 
 // `"s"` as nlohmann::json(std::string(s)).dump(): printable ASCII without `"` or `\` is copied;
 // anything else (escapes, control characters, UTF-8 that must be validated) goes through
-// nlohmann itself, so its escaping and its error on invalid UTF-8 stay the same.
+// nlohmann itself, so its escaping stays the same; a byte that is not valid UTF-8 is written as
+// U+FFFD (never an exception).
 void appendJsonString(std::string& out, std::string_view s);
 
 // An integer as nlohmann writes an int64 value.

@@ -32,6 +32,15 @@ void civilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
   y += m <= 2;
 }
 
+bool isLeapYear(int64_t y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
+
+// The days of month m (1..12) of year y: a date past them (2026-02-31) does not exist, and
+// Spark's reader rejects it rather than rolling it into the next month.
+int64_t daysInMonth(int64_t y, int64_t m) {
+  static constexpr int64_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return m == 2 && isLeapYear(y) ? 29 : kDays[m - 1];
+}
+
 bool readInt(std::string_view s, size_t& pos, size_t digits, int64_t& out) {
   if (pos + digits > s.size()) return false;
   out = 0;
@@ -108,7 +117,8 @@ bool parseFixedLayout(std::string_view s, TimeMs& out) {
   const int64_t mo = byteAt(dateP, 5), d = byteAt(timeP, 0), h = byteAt(timeP, 3), mi = byteAt(timeP, 6);
   const int64_t sec = frac ? byteAt(lastP, 1) : byteAt(lastP, 5);
   const int64_t ms = frac ? byteAt(lastP, 4) * 10 + byteAt(last, 6) : 0;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 60) return false;
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo) || h > 23 || mi > 59 || sec > 60)
+    return false;
   int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   out = ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
   return true;
@@ -124,10 +134,24 @@ Result<TimeMs> parseTimestamp(std::string_view text) {
   };
   size_t pos = 0;
   int64_t y, mo, d, h = 0, mi = 0, sec = 0, ms = 0;
-  if (!readInt(text, pos, 4, y) || pos >= text.size() || text[pos++] != '-') return bad();
+  // A year past 9999 or before 0 is written with a sign and five or more digits (ISO 8601's
+  // expanded years, as appendTimestamp writes them): +10000-01-01T00:00:00Z.
+  bool expanded = !text.empty() && (text[0] == '+' || text[0] == '-');
+  if (expanded) {
+    ++pos;
+    size_t digits = 0;
+    while (pos + digits < text.size() && std::isdigit(static_cast<unsigned char>(text[pos + digits])))
+      ++digits;
+    // At most 9 digits: the years of an int64 millisecond count (about 292 million) fit.
+    if (digits < 4 || digits > 9 || !readInt(text, pos, digits, y)) return bad();
+    if (text[0] == '-') y = -y;
+    if (pos >= text.size() || text[pos++] != '-') return bad();
+  } else if (!readInt(text, pos, 4, y) || pos >= text.size() || text[pos++] != '-') {
+    return bad();
+  }
   if (!readInt(text, pos, 2, mo) || pos >= text.size() || text[pos++] != '-') return bad();
   if (!readInt(text, pos, 2, d)) return bad();
-  if (mo < 1 || mo > 12 || d < 1 || d > 31) return bad();
+  if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return bad();
   if (pos < text.size() && (text[pos] == 'T' || text[pos] == ' ')) {
     ++pos;
     if (!readInt(text, pos, 2, h) || pos >= text.size() || text[pos++] != ':') return bad();
@@ -155,11 +179,14 @@ Result<TimeMs> parseTimestamp(std::string_view text) {
   else if (pos + 6 == text.size() && (text.substr(pos) == "+00:00")) pos += 6;
   if (pos != text.size()) return bad();
   int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
-  return ((days * 24 + h) * 60 + mi) * 60 * 1000 + sec * 1000 + ms;
+  // Past int64 milliseconds (about 292 million years either side of 1970): no such time.
+  const __int128 t = static_cast<__int128>(days) * 86400000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
+  if (t < INT64_MIN || t > INT64_MAX) return bad();
+  return static_cast<TimeMs>(t);
 }
 
 void appendTimestamp(std::string& out, TimeMs t) {
-  int64_t days = t >= 0 ? t / 86400000 : -((-t + 86400000 - 1) / 86400000);
+  int64_t days = t / 86400000 - (t % 86400000 < 0 ? 1 : 0);  // floor, INT64_MIN included
   int64_t rem = t - days * 86400000;
   int64_t y;
   unsigned m, d;
@@ -198,10 +225,12 @@ void appendTimestamp(std::string& out, TimeMs t) {
     out.append(buf, n);
     return;
   }
+  // Expanded years (ISO 8601): a sign and at least five digits, which parseTimestamp reads back.
+  const std::string year = fmt::format("{}{:05}", y < 0 ? '-' : '+', y < 0 ? -y : y);
   if (ms == 0) {
-    out += fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z", y, m, d, h, mi, s);
+    out += fmt::format("{}-{:02}-{:02}T{:02}:{:02}:{:02}Z", year, m, d, h, mi, s);
   } else {
-    out += fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", y, m, d, h, mi, s, ms);
+    out += fmt::format("{}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", year, m, d, h, mi, s, ms);
   }
 }
 
@@ -238,7 +267,12 @@ Result<DurationMs> parseDuration(std::string_view text) {
     else if (unit == "d" || unit == "day" || unit == "days") mult = 86400000;
     else if (unit.empty() && !any && pos == text.size()) mult = 1;  // a bare number is ms
     else return bad();
-    total += n * mult;
+    // A sum past int64 milliseconds (9999999999999999d) is no duration: the overflow would
+    // be undefined behaviour and wrap negative.
+    int64_t part;
+    if (__builtin_mul_overflow(n, mult, &part) || __builtin_add_overflow(total, part, &total))
+      return Status::InvalidArgument(fmt::format(
+          "bad duration '{}': longer than the longest duration (about 292 million years)", text));
     any = true;
   }
   if (!any) return bad();

@@ -64,8 +64,12 @@ Result<Value> Value::castTo(Type t) const {
       if (type_ == Type::kInt || type_ == Type::kLong || type_ == Type::kTimestamp) {
         n = asLong();
       } else if (type_ == Type::kDouble) {
-        if (t == Type::kTimestamp) n = static_cast<int64_t>(asDouble() * 1000);  // seconds
-        else if (asDouble() == std::floor(asDouble())) n = static_cast<int64_t>(asDouble());
+        // A double outside int64's range (1e300, NaN, infinities) is no integer: the cast
+        // would be undefined behaviour. 2^63 itself is out of range, -2^63 is in.
+        const double d = t == Type::kTimestamp ? asDouble() * 1000 : asDouble();  // seconds
+        if (!(d >= -9223372036854775808.0 && d < 9223372036854775808.0)) return bad();
+        if (t == Type::kTimestamp) n = static_cast<int64_t>(d);
+        else if (d == std::floor(d)) n = static_cast<int64_t>(d);
         else return bad();
       } else if (type_ == Type::kString) {
         if (t == Type::kTimestamp) {
@@ -209,6 +213,11 @@ Result<Schema> Schema::parseDDL(std::string_view ddl) {
     for (char c : next) lower.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
     if (lower == "not") {
       std::string n2 = word();
+      for (char& c : n2) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (n2 != "null")
+        return Status::InvalidArgument(fmt::format(
+            "bad schema '{}' at character {}: expected NULL after NOT in column '{}', got '{}'",
+            ddl, pos - n2.size(), name, n2));
       f.nullable = false;
     } else {
       pos = save;
@@ -314,7 +323,7 @@ std::string rowJsonThroughDom(const Row& row) {
     if (row[i].isNull()) continue;
     j[row.schema()->field(i).name] = toJsonValue(row[i]);
   }
-  return j.dump();
+  return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 }  // namespace
 

@@ -99,6 +99,7 @@ class Runner {
         if (!actions_.empty() && std::holds_alternative<ExpectFailure>(actions_[0])) {
           pending_error_ = st;
         } else {
+          result.startError = st;
           return fail(result, -1, "the query did not start: " + st.toString());
         }
       }
@@ -175,6 +176,8 @@ class Runner {
   Status apply(StartStream&) {
     if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
     Status st = sim_.hasWriter() ? sim_.startAgain() : sim_.start(query_.writer);
+    if (!st.ok() && st.code() != Status::Code::kAborted && !nextIsExpectFailure())
+      start_error_ = st;  // copied into the result if this action fails
     return queryError(st, "StartStream");
   }
   Status apply(Restart&) {
@@ -268,6 +271,7 @@ class Runner {
 
   StreamTestResult& fail(StreamTestResult& result, int index, const std::string& reason) {
     result.failedAction = index;
+    if (!start_error_.ok()) result.startError = start_error_;
     result.report = report(index);
     std::string head = index < 0 ? "testStream failed before the first action"
                                  : fmt::format("testStream failed at action {}: {}", index + 1,
@@ -321,6 +325,7 @@ class Runner {
   std::vector<Action> actions_;
   size_t current_ = 0;
   Status pending_error_;
+  Status start_error_;  // why the last StartStream failed (not a simulated crash)
   int64_t last_checked_batch_ = -1;
   int64_t crash_seen_ = 0;
 };

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -14,6 +15,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
+#include "streamsim/query.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
@@ -152,12 +154,15 @@ class Parser {
     ScenarioLoad out;
     YAML::Node root;
     try {
-      root = YAML::Load(std::string(text));
-    } catch (const YAML::ParserException& e) {
+      std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
+      if (!docs.empty()) root = docs[0];
+      if (docs.size() > 1) secondDocument(text, docs[1]);
+    } catch (const YAML::Exception& e) {
       error(e.mark, fmt::format("not valid YAML: {}", e.msg));
       out.errors = std::move(errors_);
       return out;
     }
+    duplicateKeys(root);
     Scenario sc;
     sc.file = file_;
     auto start = parseTimestamp("2026-01-01T00:00:00Z");
@@ -209,6 +214,47 @@ class Parser {
   void error(const YAML::Mark& m, std::string msg) { errors_.push_back({loc(m), std::move(msg)}); }
   void error(const YAML::Node& n, std::string msg) { error(n.Mark(), std::move(msg)); }
 
+  // A second YAML document after the scenario's (yaml-cpp's Load would drop it silently).
+  void secondDocument(std::string_view text, const YAML::Node& doc) {
+    YAML::Mark m = doc.Mark();
+    if (m.line < 0) {  // an empty document has no mark: point at its `---`
+      m = YAML::Mark();
+      size_t at = 0;
+      for (int line = 0, seen = 0; at < text.size(); ++line) {
+        if (text.substr(at, 3) == "---" && ++seen == (text.substr(0, 3) == "---" ? 2 : 1)) {
+          m.line = line;
+          m.column = 0;
+          break;
+        }
+        size_t nl = text.find('\n', at);
+        if (nl == std::string_view::npos) break;
+        at = nl + 1;
+      }
+    }
+    error(m, "a scenario file holds one YAML document; a second one starts here (remove the "
+             "'---' or put it in a file of its own)");
+  }
+
+  // Every key that a map names twice (yaml-cpp keeps both and `node[key]` finds the first, so
+  // a second `steps:` would be ignored), at the repeated key.
+  void duplicateKeys(const YAML::Node& n, int depth = 0) {
+    if (depth > 200) return;  // yaml-cpp's own parse bounds the depth well below this
+    if (n.IsSequence()) {
+      for (const auto& item : n) duplicateKeys(item, depth + 1);
+    } else if (n.IsMap()) {
+      std::map<std::string, int> first;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (it->first.IsScalar()) {
+          auto [at, fresh] = first.emplace(it->first.Scalar(), it->first.Mark().line + 1);
+          if (!fresh)
+            error(it->first, fmt::format("duplicate key '{}' (first at line {}); a key appears "
+                                         "once in a map", it->first.Scalar(), at->second));
+        }
+        duplicateKeys(it->second, depth + 1);
+      }
+    }
+  }
+
   // Reports every key of `map` not in `allowed` (with the key's own position).
   void checkKeys(const YAML::Node& map, std::string_view context,
                  const std::vector<std::string>& allowed) {
@@ -245,7 +291,10 @@ class Parser {
     }
     return n.Scalar();
   }
-  int64_t integer(const YAML::Node& n, std::string_view what, int64_t min = INT64_MIN) {
+  // An integer from min to max (every integer of the file is range-checked into its target
+  // type here: nothing is narrowed by a cast later).
+  int64_t integer(const YAML::Node& n, std::string_view what, int64_t min = INT64_MIN,
+                  int64_t max = INT64_MAX) {
     Value v = n.IsScalar() ? scalarValue(n) : Value();
     if (!n.IsScalar() || v.type() != Type::kLong) {
       error(n, fmt::format("{} must be an integer; got {}", what,
@@ -257,7 +306,15 @@ class Parser {
       error(n, fmt::format("{} must be at least {}; got {}", what, min, v.asLong()));
       return min;
     }
+    if (v.asLong() > max) {
+      error(n, fmt::format("{} must be at most {}; got {}", what, max, v.asLong()));
+      return min == INT64_MIN ? 0 : min;
+    }
     return v.asLong();
+  }
+  // An integer into an int: at most INT_MAX unless a lower bound is given.
+  int int32(const YAML::Node& n, std::string_view what, int min, int max = INT32_MAX) {
+    return static_cast<int>(integer(n, what, min, max));
   }
   double number(const YAML::Node& n, std::string_view what, double min, double max) {
     Value v = n.IsScalar() ? scalarValue(n) : Value();
@@ -284,7 +341,8 @@ class Parser {
     }
     return v.asBool();
   }
-  DurationMs duration(const YAML::Node& n, std::string_view what) {
+  // A duration; negative ones only where Spark takes them (a window's startTime).
+  DurationMs duration(const YAML::Node& n, std::string_view what, bool negativeAllowed = false) {
     if (!n.IsScalar()) {
       error(n, fmt::format("{} must be a duration such as 10m, 7d, 1s, 250ms; got {}", what,
                            nodeTypeName(n)));
@@ -292,8 +350,12 @@ class Parser {
     }
     auto d = parseDuration(n.Scalar());
     if (!d.ok()) {
-      error(n, fmt::format("bad duration '{}' for {}; expected e.g. 10m, 7d, 1s, 250ms, 1h30m",
-                           n.Scalar(), what));
+      error(n, fmt::format("bad duration '{}' for {}; expected e.g. 10m, 7d, 1s, 250ms, 1h30m ({})",
+                           n.Scalar(), what, d.status().message()));
+      return 0;
+    }
+    if (*d < 0 && !negativeAllowed) {
+      error(n, fmt::format("{} must not be negative; got '{}'", what, n.Scalar()));
       return 0;
     }
     return *d;
@@ -421,8 +483,8 @@ class Parser {
     if (auto t = n["trigger"]; t) q.trigger = parseTrigger(t);
     if (auto c = n["checkpoint"]; c) q.checkpoint = str(c, "checkpoint");
     if (auto s = n["stateStore"]; s) q.stateStore = oneOf(s, "stateStore", {"memory", "rocksdb"});
-    if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = static_cast<int>(integer(p, "shufflePartitions", 1));
-    if (auto r = n["taskRetries"]; r) q.taskRetries = static_cast<int>(integer(r, "taskRetries", 0));
+    if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = int32(p, "shufflePartitions", 1, kMaxShufflePartitions);
+    if (auto r = n["taskRetries"]; r) q.taskRetries = int32(r, "taskRetries", 0);
     if (auto c = n["conf"]; c && expectMap(c, "conf")) {
       for (auto it = c.begin(); it != c.end(); ++it)
         q.conf[str(it->first, "a conf name")] = str(it->second, "a conf value");
@@ -529,7 +591,7 @@ class Parser {
       if (auto t = n["transformWithState"]; t) {
         if (n["window"] || n["agg"])
           error(n, "an operator with transformWithState takes no 'window' or 'agg'");
-        spec.op = parseTws(t, groupBy);
+        spec.op = parseTws(t, groupBy, columns);
       } else if (auto w = n["window"]; w) {
         spec.op = parseWindowAgg(n, w, groupBy, columns);
       } else {
@@ -568,7 +630,7 @@ class Parser {
         if (op.windowMs > 0 && op.slideMs > op.windowMs)
           error(s, "window slide must not be longer than the window duration");
       }
-      if (auto s = w["startTime"]; s) op.startTimeMs = duration(s, "window startTime");
+      if (auto s = w["startTime"]; s) op.startTimeMs = duration(s, "window startTime", true);
     }
     auto agg = n["agg"];
     if (!agg) {
@@ -627,7 +689,8 @@ class Parser {
     op.processor = "python:" + file + ":" + op.pythonClass;
   }
 
-  TransformWithStateOp parseTws(const YAML::Node& t, std::vector<std::string> groupBy) {
+  TransformWithStateOp parseTws(const YAML::Node& t, std::vector<std::string> groupBy,
+                                const std::optional<std::vector<std::string>>& columns) {
     TransformWithStateOp op;
     op.groupBy = std::move(groupBy);
     if (!expectMap(t, "transformWithState")) return op;
@@ -650,7 +713,11 @@ class Parser {
     if (auto m = t["outputMode"]; m) op.outputMode = oneOf(m, "transformWithState outputMode", {"append", "update"});
     if (auto m = t["timeMode"]; m)
       op.timeMode = oneOf(m, "timeMode", {"None", "ProcessingTime", "EventTime"});
-    if (auto c = t["eventTimeColumn"]; c) op.eventTimeColumn = str(c, "eventTimeColumn");
+    if (auto c = t["eventTimeColumn"]; c) {
+      op.eventTimeColumn = str(c, "eventTimeColumn");
+      checkColumns(c, {*op.eventTimeColumn}, columns,
+                   "transformWithState's eventTimeColumn");
+    }
     if (auto i = t["initialState"]; i) op.initialState = rows(i, "an initialState row");
     if (auto d = t["ttl"]; d) {
       op.ttlMs = duration(d, "ttl");
@@ -698,7 +765,7 @@ class Parser {
     checkKeys(n, "trigger", {"processingTime", "availableNow", "once"});
     if (auto p = n["processingTime"]; p) {
       t.kind = TriggerSpec::Kind::kProcessingTime;
-      t.intervalMs = duration(p, "processingTime");
+      t.intervalMs = duration(p, "processingTime");  // 0: back to back (Spark allows it)
     } else if (auto a = n["availableNow"]; a) {
       if (boolean(a, "availableNow")) t.kind = TriggerSpec::Kind::kAvailableNow;
     } else if (auto o = n["once"]; o) {
@@ -770,7 +837,14 @@ class Parser {
           checkKeys(v, "add_rows", {"rows", "source"});
           if (auto r = v["rows"]; r) s.rows = rows(r, "an add_rows row");
           else error(v, "missing key 'rows' in add_rows");
-          if (auto src = v["source"]; src) s.source = static_cast<int>(integer(src, "source", 0));
+          if (auto src = v["source"]; src) {
+            // The index of one of the query's sources (sources_ is empty if the query is bad).
+            const int last = std::max<int>(0, static_cast<int>(sources_.size()) - 1);
+            s.source = int32(src, fmt::format("add_rows source (an index into the query's {} "
+                                              "source{})", sources_.size(),
+                                              sources_.size() == 1 ? "" : "s"),
+                             0, last);
+          }
         }
         if (s.source < static_cast<int>(sources_.size()) &&
             sources_[s.source].kind != SourceSpec::Kind::kMemory) {
@@ -794,10 +868,10 @@ class Parser {
         RunStep s;
         if (v.IsScalar() && v.Scalar() == "available") {
         } else if (v.IsScalar() && scalarValue(v).type() == Type::kLong) {
-          s.batches = static_cast<int>(integer(v, "run", 1));
+          s.batches = int32(v, "run", 1);
         } else if (v.IsMap()) {
           checkKeys(v, "run", {"batches"});
-          if (auto b = v["batches"]; b) s.batches = static_cast<int>(integer(b, "batches", 1));
+          if (auto b = v["batches"]; b) s.batches = int32(b, "batches", 1);
           else error(v, "missing key 'batches' in run");
         } else {
           error(v, "run must be `available` or {batches: N}");
@@ -894,7 +968,7 @@ class Parser {
       error(v, "crash needs 'at' (a fault point, see streamsim list-faults) or 'now: true'");
     }
     if (auto b = v["batch"]; b) s.batch = integer(b, "batch", 0);
-    if (auto p = v["partition"]; p) s.partition = static_cast<int>(integer(p, "partition", 0));
+    if (auto p = v["partition"]; p) s.partition = int32(p, "partition", 0, kMaxShufflePartitions - 1);
     return s;
   }
 
@@ -1076,7 +1150,7 @@ class Parser {
     checkKeys(n, "sweep",
               {"seeds", "crash_points", "max_crashes", "torn_writes", "task_failures", "io_errors",
                "landing_faults", "batches"});
-    if (auto v = n["seeds"]; v) s.seeds = static_cast<int>(integer(v, "seeds", 1));
+    if (auto v = n["seeds"]; v) s.seeds = int32(v, "seeds", 1);
     if (auto v = n["crash_points"]; v) {
       if (v.IsScalar() && v.Scalar() == "all") {
       } else if (v.IsSequence()) {
@@ -1089,7 +1163,7 @@ class Parser {
         error(v, "crash_points must be `all` or a list of fault points");
       }
     }
-    if (auto v = n["max_crashes"]; v) s.maxCrashes = static_cast<int>(integer(v, "max_crashes", 0));
+    if (auto v = n["max_crashes"]; v) s.maxCrashes = int32(v, "max_crashes", 0);
     if (auto v = n["torn_writes"]; v) s.tornWrites = boolean(v, "torn_writes");
     if (auto v = n["task_failures"]; v) s.taskFailures = number(v, "task_failures", 0, 1);
     if (auto v = n["io_errors"]; v) s.ioErrors = number(v, "io_errors", 0, 1);

@@ -295,6 +295,16 @@ class Runner {
       return result;
     }
     StreamTestResult r = runStreamTest(sim_, query_, std::move(actions));
+    if (r.startError.code() == Status::Code::kInvalidArgument) {
+      // Bad input found when the query starts (an option, a column, the checkpoint folder) is
+      // the scenario's: exit 2 at the step that started it, or at `query:`.
+      SourceLocation at = r.failedAction >= 0 && r.failedAction < static_cast<int>(where.size())
+                              ? where[r.failedAction]
+                              : sc_.query.where;
+      result.setupError = Status::InvalidArgument(fmt::format(
+          "{}: the query cannot start: {}", at.toString(), r.startError.message()));
+      return result;
+    }
     if (!r.status.ok()) {
       SourceLocation at = r.failedAction >= 0 && r.failedAction < static_cast<int>(where.size())
                               ? where[r.failedAction]

@@ -89,7 +89,10 @@ TEST(Time, FormatsTimestampsAtTheEdgesOfEachField) {
   EXPECT_EQ(formatTimestamp(-62135596800000), "0001-01-01T00:00:00Z");
   EXPECT_EQ(formatTimestamp(-62167219200000), "0000-01-01T00:00:00Z");
   EXPECT_EQ(formatTimestamp(253402300799999), "9999-12-31T23:59:59.999Z");
-  EXPECT_EQ(formatTimestamp(253402300800000), "10000-01-01T00:00:00Z");
+  // Past year 9999 (and before year 0): ISO 8601's expanded years, which parse back (issue 18).
+  EXPECT_EQ(formatTimestamp(253402300800000), "+10000-01-01T00:00:00Z");
+  EXPECT_EQ(formatTimestamp(-62167219200001), "-00001-12-31T23:59:59.999Z");
+  EXPECT_EQ(*parseTimestamp("+10000-01-01T00:00:00Z"), 253402300800000);
   for (TimeMs t = 1767225600000 - 86400000; t < 1767225600000 + 86400000; t += 3600007) {
     auto back = parseTimestamp(formatTimestamp(t));
     ASSERT_TRUE(back.ok()) << formatTimestamp(t);

@@ -1,7 +1,10 @@
 // `streamsim inspect` and `streamsim state`: read a checkpoint folder on the real filesystem
 // (streamsim's or Spark's own) through the engine's inspector and state-file readers
 // (streamsim's state_files.h, Spark's HDFS-backed spark_state_store.h).
+#include <charconv>
 #include <filesystem>
+#include <limits>
+#include <optional>
 #include <iostream>
 #include <map>
 #include <set>
@@ -26,6 +29,16 @@ std::string absolute(const std::string& path) {
   std::string s = ec ? path : p.lexically_normal().string();
   while (s.size() > 1 && s.back() == '/') s.pop_back();
   return s;
+}
+
+// An operator or partition folder's name as its id: all digits and at most INT_MAX (Spark's ids
+// are ints); nullopt for any other name.
+std::optional<int> folderId(const std::string& name) {
+  if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  int id = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + name.size(), id);
+  if (ec != std::errc() || end != name.data() + name.size()) return std::nullopt;
+  return id;
 }
 
 bool isDir(const std::string& path) {
@@ -136,7 +149,9 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
   }
   if (json)
     out << fmt::format("{{\n\"root\": {},\n\"checkpoints\": [\n{}\n]\n}}\n",
-                       nlohmann::json(root).dump(), jsonList);
+                       nlohmann::json(root).dump(-1, ' ', false,
+                                                  nlohmann::json::error_handler_t::replace),
+                       jsonList);
   return kExitOk;
 }
 
@@ -195,8 +210,10 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
                        "operator, or this is not a checkpoint\n", checkpoint);
     return kExitBadInput;
   }
-  if (batch < -1) {
-    err << "streamsim state: --batch must be >= 0\n";
+  // -1 (the default): the newest batch, below.
+  if (batch < -1 || batch == std::numeric_limits<long long>::max()) {
+    err << fmt::format("streamsim state: --batch must be between 0 and {} (the store version is "
+                       "batch + 1); got {}\n", std::numeric_limits<long long>::max() - 1, batch);
     return kExitBadInput;
   }
   bool latestCommitted = false;
@@ -215,14 +232,12 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
   std::map<int, std::set<int>> layout;
   for (const auto& opEntry : std::filesystem::directory_iterator(stateDir)) {
     if (!opEntry.is_directory()) continue;
-    std::string name = opEntry.path().filename().string();
-    if (name.empty() || name.find_first_not_of("0123456789") != std::string::npos) continue;
-    int opId = std::stoi(name);
-    if (op >= 0 && opId != op) continue;
+    auto opId = folderId(opEntry.path().filename().string());
+    if (!opId) continue;
+    if (op >= 0 && *opId != op) continue;
     for (const auto& part : std::filesystem::directory_iterator(opEntry.path())) {
-      std::string p = part.path().filename().string();
-      if (part.is_directory() && !p.empty() && p.find_first_not_of("0123456789") == std::string::npos)
-        layout[opId].insert(std::stoi(p));
+      auto partition = folderId(part.path().filename().string());
+      if (part.is_directory() && partition) layout[*opId].insert(*partition);
     }
   }
   if (layout.empty()) {

@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
@@ -71,6 +73,27 @@ bool scenarioFiles(const std::vector<std::string>& paths, const char* command,
   return true;
 }
 
+// Writes a report (sweep --json/--junit, merge --json) and says whether every byte reached the
+// file: an unwritable path is bad input (exit 2), never a silent exit 0.
+bool writeReport(const std::string& path, const std::string& text, std::string_view command,
+                 std::ostream& err) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    err << fmt::format("streamsim {}: {}: is a folder; expected a file to write the report to\n",
+                       command, path);
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text;
+  out.close();
+  if (!out) {
+    err << fmt::format("streamsim {}: {}: cannot write the report ({})\n", command, path,
+                       std::strerror(errno));
+    return false;
+  }
+  return true;
+}
+
 // 75 s -> "1:15", 3725 s -> "1:02:05".
 std::string clockText(double seconds) {
   auto s = static_cast<long long>(seconds + 0.5);
@@ -91,6 +114,12 @@ std::string keepDirFor(const std::string& keep, const std::string& file, size_t 
   std::filesystem::path dir = std::filesystem::absolute(keep, ec).lexically_normal();
   if (count > 1) dir /= std::filesystem::path(file).stem();
   return dir.string();
+}
+
+// A JSON report as text: a byte of a scenario's name or a failure message that is not UTF-8 is
+// written as U+FFFD (nlohmann's dump() would throw).
+std::string reportJson(const nlohmann::json& j) {
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 // Loads every file; prints every error of every file. False if any is bad.
@@ -275,8 +304,9 @@ bool parseShard(const std::string& text, int& index, int& count) {
 
 std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount) {
   std::vector<uint64_t> out;
-  for (uint64_t s = first; s < first + static_cast<uint64_t>(n); ++s)
-    if (s % static_cast<uint64_t>(shardCount) == static_cast<uint64_t>(shardIndex)) out.push_back(s);
+  for (uint64_t k = 0; k < static_cast<uint64_t>(n); ++k)
+    if (uint64_t s = first + k; s % static_cast<uint64_t>(shardCount) == static_cast<uint64_t>(shardIndex))
+      out.push_back(s);
   return out;
 }
 
@@ -346,6 +376,12 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   }
   if (args.seeds < 0) {
     err << "streamsim sweep: --seeds must be >= 1\n";
+    return kExitBadInput;
+  }
+  // The seeds are first .. first + n - 1: they must not wrap past 2^64 - 1.
+  if (args.seeds > 0 && args.firstSeed > UINT64_MAX - static_cast<uint64_t>(args.seeds - 1)) {
+    err << fmt::format("streamsim sweep: --first-seed {} --seeds {} runs past the last seed "
+                       "18446744073709551615\n", args.firstSeed, args.seeds);
     return kExitBadInput;
   }
   std::vector<harness::Scenario> scenarios;
@@ -485,10 +521,10 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       }
       j["results"].push_back(r);
     }
-    std::ofstream(args.json) << j.dump(2) << "\n";
+    if (!writeReport(args.json, reportJson(j), "sweep --json", err)) return kExitBadInput;
   }
   if (!args.junit.empty()) {
-    std::ofstream x(args.junit);
+    std::ostringstream x;
     x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
     for (size_t i = 0; i < scenarios.size(); ++i) {
       size_t n = 0, bad = 0;
@@ -515,6 +551,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       x << "  </testsuite>\n";
     }
     x << "</testsuites>\n";
+    if (!writeReport(args.junit, x.str(), "sweep --junit", err)) return kExitBadInput;
   }
   return exitCode;
 }
@@ -608,7 +645,18 @@ int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
     if (j.contains("shard") && j["shard"].contains("count"))
       ++shardCounts[fmt::format("{}", j["shard"]["count"].dump())];
     for (const auto& r : j["results"]) {
-      auto key = std::make_pair(r.value("file", std::string()), r.value("seed", uint64_t{0}));
+      // Each result is what sweep --json writes: {"file": "...", "seed": N, "passed": bool, ...}.
+      if (!r.is_object() || !r.contains("file") || !r["file"].is_string() ||
+          !r.contains("seed") || !r["seed"].is_number_unsigned() ||
+          (r.contains("passed") && !r["passed"].is_boolean()) ||
+          (r.contains("replay") && !r["replay"].is_string())) {
+        err << fmt::format("streamsim merge: {}: result {} is not a sweep result; expected "
+                           "{{\"file\": string, \"seed\": unsigned integer, \"passed\": bool}}, "
+                           "found {}\n", f, &r - &j["results"][0],
+                           r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+        return kExitBadInput;
+      }
+      auto key = std::make_pair(r["file"].get<std::string>(), r["seed"].get<uint64_t>());
       if (seen.count(key)) {
         err << fmt::format("streamsim merge: {} seed {} is in both {} and {} (overlapping shards?)\n",
                            key.first, key.second, seen[key], f);
@@ -631,14 +679,22 @@ int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   for (const auto& [key, f] : seen) seeds[key.first].push_back(key.second);
   int exitCode = kExitOk;
   for (const auto& [file, list] : seeds) {
+    // The gaps between consecutive seeds (the list is sorted and distinct); at most the first
+    // 20 missing seeds are named, however wide the gaps (seeds 0 and 2^64 - 1).
+    constexpr size_t kNamed = 20;
     std::vector<uint64_t> missing;
-    for (uint64_t s = list.front(), k = 0; s <= list.back(); ++s) {
-      if (k < list.size() && list[k] == s) ++k;
-      else missing.push_back(s);
+    uint64_t missingCount = 0;
+    for (size_t k = 1; k < list.size(); ++k) {
+      const uint64_t gap = list[k] - list[k - 1] - 1;
+      missingCount += gap;
+      for (uint64_t s = list[k - 1] + 1; s < list[k] && missing.size() < kNamed; ++s)
+        missing.push_back(s);
     }
-    if (!missing.empty()) {
-      err << fmt::format("streamsim merge: {}: seeds {} are missing (a shard's report not given?)\n",
-                         file, fmt::join(missing, ","));
+    if (missingCount > 0) {
+      err << fmt::format("streamsim merge: {}: seeds {}{} are missing (a shard's report not "
+                         "given?)\n", file, fmt::join(missing, ","),
+                         missingCount > missing.size()
+                             ? fmt::format(",... ({} in all)", missingCount) : std::string());
       exitCode = kExitBadInput;
     }
   }
@@ -652,7 +708,8 @@ int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   out << fmt::format("{} {} report{}: {} seeds of {} file{}, {} failed\n", failed ? "FAIL" : "PASS",
                      args.files.size(), args.files.size() == 1 ? "" : "s", results.size(),
                      seeds.size(), seeds.size() == 1 ? "" : "s", failed);
-  if (!args.json.empty()) std::ofstream(args.json) << merged.dump(2) << "\n";
+  if (!args.json.empty() && !writeReport(args.json, reportJson(merged), "merge --json", err))
+    return kExitBadInput;
   if (exitCode != kExitOk) return exitCode;
   return failed ? kExitCheckFailed : kExitOk;
 }

@@ -40,11 +40,15 @@ using OperatorFactory = std::function<std::unique_ptr<Operator>()>;
 
 enum class WatermarkPolicy { kMin, kMax };
 
+// The most shuffle partitions a query may have: every partition's state store lives in memory
+// in the simulator, so an unbounded count (10000000) would exhaust it before the first batch.
+inline constexpr int kMaxShufflePartitions = 10000;
+
 struct QueryOptions {
   std::string checkpointLocation;
   Trigger trigger;
   OutputMode outputMode = OutputMode::kAppend;
-  int shufflePartitions = 4;     // a checkpoint's recorded value wins on restart, as in Spark
+  int shufflePartitions = 4;     // 1..kMaxShufflePartitions; a checkpoint's recorded value wins on restart, as in Spark
   int taskRetries = 0;
   StateStoreOptions stateStore;
   bool noDataMicroBatches = true;

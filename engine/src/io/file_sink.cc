@@ -9,6 +9,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/json_rows.h"
+#include "json_text.h"
 
 namespace streamsim {
 
@@ -17,7 +18,11 @@ namespace {
 // Hadoop's local filesystem reports 32 MB blocks; Spark copies the figure into the log.
 constexpr int64_t kBlockSize = 32 * 1024 * 1024;
 
-std::string quote(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
+std::string quote(std::string_view s) {
+  std::string out;
+  detail::appendJsonString(out, s);
+  return out;
+}
 
 void trace(const Env* env, const std::string& json) {
   if (env != nullptr && env->trace != nullptr) env->trace->event(json);

@@ -65,7 +65,11 @@ std::string_view baseNameView(std::string_view path) {
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
 }
 
-std::string quote(std::string_view s) { return nlohmann::json(std::string(s)).dump(); }
+std::string quote(std::string_view s) {
+  std::string out;
+  detail::appendJsonString(out, s);
+  return out;
+}
 
 }  // namespace
 

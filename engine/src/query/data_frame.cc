@@ -1,4 +1,5 @@
 #include <charconv>
+#include <limits>
 
 #include "streamsim/query.h"
 
@@ -53,12 +54,13 @@ DataStreamWriter& DataStreamWriter::options(QueryOptions options) {
 }
 
 namespace {
-Result<int> parsePositiveInt(const std::string& key, const std::string& value, int min) {
+Result<int> parsePositiveInt(const std::string& key, const std::string& value, int min,
+                             int max = std::numeric_limits<int>::max()) {
   int n = 0;
   auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
-  if (ec != std::errc() || p != value.data() + value.size() || n < min)
+  if (ec != std::errc() || p != value.data() + value.size() || n < min || n > max)
     return Status::InvalidArgument(
-        fmt::format("option {}: '{}' is not a whole number >= {}", key, value, min));
+        fmt::format("option {}: '{}' is not a whole number from {} to {}", key, value, min, max));
   return n;
 }
 Result<bool> parseBool(const std::string& key, const std::string& value) {
@@ -75,7 +77,7 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   if (key == "checkpointLocation") {
     options_.checkpointLocation = value;
   } else if (key == "spark.sql.shuffle.partitions" || key == "shufflePartitions") {
-    auto n = parsePositiveInt(key, value, 1);
+    auto n = parsePositiveInt(key, value, 1, kMaxShufflePartitions);
     if (n.ok()) options_.shufflePartitions = *n; else record(n.status());
   } else if (key == "taskRetries") {
     auto n = parsePositiveInt(key, value, 0);
@@ -116,8 +118,11 @@ Result<std::unique_ptr<StreamingQuery>> DataStreamWriter::start(const Env& env) 
     return Status::InvalidArgument(fmt::format(
         "spark.sql.streaming.minBatchesToRetain must be >= 1 (the batches kept recoverable), got {}",
         options_.minBatchesToRetain));
-  if (options_.trigger.kind == Trigger::Kind::kProcessingTime && options_.trigger.intervalMs <= 0)
-    return Status::InvalidArgument("processingTime trigger needs an interval > 0");
+  // Spark's ProcessingTimeTrigger requires intervalMs >= 0; 0 runs batches back to back.
+  if (options_.trigger.kind == Trigger::Kind::kProcessingTime && options_.trigger.intervalMs < 0)
+    return Status::InvalidArgument(fmt::format(
+        "the processingTime trigger's interval must not be negative, got {}",
+        formatDuration(options_.trigger.intervalMs)));
   std::unique_ptr<StreamingQuery> q(new StreamingQuery(env, df_, sink_, options_));
   STREAMSIM_RETURN_IF_ERROR(q->open());
   return q;

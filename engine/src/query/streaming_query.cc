@@ -3,6 +3,7 @@
 // offsets/N -> sources told the previous batch is done -> operators (state committed per
 // partition) -> sink -> watermark update -> commits/N.
 #include <algorithm>
+#include <charconv>
 
 #include <nlohmann/json.hpp>
 
@@ -79,7 +80,7 @@ Status StreamingQuery::fail(Status st) {
       active_ = false;
     }
     nlohmann::json j{{"event", "query_failed"}, {"batch", next_batch_id_}, {"error", st.toString()}};
-    trace(j.dump());
+    trace(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));  // quotes input
   }
   return st;
 }
@@ -167,8 +168,14 @@ Status StreamingQuery::open() {
   }
   // A checkpoint's recorded configuration wins over the new one, as in Spark.
   if (auto it = conf_.find(kShufflePartitionsConf); it != conf_.end()) {
-    int n = std::atoi(it->second.c_str());
-    if (n > 0) options_.shufflePartitions = n;
+    const std::string& v = it->second;
+    int n = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+    if (ec != std::errc() || end != v.data() + v.size() || n < 1 || n > kMaxShufflePartitions)
+      return Status::Corruption(fmt::format(
+          "{}/offsets: the recorded conf {} is '{}'; expected a whole number from 1 to {}", root,
+          kShufflePartitionsConf, v, kMaxShufflePartitions));
+    options_.shufflePartitions = n;
   }
   conf_[kShufflePartitionsConf] = std::to_string(options_.shufflePartitions);
   conf_[kStateStoreProviderConf] =

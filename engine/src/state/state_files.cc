@@ -237,6 +237,10 @@ Status parseStateFile(std::string_view data, const std::string& path, StateFileK
 
   // Two passes: check every record, then visit, so a bad file applies nothing.
   std::string_view records = body.substr(kHeaderSize, body.size() - kHeaderSize - 9);
+  // Every record takes at least one byte: a count over the bytes left is a bad footer (and a
+  // reservation bounded by the file's own size, whatever the count says).
+  if (count > records.size())
+    return corrupt(fmt::format("footer says {} records in {} bytes", count, records.size()));
   std::vector<StateRecordView> parsed;
   parsed.reserve(count);
   while (!records.empty()) {

@@ -164,6 +164,9 @@ struct StreamTestResult {
   Status status;             // OK, or the failure with the full report as message
   int failedAction = -1;     // index into the actions, -1 when all passed
   std::string report;        // the report (also when passing: actions, batches, sink)
+  // When the run stopped because the query did not start (before the first action or at a
+  // StartStream): the start's own error, e.g. InvalidArgument for a bad option.
+  Status startError;
 };
 
 // Runs `actions` against `query` in `sim`. The query is started before the first action unless

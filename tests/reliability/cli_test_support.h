@@ -1,0 +1,64 @@
+// Running the built `streamsim` binary (STREAMSIM_CLI) from a test, and scratch folders for the
+// inputs it reads: shared by the reliability tests (cli_regressions_test, malformed_inputs_test).
+#pragma once
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace streamsim::testing {
+
+struct CliOut {
+  int code = -1;  // the exit code; -1 if the process died of a signal (an abort)
+  std::string text;
+};
+
+inline CliOut runCli(const std::string& args) {
+  CliOut out;
+  std::string cmd = std::string(STREAMSIM_CLI) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) return out;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
+  int status = pclose(p);
+  out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return out;
+}
+
+// A fresh folder under the temp dir, removed when the object goes.
+class ScratchDir {
+ public:
+  explicit ScratchDir(const std::string& name)
+      : path_((std::filesystem::temp_directory_path() /
+               ("streamsim_" + name + "_" + std::to_string(::getpid())))
+                  .string()) {
+    std::filesystem::remove_all(path_);
+    std::filesystem::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path_, ec);
+  }
+  const std::string& path() const { return path_; }
+  // Writes `text` (bytes as given) to path()/rel, creating folders; returns the full path.
+  std::string write(const std::string& rel, const std::string& text) const {
+    std::filesystem::path p = std::filesystem::path(path_) / rel;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p.string();
+  }
+  std::string read(const std::string& rel) const {
+    std::ifstream in(std::filesystem::path(path_) / rel, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  }
+
+ private:
+  std::string path_;
+};
+
+}  // namespace streamsim::testing

@@ -1,0 +1,28 @@
+# Instrumented builds of the whole project (docs/reliability.md).
+#
+#   -DSTREAMSIM_SANITIZE=ON   every target compiled and linked with AddressSanitizer and
+#                             UndefinedBehaviorSanitizer; any UB report aborts the test
+#                             (-fno-sanitize-recover=undefined). GCC or clang.
+#   -DSTREAMSIM_FUZZ=ON       (clang only) the libraries also carry libFuzzer's coverage
+#                             instrumentation (-fsanitize=fuzzer-no-link) and tests/fuzz/ builds one
+#                             libFuzzer executable per *_fuzz.cc; implies STREAMSIM_SANITIZE.
+option(STREAMSIM_SANITIZE "Build everything with ASan + UBSan" OFF)
+option(STREAMSIM_FUZZ "Build the libFuzzer targets in tests/fuzz (clang)" OFF)
+
+if(STREAMSIM_FUZZ)
+  if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang")
+    message(FATAL_ERROR "STREAMSIM_FUZZ needs clang: CXX=clang++ cmake -DSTREAMSIM_FUZZ=ON ...")
+  endif()
+  set(STREAMSIM_SANITIZE ON)
+  add_compile_options(-fsanitize=fuzzer-no-link)
+endif()
+
+if(STREAMSIM_SANITIZE)
+  set(_streamsim_san -fsanitize=address,undefined -fno-sanitize-recover=undefined)
+  add_compile_options(${_streamsim_san} -fno-omit-frame-pointer)
+  add_link_options(${_streamsim_san})
+  # The sanitizers' reports name the line; a test that trips one fails.
+  set(STREAMSIM_SANITIZER_ENV
+      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1"
+      "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+endif()
