@@ -217,4 +217,26 @@ Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::strin
   return out;
 }
 
+Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
+                                                     StateStoreKind kind) {
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
+  std::vector<std::string> out;
+  if (version == 0) return out;
+  auto hex = [](std::string_view b) {
+    std::string h;
+    for (unsigned char c : b) h += fmt::format("{:02x}", c);
+    return h;
+  };
+  for (const auto& op : operators(env, root)) {
+    for (int64_t partition : op.partitions) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+      for (const auto& [cf, entries] : dump)
+        for (const auto& [k, v] : entries)
+          out.push_back(fmt::format("{}/{} {} {}={}", op.op, partition, cf, hex(k), hex(v)));
+    }
+  }
+  return out;
+}
+
 }  // namespace streamsim::harness

@@ -40,7 +40,7 @@ Violation Violation::fromJson(const nlohmann::json& j) {
 const std::vector<std::string>& oracleNames() {
   static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
                                                   "watermark",    "determinism", "state_bound",
-                                                  "batch_split"};
+                                                  "batch_split",  "interleaving"};
   return kNames;
 }
 
@@ -522,6 +522,37 @@ std::optional<Violation> checkBatchSplitInvariance(const std::vector<Row>& a,
       return Violation{"batch_split", -1, formatRow(r),
                        "a key's final row appears only with another batching: " + formatRow(r), {}};
   return std::nullopt;
+}
+
+std::optional<Violation> checkInterleaving(const std::vector<Row>& sequentialRows,
+                                          const std::vector<Row>& rows,
+                                          const std::vector<std::string>& sequentialState,
+                                          const std::vector<std::string>& state,
+                                          const std::vector<std::string>& traceLines) {
+  std::optional<Violation> v = checkExactlyOnce(sequentialRows, rows);
+  if (v) {
+    v->message = "the reader's view differs from the sequential run's (keys one after the other): " +
+                 v->message;
+  } else if (sequentialState != state) {
+    v = Violation{};
+    size_t i = 0;
+    while (i < state.size() && i < sequentialState.size() && state[i] == sequentialState[i]) ++i;
+    v->message = fmt::format(
+        "the committed state differs from the sequential run's: first difference at entry {}: "
+        "sequential {}, interleaved {}",
+        i, i < sequentialState.size() ? sequentialState[i] : "(none)",
+        i < state.size() ? state[i] : "(none)");
+  }
+  if (!v) return std::nullopt;
+  v->oracle = "interleaving";
+  v->key.clear();
+  v->events.clear();
+  for (const std::string& line : traceLines)
+    if (line.find("\"tws.switch\"") != std::string::npos) v->events.push_back(line);
+  v->message += fmt::format(" — after {} context switch{} (events below: which key resumed at "
+                            "which await instead of which)",
+                            v->events.size(), v->events.size() == 1 ? "" : "es");
+  return v;
 }
 
 }  // namespace streamsim::harness

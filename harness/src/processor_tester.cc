@@ -137,6 +137,7 @@ class ForwardingHandle final : public StatefulProcessorHandle {
   std::vector<TimeMs> listTimers() override { return inner_.listTimers(); }
   void deleteIfExists(const std::string& name) override { inner_.deleteIfExists(name); }
   QueryInfo getQueryInfo() const override { return inner_.getQueryInfo(); }
+  const Env* env() const override { return inner_.env(); }
 
  protected:
   std::shared_ptr<streamsim::detail::ValueStateBackend> createValueState(
@@ -396,6 +397,7 @@ ProcessorTesterBase::ProcessorTesterBase(ProcessorFactory factory, TesterOptions
   env_.fs = fs_;
   env_.ids = ids_.get();
   env_.trace = options_.trace;
+  env_.services = options_.services;
   stores_ = makeStateStoreProvider(env_, options_.stateStore);
   query_id_ = ids_->newUuid();
   run_id_ = ids_->newUuid();

@@ -172,7 +172,7 @@ class Parser {
                               nodeTypeName(root)));
     } else {
       checkKeys(root, "the scenario",
-                {"name", "description", "start", "query", "steps", "oracles", "sweep"});
+                {"name", "description", "start", "query", "steps", "oracles", "sweep", "services"});
       if (auto n = root["name"]; n) {
         sc.name = str(n, "name");
       } else {
@@ -192,6 +192,7 @@ class Parser {
       }
       if (auto n = root["oracles"]; n) parseOracles(n, sc);
       if (auto n = root["sweep"]; n) sc.sweep = parseSweep(n);
+      if (auto n = root["services"]; n) parseServices(n, sc);
     }
     out.errors = std::move(errors_);
     if (out.errors.empty()) out.scenario = std::move(sc);
@@ -1149,7 +1150,7 @@ class Parser {
     if (!expectMap(n, "sweep")) return s;
     checkKeys(n, "sweep",
               {"seeds", "crash_points", "max_crashes", "torn_writes", "task_failures", "io_errors",
-               "landing_faults", "batches"});
+               "landing_faults", "batches", "switches", "switch_steps"});
     if (auto v = n["seeds"]; v) s.seeds = int32(v, "seeds", 1);
     if (auto v = n["crash_points"]; v) {
       if (v.IsScalar() && v.Scalar() == "all") {
@@ -1169,7 +1170,37 @@ class Parser {
     if (auto v = n["io_errors"]; v) s.ioErrors = number(v, "io_errors", 0, 1);
     if (auto v = n["landing_faults"]; v) s.landingFaults = number(v, "landing_faults", 0, 1);
     if (auto v = n["batches"]; v) s.batches = integer(v, "batches", 1);
+    if (auto v = n["switches"]; v) s.switches = number(v, "switches", 0, 1);
+    if (auto v = n["switch_steps"]; v) s.switchSteps = integer(v, "switch_steps", 1);
     return s;
+  }
+
+  // services: [{name: scoring, latency: 10ms | [5ms, 20ms], errors: 0.1, slow: 0.05,
+  //             slow_latency: 5s}]
+  void parseServices(const YAML::Node& n, Scenario& sc) {
+    if (!expectList(n, "services")) return;
+    for (const auto& s : n) {
+      if (!expectMap(s, "a service")) continue;
+      checkKeys(s, "a service", {"name", "latency", "errors", "slow", "slow_latency"});
+      ServiceSpec spec;
+      spec.where = loc(s);
+      if (auto v = s["name"]; v) spec.name = str(v, "name");
+      else error(s, "a service needs a name (what processors call getService with)");
+      if (auto v = s["latency"]; v) {
+        if (v.IsSequence() && v.size() == 2) {
+          spec.minLatencyMs = duration(v[0], "latency");
+          spec.maxLatencyMs = duration(v[1], "latency");
+          if (spec.minLatencyMs > spec.maxLatencyMs)
+            error(v, "latency [min, max] needs min <= max");
+        } else {
+          spec.minLatencyMs = spec.maxLatencyMs = duration(v, "latency");
+        }
+      }
+      if (auto v = s["errors"]; v) spec.errors = number(v, "errors", 0, 1);
+      if (auto v = s["slow"]; v) spec.slow = number(v, "slow", 0, 1);
+      if (auto v = s["slow_latency"]; v) spec.slowLatencyMs = duration(v, "slow_latency");
+      sc.services.push_back(std::move(spec));
+    }
   }
 
   bool isProcessor(const std::string& name) {

@@ -56,6 +56,8 @@ sim::FaultKnobs sweepKnobs(const Scenario& sc) {
     k.ioErrorProbability = sc.sweep->ioErrors;
     k.landingFaultProbability = sc.sweep->landingFaults;
     k.batches = sc.sweep->batches;
+    k.switchProbability = sc.sweep->switches;
+    k.switchSteps = sc.sweep->switchSteps;
   }
   return k;
 }
@@ -324,6 +326,12 @@ class Runner {
     result.trace = sim_.trace().lines();
     result.fingerprint = sim_.trace().fingerprint();
     result.progress = sim_.allProgress();
+    if (std::find(sc_.oracles.begin(), sc_.oracles.end(), "interleaving") != sc_.oracles.end()) {
+      auto kind = parseStateStoreKind(sc_.query.stateStore);
+      auto state = dumpCommittedState(sim_.env(), sc_.query.checkpoint,
+                                      kind.ok() ? *kind : StateStoreKind::kMemory);
+      if (state.ok()) result.committedState = std::move(*state);
+    }
     return result;
   }
 
@@ -333,6 +341,9 @@ class Runner {
     s.seed = o.seed;
     s.startTimeMs = sc.start;
     if (o.faultPlan) s.faultPlan = *o.faultPlan;
+    for (const ServiceSpec& svc : sc.services)
+      s.services.push_back(sim::SimulatedServiceSpec{svc.name, svc.minLatencyMs, svc.maxLatencyMs,
+                                                     svc.errors, svc.slow, svc.slowLatencyMs});
     return s;
   }
 
@@ -867,6 +878,20 @@ bool wants(const Scenario& sc, std::string_view oracle) {
   return std::find(sc.oracles.begin(), sc.oracles.end(), oracle) != sc.oracles.end();
 }
 
+// Whether one of the scenario's async processors declares its results order-dependent
+// (AsyncStatefulProcessor::orderDependent): the interleaving oracle then does not apply.
+bool orderDependent(const Scenario& sc) {
+  for (const auto& op : sc.query.operators) {
+    auto* t = std::get_if<TransformWithStateOp>(&op.op);
+    if (t == nullptr) continue;
+    auto p = ProcessorRegistry::create(t->processor);
+    if (!p.ok()) continue;
+    if (auto* a = dynamic_cast<detail::AsyncProcessorAdapter*>(p->get()); a && a->processor().orderDependent())
+      return true;
+  }
+  return false;
+}
+
 // The input rows in arrival order (put and add_rows steps; half-written files left out) as
 // events for the watermark oracle: id from `event_id` (else the arrival index), event time
 // from the watermark column.
@@ -981,6 +1006,19 @@ void applyOracles(const Scenario& sc, const ScenarioRunOptions& options, Scenari
   }
   if (wants(sc, "watermark")) add(checkScenarioWatermark(sc, r));
   if (wants(sc, "state_bound") && sc.stateBound) add(checkStateBound(r.progress, *sc.stateBound));
+  if (wants(sc, "interleaving") && options.faultPlan && !options.faultPlan->switches().empty() &&
+      !orderDependent(sc)) {
+    // The sequential run: the same plan without its context switches.
+    ScenarioRunOptions seq = quiet;
+    seq.skipExpectations = true;
+    seq.faultPlan->faults.clear();
+    for (const sim::Fault& f : options.faultPlan->faults)
+      if (!std::holds_alternative<sim::SwitchFault>(f)) seq.faultPlan->faults.push_back(f);
+    ScenarioRunResult sequential = runScenario(sc, seq);
+    if (sequential.setupError.ok() && sequential.failures.empty())
+      add(checkInterleaving(sequential.sinkRows, r.sinkRows, sequential.committedState,
+                            r.committedState, r.trace));
+  }
   if (wants(sc, "determinism")) {
     ScenarioRunResult again = runScenario(sc, quiet);
     add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));

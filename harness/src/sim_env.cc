@@ -14,6 +14,14 @@ SimEnv::SimEnv(SimEnvOptions options)
   env_.ids = &ids_;
   env_.faults = injector_.get();
   env_.trace = options_.traceEngine ? &trace_ : nullptr;
+  if (std::vector<sim::SwitchFault> switches = options_.faultPlan.switches(); !switches.empty()) {
+    scheduler_ = std::make_unique<sim::PlannedScheduler>(switches);
+    env_.scheduler = scheduler_.get();
+  }
+  if (!options_.services.empty()) {
+    services_ = std::make_unique<sim::SimulatedServices>(options_.services, options_.seed);
+    env_.services = services_.get();
+  }
 }
 
 SimEnv::~SimEnv() {

@@ -52,7 +52,9 @@ FaultInjector::FaultInjector(FaultPlan plan, SimFileSystem* fs, TraceSink* trace
 
 void FaultInjector::arm(const Fault& fault) {
   int64_t count = 1;
-  if (std::holds_alternative<TornWriteFault>(fault) || std::holds_alternative<LandingFault>(fault)) return;
+  if (std::holds_alternative<TornWriteFault>(fault) || std::holds_alternative<LandingFault>(fault) ||
+      std::holds_alternative<SwitchFault>(fault))
+    return;
   if (auto* t = std::get_if<TaskFailureFault>(&fault)) count = t->count;
   if (auto* io = std::get_if<IoErrorFault>(&fault)) count = io->count;
   if (count <= 0) return;

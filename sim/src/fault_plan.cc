@@ -68,6 +68,13 @@ Json toJsonValue(const Fault& fault) {
                    j["file"] = f.file;
                    if (f.param != 0) j["param"] = f.param;
                  },
+                 [&](const SwitchFault& f) {
+                   j["type"] = "switch";
+                   j["batch"] = f.batch;
+                   j["partition"] = f.partition;
+                   j["step"] = f.step;
+                   if (f.pick != 1) j["pick"] = f.pick;
+                 },
              },
              fault);
   return j;
@@ -188,8 +195,15 @@ Result<Fault> faultFromJson(const Json& j, size_t index) {
     STREAMSIM_RETURN_IF_ERROR(r.getInt("file", f.file));
     STREAMSIM_RETURN_IF_ERROR(r.getInt("param", f.param));
     out = f;
+  } else if (type == "switch") {
+    SwitchFault f;
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("batch", f.batch));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("partition", f.partition));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("step", f.step));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("pick", f.pick));
+    out = f;
   } else {
-    return r.error(fmt::format("unknown type \"{}\" (expected crash, task_failure, io_error, torn_write or landing)", type));
+    return r.error(fmt::format("unknown type \"{}\" (expected crash, task_failure, io_error, torn_write, landing or switch)", type));
   }
   STREAMSIM_RETURN_IF_ERROR(r.finish());
   return out;
@@ -228,6 +242,12 @@ Status validateFault(const Fault& fault, size_t i) {
                         [&](const LandingFault& f) -> Status {
                           if (f.file < 0) return bad(fmt::format("file must be >= 0, got {}", f.file));
                           if (f.param < 0) return bad(fmt::format("param must be >= 0, got {}", f.param));
+                          return Status::OK();
+                        },
+                        [&](const SwitchFault& f) -> Status {
+                          if (f.batch < 0 || f.partition < 0 || f.step < 0)
+                            return bad("a switch needs batch, partition and step >= 0");
+                          if (f.pick < 1) return bad(fmt::format("pick must be >= 1, got {}", f.pick));
                           return Status::OK();
                         },
                     },
@@ -287,6 +307,11 @@ std::string describe(const Fault& fault) {
           [](const LandingFault& f) {
             std::string out = fmt::format("landing {} of file {}", landingFaultKindName(f.kind), f.file);
             if (f.param != 0) out += fmt::format(" (param {})", f.param);
+            return out;
+          },
+          [](const SwitchFault& f) {
+            std::string out = fmt::format("switch at batch {} partition {} step {}", f.batch, f.partition, f.step);
+            if (f.pick != 1) out += fmt::format(" (candidate {})", f.pick);
             return out;
           },
       },
@@ -372,6 +397,11 @@ std::vector<FaultPlan> FaultPlan::shrinks() const {
                                     f.param = 0;
                                     return c;
                                   },
+                                  [](SwitchFault& f) {
+                                    bool c = f.pick != 1;
+                                    f.pick = 1;
+                                    return c;
+                                  },
                               },
                               p.faults[i]);
     if (changed) out.push_back(std::move(p));
@@ -390,6 +420,13 @@ std::vector<TornWriteFault> FaultPlan::tornWrites() const {
   std::vector<TornWriteFault> out;
   for (const Fault& f : faults)
     if (auto* t = std::get_if<TornWriteFault>(&f)) out.push_back(*t);
+  return out;
+}
+
+std::vector<SwitchFault> FaultPlan::switches() const {
+  std::vector<SwitchFault> out;
+  for (const Fault& f : faults)
+    if (auto* s = std::get_if<SwitchFault>(&f)) out.push_back(*s);
   return out;
 }
 
@@ -413,6 +450,8 @@ Status validate(const FaultKnobs& k) {
   if (k.maxCrashes < 0) return Status::InvalidArgument(fmt::format("fault knobs: max_crashes must be >= 0, got {}", k.maxCrashes));
   if (k.batches < 1) return Status::InvalidArgument(fmt::format("fault knobs: batches must be >= 1, got {}", k.batches));
   if (k.partitions < 1) return Status::InvalidArgument(fmt::format("fault knobs: partitions must be >= 1, got {}", k.partitions));
+  STREAMSIM_RETURN_IF_ERROR(prob("switches", k.switchProbability));
+  if (k.switchSteps < 1) return Status::InvalidArgument(fmt::format("fault knobs: switch_steps must be >= 1, got {}", k.switchSteps));
   if (k.files < 0) return Status::InvalidArgument(fmt::format("fault knobs: files must be >= 0, got {}", k.files));
   return Status::OK();
 }
@@ -502,6 +541,18 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
       }
       plan.faults.push_back(f);
     }
+  }
+  // Context switches of async processors: per (batch, partition), one or two.
+  if (k.switchProbability > 0) {
+    Random r = rng.split("switches");
+    for (int64_t b = 0; b < k.batches; ++b)
+      for (int p = 0; p < k.partitions; ++p) {
+        if (!r.bernoulli(k.switchProbability)) continue;
+        int n = r.bernoulli(0.3) ? 2 : 1;
+        for (int i = 0; i < n; ++i)
+          plan.faults.push_back(SwitchFault{b, p, r.uniformInt(0, k.switchSteps - 1),
+                                            static_cast<int>(r.uniformInt(1, 3))});
+      }
   }
   return plan;
 }

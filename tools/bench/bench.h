@@ -1,4 +1,5 @@
-// `streamsim bench` (DESIGN.md §8, docs/performance.md): the five workloads of issue 7, each
+// `streamsim bench` (DESIGN.md §8, docs/performance.md): the five workloads of issue 7 (and 6:
+// async processors, issue 15), each
 // printing its figure, its limit measured in the same run, the ratio, and how the figure scales
 // between two input sizes. Wall-clock timing lives here (tools/), never in the engine or tests.
 // Single-threaded (workload 4 runs its seeds on one thread: the figure is per core).

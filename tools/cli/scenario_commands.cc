@@ -242,6 +242,9 @@ Shrunk shrink(const harness::Scenario& sc, uint64_t seed, const sim::FaultPlan& 
               harness::ScenarioRunResult& lastFailure) {
   std::set<std::pair<std::string, int>> places;
   for (const auto& f : lastFailure.failures) places.insert({f.where.file, f.where.line});
+  // An oracle failure (every step passed) shrinks while the same oracle fails.
+  std::set<std::string> oracles;
+  for (const auto& v : lastFailure.violations) oracles.insert(v.oracle);
   Shrunk out;
   out.originalFaults = plan.faults.size();
   auto toPlan = [&](const ShrinkState& st) {
@@ -256,6 +259,9 @@ Shrunk shrink(const harness::Scenario& sc, uint64_t seed, const sim::FaultPlan& 
     if (!r.setupError.ok() || r.passed()) return false;
     for (const auto& f : r.failures)
       if (places.count({f.where.file, f.where.line})) return true;
+    if (places.empty() && r.failures.empty())
+      for (const auto& v : r.violations)
+        if (oracles.count(v.oracle)) return true;
     return false;
   };
   auto [minimal, steps] = rc::shrinkable::findLocalMin(shrinkable(ShrinkState{plan.faults}), stillFails);

@@ -15,6 +15,9 @@
 
 namespace streamsim {
 
+class Scheduler;
+class ServiceDirectory;
+
 // Time source and waiting. Under a virtual clock, sleepUntil is a jump in time.
 class Clock {
  public:
@@ -98,6 +101,10 @@ struct Env {
   IdGenerator* ids = nullptr;
   FaultHook* faults = nullptr;  // may be null: no faults
   TraceSink* trace = nullptr;   // may be null: no trace
+  // Async processors (scheduler.h): who resumes at an await (null: the sequential order) and
+  // the outside services they call (null: none).
+  Scheduler* scheduler = nullptr;
+  ServiceDirectory* services = nullptr;
 };
 
 // Passes a fault point: returns the hook's Status (OK without a hook).

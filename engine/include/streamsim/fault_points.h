@@ -20,6 +20,8 @@ inline constexpr std::string_view kSinkAfterMetadata = "sink.after_metadata";
 inline constexpr std::string_view kCommitsBeforeWrite = "commits.before_write";
 inline constexpr std::string_view kCommitsAfterWrite = "commits.after_write";
 inline constexpr std::string_view kLogMidWrite = "log.mid_write";
+// Passed before every state or timer operation an async processor awaits (async_processor.h).
+inline constexpr std::string_view kAsyncStateOp = "async.state_op";
 
 struct FaultPointInfo {
   std::string_view name;

@@ -15,7 +15,9 @@ void linkBuiltinProcessors();
 // Likewise for processors/list_ttl_processor.cc and processors/timer_at_processor.cc.
 void linkListTtlProcessor();
 void linkTimerAtProcessor();
+void linkAsyncProcessors();  // processors/async_processors.cc
 void linkAllBuiltins() {
+  linkAsyncProcessors();
   linkBuiltinProcessors();
   linkListTtlProcessor();
   linkTimerAtProcessor();

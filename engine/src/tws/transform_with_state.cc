@@ -12,6 +12,7 @@
 #include "streamsim/ops/partitioning.h"
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/state/row_encoding.h"
+#include "tws/async_runtime.h"
 #include "tws/tws_internal.h"
 
 namespace streamsim {
@@ -297,6 +298,56 @@ class TransformWithStateOperator final : public Operator {
     return Status::OK();
   }
 
+  // Runs one phase of an async processor's calls (async_runtime.h): the Env's scheduler picks
+  // who resumes at each await; a failure is reported as invoke() reports it, a failed state
+  // operation as a task failure the processor's code never saw.
+  template <class KeyFn, class StartFn, class DoneFn, class CollectFn>
+  Status runAsync(BatchContext& ctx, int partition, TaskContext& task, Phase phase, size_t calls,
+                  int64_t& steps, KeyFn key, StartFn start, DoneFn done, CollectFn collectRows) {
+    detail::AsyncPhase p;
+    p.env = ctx.env;
+    p.scheduler = ctx.env != nullptr ? ctx.env->scheduler : nullptr;
+    p.where = SchedulingPoint{ctx.batchId, operator_id_, partition, 0, detail::phaseMethod(phase)};
+    p.steps = &steps;
+    p.calls = calls;
+    p.encodedKey = key;
+    p.enter = [&](size_t i) { setKey(task, key(i)); };
+    p.keyJson = [&](size_t i) {
+      Row row;
+      SchemaPtr schema;
+      decodeKeyRow(key(i), row, schema);
+      return row.toJson();
+    };
+    p.start = start;
+    p.done = done;
+    p.collect = collectRows;
+    p.failed = [&](size_t i, std::exception_ptr error, const detail::PendingOp* op) {
+      setKey(task, key(i));
+      if (op != nullptr) {
+        try {
+          std::rethrow_exception(error);
+        } catch (const StatefulProcessorError& e) {
+          if (!task.violation) task.violation = e;
+        } catch (const std::exception& e) {
+          return Status::TaskFailed(fmt::format(
+              "transformWithState: state operation {} of async processor '{}' failed in {} "
+              "(batch {}, partition {}, key {}): {} (the task fails and is retried; the "
+              "processor's code did not see the error)",
+              detail::describeAwait(op), spec_.processorName, detail::phaseMethod(phase),
+              ctx.batchId, partition, task.keyRow.toJson(), e.what()));
+        }
+      }
+      return invoke(ctx, partition, task, phase, [&] {
+        if (op == nullptr) std::rethrow_exception(error);
+      });
+    };
+    if (task.trace) p.trace = task.trace;
+    task.phase = phase;
+    Status st = runAsyncPhase(p);
+    task.phase = Phase::kNone;
+    return st;
+  }
+
   Status runPartition(BatchContext& ctx, int partition, StateStore& store,
                       const std::vector<ops::KeyGroup>& groups,
                       const std::vector<ops::KeyGroup>& initialGroups, PartitionRun& run,
@@ -304,6 +355,7 @@ class TransformWithStateOperator final : public Operator {
     run.task = std::make_unique<TaskContext>();
     TaskContext& task = *run.task;
     task.store = &store;
+    task.env = ctx.env;
     task.timeMode = spec_.timeMode;
     task.batchTimestampMs = ctx.batchTimestampMs;
     task.query = ctx.query;
@@ -355,7 +407,29 @@ class TransformWithStateOperator final : public Operator {
 
     // Input rows, keys ascending; task.mid_partition after half of them.
     const size_t half = (groups.size() + 1) / 2;
-    for (size_t i = 0; i < groups.size(); ++i) {
+    auto* async = dynamic_cast<detail::AsyncProcessorAdapter*>(&processor);
+    int64_t asyncSteps = 0;
+    if (async != nullptr) {
+      // Async: every key's handler at once, interleaved by the scheduler (async_runtime.h).
+      std::vector<Row> keys(groups.size());
+      size_t finished = 0;
+      STREAMSIM_RETURN_IF_ERROR(runAsync(
+          ctx, partition, task, Phase::kInputRows, groups.size(), asyncSteps,
+          [&](size_t i) -> std::string_view { return groups[i].key; },
+          [&](size_t i, Output& o) {
+            keys[i] = task.keyRow;
+            return async->processor().handleInputRows(keys[i], RowRange(groups[i].rows),
+                                                      timerValues, o);
+          },
+          [&](size_t) { return ++finished == half ? midway() : Status::OK(); },
+          [&](size_t i, Output& o) {
+            if (task.trace)
+              task.trace("tws.rows", fmt::format(R"("in":{},"out":{})", groups[i].rows.size(),
+                                                 o.rows().size()));
+            return collect(ctx, partition, task, o, out);
+          }));
+    }
+    for (size_t i = 0; async == nullptr && i < groups.size(); ++i) {
       const ops::KeyGroup& g = groups[i];
       setKey(task, g.key);
       STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInputRows, [&] {
@@ -379,7 +453,35 @@ class TransformWithStateOperator final : public Operator {
                                                                      : ctx.evictionWatermarkMs;
       const int64_t deletedBefore = task.timersDeleted;
       const detail::DueTimers due = detail::dueTimers(store, threshold);
-      for (const detail::DueTimer& t : due.timers) {
+      if (async != nullptr) {
+        std::vector<Row> keys(due.timers.size());
+        std::vector<char> skipped(due.timers.size(), 0);
+        std::vector<ExpiredTimerInfo> infos;
+        infos.reserve(due.timers.size());
+        for (const detail::DueTimer& t : due.timers) infos.emplace_back(t.ts);
+        STREAMSIM_RETURN_IF_ERROR(runAsync(
+            ctx, partition, task, Phase::kExpiredTimer, due.timers.size(), asyncSteps,
+            [&](size_t i) { return due.timers[i].key; },
+            [&](size_t i, Output& o) -> Task<> {
+              const detail::DueTimer& t = due.timers[i];
+              if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) {
+                skipped[i] = 1;
+                return Task<>();
+              }
+              if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
+              keys[i] = task.keyRow;
+              return async->processor().handleExpiredTimer(keys[i], timerValues, infos[i], o);
+            },
+            [&](size_t i) {
+              if (skipped[i]) return Status::OK();
+              detail::deleteTimerEntries(store, due.timers[i].key, due.timers[i].ts);
+              ++task.timersFired;
+              return Status::OK();
+            },
+            [&](size_t, Output& o) { return collect(ctx, partition, task, o, out); }));
+      }
+      for (const detail::DueTimer& t : async != nullptr ? std::span<const detail::DueTimer>()
+                                                        : std::span(due.timers)) {
         // An earlier handler of this scan may have deleted it (only deleteTimer can: a handler
         // registers timers at any time, but the scan's list is fixed when it starts).
         if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;

@@ -63,6 +63,7 @@ struct StateVariable {
 
 struct TaskContext {
   StateStore* store = nullptr;
+  const Env* env = nullptr;
   TimeMode timeMode = TimeMode::kNone;
   TimeMs batchTimestampMs = 0;
   QueryInfo query;
@@ -96,6 +97,7 @@ class TaskHandle final : public StatefulProcessorHandle {
   std::vector<TimeMs> listTimers() override;
   void deleteIfExists(const std::string& name) override;
   QueryInfo getQueryInfo() const override { return task_.query; }
+  const Env* env() const override { return task_.env; }
 
  protected:
   std::shared_ptr<ValueStateBackend> createValueState(const std::string& name,

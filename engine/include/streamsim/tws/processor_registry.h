@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "streamsim/status.h"
+#include "streamsim/tws/async_processor.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim {
@@ -32,8 +33,9 @@ class ProcessorRegistry {
 
 // At namespace scope in a .cc file of your binary:
 //   STREAMSIM_REGISTER_PROCESSOR("count", CountProcessor);
+// Type may be a StatefulProcessor or an AsyncStatefulProcessor (async_processor.h).
 #define STREAMSIM_REGISTER_PROCESSOR(name, Type)                                  \
   static const ::streamsim::ProcessorRegistry::Registrar STREAMSIM_CONCAT(        \
       streamsim_processor_registrar_, __LINE__)(name, [] {                        \
-    return std::unique_ptr<::streamsim::StatefulProcessor>(std::make_unique<Type>()); \
+    return ::streamsim::asStatefulProcessor(std::make_unique<Type>());                \
   })

@@ -127,6 +127,8 @@ class StatefulProcessorHandle {
   // Removes every value of the state variable `name` (all grouping keys of this partition).
   virtual void deleteIfExists(const std::string& name) = 0;
   virtual QueryInfo getQueryInfo() const = 0;
+  // The engine's Env of the task (scheduler and services for async processors); may be null.
+  virtual const Env* env() const { return nullptr; }
 
   // What a state variable is, as recorded in the operator's state schema.
   struct StateVariableInfo {

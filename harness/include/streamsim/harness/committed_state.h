@@ -43,4 +43,10 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key);
 
+// Every entry of the last committed state of every stateful operator and partition, one line
+// each ("op/partition cf key=value", bytes in hex), in (operator, partition, cf, key) order — a
+// value to compare two runs' committed state with (the interleaving oracle).
+Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
+                                                     StateStoreKind kind);
+
 }  // namespace streamsim::harness

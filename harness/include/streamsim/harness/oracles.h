@@ -102,4 +102,14 @@ std::optional<Violation> checkBatchSplitInvariance(const std::vector<Row>& a,
                                                    const std::vector<Row>& b,
                                                    const std::vector<std::string>& keyColumns);
 
+// interleaving (async processors, DESIGN.md §5a): a run whose keys interleaved at awaits (the
+// plan's context switches) shows the reader the same rows and commits the same state
+// (dumpCommittedState lines) as the sequential run. The violation's events are the run's
+// tws.switch trace lines: the interleaving that broke it.
+std::optional<Violation> checkInterleaving(const std::vector<Row>& sequentialRows,
+                                          const std::vector<Row>& rows,
+                                          const std::vector<std::string>& sequentialState,
+                                          const std::vector<std::string>& state,
+                                          const std::vector<std::string>& traceLines);
+
 }  // namespace streamsim::harness

@@ -41,6 +41,7 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/status.h"
+#include "streamsim/tws/async_processor.h"
 #include "streamsim/tws/stateful_processor.h"
 #include "streamsim/tws/transform_with_state.h"
 #include "streamsim/value.h"
@@ -65,6 +66,9 @@ struct TesterOptions {
   uint64_t seed = 0;            // query ids and temp-file names
   std::string processorName = "processor";
   TraceSink* trace = nullptr;   // optional: receives the operator's trace events
+  // Optional: the outside services an async processor awaits (sim/simulated_service.h);
+  // their latency passes on the tester's virtual clock.
+  ServiceDirectory* services = nullptr;
 
   // Attaching to an existing checkpoint (the state of a one-partition query, e.g. to compare
   // it): the filesystem to use instead of a private one, the checkpoint root, the operator id
@@ -212,16 +216,16 @@ class ProcessorTesterBase {
 };
 
 
-// The typed tester. P is default-constructed for every batch (as the engine creates one
+// The typed tester (P sync or async). P is default-constructed for every batch (as the engine creates one
 // processor per task), or made by `factory`.
 template <class P>
 class ProcessorTester : public ProcessorTesterBase {
  public:
   explicit ProcessorTester(TesterOptions options = {})
-      : ProcessorTesterBase([] { return std::unique_ptr<StatefulProcessor>(std::make_unique<P>()); },
+      : ProcessorTesterBase([] { return asStatefulProcessor(std::make_unique<P>()); },
                             std::move(options)) {}
   ProcessorTester(std::function<std::unique_ptr<P>()> factory, TesterOptions options)
-      : ProcessorTesterBase([f = std::move(factory)] { return std::unique_ptr<StatefulProcessor>(f()); },
+      : ProcessorTesterBase([f = std::move(factory)] { return asStatefulProcessor(f()); },
                             std::move(options)) {}
 
   // Typed state access (bodies in processor_tester.hpp). Peeks return nullopt / empty for an

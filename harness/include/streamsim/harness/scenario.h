@@ -242,6 +242,19 @@ struct SweepSpec {
   double ioErrors = 0;        // probability per batch
   double landingFaults = 0;   // probability per landing file (resend, old mtime, half written...)
   int64_t batches = 10;
+  double switches = 0;        // probability per (batch, partition) of async context switches
+  int64_t switchSteps = 8;    // the scheduling steps they target: [0, switch_steps)
+  SourceLocation where;
+};
+
+// An outside service async processors await (`services:`; sim/simulated_service.h).
+struct ServiceSpec {
+  std::string name;
+  DurationMs minLatencyMs = 10;  // `latency: 10ms` or `latency: [5ms, 20ms]`
+  DurationMs maxLatencyMs = 10;
+  double errors = 0;             // probability of an error reply
+  double slow = 0;               // probability of a reply after `slow_latency`
+  DurationMs slowLatencyMs = 10'000;
   SourceLocation where;
 };
 
@@ -255,6 +268,7 @@ struct Scenario {
   SourceLocation oraclesWhere;
   std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]`
   std::optional<SweepSpec> sweep;
+  std::vector<ServiceSpec> services;
   std::string file;  // the path it was loaded from
 };
 

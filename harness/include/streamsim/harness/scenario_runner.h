@@ -68,6 +68,8 @@ struct ScenarioRunResult {
   std::vector<std::string> trace;
   uint64_t fingerprint = 0;
   std::vector<QueryProgress> progress;
+  // The last committed state (dumpCommittedState), only for the interleaving oracle.
+  std::vector<std::string> committedState;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;

@@ -17,6 +17,8 @@
 #include "streamsim/query.h"
 #include "streamsim/sim/fault_injector.h"
 #include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/planned_scheduler.h"
+#include "streamsim/sim/simulated_service.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/simulated_crash.h"
 #include "streamsim/sim/trace.h"
@@ -31,6 +33,8 @@ struct SimEnvOptions {
   // false: queries get no trace sink (Env::trace null), for a run whose trace nobody reads (a
   // sweep's fault-free reference). trace() then stays empty of engine events.
   bool traceEngine = true;
+  // Outside services async processors can await (seeded from `seed`).
+  std::vector<sim::SimulatedServiceSpec> services;
 };
 
 class SimEnv {
@@ -88,6 +92,9 @@ class SimEnv {
   sim::SeededIdGenerator ids_;
   sim::TraceRecorder trace_;
   std::unique_ptr<sim::FaultInjector> injector_;
+  // Async processors: the plan's context switches (null without any) and the services.
+  std::unique_ptr<sim::PlannedScheduler> scheduler_;
+  std::unique_ptr<sim::SimulatedServices> services_;
   Env env_;
   std::optional<DataStreamWriter> writer_;
   std::unique_ptr<StreamingQuery> query_;

@@ -86,7 +86,21 @@ struct LandingFault {
   bool operator==(const LandingFault&) const = default;
 };
 
-using Fault = std::variant<CrashFault, TaskFailureFault, IoErrorFault, TornWriteFault, LandingFault>;
+// A context switch of async processors (DESIGN.md §5a, docs/faults.md): at scheduling step
+// `step` of the partition task (batch, partition), resume another ready coroutine instead of the
+// sequential one — the `pick`-th other candidate (>= 1, taken modulo their number), or, where the
+// sequential run would wait, the `pick`-th candidate. Applies to every attempt of that task. A
+// plan without switches runs the sequential order; the shrinker drops switches like any fault.
+struct SwitchFault {
+  int64_t batch = 0;
+  int partition = 0;
+  int64_t step = 0;
+  int pick = 1;
+  bool operator==(const SwitchFault&) const = default;
+};
+
+using Fault = std::variant<CrashFault, TaskFailureFault, IoErrorFault, TornWriteFault, LandingFault,
+                           SwitchFault>;
 
 // One line, e.g. "crash at offsets.after_write batch 2".
 std::string describe(const Fault& fault);
@@ -114,6 +128,7 @@ struct FaultPlan {
 
   std::vector<LandingFault> landingFaults() const;
   std::vector<TornWriteFault> tornWrites() const;
+  std::vector<SwitchFault> switches() const;
 
   bool operator==(const FaultPlan&) const = default;
 };
@@ -134,6 +149,8 @@ struct FaultKnobs {
   int64_t files = 0;                   // landing files that landing faults may target
   DurationMs fileInterval = 1000;      // scale of landing-fault delays
   std::string checkpointDir = "/chk";  // I/O errors hit its offsets/, commits/, state/, sources/
+  double switchProbability = 0;        // per (batch, partition): context switches of async keys
+  int64_t switchSteps = 8;             // switches target scheduling steps in [0, switchSteps)
 };
 
 // InvalidArgument if a point name is unknown or a number is out of range.
@@ -143,7 +160,7 @@ std::vector<std::string> crashPoints(const FaultKnobs& knobs);
 
 // A random plan, a pure function of (rng's seed, knobs): it draws only from streams split off
 // `rng` ("crashes", "task_failures", "io_errors", "torn", "landing"), so changing one knob does
-// not change the faults of another kind. REQUIRES: validate(knobs).ok().
+// not change the faults of another kind (and "switches"). REQUIRES: validate(knobs).ok().
 FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& knobs);
 
 }  // namespace streamsim::sim

@@ -1,0 +1,385 @@
+// The async processor runtime (async_runtime.h) and the sync view of async processors
+// (AsyncProcessorAdapter, async_processor.h).
+#include "tws/async_runtime.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/fault_points.h"
+
+namespace streamsim {
+namespace detail {
+
+AsyncRuntime*& AsyncRuntime::slot() {
+  thread_local AsyncRuntime* runtime = nullptr;
+  return runtime;
+}
+
+AsyncRuntime& AsyncRuntime::current() {
+  AsyncRuntime* r = slot();
+  if (r == nullptr)
+    throw std::logic_error(
+        "an async state, timer or service operation was awaited outside a handler the engine "
+        "runs (co_await it inside init, handleInputRows, handleExpiredTimer, "
+        "handleInitialState or close)");
+  return *r;
+}
+
+std::string describeAwait(const PendingOp* op) {
+  if (op == nullptr) return "an outside call";
+  if (op->name.empty()) return fmt::format("{} {}()", op->kind, op->op);
+  return fmt::format("{} '{}'.{}()", op->kind, op->name, op->op);
+}
+
+namespace {
+
+// A suspended coroutine of some call: ready (in ready_) or waiting for virtual time.
+struct Fiber {
+  std::coroutine_handle<> h;
+  PendingOp* op = nullptr;
+  size_t call = 0;
+  uint64_t seq = 0;
+  TimeMs readyAt = 0;
+};
+
+struct CallState {
+  Task<> root;
+  bool started = false;
+  bool finished = false;
+  Output out;
+  std::string keyJson;  // cached for candidates
+};
+
+class PhaseRunner final : public AsyncRuntime {
+ public:
+  explicit PhaseRunner(AsyncPhase& phase) : phase_(phase), calls_(phase.calls) {}
+
+  void post(std::coroutine_handle<> h, PendingOp* op) override {
+    ready_.push_back(Fiber{h, op, current_, seq_++, 0});
+  }
+  void postAt(std::coroutine_handle<> h, TimeMs readyAt) override {
+    if (readyAt <= now())
+      post(h, nullptr);
+    else
+      waiting_.push_back(Fiber{h, nullptr, current_, seq_++, readyAt});
+  }
+  TimeMs now() override {
+    Clock* clock = phase_.env != nullptr ? phase_.env->clock : nullptr;
+    return clock != nullptr ? clock->nowMs() : local_now_;
+  }
+  ServiceDirectory* services() override {
+    return phase_.env != nullptr ? phase_.env->services : nullptr;
+  }
+
+  Status run() {
+    // Current while the coroutines run; restored also when a crash unwinds through here.
+    struct Current {
+      AsyncRuntime*& slot;
+      AsyncRuntime* previous;
+      ~Current() { slot = previous; }
+    } current{AsyncRuntime::slot(), AsyncRuntime::slot()};
+    current.slot = this;
+    Status st = loop();
+    if (!st.ok()) return st;
+    for (size_t i = 0; i < calls_.size(); ++i)
+      if (phase_.collect) STREAMSIM_RETURN_IF_ERROR(phase_.collect(i, calls_[i].out));
+    return Status::OK();
+  }
+
+ private:
+  // What can run next. kind: a ready fiber (index into ready_) or the start of call `next_`.
+  struct Choice {
+    bool start = false;
+    size_t fiber = 0;
+    size_t call = 0;
+    uint64_t seq = 0;
+  };
+
+  void advanceTo(TimeMs t) {
+    Clock* clock = phase_.env != nullptr ? phase_.env->clock : nullptr;
+    if (clock != nullptr)
+      clock->sleepUntil(t);
+    else
+      local_now_ = std::max(local_now_, t);
+  }
+
+  void promoteDue() {
+    if (waiting_.empty()) return;
+    const TimeMs t = now();
+    for (size_t i = 0; i < waiting_.size();) {
+      if (waiting_[i].readyAt <= t) {
+        ready_.push_back(waiting_[i]);
+        waiting_.erase(waiting_.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        ++i;
+      }
+    }
+  }
+
+  TimeMs nextWake() const {
+    TimeMs t = waiting_.front().readyAt;
+    for (const Fiber& f : waiting_) t = std::min(t, f.readyAt);
+    return t;
+  }
+
+  bool startable(size_t j) const {
+    if (j >= calls_.size()) return false;
+    if (!phase_.encodedKey) return true;
+    const std::string_view key = phase_.encodedKey(j);
+    for (size_t i = oldest_; i < j; ++i)
+      if (calls_[i].started && !calls_[i].finished && phase_.encodedKey(i) == key) return false;
+    return true;
+  }
+
+  const std::string& keyJson(size_t call) {
+    CallState& c = calls_[call];
+    if (c.keyJson.empty()) c.keyJson = phase_.keyJson ? phase_.keyJson(call) : "null";
+    return c.keyJson;
+  }
+
+  void enter(size_t call) {
+    current_ = call;
+    if (entered_ == call) return;
+    entered_ = call;
+    if (phase_.enter) phase_.enter(call);
+  }
+
+  Status loop() {
+    std::vector<Choice> choices;
+    std::vector<SchedulingCandidate> candidates;
+    std::vector<std::string> ats;
+    while (true) {
+      promoteDue();
+      while (oldest_ < calls_.size() && calls_[oldest_].finished) ++oldest_;
+      if (oldest_ == calls_.size()) return Status::OK();
+
+      // The sequential choice: the oldest unfinished call's earliest ready coroutine, or its
+      // start; none when it waits for an outside call.
+      choices.clear();
+      bool sequentialWaits = false;
+      if (calls_[oldest_].started) {
+        std::optional<size_t> best;
+        for (size_t i = 0; i < ready_.size(); ++i)
+          if (ready_[i].call == oldest_ && (!best || ready_[i].seq < ready_[*best].seq)) best = i;
+        if (best)
+          choices.push_back(Choice{false, *best, oldest_, ready_[*best].seq});
+        else
+          sequentialWaits = true;
+      } else {
+        choices.push_back(Choice{true, 0, next_, 0});
+      }
+      const bool withScheduler = phase_.scheduler != nullptr;
+      // The other candidates (only a scheduler looks at them).
+      if (withScheduler) {
+        const size_t first = choices.size();
+        for (size_t i = 0; i < ready_.size(); ++i) {
+          if (!choices.empty() && first == 1 && !choices[0].start && choices[0].fiber == i) continue;
+          choices.push_back(Choice{false, i, ready_[i].call, ready_[i].seq});
+        }
+        std::sort(choices.begin() + static_cast<std::ptrdiff_t>(first), choices.end(),
+                  [](const Choice& a, const Choice& b) {
+                    return a.call != b.call ? a.call < b.call : a.seq < b.seq;
+                  });
+        const bool nextIsSequential = !choices.empty() && choices[0].start;
+        if (!nextIsSequential && startable(next_)) choices.push_back(Choice{true, 0, next_, 0});
+      }
+
+      if (choices.empty()) {
+        if (waiting_.empty())
+          return Status::FailedPrecondition(fmt::format(
+              "async processor: the handler for key {} is suspended on something the engine "
+              "does not resume (await only state, timer and service operations, Tasks and "
+              "whenAll)",
+              keyJson(oldest_)));
+        advanceTo(nextWake());
+        continue;
+      }
+
+      size_t pick = 0;
+      bool wait = false;
+      if (sequentialWaits && !withScheduler) {
+        wait = true;
+      } else if (withScheduler && (choices.size() > 1 || sequentialWaits)) {
+        candidates.clear();
+        ats.clear();
+        ats.reserve(choices.size());
+        for (const Choice& c : choices)
+          ats.push_back(c.start ? std::string("start") : describeAwait(ready_[c.fiber].op));
+        for (size_t i = 0; i < choices.size(); ++i)
+          candidates.push_back(SchedulingCandidate{choices[i].call, keyJson(choices[i].call), ats[i]});
+        SchedulingPoint at = phase_.where;
+        at.step = phase_.steps != nullptr ? (*phase_.steps)++ : 0;
+        at.sequentialWaits = sequentialWaits;
+        pick = phase_.scheduler->pick(at, candidates);
+        if (pick == Scheduler::kWait) {
+          wait = sequentialWaits;
+          pick = 0;
+        } else if (pick >= choices.size()) {
+          pick = 0;
+        }
+        if (!wait && (pick != 0 || sequentialWaits)) {
+          const Choice& c = choices[pick];
+          enter(c.call);
+          if (phase_.trace)
+            phase_.trace("tws.switch",
+                         fmt::format(R"("step":{},"at":{},"instead_key":{},"instead_at":{})",
+                                     at.step, nlohmann::json(ats[pick]).dump(),
+                                     sequentialWaits ? "null" : keyJson(choices[0].call),
+                                     nlohmann::json(sequentialWaits ? "wait" : ats[0]).dump()));
+        }
+      }
+      if (wait) {
+        advanceTo(nextWake());
+        continue;
+      }
+      const Choice c = choices[pick];
+      STREAMSIM_RETURN_IF_ERROR(c.start ? startCall(c.call) : resumeFiber(c.fiber));
+    }
+  }
+
+  Status startCall(size_t j) {
+    CallState& call = calls_[j];
+    ++next_;
+    enter(j);
+    call.started = true;
+    call.root = phase_.start(j, call.out);
+    if (!call.root.valid()) return finish(j);
+    call.root.handle().resume();
+    return afterResume(j);
+  }
+
+  Status resumeFiber(size_t index) {
+    const Fiber f = ready_[index];
+    ready_.erase(ready_.begin() + static_cast<std::ptrdiff_t>(index));
+    enter(f.call);
+    if (f.op != nullptr) {
+      if (phase_.env != nullptr && phase_.env->faults != nullptr) {
+        // An injected failure here is a failed state operation (a crash propagates).
+        FaultContext ctx;
+        ctx.batchId = phase_.where.batch;
+        ctx.partition = phase_.where.partition;
+        ctx.operatorId = phase_.where.operatorId;
+        Status st = phase_.env->faults->at(faults::kAsyncStateOp, ctx);
+        if (!st.ok())
+          return phase_.failed(f.call, std::make_exception_ptr(std::runtime_error(st.message())), f.op);
+      }
+      try {
+        f.op->run(f.op);
+      } catch (const std::exception&) {
+        return phase_.failed(f.call, std::current_exception(), f.op);
+      }
+    }
+    f.h.resume();
+    return afterResume(f.call);
+  }
+
+  Status afterResume(size_t j) {
+    CallState& call = calls_[j];
+    if (!call.root.done()) return Status::OK();
+    if (call.root.handle().promise().error)
+      return phase_.failed(j, call.root.handle().promise().error, nullptr);
+    return finish(j);
+  }
+
+  Status finish(size_t j) {
+    calls_[j].finished = true;
+    return phase_.done ? phase_.done(j) : Status::OK();
+  }
+
+  AsyncPhase& phase_;
+  std::vector<CallState> calls_;
+  std::vector<Fiber> ready_;
+  std::vector<Fiber> waiting_;
+  size_t current_ = 0;
+  size_t entered_ = static_cast<size_t>(-1);
+  size_t oldest_ = 0;
+  size_t next_ = 0;
+  uint64_t seq_ = 0;
+  TimeMs local_now_ = 0;
+};
+
+}  // namespace
+
+Status runAsyncPhase(AsyncPhase& phase) {
+  PhaseRunner runner(phase);
+  return runner.run();
+}
+
+void runToCompletion(const Env* env, Task<> task) {
+  AsyncPhase phase;
+  phase.env = env;
+  phase.calls = 1;
+  std::exception_ptr error;
+  phase.start = [&](size_t, Output&) { return std::move(task); };
+  phase.failed = [&](size_t, std::exception_ptr e, const PendingOp*) {
+    error = e;
+    return Status::TaskFailed("async handler failed");
+  };
+  Status st = runAsyncPhase(phase);
+  if (error) std::rethrow_exception(error);
+  if (!st.ok()) throw std::runtime_error(st.message());
+}
+
+// ---------------------------------------------------------------------------------------------
+// AsyncProcessorAdapter
+
+void AsyncProcessorAdapter::init(StatefulProcessorHandle& handle) {
+  env_ = handle.env();
+  handle_ = std::make_unique<AsyncStatefulProcessorHandle>(handle);
+  runToCompletion(env_, p_->init(*handle_));
+}
+
+void AsyncProcessorAdapter::handleInputRows(const Row& key, RowRange rows,
+                                            const TimerValues& timerValues, Output& out) {
+  runToCompletion(env_, p_->handleInputRows(key, rows, timerValues, out));
+}
+
+void AsyncProcessorAdapter::handleExpiredTimer(const Row& key, const TimerValues& timerValues,
+                                               const ExpiredTimerInfo& info, Output& out) {
+  runToCompletion(env_, p_->handleExpiredTimer(key, timerValues, info, out));
+}
+
+void AsyncProcessorAdapter::handleInitialState(const Row& key, const Row& initialState,
+                                               const TimerValues& timerValues, Output& out) {
+  if (with_initial_ == nullptr)
+    throwRule("NO_INITIAL_STATE_HANDLER",
+              "initial state was given but the async processor does not derive from "
+              "AsyncStatefulProcessorWithInitialState");
+  runToCompletion(env_, with_initial_->handleInitialState(key, initialState, timerValues, out));
+}
+
+void AsyncProcessorAdapter::close() { runToCompletion(env_, p_->close()); }
+
+}  // namespace detail
+
+// ---------------------------------------------------------------------------------------------
+// AsyncService
+
+void AsyncService::CallAwaiter::await_suspend(std::coroutine_handle<> h) {
+  detail::AsyncRuntime& rt = detail::AsyncRuntime::current();
+  ServiceDirectory* dir = rt.services();
+  Service* service = dir != nullptr ? dir->find(s_.name_) : nullptr;
+  DurationMs latency = 0;
+  if (service == nullptr) {
+    response_.status = Status::NotFound(
+        fmt::format("no outside service named '{}' in this run", s_.name_));
+  } else {
+    ServiceReply reply = service->call(request_);
+    latency = std::max<DurationMs>(0, reply.latencyMs);
+    if (s_.timeout_ms_ > 0 && latency > s_.timeout_ms_) {
+      latency = s_.timeout_ms_;
+      response_.timedOut = true;
+      response_.status = Status::IOError(fmt::format(
+          "service '{}' did not answer within {} ms", s_.name_, s_.timeout_ms_));
+    } else {
+      response_.status = std::move(reply.status);
+      response_.body = std::move(reply.body);
+    }
+  }
+  rt.postAt(h, rt.now() + latency);
+}
+
+}  // namespace streamsim

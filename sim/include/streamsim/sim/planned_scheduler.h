@@ -1,0 +1,29 @@
+// The simulator's Scheduler for async processors (DESIGN.md §5a, scheduler.h): the sequential
+// order except at the context switches of a fault plan (SwitchFault), which the plan generator
+// draws from the run seed's "switches" stream. So an interleaving is part of the fault plan:
+// replayed exactly from its JSON and shrunk like any fault (fewer switches). Not thread-safe.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "streamsim/scheduler.h"
+#include "streamsim/sim/fault_plan.h"
+
+namespace streamsim::sim {
+
+class PlannedScheduler final : public Scheduler {
+ public:
+  explicit PlannedScheduler(const std::vector<SwitchFault>& switches);
+  size_t pick(const SchedulingPoint& at, std::span<const SchedulingCandidate> ready) override;
+  // Switches taken so far (every attempt counts).
+  int64_t taken() const { return taken_; }
+
+ private:
+  std::map<std::tuple<int64_t, int, int64_t>, int> picks_;  // (batch, partition, step) -> pick
+  int64_t taken_ = 0;
+};
+
+}  // namespace streamsim::sim
