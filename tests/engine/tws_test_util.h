@@ -27,6 +27,7 @@ class ScriptedProcessor : public StatefulProcessorWithInitialState {
         timer;
     std::function<void(ScriptedProcessor&, const Row&, const Row&, const TimerValues&, Output&)>
         initial;
+    std::function<void(ScriptedProcessor&)> close;
   };
   explicit ScriptedProcessor(std::shared_ptr<Hooks> hooks) : hooks_(std::move(hooks)) {}
   void init(StatefulProcessorHandle& handle) override {
@@ -42,6 +43,9 @@ class ScriptedProcessor : public StatefulProcessorWithInitialState {
   void handleInitialState(const Row& key, const Row& init, const TimerValues& tv,
                           Output& out) override {
     if (hooks_->initial) hooks_->initial(*this, key, init, tv, out);
+  }
+  void close() override {
+    if (hooks_->close) hooks_->close(*this);
   }
 
   ValueState<int64_t> value;

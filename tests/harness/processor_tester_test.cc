@@ -210,9 +210,11 @@ class EventTimeAlarm : public StatefulProcessor {
 
 TEST(ProcessorTester, HandleRuleErrorsFailTheCallAsInAQuery) {
   ProcessorTester<TimerInInit> tester({.timeMode = TimeMode::kProcessingTime});
-  EXPECT_THAT(tester.test("a", {click()}), FailsWith("TIMER_IN_INIT"));
+  EXPECT_THAT(tester.test("a", {click()}),
+              FailsWith("operation=register_timer with invalid handle state=PRE_INIT"));
   ProcessorTester<EventTimeAlarm> none({.timeMode = TimeMode::kNone});
-  EXPECT_THAT(none.test("a", {Row{{"ts", int64_t{1}}}}), FailsWith("TIMER_WITH_TIME_MODE_NONE"));
+  EXPECT_THAT(none.test("a", {Row{{"ts", int64_t{1}}}}),
+              FailsWith("[STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE]"));
 }
 
 TEST(ProcessorTester, AnExceptionAbortsTheBatchAndKeepsTheCommittedState) {

@@ -76,6 +76,7 @@ class TransformWithStateOperator final : public Operator {
     // Run init() once without a store to learn the state variables (as Spark's driver does),
     // so handle-rule violations in init surface at start, and record the layout.
     TaskContext task;
+    task.handleState = HandleState::kPreInit;
     task.timeMode = spec_.timeMode;
     task.query.batchId = -1;
     TaskHandle handle(task);
@@ -97,8 +98,8 @@ class TransformWithStateOperator final : public Operator {
     } catch (const StatefulProcessorError& e) {
       if (!task.violation) task.violation = e;
     } catch (const std::exception& e) {
-      return Status::TaskFailed(fmt::format("transformWithState: processor '{}' threw in init: {}",
-                                            spec_.processorName, e.what()));
+      return Status::TaskFailed(fmt::format("transformWithState: processor '{}': {}",
+                                            spec_.processorName, userFunctionError("init", e.what())));
     }
     if (task.violation)
       return Status::FailedPrecondition(
@@ -163,6 +164,7 @@ class TransformWithStateOperator final : public Operator {
       if (!run.processor) continue;
       run.task->hasKey = false;
       Status st = invoke(ctx, p, *run.task, Phase::kClose, [&] { run.processor->close(); });
+      run.task->handleState = HandleState::kClosed;
       if (!st.ok()) return st;
     }
     if (!ctx.stateProgress.empty()) {
@@ -184,6 +186,12 @@ class TransformWithStateOperator final : public Operator {
   }
 
  private:
+  // TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR: processor code threw.
+  static std::string userFunctionError(std::string_view function, std::string_view reason) {
+    return sparkErrorMessage("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                             {{"function", std::string(function)}, {"reason", std::string(reason)}});
+  }
+
   static Status checkOutputMode(OutputMode mode) {
     if (mode == OutputMode::kComplete)
       return Status::InvalidArgument(
@@ -264,9 +272,10 @@ class TransformWithStateOperator final : public Operator {
     } catch (const std::exception& e) {
       task.phase = Phase::kNone;
       return Status::TaskFailed(fmt::format(
-          "transformWithState: processor '{}' threw in {} (batch {}, partition {}, key {}): {}",
-          spec_.processorName, detail::phaseMethod(phase), ctx.batchId, partition,
-          task.hasKey ? task.keyRow.toJson() : "(none)", e.what()));
+          "transformWithState: processor '{}' (batch {}, partition {}, key {}): {}",
+          spec_.processorName, ctx.batchId, partition,
+          task.hasKey ? task.keyRow.toJson() : "(none)",
+          userFunctionError(detail::phaseMethod(phase), e.what())));
     }
     task.phase = Phase::kNone;
     if (task.violation)
@@ -383,8 +392,10 @@ class TransformWithStateOperator final : public Operator {
     // One buffer for every handler call of the task; collect() empties it after each call.
     Output o;
 
+    task.handleState = HandleState::kCreated;
     STREAMSIM_RETURN_IF_ERROR(
         invoke(ctx, partition, task, Phase::kInit, [&] { processor.init(*run.handle); }));
+    task.handleState = HandleState::kInitialized;
 
     // Initial state: batch 0 only, before any input.
     if (!initialGroups.empty()) {
@@ -448,6 +459,7 @@ class TransformWithStateOperator final : public Operator {
     }
 
     // Expired timers, ascending (ts, key), also for keys without input; deleted after firing.
+    task.handleState = HandleState::kDataProcessed;
     if (spec_.timeMode != TimeMode::kNone) {
       TimeMs threshold = spec_.timeMode == TimeMode::kProcessingTime ? ctx.batchTimestampMs
                                                                      : ctx.evictionWatermarkMs;
@@ -497,6 +509,7 @@ class TransformWithStateOperator final : public Operator {
     }
 
     // TTL cleanup: physically remove what expired at this batch's timestamp.
+    task.handleState = HandleState::kTimerProcessed;
     task.hasKey = false;
     for (const detail::StateVariable& v : task.variables) {
       if (!v.ttl) continue;

@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "streamsim/spark_errors.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/tws/stateful_processor.h"
 
@@ -62,8 +63,12 @@ struct StateVariable {
 };
 
 struct TaskContext {
-  StateStore* store = nullptr;
+  StateStore* store = nullptr;  // nullptr in start()'s dry run of init() (handle state PRE_INIT)
   const Env* env = nullptr;
+  // Spark's handle lifecycle (StatefulProcessorHandleImpl): PRE_INIT in start()'s dry run of
+  // init(); per task CREATED in init(), INITIALIZED for initial state and input rows,
+  // DATA_PROCESSED for expired timers, TIMER_PROCESSED for TTL cleanup and close(), then CLOSED.
+  HandleState handleState = HandleState::kCreated;
   TimeMode timeMode = TimeMode::kNone;
   TimeMs batchTimestampMs = 0;
   QueryInfo query;
@@ -85,8 +90,20 @@ struct TaskContext {
   std::function<void(std::string_view event, const std::string& fields)> trace;
 
   [[noreturn]] void fail(std::string rule, const std::string& message);
+  // Records and throws Spark's `condition` (spark_errors.h): the error's rule() is the condition.
+  [[noreturn]] void failWith(const std::string& condition, const ErrorParams& params,
+                             std::string_view hint = {});
+  // STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE unless the handle is in
+  // the state that creates state variables (PRE_INIT in the dry run, CREATED in a task's init()).
+  void requireInitState(std::string_view operationType);
+  // A state variable's operation `op`: PRE_INIT rejects every one (Spark's driver-side state), a
+  // call without a grouping key is Spark's "Implicit key not found".
+  void checkStateOperation(const std::string& stateName, std::string_view op);
   void requireKey(std::string_view what);
 };
+
+// Spark's TimeMode.toString: "NoTime", "ProcessingTime", "EventTime".
+std::string_view sparkTimeModeName(TimeMode m);
 
 // The handle given to processors.
 class TaskHandle final : public StatefulProcessorHandle {
