@@ -191,6 +191,35 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
       variable, names.empty() ? std::string("(none recorded)") : names));
 }
 
+Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
+                                                    StateStoreKind kind, bool withInternal) {
+  std::vector<std::string> out;
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
+  if (version == 0) return out;
+  auto hex = [](std::string_view b) {
+    static const char* d = "0123456789abcdef";
+    std::string h;
+    for (unsigned char c : b) {
+      h += d[c >> 4];
+      h += d[c & 15];
+    }
+    return h;
+  };
+  for (const auto& op : operators(env, root)) {
+    for (int64_t partition : op.partitions) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+      for (const auto& [cf, entries] : dump) {
+        if (!withInternal && !cf.empty() && cf[0] == '$') continue;
+        for (const auto& [k, v] : entries)
+          out.push_back(fmt::format("state/{}/{} {} {} = {}", op.op, partition, cf, hex(k), hex(v)));
+      }
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key) {
   FileSystem& fs = *env.fs;

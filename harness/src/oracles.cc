@@ -40,6 +40,7 @@ Violation Violation::fromJson(const nlohmann::json& j) {
 const std::vector<std::string>& oracleNames() {
   static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
                                                   "watermark",    "determinism", "state_bound",
+                                                  "latency_bound", "mode_equivalence",
                                                   "batch_split"};
   return kNames;
 }
@@ -493,6 +494,25 @@ std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progr
                                      "that only grows: e.g. dropDuplicates without a watermark)",
                                      s.operatorName, s.numRowsTotal, bound),
                          {}};
+  return std::nullopt;
+}
+
+std::optional<Violation> checkLatencyBound(const std::vector<QueryProgress>& progress,
+                                           const std::map<int, DurationMs>& bounds) {
+  for (const QueryProgress& p : progress) {
+    if (!p.latency || p.latency->count == 0) continue;
+    for (const auto& [pct, bound] : bounds) {
+      DurationMs got = pct == 50 ? p.latency->p50 : pct == 95 ? p.latency->p95 : p.latency->p99;
+      if (got > bound)
+        return Violation{"latency_bound", p.batchId, "",
+                         fmt::format("p{} end-to-end latency {} ms over the bound {} ms ({} output "
+                                     "records; p50 {} ms, p95 {} ms, p99 {} ms, max {} ms, in "
+                                     "virtual time)",
+                                     pct, got, bound, p.latency->count, p.latency->p50,
+                                     p.latency->p95, p.latency->p99, p.latency->max),
+                         {}};
+    }
+  }
   return std::nullopt;
 }
 

@@ -421,7 +421,8 @@ std::vector<std::string> crashPoints(const FaultKnobs& k) {
   std::vector<std::string> out;
   bool all = k.points.empty() || std::find(k.points.begin(), k.points.end(), "all") != k.points.end();
   if (all) {
-    for (const auto& info : faults::allFaultPoints()) out.emplace_back(info.name);
+    for (const auto& info : faults::allFaultPoints())
+      if (k.realTime || info.name != faults::kRealTimeAfterRecord) out.emplace_back(info.name);
     return out;
   }
   for (const std::string& p : k.points)
@@ -446,6 +447,7 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
                           f.point == faults::kStateAfterCommit;
       if (perPartition && r.bernoulli(0.5)) f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
       if (f.point == faults::kLogMidWrite) f.nth = r.uniformInt(1, 3);  // one of the batch's first log writes
+      if (f.point == faults::kRealTimeAfterRecord) f.nth = r.uniformInt(1, 10);
       plan.faults.push_back(f);
     }
   }

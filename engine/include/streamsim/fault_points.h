@@ -20,6 +20,9 @@ inline constexpr std::string_view kSinkAfterMetadata = "sink.after_metadata";
 inline constexpr std::string_view kCommitsBeforeWrite = "commits.before_write";
 inline constexpr std::string_view kCommitsAfterWrite = "commits.after_write";
 inline constexpr std::string_view kLogMidWrite = "log.mid_write";
+// Real-time mode only: an output record was delivered to a per-record sink (Kafka-like,
+// foreach) in the middle of a long batch. Its nth pass = after N records.
+inline constexpr std::string_view kRealTimeAfterRecord = "realtime.after_record";
 
 struct FaultPointInfo {
   std::string_view name;

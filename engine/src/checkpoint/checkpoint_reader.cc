@@ -13,6 +13,7 @@
 #include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/io/kafka_log.h"
 
 namespace streamsim {
 
@@ -293,6 +294,15 @@ class Inspector {
       auto idx = batchIdFromFileName(baseName(e.path), false);
       if (!idx) continue;
       int i = static_cast<int>(*idx);
+      // A Kafka-like source keeps only its initial offsets in sources/<i>/0 (io/kafka_source.h):
+      // its batches' offsets are in offsets/N, not a file list.
+      bool kafka = false;
+      for (auto& [id, b] : batches_)
+        if (b.hasOffsets && static_cast<size_t>(i) < b.sourceOffsets.size() && b.sourceOffsets[i] &&
+            parseKafkaOffsets(*b.sourceOffsets[i], "").ok() &&
+            !parseFileSourceOffset(*b.sourceOffsets[i], "").ok())
+          kafka = true;
+      if (kafka) continue;
       FileSourceLog log(env_, sourceLogDir(report_.root, i));
       auto all = log.allFiles();
       if (!all.ok()) {

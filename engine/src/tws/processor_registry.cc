@@ -15,10 +15,12 @@ void linkBuiltinProcessors();
 // Likewise for processors/list_ttl_processor.cc and processors/timer_at_processor.cc.
 void linkListTtlProcessor();
 void linkTimerAtProcessor();
+void linkRealTimeProcessors();
 void linkAllBuiltins() {
   linkBuiltinProcessors();
   linkListTtlProcessor();
   linkTimerAtProcessor();
+  linkRealTimeProcessors();
 }
 }  // namespace detail
 

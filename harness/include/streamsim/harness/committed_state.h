@@ -39,6 +39,12 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
                                                 StateStoreKind kind, const Row& key,
                                                 const std::string& variable);
 
+// Every entry of the last committed state as "state/<op>/<partition> <cf> <key hex> = <value
+// hex>", sorted; the engine's own column families ('$'-prefixed: timers) only with
+// `withInternal`. For comparing two runs' final state (the mode_equivalence oracle).
+Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
+                                                    StateStoreKind kind, bool withInternal);
+
 // The timers registered for `key` in the last committed state, ascending.
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key);

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +96,11 @@ std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t finger
 
 // state_bound: every state operator's numRowsTotal stays <= bound in every batch.
 std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound);
+
+// latency_bound (real-time mode): in every batch with output, each bounded percentile (50, 95,
+// 99 -> ms) of the end-to-end latency in virtual time is within its bound.
+std::optional<Violation> checkLatencyBound(const std::vector<QueryProgress>& progress,
+                                           const std::map<int, DurationMs>& bounds);
 
 // batch-split invariance (opt-in): the final row per key (the last one in `a`/`b` order for
 // each value of `keyColumns`) is the same whatever the batches were.

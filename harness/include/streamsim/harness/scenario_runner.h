@@ -32,6 +32,8 @@ struct ScenarioRunOptions {
   // run's reference, without the scenario's own `crash` steps).
   bool skipExpectations = false;
   bool skipCrashSteps = false;
+  // Fill ScenarioRunResult::finalState (mode_equivalence).
+  bool collectState = false;
 };
 
 struct CheckFailure {
@@ -63,6 +65,7 @@ struct ScenarioRunResult {
   std::vector<std::string> trace;
   uint64_t fingerprint = 0;
   std::vector<QueryProgress> progress;
+  std::vector<std::string> finalState;  // only with collectState (dumpCommittedState)
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;

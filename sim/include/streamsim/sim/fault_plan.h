@@ -134,6 +134,9 @@ struct FaultKnobs {
   int64_t files = 0;                   // landing files that landing faults may target
   DurationMs fileInterval = 1000;      // scale of landing-fault delays
   std::string checkpointDir = "/chk";  // I/O errors hit its offsets/, commits/, state/, sources/
+  // A real-time query: "all" includes realtime.after_record (after 1..10 records); otherwise
+  // that point, never passed in micro-batch mode, is left out of "all".
+  bool realTime = false;
 };
 
 // InvalidArgument if a point name is unknown or a number is out of range.
