@@ -44,13 +44,16 @@ TimeMs readTime(std::string_view in) {
   return static_cast<TimeMs>(u ^ (uint64_t{1} << 63));
 }
 
-// Strips the TTL header (flag byte, optional 8-byte expiry).
-Status stripExpiry(std::string_view& in, const std::string& what) {
+// Strips the TTL header (flag byte, optional 8-byte expiry), keeping the expiry in `expiry`.
+Status stripExpiry(std::string_view& in, const std::string& what,
+                   std::optional<TimeMs>* expiry = nullptr) {
   if (in.empty()) return Status::Corruption(what + ": missing TTL flag");
   char flag = in[0];
   in.remove_prefix(1);
+  if (expiry != nullptr) expiry->reset();
   if (flag == '\x00') return Status::OK();
   if (flag != '\x01' || in.size() < 8) return Status::Corruption(what + ": bad TTL header");
+  if (expiry != nullptr) *expiry = readTime(in);
   in.remove_prefix(8);
   return Status::OK();
 }
@@ -97,6 +100,33 @@ Result<int64_t> committedVersion(FileSystem& fs, const std::string& root) {
 }
 
 }  // namespace
+
+CommittedVariable CommittedVariable::visibleAt(TimeMs now) const {
+  auto expired = [now](const std::optional<TimeMs>& e) { return e.has_value() && now >= *e; };
+  CommittedVariable out;
+  out.kind = kind;
+  if (kind == Kind::kValue) {
+    if (expired(valueExpiresAt)) {
+      out.kind = Kind::kAbsent;
+    } else {
+      out.value = value;
+      out.valueExpiresAt = valueExpiresAt;
+    }
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::optional<TimeMs> e = i < listExpiresAt.size() ? listExpiresAt[i] : std::nullopt;
+    if (expired(e)) continue;
+    out.list.push_back(list[i]);
+    out.listExpiresAt.push_back(e);
+  }
+  for (size_t i = 0; i < map.size(); ++i) {
+    std::optional<TimeMs> e = i < mapExpiresAt.size() ? mapExpiresAt[i] : std::nullopt;
+    if (expired(e)) continue;
+    out.map.push_back(map[i]);
+    out.mapExpiresAt.push_back(e);
+  }
+  return out;
+}
 
 std::string CommittedVariable::toString() const {
   switch (kind) {
@@ -154,14 +184,16 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
         if (storedKey.size() > prefix.size()) {  // a MapState entry: key = grouping key + user key
           std::string_view userKey = std::string_view(storedKey).substr(prefix.size());
           STREAMSIM_ASSIGN_OR_RETURN(Value uk, decodePayload(userKey));
-          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what));
+          std::optional<TimeMs> expiry;
+          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what, &expiry));
           STREAMSIM_ASSIGN_OR_RETURN(Value v, decodePayload(in));
           out.kind = K::kMap;
           out.map.emplace_back(std::move(uk), std::move(v));
+          out.mapExpiresAt.push_back(expiry);
           continue;
         }
         std::string_view probe = in;
-        STREAMSIM_RETURN_IF_ERROR(stripExpiry(probe, what));
+        STREAMSIM_RETURN_IF_ERROR(stripExpiry(probe, what, &out.valueExpiresAt));
         // No ordered-value tag is 0x00; a list element starts with a 4-byte big-endian length.
         if (!probe.empty() && probe[0] != '\x00') {
           STREAMSIM_ASSIGN_OR_RETURN(out.value, decodePayload(probe));
@@ -169,8 +201,11 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
           continue;
         }
         out.kind = K::kList;
+        out.valueExpiresAt.reset();
         while (!in.empty()) {
-          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what));
+          std::optional<TimeMs> expiry;
+          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what, &expiry));
+          out.listExpiresAt.push_back(expiry);
           if (in.size() < 4) return Status::Corruption(what + ": truncated list element");
           uint32_t n = 0;
           for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(in[i]);

@@ -291,14 +291,16 @@ TEST_P(TwsTest, TimerCallsBreakHandleRules) {
     h->init = [](ScriptedProcessor&, StatefulProcessorHandle& handle) { handle.registerTimer(5); };
     Status st = d.start(spec(h, TimeMode::kProcessingTime));
     EXPECT_EQ(st.code(), Status::Code::kFailedPrecondition);
-    EXPECT_NE(st.message().find("TIMER_IN_INIT"), std::string::npos) << st.toString();
+    EXPECT_EQ(st.condition(), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE")
+        << st.toString();
+    EXPECT_EQ(st.parameter("handleState"), "PRE_INIT");
   }
   {
     TwsDriver d(GetParam());
     ASSERT_TRUE(d.start(spec(timerHooks(), TimeMode::kNone)).ok());
     auto out = d.run({in("a", 5)}, 1);
     ASSERT_FALSE(out.ok());
-    EXPECT_NE(out.status().message().find("TIMER_WITH_TIME_MODE_NONE"), std::string::npos);
+    EXPECT_EQ(out.status().condition(), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE");
     EXPECT_NE(out.status().message().find("handleInputRows"), std::string::npos);
   }
 }
@@ -317,8 +319,9 @@ TEST_P(TwsTest, StateVariablesOnlyInInitAndOncePerName) {
     ASSERT_TRUE(d.start(spec(h, TimeMode::kNone)).ok());
     auto out = d.run({in("a")}, 1);
     ASSERT_FALSE(out.ok());
-    EXPECT_NE(out.status().message().find("STATE_VARIABLE_OUTSIDE_INIT"), std::string::npos)
+    EXPECT_EQ(out.status().condition(), "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE")
         << out.status().toString();
+    EXPECT_EQ(out.status().parameter("operationType"), "get_value_state");
   }
   {
     TwsDriver d(GetParam());
@@ -328,7 +331,7 @@ TEST_P(TwsTest, StateVariablesOnlyInInitAndOncePerName) {
       p.list = handle.getListState<int64_t>("x");
     };
     Status st = d.start(spec(h, TimeMode::kNone));
-    EXPECT_NE(st.message().find("STATE_VARIABLE_ALREADY_DEFINED"), std::string::npos);
+    EXPECT_EQ(st.condition(), "STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED") << st.toString();
   }
 }
 
@@ -340,7 +343,7 @@ TEST_P(TwsTest, TtlNeedsProcessingTimeAndPositiveDuration) {
       p.value = handle.getValueState<int64_t>("v", TTLConfig{1000});
     };
     Status st = d.start(spec(h, mode));
-    EXPECT_NE(st.message().find("TTL_REQUIRES_PROCESSING_TIME"), std::string::npos) << st.toString();
+    EXPECT_EQ(st.condition(), "STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL") << st.toString();
   }
   TwsDriver d(GetParam());
   auto h = std::make_shared<Hooks>();
@@ -348,7 +351,7 @@ TEST_P(TwsTest, TtlNeedsProcessingTimeAndPositiveDuration) {
     p.value = handle.getValueState<int64_t>("v", TTLConfig{0});
   };
   Status st = d.start(spec(h, TimeMode::kProcessingTime));
-  EXPECT_NE(st.message().find("TTL_DURATION_NOT_POSITIVE"), std::string::npos) << st.toString();
+  EXPECT_EQ(st.condition(), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE") << st.toString();
 }
 
 TEST_P(TwsTest, ListAndMapRejectEmptyAndNull) {
@@ -357,8 +360,8 @@ TEST_P(TwsTest, ListAndMapRejectEmptyAndNull) {
     std::function<void(ScriptedProcessor&)> op;
   };
   std::vector<Case> cases = {
-      {"EMPTY_LIST", [](ScriptedProcessor& p) { p.list.put({}); }},
-      {"EMPTY_LIST", [](ScriptedProcessor& p) { p.list.appendList({}); }},
+      {"ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE", [](ScriptedProcessor& p) { p.list.put({}); }},
+      {"ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE", [](ScriptedProcessor& p) { p.list.appendList({}); }},
       {"STATE_VARIABLE_NOT_INITIALISED", [](ScriptedProcessor&) { ValueState<int64_t>().get(); }},
   };
   for (const Case& c : cases) {
@@ -399,7 +402,8 @@ TEST_P(TwsTest, ListAndMapRejectEmptyAndNull) {
   ASSERT_TRUE(d.start(spec(h, TimeMode::kNone)).ok());
   auto out = d.run({in("a")}, 1);
   ASSERT_FALSE(out.ok()) << "a caught violation still fails the task";
-  EXPECT_NE(out.status().message().find("NULL_LIST_ELEMENT"), std::string::npos);
+  EXPECT_EQ(out.status().condition(), "ILLEGAL_STATE_STORE_VALUE.NULL_VALUE") << out.status().toString();
+  EXPECT_EQ(out.status().parameter("stateName"), "rl");
 }
 
 TEST_P(TwsTest, CompleteOutputModeIsRejected) {

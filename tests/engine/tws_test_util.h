@@ -27,6 +27,7 @@ class ScriptedProcessor : public StatefulProcessorWithInitialState {
         timer;
     std::function<void(ScriptedProcessor&, const Row&, const Row&, const TimerValues&, Output&)>
         initial;
+    std::function<void(ScriptedProcessor&)> close;
   };
   explicit ScriptedProcessor(std::shared_ptr<Hooks> hooks) : hooks_(std::move(hooks)) {}
   void init(StatefulProcessorHandle& handle) override {
@@ -42,6 +43,9 @@ class ScriptedProcessor : public StatefulProcessorWithInitialState {
   void handleInitialState(const Row& key, const Row& init, const TimerValues& tv,
                           Output& out) override {
     if (hooks_->initial) hooks_->initial(*this, key, init, tv, out);
+  }
+  void close() override {
+    if (hooks_->close) hooks_->close(*this);
   }
 
   ValueState<int64_t> value;
@@ -112,6 +116,11 @@ class TwsDriver {
   Status restart() {
     newProvider();
     return start(spec_);
+  }
+  // A restart with another spec on the same checkpoint.
+  Status restartWith(TransformWithStateSpec spec) {
+    newProvider();
+    return start(std::move(spec));
   }
 
   void setTaskRetries(int n) { task_retries_ = n; }

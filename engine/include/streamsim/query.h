@@ -179,6 +179,9 @@ class StreamingQuery {
   std::string run_id_;
   bool active_ = false;
   bool started_batches_ = false;
+  // A batch ran in this run: Spark's constructNextBatch asks the previous batch's plan for a
+  // no-data batch (shouldRunAnotherBatch) only then, so none runs before this run's first batch.
+  bool batch_ran_this_run_ = false;
   bool first_trigger_ = true;
   bool available_now_done_ = false;
   TimeMs last_trigger_time_ = 0;

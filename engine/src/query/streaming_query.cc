@@ -266,7 +266,7 @@ Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
   started_batches_ = true;
   bool watermarkMoved = watermark_ > last_batch_watermark_;
   bool noData = false;
-  if (!hasNewData && options_.noDataMicroBatches && next_batch_id_ > 0) {
+  if (!hasNewData && options_.noDataMicroBatches && batch_ran_this_run_) {
     for (const auto& op : operators_) {
       if (op->needsNoDataBatch(watermark_, watermarkMoved) && (allowTimeDrivenNoData || watermarkMoved)) {
         noData = true;
@@ -437,6 +437,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   committed_offsets_ = end;
   last_batch_watermark_ = evictionWatermark;
   next_batch_id_ = batchId + 1;
+  batch_ran_this_run_ = true;
   // Formatted only for a trace sink: the progress JSON is the costliest event of a batch.
   if (env_.trace != nullptr)
     trace(fmt::format("{{\"event\":\"progress\",\"progress\":{}}}", progress.toJson()));

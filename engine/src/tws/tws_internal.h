@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "streamsim/spark_errors.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/tws/stateful_processor.h"
 
@@ -62,7 +63,11 @@ struct StateVariable {
 };
 
 struct TaskContext {
-  StateStore* store = nullptr;
+  StateStore* store = nullptr;  // nullptr in start()'s dry run of init() (handle state PRE_INIT)
+  // Spark's handle lifecycle (StatefulProcessorHandleImpl): PRE_INIT in start()'s dry run of
+  // init(); per task CREATED in init(), INITIALIZED for initial state and input rows,
+  // DATA_PROCESSED for expired timers, TIMER_PROCESSED for TTL cleanup and close(), then CLOSED.
+  HandleState handleState = HandleState::kCreated;
   TimeMode timeMode = TimeMode::kNone;
   TimeMs batchTimestampMs = 0;
   QueryInfo query;
@@ -77,15 +82,29 @@ struct TaskContext {
   // Timers deleted by deleteTimer() in this task: the expired-timer scan re-checks that a due
   // timer still exists only when a handler deleted one since the scan began.
   int64_t timersDeleted = 0;
-  // Counters for progress.
+  // Counters for progress (Spark's custom metrics of the operator).
   int64_t timersFired = 0;
   int64_t ttlRemoved = 0;
+  int64_t registerTimerCalls = 0;
+  int64_t deleteTimerCalls = 0;
+  std::vector<int64_t> ttlRemovedByVariable;  // per entry of `variables`
   // Trace hook: called with the event name and extra JSON fields (without braces); may be empty.
   std::function<void(std::string_view event, const std::string& fields)> trace;
 
   [[noreturn]] void fail(std::string rule, const std::string& message);
+  // Records and throws Spark's `condition` (spark_errors.h).
+  [[noreturn]] void failWith(std::string condition, ErrorParams params, std::string_view hint = {});
+  // STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE unless the handle is in
+  // the state that creates state variables (PRE_INIT in the dry run, CREATED in a task's init()).
+  void requireInitState(std::string_view operationType);
+  // A state variable's operation `op` ("exists", "get", ...): PRE_INIT rejects every one (Spark's
+  // driver-side state), a call without a grouping key is Spark's "Implicit key not found".
+  void checkStateOperation(const std::string& stateName, std::string_view op);
   void requireKey(std::string_view what);
 };
+
+// Spark's TimeMode.toString: "NoTime", "ProcessingTime", "EventTime".
+std::string_view sparkTimeModeName(TimeMode m);
 
 // The handle given to processors.
 class TaskHandle final : public StatefulProcessorHandle {

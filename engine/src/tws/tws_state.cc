@@ -69,7 +69,21 @@ void throwUninitialised(std::string_view kind) {
 
 void throwRule(std::string rule, const std::string& message) {
   std::string full = fmt::format("[{}] {}", rule, message);
-  throw StatefulProcessorError(std::move(rule), full);
+  throw StatefulProcessorError(std::move(rule), {}, full);
+}
+
+void throwCondition(std::string condition, ErrorParams params, std::string_view hint) {
+  std::string message = sparkErrorMessage(condition, params, hint);
+  throw StatefulProcessorError(std::move(condition), std::move(params), message);
+}
+
+void throwNullValue(const std::string& stateName, std::string_view what) {
+  throwCondition("ILLEGAL_STATE_STORE_VALUE.NULL_VALUE", {{"stateName", stateName}}, what);
+}
+
+void throwEmptyList(const std::string& stateName, std::string_view op) {
+  throwCondition("ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE", {{"stateName", stateName}},
+                 fmt::format("ListState.{}() with an empty list", op));
 }
 
 }  // namespace detail
@@ -269,12 +283,50 @@ void TaskContext::fail(std::string rule, const std::string& message) {
   }
 }
 
+void TaskContext::failWith(std::string condition, ErrorParams params, std::string_view hint) {
+  try {
+    throwCondition(std::move(condition), std::move(params), hint);
+  } catch (const StatefulProcessorError& e) {
+    if (!violation) violation = e;
+    throw;
+  }
+}
+
+void TaskContext::requireInitState(std::string_view operationType) {
+  const HandleState required = store == nullptr ? HandleState::kPreInit : HandleState::kCreated;
+  if (handleState != required)
+    failWith("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+             {{"operationType", std::string(operationType)},
+              {"handleState", std::string(handleStateName(handleState))}},
+             fmt::format("only init() may do this, not {}", phaseMethod(phase)));
+}
+
+void TaskContext::checkStateOperation(const std::string& stateName, std::string_view op) {
+  if (handleState == HandleState::kPreInit)
+    failWith("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+             {{"operationType", fmt::format("{}.{}", stateName, op)}, {"handleState", "PRE_INIT"}},
+             "state can be read and written only in handleInitialState, handleInputRows and "
+             "handleExpiredTimer, not in init()");
+  if (!hasKey)
+    failWith("INTERNAL_ERROR_TWS",
+             {{"message", "Implicit key not found in state store for stateName=" + stateName}},
+             fmt::format("{}.{}() in {} has no grouping key", stateName, op, phaseMethod(phase)));
+}
+
 void TaskContext::requireKey(std::string_view what) {
   if (!hasKey)
-    fail("STATE_ACCESS_WITHOUT_KEY",
-         fmt::format("{} needs a grouping key: state and timers can be used only inside "
-                     "handleInitialState, handleInputRows and handleExpiredTimer, not in {}",
-                     what, phaseMethod(phase)));
+    failWith("INTERNAL_ERROR_TWS",
+             {{"message", fmt::format("Implicit key not found in state store for {}", what)}},
+             fmt::format("{} in {} has no grouping key", what, phaseMethod(phase)));
+}
+
+std::string_view sparkTimeModeName(TimeMode m) {
+  switch (m) {
+    case TimeMode::kNone: return "NoTime";
+    case TimeMode::kProcessingTime: return "ProcessingTime";
+    case TimeMode::kEventTime: return "EventTime";
+  }
+  return "NoTime";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -304,8 +356,12 @@ class VariableBase {
   }
   const std::string& key(std::string_view op) {
     // The rule's message is formatted only when the rule is broken (this runs per state access).
-    if (!task_.hasKey) task_.requireKey(fmt::format("{}.{}", name_, op));
+    if (!task_.hasKey) task_.checkStateOperation(name_, op);
     return task_.key;
+  }
+  // The handle-state rule of a typed operation (ValueState.exists, ...): PRE_INIT rejects all.
+  void check(std::string_view op) {
+    if (task_.handleState == HandleState::kPreInit) task_.checkStateOperation(name_, op);
   }
   TimeMs now() const { return task_.batchTimestampMs; }
 
@@ -343,8 +399,10 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::optional<std::string> get() override {
-    std::optional<std::string> stored = task_.store->get(name_, key("get"));
+    const std::string& k = key("get");
+    std::optional<std::string> stored = task_.store->get(name_, k);
     if (!stored) {
       // Tested first: the trace fields' string would be built per read otherwise.
       if (tracingTtl()) traceTtl("tws.ttl_read", R"("stored":false,"returned":false)");
@@ -360,6 +418,13 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     stored->erase(0, stored->size() - e.payload.size());
     return stored;
   }
+  std::optional<StoredValue> stored() override {
+    const std::string& k = key("get");
+    auto bytes = task_.store->get(name_, k);
+    if (!bytes) return std::nullopt;
+    EntryView e = decodeEntry(*bytes, name_);
+    return StoredValue{std::string(e.payload), e.expiresAt};
+  }
   void update(std::string bytes) override {
     const std::string& k = key("update");
     auto expiresAt = stamp();
@@ -372,7 +437,8 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     if (expiresAt) traceTtl("tws.ttl_write", fmt::format(R"("expiresAt":{})", *expiresAt));
   }
   void clear() override {
-    task_.store->remove(name_, key("clear"));
+    const std::string& k = key("clear");
+    task_.store->remove(name_, k);
     traceTtl("tws.ttl_clear", "");
   }
 
@@ -385,9 +451,11 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::vector<std::string> get() override {
     std::vector<std::string> out;
-    auto stored = task_.store->get(name_, key("get"));
+    const std::string& k = key("get");
+    auto stored = task_.store->get(name_, k);
     if (!stored) {
       if (tracingTtl()) traceTtl("tws.ttl_list_read", R"("expiresAt":[])");
       return out;
@@ -402,6 +470,13 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
       traceTtl("tws.ttl_list_read", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
+  std::vector<StoredValue> stored() override {
+    const std::string& k = key("get");
+    std::vector<StoredValue> out;
+    if (auto bytes = task_.store->get(name_, k))
+      for (ListElement& e : decodeList(*bytes, name_)) out.push_back(StoredValue{std::move(e.payload), e.expiresAt});
+    return out;
+  }
   void put(std::vector<std::string> elements) override {
     const std::string& k = key("put");
     write(k, {}, std::move(elements), "put");
@@ -413,7 +488,8 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
     write(k, std::move(existing), std::move(elements), "append");
   }
   void clear() override {
-    task_.store->remove(name_, key("clear"));
+    const std::string& k = key("clear");
+    task_.store->remove(name_, k);
     traceTtl("tws.ttl_list_clear", "");
   }
 
@@ -437,8 +513,10 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::optional<std::string> getValue(std::string_view userKey) override {
-    auto stored = task_.store->get(name_, key("getValue") + std::string(userKey));
+    std::string k = key("getValue") + std::string(userKey);
+    auto stored = task_.store->get(name_, k);
     if (!stored) {
       if (tracingTtl())
         traceTtl("tws.ttl_map_read", fmt::format(R"("userKey":"{}","stored":false,"returned":false)",
@@ -481,8 +559,19 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
       traceTtl("tws.ttl_map_iter", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
+  std::vector<std::pair<std::string, StoredValue>> stored() override {
+    const std::string& prefix = key("iterator");
+    std::vector<std::pair<std::string, StoredValue>> out;
+    task_.store->scanPrefix(name_, prefix, [&](std::string_view k, std::string_view v) {
+      EntryView e = decodeEntry(v, name_);
+      out.emplace_back(std::string(k.substr(prefix.size())), StoredValue{std::string(e.payload), e.expiresAt});
+      return true;
+    });
+    return out;
+  }
   void removeKey(std::string_view userKey) override {
-    task_.store->remove(name_, key("removeKey") + std::string(userKey));
+    std::string k = key("removeKey") + std::string(userKey);
+    task_.store->remove(name_, k);
     if (tracingTtl())
       traceTtl("tws.ttl_map_remove", fmt::format(R"("userKey":"{}")", hex(userKey)));
   }
@@ -516,30 +605,29 @@ void removeAll(StateStore& store, std::string_view cf) {
 std::optional<DurationMs> TaskHandle::declare(const std::string& name, StateKind kind,
                                               const StateVariableInfo& info,
                                               std::optional<TTLConfig> ttl) {
-  if (task_.phase != Phase::kInit)
-    task_.fail("STATE_VARIABLE_OUTSIDE_INIT",
-               fmt::format("state variable '{}' must be created in init(), not in {}", name,
-                           phaseMethod(task_.phase)));
-  if (name.empty() || name[0] == '$')
-    task_.fail("STATE_VARIABLE_NAME",
-               fmt::format("state variable name '{}' is not allowed: it must be non-empty and "
-                           "must not start with '$' (reserved for timers and TTL)",
-                           name));
+  const char* op = kind == StateKind::kValue  ? "get_value_state"
+                   : kind == StateKind::kList ? "get_list_state"
+                                              : "get_map_state";
+  task_.requireInitState(op);
+  // The state store's column family name rules (RocksDBStateStoreProvider).
+  if (name.empty() || name == "default" || name.front() == ' ' || name.back() == ' ')
+    task_.failWith("STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME",
+                   {{"operationName", "create_col_family"}, {"colFamilyName", name}});
+  if (name[0] == '$')
+    task_.failWith("STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS",
+                   {{"colFamilyName", name}}, "'$' starts the names of timers and TTL indexes");
   for (const StateVariable& v : task_.variables)
     if (v.name == name)
-      task_.fail("STATE_VARIABLE_ALREADY_DEFINED",
-                 fmt::format("state variable '{}' is already defined in this processor", name));
+      task_.failWith("STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED", {{"stateVarName", name}});
   std::optional<DurationMs> ttlMs;
   if (ttl) {
     if (task_.timeMode != TimeMode::kProcessingTime)
-      task_.fail("TTL_REQUIRES_PROCESSING_TIME",
-                 fmt::format("state variable '{}': TTL needs TimeMode ProcessingTime, the query "
-                             "runs with TimeMode {}",
-                             name, timeModeName(task_.timeMode)));
+      task_.failWith("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+                     {{"stateName", name}, {"timeMode", std::string(sparkTimeModeName(task_.timeMode))}});
     if (ttl->ttlDuration <= 0)
-      task_.fail("TTL_DURATION_NOT_POSITIVE",
-                 fmt::format("state variable '{}': TTL duration must be > 0 ms, got {}", name,
-                             ttl->ttlDuration));
+      task_.failWith("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                     {{"operationType", "update"}, {"stateName", name}},
+                     fmt::format("TTLConfig{{{}}}", ttl->ttlDuration));
     ttlMs = ttl->ttlDuration;
   }
   task_.variables.push_back(StateVariable{name, kind, ttlMs, info});
@@ -569,26 +657,23 @@ std::shared_ptr<MapStateBackend> TaskHandle::createMapState(const std::string& n
 
 void TaskHandle::checkTimerCall(std::string_view op) {
   if (task_.timeMode == TimeMode::kNone)
-    task_.fail("TIMER_WITH_TIME_MODE_NONE",
-               fmt::format("{}() is not allowed with TimeMode None; run the query with "
-                           "TimeMode ProcessingTime or EventTime",
-                           op));
-  if (task_.phase == Phase::kInit)
-    task_.fail("TIMER_IN_INIT",
-               fmt::format("{}() is not allowed in init(); timers can be used only in "
-                           "handleInitialState, handleInputRows and handleExpiredTimer",
-                           op));
-  if (task_.phase != Phase::kInitialState && task_.phase != Phase::kInputRows &&
-      task_.phase != Phase::kExpiredTimer)
-    task_.fail("TIMER_OUTSIDE_HANDLER",
-               fmt::format("{}() is allowed only in handleInitialState, handleInputRows and "
-                           "handleExpiredTimer, not in {}",
-                           op, phaseMethod(task_.phase)));
+    task_.failWith("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+                   {{"operationType", std::string(op)}, {"timeMode", "NoTime"}},
+                   "run the query with TimeMode ProcessingTime or EventTime");
+  if (task_.handleState < HandleState::kInitialized ||
+      task_.handleState >= HandleState::kTimerProcessed)
+    task_.failWith("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                   {{"operationType", std::string(op)},
+                    {"handleState", std::string(handleStateName(task_.handleState))}},
+                   fmt::format("timers can be used only in handleInitialState, handleInputRows and "
+                               "handleExpiredTimer, not in {}",
+                               phaseMethod(task_.phase)));
   task_.requireKey(op);
 }
 
 void TaskHandle::registerTimer(TimeMs ts) {
-  checkTimerCall("registerTimer");
+  checkTimerCall("register_timer");
+  ++task_.registerTimerCalls;
   const std::string_view byKey = timerKeyByKey(task_.key, ts);
   // One timer per (key, timestamp).
   if (!task_.store->putIfAbsent(kTimersByKeyCf, byKey, "")) return;
@@ -597,7 +682,8 @@ void TaskHandle::registerTimer(TimeMs ts) {
 }
 
 void TaskHandle::deleteTimer(TimeMs ts) {
-  checkTimerCall("deleteTimer");
+  checkTimerCall("delete_timer");
+  ++task_.deleteTimerCalls;
   if (!timerExists(*task_.store, task_.key, ts)) return;
   deleteTimerEntries(*task_.store, task_.key, ts);
   ++task_.timersDeleted;
@@ -605,7 +691,7 @@ void TaskHandle::deleteTimer(TimeMs ts) {
 }
 
 std::vector<TimeMs> TaskHandle::listTimers() {
-  checkTimerCall("listTimers");
+  checkTimerCall("list_timers");
   std::vector<TimeMs> out;
   const std::string& prefix = task_.key;
   task_.store->scanPrefix(kTimersByKeyCf, prefix, [&](std::string_view k, std::string_view) {
@@ -616,13 +702,11 @@ std::vector<TimeMs> TaskHandle::listTimers() {
 }
 
 void TaskHandle::deleteIfExists(const std::string& name) {
-  if (task_.phase == Phase::kClose || task_.phase == Phase::kNone)
-    task_.fail("DELETE_OUTSIDE_PROCESSOR_CALL",
-               fmt::format("deleteIfExists('{}') is not allowed in {}", name,
-                           phaseMethod(task_.phase)));
+  task_.requireInitState("delete_if_exists");
   if (name.empty() || name[0] == '$')
-    task_.fail("STATE_VARIABLE_NAME",
-               fmt::format("deleteIfExists('{}'): not a state variable name", name));
+    task_.failWith("STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME",
+                   {{"operationName", "remove_col_family"}, {"colFamilyName", name}},
+                   "not a state variable name");
   if (task_.store == nullptr) return;  // start()'s dry run of init()
   removeAll(*task_.store, name);
   removeAll(*task_.store, ttlIndexCf(name));

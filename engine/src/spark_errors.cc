@@ -1,0 +1,139 @@
+// Spark's error conditions (spark_errors.h). The templates are Spark's error-conditions.json
+// messages (a sub-condition's message follows its parent's, as Spark renders them).
+#include "streamsim/spark_errors.h"
+
+#include <array>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace streamsim {
+namespace {
+
+constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kTemplates = {{
+    {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+     "Failed to perform stateful processor operation=<operationType> with invalid handle "
+     "state=<handleState>."},
+    {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+     "Failed to perform stateful processor operation=<operationType> with invalid "
+     "timeMode=<timeMode>"},
+    {"STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED",
+     "State variable with name <stateVarName> has already been defined in the StatefulProcessor."},
+    {"STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+     "Cannot use TTL for state=<stateName> in timeMode=<timeMode>, use TimeMode.ProcessingTime() "
+     "instead."},
+    {"STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+     "TTL duration must be greater than zero for State store operation=<operationType> on "
+     "state=<stateName>."},
+    {"STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
+     "Cannot re-initialize state on the same grouping key during initial state handling for "
+     "stateful processor. Invalid grouping key=<groupingKey>."},
+    {"STATE_STORE_CANNOT_CREATE_COLUMN_FAMILY_WITH_RESERVED_CHARS",
+     "Failed to create column family with unsupported starting character and "
+     "name=<colFamilyName>."},
+    {"STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME",
+     "Failed to perform column family operation=<operationName> with invalid "
+     "name=<colFamilyName>. Column family name cannot be empty or include leading/trailing spaces "
+     "or use the reserved keyword=default"},
+    {"STATE_STORE_HANDLE_NOT_INITIALIZED",
+     "The handle has not been initialized for this StatefulProcessor. Please only use the "
+     "StatefulProcessor within the transformWithState operator."},
+    {"STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+     "Cannot change <configName> from <oldConfig> to <newConfig> between restarts. Please set "
+     "<configName> to <oldConfig>, or restart with a new checkpoint directory."},
+    {"STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
+     "Cannot change <stateVarName> to <newType> between query restarts. Please set <stateVarName> "
+     "to <oldType>, or restart with a new checkpoint directory."},
+    {"STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+     "Provided key schema does not match existing state key schema. Please check number and type "
+     "of fields. Existing key_schema=<storedKeySchema> and new key_schema=<newKeySchema>."},
+    {"STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+     "Provided value schema does not match existing state value schema. Please check number and "
+     "type of fields. Existing value_schema=<storedValueSchema> and new "
+     "value_schema=<newValueSchema>."},
+    {"STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION",
+     "Schema evolution is not possible new value_schema=<newValueSchema> and old "
+     "value_schema=<oldValueSchema> Please check "
+     "https://avro.apache.org/docs/1.11.1/specification/_print/#schema-resolution for valid schema "
+     "evolution."},
+    {"ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE",
+     "Illegal value provided to the State Store Cannot write empty list values to State Store for "
+     "StateName <stateName>."},
+    {"ILLEGAL_STATE_STORE_VALUE.NULL_VALUE",
+     "Illegal value provided to the State Store Cannot write null values to State Store for "
+     "StateName <stateName>."},
+    {"TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+     "An error occurred in the user-defined function <function> of the StatefulProcessor. "
+     "Reason: <reason>."},
+    {"EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED",
+     "Previous node emitted a row with eventTime=<emittedRowEventTime> which is older than "
+     "current_watermark_value=<currentWatermark>. This can lead to correctness issues in the "
+     "stateful operators downstream in the execution pipeline. Please correct the operator logic "
+     "to emit rows after current global watermark value."},
+    {"INTERNAL_ERROR_TWS", "<message>"},
+}};
+
+std::string fill(std::string_view tmpl, const ErrorParams& params) {
+  std::string out;
+  size_t i = 0;
+  while (i < tmpl.size()) {
+    size_t open = tmpl.find('<', i);
+    if (open == std::string_view::npos) break;
+    size_t close = tmpl.find('>', open);
+    if (close == std::string_view::npos) break;
+    out.append(tmpl.substr(i, open - i));
+    std::string_view name = tmpl.substr(open + 1, close - open - 1);
+    const std::string* value = nullptr;
+    for (const auto& [k, v] : params)
+      if (k == name) value = &v;
+    if (value != nullptr)
+      out += *value;
+    else
+      out.append(tmpl.substr(open, close - open + 1));
+    i = close + 1;
+  }
+  out.append(tmpl.substr(i));
+  return out;
+}
+
+}  // namespace
+
+std::string sparkErrorMessage(std::string_view condition, const ErrorParams& params,
+                              std::string_view hint) {
+  std::string body;
+  for (const auto& [name, tmpl] : kTemplates)
+    if (name == condition) body = fill(tmpl, params);
+  if (body.empty()) {
+    for (const auto& [k, v] : params) body += fmt::format("{}{}={}", body.empty() ? "" : ", ", k, v);
+  }
+  std::string out = fmt::format("[{}] {}", condition, body);
+  if (!hint.empty()) out += fmt::format(" ({})", hint);
+  return out;
+}
+
+Status sparkError(Status::Code code, std::string condition, ErrorParams params,
+                  std::string_view hint) {
+  std::string message = sparkErrorMessage(condition, params, hint);
+  Status base;
+  switch (code) {
+    case Status::Code::kInvalidArgument: base = Status::InvalidArgument(std::move(message)); break;
+    case Status::Code::kTaskFailed: base = Status::TaskFailed(std::move(message)); break;
+    case Status::Code::kCorruption: base = Status::Corruption(std::move(message)); break;
+    default: base = Status::FailedPrecondition(std::move(message)); break;
+  }
+  return base.withCondition(std::move(condition), std::move(params));
+}
+
+std::string_view handleStateName(HandleState s) {
+  switch (s) {
+    case HandleState::kCreated: return "CREATED";
+    case HandleState::kPreInit: return "PRE_INIT";
+    case HandleState::kInitialized: return "INITIALIZED";
+    case HandleState::kDataProcessed: return "DATA_PROCESSED";
+    case HandleState::kTimerProcessed: return "TIMER_PROCESSED";
+    case HandleState::kClosed: return "CLOSED";
+  }
+  return "CLOSED";
+}
+
+}  // namespace streamsim
