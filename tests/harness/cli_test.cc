@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include "reliability/cli_test_support.h"
+
 #include "streamsim/fault_points.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
@@ -18,23 +20,8 @@
 
 namespace {
 
-struct Out {
-  int code = -1;
-  std::string text;
-};
-
-Out runCli(const std::string& args) {
-  Out out;
-  std::string cmd = std::string(STREAMSIM_CLI) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) return out;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, p)) > 0) out.text.append(buf, n);
-  int status = pclose(p);
-  out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
+using Out = streamsim::testing::CliOut;
+using streamsim::testing::runCli;
 
 std::string scenario(const std::string& rel) {
   return std::string(STREAMSIM_SOURCE_DIR) + "/scenarios/" + rel;

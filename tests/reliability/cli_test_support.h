@@ -1,5 +1,5 @@
 // Running the built `streamsim` binary (STREAMSIM_CLI) from a test, and scratch folders for the
-// inputs it reads: shared by the reliability tests (cli_regressions_test, malformed_inputs_test).
+// inputs it reads: shared by the tests that run the CLI (reliability/, harness/cli_test, harness/async_sweep_test).
 #pragma once
 
 #include <sys/wait.h>
