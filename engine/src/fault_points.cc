@@ -9,9 +9,9 @@ constexpr std::array<FaultPointInfo, 12> kAll = {{
     {kSourceLogAfterWrite, "the file source wrote sources/<i>/K for the files it picked"},
     {kOffsetsAfterWrite, "offsets/N written, nothing processed yet"},
     {kCleanSourceMid, "cleanSource archived/deleted some of the previous batch's files"},
-    {kTaskMidPartition, "a partition task ran part of its keys"},
-    {kStateBeforeCommit, "a partition task finished, its state version not yet committed"},
-    {kStateAfterCommit, "one partition's state version committed"},
+    {kTaskMidPartition, "a partition task ran part of its keys", true},
+    {kStateBeforeCommit, "a partition task finished, its state version not yet committed", true},
+    {kStateAfterCommit, "one partition's state version committed", true},
     {kSinkAfterDataFiles, "the file sink wrote data files, _spark_metadata/N not yet"},
     {kSinkAfterMetadata, "the sink finished batch N"},
     {kCommitsBeforeWrite, "everything done but commits/N"},
@@ -30,6 +30,12 @@ bool isFaultPoint(std::string_view name) {
   for (const auto& p : kAll)
     if (p.name == name) return true;
   return name == kAsync.name;
+}
+
+bool isPerPartition(std::string_view name) {
+  for (const auto& p : kAll)
+    if (p.name == name) return p.perPartition;
+  return false;
 }
 
 }  // namespace streamsim::faults

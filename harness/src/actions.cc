@@ -83,10 +83,19 @@ std::string idList(const std::vector<int64_t>& ids) { return fmt::format("[{}]",
 
 class Runner {
  public:
-  Runner(SimEnv& sim, const TestQuery& query, std::vector<Action> actions)
-      : sim_(sim), query_(query), actions_(std::move(actions)) {}
+  Runner(SimEnv& sim, const TestQuery& query, std::vector<Action> actions,
+         const StreamTestOptions& options)
+      : sim_(sim), query_(query), actions_(std::move(actions)), options_(options),
+        driver_(sim, options.supervisor) {}
 
   StreamTestResult run() {
+    StreamTestResult result = runActions();
+    result.restarts = driver_.restarts();
+    return result;
+  }
+
+ private:
+  StreamTestResult runActions() {
     StreamTestResult result;
     if (query_.sink == nullptr) {
       result.status = Status::InvalidArgument("testStream: the TestQuery has no sink view");
@@ -95,12 +104,12 @@ class Runner {
     bool startFirst = actions_.empty() || !std::holds_alternative<StartStream>(actions_[0]);
     if (startFirst && !sim_.running()) {
       const int64_t crashes = sim_.crashCount();
-      Status st = sim_.hasWriter() ? sim_.startAgain() : sim_.start(query_.writer);
-      if (!st.ok() && sim_.crashCount() > crashes) {
-        // A simulated crash while the query started (a fault plan's: no action has armed one
-        // yet): the driver is down, as after a crash during an action; the actions decide what
-        // follows (a supervised run step restarts it). Bug: a plan crash at log.mid_write while
-        // the first start wrote sink_path failed correct scenarios.
+      Status st = driver_.start(query_.writer);
+      if (!st.ok() && sim_.crashCount() > crashes && !sim_.running()) {
+        // A simulated crash while the query started that the driver did not recover (a plain
+        // StreamTest restarts nothing): the driver is down, as after a crash during an action;
+        // the actions decide what follows. Bug: a plan crash at log.mid_write while the first
+        // start wrote sink_path failed correct scenarios.
         crash_seen_ = sim_.crashCount();
       } else if (!st.ok()) {
         if (!actions_.empty() && std::holds_alternative<ExpectFailure>(actions_[0])) {
@@ -116,11 +125,20 @@ class Runner {
       Status st = std::visit([this](auto& a) { return apply(a); }, actions_[i]);
       if (!st.ok()) return fail(result, static_cast<int>(i), st.toString());
     }
+    if (options_.unfiredCrashFails) {
+      for (const auto& [index, handle] : armed_) {
+        if (sim_.injector().armedFired(handle)) continue;
+        const auto& c = std::get<Crash>(actions_[index]);
+        return fail(result, static_cast<int>(index),
+                    fmt::format("the crash armed at {} never fired: the query did not pass the "
+                                "point{} after this step",
+                                c.point, c.batch >= 0 ? fmt::format(" in batch {}", c.batch) : ""));
+      }
+    }
     result.report = report(-1);
     return result;
   }
 
- private:
   bool nextIsExpectFailure() const {
     return current_ + 1 < actions_.size() && std::holds_alternative<ExpectFailure>(actions_[current_ + 1]);
   }
@@ -140,8 +158,13 @@ class Runner {
   }
   Status processAll(std::string_view what) {
     if (!sim_.running()) return Status::OK();
-    Status st = sim_.guarded([](StreamingQuery& q) { return q.processAllAvailable(); });
+    Status st = driver_.supervise([](StreamingQuery& q) { return q.processAllAvailable(); });
     return queryError(st, what);
+  }
+  // The last committed batch id in the checkpoint (-1: none).
+  int64_t committedBatch() {
+    auto ids = logBatchIds(sim_.fs(), joinPath(query_.writer.queryOptions().checkpointLocation, "commits"));
+    return ids.empty() ? -1 : ids.back();
   }
 
   Status apply(AddData& a) {
@@ -168,8 +191,22 @@ class Runner {
   }
   Status apply(RunBatches& a) {
     if (!sim_.running()) return Status::FailedPrecondition("RunBatches: the query is not running");
-    auto r = sim_.guarded([&](StreamingQuery& q) { return q.runBatches(a.n); });
-    return queryError(r.status(), "RunBatches");
+    if (!driver_.options().restartPlannedCrashes) {
+      auto r = sim_.guarded([&](StreamingQuery& q) { return q.runBatches(a.n); });
+      return queryError(r.status(), "RunBatches");
+    }
+    // Supervised: batches count by commits, so that a batch that committed before a crash is
+    // not run a second time by this action.
+    const int64_t target = committedBatch() + a.n;
+    bool first = true;
+    Status st = driver_.supervise(
+        [&](StreamingQuery& q) {
+          int n = first ? a.n : static_cast<int>(target - committedBatch());
+          first = false;
+          return q.runBatches(n).status();
+        },
+        [&] { return !first && committedBatch() >= target; });
+    return queryError(st, "RunBatches");
   }
   Status apply(ProcessAllAvailable&) {
     if (!sim_.running())
@@ -182,14 +219,14 @@ class Runner {
   }
   Status apply(StartStream&) {
     if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
-    Status st = sim_.hasWriter() ? sim_.startAgain() : sim_.start(query_.writer);
+    Status st = driver_.start(query_.writer);
     if (!st.ok() && st.code() != Status::Code::kAborted && !nextIsExpectFailure())
       start_error_ = st;  // copied into the result if this action fails
     return queryError(st, "StartStream");
   }
   Status apply(Restart&) {
-    if (!sim_.hasWriter()) return queryError(sim_.start(query_.writer), "Restart");
-    return queryError(sim_.restart(), "Restart");
+    if (sim_.running()) sim_.crash();
+    return queryError(driver_.start(query_.writer), "Restart");
   }
   Status apply(Crash& a) {
     if (a.point.empty()) {
@@ -200,7 +237,7 @@ class Runner {
     if (!faults::isFaultPoint(a.point))
       return Status::InvalidArgument("Crash: unknown fault point '" + a.point +
                                      "' (see streamsim list-faults)");
-    sim_.injector().armCrash(a.point, a.batch, a.partition, a.nth);
+    armed_.emplace_back(current_, sim_.injector().armCrash(a.point, a.batch, a.partition, a.nth));
     return Status::OK();
   }
   Status checkRows(const std::vector<Row>& expected, const std::vector<Row>& actual, RowOrder order,
@@ -241,8 +278,8 @@ class Runner {
     Status err = pending_error_;
     pending_error_ = Status::OK();
     if (err.ok() && sim_.running()) {
-      err = sim_.guarded([](StreamingQuery& q) { return q.processAllAvailable(); });
-      if (err.ok() && !sim_.query()->exception().ok()) err = sim_.query()->exception();
+      err = driver_.supervise([](StreamingQuery& q) { return q.processAllAvailable(); });
+      if (err.ok() && sim_.running() && !sim_.query()->exception().ok()) err = sim_.query()->exception();
     }
     if (err.ok()) return Status::FailedPrecondition("ExpectFailure: the query did not fail");
     bool match = (!a.code || err.code() == *a.code) &&
@@ -270,7 +307,7 @@ class Runner {
   }
   Status apply(AssertOnQuery& a) {
     if (!a.check) return Status::InvalidArgument("AssertOnQuery without a check");
-    StreamTestContext ctx{sim_, *query_.sink, query_};
+    StreamTestContext ctx{sim_, *query_.sink, query_, driver_};
     Status st = a.check(ctx);
     if (!st.ok()) return st.withContext(a.description);
     return st;
@@ -335,6 +372,9 @@ class Runner {
   Status start_error_;  // why the last StartStream failed (not a simulated crash)
   int64_t last_checked_batch_ = -1;
   int64_t crash_seen_ = 0;
+  StreamTestOptions options_;
+  Driver driver_;
+  std::vector<std::pair<size_t, int>> armed_;  // (Crash action, injector handle)
 };
 
 }  // namespace
@@ -416,8 +456,9 @@ std::string describe(const Action& action) {
       action);
 }
 
-StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions) {
-  return Runner(sim, query, std::move(actions)).run();
+StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions,
+                               const StreamTestOptions& options) {
+  return Runner(sim, query, std::move(actions), options).run();
 }
 
 Status testStream(SimEnv& sim, const TestQuery& query, std::vector<Action> actions) {

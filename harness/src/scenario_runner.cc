@@ -14,6 +14,7 @@
 #include "streamsim/harness/actions.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/keep_files.h"
+#include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/checkpoint/file_sink_log.h"
@@ -270,7 +271,9 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
 class Runner {
  public:
   Runner(const Scenario& sc, const ScenarioRunOptions& options)
-      : sc_(sc), options_(options), sim_(simOptions(sc, options)) {}
+      : sc_(sc), options_(options), sim_(simOptions(sc, options)) {
+    if (options.recordReach) sim_.injector().recordReach();
+  }
 
   ScenarioRunResult run() {
     ScenarioRunResult result;
@@ -296,7 +299,10 @@ class Runner {
       result.setupError = setup_;
       return result;
     }
-    StreamTestResult r = runStreamTest(sim_, query_, std::move(actions));
+    StreamTestOptions so;
+    so.supervisor.restartPlannedCrashes = options_.faultPlan.has_value();
+    so.unfiredCrashFails = true;
+    StreamTestResult r = runStreamTest(sim_, query_, std::move(actions), so);
     if (r.startError.code() == Status::Code::kInvalidArgument) {
       // Bad input found when the query starts (an option, a column, the checkpoint folder) is
       // the scenario's: exit 2 at the step that started it, or at `query:`.
@@ -317,15 +323,12 @@ class Runner {
     if (options_.keepFs != nullptr)
       if (Status kept = copyFileTree(sim_.fs(), "/", *options_.keepFs, options_.keepDir); !kept.ok())
         result.failures.push_back({SourceLocation{sc_.file, 0, 0}, kept.message()});
+    result.collect(sim_);
+    result.restarts = r.restarts;
     result.traceHash = sim_.trace().fingerprintHex();
-    result.batches = static_cast<int64_t>(sim_.allProgress().size());
-    result.crashes = sim_.crashCount();
     result.actual = std::move(actual_);
     result.sinkRows = std::move(final_rows_);
     result.sinkBatchOf = std::move(final_batch_of_);
-    result.trace = sim_.trace().lines();
-    result.fingerprint = sim_.trace().fingerprint();
-    result.progress = sim_.allProgress();
     if (std::find(sc_.oracles.begin(), sc_.oracles.end(), "interleaving") != sc_.oracles.end()) {
       auto kind = parseStateStoreKind(sc_.query.stateStore);
       auto state = dumpCommittedState(sim_.env(), sc_.query.checkpoint,
@@ -442,73 +445,12 @@ class Runner {
     where.push_back(at);
   }
 
-  // A run step. Without faults: the action itself. With a fault plan: crashes are recovered
-  // by restarting until the step's work is done (a supervisor restarting the driver).
+  // A run step. Under a fault plan the driver restarts after the plan's crashes until the
+  // step's work is done (StreamTestOptions::supervisor).
   void addRun(const RunStep& r, std::vector<Action>& actions, std::vector<SourceLocation>& where,
               const SourceLocation& at) {
-    if (!options_.faultPlan) {
-      if (r.batches) push(actions, where, RunBatches{*r.batches}, at);
-      else push(actions, where, ProcessAllAvailable{}, at);
-      return;
-    }
-    std::optional<int> batches = r.batches;
-    auto armed = armed_;  // crash points the scenario itself armed: those crashes stay down
-    std::string root = sc_.query.checkpoint;
-    push(actions, where,
-         AssertOnQuery{[batches, armed, root](StreamTestContext& ctx) -> Status {
-                         // Batches are counted by commits, so a batch that committed before a
-                         // crash is not run a second time by this step.
-                         auto committed = [&]() -> int64_t {
-                           auto last = lastCommittedBatch(ctx.sim.fs(), root);
-                           return last.ok() && *last ? **last : -1;
-                         };
-                         const int64_t target = committed() + batches.value_or(0);
-                         // A crash the scenario armed itself: leave the driver down, as
-                         // the run without a fault plan does.
-                         auto armedCrash = [&]() {
-                           const auto& c = ctx.sim.lastCrash();
-                           if (!c) return false;
-                           auto it = std::find_if(armed->begin(), armed->end(), [&](const auto& a) {
-                             return a.first == c->point &&
-                                    (a.second < 0 || a.second == c->context.batchId);
-                           });
-                           if (it == armed->end()) return false;
-                           armed->erase(it);
-                           return true;
-                         };
-                         for (int attempt = 0; attempt < 20; ++attempt) {
-                           if (!ctx.sim.running()) {
-                             // A plan crash during the recovery start is restarted like any
-                             // other (bug: a crash at log.mid_write while the restarted query
-                             // wrote its sink_path failed correct scenarios).
-                             const int64_t before = ctx.sim.crashCount();
-                             Status started = ctx.sim.startAgain();
-                             if (!started.ok()) {
-                               if (ctx.sim.crashCount() == before) return started;
-                               if (armedCrash()) return Status::OK();
-                               continue;
-                             }
-                           }
-                           int64_t crashes = ctx.sim.crashCount();
-                           Status st;
-                           if (batches) {
-                             int remaining = static_cast<int>(target - committed());
-                             if (remaining <= 0) return Status::OK();
-                             st = ctx.sim.guarded([&](StreamingQuery& q) { return q.runBatches(remaining); }).status();
-                           } else {
-                             st = ctx.sim.guarded([](StreamingQuery& q) {
-                               return Result<bool>(q.processAllAvailable().ok() ? Result<bool>(true)
-                                                                                : Result<bool>(q.exception()));
-                             }).status();
-                           }
-                           if (ctx.sim.crashCount() == crashes) return st;
-                           if (armedCrash()) return Status::OK();
-                           if (batches && committed() >= target) return Status::OK();
-                         }
-                         return Status::Aborted("more than 20 crashes in one run step");
-                       },
-                       "run (restarting after crashes)"},
-         at);
+    if (r.batches) push(actions, where, RunBatches{*r.batches}, at);
+    else push(actions, where, ProcessAllAvailable{}, at);
   }
 
   void addStep(const Step& step, std::vector<Action>& actions, std::vector<SourceLocation>& where) {
@@ -575,7 +517,6 @@ class Runner {
             if (s.now) {
               push(actions, where, Crash{}, at);
             } else {
-              armed_->emplace_back(s.at, s.batch);
               push(actions, where, Crash{s.at, s.batch, s.partition, 1}, at);
             }
           } else if constexpr (std::is_same_v<T, RestartStep>) {
@@ -878,18 +819,11 @@ class Runner {
   std::vector<ActualRows> actual_;
   std::vector<Row> final_rows_;
   std::vector<int64_t> final_batch_of_;
-  // Crashes the scenario armed itself (point, batch or -1): those stay down under a fault plan.
-  std::shared_ptr<std::vector<std::pair<std::string, int64_t>>> armed_ =
-      std::make_shared<std::vector<std::pair<std::string, int64_t>>>();
 };
 
 }  // namespace
 
 namespace {
-
-bool wants(const Scenario& sc, std::string_view oracle) {
-  return std::find(sc.oracles.begin(), sc.oracles.end(), oracle) != sc.oracles.end();
-}
 
 // Whether one of the scenario's async processors declares its results order-dependent
 // (AsyncStatefulProcessor::orderDependent): the interleaving oracle then does not apply.
@@ -942,99 +876,67 @@ std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) 
   return out;
 }
 
-std::optional<Violation> checkScenarioWatermark(const Scenario& sc, const ScenarioRunResult& r) {
-  const WatermarkOp* wm = nullptr;
-  for (const auto& op : sc.query.operators)
-    if (auto* w = std::get_if<WatermarkOp>(&op.op)) wm = w;
-  if (!wm) {
-    Violation v;
-    v.oracle = "watermark";
-    v.message = "the query has no withWatermark operator to check";
-    return v;
-  }
-  auto events = arrivals(sc, wm->column);
-  bool hasIds = std::any_of(r.sinkRows.begin(), r.sinkRows.end(),
-                            [](const Row& row) { return row.schema()->indexOf("event_id") >= 0; });
-  if (hasIds) return checkWatermark(events, wm->delayMs, r.sinkRows);
-  // Aggregated output has no event ids: no more rows may be dropped as late than arrived late
-  // (later than the max event time before them minus the delay). The last attempt of each
-  // batch counts.
-  int64_t late = 0;
-  TimeMs maxSeen = INT64_MIN;
-  for (const auto& e : events) {
-    if (maxSeen != INT64_MIN && e.eventTime <= maxSeen - wm->delayMs) ++late;
-    maxSeen = std::max(maxSeen, e.eventTime);
-  }
-  std::map<int64_t, int64_t> dropped;
-  for (const auto& p : r.progress) dropped[p.batchId] = p.numRowsDroppedByWatermark;
-  int64_t total = 0;
-  for (const auto& [id, n] : dropped) total += n;
-  if (total <= late) return std::nullopt;
-  Violation v;
-  v.oracle = "watermark";
-  v.message = fmt::format("{} row(s) were dropped as late but only {} arrived later than the "
-                          "max event time before them minus {}: an on-time row was dropped",
-                          total, late, formatDuration(wm->delayMs));
-  return v;
-}
-
-void applyOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
-  auto add = [&](std::optional<Violation> v) {
-    if (v) r.violations.push_back(std::move(*v));
-  };
+void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
   quiet.collectActual = false;
   quiet.keepFs = nullptr;
-  if (wants(sc, "exactly_once")) {
-    // The reference: a sweep's is the fault-free run of the scenario (its own crashes kept);
-    // a plain run's is the scenario without its crash steps.
+  OracleInput in(r);
+  in.sinkKind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
+                : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
+                                                               : "memory";
+  in.reference = [&]() -> Result<std::vector<Row>> {
+    // A sweep's reference is the fault-free run of the scenario (its own crashes kept); a plain
+    // run's is the scenario without its crash steps.
     ScenarioRunOptions ref = quiet;
     ref.skipExpectations = true;
     ref.skipCrashSteps = !options.faultPlan;
     ref.faultPlan.reset();
     ScenarioRunResult expected = runScenario(sc, ref);
-    if (!expected.passed()) {
-      Violation v;
-      v.oracle = "exactly_once";
-      v.message = "the reference run (without faults) failed:\n" + expected.report();
-      add(std::move(v));
-    } else {
-      std::string_view kind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
-                              : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
-                                                                             : "memory";
-      add(checkExactlyOnce(expected.sinkRows, r.sinkRows, r.sinkBatchOf, kind));
-    }
+    ++r.oracleRuns;
+    if (!expected.passed())
+      return Status::FailedPrecondition("the reference run (without faults) failed:\n" + expected.report());
+    return expected.sinkRows;
+  };
+  for (const auto& op : sc.query.operators)
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op); t && t->timeMode == "EventTime")
+      in.timerClock = TimerClock::kEventTime;
+  const WatermarkOp* wm = nullptr;
+  for (const auto& op : sc.query.operators)
+    if (auto* w = std::get_if<WatermarkOp>(&op.op)) wm = w;
+  if (wm) {
+    in.watermarkDelay = wm->delayMs;
+    in.arrivals = [&sc, wm] { return arrivals(sc, wm->column); };
   }
-  if (wants(sc, "timers") || wants(sc, "ttl")) {
-    auto committed = committedBatches(r.trace);
-    if (wants(sc, "timers")) {
-      TimerClock clock = TimerClock::kProcessingTime;
-      for (const auto& op : sc.query.operators)
-        if (auto* t = std::get_if<TransformWithStateOp>(&op.op); t && t->timeMode == "EventTime")
-          clock = TimerClock::kEventTime;
-      add(checkTimers(committed, clock));
-    }
-    if (wants(sc, "ttl")) add(checkTtl(committed));
+  in.stateBound = sc.stateBound;
+  in.again = [&]() -> RunOutcome {
+    ++r.oracleRuns;
+    return runScenario(sc, quiet);
+  };
+  in.committedState = r.committedState;
+  if (options.faultPlan && !options.faultPlan->switches().empty() && !orderDependent(sc)) {
+    in.sequential = [&]() -> std::optional<OracleInput::Sequential> {
+      // The same plan without its context switches.
+      ScenarioRunOptions seq = quiet;
+      seq.skipExpectations = true;
+      seq.faultPlan->faults.clear();
+      for (const sim::Fault& f : options.faultPlan->faults)
+        if (!std::holds_alternative<sim::SwitchFault>(f)) seq.faultPlan->faults.push_back(f);
+      ScenarioRunResult sequential = runScenario(sc, seq);
+      ++r.oracleRuns;
+      if (!sequential.setupError.ok() || !sequential.failures.empty()) return std::nullopt;
+      return OracleInput::Sequential{std::move(sequential.sinkRows), std::move(sequential.committedState)};
+    };
   }
-  if (wants(sc, "watermark")) add(checkScenarioWatermark(sc, r));
-  if (wants(sc, "state_bound") && sc.stateBound) add(checkStateBound(r.progress, *sc.stateBound));
-  if (wants(sc, "interleaving") && options.faultPlan && !options.faultPlan->switches().empty() &&
-      !orderDependent(sc)) {
-    // The sequential run: the same plan without its context switches.
-    ScenarioRunOptions seq = quiet;
-    seq.skipExpectations = true;
-    seq.faultPlan->faults.clear();
-    for (const sim::Fault& f : options.faultPlan->faults)
-      if (!std::holds_alternative<sim::SwitchFault>(f)) seq.faultPlan->faults.push_back(f);
-    ScenarioRunResult sequential = runScenario(sc, seq);
-    if (sequential.setupError.ok() && sequential.failures.empty())
-      add(checkInterleaving(sequential.sinkRows, r.sinkRows, sequential.committedState,
-                            r.committedState, r.trace));
-  }
-  if (wants(sc, "determinism")) {
-    ScenarioRunResult again = runScenario(sc, quiet);
-    add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));
+  std::vector<std::string> names;
+  for (const auto& o : sc.oracles)
+    if (o != "state_bound" || sc.stateBound) names.push_back(o);
+  // An oracle that could not be applied (its reference run failed) is a broken promise too.
+  for (auto& e : applyOracles(names, in, r)) {
+    Violation v;
+    v.oracle = e.oracle;
+    v.message = e.status.message();
+    r.violations.push_back(std::move(v));
   }
 }
 
@@ -1048,7 +950,7 @@ ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions
   }
   if (options.applyOracles && !options.skipExpectations && r.setupError.ok() &&
       r.failures.empty() && !scenario.oracles.empty())
-    applyOracles(scenario, options, r);
+    applyScenarioOracles(scenario, options, r);
   return r;
 }
 

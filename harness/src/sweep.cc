@@ -1,86 +1,17 @@
 // The sweep runner and the RapidCheck shrink search (sweep.h).
 #include "streamsim/harness/sweep.h"
 
+#include "streamsim/harness/run/pool.h"
+#include "streamsim/harness/run/shell_quote.h"
+
 #include <algorithm>
 #include <atomic>
 #include <mutex>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
-// GCC 12 reports a false maybe-uninitialized inside rc::Maybe<Shrinkable> once findLocalMin
-// is inlined here; the warning is in RapidCheck's header, not in this code.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <rapidcheck.h>
-#pragma GCC diagnostic pop
 
 namespace streamsim::harness {
-
-namespace {
-
-// What the shrinker works on: the plan's faults and the input files taking part.
-struct ShrinkState {
-  std::vector<sim::Fault> faults;
-  std::vector<int64_t> files;
-};
-
-rc::Shrinkable<ShrinkState> shrinkable(ShrinkState s) {
-  return rc::shrinkable::shrinkRecur(std::move(s), [](const ShrinkState& st) {
-    auto fewerFaults = rc::seq::map(rc::shrink::removeChunks(st.faults), [st](std::vector<sim::Fault> f) {
-      ShrinkState out = st;
-      out.faults = std::move(f);
-      return out;
-    });
-    auto fewerFiles = rc::seq::map(rc::shrink::removeChunks(st.files), [st](std::vector<int64_t> f) {
-      ShrinkState out = st;
-      out.files = std::move(f);
-      return out;
-    });
-    // Then each crash / task failure aimed at an earlier batch (rc's integral shrink toward 0),
-    // so that a case keeps failing with fewer input files.
-    auto earlierBatch = rc::seq::map(
-        rc::shrink::eachElement(st.faults,
-                                [](const sim::Fault& f) -> rc::Seq<sim::Fault> {
-                                  if (auto* c = std::get_if<sim::CrashFault>(&f); c && c->batch > 0)
-                                    return rc::seq::map(rc::shrink::towards<int64_t>(c->batch, 0), [c](int64_t b) {
-                                      sim::CrashFault out = *c;
-                                      out.batch = b;
-                                      return sim::Fault(out);
-                                    });
-                                  if (auto* t = std::get_if<sim::TaskFailureFault>(&f); t && t->batch > 0)
-                                    return rc::seq::map(rc::shrink::towards<int64_t>(t->batch, 0), [t](int64_t b) {
-                                      sim::TaskFailureFault out = *t;
-                                      out.batch = b;
-                                      return sim::Fault(out);
-                                    });
-                                  return rc::Seq<sim::Fault>();
-                                }),
-        [st](std::vector<sim::Fault> f) {
-          ShrinkState out = st;
-          out.faults = std::move(f);
-          return out;
-        });
-    return rc::seq::concat(std::move(fewerFaults), std::move(fewerFiles), std::move(earlierBatch));
-  });
-}
-
-std::string shellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
-
-bool sameOracleFails(const std::vector<Violation>& now, const std::set<std::string>& oracles) {
-  for (const auto& v : now)
-    if (oracles.count(v.oracle)) return true;
-  return false;
-}
-
-}  // namespace
 
 std::string ShrunkCase::sizes() const {
   return fmt::format("{} fault{} (of {}), {} file{} (of {}), {} events, {} shrink runs", faults,
@@ -88,14 +19,19 @@ std::string ShrunkCase::sizes() const {
                      originalFiles, events, runs);
 }
 
-ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing,
-                      const std::vector<Violation>& violations, const RunOptions& options,
-                      int maxRuns) {
-  std::set<std::string> oracles;
-  for (const auto& v : violations) oracles.insert(v.oracle);
+FailureKind failureKind(const RunResult& r) {
+  FailureKind k;
+  if (!r.error.ok()) k.addError();
+  k.addViolations(r.violations);
+  return k;
+}
+
+ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing, const FailureKind& kind,
+                      const RunOptions& options, int maxRuns) {
   sim::Workload w = workloadFor(config, failing.seed);
-  ShrinkState start;
+  ShrinkCase start;
   start.faults = failing.plan.faults;
+  start.shrinkFiles = true;
   if (failing.files) {
     start.files = *failing.files;
   } else {
@@ -104,42 +40,32 @@ ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing,
   ShrunkCase out;
   out.originalFaults = start.faults.size();
   out.originalFiles = start.files.size();
-  auto toCase = [&](const ShrinkState& s) {
+  auto toCase = [&](const ShrinkCase& s) {
     RunCase c = failing;
     c.plan.faults = s.faults;
     c.files = s.files;
     return c;
   };
-  int runs = 0;
-  std::vector<Violation> lastViolations = violations;
-  auto stillFails = [&](const ShrinkState& s) {
-    if (runs >= maxRuns) return false;
-    ++runs;
-    RunResult r = runCase(config, toCase(s), options);
-    if (r.error.ok() && sameOracleFails(r.violations, oracles)) {
-      lastViolations = r.violations;
-      return true;
-    }
-    return false;
-  };
-  // RapidCheck's search: from the failing value, repeatedly take the first shrink that still
-  // fails, until none does (a local minimum).
-  auto [minimal, steps] = rc::shrinkable::findLocalMin(shrinkable(start), stillFails);
-  (void)steps;
-  out.minimal = toCase(minimal);
-  out.faults = minimal.faults.size();
-  out.files = minimal.files.size();
-  for (int64_t f : minimal.files)
+  ShrinkResult found = shrinkFailure(
+      start, [&](const ShrinkCase& s) { return failureKind(runCase(config, toCase(s), options)).sharedWith(kind); },
+      maxRuns);
+  out.minimal = toCase(found.minimal);
+  out.faults = found.minimal.faults.size();
+  out.files = found.minimal.files.size();
+  for (int64_t f : found.minimal.files)
     if (f >= 0 && static_cast<size_t>(f) < w.files.size()) out.events += w.files[static_cast<size_t>(f)].eventCount;
-  out.runs = runs;
-  // The minimal case's own violations (the last failing run was the minimal one, or the start).
+  out.runs = found.runs;
+  // The minimal case's own result (what its replay shows).
   RunResult r = runCase(config, out.minimal, options);
-  out.violations = r.violations.empty() ? lastViolations : r.violations;
+  out.violations = r.violations;
+  out.error = r.error.ok() ? "" : r.error.message();
+  out.fingerprint = r.fingerprintHex();
   return out;
 }
 
-std::string replayCommand(const WorkloadConfig& config, const RunCase& c) {
-  std::string cmd = fmt::format("streamsim replay {} --seed {}", config.name, c.seed);
+std::string replayCommand(const WorkloadConfig& config, const RunCase& c, const std::string& program) {
+  std::string cmd = fmt::format("{} replay {} --seed {}", program, config.name, c.seed);
+  if (config.stateStore != "memory") cmd += " --state-store " + config.stateStore;
   cmd += " --plan " + shellQuote(c.plan.toJson());
   if (c.files) {
     std::string list;
@@ -254,23 +180,19 @@ std::string SweepReport::summary() const {
 }
 
 SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& options) {
-  std::vector<uint64_t> seeds;
-  const int shards = std::max(1, options.shardCount);
-  for (uint64_t s = options.firstSeed; s < options.firstSeed + static_cast<uint64_t>(std::max(0, options.seeds)); ++s)
-    if (s % static_cast<uint64_t>(shards) == static_cast<uint64_t>(options.shardIndex)) seeds.push_back(s);
-
+  const std::vector<uint64_t> seeds =
+      shardSeeds(options.firstSeed, options.seeds, options.shardIndex, options.shardCount);
   std::vector<std::optional<SeedOutcome>> outcomes(seeds.size());
   RunOptions base = options.run;
   if (!base.references) base.references = makeReferenceCache();
-  std::atomic<size_t> next{0};
   std::atomic<uint64_t> smallestFailing{UINT64_MAX};
   std::mutex mu;
   int done = 0, failures = 0;
 
-  auto work = [&] {
-    for (size_t i = next++; i < seeds.size(); i = next++) {
+  forEachIndex(seeds.size(), options.jobs, [&](size_t i) {
+    {
       const uint64_t seed = seeds[i];
-      if (options.stopAtFirstFailure && seed > smallestFailing.load()) continue;
+      if (options.stopAtFirstFailure && seed > smallestFailing.load()) return;
       SeedOutcome o;
       o.seed = seed;
       RunCase rc;
@@ -289,13 +211,13 @@ SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& opti
         uint64_t cur = smallestFailing.load();
         while (seed < cur && !smallestFailing.compare_exchange_weak(cur, seed)) {
         }
-        if (options.shrink && r.error.ok()) {
+        if (options.shrink) {
           RunOptions so = ro;
           so.determinism = ro.determinism && !r.violations.empty() && r.violations.front().oracle == "determinism";
-          o.shrunk = shrinkCase(config, rc, r.violations, so, options.shrinkMaxRuns);
-          o.replay = replayCommand(config, o.shrunk->minimal);
+          o.shrunk = shrinkCase(config, rc, failureKind(r), so, options.shrinkMaxRuns);
+          o.replay = replayCommand(config, o.shrunk->minimal, options.programName);
         } else {
-          o.replay = replayCommand(config, rc);
+          o.replay = replayCommand(config, rc, options.programName);
         }
       }
       std::lock_guard<std::mutex> lock(mu);
@@ -304,11 +226,7 @@ SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& opti
       outcomes[i] = std::move(o);
       if (options.progress) options.progress(done, static_cast<int>(seeds.size()), failures);
     }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < options.jobs; ++t) threads.emplace_back(work);
-  work();
-  for (auto& t : threads) t.join();
+  });
 
   SweepReport report;
   report.workload = config.name + "/" + config.stateStore;

@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/driver.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/harness/recording_writer.h"
 #include "streamsim/harness/sweep.h"
@@ -27,7 +29,6 @@ namespace streamsim::harness {
 namespace {
 
 constexpr TimeMs kStart = 1767225600000;  // 2026-01-01T00:00:00Z
-constexpr int kMaxRestartsPerTick = 25;
 const char* kLanding = "/landing";
 const char* kCheckpoint = "/chk";
 const char* kOut = "/out";
@@ -308,8 +309,6 @@ Result<RunCase> RunCase::fromJson(const nlohmann::json& j) {
   return c;
 }
 
-std::string RunResult::fingerprintHex() const { return fmt::format("{:016x}", fingerprint); }
-
 std::string RunResult::report() const {
   std::string out;
   if (!error.ok()) out += "  run error: " + error.message() + "\n";
@@ -370,8 +369,14 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   for (const auto& a : actions) last = std::max(last, a.at);
   const TimeMs end = last + c.drainMs;
   size_t next = 0;
-  bool first = true;
-  for (TimeMs t = kStart + c.triggerInterval; t <= end + c.triggerInterval - 1; t += c.triggerInterval) {
+  // The supervisor: a crash or a failed trigger is followed by a restart (same virtual time).
+  SupervisorOptions supervisor;
+  supervisor.restartPlannedCrashes = true;
+  supervisor.restartOnFailure = true;
+  Driver driver(sim, supervisor);
+  bool started = false;
+  for (TimeMs t = kStart + c.triggerInterval; r.error.ok() && t <= end + c.triggerInterval - 1;
+       t += c.triggerInterval) {
     // Landing actions due by now, each at its own time.
     while (next < actions.size() && actions[next].at <= t) {
       sim.clock().set(std::max(sim.clock().nowMs(), actions[next].at));
@@ -383,47 +388,27 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
       ++next;
     }
     sim.clock().set(t);
-    // One trigger at t; after a crash or a failure the driver restarts (same virtual time) and
-    // triggers again unless the interrupted batch was committed.
-    int64_t batchBefore = -1;
-    int attempts = 0;
-    for (;; ++attempts) {
-      if (attempts > kMaxRestartsPerTick) {
-        r.error = Status::Aborted(fmt::format("more than {} restarts at virtual time {}",
-                                              kMaxRestartsPerTick, formatTimestamp(t)));
-        break;
-      }
-      if (!sim.running()) {
-        int64_t crashes = sim.crashCount();
-        Status st = first ? sim.start(built->writer) : sim.startAgain();
-        first = false;
-        if (!st.ok()) {
-          if (sim.crashCount() == crashes) ++r.restarts;  // failed to start: try again
-          continue;
-        }
-        if (batchBefore >= 0 && sim.query()->nextBatchId() > batchBefore) break;  // it committed
-      }
-      if (batchBefore < 0) batchBefore = sim.query()->nextBatchId();
-      int64_t crashes = sim.crashCount();
-      auto ran = sim.guarded([](StreamingQuery& q) { return q.triggerOnce(); });
-      if (ran.ok()) break;
-      if (sim.crashCount() == crashes) {  // a failure (I/O error, task failure): restart
-        ++r.restarts;
-        sim.stop();
-      }
+    if (!started) {  // the first start at the first trigger's time
+      started = true;
+      r.error = driver.start(built->writer);
+      if (!r.error.ok()) break;
     }
-    if (!r.error.ok()) break;
+    // One trigger at t; after a restart it triggers again unless the interrupted batch committed.
+    int64_t batchBefore = -1;
+    r.error = driver.supervise(
+        [&](StreamingQuery& q) {
+          if (batchBefore < 0) batchBefore = q.nextBatchId();
+          return q.triggerOnce().status();
+        },
+        [&] { return batchBefore >= 0 && sim.query()->nextBatchId() > batchBefore; });
   }
   if (sim.running()) sim.stop();
   built->readSink(sim, r);
-  r.trace = sim.trace().lines();
+  r.collect(sim);
+  r.restarts = driver.restarts();
   // The fingerprint covers what the run did (the trace) and what it produced (the sink).
-  r.fingerprint = sim.trace().fingerprint();
   for (const Row& row : r.sinkRows)  // FNV-1a runs on: the line, then "\n", without a joined copy
     r.fingerprint = sim::fnv1a64("\n", sim::fnv1a64(row.toJson(), r.fingerprint));
-  r.progress = sim.allProgress();
-  r.crashes = sim.crashCount();
-  r.batches = static_cast<int64_t>(r.progress.size());
   return r;
 }
 
@@ -438,10 +423,10 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
   const sim::Workload w = workloadFor(c, rc.seed);
   RunResult r = simulateWorkload(c, rc, w);
   if (!r.error.ok() || !o.oracles) return r;
-  auto add = [&](std::optional<Violation> v) {
-    if (v) r.violations.push_back(std::move(*v));
-  };
-  if (wanted(c, "exactly_once")) {
+  OracleInput in(r);
+  in.sinkKind = c.customSink ? "custom" : c.sink == SinkKind::kForeach ? "foreach"
+                                         : c.sink == SinkKind::kFiles ? "files" : "memory";
+  in.reference = [&]() -> Result<std::vector<Row>> {
     RunCase ref = rc;
     ref.plan = referencePlan(rc.plan);
     std::shared_ptr<const RunResult> cached;
@@ -457,6 +442,7 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
       if (it != o.references->runs.end()) cached = it->second;
     }
     if (!cached) {
+      ++r.oracleRuns;
       ref.plan.seed = 0;  // the reference run does not depend on the seed's plan
       auto fresh = std::make_shared<RunResult>(simulateWorkload(c, ref, w, /*traced=*/false));
       if (o.references) {
@@ -465,43 +451,38 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
       }
       cached = fresh;
     }
-    const RunResult& expected = *cached;
-    if (!expected.error.ok()) {
-      r.error = expected.error.withContext("the fault-free run");
-      return r;
-    }
-    std::string_view kind = c.customSink ? "custom" : c.sink == SinkKind::kForeach ? "foreach"
-                                                      : c.sink == SinkKind::kFiles ? "files" : "memory";
-    add(checkExactlyOnce(expected.sinkRows, r.sinkRows, r.sinkBatchOf, kind));
+    if (!cached->error.ok()) return cached->error.withContext("the fault-free run");
+    return cached->sinkRows;
+  };
+  in.timerClock = c.kind == WorkloadKind::kCustom && c.timeMode == TimeMode::kEventTime
+                      ? TimerClock::kEventTime
+                      : TimerClock::kProcessingTime;
+  if (c.kind == WorkloadKind::kDedup || c.kind == WorkloadKind::kWindow ||
+      (c.kind == WorkloadKind::kCustom && c.timeMode == TimeMode::kEventTime)) {
+    in.watermarkDelay = c.watermarkDelay;  // the queries with a withWatermark
   }
-  // Both oracles act only on their own events (a trace without any passes them), so a run
-  // without timers or TTL (the count workload) skips parsing its trace for them.
-  const bool timers = wanted(c, "timers") && traceMayHaveEvents(r.trace, "tws.timer_");
-  const bool ttl = wanted(c, "ttl") && traceMayHaveEvents(r.trace, "tws.ttl_");
-  std::vector<CommittedBatch> committed;
-  if (timers || ttl) committed = committedBatches(r.trace);
-  if (timers)
-    add(checkTimers(committed, c.kind == WorkloadKind::kCustom && c.timeMode == TimeMode::kEventTime
-                                   ? TimerClock::kEventTime
-                                   : TimerClock::kProcessingTime));
-  if (ttl) add(checkTtl(committed));
-  if (wanted(c, "watermark")) {
-    add(checkWatermark(arrivals(w, actionsFor(c, w, rc)), c.watermarkDelay, r.sinkRows));
-  }
-  if (wanted(c, "state_bound") && c.stateBound) add(checkStateBound(r.progress, *c.stateBound));
-  if (o.determinism) {
-    RunResult again = simulateWorkload(c, rc, w);
-    add(checkDeterminism(r.fingerprint, again.fingerprint, r.trace, again.trace));
-  }
-  if (o.batchSplit) {
+  in.arrivals = [&] { return arrivals(w, actionsFor(c, w, rc)); };
+  in.stateBound = c.stateBound;
+  in.again = [&]() -> RunOutcome {
+    ++r.oracleRuns;
+    return simulateWorkload(c, rc, w);
+  };
+  in.batchSplit = [&] {
     WorkloadConfig all = c;
     all.spec.arrivalInterval = 0;
     RunCase plain = rc;
     plain.plan = sim::FaultPlan{};
-    RunResult a = simulate(all, plain);
-    RunResult b = simulate(c, plain);
-    add(checkBatchSplitInvariance(a.sinkRows, b.sinkRows, {"key"}));
+    r.oracleRuns += 2;
+    return std::make_pair(simulate(all, plain).sinkRows, simulate(c, plain).sinkRows);
+  };
+  std::vector<std::string> names;
+  for (const Oracle& oracle : oracleTable()) {
+    std::string_view n = oracle.name;
+    if (n == "determinism" ? o.determinism : n == "batch_split" ? o.batchSplit : wanted(c, n))
+      names.emplace_back(n);
   }
+  auto errors = applyOracles(names, in, r);
+  if (!errors.empty()) r.error = errors.front().status;
   return r;
 }
 

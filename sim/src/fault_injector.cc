@@ -46,24 +46,44 @@ SimFileSystem::CrashPolicy crashPolicy(const FaultPlan& plan, uint64_t crashNumb
 }
 
 FaultInjector::FaultInjector(FaultPlan plan, SimFileSystem* fs, TraceSink* trace)
-    : plan_(std::move(plan)), fs_(fs), trace_(trace) {
-  for (const Fault& f : plan_.faults) arm(f);
+    : plan_(std::move(plan)), fs_(fs), trace_(trace), plan_fired_(plan_.faults.size(), 0) {
+  for (size_t i = 0; i < plan_.faults.size(); ++i) arm(plan_.faults[i], static_cast<int>(i), -1);
 }
 
-void FaultInjector::arm(const Fault& fault) {
+std::vector<int> FaultInjector::planFired() const { return plan_fired_; }
+
+int FaultInjector::arm(const Fault& fault) {
+  int handle = static_cast<int>(later_fired_.size());
+  if (!arm(fault, -1, handle)) return -1;
+  later_fired_.push_back(0);
+  return handle;
+}
+
+bool FaultInjector::armedFired(int handle) const {
+  return handle >= 0 && static_cast<size_t>(handle) < later_fired_.size() &&
+         later_fired_[static_cast<size_t>(handle)] != 0;
+}
+
+bool FaultInjector::arm(const Fault& fault, int planIndex, int laterIndex) {
   int64_t count = 1;
   if (std::holds_alternative<TornWriteFault>(fault) || std::holds_alternative<LandingFault>(fault) ||
       std::holds_alternative<SwitchFault>(fault))
-    return;
+    return false;
   if (auto* t = std::get_if<TaskFailureFault>(&fault)) count = t->count;
   if (auto* io = std::get_if<IoErrorFault>(&fault)) count = io->count;
-  if (count <= 0) return;
-  armed_.push_back(Armed{fault});
+  if (count <= 0) return false;
+  armed_.push_back(Armed{fault, 0, 0, false, planIndex, laterIndex});
   ++pending_;
+  return true;
 }
 
-void FaultInjector::armCrash(std::string_view point, int64_t batch, int partition, int64_t nth) {
-  arm(CrashFault{std::string(point), batch, partition, nth});
+void FaultInjector::fired(const Armed& a) {
+  if (a.planIndex >= 0) ++plan_fired_[static_cast<size_t>(a.planIndex)];
+  if (a.laterIndex >= 0) later_fired_[static_cast<size_t>(a.laterIndex)] = 1;
+}
+
+int FaultInjector::armCrash(std::string_view point, int64_t batch, int partition, int64_t nth) {
+  return arm(CrashFault{std::string(point), batch, partition, nth});
 }
 
 void FaultInjector::disarmAll() {
@@ -92,7 +112,8 @@ void FaultInjector::finish(Armed& a) {
   }
 }
 
-void FaultInjector::record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass) {
+void FaultInjector::record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass,
+                           bool planned) {
   if (trace_ != nullptr) {
     nlohmann::ordered_json j;
     j["event"] = "fault_injected";
@@ -105,11 +126,18 @@ void FaultInjector::record(std::string kind, std::string_view point, const Fault
     j["pass"] = pass;
     trace_->event(j.dump());
   }
-  injected_.push_back(InjectedFault{std::move(kind), std::string(point), ctx, pass});
+  injected_.push_back(InjectedFault{std::move(kind), std::string(point), ctx, pass, planned});
 }
 
 Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
   int64_t pass = countPass(point);
+  if (record_reach_) {
+    auto it = std::find_if(reach_.begin(), reach_.end(), [&](const CrashTarget& t) {
+      return t.batch == ctx.batchId && t.point == point;
+    });
+    if (it == reach_.end()) reach_.push_back(CrashTarget{std::string(point), ctx.batchId, 1});
+    else ++it->passes;
+  }
   if (pending_ == 0) return Status::OK();
 
   // Write faults on a path prefix are armed when their batch starts; they never stop the point.
@@ -121,27 +149,46 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
       Status st = io->noSpace ? Status::NoSpace(fmt::format("injected: no space left on device (batch {})", ctx.batchId))
                               : Status::IOError(fmt::format("injected I/O error (batch {})", ctx.batchId));
       fs_->addWriteFault(io->pathPrefix, st, io->count);
-      record(io->noSpace ? "no_space" : "io_error", io->pathPrefix, ctx, 0);
+      record(io->noSpace ? "no_space" : "io_error", io->pathPrefix, ctx, 0, a.planIndex >= 0);
+      fired(a);
     }
     finish(a);
   }
 
-  for (Armed& a : armed_) {
+  for (size_t i = 0; i < armed_.size(); ++i) {
+    Armed& a = armed_[i];
     if (a.done) continue;
     if (auto* c = std::get_if<CrashFault>(&a.fault)) {
       if (c->point != point || !matches(c->batch, c->partition, ctx)) continue;
       if (++a.matched < c->nth) continue;
-      finish(a);
+      // Every other crash that matches this pass counts it too and fires with it: one crash
+      // happens, and it is a step's armed crash if any armed one is among them.
+      bool planned = a.planIndex >= 0;
+      std::vector<Armed*> firing{&a};
+      for (size_t k = i + 1; k < armed_.size(); ++k) {
+        Armed& b = armed_[k];
+        auto* d = std::get_if<CrashFault>(&b.fault);
+        if (b.done || d == nullptr || d->point != point || !matches(d->batch, d->partition, ctx)) continue;
+        if (++b.matched < d->nth) continue;
+        firing.push_back(&b);
+        planned = planned && b.planIndex >= 0;
+      }
+      for (Armed* f : firing) {
+        finish(*f);
+        f->fired = 1;
+        fired(*f);
+      }
       ++crashes_;
-      record("crash", point, ctx, pass);
-      throw SimulatedCrash{std::string(point), ctx, pass};
+      record("crash", point, ctx, pass, planned);
+      throw SimulatedCrash{std::string(point), ctx, pass, planned};
     }
     if (auto* t = std::get_if<TaskFailureFault>(&a.fault)) {
       if (t->point != point || !matches(t->batch, t->partition, ctx)) continue;
       ++a.matched;
       int n = ++a.fired;
       if (n >= t->count) finish(a);
-      record("task_failure", point, ctx, pass);
+      fired(a);
+      record("task_failure", point, ctx, pass, a.planIndex >= 0);
       return Status::TaskFailed(fmt::format("injected task failure at {} ({}), failure {} of {}", point,
                                             whereText(ctx), n, t->count));
     }
@@ -150,7 +197,8 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
       ++a.matched;
       int n = ++a.fired;
       if (n >= io->count) finish(a);
-      record(io->noSpace ? "no_space" : "io_error", point, ctx, pass);
+      fired(a);
+      record(io->noSpace ? "no_space" : "io_error", point, ctx, pass, a.planIndex >= 0);
       std::string msg = fmt::format("injected {} at {} ({}), failure {} of {}",
                                     io->noSpace ? "no space left on device" : "I/O error", point, whereText(ctx), n,
                                     io->count);
@@ -181,7 +229,7 @@ void FaultInjector::applyCrash(SimFileSystem& fs) {
     trace_->event(j.dump());
   }
   FaultContext ctx;
-  injected_.push_back(InjectedFault{"crash_applied", "", ctx, static_cast<int64_t>(number)});
+  injected_.push_back(InjectedFault{"crash_applied", "", ctx, static_cast<int64_t>(number), false});
 }
 
 }  // namespace streamsim::sim

@@ -476,13 +476,28 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
   {
     Random r = rng.split("crashes");
     std::vector<std::string> points = crashPoints(k);
-    int n = points.empty() ? 0 : static_cast<int>(r.uniformInt(0, k.maxCrashes));
+    std::vector<CrashTarget> targets;
+    for (const auto& t : k.targets)
+      if (t.passes > 0 && std::find(points.begin(), points.end(), t.point) != points.end()) targets.push_back(t);
+    if (!k.targets.empty()) {
+      int n = targets.empty() ? 0 : static_cast<int>(r.uniformInt(std::min(k.minCrashes, k.maxCrashes), k.maxCrashes));
+      for (int i = 0; i < n; ++i) {
+        const CrashTarget& t = targets[static_cast<size_t>(r.uniformInt(0, static_cast<int64_t>(targets.size()) - 1))];
+        CrashFault f;
+        f.point = t.point;
+        f.batch = t.batch;
+        if (faults::isPerPartition(f.point) && r.bernoulli(0.5))
+          f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
+        f.nth = f.partition >= 0 ? 1 : r.uniformInt(1, std::min<int64_t>(t.passes, 3));
+        plan.faults.push_back(f);
+      }
+    }
+    int n = points.empty() || !k.targets.empty() ? 0 : static_cast<int>(r.uniformInt(0, k.maxCrashes));
     for (int i = 0; i < n; ++i) {
       CrashFault f;
       f.point = r.pick(points);
       f.batch = r.uniformInt(0, k.batches - 1);
-      bool perPartition = f.point == faults::kTaskMidPartition || f.point == faults::kStateBeforeCommit ||
-                          f.point == faults::kStateAfterCommit;
+      bool perPartition = faults::isPerPartition(f.point);
       if (perPartition && r.bernoulli(0.5)) f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
       if (f.point == faults::kLogMidWrite) f.nth = r.uniformInt(1, 3);  // one of the batch's first log writes
       plan.faults.push_back(f);

@@ -12,10 +12,12 @@ size_t PlannedScheduler::pick(const SchedulingPoint& at, std::span<const Schedul
   const size_t k = static_cast<size_t>(it->second - 1);
   if (at.sequentialWaits) {
     ++taken_;
+    ++taken_at_[it->first];
     return k % ready.size();
   }
   if (ready.size() < 2) return 0;
   ++taken_;
+  ++taken_at_[it->first];
   return 1 + k % (ready.size() - 1);
 }
 

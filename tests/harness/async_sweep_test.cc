@@ -44,13 +44,16 @@ TEST(AsyncSweep, TheRacyProcessorFailsInterleavingShrunkToOneSwitchWithAReplayLi
   std::string shrunk = lineStarting(o.text, "shrunk to:  ");
   EXPECT_EQ(count(shrunk, "\"type\""), 1u) << o.text;
   EXPECT_EQ(count(shrunk, "\"type\":\"switch\""), 1u) << o.text;
+  // The plan's context switches are counted as faults that fired (the scheduler took them).
+  EXPECT_EQ(o.text.find("faults fired 0 "), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("tws.switch "), std::string::npos) << o.text;
   // The report names the switch: which key started while which one waited at its get.
   EXPECT_NE(o.text.find("tws.switch"), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("ValueState 'count'.getOption()"), std::string::npos) << o.text;
-  // The replay line reproduces the failure exactly.
-  std::string replay = lineStarting(o.text, "  replay: streamsim ");
+  // The replay line, run as printed, reproduces the failure exactly.
+  std::string replay = lineStarting(o.text, "  replay: ");
   ASSERT_FALSE(replay.empty()) << o.text;
-  Out again = runCli(replay);
+  Out again = streamsim::testing::runShell(replay);
   EXPECT_EQ(again.code, 1) << again.text;
   EXPECT_NE(again.text.find("interleaving"), std::string::npos) << again.text;
 }

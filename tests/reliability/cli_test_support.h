@@ -17,9 +17,10 @@ struct CliOut {
   std::string text;
 };
 
-inline CliOut runCli(const std::string& args) {
+// Runs a shell command line exactly as given (a printed reproduce line), stderr with stdout.
+inline CliOut runShell(const std::string& line) {
   CliOut out;
-  std::string cmd = std::string(STREAMSIM_CLI) + " " + args + " 2>&1";
+  std::string cmd = line + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   if (!p) return out;
   char buf[4096];
@@ -29,6 +30,11 @@ inline CliOut runCli(const std::string& args) {
   out.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return out;
 }
+
+#ifdef STREAMSIM_CLI
+// Runs the built `streamsim` with `args`.
+inline CliOut runCli(const std::string& args) { return runShell(std::string(STREAMSIM_CLI) + " " + args); }
+#endif
 
 // A fresh folder under the temp dir, removed when the object goes.
 class ScratchDir {

@@ -42,6 +42,8 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_option("--junit", sweep.junit, "Write a JUnit XML report");
   sweepCmd->add_option("--json", sweep.json, "Write a JSON report (shards' reports merge)");
   sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
+  sweepCmd->add_option("--state-store", sweep.stateStore,
+                       "memory | rocksdb: run every scenario on this state store");
 
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;
@@ -49,7 +51,9 @@ int runCli(int argc, char** argv) {
       "replay",
       "Re-run one seed of a sweep (FILE --seed S [--plan JSON]), or a real checkpoint's recorded "
       "batch plan (--checkpoint DIR --landing DIR --processor NAME --group-by COLS --schema DDL)");
-  auto* replayFile = replayCmd->add_option("file", replay.file, "Scenario file");
+  auto* replayFile = replayCmd->add_option(
+      "file", replay.file, "Scenario file, or a standard workload (count, session_tracker, heartbeat, "
+                           "ttl_cache, dedup, window) as the C++ sweeps' replay lines name it");
   auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed");
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
@@ -63,7 +67,9 @@ int runCli(int argc, char** argv) {
   replayCmd->add_option("--group-by", ckReplay.groupBy, "Grouping columns")->delimiter(',');
   replayCmd->add_option("--schema", ckReplay.schema, "DDL of the landing rows, e.g. 'user string, n long'");
   replayCmd->add_option("--time-mode", ckReplay.timeMode, "none | processingTime | eventTime (default none)");
-  replayCmd->add_option("--state-store", ckReplay.stateStore, "memory | rocksdb (default memory)");
+  auto* replayStore = replayCmd->add_option("--state-store", ckReplay.stateStore,
+                                            "memory | rocksdb (default: the scenario's, memory)");
+  replayCmd->add_option("--files", replay.files, "A workload's landing files taking part: 0,3 or none (default all)");
   ckOpt->excludes(replayFile);
   ckOpt->excludes(replaySeed);
 
@@ -108,6 +114,9 @@ int runCli(int argc, char** argv) {
   benchCmd->add_option("--rss-child-keys", benchOpts.rssChildKeys)->group("");  // internal
   benchCmd->add_option("--rss-child-events", benchOpts.rssChildEvents)->group("");
 
+  // The reproduce lines name the program as it was invoked (a user's runner prints its own name).
+  const std::string program = argc > 0 && argv[0] && *argv[0] ? argv[0] : "streamsim";
+  run.program = sweep.program = replay.program = program;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -123,6 +132,7 @@ int runCli(int argc, char** argv) {
                    "--landing DIR --processor NAME --group-by COLS --schema DDL\n";
       return kExitBadInput;
     }
+    if (replayStore->count() > 0) replay.stateStore = ckReplay.stateStore;
     return replayCommand(replay, std::cout, std::cerr);
   }
   if (*mergeCmd) return mergeCommand(merge, std::cout, std::cerr);

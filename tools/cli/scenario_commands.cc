@@ -20,15 +20,12 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-// GCC reports a false -Wmaybe-uninitialized inside rc::Maybe<Shrinkable> once findLocalMin is
-// inlined here; rapidcheck's own code, not ours.
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#include <rapidcheck.h>
-#pragma GCC diagnostic pop
 
 #include "cli/cli.h"
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/run/pool.h"
+#include "streamsim/harness/run/scenario_sweep.h"
+#include "streamsim/harness/sweep.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/platform/platform.h"
@@ -138,145 +135,6 @@ bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenari
   return ok;
 }
 
-std::string shellQuote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
-  }
-  return out + "'";
-}
-
-sim::FaultPlan planForSeed(const harness::Scenario& sc, uint64_t seed) {
-  sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), harness::sweepKnobs(sc));
-  plan.seed = seed;
-  return plan;
-}
-
-harness::ScenarioRunResult runWithPlan(const harness::Scenario& sc, uint64_t seed,
-                                       const sim::FaultPlan& plan, FileSystem* keepFs = nullptr,
-                                       const std::string& keepDir = {}) {
-  harness::ScenarioRunOptions o;
-  o.seed = seed;
-  o.faultPlan = plan;
-  o.keepFs = keepFs;
-  o.keepDir = keepDir;
-  return harness::runScenario(sc, o);
-}
-
-// What the shrinker works on: the plan's faults (the seed stays, so torn byte counts and the
-// simulated world's ids are those of the failing run).
-struct ShrinkState {
-  std::vector<sim::Fault> faults;
-};
-
-rc::Seq<sim::Fault> simplerFault(const sim::Fault& f) {
-  if (auto* c = std::get_if<sim::CrashFault>(&f)) {
-    auto earlier = rc::seq::map(rc::shrink::towards<int64_t>(c->batch, 0), [c](int64_t b) {
-      sim::CrashFault out = *c;
-      out.batch = b;
-      return sim::Fault(out);
-    });
-    auto firstPass = rc::seq::map(rc::shrink::towards<int64_t>(c->nth, 1), [c](int64_t n) {
-      sim::CrashFault out = *c;
-      out.nth = n;
-      return sim::Fault(out);
-    });
-    if (c->batch <= 0) return firstPass;
-    return rc::seq::concat(std::move(earlier), std::move(firstPass));
-  }
-  if (auto* t = std::get_if<sim::TaskFailureFault>(&f)) {
-    auto earlier = rc::seq::map(rc::shrink::towards<int64_t>(t->batch, 0), [t](int64_t b) {
-      sim::TaskFailureFault out = *t;
-      out.batch = b;
-      return sim::Fault(out);
-    });
-    auto fewer = rc::seq::map(rc::shrink::towards<int>(t->count, 1), [t](int n) {
-      sim::TaskFailureFault out = *t;
-      out.count = n;
-      return sim::Fault(out);
-    });
-    if (t->batch <= 0) return fewer;
-    return rc::seq::concat(std::move(earlier), std::move(fewer));
-  }
-  if (auto* io = std::get_if<sim::IoErrorFault>(&f)) {
-    return rc::seq::map(rc::shrink::towards<int>(io->count, 1), [io](int n) {
-      sim::IoErrorFault out = *io;
-      out.count = n;
-      return sim::Fault(out);
-    });
-  }
-  return rc::Seq<sim::Fault>();
-}
-
-// RapidCheck's shrink tree over the faults: fewer faults first (removeChunks), then each fault
-// made simpler (an earlier batch, the first pass, one failure).
-rc::Shrinkable<ShrinkState> shrinkable(ShrinkState s) {
-  return rc::shrinkable::shrinkRecur(std::move(s), [](const ShrinkState& st) {
-    auto fewer = rc::seq::map(rc::shrink::removeChunks(st.faults), [](std::vector<sim::Fault> f) {
-      return ShrinkState{std::move(f)};
-    });
-    auto simpler = rc::seq::map(rc::shrink::eachElement(st.faults, simplerFault),
-                                [](std::vector<sim::Fault> f) { return ShrinkState{std::move(f)}; });
-    return rc::seq::concat(std::move(fewer), std::move(simpler));
-  });
-}
-
-constexpr int kMaxShrinkRuns = 200;
-
-struct Shrunk {
-  sim::FaultPlan plan;
-  size_t originalFaults = 0;
-  int runs = 0;
-  std::string summary() const {
-    return fmt::format("{} fault{} (of {}), {} shrink run{}", plan.faults.size(),
-                       plan.faults.size() == 1 ? "" : "s", originalFaults, runs, runs == 1 ? "" : "s");
-  }
-};
-
-// Shrinks a failing seed's fault plan with rc::shrinkable::findLocalMin, the scenario run as the
-// predicate: a candidate "still fails" when a check fails at one of the places (file:line) the
-// original run failed at, so the shrink does not slide to a different failure. `lastFailure`
-// gets the minimal case's result.
-Shrunk shrink(const harness::Scenario& sc, uint64_t seed, const sim::FaultPlan& plan,
-              harness::ScenarioRunResult& lastFailure) {
-  std::set<std::pair<std::string, int>> places;
-  for (const auto& f : lastFailure.failures) places.insert({f.where.file, f.where.line});
-  // An oracle failure (every step passed) shrinks while the same oracle fails.
-  std::set<std::string> oracles;
-  for (const auto& v : lastFailure.violations) oracles.insert(v.oracle);
-  Shrunk out;
-  out.originalFaults = plan.faults.size();
-  auto toPlan = [&](const ShrinkState& st) {
-    sim::FaultPlan p = plan;
-    p.faults = st.faults;
-    return p;
-  };
-  auto stillFails = [&](const ShrinkState& st) {
-    if (out.runs >= kMaxShrinkRuns) return false;
-    ++out.runs;
-    auto r = runWithPlan(sc, seed, toPlan(st));
-    if (!r.setupError.ok() || r.passed()) return false;
-    for (const auto& f : r.failures)
-      if (places.count({f.where.file, f.where.line})) return true;
-    if (places.empty() && r.failures.empty())
-      for (const auto& v : r.violations)
-        if (oracles.count(v.oracle)) return true;
-    return false;
-  };
-  auto [minimal, steps] = rc::shrinkable::findLocalMin(shrinkable(ShrinkState{plan.faults}), stillFails);
-  (void)steps;
-  out.plan = toPlan(minimal);
-  // The minimal case's own report (the run is deterministic: this is what replay shows).
-  auto r = runWithPlan(sc, seed, out.plan);
-  if (!r.passed()) lastFailure = std::move(r);
-  return out;
-}
-
-std::string replayLine(const std::string& file, uint64_t seed, const sim::FaultPlan& plan) {
-  return fmt::format("streamsim replay {} --seed {} --plan {}", file, seed, shellQuote(plan.toJson()));
-}
-
 std::string xmlEscape(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -309,11 +167,7 @@ bool parseShard(const std::string& text, int& index, int& count) {
 }
 
 std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount) {
-  std::vector<uint64_t> out;
-  for (uint64_t k = 0; k < static_cast<uint64_t>(n); ++k)
-    if (uint64_t s = first + k; s % static_cast<uint64_t>(shardCount) == static_cast<uint64_t>(shardIndex))
-      out.push_back(s);
-  return out;
+  return harness::shardSeeds(first, n, shardIndex, shardCount);
 }
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
@@ -363,8 +217,9 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
                          r.batches, r.crashes, r.traceHash);
     } else {
       ++failed;
-      out << fmt::format("{} {}: {}\n{}", verdict(false, tty), sc.file, sc.name, r.report());
-      out << fmt::format("  reproduce: streamsim run {} --seed {}\n", sc.file, args.seed);
+      out << fmt::format("{} {}: {} ({} batches, {} crashes, trace {})\n{}", verdict(false, tty), sc.file,
+                         sc.name, r.batches, r.crashes, r.traceHash, r.report());
+      out << fmt::format("  reproduce: {} run {} --seed {}\n", args.program, sc.file, args.seed);
     }
   }
   if (badInput) return kExitBadInput;
@@ -392,167 +247,127 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   }
   std::vector<harness::Scenario> scenarios;
   if (!loadAll(files, scenarios, err)) return kExitBadInput;
-
-  struct Job {
-    size_t scenario;
-    uint64_t seed;
-  };
-  std::vector<Job> jobs;
-  for (size_t i = 0; i < scenarios.size(); ++i) {
-    int n = args.seeds > 0 ? args.seeds : (scenarios[i].sweep ? scenarios[i].sweep->seeds : 100);
-    for (uint64_t s : shardSeeds(args.firstSeed, n, shardIndex, shardCount)) jobs.push_back({i, s});
+  if (!args.stateStore.empty()) {
+    if (args.stateStore != "memory" && args.stateStore != "rocksdb") {
+      err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", args.stateStore);
+      return kExitBadInput;
+    }
+    for (auto& sc : scenarios) sc.query.stateStore = args.stateStore;
   }
-  struct Outcome {
-    bool done = false;
-    bool passed = true;
-    bool setupError = false;
-    std::string traceHash;
-    std::string plan;
-    std::string report;
-    std::string shrunkPlan;
-    std::string shrunkSummary;
-  };
-  std::vector<Outcome> outcomes(jobs.size());
-  std::atomic<size_t> next{0};
-  std::atomic<size_t> finished{0};
-  std::atomic<size_t> failures{0};
-  std::mutex mu;
+
+  harness::ScenarioSweepOptions so;
+  so.seeds = args.seeds;
+  so.firstSeed = args.firstSeed;
+  so.jobs = args.jobs;
+  so.shardIndex = shardIndex;
+  so.shardCount = shardCount;
+  so.program = args.program;
+  so.stateStore = args.stateStore;
   const bool bar = !args.noProgress && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   // Off a terminal (CI logs), one line per file as its last seed finishes.
   std::vector<size_t> seedsLeft(scenarios.size(), 0), seedsFailed(scenarios.size(), 0);
-  for (const Job& job : jobs) ++seedsLeft[job.scenario];
-  auto fileDone = [&](size_t i) {
+  for (size_t i = 0; i < scenarios.size(); ++i)
+    seedsLeft[i] = harness::shardSeeds(args.firstSeed, harness::sweepSeeds(scenarios[i], args.seeds),
+                                       shardIndex, shardCount).size();
+  so.progress = [&](const harness::ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    err << fmt::format("done {} ({} elapsed): {} failed\n", scenarios[i].file, clockText(secs),
-                       seedsFailed[i]);
-  };
-  auto progress = [&] {
-    size_t done = finished.load();
-    double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    double rate = secs > 0 ? done / secs : 0;
+    if (!seed.passed) ++seedsFailed[seed.scenario];
+    if (--seedsLeft[seed.scenario] == 0 && !bar)
+      err << fmt::format("done {} ({} elapsed): {} failed\n", scenarios[seed.scenario].file,
+                         clockText(secs), seedsFailed[seed.scenario]);
+    if (!bar) return;
+    double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
     int width = 30;
-    int filled = jobs.empty() ? width : static_cast<int>(width * done / jobs.size());
-    double eta = rate > 0 ? (jobs.size() - done) / rate : 0;
+    int filled = total == 0 ? width : static_cast<int>(width * done / total);
+    double eta = rate > 0 ? static_cast<double>(total - done) / rate : 0;
     err << fmt::format("\r[{}{}] {}/{} seeds  {:.1f}/s  {} elapsed, ETA {}  failures: {}",
-                       std::string(filled, '#'), std::string(width - filled, ' '), done, jobs.size(),
-                       rate, clockText(secs), done ? clockText(eta) : std::string("?"),
-                       failures.load())
+                       std::string(filled, '#'), std::string(width - filled, ' '), done, total, rate,
+                       clockText(secs), done ? clockText(eta) : std::string("?"), failures)
         << std::flush;
   };
-  auto worker = [&] {
-    for (size_t j = next++; j < jobs.size(); j = next++) {
-      const auto& sc = scenarios[jobs[j].scenario];
-      uint64_t seed = jobs[j].seed;
-      Outcome o;
-      sim::FaultPlan plan = planForSeed(sc, seed);
-      o.plan = plan.toJson();
-      auto r = runWithPlan(sc, seed, plan);
-      o.traceHash = r.traceHash;
-      if (!r.setupError.ok()) {
-        o.passed = false;
-        o.setupError = true;
-        o.report = r.setupError.message();
-      } else if (!r.passed()) {
-        o.passed = false;
-        Shrunk small = shrink(sc, seed, plan, r);
-        o.shrunkPlan = small.plan.toJson();
-        o.shrunkSummary = small.summary();
-        o.report = r.report();
-      }
-      o.done = true;
-      std::lock_guard<std::mutex> lock(mu);
-      outcomes[j] = std::move(o);
-      ++finished;
-      if (!outcomes[j].passed) {
-        ++failures;
-        ++seedsFailed[jobs[j].scenario];
-      }
-      if (--seedsLeft[jobs[j].scenario] == 0 && !bar) fileDone(jobs[j].scenario);
-      if (bar) progress();
-    }
-  };
-  std::vector<std::thread> threads;
-  for (int t = 1; t < args.jobs; ++t) threads.emplace_back(worker);
-  worker();
-  for (auto& t : threads) t.join();
+  harness::ScenarioSweepReport report = harness::sweepScenarios(scenarios, so);
   if (bar) err << "\n";
+  const auto& outcomes = report.outcomes;
 
   // Report in (file, seed) order whatever the thread interleaving.
   int exitCode = kExitOk;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     size_t n = 0, bad = 0;
-    for (size_t j = 0; j < jobs.size(); ++j) {
-      if (jobs[j].scenario != i) continue;
+    int64_t planned = 0, fired = 0;
+    for (const auto& o : outcomes) {
+      if (o.scenario != i) continue;
       ++n;
-      const Outcome& o = outcomes[j];
+      planned += o.faults.executablePlanned();
+      fired += o.faults.plannedThatFired();
       if (o.passed) continue;
       ++bad;
       if (o.setupError) {
-        out << fmt::format("ERROR {} seed {}: {}\n", scenarios[i].file, jobs[j].seed, o.report);
+        out << fmt::format("ERROR {} seed {}: {}\n  trace:      {}\n  replay: {}\n", scenarios[i].file, o.seed,
+                           o.report, o.traceHash, o.replay);
         exitCode = kExitBadInput;
         continue;
       }
       if (exitCode == kExitOk) exitCode = kExitCheckFailed;
       // The full report for the first failing seed of a file; one line for the others.
-      out << fmt::format("FAIL {} seed {}\n  fault plan: {}\n  shrunk to:  {}\n  minimal:    {}\n{}",
-                         scenarios[i].file, jobs[j].seed, o.plan, o.shrunkPlan, o.shrunkSummary,
-                         bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
-      out << fmt::format("  replay: streamsim replay {} --seed {} --plan {}\n", scenarios[i].file,
-                         jobs[j].seed, shellQuote(o.shrunkPlan));
+      out << fmt::format("FAIL {} seed {} ({})\n  fault plan: {}\n", scenarios[i].file, o.seed,
+                         o.kind.toString(), o.plan);
+      if (o.shrunk)
+        out << fmt::format("  shrunk to:  {}\n  minimal:    {}, trace {}\n", o.shrunk->plan.toJson(),
+                           o.shrunk->summary(), o.shrunk->result.traceHash);
+      else
+        out << fmt::format("  trace:      {}\n", o.traceHash);
+      out << (bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
+      out << fmt::format("  replay: {}\n", o.replay);
     }
-    out << fmt::format("{} {}: {} seeds, {} failed{}\n", bad ? "FAIL" : "PASS", scenarios[i].file, n,
-                       bad, shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
+    out << fmt::format("{} {}: {} seeds, {} failed; {} of {} planned faults fired{}\n", bad ? "FAIL" : "PASS",
+                       scenarios[i].file, n, bad, fired, planned,
+                       shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
   }
+  out << report.totals.line() << "\n";
 
   if (!args.json.empty()) {
     nlohmann::json j;
     j["shard"] = {{"index", shardIndex}, {"count", shardCount}};
     j["results"] = nlohmann::json::array();
-    for (size_t k = 0; k < jobs.size(); ++k) {
-      const Outcome& o = outcomes[k];
-      nlohmann::json r = {{"file", scenarios[jobs[k].scenario].file},
-                          {"name", scenarios[jobs[k].scenario].name},
-                          {"seed", jobs[k].seed},
-                          {"passed", o.passed},
-                          {"traceHash", o.traceHash},
-                          {"plan", o.plan}};
-      if (!o.passed) {
-        r["failure"] = o.report;
-        r["shrunkPlan"] = o.shrunkPlan;
-        r["shrunkSummary"] = o.shrunkSummary;
-        r["replay"] = fmt::format("streamsim replay {} --seed {} --plan {}",
-                                  scenarios[jobs[k].scenario].file, jobs[k].seed,
-                                  shellQuote(o.shrunkPlan));
-      }
-      j["results"].push_back(r);
-    }
+    for (const auto& o : outcomes) j["results"].push_back(o.toJson(scenarios[o.scenario]));
+    j["totals"] = report.totals.toJson();
     if (!writeReport(args.json, reportJson(j), "sweep --json", err)) return kExitBadInput;
   }
   if (!args.junit.empty()) {
     std::ostringstream x;
-    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites>\n";
+    x << fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
+                     outcomes.size(), report.totals.failed, report.totals.seconds);
     for (size_t i = 0; i < scenarios.size(); ++i) {
       size_t n = 0, bad = 0;
-      for (size_t k = 0; k < jobs.size(); ++k)
-        if (jobs[k].scenario == i) {
+      double secs = 0;
+      for (const auto& o : outcomes)
+        if (o.scenario == i) {
           ++n;
-          if (!outcomes[k].passed) ++bad;
+          secs += o.seconds;
+          if (!o.passed) ++bad;
         }
-      x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\">\n",
-                       xmlEscape(scenarios[i].file), n, bad);
-      for (size_t k = 0; k < jobs.size(); ++k) {
-        if (jobs[k].scenario != i) continue;
-        x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\"",
-                         xmlEscape(scenarios[i].name), jobs[k].seed);
-        if (outcomes[k].passed) {
-          x << "/>\n";
-        } else {
-          x << fmt::format(">\n      <failure message=\"{}\">{}\nreplay: streamsim replay {} --seed {} --plan {}</failure>\n    </testcase>\n",
-                           xmlEscape("seed " + std::to_string(jobs[k].seed) + " failed"),
-                           xmlEscape(outcomes[k].report), xmlEscape(scenarios[i].file),
-                           jobs[k].seed, xmlEscape(shellQuote(outcomes[k].shrunkPlan)));
-        }
+      x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
+                       xmlEscape(scenarios[i].file), n, bad, secs);
+      for (const auto& o : outcomes) {
+        if (o.scenario != i) continue;
+        std::string fired;
+        for (const auto& f : o.faults.fired)
+          fired += fmt::format("{}{} at {} (batch {}{})", fired.empty() ? "" : "; ", f.kind, f.point, f.batch,
+                               f.partition >= 0 ? fmt::format(", partition {}", f.partition) : "");
+        x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\" time=\"{:.3f}\">\n",
+                         xmlEscape(scenarios[i].file), o.seed, o.seconds);
+        x << fmt::format("      <properties><property name=\"faults.planned\" value=\"{}\"/>"
+                         "<property name=\"faults.fired\" value=\"{}\"/>"
+                         "<property name=\"restarts\" value=\"{}\"/>"
+                         "<property name=\"crashes\" value=\"{}\"/></properties>\n",
+                         o.faults.executablePlanned(), xmlEscape(fired.empty() ? "none" : fired), o.restarts,
+                         o.crashes);
+        if (!o.passed)
+          x << fmt::format("      <failure message=\"{}\">{}\nreplay: {}</failure>\n",
+                           xmlEscape(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
+                           xmlEscape(o.report), xmlEscape(o.replay));
+        x << "    </testcase>\n";
       }
       x << "  </testsuite>\n";
     }
@@ -562,42 +377,102 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   return exitCode;
 }
 
+namespace {
+
+Result<sim::FaultPlan> planArg(const std::string& text) {
+  auto p = sim::FaultPlan::fromJson(text);
+  if (!p.ok()) return Status::InvalidArgument("--plan: " + p.status().message());
+  return p;
+}
+
+// `replay <workload> --seed S [--state-store X] [--plan JSON] [--files 0,3|none]`: a generated
+// workload's case (what sweepWorkload's replay lines say).
+int replayWorkload(const ReplayArgs& args, harness::WorkloadKind kind, std::ostream& out, std::ostream& err) {
+  harness::WorkloadConfig config =
+      harness::standardWorkload(kind, args.stateStore.empty() ? "memory" : args.stateStore);
+  harness::RunCase c;
+  c.seed = args.seed;
+  c.plan = harness::planFor(config, args.seed);
+  if (!args.plan.empty()) {
+    auto p = planArg(args.plan);
+    if (!p.ok()) {
+      err << "streamsim replay: " << p.status().message() << "\n";
+      return kExitBadInput;
+    }
+    c.plan = *p;
+  }
+  if (!args.files.empty()) {
+    std::vector<int64_t> files;
+    if (args.files != "none") {
+      std::stringstream ss(args.files);
+      std::string item;
+      while (std::getline(ss, item, ',')) {
+        try {
+          size_t used = 0;
+          files.push_back(std::stoll(item, &used));
+          if (used != item.size()) throw std::invalid_argument(item);
+        } catch (const std::exception&) {
+          err << fmt::format("streamsim replay: --files '{}': expected file indices like 0,3 or none\n", args.files);
+          return kExitBadInput;
+        }
+      }
+    }
+    c.files = files;
+  }
+  out << fmt::format("replaying workload {} seed {}\n{}\n", config.name, args.seed, c.plan.toString());
+  harness::RunResult r = harness::runCase(config, c);
+  out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
+                     r.batches, r.crashes, r.restarts, r.fingerprintHex());
+  if (r.passed()) return kExitOk;
+  out << r.report();
+  return kExitCheckFailed;
+}
+
+}  // namespace
+
 int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
+  std::error_code ec;
+  if (!std::filesystem::exists(args.file, ec)) {
+    if (auto kind = harness::parseWorkloadKind(args.file); kind.ok() && *kind != harness::WorkloadKind::kCustom)
+      return replayWorkload(args, *kind, out, err);
+  }
   auto sc = harness::loadScenario(args.file);
   if (!sc.ok()) {
     err << sc.status().message() << "\n";
     return kExitBadInput;
   }
+  if (!args.stateStore.empty()) sc->query.stateStore = args.stateStore;
   sim::FaultPlan plan;
   if (!args.plan.empty()) {
-    auto p = sim::FaultPlan::fromJson(args.plan);
+    auto p = planArg(args.plan);
     if (!p.ok()) {
-      err << fmt::format("streamsim replay: --plan: {}\n", p.status().message());
+      err << "streamsim replay: " << p.status().message() << "\n";
       return kExitBadInput;
     }
     plan = *p;
   } else {
-    plan = planForSeed(*sc, args.seed);
+    plan = harness::scenarioPlan(*sc, args.seed, harness::scenarioReach(*sc));
   }
   out << fmt::format("replaying {} seed {}\n{}\n", args.file, args.seed, plan.toString());
   platform::RealEnv real;
   std::string keepDir = args.keep.empty() ? "" : keepDirFor(args.keep, args.file, 1);
-  auto r = runWithPlan(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir);
+  auto r = harness::runScenarioSeed(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir);
   if (!keepDir.empty()) out << fmt::format("kept the simulated files in {}\n", keepDir);
   if (!r.setupError.ok()) {
     err << fmt::format("{}: cannot run: {}\n", args.file, r.setupError.message());
     return kExitBadInput;
   }
-  out << fmt::format("{} ({} batches, {} crashes, trace {})\n", r.passed() ? "PASS" : "FAIL",
-                     r.batches, r.crashes, r.traceHash);
+  out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
+                     r.batches, r.crashes, r.restarts, r.traceHash);
   if (r.passed()) return kExitOk;
   if (args.plan.empty()) {
     // The seed's own plan failed: shrink it and print the minimal case and how to replay it.
-    Shrunk small = shrink(*sc, args.seed, plan, r);
-    out << r.report();
-    out << fmt::format("  seed {}: minimal case {}\n  shrunk plan: {}\n", args.seed, small.summary(),
-                       small.plan.toJson());
-    out << "  replay: " << replayLine(args.file, args.seed, small.plan) << "\n";
+    harness::ScenarioShrunk small = harness::shrinkScenarioSeed(*sc, args.seed, plan, r);
+    out << (small.result.passed() ? r.report() : small.result.report());
+    out << fmt::format("  seed {}: minimal case {}, trace {}\n  shrunk plan: {}\n", args.seed, small.summary(),
+                       small.result.traceHash, small.plan.toJson());
+    out << "  replay: "
+        << harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore) << "\n";
   } else {
     out << r.report();
   }

@@ -13,6 +13,7 @@
 namespace streamsim::cli {
 
 struct RunArgs {
+  std::string program = "streamsim";  // argv[0]: the reproduce lines name it
   std::vector<std::string> files;
   uint64_t seed = 0;
   bool update = false;
@@ -20,7 +21,9 @@ struct RunArgs {
 };
 
 struct SweepArgs {
+  std::string program = "streamsim";
   std::string path;
+  std::string stateStore;  // memory | rocksdb: overrides every scenario's query.stateStore
   int seeds = 0;  // 0: the file's sweep.seeds
   uint64_t firstSeed = 0;
   int jobs = 1;
@@ -31,9 +34,12 @@ struct SweepArgs {
 };
 
 struct ReplayArgs {
-  std::string file;
+  std::string program = "streamsim";
+  std::string file;  // a scenario file, or a standard workload's name (count, dedup, ...)
   uint64_t seed = 0;
   std::string plan;
+  std::string files;       // workloads: the landing files taking part ("0,3", "none")
+  std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)
   bool trace = false;
   std::string keep;  // --keep DIR
 };

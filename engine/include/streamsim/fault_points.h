@@ -26,10 +26,12 @@ inline constexpr std::string_view kAsyncStateOp = "async.state_op";
 struct FaultPointInfo {
   std::string_view name;
   std::string_view description;
+  bool perPartition = false;  // passed once per partition task (a fault may name the partition)
 };
 
 // Every fault point, in batch-protocol order.
 std::span<const FaultPointInfo> allFaultPoints();
 bool isFaultPoint(std::string_view name);
+bool isPerPartition(std::string_view name);
 
 }  // namespace streamsim::faults

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "streamsim/harness/row_diff.h"
+#include "streamsim/harness/run/driver.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/memory_sink.h"
@@ -156,6 +157,7 @@ struct StreamTestContext {
   SimEnv& sim;
   SinkView& sink;
   const TestQuery& query;
+  Driver& driver;  // the run's driver (start / supervise)
   // The running query, or nullptr (stopped, crashed, never started).
   StreamingQuery* running() { return sim.query(); }
 };
@@ -167,12 +169,25 @@ struct StreamTestResult {
   // When the run stopped because the query did not start (before the first action or at a
   // StartStream): the start's own error, e.g. InvalidArgument for a bad option.
   Status startError;
+  int64_t restarts = 0;      // supervisor restarts (StreamTestOptions::supervisor)
+};
+
+struct StreamTestOptions {
+  // How the run's driver supervises the query (run/driver.h). The default restarts nothing: a
+  // crash leaves the query down, as in Spark's StreamTest. With restartPlannedCrashes a crash of
+  // the SimEnv's fault plan (also during a start) is followed by a restart and the action goes on:
+  // RunBatches(n) then runs until n more batches committed.
+  SupervisorOptions supervisor;
+  // A Crash{point} whose crash never fired by the end of the run fails it at that action (the
+  // query never passed the point: the scenario does not test what it says). Scenario runs.
+  bool unfiredCrashFails = false;
 };
 
 // Runs `actions` against `query` in `sim`. The query is started before the first action unless
 // that action is StartStream. Each check compares against the sink; the first failing action
 // stops the run.
-StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions);
+StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions,
+                               const StreamTestOptions& options = {});
 
 // Status-only forms, for EXPECT_THAT(testStream(q, ...), IsOk()).
 Status testStream(SimEnv& sim, const TestQuery& query, std::vector<Action> actions);

@@ -12,6 +12,7 @@
 
 #include "streamsim/env.h"
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/run/outcome.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/progress.h"
 #include "streamsim/sim/fault_plan.h"
@@ -21,8 +22,9 @@ namespace streamsim::harness {
 
 struct ScenarioRunOptions {
   uint64_t seed = 0;
-  // Faults injected on top of the scenario's own steps (sweep / replay). When set, a crash
-  // during a run step is followed by a restart and the step goes on (at most 20 restarts).
+  // Faults injected on top of the scenario's own steps (sweep / replay). When set, a crash of
+  // the plan (also during a start) is followed by a restart and the step goes on (the driver's
+  // one restart limit, run/driver.h).
   std::optional<sim::FaultPlan> faultPlan;
   // Collect the actual rows of every `sink:` / `new_rows:` expectation for --update.
   bool collectActual = false;
@@ -37,6 +39,8 @@ struct ScenarioRunOptions {
   // under `keepDir` (keep_files.h). The oracles' extra runs keep nothing.
   FileSystem* keepFs = nullptr;
   std::string keepDir;
+  // Record the (point, batch) pairs the run passes (RunOutcome::reach).
+  bool recordReach = false;
 };
 
 struct CheckFailure {
@@ -52,22 +56,15 @@ struct ActualRows {
   bool matches = false;  // the expectation held (order-insensitive): --update leaves it as is
 };
 
-struct ScenarioRunResult {
+// The run's outcome (run/outcome.h: sink view after the last step — a foreach sink: every row
+// its writer processed, with the epoch of each —, trace, progress, faults, crashes, restarts,
+// the violations of the scenario's `oracles:`, found only when every step passed) and the
+// scenario's own checks.
+struct ScenarioRunResult : RunOutcome {
   Status setupError;  // the scenario could not be run as written (bad input found at run time)
   std::vector<CheckFailure> failures;
   std::string traceHash;  // the run's fingerprint (sim::TraceRecorder)
-  int64_t batches = 0;    // batches that ran (re-runs included)
-  int64_t crashes = 0;
   std::vector<ActualRows> actual;  // only with collectActual
-  // Broken promises found by the scenario's `oracles:` (only when every step passed).
-  std::vector<Violation> violations;
-  // What the oracles read: the sink's reader view after the last step (a foreach sink: every
-  // row its writer processed, with the epoch of each), the trace and the progress records.
-  std::vector<Row> sinkRows;
-  std::vector<int64_t> sinkBatchOf;
-  std::vector<std::string> trace;
-  uint64_t fingerprint = 0;
-  std::vector<QueryProgress> progress;
   // The last committed state (dumpCommittedState), only for the interleaving oracle.
   std::vector<std::string> committedState;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }

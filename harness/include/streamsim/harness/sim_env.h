@@ -48,6 +48,8 @@ class SimEnv {
   sim::SimFileSystem& fs() { return fs_; }
   sim::SeededIdGenerator& ids() { return ids_; }
   sim::FaultInjector& injector() { return *injector_; }
+  // The async scheduler of the plan's context switches (nullptr: the plan has none).
+  const sim::PlannedScheduler* scheduler() const { return scheduler_.get(); }
   sim::TraceRecorder& trace() { return trace_; }
   // The Env handed to queries (clock, fs, ids, fault hook, trace).
   const Env& env() const { return env_; }

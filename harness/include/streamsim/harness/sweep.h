@@ -19,6 +19,8 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/run/outcome.h"
+#include "streamsim/harness/run/shrink.h"
 #include "streamsim/operator.h"
 #include "streamsim/progress.h"
 #include "streamsim/query.h"
@@ -101,22 +103,14 @@ struct RunCase {
   static Result<RunCase> fromJson(const nlohmann::json& j);
 };
 
-struct RunResult {
+// The run's outcome (run/outcome.h; its fingerprint is the trace's extended with the sink's rows,
+// its violations the first of each oracle that failed) and the generated input's size.
+struct RunResult : RunOutcome {
   uint64_t seed = 0;
-  Status error;                // the run could not be driven (bad config, endless crash loop)
-  std::vector<Row> sinkRows;   // what a reader of the sink sees
-  std::vector<int64_t> sinkBatchOf;  // the batch each sink row came from (-1 when unknown)
-  std::vector<std::string> trace;
-  uint64_t fingerprint = 0;    // the trace's fingerprint extended with the sink's rows
-  std::vector<QueryProgress> progress;
-  int64_t crashes = 0;
-  int64_t restarts = 0;  // restarts after a failure that was not a crash (I/O error, task failure)
-  int64_t batches = 0;
+  Status error;          // the run could not be driven (bad config, the restart limit)
   int64_t files = 0;     // landing files that took part
   int64_t events = 0;    // events in them
-  std::vector<Violation> violations;  // first violation of each oracle that failed
   bool passed() const { return error.ok() && violations.empty(); }
-  std::string fingerprintHex() const;
   std::string report() const;  // violations (or the error), one block each
 };
 
@@ -159,18 +153,23 @@ struct ShrunkCase {
   size_t originalFiles = 0;
   int runs = 0;              // simulated runs the shrink search took
   std::vector<Violation> violations;  // of the minimal case
+  std::string error;                  // of the minimal case (a run error kept its kind)
+  std::string fingerprint;            // of the minimal case (what its replay line prints)
   std::string sizes() const;  // "2 faults (of 5), 1 file (of 20), 10 events, 37 runs"
 };
 
-// Shrinks a failing case with RapidCheck's shrinking search (rc::shrinkable::findLocalMin over
-// rc::shrink::removeChunks of the fault list and of the file list) while an oracle of the same
-// name still fails. At most `maxRuns` runs.
-ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing,
-                      const std::vector<Violation>& violations, const RunOptions& options = {},
-                      int maxRuns = 400);
+// What a failing run's failure is (its violated oracles; "error" for a run error).
+FailureKind failureKind(const RunResult& r);
+// Shrinks a failing case with the harness's shrinker (run/shrink.h: RapidCheck's search over the
+// fault list and the file list) while the failure keeps its kind. At most `maxRuns` runs.
+ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing, const FailureKind& kind,
+                      const RunOptions& options = {}, int maxRuns = 400);
 
-// `streamsim replay <workload> --seed S [--plan '<json>'] [--files 0,3]`
-std::string replayCommand(const WorkloadConfig& config, const RunCase& c);
+// `<program> replay <workload> --seed S [--state-store rocksdb] --plan '<json>' [--files 0,3]`:
+// the CLI runs it for the standard workloads (standardWorkload(kind, store)) and prints the
+// run's fingerprint (RunResult::fingerprintHex).
+std::string replayCommand(const WorkloadConfig& config, const RunCase& c,
+                          const std::string& program = "streamsim");
 
 struct SeedOutcome {
   uint64_t seed = 0;
@@ -195,6 +194,7 @@ struct SweepOptions {
   int shrinkMaxRuns = 400;
   int determinismEvery = 0;  // re-run every k-th seed to compare fingerprints (0: never)
   bool stopAtFirstFailure = false;  // outcomes end at the smallest failing seed (J-independent)
+  std::string programName = "streamsim";  // the program the replay lines name
   RunOptions run;
   // Called after each seed (from worker threads, serialised): seeds done, total, failures.
   std::function<void(int done, int total, int failures)> progress;

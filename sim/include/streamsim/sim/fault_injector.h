@@ -23,6 +23,7 @@ struct InjectedFault {
   std::string point; // the fault point (or the path prefix of an armed write fault)
   FaultContext context;
   int64_t pass = 0;  // the point's pass count when it fired (0 for armed write faults)
+  bool planned = false;  // a fault of the plan given at construction (not armed later)
 };
 
 // The crash policy a plan's torn-write rules give for crash number `crashNumber` (0-based).
@@ -38,10 +39,13 @@ class FaultInjector final : public FaultHook {
   Status at(std::string_view point, const FaultContext& ctx) override;
 
   // Arms one crash at `point` counted from now: the nth later pass matching batch/partition.
-  // (The scenario step `crash: {at: offsets.after_write}`.)
-  void armCrash(std::string_view point, int64_t batch = -1, int partition = -1, int64_t nth = 1);
-  // Arms any driver-side fault (crash, task failure, I/O error) counted from now.
-  void arm(const Fault& fault);
+  // (The scenario step `crash: {at: offsets.after_write}`.) Returns a handle for armedFired().
+  int armCrash(std::string_view point, int64_t batch = -1, int partition = -1, int64_t nth = 1);
+  // Arms any driver-side fault (crash, task failure, I/O error) counted from now; returns a
+  // handle for armedFired() (-1 for a fault the injector does not execute: torn, landing).
+  int arm(const Fault& fault);
+  // Whether the fault armed with this handle fired (at least once).
+  bool armedFired(int handle) const;
   // Drops every armed fault that has not fired yet.
   void disarmAll();
 
@@ -49,6 +53,10 @@ class FaultInjector final : public FaultHook {
   // Call after the crashed engine is destroyed and before the restart.
   void applyCrash(SimFileSystem& fs);
 
+  // Records every (point, batch) passed from now on, with its pass count (reach()): for a
+  // fault-free run whose places generated plans aim at.
+  void recordReach() { record_reach_ = true; }
+  const std::vector<CrashTarget>& reach() const { return reach_; }
   // How many times `point` was passed (across restarts).
   int64_t passes(std::string_view point) const;
   // Armed faults that have not fired (or not finished firing) yet.
@@ -56,6 +64,10 @@ class FaultInjector final : public FaultHook {
   int64_t crashes() const { return crashes_; }
   const std::vector<InjectedFault>& injected() const { return injected_; }
   const FaultPlan& plan() const { return plan_; }
+  // Per fault of plan().faults (same index): how many times it fired (torn-write rules and
+  // landing faults, which the injector does not execute, stay 0). A crash that coincided with
+  // an armed crash at the same pass counts as fired.
+  std::vector<int> planFired() const;
 
  private:
   struct Armed {
@@ -63,9 +75,14 @@ class FaultInjector final : public FaultHook {
     int64_t matched = 0;  // matching passes seen
     int fired = 0;        // times it fired
     bool done = false;
+    int planIndex = -1;   // index into plan_.faults, -1 when armed later
+    int laterIndex = -1;  // index into later_fired_ when armed later
   };
+  bool arm(const Fault& fault, int planIndex, int laterIndex);
+  void fired(const Armed& a);
   int64_t countPass(std::string_view point);
-  void record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass);
+  void record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass,
+              bool planned);
   void finish(Armed& a);
 
   FaultPlan plan_;
@@ -77,6 +94,10 @@ class FaultInjector final : public FaultHook {
   int64_t crashes_ = 0;
   uint64_t applied_crashes_ = 0;
   std::vector<InjectedFault> injected_;
+  std::vector<int> plan_fired_;
+  std::vector<char> later_fired_;  // per fault armed later: fired
+  bool record_reach_ = false;
+  std::vector<CrashTarget> reach_;
 };
 
 }  // namespace streamsim::sim

@@ -136,6 +136,14 @@ struct FaultPlan {
 // Checks a plan: known fault point names, non-negative counts. InvalidArgument naming the fault.
 Status validate(const FaultPlan& plan);
 
+// A place a fault-free run passed: `passes` passes of `point` in batch `batch`.
+struct CrashTarget {
+  std::string point;
+  int64_t batch = -1;
+  int64_t passes = 0;
+  bool operator==(const CrashTarget&) const = default;
+};
+
 // What generateFaultPlan may produce. Probabilities are per opportunity (see each field).
 struct FaultKnobs {
   std::vector<std::string> points;     // crash points; empty or {"all"}: every fault point
@@ -151,6 +159,11 @@ struct FaultKnobs {
   std::string checkpointDir = "/chk";  // I/O errors hit its offsets/, commits/, state/, sources/
   double switchProbability = 0;        // per (batch, partition): context switches of async keys
   int64_t switchSteps = 8;             // switches target scheduling steps in [0, switchSteps)
+  // Where the fault-free run went (FaultInjector::reach()). When set, crashes aim only at these
+  // (point, batch) pairs of the knob points — on one of the passes the run made there — so that
+  // they fire; and there are at least minCrashes of them.
+  std::vector<CrashTarget> targets;
+  int minCrashes = 0;
 };
 
 // InvalidArgument if a point name is unknown or a number is out of range.

@@ -20,9 +20,16 @@ class PlannedScheduler final : public Scheduler {
   size_t pick(const SchedulingPoint& at, std::span<const SchedulingCandidate> ready) override;
   // Switches taken so far (every attempt counts).
   int64_t taken() const { return taken_; }
+  // Times the switch at (batch, partition, step) was taken (the fault accounting's "fired").
+  int64_t takenAt(int64_t batch, int partition, int64_t step) const {
+    auto it = taken_at_.find(std::make_tuple(batch, partition, step));
+    return it == taken_at_.end() ? 0 : it->second;
+  }
 
  private:
-  std::map<std::tuple<int64_t, int, int64_t>, int> picks_;  // (batch, partition, step) -> pick
+  using Key = std::tuple<int64_t, int, int64_t>;  // (batch, partition, step)
+  std::map<Key, int> picks_;                       // -> pick
+  std::map<Key, int64_t> taken_at_;
   int64_t taken_ = 0;
 };
 

@@ -17,6 +17,10 @@ struct SimulatedCrash {
   std::string point;     // the fault point name (fault_points.h)
   FaultContext context;  // where the engine was: batch, partition, operator, path
   int64_t pass = 0;      // how many times `point` had been passed when it crashed (1-based)
+  // True when only faults of the run's fault plan fired at this pass (a supervisor recovers
+  // them); false when a crash armed later (a scenario's `crash: {at: P}` step, armCrash) fired,
+  // alone or together with a plan crash at the same pass: that crash is the step's.
+  bool planned = false;
 
   std::string what() const {
     std::string out = fmt::format("simulated crash at {} (batch {}", point, context.batchId);

@@ -1,0 +1,74 @@
+// The oracles as one table (DESIGN.md §5): each entry is {name, what it needs, check}, and one
+// function applies the ones a run asks for — scenario runs and generated-workload runs alike.
+// A path fills an OracleInput with the run's outcome and, lazily, what only some oracles need
+// (the fault-free reference run, a second run, the arrivals). Adding an oracle = a function in
+// oracles.cc and a row here (docs/contributing.md).
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/harness/oracles.h"
+#include "streamsim/harness/run/outcome.h"
+#include "streamsim/status.h"
+
+namespace streamsim::harness {
+
+// What the oracles read. Only `run` is required; an oracle whose needs are missing reports so.
+struct OracleInput {
+  explicit OracleInput(const RunOutcome& outcome) : run(outcome) {}
+  const RunOutcome& run;
+  std::string_view sinkKind = "memory";  // memory | files | foreach | custom (exactly_once's report)
+  TimerClock timerClock = TimerClock::kProcessingTime;
+  std::optional<int64_t> stateBound;
+  // exactly_once: the sink rows of the same case without its driver-side faults (an error: the
+  // reference run failed).
+  std::function<Result<std::vector<Row>>()> reference;
+  // determinism: the same case run again.
+  std::function<RunOutcome()> again;
+  // watermark: the query's delay (nullopt: it has no withWatermark) and the input events in
+  // arrival order.
+  std::optional<DurationMs> watermarkDelay;
+  std::function<std::vector<sim::Event>()> arrivals;
+  // batch_split: the final outputs with all input in one batch and as planned, and the key.
+  std::function<std::pair<std::vector<Row>, std::vector<Row>>()> batchSplit;
+  std::vector<std::string> keyColumns = {"key"};
+  // interleaving (async processors): the same case without its context switches — its sink and
+  // committed state — (nullopt: the run had no switches, the processor declares its results
+  // order-dependent, or the sequential run failed) and this run's committed state.
+  struct Sequential {
+    std::vector<Row> sinkRows;
+    std::vector<std::string> committedState;
+  };
+  std::function<std::optional<Sequential>()> sequential;
+  std::vector<std::string> committedState;
+  // Filled by applyOracles (the timers and ttl oracles share it).
+  std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
+};
+
+struct Oracle {
+  std::string_view name;
+  std::string_view needs;  // what the check reads, for docs and `list-oracles`-style reports
+  // A violation, none, or an error (the oracle could not be applied: its input run failed).
+  Result<std::optional<Violation>> (*check)(OracleInput& in);
+};
+
+// Every oracle, in report order (oracleNames() lists the same names).
+const std::vector<Oracle>& oracleTable();
+
+// An oracle that could not be applied (e.g. its reference run failed), or an unknown name.
+struct OracleError {
+  std::string oracle;
+  Status status;
+};
+
+// Applies the oracles named in `names` (in table order) to `in.run`: appends their violations
+// to `out.violations` and counts them in `out.oracleChecks`. Returns the errors of the oracles
+// that could not be applied (the others still run).
+std::vector<OracleError> applyOracles(const std::vector<std::string>& names, OracleInput& in,
+                                      RunOutcome& out);
+
+}  // namespace streamsim::harness

@@ -1,0 +1,12 @@
+// Quoting for the command lines the tool prints for a person to run (reproduce and replay lines):
+// one rule, so that every printed line runs as printed in a POSIX shell.
+#pragma once
+
+#include <string>
+
+namespace streamsim::harness {
+
+// `s` in single quotes, each ' written as '\'' (the shell reads it back byte for byte).
+std::string shellQuote(const std::string& s);
+
+}  // namespace streamsim::harness

@@ -1,0 +1,52 @@
+// The one shrinker (DESIGN.md §5): RapidCheck's shrinking search over a failing case — the fault
+// plan's faults (fewer, then each simpler: an earlier batch, the first pass, one failure) and the
+// input files taking part (fewer) — while the failure keeps its kind: the same expectation
+// (file:line), the same oracle or an error still fails. Used by the scenario sweeps and replay
+// (the CLI) and by the generated-workload sweeps (sweep.h) alike.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "streamsim/harness/oracles.h"
+#include "streamsim/sim/fault_plan.h"
+
+namespace streamsim::harness {
+
+// What a failure is, as a set of keys: "expect <file>:<line>" per failed expectation, "oracle
+// <name>" per violated oracle, "error" for a run that could not be driven. A smaller case keeps
+// the kind when it shares one key with the original.
+struct FailureKind {
+  std::set<std::string> keys;
+  bool empty() const { return keys.empty(); }
+  bool sharedWith(const FailureKind& other) const;
+  void addExpectation(const std::string& file, int line) { keys.insert(expectKey(file, line)); }
+  void addViolations(const std::vector<Violation>& violations);
+  void addError() { keys.insert("error"); }
+  std::string toString() const;  // "oracle exactly_once, expect a.yaml:12"
+  static std::string expectKey(const std::string& file, int line);
+};
+
+// The case the shrinker works on. `files` empty and `shrinkFiles` false: a scenario (its input is
+// its steps).
+struct ShrinkCase {
+  std::vector<sim::Fault> faults;
+  std::vector<int64_t> files;
+  bool shrinkFiles = false;
+};
+
+struct ShrinkResult {
+  ShrinkCase minimal;
+  int runs = 0;  // predicate runs the search took
+};
+
+// RapidCheck's search (rc::shrinkable::findLocalMin): from `failing`, repeatedly take the first
+// smaller case for which `stillFails` is true, until none is (a local minimum). At most `maxRuns`
+// predicate runs.
+ShrinkResult shrinkFailure(const ShrinkCase& failing,
+                           const std::function<bool(const ShrinkCase&)>& stillFails, int maxRuns);
+
+}  // namespace streamsim::harness

@@ -1,0 +1,130 @@
+// The oracle table and the one function that applies it (oracles/table.h).
+#include "streamsim/harness/oracles/table.h"
+
+#include <algorithm>
+#include <climits>
+#include <map>
+
+#include <fmt/format.h>
+
+namespace streamsim::harness {
+namespace {
+
+Violation violation(std::string_view oracle, std::string message) {
+  Violation v;
+  v.oracle = std::string(oracle);
+  v.message = std::move(message);
+  return v;
+}
+
+const std::vector<CommittedBatch>& committed(OracleInput& in) {
+  if (!in.committed) in.committed = committedBatches(in.run.trace);
+  return *in.committed;
+}
+
+Result<std::optional<Violation>> exactlyOnce(OracleInput& in) {
+  if (!in.reference) return Status::FailedPrecondition("exactly_once needs a reference run");
+  STREAMSIM_ASSIGN_OR_RETURN(auto expected, in.reference());
+  return checkExactlyOnce(expected, in.run.sinkRows, in.run.sinkBatchOf, in.sinkKind);
+}
+
+Result<std::optional<Violation>> ttl(OracleInput& in) {
+  // The oracle acts only on its own events: a trace without any passes without being parsed.
+  if (!traceMayHaveEvents(in.run.trace, "tws.ttl_")) return std::optional<Violation>();
+  return checkTtl(committed(in));
+}
+
+Result<std::optional<Violation>> timers(OracleInput& in) {
+  if (!traceMayHaveEvents(in.run.trace, "tws.timer_")) return std::optional<Violation>();
+  return checkTimers(committed(in), in.timerClock);
+}
+
+// Rows with event ids: each on-time event's id must be in the sink. Aggregated output has no
+// ids: no more rows may be dropped as late than arrived late (later than the max event time
+// before them minus the delay); the last attempt of each batch counts.
+Result<std::optional<Violation>> watermark(OracleInput& in) {
+  if (!in.watermarkDelay || !in.arrivals)
+    return std::optional<Violation>(violation("watermark", "the query has no withWatermark operator to check"));
+  const DurationMs delay = *in.watermarkDelay;
+  auto events = in.arrivals();
+  bool hasIds = std::any_of(in.run.sinkRows.begin(), in.run.sinkRows.end(),
+                            [](const Row& row) { return row.schema()->indexOf("event_id") >= 0; });
+  if (hasIds) return checkWatermark(events, delay, in.run.sinkRows);
+  int64_t late = 0;
+  TimeMs maxSeen = INT64_MIN;
+  for (const auto& e : events) {
+    if (maxSeen != INT64_MIN && e.eventTime <= maxSeen - delay) ++late;
+    maxSeen = std::max(maxSeen, e.eventTime);
+  }
+  std::map<int64_t, int64_t> dropped;
+  for (const auto& p : in.run.progress) dropped[p.batchId] = p.numRowsDroppedByWatermark;
+  int64_t total = 0;
+  for (const auto& [id, n] : dropped) total += n;
+  if (total <= late) return std::optional<Violation>();
+  return std::optional<Violation>(violation(
+      "watermark", fmt::format("{} row(s) were dropped as late but only {} arrived later than the "
+                               "max event time before them minus {}: an on-time row was dropped",
+                               total, late, formatDuration(delay))));
+}
+
+Result<std::optional<Violation>> determinism(OracleInput& in) {
+  if (!in.again) return Status::FailedPrecondition("determinism needs a second run");
+  RunOutcome again = in.again();
+  return checkDeterminism(in.run.fingerprint, again.fingerprint, in.run.trace, again.trace);
+}
+
+Result<std::optional<Violation>> stateBound(OracleInput& in) {
+  if (!in.stateBound) return std::optional<Violation>();
+  return checkStateBound(in.run.progress, *in.stateBound);
+}
+
+Result<std::optional<Violation>> batchSplit(OracleInput& in) {
+  if (!in.batchSplit) return Status::FailedPrecondition("batch_split needs the one-batch run");
+  auto [a, b] = in.batchSplit();
+  return checkBatchSplitInvariance(a, b, in.keyColumns);
+}
+
+Result<std::optional<Violation>> interleaving(OracleInput& in) {
+  if (!in.sequential) return std::optional<Violation>();
+  auto seq = in.sequential();
+  if (!seq) return std::optional<Violation>();
+  return checkInterleaving(seq->sinkRows, in.run.sinkRows, seq->committedState, in.committedState,
+                           in.run.trace);
+}
+
+}  // namespace
+
+const std::vector<Oracle>& oracleTable() {
+  static const std::vector<Oracle> kTable = {
+      {"exactly_once", "the sink after the run and the fault-free reference run's sink", exactlyOnce},
+      {"timers", "the trace's committed tws.timer_* events and the time mode", timers},
+      {"ttl", "the trace's committed tws.ttl_* events", ttl},
+      {"watermark", "the input in arrival order, the delay, the sink (or the progress' drop counts)", watermark},
+      {"state_bound", "the progress records' numRowsTotal and the bound", stateBound},
+      {"determinism", "a second run of the same case: its fingerprint and trace", determinism},
+      {"batch_split", "the final output with all input in one batch and as planned", batchSplit},
+      {"interleaving", "the same case without its context switches: its sink and committed state", interleaving},
+  };
+  return kTable;
+}
+
+std::vector<OracleError> applyOracles(const std::vector<std::string>& names, OracleInput& in,
+                                      RunOutcome& out) {
+  std::vector<OracleError> errors;
+  for (const auto& n : names)
+    if (std::none_of(oracleTable().begin(), oracleTable().end(), [&](const Oracle& o) { return o.name == n; }))
+      errors.push_back({n, Status::InvalidArgument(fmt::format("unknown oracle '{}'", n))});
+  for (const Oracle& o : oracleTable()) {
+    if (std::find(names.begin(), names.end(), o.name) == names.end()) continue;
+    ++out.oracleChecks;
+    auto v = o.check(in);
+    if (!v.ok()) {
+      errors.push_back({std::string(o.name), v.status()});
+      continue;
+    }
+    if (*v) out.violations.push_back(std::move(**v));
+  }
+  return errors;
+}
+
+}  // namespace streamsim::harness

@@ -1,0 +1,224 @@
+// Scenario sweeps: plans, runs, shrinks, reproduce lines and totals (run/scenario_sweep.h).
+#include "streamsim/harness/run/scenario_sweep.h"
+
+#include <chrono>
+#include <mutex>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/run/pool.h"
+#include "streamsim/harness/run/shell_quote.h"
+#include "streamsim/sim/random.h"
+
+namespace streamsim::harness {
+std::vector<sim::CrashTarget> scenarioReach(const Scenario& scenario) {
+  ScenarioRunOptions o;
+  o.faultPlan = sim::FaultPlan{};  // a sweep's fault-free run: the scenario's own crashes kept
+  o.applyOracles = false;
+  o.skipExpectations = true;
+  o.recordReach = true;
+  return runScenario(scenario, o).reach;
+}
+
+sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed,
+                            const std::vector<sim::CrashTarget>& reach) {
+  sim::FaultKnobs knobs = sweepKnobs(scenario);
+  if (!reach.empty()) {
+    knobs.targets = reach;
+    knobs.minCrashes = 1;
+  }
+  sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), knobs);
+  plan.seed = seed;
+  return plan;
+}
+
+ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
+                                  FileSystem* keepFs, const std::string& keepDir) {
+  ScenarioRunOptions o;
+  o.seed = seed;
+  o.faultPlan = plan;
+  o.keepFs = keepFs;
+  o.keepDir = keepDir;
+  return runScenario(scenario, o);
+}
+
+int sweepSeeds(const Scenario& scenario, int seeds) {
+  return seeds > 0 ? seeds : (scenario.sweep ? scenario.sweep->seeds : 100);
+}
+
+FailureKind failureKind(const ScenarioRunResult& r) {
+  FailureKind k;
+  if (!r.setupError.ok()) k.addError();
+  for (const auto& f : r.failures) k.addExpectation(f.where.file, f.where.line);
+  k.addViolations(r.violations);
+  return k;
+}
+
+std::string ScenarioShrunk::summary() const {
+  return fmt::format("{} fault{} (of {}), {} shrink run{}", plan.faults.size(),
+                     plan.faults.size() == 1 ? "" : "s", originalFaults, runs, runs == 1 ? "" : "s");
+}
+
+ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
+                                  const ScenarioRunResult& failing, int maxRuns) {
+  const FailureKind kind = failureKind(failing);
+  ScenarioShrunk out;
+  out.originalFaults = plan.faults.size();
+  auto toPlan = [&](const ShrinkCase& c) {
+    sim::FaultPlan p = plan;  // the seed stays: torn byte counts and ids are the failing run's
+    p.faults = c.faults;
+    return p;
+  };
+  ShrinkCase start;
+  start.faults = plan.faults;
+  ShrinkResult found = shrinkFailure(
+      start, [&](const ShrinkCase& c) { return failureKind(runScenarioSeed(scenario, seed, toPlan(c))).sharedWith(kind); },
+      maxRuns);
+  out.plan = toPlan(found.minimal);
+  out.runs = found.runs;
+  out.result = runScenarioSeed(scenario, seed, out.plan);
+  return out;
+}
+
+std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
+                               const sim::FaultPlan& plan, const std::string& stateStore) {
+  return fmt::format("{} replay {} --seed {}{} --plan {}", program, file, seed,
+                     stateStore.empty() ? "" : " --state-store " + stateStore, shellQuote(plan.toJson()));
+}
+
+nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
+  nlohmann::json r = {{"file", sc.file},     {"name", sc.name},           {"seed", seed},
+                      {"passed", passed},    {"traceHash", traceHash},    {"plan", plan},
+                      {"crashes", crashes},  {"restarts", restarts},      {"oracleChecks", oracleChecks},
+                      {"seconds", seconds},  {"faults", faults.toJson()}};
+  if (!passed) {
+    r["kind"] = kind.toString();
+    r["failure"] = report;
+    r["replay"] = replay;
+    if (shrunk) {
+      r["shrunkPlan"] = shrunk->plan.toJson();
+      r["shrunkSummary"] = shrunk->summary();
+      r["shrunkTraceHash"] = shrunk->result.traceHash;
+    }
+  }
+  return r;
+}
+
+std::string SweepTotals::line() const {
+  std::string kinds, points;
+  int64_t fired = 0;
+  for (const auto& [k, n] : firedByKind) {
+    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", k, n);
+    fired += n;
+  }
+  for (const auto& [p, n] : firedByPoint) points += fmt::format("{}{} {}", points.empty() ? "" : ", ", p, n);
+  double share = seeds ? 100.0 * static_cast<double>(seedsWhoseFaultsFired) / static_cast<double>(seeds) : 0;
+  return fmt::format(
+      "TOTAL {} {}: {} scenario{}, {} seeds, {} runs, {} oracle checks, {} violation{}; faults fired {} "
+      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts; {:.1f} s",
+      failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
+      scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
+      fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points, share, crashes, restarts,
+      seconds);
+}
+
+nlohmann::json SweepTotals::toJson() const {
+  return {{"scenarios", scenarios},
+          {"seeds", seeds},
+          {"runs", runs},
+          {"failed", failed},
+          {"violations", violations},
+          {"oracleChecks", oracleChecks},
+          {"seedsWithFaults", seedsWithFaults},
+          {"seedsWhoseFaultsFired", seedsWhoseFaultsFired},
+          {"crashes", crashes},
+          {"restarts", restarts},
+          {"firedByKind", firedByKind},
+          {"firedByPoint", firedByPoint},
+          {"seconds", seconds}};
+}
+
+ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  struct Job {
+    size_t scenario;
+    uint64_t seed;
+  };
+  std::vector<Job> jobs;
+  for (size_t i = 0; i < scenarios.size(); ++i) {
+    int n = sweepSeeds(scenarios[i], options.seeds);
+    for (uint64_t s : shardSeeds(options.firstSeed, n, options.shardIndex, options.shardCount)) jobs.push_back({i, s});
+  }
+  // Where each scenario's fault-free run goes: the plans aim there.
+  std::vector<std::vector<sim::CrashTarget>> reach(scenarios.size());
+  forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
+
+  ScenarioSweepReport report;
+  report.outcomes.resize(jobs.size());
+  std::mutex mu;
+  size_t done = 0, failures = 0;
+  forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
+    const auto s0 = std::chrono::steady_clock::now();
+    const Scenario& sc = scenarios[jobs[j].scenario];
+    ScenarioSeedOutcome o;
+    o.scenario = jobs[j].scenario;
+    o.seed = jobs[j].seed;
+    sim::FaultPlan plan = scenarioPlan(sc, o.seed, reach[o.scenario]);
+    o.plan = plan.toJson();
+    ScenarioRunResult r = runScenarioSeed(sc, o.seed, plan);
+    o.traceHash = r.traceHash;
+    o.faults = r.faults;
+    o.crashes = r.crashes;
+    o.restarts = r.restarts;
+    o.oracleChecks = r.oracleChecks;
+    o.violations = static_cast<int>(r.violations.size());
+    int runs = 1 + r.oracleRuns;
+    if (!r.setupError.ok()) {
+      o.passed = false;
+      o.setupError = true;
+      o.kind = failureKind(r);
+      o.report = r.setupError.message();
+      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+    } else if (!r.passed()) {
+      o.passed = false;
+      o.kind = failureKind(r);
+      o.report = r.report();
+      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+      if (options.shrink) {
+        o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
+        runs += o.shrunk->runs + 1;
+        if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
+        o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore);
+      }
+    }
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+    std::lock_guard<std::mutex> lock(mu);
+    report.totals.runs += static_cast<size_t>(runs);
+    report.outcomes[j] = std::move(o);
+    ++done;
+    if (!report.outcomes[j].passed) ++failures;
+    if (options.progress) options.progress(report.outcomes[j], done, jobs.size(), failures);
+  });
+
+  SweepTotals& t = report.totals;
+  t.scenarios = scenarios.size();
+  t.seeds = jobs.size();
+  for (const auto& o : report.outcomes) {
+    if (!o.passed) ++t.failed;
+    t.oracleChecks += static_cast<size_t>(o.oracleChecks);
+    t.crashes += o.crashes;
+    t.restarts += o.restarts;
+    bool planned = o.faults.executablePlanned() > 0;
+    if (planned) ++t.seedsWithFaults;
+    if (o.faults.plannedThatFired() > 0) ++t.seedsWhoseFaultsFired;
+    for (const auto& f : o.faults.fired) {
+      ++t.firedByKind[f.kind];
+      ++t.firedByPoint[f.point];
+    }
+  }
+  for (const auto& o : report.outcomes) t.violations += static_cast<size_t>(o.violations);
+  t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return report;
+}
+
+}  // namespace streamsim::harness

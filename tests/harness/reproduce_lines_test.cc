@@ -1,0 +1,129 @@
+// Every kind of reproduce line the CLI prints runs as printed and reproduces the trace hash it
+// printed: `run`'s line, a sweep's (shrunk plan), `replay`'s own shrink, and a generated
+// workload's `replay <workload> --seed --plan --files` line (sweep.h's replayCommand); from the
+// project's `streamsim` and from a runner built with streamsim_add_runner, whose lines name it.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "streamsim/fault_points.h"
+#include "streamsim/harness/sweep.h"
+#include "../reliability/cli_test_support.h"
+
+namespace {
+
+using Out = streamsim::testing::CliOut;
+Out shell(const std::string& line) { return streamsim::testing::runShell(line); }
+
+// The rest of the first line of `text` after `marker` (from `from` on).
+std::string after(const std::string& text, const std::string& marker, size_t from = 0) {
+  size_t at = text.find(marker, from);
+  if (at == std::string::npos) return "";
+  at += marker.size();
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+// The 16-hex-digit hash after "trace " in `text` (from `from` on).
+std::string traceHash(const std::string& text, size_t from = 0) { return after(text, "trace ", from).substr(0, 16); }
+
+std::string writeTemp(const std::string& name, const std::string& text) {
+  std::string path = (std::filesystem::temp_directory_path() /
+                      ("streamsim_repro_" + std::to_string(::getpid()) + "_" + name)).string();
+  std::ofstream(path) << text;
+  return path;
+}
+
+// A count scenario with a wrong expectation (count 4 where 3 came), on `processor`.
+std::string failingScenario(const std::string& processor) {
+  return R"(name: a wrong expectation
+query:
+  source: {kind: files, path: /landing, format: json, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: )" + processor + R"(, outputMode: update, timeMode: None}
+  sink: {kind: memory}
+  outputMode: update
+  checkpoint: /chk
+steps:
+  - put: {path: /landing/a.json, rows: [{device: d1}, {device: d1}]}
+  - run: {batches: 1}
+  - put: {path: /landing/b.json, rows: [{device: d1}]}
+  - run: available
+  - expect:
+      sink: [{device: d1, count: 4}]
+sweep: {crash_points: all, max_crashes: 2}
+)";
+}
+
+void checkScenarioLines(const std::string& program, const std::string& processor) {
+  std::string f = writeTemp(processor + ".yaml", failingScenario(processor));
+  // run: "FAIL ... trace H" and "reproduce: <program> run F --seed 0".
+  Out run = shell(program + " run " + f);
+  ASSERT_EQ(run.code, 1) << run.text;
+  std::string line = after(run.text, "reproduce: ");
+  ASSERT_EQ(line.rfind(program + " run ", 0), 0u) << run.text;
+  Out again = shell(line);
+  EXPECT_EQ(again.code, 1) << line << "\n" << again.text;
+  EXPECT_EQ(traceHash(again.text), traceHash(run.text)) << line << "\n" << again.text;
+
+  // sweep: "minimal: ..., trace H" and "replay: <program> replay F --seed S --plan '...'".
+  Out sweep = shell(program + " sweep " + f + " --seeds 3 --no-progress");
+  ASSERT_EQ(sweep.code, 1) << sweep.text;
+  size_t seed2 = sweep.text.find("seed 2 (");
+  ASSERT_NE(seed2, std::string::npos) << sweep.text;
+  std::string replay = after(sweep.text, "replay: ", seed2);
+  ASSERT_EQ(replay.rfind(program + " replay " + f + " --seed 2 --plan '", 0), 0u) << sweep.text;
+  std::string printed = traceHash(sweep.text, sweep.text.find("minimal:", seed2));
+  Out replayed = shell(replay);
+  EXPECT_EQ(replayed.code, 1) << replay << "\n" << replayed.text;
+  EXPECT_EQ(traceHash(replayed.text), printed) << replay << "\n" << replayed.text;
+
+  // replay of the seed itself: it shrinks and prints the same line.
+  Out own = shell(program + " replay " + f + " --seed 2");
+  EXPECT_EQ(own.code, 1) << own.text;
+  EXPECT_EQ(after(own.text, "replay: "), replay) << own.text;
+  EXPECT_EQ(traceHash(own.text, own.text.find("minimal case")), printed) << own.text;
+  std::filesystem::remove(f);
+}
+
+TEST(ReproduceLines, ScenarioLinesRunAsPrintedFromStreamsim) { checkScenarioLines(STREAMSIM_CLI, "count"); }
+
+TEST(ReproduceLines, ScenarioLinesNameAUsersRunnerAndRunFromIt) {
+  checkScenarioLines(STREAMSIM_RUNNER, "runner_count");
+  // The plain binary does not know the runner's processor: the line must name the runner.
+  std::string f = writeTemp("plain.yaml", failingScenario("runner_count"));
+  Out plain = shell(std::string(STREAMSIM_CLI) + " run " + f);
+  EXPECT_EQ(plain.code, 2) << plain.text;
+  std::filesystem::remove(f);
+}
+
+// A generated workload's line (what sweepWorkload prints), with a crash and a file subset.
+void checkWorkloadLine(const std::string& program, const std::string& store) {
+  using namespace streamsim;
+  harness::WorkloadConfig c = harness::standardWorkload(harness::WorkloadKind::kCount, store);
+  harness::RunCase rc;
+  rc.seed = 7;
+  rc.plan = harness::planFor(c, 7);
+  rc.plan.faults.push_back(sim::CrashFault{std::string(faults::kCommitsBeforeWrite), 1, -1, 1});
+  rc.files = std::vector<int64_t>{0, 3};
+  harness::RunResult r = harness::runCase(c, rc);
+  ASSERT_TRUE(r.passed()) << r.report();
+  std::string line = harness::replayCommand(c, rc, program);
+  ASSERT_EQ(line.rfind(program + " replay count --seed 7", 0), 0u) << line;
+  EXPECT_NE(line.find("--files 0,3"), std::string::npos) << line;
+  Out o = shell(line);
+  EXPECT_EQ(o.code, 0) << line << "\n" << o.text;
+  EXPECT_EQ(traceHash(o.text), r.fingerprintHex()) << line << "\n" << o.text;
+}
+
+TEST(ReproduceLines, GeneratedWorkloadLinesRunAsPrinted) {
+  checkWorkloadLine(STREAMSIM_CLI, "memory");
+  checkWorkloadLine(STREAMSIM_RUNNER, "rocksdb");
+}
+
+}  // namespace
