@@ -10,6 +10,7 @@
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/state/state_files.h"
 #include "streamsim/state/state_schema.h"
+#include "streamsim/tws/state_layout.h"
 
 namespace streamsim::harness {
 
@@ -38,30 +39,8 @@ std::vector<int64_t> numericEntries(FileSystem& fs, const std::string& dir, bool
   return out;
 }
 
-TimeMs readTime(std::string_view in) {
-  uint64_t u = 0;
-  for (int i = 0; i < 8; ++i) u = (u << 8) | static_cast<unsigned char>(in[i]);
-  return static_cast<TimeMs>(u ^ (uint64_t{1} << 63));
-}
-
-// Strips the TTL header (flag byte, optional 8-byte expiry).
-Status stripExpiry(std::string_view& in, const std::string& what) {
-  if (in.empty()) return Status::Corruption(what + ": missing TTL flag");
-  char flag = in[0];
-  in.remove_prefix(1);
-  if (flag == '\x00') return Status::OK();
-  if (flag != '\x01' || in.size() < 8) return Status::Corruption(what + ": bad TTL header");
-  in.remove_prefix(8);
-  return Status::OK();
-}
-
-// Codec bytes -> one Value (several ordered values, as a Row codec writes, become "{a, b}").
-Result<Value> decodePayload(std::string_view in) {
-  std::vector<Value> values;
-  while (!in.empty()) {
-    STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
-    values.push_back(std::move(v));
-  }
+// Decoded codec values -> one Value (several, as a Row codec writes, become "{a, b}").
+Value oneValue(const std::vector<Value>& values) {
   if (values.size() == 1) return values[0];
   std::string s = "{";
   for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + values[i].toString();
@@ -70,7 +49,7 @@ Result<Value> decodePayload(std::string_view in) {
 
 struct OperatorState {
   int op = 0;
-  std::vector<std::string> variables;  // names recorded in state/<op>/_stateSchema
+  state_layout::OperatorLayout layout;  // from state/<op>/_stateSchema
   std::vector<int64_t> partitions;
 };
 
@@ -81,9 +60,8 @@ std::vector<OperatorState> operators(const Env& env, const std::string& root) {
   for (int64_t op : numericEntries(fs, stateDir, true)) {
     OperatorState s;
     s.op = static_cast<int>(op);
-    auto schema = readStateSchema(env, root, s.op);
-    if (schema.ok())
-      for (const auto& v : *schema) s.variables.push_back(v.name);
+    auto layout = state_layout::readOperatorLayout(env, root, s.op);
+    if (layout.ok()) s.layout = std::move(*layout);
     s.partitions = numericEntries(fs, fmt::format("{}/{}", stateDir, op), true);
     out.push_back(std::move(s));
   }
@@ -136,9 +114,9 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
   CommittedVariable out;
   using K = CommittedVariable::Kind;
   for (const auto& op : ops) {
-    for (const auto& n : op.variables) declared.insert(n);
-    if (std::find(op.variables.begin(), op.variables.end(), variable) != op.variables.end())
-      found = true;
+    for (const auto& v : op.layout.variables) declared.insert(v.name);
+    const StateVariableSchema* schema = op.layout.find(variable);
+    if (schema != nullptr) found = true;
     for (int64_t partition : op.partitions) {
       if (version == 0) break;
       STREAMSIM_ASSIGN_OR_RETURN(
@@ -148,37 +126,30 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
       auto cf = dump.find(variable);
       if (cf == dump.end()) continue;
       found = true;
+      if (schema == nullptr || !state_layout::parseVariableKind(schema->kind))
+        return Status::Corruption(fmt::format(
+            "{}: operator {} has rows of it but its _stateSchema records no transformWithState kind",
+            what, op.op));
       for (const auto& [storedKey, stored] : cf->second) {
         if (storedKey.compare(0, prefix.size(), prefix) != 0) continue;
-        std::string_view in = stored;
-        if (storedKey.size() > prefix.size()) {  // a MapState entry: key = grouping key + user key
-          std::string_view userKey = std::string_view(storedKey).substr(prefix.size());
-          STREAMSIM_ASSIGN_OR_RETURN(Value uk, decodePayload(userKey));
-          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what));
-          STREAMSIM_ASSIGN_OR_RETURN(Value v, decodePayload(in));
-          out.kind = K::kMap;
-          out.map.emplace_back(std::move(uk), std::move(v));
-          continue;
-        }
-        std::string_view probe = in;
-        STREAMSIM_RETURN_IF_ERROR(stripExpiry(probe, what));
-        // No ordered-value tag is 0x00; a list element starts with a 4-byte big-endian length.
-        if (!probe.empty() && probe[0] != '\x00') {
-          STREAMSIM_ASSIGN_OR_RETURN(out.value, decodePayload(probe));
-          out.kind = K::kValue;
-          continue;
-        }
-        out.kind = K::kList;
-        while (!in.empty()) {
-          STREAMSIM_RETURN_IF_ERROR(stripExpiry(in, what));
-          if (in.size() < 4) return Status::Corruption(what + ": truncated list element");
-          uint32_t n = 0;
-          for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(in[i]);
-          in.remove_prefix(4);
-          if (in.size() < n) return Status::Corruption(what + ": truncated list element");
-          STREAMSIM_ASSIGN_OR_RETURN(Value v, decodePayload(in.substr(0, n)));
-          out.list.push_back(std::move(v));
-          in.remove_prefix(n);
+        auto decoded = state_layout::decodeRow(op.layout, variable, storedKey, stored);
+        if (!decoded.ok()) return Status::Corruption(fmt::format("{}: {}", what, decoded.status().message()));
+        const state_layout::DecodedRow& row = *decoded;
+        // Another key whose encoding starts with this one's (a map entry's key is longer).
+        if (row.kind != state_layout::VariableKind::kMap && storedKey.size() != prefix.size()) continue;
+        switch (row.kind) {
+          case state_layout::VariableKind::kValue:
+            out.kind = K::kValue;
+            out.value = oneValue(row.items.at(0).values);
+            break;
+          case state_layout::VariableKind::kList:
+            out.kind = K::kList;
+            for (const auto& item : row.items) out.list.push_back(oneValue(item.values));
+            break;
+          case state_layout::VariableKind::kMap:
+            out.kind = K::kMap;
+            out.map.emplace_back(oneValue(row.userKey), oneValue(row.items.at(0).values));
+            break;
         }
       }
     }
@@ -203,13 +174,13 @@ Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::strin
     for (int64_t partition : op.partitions) {
       STREAMSIM_ASSIGN_OR_RETURN(
           StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
-      auto cf = dump.find("$timers_key");
+      auto cf = dump.find(std::string(state_layout::kTimersByKeyCf));
       if (cf == dump.end()) continue;
       for (const auto& [storedKey, stored] : cf->second) {
         (void)stored;
         if (storedKey.size() == prefix.size() + 8 &&
             storedKey.compare(0, prefix.size(), prefix) == 0)
-          out.push_back(readTime(std::string_view(storedKey).substr(prefix.size())));
+          out.push_back(state_layout::readOrderedTime(std::string_view(storedKey).substr(prefix.size())));
       }
     }
   }

@@ -381,6 +381,38 @@ TEST(Cli, VersionSeedsZeroAndRunOfAFolder) {
   EXPECT_NE(sweep.text.find("done " + scenario("seeds/counter_a3_b2.yaml") + " ("), std::string::npos) << sweep.text;
 }
 
+// `state` decodes transformWithState's rows by the kinds the checkpoint's _stateSchema records
+// (tws/state_layout.h): a TTL'd list, its TTL index and timers are shown decoded, not as hex.
+// Bug: TTL'd lists, timers and the TTL index were printed as raw 0x… bytes, kinds guessed from bytes.
+TEST(Cli, StateDecodesTtlListsTimersAndTheTtlIndexByTheSchemasKinds) {
+  namespace fs = std::filesystem;
+  auto keptCheckpoint = [](const std::string& name, const std::string& file) {
+    fs::path keep = fs::temp_directory_path() / ("streamsim_cli_state_kinds_" + name + std::to_string(::getpid()));
+    fs::remove_all(keep);
+    Out r = runCli("run --keep " + keep.string() + " " + scenario(file));
+    EXPECT_EQ(r.code, 0) << r.text;
+    for (const auto& e : fs::directory_iterator(keep))
+      if (fs::exists(e.path() / "offsets")) return std::make_pair(keep, e.path().string());
+    return std::make_pair(keep, std::string());
+  };
+  auto [ttlKeep, ttlChk] = keptCheckpoint("ttl", "ttl/list_element_ttl.yaml");
+  ASSERT_FALSE(ttlChk.empty());
+  Out ttl = runCli("state " + ttlChk);
+  EXPECT_EQ(ttl.code, 0) << ttl.text;
+  EXPECT_NE(ttl.text.find("u2 = [z (TTL, expires 2026-01-01T00:04:00Z)]"), std::string::npos) << ttl.text;
+  EXPECT_NE(ttl.text.find("[$ttl_items]\n      u2 = expires 2026-01-01T00:04:00Z"), std::string::npos) << ttl.text;
+  EXPECT_EQ(ttl.text.find("0x"), std::string::npos) << ttl.text;
+  auto [timerKeep, timerChk] = keptCheckpoint("timers", "timers/data_and_due_timer_same_batch.yaml");
+  ASSERT_FALSE(timerChk.empty());
+  Out timers = runCli("state " + timerChk + " --key d1");
+  EXPECT_EQ(timers.code, 0) << timers.text;
+  EXPECT_NE(timers.text.find("[$timers_key]\n      d1 = timer at 2026-01-01T00:00:25Z"), std::string::npos) << timers.text;
+  EXPECT_NE(timers.text.find("[$timers_ts]\n      d1 = timer at 2026-01-01T00:00:25Z"), std::string::npos) << timers.text;
+  EXPECT_EQ(timers.text.find("0x"), std::string::npos) << timers.text;
+  fs::remove_all(ttlKeep);
+  fs::remove_all(timerKeep);
+}
+
 // run --keep DIR writes the simulated checkpoint, sink and landing folder; inspect (with the
 // copied sink: its committed files are not orphans) and state --json read them.
 TEST(Cli, RunKeepWritesTheSimulatedFilesForInspectAndState) {

@@ -19,6 +19,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/state/state_files.h"
+#include "streamsim/tws/state_layout.h"
 
 namespace streamsim::cli {
 namespace {
@@ -69,24 +70,42 @@ std::string printable(std::string_view bytes) {
   return out;
 }
 
-// A transformWithState value or map entry is a flag byte (0 = no TTL, 1 = TTL), with TTL an
-// 8-byte ordered expiry time, then the payload (engine/src/tws/tws_internal.h). Shows the
-// payload decoded (and the expiry); anything else as printable() does.
-std::string printableValue(std::string_view bytes) {
-  if (auto values = decodeValues(bytes); values && !values->empty()) return printable(bytes);
-  if (!bytes.empty() && bytes[0] == 0) {
-    if (auto values = decodeValues(bytes.substr(1)); values && !values->empty())
-      return printable(bytes.substr(1));
+// Values as "v" or "(a, b)".
+std::string joined(const std::vector<Value>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].toString();
+  return values.size() == 1 ? out : "(" + out + ")";
+}
+
+std::string withExpiry(const state_layout::DecodedRow::Item& item) {
+  if (!item.expiresAt) return joined(item.values);
+  return fmt::format("{} (TTL, expires {})", joined(item.values), formatTimestamp(*item.expiresAt));
+}
+
+// A store row as (key, value) text. transformWithState's rows are decoded by the layout with the
+// kinds the operator's _stateSchema records (tws/state_layout.h); another operator's rows are
+// order-preserving encodings (printable()); bytes that follow neither are shown in hex, said so.
+std::pair<std::string, std::string> describeRow(const state_layout::OperatorLayout& layout,
+                                                const std::string& cf, std::string_view k,
+                                                std::string_view v) {
+  using F = state_layout::DecodedRow::Family;
+  auto row = state_layout::decodeRow(layout, cf, k, v);
+  if (!row.ok()) {
+    if (row.status().code() == Status::Code::kNotFound) return {printable(k), printable(v)};
+    return {printable(k), fmt::format("{} (does not decode: {})", printable(v), row.status().message())};
   }
-  if (bytes.size() > 9 && bytes[0] == 1) {
-    if (auto values = decodeValues(bytes.substr(9)); values && !values->empty()) {
-      uint64_t u = 0;
-      for (size_t i = 1; i < 9; ++i) u = (u << 8) | static_cast<unsigned char>(bytes[i]);
-      auto expires = static_cast<int64_t>(u ^ (uint64_t{1} << 63));
-      return fmt::format("{} (TTL, expires {})", printable(bytes.substr(9)), formatTimestamp(expires));
-    }
+  std::string key = joined(row->groupingKey);
+  if (!row->userKey.empty()) key += " / " + joined(row->userKey);
+  switch (row->family) {
+    case F::kTimersByKey:
+    case F::kTimersByTime: return {key, "timer at " + formatTimestamp(*row->time)};
+    case F::kTtlIndex: return {key, "expires " + formatTimestamp(*row->time)};
+    case F::kVariable: break;
   }
-  return printable(bytes);
+  if (row->kind != state_layout::VariableKind::kList) return {key, withExpiry(row->items.at(0))};
+  std::string list = "[";
+  for (size_t i = 0; i < row->items.size(); ++i) list += (i ? ", " : "") + withExpiry(row->items[i]);
+  return {key, list + "]"};
 }
 
 bool keyMatches(std::string_view bytes, const std::string& key) {
@@ -364,12 +383,16 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
       size_t shown = 0;
       std::string lines;
       jp["rows"] = nlohmann::ordered_json::array();
+      auto layout = state_layout::readOperatorLayout(env, root, opId);
+      const state_layout::OperatorLayout noLayout;
       for (const auto& [cf, entries] : *dump) {
         std::string cfLines;
         for (const auto& [k, v] : entries) {
-          if (!keyMatches(k, key)) continue;
-          cfLines += fmt::format("      {} = {}\n", printable(k), printableValue(v));
-          jp["rows"].push_back({{"columnFamily", cf}, {"key", printable(k)}, {"value", printableValue(v)}});
+          auto [kt, vt] = describeRow(layout.ok() ? *layout : noLayout, cf, k, v);
+          // --key: a grouping key's value (also in timer and TTL index rows, and map entries).
+          if (!keyMatches(k, key) && kt != key && kt.rfind(key + " / ", 0) != 0) continue;
+          cfLines += fmt::format("      {} = {}\n", kt, vt);
+          jp["rows"].push_back({{"columnFamily", cf}, {"key", kt}, {"value", vt}});
           ++shown;
         }
         if (!cfLines.empty()) lines += fmt::format("    [{}]\n{}", cf, cfLines);

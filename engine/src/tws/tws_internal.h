@@ -14,35 +14,25 @@
 
 #include "streamsim/spark_errors.h"
 #include "streamsim/state/state_store.h"
+#include "streamsim/tws/state_layout.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim::detail {
 
-// --- store layout -------------------------------------------------------------------------
-// Column families: one per state variable (its name); "$ttl_<name>" TTL index of that variable;
-// "$timers_key" (encoded key + time) and "$timers_ts" (time + encoded key) for timers.
-inline constexpr std::string_view kTimersByKeyCf = "$timers_key";
-inline constexpr std::string_view kTimersByTimeCf = "$timers_ts";
-inline std::string ttlIndexCf(std::string_view name) { return "$ttl_" + std::string(name); }
-
-// 8 bytes, big-endian with the sign bit flipped: bytewise order = numeric order.
-void appendOrderedTime(TimeMs t, std::string& out);
-TimeMs readOrderedTime(std::string_view in);  // REQUIRES: in.size() >= 8
-std::string orderedTime(TimeMs t);
-
-// A stored value or map entry: flag byte (0 = no TTL, 1 = TTL), [8-byte expiry], payload.
-std::string encodeEntry(std::optional<TimeMs> expiresAt, std::string_view payload);
-struct EntryView {
-  std::optional<TimeMs> expiresAt;
-  std::string_view payload;
-};
+// --- store layout (tws/state_layout.h: the one writer and reader) ----------------------------
+using state_layout::appendOrderedTime;
+using state_layout::encodeEntry;
+using state_layout::encodeList;
+using state_layout::kTimersByKeyCf;
+using state_layout::kTimersByTimeCf;
+using state_layout::ListElement;
+using state_layout::orderedTime;
+using state_layout::readOrderedTime;
+using state_layout::ttlIndexCf;
+using EntryView = state_layout::Entry;
+// The layout's readers for the operator: bytes that do not follow it throw STATE_DECODE naming
+// the state variable.
 EntryView decodeEntry(std::string_view stored, std::string_view stateName);
-// A stored list: elements one after another, each flag, [expiry], 4-byte length, payload.
-struct ListElement {
-  std::optional<TimeMs> expiresAt;
-  std::string payload;
-};
-std::string encodeList(const std::vector<ListElement>& elements);
 std::vector<ListElement> decodeList(std::string_view stored, std::string_view stateName);
 
 inline bool isExpired(const std::optional<TimeMs>& expiresAt, TimeMs now) {

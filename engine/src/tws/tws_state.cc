@@ -1,6 +1,5 @@
-// State variables, timers and the handle of transformWithState (SEMANTICS.md §6). The store layout
-// written here is read only here and in transform_with_state.cc; it is described in
-// docs/processors.md "State layout".
+// State variables, timers and the handle of transformWithState (SEMANTICS.md §6). The store's
+// byte layout is tws/state_layout.h's (the one writer and reader).
 #include <algorithm>
 #include <cstring>
 
@@ -139,26 +138,6 @@ namespace detail {
 // Byte layout
 // ---------------------------------------------------------------------------------------------
 
-void appendOrderedTime(TimeMs t, std::string& out) {
-  // One byte swap and one append: every timer key holds one.
-  const uint64_t u = __builtin_bswap64(static_cast<uint64_t>(t) ^ (uint64_t{1} << 63));
-  char bytes[8];
-  std::memcpy(bytes, &u, 8);
-  out.append(bytes, 8);
-}
-
-TimeMs readOrderedTime(std::string_view in) {
-  uint64_t u = 0;
-  for (int i = 0; i < 8; ++i) u = (u << 8) | static_cast<unsigned char>(in[i]);
-  return static_cast<TimeMs>(u ^ (uint64_t{1} << 63));
-}
-
-std::string orderedTime(TimeMs t) {
-  std::string s;
-  appendOrderedTime(t, s);
-  return s;
-}
-
 namespace {
 // A timer's two index keys: (grouping key, time) in $timers_key, (time, grouping key) in
 // $timers_ts. A timer batch makes four per fired timer, longer than std::string's inline
@@ -178,74 +157,22 @@ std::string_view timerKeyByTime(std::string_view key, TimeMs ts) {
   return out;
 }
 
-void appendExpiry(const std::optional<TimeMs>& expiresAt, std::string& out) {
-  if (expiresAt) {
-    out.push_back('\x01');
-    appendOrderedTime(*expiresAt, out);
-  } else {
-    out.push_back('\x00');
-  }
-}
-
 [[noreturn]] void corrupt(std::string_view stateName, std::string_view what) {
   throwRule("STATE_DECODE", fmt::format("state variable '{}': corrupt stored entry ({})",
                                         stateName, what));
 }
-
-std::optional<TimeMs> readExpiry(std::string_view& in, std::string_view stateName) {
-  if (in.empty()) corrupt(stateName, "missing TTL flag");
-  char flag = in[0];
-  in.remove_prefix(1);
-  if (flag == '\x00') return std::nullopt;
-  if (flag != '\x01' || in.size() < 8) corrupt(stateName, "bad TTL header");
-  TimeMs t = readOrderedTime(in);
-  in.remove_prefix(8);
-  return t;
-}
 }  // namespace
 
-std::string encodeEntry(std::optional<TimeMs> expiresAt, std::string_view payload) {
-  std::string out;
-  // The exact size: a small entry (a counter) then stays in the string's inline buffer.
-  out.reserve(payload.size() + (expiresAt ? 9 : 1));
-  appendExpiry(expiresAt, out);
-  out.append(payload);
-  return out;
-}
-
 EntryView decodeEntry(std::string_view stored, std::string_view stateName) {
-  EntryView v;
-  v.expiresAt = readExpiry(stored, stateName);
-  v.payload = stored;
-  return v;
+  auto e = state_layout::readEntry(stored);
+  if (!e.ok()) corrupt(stateName, e.status().message());
+  return *e;
 }
 
-std::string encodeList(const std::vector<ListElement>& elements) {
-  std::string out;
-  for (const ListElement& e : elements) {
-    appendExpiry(e.expiresAt, out);
-    uint32_t n = static_cast<uint32_t>(e.payload.size());
-    for (int i = 3; i >= 0; --i) out.push_back(static_cast<char>((n >> (8 * i)) & 0xff));
-    out.append(e.payload);
-  }
-  return out;
-}
-
-std::vector<ListElement> decodeList(std::string_view in, std::string_view stateName) {
-  std::vector<ListElement> out;
-  while (!in.empty()) {
-    ListElement e;
-    e.expiresAt = readExpiry(in, stateName);
-    if (in.size() < 4) corrupt(stateName, "truncated list element length");
-    uint32_t n = 0;
-    for (int i = 0; i < 4; ++i) n = (n << 8) | static_cast<unsigned char>(in[i]);
-    in.remove_prefix(4);
-    if (in.size() < n) corrupt(stateName, "truncated list element");
-    e.payload.assign(in.substr(0, n));
-    in.remove_prefix(n);
-    out.push_back(std::move(e));
-  }
-  return out;
+std::vector<ListElement> decodeList(std::string_view stored, std::string_view stateName) {
+  auto list = state_layout::readList(stored);
+  if (!list.ok()) corrupt(stateName, list.status().message());
+  return std::move(list).value();
 }
 
 std::string_view phaseMethod(Phase p) {
@@ -406,7 +333,7 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     auto expiresAt = stamp();
     // Built in a buffer kept across calls (encodeEntry's bytes, no string per update).
     entry_.clear();
-    appendExpiry(expiresAt, entry_);
+    state_layout::appendEntryHeader(expiresAt, entry_);
     entry_.append(bytes);
     task_.store->put(name_, k, entry_);
     index(expiresAt, k);
