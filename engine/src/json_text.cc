@@ -1,6 +1,7 @@
 #include "json_text.h"
 
 #include <charconv>
+#include <cmath>
 
 #include <nlohmann/json.hpp>
 
@@ -29,6 +30,12 @@ void appendJsonInt(std::string& out, int64_t n) {
   out.append(digits, end);
 }
 
-void appendJsonDouble(std::string& out, double d) { out += nlohmann::json(d).dump(); }
+void appendJsonDouble(std::string& out, double d) {
+  // Spark's JSON writer (Jackson, QUOTE_NON_NUMERIC_NUMBERS) writes the non-finite doubles as
+  // strings, which its reader (and this one) takes back for a double column.
+  if (std::isnan(d)) out += "\"NaN\"";
+  else if (std::isinf(d)) out += d > 0 ? "\"Infinity\"" : "\"-Infinity\"";
+  else out += nlohmann::json(d).dump();
+}
 
 }  // namespace streamsim::detail

@@ -18,7 +18,8 @@ void appendJsonString(std::string& out, std::string_view s);
 // An integer as nlohmann writes an int64 value.
 void appendJsonInt(std::string& out, int64_t n);
 
-// A double as nlohmann writes it (shortest round-trip digits, NaN and infinities as null).
+// A double as nlohmann writes it (shortest round-trip digits); NaN and the infinities as Spark
+// writes them: the strings "NaN", "Infinity", "-Infinity".
 void appendJsonDouble(std::string& out, double d);
 
 }  // namespace streamsim::detail

@@ -309,7 +309,12 @@ nlohmann::json toJsonValue(const Value& v) {
     case Type::kBoolean: return v.asBool();
     case Type::kInt:
     case Type::kLong: return v.asLong();
-    case Type::kDouble: return v.asDouble();
+    case Type::kDouble: {
+      const double d = v.asDouble();  // non-finite as Spark writes them (appendJsonDouble)
+      if (std::isnan(d)) return "NaN";
+      if (std::isinf(d)) return d > 0 ? "Infinity" : "-Infinity";
+      return d;
+    }
     case Type::kString: return v.asString();
     case Type::kTimestamp: return formatTimestamp(v.asLong());
   }

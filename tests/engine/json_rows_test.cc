@@ -1,6 +1,7 @@
 #include "streamsim/io/json_rows.h"
 
 #include <cmath>
+#include <limits>
 
 #include <gtest/gtest.h>
 
@@ -122,6 +123,50 @@ TEST(JsonRows, DoubleAcceptsNonNumericStrings) {
   EXPECT_TRUE(std::isinf((*rows)[1].get("d").asDouble()));
 }
 
+// Spark's JSON reader defaults (JSONOptions: allowSingleQuotes, allowNonNumericNumbers true).
+// Bug: {'a':'x'}, NaN and -Infinity were malformed records here and rows in Spark.
+TEST(JsonRows, SparksDefaultsSingleQuotesAndNonNumericNumbersAreRows) {
+  auto schema = schemaOf("a string, d double, n long");
+  JsonReadOptions failFast;
+  failFast.mode = ParseMode::kFailFast;
+  auto rows = parseJsonLines("{'a':'x','d':NaN}\n"
+                             "{\"a\":'it\\'s \"q\"','d':-Infinity}\n"
+                             "{'a':'y','d':+INF,'n':3}\n"
+                             "{\"a\":\"Infinity\",\"d\":Infinity}\n",
+                             schema, failFast, "spark.json");
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  ASSERT_EQ(rows->size(), 4u);
+  EXPECT_EQ((*rows)[0].get("a").asString(), "x");
+  EXPECT_TRUE(std::isnan((*rows)[0].get("d").asDouble()));
+  EXPECT_EQ((*rows)[1].get("a").asString(), "it's \"q\"");
+  EXPECT_EQ((*rows)[1].get("d").asDouble(), -std::numeric_limits<double>::infinity());
+  EXPECT_EQ((*rows)[2].get("d").asDouble(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ((*rows)[2].get("n").asLong(), 3);
+  EXPECT_EQ((*rows)[3].get("a").asString(), "Infinity");  // a string's content is never rewritten
+  // Still malformed as in Spark: NaN into a long column, an unterminated quote, other bare words.
+  for (std::string bad : {"{'n':NaN}", "{'a':'x}", "{\"a\":nan}", "{\"a\":Inf}"}) {
+    auto r = parseJsonLines(bad, schema, failFast, "bad.json");
+    EXPECT_FALSE(r.ok()) << bad;
+  }
+}
+
+// What the files sink writes for NaN and the infinities ("NaN", "Infinity", "-Infinity", as
+// Spark's writer) reads back as the same doubles. Bug: they were written as null.
+TEST(JsonRows, NonFiniteDoublesRoundTripAsSparkWritesThem) {
+  auto schema = schemaOf("d double");
+  std::vector<Row> rows{Row(schema, {Value(std::numeric_limits<double>::quiet_NaN())}),
+                        Row(schema, {Value(std::numeric_limits<double>::infinity())}),
+                        Row(schema, {Value(-std::numeric_limits<double>::infinity())})};
+  std::string text = toJsonLines(rows);
+  EXPECT_EQ(text, "{\"d\":\"NaN\"}\n{\"d\":\"Infinity\"}\n{\"d\":\"-Infinity\"}\n");
+  auto back = parseJsonLines(text, schema);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  ASSERT_EQ(back->size(), 3u);
+  EXPECT_TRUE(std::isnan((*back)[0].get("d").asDouble()));
+  EXPECT_EQ((*back)[1].get("d").asDouble(), std::numeric_limits<double>::infinity());
+  EXPECT_EQ((*back)[2].get("d").asDouble(), -std::numeric_limits<double>::infinity());
+}
+
 TEST(JsonRows, WriteThenReadRoundTrips) {
   auto schema = schemaOf("id string, n long, t timestamp, d double");
   std::vector<Row> rows{Row(schema, {Value("a\"b"), Value(int64_t{3}), Value::timestamp(1500), Value(2.25)}),
@@ -180,7 +225,8 @@ TEST(JsonRows, FlatLinesAndTheirNearMissesParseAlike) {
       {R"({"s":"x",})", bad(R"({"s":"x",})")},
       {R"({"s":tru})", bad(R"({"s":tru})")},
       {R"({"s":nulls})", bad(R"({"s":nulls})")},
-      {R"({'s':1})", bad(R"({'s':1})")},
+      // Spark's allowSingleQuotes (default true): a row.
+      {R"({'s':1})", "s=1, n=null, i=null, b=null, _corrupt_record=null"},
       {R"([1])", bad(R"([1])")},
       {R"("s")", bad(R"("s")")},
   };

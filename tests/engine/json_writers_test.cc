@@ -16,14 +16,18 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
-// The DOM writers as they were.
+// The DOM writers as they were, but for the non-finite doubles: Spark writes them as the strings
+// "NaN", "Infinity", "-Infinity" (nlohmann wrote null).
 OJson domValue(const Value& v) {
   switch (v.type()) {
     case Type::kNull: return nullptr;
     case Type::kBoolean: return v.asBool();
     case Type::kInt:
     case Type::kLong: return v.asLong();
-    case Type::kDouble: return v.asDouble();
+    case Type::kDouble:
+      if (std::isnan(v.asDouble())) return "NaN";
+      if (std::isinf(v.asDouble())) return v.asDouble() > 0 ? "Infinity" : "-Infinity";
+      return v.asDouble();
     case Type::kString: return v.asString();
     case Type::kTimestamp: return formatTimestamp(v.asLong());
   }

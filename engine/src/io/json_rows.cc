@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/json_lenient.h"
 #include "streamsim/time.h"
 
 namespace streamsim {
@@ -525,6 +526,19 @@ Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out
   out.clear();  // undo what the fast reader set before it gave up
   RowSax sax(*schema_, corrupt_index_, out, keyHints);
   bool ok = json::sax_parse(line.begin(), line.end(), &sax);
+  if (!ok) {
+    // Spark's defaults beyond strict JSON ('single quotes', NaN/Infinity tokens): the line is
+    // rewritten into strict JSON and read again; the strict error stands if that fails too.
+    if (auto lenient = detail::sparkLenientJson(line)) {
+      std::vector<Value> again;
+      again.reserve(schema_->size());
+      RowSax retry(*schema_, corrupt_index_, again, nullptr);
+      if (json::sax_parse(lenient->begin(), lenient->end(), &retry)) {
+        out = std::move(again);
+        ok = true;
+      }
+    }
+  }
   out.resize(schema_->size());
   if (!ok) {
     return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());

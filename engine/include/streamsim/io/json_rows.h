@@ -6,7 +6,10 @@
 //   string    <- any token; a non-string token becomes its compact JSON text (5 -> "5").
 //   int/long  <- JSON integers only (out of range, fractions and strings are malformed).
 //   double    <- JSON numbers; the strings "NaN", "Infinity", "+Infinity", "-Infinity",
-//                "+INF", "-INF".
+//                "+INF", "-INF" (what Spark's writer, and Row::toJson, write for them).
+// Beyond strict JSON, Spark's defaults (JSONOptions allowSingleQuotes, allowNonNumericNumbers):
+// 'single-quoted' strings and the bare tokens NaN, Infinity, +Infinity, -Infinity, +INF, -INF
+// (io/json_lenient.h: a line that fails strict JSON is rewritten and read again).
 //   boolean   <- true/false only.
 //   timestamp <- a string read by parseTimestamp (time.h, UTC), or a JSON integer read as epoch
 //                *seconds* (Spark's `getLongValue * 1000000L` micros); fractions are malformed.
