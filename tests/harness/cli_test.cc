@@ -7,7 +7,9 @@
 #include <set>
 #include <string>
 
+#include <fmt/format.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "reliability/cli_test_support.h"
 
@@ -203,6 +205,42 @@ TEST(Cli, MergeShardReportsCoversEverySeedOnce) {
   Out notReport = runCli("merge " + f);
   EXPECT_EQ(notReport.code, 2) << notReport.text;
   for (const char* x : {"_a.json", "_b.json", "_all.json"}) std::filesystem::remove(base + x);
+}
+
+// The scale-out carriers (docs/scale-out.md: a CI matrix, a Kubernetes Indexed Job) run one
+// process per shard and merge the reports: three shard processes at once, merged, give the same
+// results as the sweep in one process (timings aside).
+TEST(Cli, MergedShardProcessesEqualTheSingleProcessSweep) {
+  std::string f = scenario("crash/offsets_after_write.yaml");
+  std::string base = (std::filesystem::temp_directory_path() /
+                      ("streamsim_shards_" + std::to_string(::getpid()))).string();
+  std::string cli = STREAMSIM_CLI;
+  std::string shards;
+  for (int i = 0; i < 3; ++i)
+    shards += fmt::format("{} sweep {} --seeds 12 --no-progress --shard {}/3 --json {}_{}.json > /dev/null & ",
+                          cli, f, i, base, i);
+  Out run = streamsim::testing::runShell("sh -c '" + shards + "wait'");
+  ASSERT_EQ(run.code, 0) << run.text;
+  Out m = runCli("merge " + base + "_2.json " + base + "_0.json " + base + "_1.json --json " + base + "_merged.json");
+  ASSERT_EQ(m.code, 0) << m.text;
+  Out one = runCli("sweep " + f + " --seeds 12 --no-progress --json " + base + "_one.json");
+  ASSERT_EQ(one.code, 0) << one.text;
+  auto results = [](const std::string& path) {
+    std::ifstream in(path);
+    auto j = nlohmann::json::parse(in, nullptr, false);
+    EXPECT_FALSE(j.is_discarded()) << path;
+    nlohmann::json out = nlohmann::json::array();
+    if (j.is_discarded()) return out;
+    for (auto r : j["results"]) {
+      r.erase("seconds");
+      out.push_back(r);
+    }
+    return out;
+  };
+  auto merged = results(base + "_merged.json");
+  EXPECT_EQ(merged.size(), 12u);
+  EXPECT_EQ(merged, results(base + "_one.json"));
+  for (const char* x : {"_0.json", "_1.json", "_2.json", "_merged.json", "_one.json"}) std::filesystem::remove(base + x);
 }
 
 // A checkpoint streamsim writes to a real folder: the count processor grouped by user over a
