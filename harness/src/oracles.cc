@@ -40,7 +40,8 @@ Violation Violation::fromJson(const nlohmann::json& j) {
 const std::vector<std::string>& oracleNames() {
   static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
                                                   "watermark",    "determinism", "state_bound",
-                                                  "batch_split",  "interleaving"};
+                                                  "batch_split",  "interleaving", "timer_bound",
+                                                  "process_isolation"};
   return kNames;
 }
 

@@ -40,6 +40,12 @@ namespace {
 
 using RawCodec = StateCodec<RawBytes>;
 
+// Where an adapter keeps a rule the processor broke: the typed state classes report a broken
+// rule to their backend (the adapter) before throwing, so that the task fails even when the
+// processor catches the exception (as the engine's own backends do); TesterProcessor rethrows
+// it after the processor's call returns, and the engine fails the batch as in a query.
+using ViolationSlot = std::optional<StatefulProcessorError>;
+
 struct RawVariable {
   RawStateValue::Kind kind = RawStateValue::Kind::kValue;
   ValueState<RawBytes> value;
@@ -58,8 +64,12 @@ std::string_view kindName(RawStateValue::Kind k) {
 
 class ValueAdapter final : public streamsim::detail::ValueStateBackend {
  public:
-  ValueAdapter(std::string name, ValueState<RawBytes> s) : name_(std::move(name)), s_(std::move(s)) {}
+  ValueAdapter(std::string name, ValueState<RawBytes> s, ViolationSlot* violation)
+      : name_(std::move(name)), s_(std::move(s)), violation_(violation) {}
   const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override {
+    if (!*violation_) *violation_ = e;
+  }
   std::optional<std::string> get() override {
     auto v = s_.getOption();
     if (!v) return std::nullopt;
@@ -71,12 +81,17 @@ class ValueAdapter final : public streamsim::detail::ValueStateBackend {
  private:
   std::string name_;
   ValueState<RawBytes> s_;
+  ViolationSlot* violation_;
 };
 
 class ListAdapter final : public streamsim::detail::ListStateBackend {
  public:
-  ListAdapter(std::string name, ListState<RawBytes> s) : name_(std::move(name)), s_(std::move(s)) {}
+  ListAdapter(std::string name, ListState<RawBytes> s, ViolationSlot* violation)
+      : name_(std::move(name)), s_(std::move(s)), violation_(violation) {}
   const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override {
+    if (!*violation_) *violation_ = e;
+  }
   std::vector<std::string> get() override {
     std::vector<std::string> out;
     for (RawBytes& b : s_.get()) out.push_back(std::move(b.bytes));
@@ -97,13 +112,17 @@ class ListAdapter final : public streamsim::detail::ListStateBackend {
   }
   std::string name_;
   ListState<RawBytes> s_;
+  ViolationSlot* violation_;
 };
 
 class MapAdapter final : public streamsim::detail::MapStateBackend {
  public:
-  MapAdapter(std::string name, MapState<RawBytes, RawBytes> s)
-      : name_(std::move(name)), s_(std::move(s)) {}
+  MapAdapter(std::string name, MapState<RawBytes, RawBytes> s, ViolationSlot* violation)
+      : name_(std::move(name)), s_(std::move(s)), violation_(violation) {}
   const std::string& name() const override { return name_; }
+  void recordViolation(const StatefulProcessorError& e) override {
+    if (!*violation_) *violation_ = e;
+  }
   std::optional<std::string> getValue(std::string_view userKey) override {
     auto v = s_.getValue(RawBytes{std::string(userKey)});
     if (!v) return std::nullopt;
@@ -123,6 +142,7 @@ class MapAdapter final : public streamsim::detail::MapStateBackend {
  private:
   std::string name_;
   MapState<RawBytes, RawBytes> s_;
+  ViolationSlot* violation_;
 };
 
 using Variables = std::map<std::string, RawVariable>;
@@ -130,8 +150,9 @@ using Variables = std::map<std::string, RawVariable>;
 // Gives the processor the engine's handle, keeping a raw view of every variable it declares.
 class ForwardingHandle final : public StatefulProcessorHandle {
  public:
-  ForwardingHandle(StatefulProcessorHandle& inner, Variables& vars, std::vector<std::string>& order)
-      : inner_(inner), vars_(vars), order_(order) {}
+  ForwardingHandle(StatefulProcessorHandle& inner, Variables& vars, std::vector<std::string>& order,
+                   ViolationSlot& violation)
+      : inner_(inner), vars_(vars), order_(order), violation_(violation) {}
   void registerTimer(TimeMs ts) override { inner_.registerTimer(ts); }
   void deleteTimer(TimeMs ts) override { inner_.deleteTimer(ts); }
   std::vector<TimeMs> listTimers() override { return inner_.listTimers(); }
@@ -145,14 +166,14 @@ class ForwardingHandle final : public StatefulProcessorHandle {
     auto s = inner_.getValueState<RawBytes>(name, RawCodec{info.valueSchema}, ttl);
     RawVariable& v = add(name, RawStateValue::Kind::kValue);
     v.value = s;
-    return std::make_shared<ValueAdapter>(name, std::move(s));
+    return std::make_shared<ValueAdapter>(name, std::move(s), &violation_);
   }
   std::shared_ptr<streamsim::detail::ListStateBackend> createListState(
       const std::string& name, const StateVariableInfo& info, std::optional<TTLConfig> ttl) override {
     auto s = inner_.getListState<RawBytes>(name, RawCodec{info.valueSchema}, ttl);
     RawVariable& v = add(name, RawStateValue::Kind::kList);
     v.list = s;
-    return std::make_shared<ListAdapter>(name, std::move(s));
+    return std::make_shared<ListAdapter>(name, std::move(s), &violation_);
   }
   std::shared_ptr<streamsim::detail::MapStateBackend> createMapState(
       const std::string& name, const StateVariableInfo& info, std::optional<TTLConfig> ttl) override {
@@ -160,7 +181,7 @@ class ForwardingHandle final : public StatefulProcessorHandle {
                                                     RawCodec{info.valueSchema}, ttl);
     RawVariable& v = add(name, RawStateValue::Kind::kMap);
     v.map = s;
-    return std::make_shared<MapAdapter>(name, std::move(s));
+    return std::make_shared<MapAdapter>(name, std::move(s), &violation_);
   }
 
  private:
@@ -173,6 +194,7 @@ class ForwardingHandle final : public StatefulProcessorHandle {
   StatefulProcessorHandle& inner_;
   Variables& vars_;
   std::vector<std::string>& order_;
+  ViolationSlot& violation_;
 };
 
 bool sameKey(const Row& a, const Row& b) {
@@ -344,9 +366,10 @@ class TesterProcessor final : public StatefulProcessorWithInitialState {
 
   void init(StatefulProcessorHandle& handle) override {
     inner_ = &handle;
-    fwd_ = std::make_unique<ForwardingHandle>(handle, vars_, order_);
+    fwd_ = std::make_unique<ForwardingHandle>(handle, vars_, order_, violation_);
     user_->setHandle(fwd_.get());
     user_->init(*fwd_);
+    rethrowViolation();
   }
   void handleInputRows(const Row& key, RowRange rows, const TimerValues& timerValues,
                        Output& out) override {
@@ -357,11 +380,13 @@ class TesterProcessor final : public StatefulProcessorWithInitialState {
       return;
     }
     user_->handleInputRows(key, rows, timerValues, out);
+    rethrowViolation();
   }
   void handleExpiredTimer(const Row& key, const TimerValues& timerValues,
                           const ExpiredTimerInfo& info, Output& out) override {
     if (probe_ != nullptr && probe_->suppressTimers) return;
     user_->handleExpiredTimer(key, timerValues, info, out);
+    rethrowViolation();
   }
   void handleInitialState(const Row& key, const Row& initialState, const TimerValues& timerValues,
                           Output& out) override {
@@ -371,16 +396,26 @@ class TesterProcessor final : public StatefulProcessorWithInitialState {
                                    "initial state was given but the processor is not a "
                                    "StatefulProcessorWithInitialState");
     p->handleInitialState(key, initialState, timerValues, out);
+    rethrowViolation();
   }
   void close() override { user_->close(); }
 
  private:
+  // A rule the processor broke and caught fails the call, as the engine's handle makes it do.
+  void rethrowViolation() {
+    if (!violation_) return;
+    StatefulProcessorError e = std::move(*violation_);
+    violation_.reset();
+    throw e;
+  }
+
   std::unique_ptr<StatefulProcessor> user_;
   ProcessorTesterBase::Probe* probe_;
   StatefulProcessorHandle* inner_ = nullptr;
   std::unique_ptr<ForwardingHandle> fwd_;
   Variables vars_;
   std::vector<std::string> order_;
+  ViolationSlot violation_;
 };
 
 ProcessorTesterBase::ProcessorTesterBase(ProcessorFactory factory, TesterOptions options)
@@ -552,18 +587,31 @@ Row ProcessorTesterBase::withKeyColumns(const Row& key, const Row& row) const {
 }
 
 Result<std::vector<Row>> ProcessorTesterBase::test(const GroupKey& key, std::vector<Row> rows) {
-  STREAMSIM_ASSIGN_OR_RETURN(Row k, keyRow(key));
-  for (Row& r : rows) {
-    if (r.size() == 0) continue;
-    for (const std::string& c : options_.groupBy) {
-      if (r.has(c) && !(r.get(c) == k.get(c)))
-        return Status::InvalidArgument(fmt::format(
-            "test({}): input row {} has {}={}, which is another key; test() feeds one key",
-            formatKey(k), r.toString(), c, r.get(c).toString()));
+  std::vector<KeyRows> batch;
+  batch.push_back(KeyRows{key, std::move(rows)});
+  return test(std::move(batch));
+}
+
+Result<std::vector<Row>> ProcessorTesterBase::test(std::vector<KeyRows> batch) {
+  std::vector<Row> input;
+  for (KeyRows& kr : batch) {
+    STREAMSIM_ASSIGN_OR_RETURN(Row k, keyRow(kr.key));
+    for (Row& r : kr.rows) {
+      if (r.size() == 0) {
+        input.push_back(std::move(r));
+        continue;
+      }
+      for (const std::string& c : options_.groupBy) {
+        if (r.has(c) && !(r.get(c) == k.get(c)))
+          return Status::InvalidArgument(fmt::format(
+              "test({}): input row {} has {}={}, which is another key; each row goes with its "
+              "own key",
+              formatKey(k), r.toString(), c, r.get(c).toString()));
+      }
+      input.push_back(withKeyColumns(k, r));
     }
-    r = withKeyColumns(k, r);
   }
-  STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch(std::move(rows), /*commit=*/true, nullptr));
+  STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch(std::move(input), /*commit=*/true, nullptr));
   return takePending(std::move(out));
 }
 

@@ -39,17 +39,8 @@ std::string ScenarioLoad::errorText() const {
 }
 
 namespace {
-// The oracles a scenario may list: every oracle of oracles.h but batch_split, which compares
-// two batch splits of a generated workload (a scenario fixes its batches).
-const std::vector<std::string>& scenarioOracleNames() {
-  static const std::vector<std::string> kNames = [] {
-    std::vector<std::string> v;
-    for (const auto& n : oracleNames())
-      if (n != "batch_split") v.push_back(n);
-    return v;
-  }();
-  return kNames;
-}
+// The oracles a scenario may list: every oracle of oracles.h.
+const std::vector<std::string>& scenarioOracleNames() { return oracleNames(); }
 }  // namespace
 
 std::string_view OperatorSpec::kindName() const {
@@ -697,7 +688,7 @@ class Parser {
     if (!expectMap(t, "transformWithState")) return op;
     checkKeys(t, "transformWithState",
               {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl",
-               "python", "class", "outputStructType", "inPandas"});
+               "params", "python", "class", "outputStructType", "inPandas"});
     if (auto py = t["python"]; py) {
       parsePythonProcessor(t, py, op);
     } else if (auto p = t["processor"]; p) {
@@ -725,6 +716,7 @@ class Parser {
       if (op.timeMode != "ProcessingTime")
         error(d, "ttl needs timeMode: ProcessingTime (TTL is measured in processing time)");
     }
+    parseProcessorParams(t, op);
     return op;
   }
 
@@ -1109,6 +1101,12 @@ class Parser {
 
   // ---- oracles and sweep
 
+  static bool hasTransformWithState(const Scenario& sc) {
+    for (const auto& op : sc.query.operators)
+      if (std::holds_alternative<TransformWithStateOp>(op.op)) return true;
+    return false;
+  }
+
   void parseOracles(const YAML::Node& n, Scenario& sc) {
     sc.oraclesWhere = loc(n);
     if (n.IsNull()) return;
@@ -1116,20 +1114,26 @@ class Parser {
     const std::vector<std::string>& known =
         options_.oracles.empty() ? scenarioOracleNames() : options_.oracles;
     for (const auto& o : n) {
-      if (o.IsMap()) {  // {state_bound: N}
-        if (o.size() != 1 || !o["state_bound"]) {
-          error(o, "an oracle with a parameter is written {state_bound: N}; expected a name "
-                   "or {state_bound: N}");
+      if (o.IsMap()) {  // {state_bound: N}, {timer_bound: N}
+        if (o.size() != 1 || !(o["state_bound"] || o["timer_bound"])) {
+          error(o, "an oracle with a parameter is written {state_bound: N} or {timer_bound: N}; "
+                   "expected a name or one of those");
           continue;
         }
-        sc.stateBound = integer(o["state_bound"], "state_bound (the most state rows allowed)", 0);
-        sc.oracles.push_back("state_bound");
+        if (o["state_bound"]) {
+          sc.stateBound = integer(o["state_bound"], "state_bound (the most state rows allowed)", 0);
+          sc.oracles.push_back("state_bound");
+        } else {
+          sc.timerBound = integer(o["timer_bound"],
+                                  "timer_bound (the most pending timers per key)", 0);
+          sc.oracles.push_back("timer_bound");
+        }
         continue;
       }
       std::string name = str(o, "an oracle");
-      if (o.IsScalar() && name == "batch_split") {
-        error(o, "oracle 'batch_split' applies to generated workloads only (a scenario fixes "
-                 "its batches); expected one of " + joinNames(known));
+      if (o.IsScalar() && name == "batch_split" && !hasTransformWithState(sc)) {
+        error(o, "oracle 'batch_split' compares the final row per grouping key: the query needs "
+                 "a transformWithState (naming batch_split declares its processor split-invariant)");
         continue;
       }
       if (o.IsScalar() && std::find(known.begin(), known.end(), name) == known.end()) {
@@ -1138,6 +1142,10 @@ class Parser {
       }
       if (o.IsScalar() && name == "state_bound") {
         error(o, "oracle 'state_bound' needs its bound: write {state_bound: N}");
+        continue;
+      }
+      if (o.IsScalar() && name == "timer_bound") {
+        error(o, "oracle 'timer_bound' needs its bound: write {timer_bound: N}");
         continue;
       }
       sc.oracles.push_back(name);
@@ -1201,6 +1209,46 @@ class Parser {
       if (auto v = s["slow_latency"]; v) spec.slowLatencyMs = duration(v, "slow_latency");
       sc.services.push_back(std::move(spec));
     }
+  }
+
+  // `params: {name: value}` and `ttl:` (the parameter "ttl") reach the processor's factory
+  // (ProcessorRegistry::factory(name, params)); checked here against what it takes.
+  void parseProcessorParams(const YAML::Node& t, TransformWithStateOp& op) {
+    auto p = t["params"];
+    if (p) {
+      if (!p.IsMap()) {
+        error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
+      } else {
+        for (const auto& kv : p) {
+          std::string name = str(kv.first, "a parameter name");
+          op.params[name] = str(kv.second, fmt::format("parameter '{}'", name));
+        }
+      }
+    }
+    auto ttlNode = t["ttl"];
+    if (ttlNode && ttlNode.IsScalar()) {
+      if (op.params.count("ttl") != 0) error(ttlNode, "ttl is given twice: as ttl: and in params:");
+      op.params["ttl"] = ttlNode.Scalar();
+    }
+    if (op.params.empty()) return;
+    const YAML::Node& where = p ? p : ttlNode;
+    if (!op.pythonFile.empty()) {
+      error(where, "params and ttl reach registered C++ processors; a Python processor sets its "
+                   "TTL in its own init");
+      return;
+    }
+    // A processor only a runner's own hook knows is checked when the query is built.
+    auto names = ProcessorRegistry::paramNames(op.processor);
+    if (!names.ok()) return;
+    for (const auto& [name, value] : op.params) {
+      if (std::find(names->begin(), names->end(), name) != names->end()) continue;
+      const YAML::Node& at = name == "ttl" && ttlNode ? ttlNode : where;
+      error(at, fmt::format("the processor '{}' takes no parameter '{}'; it takes: {}",
+                            op.processor, name, names->empty() ? "none" : joinNames(*names)));
+      return;
+    }
+    auto made = ProcessorRegistry::factory(op.processor, op.params);
+    if (!made.ok()) error(where, std::string(made.status().message()));
   }
 
   bool isProcessor(const std::string& name) {

@@ -14,6 +14,7 @@
 #include "streamsim/harness/actions.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/keep_files.h"
+#include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/sim_env.h"
@@ -249,7 +250,8 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
           s.processorFactory,
           loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}}));
     } else {
-      STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory, ProcessorRegistry::factory(t->processor));
+      STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
+                                 ProcessorRegistry::factory(t->processor, t->params));
     }
     s.processorName = t->processor;
     STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));
@@ -876,6 +878,32 @@ std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) 
   return out;
 }
 
+// What the logic oracles (oracles/logic.h) compare a run with: timer_bound's bound,
+// process_isolation's run after another seed's, batch_split's one-batch variant.
+void addLogicOracleInputs(const Scenario& sc, const ScenarioRunOptions& quiet, OracleInput& in,
+                          int& runs) {
+  in.timerBound = sc.timerBound;
+  in.againAfterOther = [&sc, quiet, &runs]() -> RunOutcome {
+    ScenarioRunOptions other = quiet;  // another seed, without the fault plan
+    other.seed = quiet.seed + 1;
+    other.skipExpectations = true;
+    other.faultPlan.reset();
+    runScenario(sc, other);
+    runs += 2;
+    return runScenario(sc, quiet);
+  };
+  in.keyColumns = finalGroupBy(sc);
+  in.batchSplit = [&sc, quiet, &runs] {
+    ScenarioRunOptions plain = quiet;  // fault-free: the cut is what differs
+    plain.skipExpectations = true;
+    plain.skipCrashSteps = true;
+    plain.faultPlan.reset();
+    runs += 2;
+    return std::make_pair(runScenario(oneBatchScenario(sc), plain).sinkRows,
+                          runScenario(sc, plain).sinkRows);
+  };
+}
+
 void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
@@ -913,6 +941,7 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     ++r.oracleRuns;
     return runScenario(sc, quiet);
   };
+  addLogicOracleInputs(sc, quiet, in, r.oracleRuns);
   in.committedState = r.committedState;
   if (options.faultPlan && !options.faultPlan->switches().empty() && !orderDependent(sc)) {
     in.sequential = [&]() -> std::optional<OracleInput::Sequential> {
@@ -930,7 +959,8 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   }
   std::vector<std::string> names;
   for (const auto& o : sc.oracles)
-    if (o != "state_bound" || sc.stateBound) names.push_back(o);
+    if ((o != "state_bound" || sc.stateBound) && (o != "timer_bound" || sc.timerBound))
+      names.push_back(o);
   // An oracle that could not be applied (its reference run failed) is a broken promise too.
   for (auto& e : applyOracles(names, in, r)) {
     Violation v;

@@ -190,7 +190,8 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
 bool wanted(const WorkloadConfig& c, std::string_view oracle) {
   if (!c.oracles.empty()) return std::find(c.oracles.begin(), c.oracles.end(), oracle) != c.oracles.end();
   if (oracle == "state_bound") return c.stateBound.has_value();
-  if (oracle == "batch_split") return false;
+  if (oracle == "batch_split" || oracle == "process_isolation" || oracle == "timer_bound")
+    return false;  // opt-in (named in the config's oracles)
   if (oracle == "watermark") return c.kind == WorkloadKind::kDedup;
   if (oracle == "timers" || oracle == "ttl") return isTws(c.kind);
   return true;  // exactly_once, determinism (when asked through RunOptions)
@@ -465,6 +466,13 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
   in.stateBound = c.stateBound;
   in.again = [&]() -> RunOutcome {
     ++r.oracleRuns;
+    return simulateWorkload(c, rc, w);
+  };
+  in.againAfterOther = [&]() -> RunOutcome {
+    RunCase other = rc;  // the next seed's workload first
+    other.seed = rc.seed + 1;
+    simulateWorkload(c, other, workloadFor(c, other.seed));
+    r.oracleRuns += 2;
     return simulateWorkload(c, rc, w);
   };
   in.batchSplit = [&] {

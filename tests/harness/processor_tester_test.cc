@@ -249,6 +249,45 @@ TEST(ProcessorTester, MultiColumnKeysArePassedAsRows) {
   EXPECT_THAT(tester.test("fr", {click()}), FailsWith("pass a Row"));
 }
 
+// Counts rows per key but keeps the running total in a member, carried from one key to the
+// next within a task (a bug only a batch of several keys shows).
+class MemberAcrossKeys : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& handle) override { n_ = handle.getValueState<int64_t>("n"); }
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues&, Output& out) override {
+    carried_ += static_cast<int64_t>(rows.size());
+    n_.update(carried_);
+    out.emit(Row{{"key", key[0]}, {"n", carried_}});
+  }
+
+ private:
+  ValueState<int64_t> n_;
+  int64_t carried_ = 0;
+};
+
+TEST(ProcessorTester, ABatchMayHoldRowsOfSeveralKeys) {
+  ProcessorTester<CountProcessor> tester;
+  EXPECT_THAT(tester.test({{"b", {click()}}, {"a", {click(), click()}}, {"b", {click()}}}),
+              EmitsRows({Row{{"key", "a"}, {"count", 2}}, Row{{"key", "b"}, {"count", 2}}}));
+  EXPECT_EQ(tester.nextBatchId(), 1);  // one batch
+  EXPECT_EQ(valueOrFail(tester.peekValueState<int64_t>("b", "count")), 2);
+  EXPECT_THAT(tester.test({{"a", {Row{{"key", "b"}}}}}),
+              FailsWith(Status::Code::kInvalidArgument, "another key"));
+}
+
+TEST(ProcessorTester, AMemberCarriedAcrossKeysShowsInAMultiKeyBatch) {
+  // One key per batch: each batch gets a fresh processor, so the bug is invisible.
+  ProcessorTester<MemberAcrossKeys> perKey;
+  EXPECT_THAT(perKey.test("a", {click()}), EmitsRows({Row{{"key", "a"}, {"n", 1}}}));
+  EXPECT_THAT(perKey.test("b", {click()}), EmitsRows({Row{{"key", "b"}, {"n", 1}}}));
+  // Two keys in one batch share the task's processor instance: b sees a's count.
+  ProcessorTester<MemberAcrossKeys> together;
+  auto rows = together.test({{"a", {click()}}, {"b", {click()}}});
+  ASSERT_THAT(rows, IsOk());
+  EXPECT_THAT(rows, ::testing::Not(EmitsRows({Row{{"key", "a"}, {"n", 1}},
+                                              Row{{"key", "b"}, {"n", 1}}})));
+}
+
 TEST(ProcessorTester, RegistryProcessorsCanBeTestedByName) {
   auto tester = makeRegistryTester("count", {.groupBy = {"action"}});
   ASSERT_THAT(tester, IsOk());

@@ -108,7 +108,7 @@ query:
       agg: [count, {sum: event_time, as: s}]
     - groupBy: [device]
       transformWithState:
-        processor: count
+        processor: ttl_cache
         outputMode: Update
         timeMode: processingTime
         eventTimeColumn: event_time
@@ -184,13 +184,14 @@ TEST(ScenarioLoaderTest, AFullScenarioLoadsEveryKey) {
   EXPECT_EQ(win.aggregates[1].function, "sum");
   EXPECT_EQ(win.aggregates[1].as, "s");
   const auto& tws = std::get<TransformWithStateOp>(sc.query.operators[5].op);
-  EXPECT_EQ(tws.processor, "count");
+  EXPECT_EQ(tws.processor, "ttl_cache");
   EXPECT_EQ(tws.outputMode, std::optional<std::string>("update"));
   EXPECT_EQ(tws.timeMode, "ProcessingTime");
   EXPECT_EQ(tws.eventTimeColumn, std::optional<std::string>("event_time"));
   ASSERT_EQ(tws.initialState.size(), 1u);
   EXPECT_EQ(tws.initialState[0].toRow().get("count"), Value(int64_t{12}));
   EXPECT_EQ(tws.ttlMs, std::optional<DurationMs>(7LL * 24 * 3600 * 1000));
+  EXPECT_EQ(tws.params.at("ttl"), "7d");  // ttl: reaches the processor's factory as a parameter
 
   EXPECT_EQ(sc.query.sink.kind, SinkSpec::Kind::kFiles);
   EXPECT_EQ(sc.query.sink.path, "/out");

@@ -227,5 +227,58 @@ TEST(TesterVsEngine, TtlAndTimersWalkthrough) {
   EXPECT_THAT(checkAgree(steps, 15'001), ::testing::HasSubstr("FAILED"));
 }
 
+// Breaks a handle rule (appendList({}): EMPTY_LIST), catches the error and carries on, emitting
+// its row as if nothing happened.
+class SwallowsEmptyList : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& h) override { list_ = h.getListState<int64_t>("list"); }
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues&, Output& out) override {
+    try {
+      list_.appendList({});
+    } catch (const StatefulProcessorError&) {
+      // The bug: the processor carries on after a rule error.
+    }
+    out.emit(Row{{"key", key[0]}, {"rows", int64_t(rows.size())}});
+  }
+
+ private:
+  ListState<int64_t> list_;
+};
+
+// Regression (issue 13): the tester's state adapters did not record a broken rule, so a
+// processor that caught EMPTY_LIST passed test() while the same processor failed its task in a
+// query. Both must fail, naming the rule.
+TEST(TesterVsEngine, ASwallowedRuleErrorFailsTheTesterAsItFailsTheQuery) {
+  ProcessorTester<SwallowsEmptyList> tester;
+  auto tested = tester.test("a", {Row{{"v", int64_t{1}}}});
+  ASSERT_FALSE(tested.ok());
+  EXPECT_THAT(tested.status().toString(), ::testing::HasSubstr("empty list is not allowed"));
+  EXPECT_EQ(tester.nextBatchId(), 0);  // the batch was not committed
+
+  SimEnv sim;
+  auto input = std::make_shared<MemoryStreamData>();
+  auto sink = std::make_shared<MemorySinkData>();
+  auto writer = readStream(makeMemorySource(input))
+                    .transform([] {
+                      TransformWithStateSpec spec;
+                      spec.groupBy = {"key"};
+                      spec.processorFactory = [] { return std::make_unique<SwallowsEmptyList>(); };
+                      spec.processorName = "swallows_empty_list";
+                      return makeTransformWithState(std::move(spec));
+                    })
+                    .writeStream();
+  writer.sink(makeMemorySink(sink))
+      .outputMode(OutputMode::kAppend)
+      .option("checkpointLocation", "/chk")
+      .option("spark.sql.shuffle.partitions", "1");
+  ASSERT_TRUE(sim.start(writer).ok());
+  ASSERT_TRUE(input->addData({Row{{"key", "a"}, {"v", int64_t{1}}}}).ok());
+  auto ran = sim.query()->triggerOnce();
+  ASSERT_FALSE(ran.ok());
+  EXPECT_THAT(ran.status().toString(), ::testing::HasSubstr("empty list is not allowed"));
+  // The same code and message on both sides.
+  EXPECT_EQ(tested.status().code(), ran.status().code());
+}
+
 }  // namespace
 }  // namespace streamsim::harness

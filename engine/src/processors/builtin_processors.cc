@@ -1,6 +1,10 @@
 // The built-in example processors (processors/builtin.h) and their registrations.
 #include "streamsim/processors/builtin.h"
 
+#include <fmt/format.h>
+
+#include "streamsim/time.h"
+
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim {
@@ -177,7 +181,38 @@ STREAMSIM_REGISTER_PROCESSOR("count", processors::CountProcessor);
 STREAMSIM_REGISTER_PROCESSOR("simple_counter", processors::SimpleCounterProcessor);
 STREAMSIM_REGISTER_PROCESSOR("session_tracker", processors::SessionTrackerProcessor);
 STREAMSIM_REGISTER_PROCESSOR("counter_with_initial_state", processors::CounterWithInitialState);
-STREAMSIM_REGISTER_PROCESSOR("heartbeat", processors::HeartbeatProcessor);
-STREAMSIM_REGISTER_PROCESSOR("ttl_cache", processors::TtlCacheProcessor);
+
+namespace {
+// A positive duration parameter ("1m", "250ms"); `fallback` when absent.
+Result<DurationMs> durationParam(const ProcessorParams& params, std::string_view name,
+                                 DurationMs fallback) {
+  auto it = params.find(name);
+  if (it == params.end()) return fallback;
+  auto d = parseDuration(it->second);
+  if (!d.ok() || *d <= 0)
+    return Status::InvalidArgument(fmt::format(
+        "parameter '{}' must be a positive duration such as 1m, 10s, 250ms; got '{}'", name,
+        it->second));
+  return *d;
+}
+
+// heartbeat {timeout}: the silence after which a key is reported missing (default 10s).
+const ProcessorRegistry::Registrar kHeartbeat(
+    "heartbeat", {"timeout"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, durationParam(params, "timeout", 10'000));
+      return ProcessorFactory([timeout] {
+        return asStatefulProcessor(std::make_unique<processors::HeartbeatProcessor>(timeout));
+      });
+    });
+
+// ttl_cache {ttl}: the value state's TTL (default 60s; a scenario's `ttl:` sets it).
+const ProcessorRegistry::Registrar kTtlCache(
+    "ttl_cache", {"ttl"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationParam(params, "ttl", 60'000));
+      return ProcessorFactory([ttl] {
+        return asStatefulProcessor(std::make_unique<processors::TtlCacheProcessor>(ttl));
+      });
+    });
+}  // namespace
 
 }  // namespace streamsim

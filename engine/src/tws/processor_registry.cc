@@ -2,9 +2,11 @@
 // afterwards.
 #include "streamsim/tws/processor_registry.h"
 
+#include <algorithm>
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace streamsim {
 
@@ -27,6 +29,8 @@ void linkAllBuiltins() {
 namespace {
 struct Entry {
   ProcessorFactory factory;
+  std::vector<std::string> paramNames;
+  ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
   int registrations = 0;
 };
 std::map<std::string, Entry, std::less<>>& entries() {
@@ -40,12 +44,25 @@ ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory 
   if (e.registrations++ == 0) e.factory = std::move(factory);
 }
 
-Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
+ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
+                                        ProcessorParamFactory factory) {
+  Entry& e = entries()[std::string(name)];
+  if (e.registrations++ != 0) return;
+  e.paramNames = std::move(paramNames);
+  e.paramFactory = std::move(factory);
+  // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
+  // binary, reported when the processor is first used).
+  auto defaults = e.paramFactory(ProcessorParams{});
+  if (defaults.ok()) e.factory = std::move(*defaults);
+}
+
+namespace {
+Result<const Entry*> findEntry(std::string_view name) {
   detail::linkAllBuiltins();
   auto it = entries().find(name);
   if (it == entries().end()) {
     std::string known;
-    for (const auto& n : names()) known += (known.empty() ? "" : ", ") + n;
+    for (const auto& n : ProcessorRegistry::names()) known += (known.empty() ? "" : ", ") + n;
     return Status::NotFound(
         fmt::format("no stateful processor named '{}' is registered; known: {}", name, known));
   }
@@ -54,7 +71,39 @@ Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
         "the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
         "must be unique",
         name, it->second.registrations));
-  return it->second.factory;
+  if (!it->second.factory)
+    return Status::FailedPrecondition(fmt::format(
+        "the processor '{}' cannot be made with its default parameters", name));
+  return &it->second;
+}
+}  // namespace
+
+Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
+  return e->factory;
+}
+
+Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name,
+                                                    const ProcessorParams& params) {
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
+  if (params.empty()) return e->factory;
+  for (const auto& [param, value] : params) {
+    if (std::find(e->paramNames.begin(), e->paramNames.end(), param) != e->paramNames.end())
+      continue;
+    return Status::InvalidArgument(fmt::format(
+        "the processor '{}' takes no parameter '{}'; it takes: {}", name, param,
+        e->paramNames.empty() ? std::string("none") : fmt::format("{}", fmt::join(e->paramNames, ", "))));
+  }
+  auto made = e->paramFactory(params);
+  if (!made.ok())
+    return Status::InvalidArgument(
+        fmt::format("the processor '{}': {}", name, made.status().message()));
+  return made;
+}
+
+Result<std::vector<std::string>> ProcessorRegistry::paramNames(std::string_view name) {
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
+  return e->paramNames;
 }
 
 Result<std::unique_ptr<StatefulProcessor>> ProcessorRegistry::create(std::string_view name) {

@@ -1,6 +1,8 @@
 // The oracle table and the one function that applies it (oracles/table.h).
 #include "streamsim/harness/oracles/table.h"
 
+#include "streamsim/harness/oracles/logic.h"
+
 #include <algorithm>
 #include <climits>
 #include <map>
@@ -78,6 +80,19 @@ Result<std::optional<Violation>> stateBound(OracleInput& in) {
   return checkStateBound(in.run.progress, *in.stateBound);
 }
 
+Result<std::optional<Violation>> timerBound(OracleInput& in) {
+  if (!in.timerBound) return std::optional<Violation>();
+  if (!traceMayHaveEvents(in.run.trace, "tws.timer_")) return std::optional<Violation>();
+  return checkTimerBound(committed(in), *in.timerBound);
+}
+
+Result<std::optional<Violation>> processIsolation(OracleInput& in) {
+  if (!in.againAfterOther)
+    return Status::FailedPrecondition("process_isolation needs a run after another case");
+  RunOutcome after = in.againAfterOther();
+  return checkProcessIsolation(in.run, after);
+}
+
 Result<std::optional<Violation>> batchSplit(OracleInput& in) {
   if (!in.batchSplit) return Status::FailedPrecondition("batch_split needs the one-batch run");
   auto [a, b] = in.batchSplit();
@@ -103,6 +118,8 @@ const std::vector<Oracle>& oracleTable() {
       {"state_bound", "the progress records' numRowsTotal and the bound", stateBound},
       {"determinism", "a second run of the same case: its fingerprint and trace", determinism},
       {"batch_split", "the final output with all input in one batch and as planned", batchSplit},
+      {"timer_bound", "the trace's committed tws.timer_* events per key and the bound", timerBound},
+      {"process_isolation", "the same case run again after another case in this process", processIsolation},
       {"interleaving", "the same case without its context switches: its sink and committed state", interleaving},
   };
   return kTable;

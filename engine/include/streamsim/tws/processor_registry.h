@@ -4,6 +4,8 @@
 // present.
 #pragma once
 
+#include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,17 +17,33 @@
 
 namespace streamsim {
 
+// Parameters a scenario hands to a registered processor (`params:` in YAML, `ttl:`), as text:
+// the processor's parameter factory parses them ("1m" through parseDuration, ...).
+using ProcessorParams = std::map<std::string, std::string, std::less<>>;
+// Checks the parameters once (InvalidArgument naming the bad one) and returns the factory of
+// instances built with them.
+using ProcessorParamFactory = std::function<Result<ProcessorFactory>(const ProcessorParams&)>;
+
 class ProcessorRegistry {
  public:
   // A new instance of the processor registered as `name`; NotFound lists the known names.
   static Result<std::unique_ptr<StatefulProcessor>> create(std::string_view name);
   static Result<ProcessorFactory> factory(std::string_view name);
+  // The factory with `params` (none: as factory(name)). InvalidArgument for a parameter the
+  // processor does not take (naming those it takes) or a value its factory refuses.
+  static Result<ProcessorFactory> factory(std::string_view name, const ProcessorParams& params);
+  // The parameter names `name` takes (empty: none); NotFound as factory().
+  static Result<std::vector<std::string>> paramNames(std::string_view name);
   // Sorted.
   static std::vector<std::string> names();
 
   // Used by STREAMSIM_REGISTER_PROCESSOR; registering a name twice makes create() fail for it.
   struct Registrar {
     Registrar(std::string_view name, ProcessorFactory factory);
+    // A processor that takes parameters: their names, and the factory that reads them
+    // (called with an empty map for the defaults).
+    Registrar(std::string_view name, std::vector<std::string> paramNames,
+              ProcessorParamFactory factory);
   };
 };
 
@@ -34,6 +52,9 @@ class ProcessorRegistry {
 // At namespace scope in a .cc file of your binary:
 //   STREAMSIM_REGISTER_PROCESSOR("count", CountProcessor);
 // Type may be a StatefulProcessor or an AsyncStatefulProcessor (async_processor.h).
+// A processor that takes parameters registers with a Registrar of its own:
+//   static const ProcessorRegistry::Registrar kCache("cache", {"ttl"}, makeCacheFactory);
+// where makeCacheFactory(const ProcessorParams&) -> Result<ProcessorFactory>.
 #define STREAMSIM_REGISTER_PROCESSOR(name, Type)                                  \
   static const ::streamsim::ProcessorRegistry::Registrar STREAMSIM_CONCAT(        \
       streamsim_processor_registrar_, __LINE__)(name, [] {                        \

@@ -12,6 +12,9 @@
 // What each call is, in engine terms:
 // - test(key, rows): a batch whose only input is `rows` of `key`, at the current processing
 //   time and watermark; due timers fire after the input, as in any batch.
+// - test({{"a", rows}, {"b", rows}}): one batch holding rows of several keys, handled by ONE
+//   processor instance in the engine's key order (as a query's task does): a value carried in a
+//   member from one key to the next shows.
 // - setProcessingTime / setWatermark: move time; in the matching time mode a batch without
 //   input runs, firing the timers that became due and removing expired TTL values.
 // - peek*/listTimers: read one key's state at the current time, changing nothing (a batch
@@ -121,6 +124,12 @@ class ProbeScope {
 
 class TesterProcessor;
 
+// One key's rows of a multi-key tester batch.
+struct KeyRows {
+  GroupKey key;
+  std::vector<Row> rows;
+};
+
 // The untyped tester (any processor factory); ProcessorTester<P> adds the type.
 class ProcessorTesterBase {
  public:
@@ -132,6 +141,9 @@ class ProcessorTesterBase {
   // One handleInputRows call (plus due timers) as a one-key batch; returns every row emitted.
   // Rows without the grouping columns get them from `key`.
   Result<std::vector<Row>> test(const GroupKey& key, std::vector<Row> rows);
+  // One batch with the rows of several keys (a key may appear more than once: its rows are
+  // joined); returns every row emitted, in the engine's order.
+  Result<std::vector<Row>> test(std::vector<KeyRows> batch);
 
   // Moves processing time forward (InvalidArgument if backwards). ProcessingTime mode: runs a
   // batch at the new time and returns what the due timers emitted.

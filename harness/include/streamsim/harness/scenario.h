@@ -95,7 +95,10 @@ struct TransformWithStateOp {
   std::string timeMode = "None";          // None | ProcessingTime | EventTime
   std::optional<std::string> eventTimeColumn;
   std::vector<RowSpec> initialState;
-  std::optional<DurationMs> ttlMs;  // handed to processors that take a TTL (docs/scenarios.md)
+  std::optional<DurationMs> ttlMs;  // `ttl:`, also params["ttl"] (docs/scenarios.md)
+  // `params:` (and `ttl:` as "ttl"): handed to the registered processor's factory
+  // (ProcessorRegistry::factory(name, params)).
+  std::map<std::string, std::string, std::less<>> params;
   // A Python processor (python_processors.h): `python:` file (resolved), `class:`,
   // `outputStructType:` and `inPandas:`; pythonFile empty for a registered C++ processor.
   std::string pythonFile;
@@ -267,6 +270,7 @@ struct Scenario {
   std::vector<std::string> oracles;
   SourceLocation oraclesWhere;
   std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]`
+  std::optional<int64_t> timerBound;  // `oracles: [{timer_bound: N}]`
   std::optional<SweepSpec> sweep;
   std::vector<ServiceSpec> services;
   std::string file;  // the path it was loaded from

@@ -24,11 +24,16 @@ struct OracleInput {
   std::string_view sinkKind = "memory";  // memory | files | foreach | custom (exactly_once's report)
   TimerClock timerClock = TimerClock::kProcessingTime;
   std::optional<int64_t> stateBound;
+  // timer_bound: the most pending timers a grouping key may hold after a batch.
+  std::optional<int64_t> timerBound;
   // exactly_once: the sink rows of the same case without its driver-side faults (an error: the
   // reference run failed).
   std::function<Result<std::vector<Row>>()> reference;
   // determinism: the same case run again.
   std::function<RunOutcome()> again;
+  // process_isolation: the same case run again after another case (another seed's run) ran in
+  // this process.
+  std::function<RunOutcome()> againAfterOther;
   // watermark: the query's delay (nullopt: it has no withWatermark) and the input events in
   // arrival order.
   std::optional<DurationMs> watermarkDelay;

@@ -1,0 +1,89 @@
+// Oracles for a processor's own logic (oracles/logic.h).
+#include "streamsim/harness/oracles/logic.h"
+
+#include <map>
+#include <utility>
+
+#include <fmt/format.h>
+
+namespace streamsim::harness {
+namespace {
+
+int64_t num(const nlohmann::json& j, const char* k) {
+  auto it = j.find(k);
+  return it == j.end() || !it->is_number() ? -1 : it->get<int64_t>();
+}
+
+std::string keyOf(const nlohmann::json& e) {
+  auto it = e.find("key");
+  return it == e.end() ? std::string() : it->dump();
+}
+
+}  // namespace
+
+std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batches, int64_t bound) {
+  // (operator, key) -> ts -> the registration's trace line
+  std::map<std::pair<int64_t, std::string>, std::map<int64_t, std::string>> live;
+  for (const CommittedBatch& b : batches) {
+    for (size_t i = 0; i < b.events.size(); ++i) {
+      const auto& e = b.events[i];
+      const std::string ev = e.value("event", "");
+      if (ev != "tws.timer_registered" && ev != "tws.timer_deleted" && ev != "tws.timer_fired")
+        continue;
+      auto& timers = live[{num(e, "operator"), keyOf(e)}];
+      if (ev == "tws.timer_registered") {
+        timers[num(e, "ts")] = b.lines[i];
+      } else {
+        timers.erase(num(e, "ts"));
+      }
+    }
+    for (const auto& [where, timers] : live) {
+      if (static_cast<int64_t>(timers.size()) <= bound) continue;
+      Violation v;
+      v.oracle = "timer_bound";
+      v.batch = b.batch;
+      v.key = where.second;
+      v.message = fmt::format(
+          "operator {} holds {} pending timers for this key after the batch, over the bound {} "
+          "(a timer registered per input without deleting the previous one piles up)",
+          where.first, timers.size(), bound);
+      for (const auto& [ts, line] : timers) {
+        if (v.events.size() == 4) break;
+        v.events.push_back(line);
+      }
+      return v;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after) {
+  const char* kWhy =
+      "the processor keeps data outside its state variables (a static or process-wide cache)";
+  if (auto v = checkDeterminism(first.fingerprint, after.fingerprint, first.trace, after.trace)) {
+    v->oracle = "process_isolation";
+    v->message = fmt::format("run again after another seed's run in the same process, the case "
+                             "changed: {}; {}",
+                             v->message, kWhy);
+    return v;
+  }
+  size_t i = 0;
+  while (i < first.sinkRows.size() && i < after.sinkRows.size() &&
+         first.sinkRows[i] == after.sinkRows[i])
+    ++i;
+  if (i == first.sinkRows.size() && i == after.sinkRows.size()) return std::nullopt;
+  Violation v;
+  v.oracle = "process_isolation";
+  if (i < first.sinkBatchOf.size()) v.batch = first.sinkBatchOf[i];
+  v.message = fmt::format("run again after another seed's run in the same process, the case "
+                          "wrote other sink rows ({} rows, then {}; the first difference is row "
+                          "{}); {}",
+                          first.sinkRows.size(), after.sinkRows.size(), i + 1, kWhy);
+  v.events.push_back("run first:       " +
+                     (i < first.sinkRows.size() ? first.sinkRows[i].toJson() : std::string("(none)")));
+  v.events.push_back("run after other: " +
+                     (i < after.sinkRows.size() ? after.sinkRows[i].toJson() : std::string("(none)")));
+  return v;
+}
+
+}  // namespace streamsim::harness

@@ -1,0 +1,233 @@
+// The oracles for a processor's own logic (issue 13; oracles/logic.h, docs/oracles.md): each
+// catches a planted bug of the kind real transformWithState users write WITHOUT any expected
+// rows in the scenario, and stays quiet for the correct processor and for every scenario of
+// scenarios/. The planted processors are registered here, in this test binary only.
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/harness/oracles/logic.h"
+#include "streamsim/harness/run/scenario_sweep.h"
+#include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim::harness {
+namespace {
+
+// A heartbeat that registers a timer per input batch without deleting the previous one: its
+// timers pile up and each fires a "missing" row (the correct one is the built-in heartbeat).
+class LeakyHeartbeat final : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle&) override {}
+  void handleInputRows(const Row&, RowRange, const TimerValues& tv, Output&) override {
+    getHandle().registerTimer(tv.getCurrentProcessingTimeInMs() + 10'000);
+  }
+  void handleExpiredTimer(const Row& key, const TimerValues&, const ExpiredTimerInfo&,
+                          Output& out) override {
+    out.emit(Row{{"device", key[0]}, {"status", "missing"}});
+  }
+};
+
+// Counts handleInputRows calls as if they were rows (one call per key per batch assumed to be
+// one row).
+class CallsAsRows final : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& h) override { n_ = h.getValueState<int64_t>("count"); }
+  void handleInputRows(const Row& key, RowRange, const TimerValues&, Output& out) override {
+    n_.update(n_.get() + 1);
+    out.emit(Row{{"key", key[0]}, {"count", n_.get()}});
+  }
+
+ private:
+  ValueState<int64_t> n_;
+};
+
+// Counts rows in a process-wide cache instead of its state: right in a fresh process, wrong
+// in any run after another.
+class StaticCacheCount final : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle&) override {}
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues&, Output& out) override {
+    static std::map<std::string, int64_t> cache;
+    int64_t& n = cache[key[0].toString()];
+    n += static_cast<int64_t>(rows.size());
+    out.emit(Row{{"key", key[0]}, {"count", n}});
+  }
+};
+
+// Keeps the running count in a member carried from one key to the next in a task.
+class MemberAcrossKeys final : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& h) override { n_ = h.getValueState<int64_t>("count"); }
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues&, Output& out) override {
+    carried_ += static_cast<int64_t>(rows.size());
+    n_.update(carried_);
+    out.emit(Row{{"key", key[0]}, {"count", carried_}});
+  }
+
+ private:
+  ValueState<int64_t> n_;
+  int64_t carried_ = 0;
+};
+
+STREAMSIM_REGISTER_PROCESSOR("test_leaky_heartbeat", LeakyHeartbeat);
+STREAMSIM_REGISTER_PROCESSOR("test_calls_as_rows", CallsAsRows);
+STREAMSIM_REGISTER_PROCESSOR("test_static_cache_count", StaticCacheCount);
+STREAMSIM_REGISTER_PROCESSOR("test_member_across_keys", MemberAcrossKeys);
+
+Scenario load(const std::string& yaml) {
+  ScenarioLoad l = parseScenario(yaml, "logic.yaml");
+  EXPECT_TRUE(l.ok()) << l.errorText();
+  return l.ok() ? *l.scenario : Scenario{};
+}
+
+// A heartbeat-shaped scenario: two devices, input 3 s apart, then silence. No expected rows.
+std::string heartbeatScenario(const std::string& processor, const std::string& oracles) {
+  return R"(
+name: heartbeat without expected rows
+query:
+  source: {kind: memory, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: )" + processor + R"(, outputMode: update, timeMode: ProcessingTime}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - add_rows: [{device: d1}, {device: d2}]
+  - run: 1
+  - advance: 3s
+  - add_rows: [{device: d1}]
+  - run: 1
+  - advance: 20s
+  - run: 1
+oracles: )" + oracles + "\n";
+}
+
+// A count-shaped scenario: three keys over three batches. No expected rows.
+std::string countScenario(const std::string& processor, const std::string& oracles) {
+  return R"(
+name: count without expected rows
+query:
+  source: {kind: memory, schema: "key string"}
+  operators:
+    - groupBy: [key]
+      transformWithState: {processor: )" + processor + R"(, outputMode: update, timeMode: None}
+  sink: {kind: memory}
+  outputMode: update
+  shufflePartitions: 1
+steps:
+  - add_rows: [{key: a}, {key: a}, {key: b}]
+  - run: 1
+  - add_rows: [{key: a}, {key: c}]
+  - run: 1
+  - add_rows: [{key: b}, {key: b}, {key: c}]
+  - run: 1
+oracles: )" + oracles + "\n";
+}
+
+std::vector<std::string> violated(const ScenarioRunResult& r) {
+  std::vector<std::string> out;
+  for (const auto& v : r.violations) out.push_back(v.oracle);
+  return out;
+}
+
+// The first seeds of a sweep of `sc` (generated fault plans): every one passes.
+void expectSweepPasses(const Scenario& sc, int seeds) {
+  auto reach = scenarioReach(sc);
+  for (int s = 1; s <= seeds; ++s) {
+    auto r = runScenarioSeed(sc, static_cast<uint64_t>(s), scenarioPlan(sc, static_cast<uint64_t>(s), reach));
+    ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
+  }
+}
+
+TEST(TimerBound, ATimerLeakIsCaughtWithoutExpectedRows) {
+  auto r = runScenario(load(heartbeatScenario("test_leaky_heartbeat", "[{timer_bound: 1}]")));
+  ASSERT_EQ(violated(r), std::vector<std::string>{"timer_bound"}) << r.report();
+  EXPECT_EQ(r.violations[0].batch, 1);
+  EXPECT_EQ(r.violations[0].key, R"({"device":"d1"})");
+  EXPECT_NE(r.violations[0].message.find("2 pending timers"), std::string::npos) << r.report();
+  EXPECT_EQ(r.violations[0].events.size(), 2u);  // the two registrations
+}
+
+TEST(TimerBound, TheBuiltInHeartbeatKeepsOneTimerPerKeyUnderFaults) {
+  Scenario sc = load(heartbeatScenario("heartbeat", "[{timer_bound: 1}, timers]"));
+  auto r = runScenario(sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+  expectSweepPasses(sc, 30);
+}
+
+TEST(TimerBound, TheCheckCountsOnlyPendingTimers) {
+  auto line = [](const char* ev, int64_t ts) {
+    return fmt::format(R"({{"event":"{}","operator":0,"batch":0,"partition":0,"key":{{"k":"a"}},"ts":{}}})", ev, ts);
+  };
+  CommittedBatch b;
+  b.batch = 0;
+  for (auto [ev, ts] : std::vector<std::pair<const char*, int64_t>>{
+           {"tws.timer_registered", 5}, {"tws.timer_registered", 6}, {"tws.timer_deleted", 5}}) {
+    b.lines.push_back(line(ev, ts));
+    b.events.push_back(nlohmann::json::parse(b.lines.back()));
+  }
+  EXPECT_FALSE(checkTimerBound({b}, 1).has_value());
+  auto v = checkTimerBound({b}, 0);
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->key, R"({"k":"a"})");
+}
+
+TEST(BatchSplit, CallsCountedAsRowsAreCaughtWithoutExpectedRows) {
+  auto r = runScenario(load(countScenario("test_calls_as_rows", "[batch_split]")));
+  ASSERT_EQ(violated(r), std::vector<std::string>{"batch_split"}) << r.report();
+}
+
+TEST(BatchSplit, AMemberCarriedAcrossKeysIsCaughtWithoutExpectedRows) {
+  auto r = runScenario(load(countScenario("test_member_across_keys", "[batch_split]")));
+  ASSERT_EQ(violated(r), std::vector<std::string>{"batch_split"}) << r.report();
+}
+
+TEST(BatchSplit, TheBuiltInCountIsSplitInvariantUnderFaults) {
+  Scenario sc = load(countScenario("count", "[batch_split, exactly_once]"));
+  auto r = runScenario(sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+  expectSweepPasses(sc, 30);
+}
+
+TEST(ProcessIsolation, AProcessWideCacheIsCaughtWithoutExpectedRows) {
+  auto r = runScenario(load(countScenario("test_static_cache_count", "[process_isolation]")));
+  ASSERT_EQ(violated(r), std::vector<std::string>{"process_isolation"}) << r.report();
+  EXPECT_NE(r.violations[0].message.find("static or process-wide cache"), std::string::npos);
+  // The oracle runs the other case itself: the same verdict on a second try (exact replay).
+  auto again = runScenario(load(countScenario("test_static_cache_count", "[process_isolation]")));
+  EXPECT_EQ(violated(again), std::vector<std::string>{"process_isolation"});
+}
+
+TEST(ProcessIsolation, TheBuiltInCountIsIsolatedUnderFaults) {
+  Scenario sc = load(countScenario("count", "[process_isolation]"));
+  auto r = runScenario(sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+  expectSweepPasses(sc, 30);
+}
+
+// Every scenario of the library with process_isolation added passes (a plain run): no engine or
+// built-in processor keeps data across runs.
+TEST(ProcessIsolation, EveryLibraryScenarioPasses) {
+  int checked = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(
+           std::string(STREAMSIM_SOURCE_DIR) + "/scenarios")) {
+    if (e.path().extension() != ".yaml" || e.path().string().find("/python/") != std::string::npos)
+      continue;
+    auto sc = loadScenario(e.path().string());
+    ASSERT_TRUE(sc.ok()) << e.path() << ": " << sc.status().message();
+    sc->oracles = {"process_isolation"};
+    auto r = runScenario(*sc);
+    EXPECT_TRUE(violated(r).empty()) << e.path() << ":\n" << r.report();
+    ++checked;
+  }
+  EXPECT_GE(checked, 30);
+}
+
+}  // namespace
+}  // namespace streamsim::harness
