@@ -43,6 +43,18 @@ class SystemClock final : public Clock {
   }
 };
 
+// What a path that is not a regular file is, for messages.
+const char* kindOf(const stdfs::file_status& st) {
+  switch (st.type()) {
+    case stdfs::file_type::directory: return "a directory";
+    case stdfs::file_type::fifo: return "a FIFO (named pipe)";
+    case stdfs::file_type::character: return "a character device";
+    case stdfs::file_type::block: return "a block device";
+    case stdfs::file_type::socket: return "a socket";
+    default: return "not a regular file";
+  }
+}
+
 class PosixFileSystem final : public FileSystem {
  public:
   Result<std::vector<FileInfo>> list(const std::string& dir) override {
@@ -77,6 +89,12 @@ class PosixFileSystem final : public FileSystem {
     return stdfs::exists(path, ec);
   }
   Result<std::string> read(const std::string& path) override {
+    // Only a regular file is read: opening a FIFO blocks until someone writes, and a device
+    // (/dev/zero) never ends. A checkpoint or landing file that is one is bad input, said so.
+    std::error_code ec;
+    auto st = stdfs::status(path, ec);
+    if (!ec && stdfs::exists(st) && !stdfs::is_regular_file(st))
+      return Status::InvalidArgument(fmt::format("{} is {}, not a regular file: not read", path, kindOf(st)));
     std::ifstream in(path, std::ios::binary);
     if (!in) return Status::NotFound(fmt::format("cannot open {} for reading", path));
     std::ostringstream ss;

@@ -1,6 +1,8 @@
 // Regression tests of issue 18 (reliability) through the CLI, one per defect, each named after
 // the bug: before its fix each of these aborted the process, ran out of memory, or exited 0
 // without doing what it said. Exit codes: 0 held, 1 a check failed, 2 bad input.
+#include <sys/stat.h>
+
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
@@ -168,6 +170,38 @@ steps:
   EXPECT_NE(o.text.find(f + ":3:3: the query cannot start"), std::string::npos) << o.text;
   EXPECT_NE(o.text.find("minBatchesToRetain"), std::string::npos) << o.text;
   EXPECT_EQ(o.text.find("reproduce"), std::string::npos) << o.text;
+}
+
+}  // namespace
+}  // namespace streamsim::testing
+
+namespace streamsim::testing {
+namespace {
+
+// Bug: a FIFO (or /dev/zero) where a checkpoint file belongs blocked `inspect` and `state`
+// forever. Now the read refuses what is not a regular file, and the command ends (exit 2 or a
+// diagnosis), naming the path. `timeout` turns a regression into a failure instead of a hang.
+TEST(ReliabilityCli, AFifoWhereACheckpointFileBelongsDoesNotHangInspectOrState) {
+  ScratchDir d("fifo_checkpoint");
+  d.write("chk/metadata", "{\"id\":\"5f1b7e3a-0000-4000-8000-000000000001\"}\n");
+  d.write("chk/commits/.keep", "");
+  std::filesystem::create_directories(d.path() + "/chk/offsets");
+  ASSERT_EQ(::mkfifo((d.path() + "/chk/offsets/0").c_str(), 0600), 0);
+  CliOut inspect = runShell("timeout 30 " + std::string(STREAMSIM_CLI) + " inspect " + d.path() + "/chk");
+  EXPECT_NE(inspect.code, 124) << "inspect hung on the FIFO:\n" << inspect.text;
+  EXPECT_NE(inspect.text.find("offsets/0 is a FIFO (named pipe), not a regular file"), std::string::npos)
+      << inspect.text;
+  // A state file that is a FIFO, in a checkpoint with one committed batch.
+  std::filesystem::remove(d.path() + "/chk/offsets/0");
+  d.write("chk/offsets/0", "v1\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":0,\"conf\":{}}\n{\"logOffset\":0}\n");
+  d.write("chk/commits/0", "v1\n{\"nextBatchWatermarkMs\":0}\n");
+  std::filesystem::create_directories(d.path() + "/chk/state/0/0");
+  ASSERT_EQ(::mkfifo((d.path() + "/chk/state/0/0/1.delta").c_str(), 0600), 0);
+  CliOut state = runShell("timeout 30 " + std::string(STREAMSIM_CLI) + " state " + d.path() + "/chk");
+  EXPECT_NE(state.code, 124) << "state hung on the FIFO:\n" << state.text;
+  EXPECT_EQ(state.code, 2) << state.text;
+  EXPECT_NE(state.text.find("1.delta is a FIFO (named pipe), not a regular file"), std::string::npos)
+      << state.text;
 }
 
 }  // namespace
