@@ -268,5 +268,38 @@ TEST_F(CrashedQuery, CorruptFilesAreReportedAsUnreadable) {
   EXPECT_TRUE(contains(d->message, "/ck/commits/2:2")) << d->message;
 }
 
+// Bug: `inspect` said "nothing unusual" when sources/0 was a file, when the source log a file
+// source offset names was gone, and when operatorPropertiesJson did not parse.
+TEST_F(CrashedQuery, ASourceLogThatIsAFileIsUnreadable) {
+  ASSERT_TRUE(s.fs.removeAll("/ck/sources/0").ok());
+  ASSERT_TRUE(s.fs.putDurable("/ck/sources/0", "hi").ok());
+  auto r = inspectCheckpoint(s.env(), "/ck", std::string("/out"));
+  ASSERT_TRUE(r.ok());
+  const Diagnosis* d = find(*r, DiagnosisKind::kUnreadable);
+  ASSERT_NE(d, nullptr) << formatReport(*r);
+  EXPECT_TRUE(contains(d->message, "/ck/sources/0 is a file, not source 0's log folder")) << d->message;
+}
+
+TEST_F(CrashedQuery, AMissingSourceLogNamedByTheOffsetsIsMissing) {
+  ASSERT_TRUE(s.fs.removeAll("/ck/sources").ok());
+  auto r = inspectCheckpoint(s.env(), "/ck", std::string("/out"));
+  ASSERT_TRUE(r.ok());
+  const Diagnosis* d = find(*r, DiagnosisKind::kMissing);
+  ASSERT_NE(d, nullptr) << formatReport(*r);
+  EXPECT_TRUE(contains(d->message, "/ck/sources/0 is missing: the offsets of batch(es) 0, 1, 2")) << d->message;
+  EXPECT_EQ(d->batchIds, (std::vector<int64_t>{0, 1, 2}));
+}
+
+TEST_F(CrashedQuery, OperatorPropertiesThatDoNotParseAreUnreadable) {
+  ASSERT_TRUE(s.fs.putDurable("/ck/state/0/_metadata/v2/1",
+                              "v2\n{\"operatorInfo\":{\"operatorId\":0,\"operatorName\":\"transformWithStateExec\"},"
+                              "\"stateStoreInfo\":[],\"operatorPropertiesJson\":\"{not json\"}\n").ok());
+  auto r = inspectCheckpoint(s.env(), "/ck", std::string("/out"));
+  ASSERT_TRUE(r.ok());
+  const Diagnosis* d = find(*r, DiagnosisKind::kUnreadable);
+  ASSERT_NE(d, nullptr) << formatReport(*r);
+  EXPECT_TRUE(contains(d->message, "operatorPropertiesJson is not a JSON object")) << d->message;
+}
+
 }  // namespace
 }  // namespace streamsim

@@ -7,6 +7,7 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "checkpoint/json_util.h"
 #include "state/crc32.h"
@@ -288,17 +289,25 @@ class Inspector {
 
   void readSources() {
     std::string sourcesDir = joinPath(report_.root, "sources");
-    if (!env_.fs->exists(sourcesDir)) return;
+    std::set<int> logDirs;  // sources/<i>/ folders seen
+    if (!env_.fs->exists(sourcesDir)) return missingSourceLogs(logDirs, sourcesDir);
     auto entries = env_.fs->list(sourcesDir);
     if (!entries.ok()) {
       add(DiagnosisKind::kUnreadable, entries.status().message(), {}, {sourcesDir});
       return;
     }
     for (const FileInfo& e : *entries) {
-      if (!e.isDir) continue;
       auto idx = batchIdFromFileName(baseName(e.path), false);
       if (!idx) continue;
       int i = static_cast<int>(*idx);
+      if (!e.isDir) {
+        add(DiagnosisKind::kUnreadable,
+            fmt::format("{} is a file, not source {}'s log folder (a file source logs its batches "
+                        "as sources/{}/N)", e.path, i, i),
+            {}, {e.path});
+        continue;
+      }
+      logDirs.insert(i);
       if (readKafkaSource(i, e.path)) continue;
       FileSourceLog log(env_, sourceLogDir(report_.root, i));
       auto all = log.allFiles();
@@ -325,6 +334,32 @@ class Inspector {
         prevK = *k;
         b.sourceFiles.push_back(std::move(files));
       }
+    }
+    missingSourceLogs(logDirs, sourcesDir);
+  }
+
+  // A file source offset ({"logOffset":K}) names the source's log: sources/<i>/ must be a folder.
+  void missingSourceLogs(const std::set<int>& logDirs, const std::string& sourcesDir) {
+    std::map<int, std::vector<int64_t>> missing;  // source index -> batches naming its log
+    for (const auto& [id, b] : batches_) {
+      if (!b.hasOffsets) continue;
+      for (size_t i = 0; i < b.sourceOffsets.size(); ++i) {
+        const auto& off = b.sourceOffsets[i];
+        if (!off || logDirs.count(static_cast<int>(i))) continue;
+        // Only the JSON form names a file source for sure: a bare number is also a memory
+        // stream's offset (Spark's own test checkpoints).
+        if (off->find("\"logOffset\"") == std::string::npos || !parseFileSourceOffset(*off, "").ok()) continue;
+        missing[static_cast<int>(i)].push_back(id);
+      }
+    }
+    for (const auto& [i, ids] : missing) {
+      std::string dir = joinPath(sourcesDir, std::to_string(i));
+      if (env_.fs->exists(dir)) continue;  // a file: said above
+      add(DiagnosisKind::kMissing,
+          fmt::format("{} is missing: the offsets of batch(es) {} give source {} a file source "
+                      "offset (logOffset), whose files its log lists; a restart cannot re-plan them",
+                      dir, fmt::join(ids, ", "), i),
+          ids, {dir});
     }
   }
 

@@ -42,16 +42,19 @@ std::string propertiesJson(const OperatorMetadata& m) {
   return out;
 }
 
-// Fills timeMode/outputMode/stateVariables from operatorPropertiesJson when it holds them.
-void parseProperties(OperatorMetadata& m) {
-  if (m.operatorPropertiesJson.empty()) return;
+// Fills timeMode/outputMode/stateVariables from operatorPropertiesJson when it holds them;
+// Corruption when it is not a JSON object (Spark writes one: a restart could not read it).
+Status parseProperties(OperatorMetadata& m, const std::string& path, int64_t lineNo) {
+  if (m.operatorPropertiesJson.empty()) return Status::OK();
   auto j = detail::OJson::parse(m.operatorPropertiesJson, nullptr, false);
-  if (j.is_discarded() || !j.is_object()) return;
+  if (j.is_discarded() || !j.is_object())
+    return Status::Corruption(fmt::format("{}:{}: operatorPropertiesJson is not a JSON object: {}", path, lineNo,
+                                          m.operatorPropertiesJson.substr(0, 120)));
   if (auto it = j.find("timeMode"); it != j.end() && it->is_string()) m.timeMode = it->get<std::string>();
   if (auto it = j.find("outputMode"); it != j.end() && it->is_string())
     m.outputMode = it->get<std::string>();
   auto vars = j.find("stateVariables");
-  if (vars == j.end() || !vars->is_array()) return;
+  if (vars == j.end() || !vars->is_array()) return Status::OK();
   for (const auto& v : *vars) {
     if (!v.is_object()) continue;
     StateVariableMetadata sv;
@@ -61,6 +64,7 @@ void parseProperties(OperatorMetadata& m) {
     if (auto it = v.find("ttlEnabled"); it != v.end() && it->is_boolean()) sv.ttlEnabled = it->get<bool>();
     m.stateVariables.push_back(std::move(sv));
   }
+  return Status::OK();
 }
 
 }  // namespace
@@ -121,7 +125,7 @@ Result<OperatorMetadata> parseOperatorMetadata(std::string_view text, const std:
   }
   if (auto it = j.find("operatorPropertiesJson"); it != j.end() && it->is_string())
     m.operatorPropertiesJson = it->get<std::string>();
-  parseProperties(m);
+  STREAMSIM_RETURN_IF_ERROR(parseProperties(m, path, line.lineNo));
   return m;
 }
 
