@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
@@ -724,7 +725,7 @@ class Parser {
     SinkSpec s;
     s.where = loc(n);
     if (!expectMap(n, "sink")) return s;
-    checkKeys(n, "sink", {"kind", "path", "format"});
+    checkKeys(n, "sink", {"kind", "path", "format", "writer"});
     if (auto k = n["kind"]; k) {
       std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach"});
       s.kind = kind == "files"     ? SinkSpec::Kind::kFiles
@@ -737,6 +738,14 @@ class Parser {
     if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
       error(n, "a files sink needs 'path' (the output folder)");
     if (auto f = n["format"]; f) s.format = oneOf(f, "sink format", {"json"});
+    if (auto w = n["writer"]; w) {
+      s.writer = str(w, "sink writer");
+      if (s.kind != SinkSpec::Kind::kForeach) {
+        error(w, "'writer' names a ForeachWriter: it needs kind: foreach");
+      } else if (auto f = ForeachWriterRegistry::factory(s.writer); !f.ok()) {
+        error(w, std::string(f.status().message()));
+      }
+    }
     return s;
   }
 

@@ -13,6 +13,7 @@
 
 #include "streamsim/harness/actions.h"
 #include "streamsim/harness/committed_state.h"
+#include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
@@ -402,7 +403,12 @@ class Runner {
     } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
       query_ = memoryQuery(writer);
     } else {
-      foreach_ = std::make_shared<RecordingWriter>();
+      std::shared_ptr<ForeachWriter> user;
+      if (!q.sink.writer.empty()) {
+        STREAMSIM_ASSIGN_OR_RETURN(ForeachWriterFactory make, ForeachWriterRegistry::factory(q.sink.writer));
+        user = make();
+      }
+      foreach_ = std::make_shared<RecordingWriter>(std::move(user));
       writer.sink(makeForeachSink(foreach_, q.shufflePartitions));
       query_ = TestQuery{writer, std::make_shared<ForeachView>(foreach_)};
     }

@@ -4,11 +4,13 @@
 // scenarios/. The planted processors are registered here, in this test binary only.
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/oracles/logic.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"
@@ -79,6 +81,36 @@ STREAMSIM_REGISTER_PROCESSOR("test_leaky_heartbeat", LeakyHeartbeat);
 STREAMSIM_REGISTER_PROCESSOR("test_calls_as_rows", CallsAsRows);
 STREAMSIM_REGISTER_PROCESSOR("test_static_cache_count", StaticCacheCount);
 STREAMSIM_REGISTER_PROCESSOR("test_member_across_keys", MemberAcrossKeys);
+
+// A user's ForeachWriter that applies every row it is given, whatever the epoch: a batch re-run
+// after a crash is applied twice.
+class AppendingWriter final : public ForeachWriter {
+ public:
+  bool open(int64_t, int64_t) override { return true; }
+  void process(const Row&) override {}
+  void close(const Status&) override {}
+};
+
+// Spark's idempotent-writer recipe: remembers the (partition, epoch) pairs it completed and
+// declines them when a batch is re-run.
+class IdempotentWriter final : public ForeachWriter {
+ public:
+  bool open(int64_t partition, int64_t epoch) override {
+    current_ = {partition, epoch};
+    return done_.count(current_) == 0;
+  }
+  void process(const Row&) override {}
+  void close(const Status& error) override {
+    if (error.ok()) done_.insert(current_);
+  }
+
+ private:
+  std::set<std::pair<int64_t, int64_t>> done_;
+  std::pair<int64_t, int64_t> current_;
+};
+
+STREAMSIM_REGISTER_FOREACH_WRITER("test_appending_writer", AppendingWriter);
+STREAMSIM_REGISTER_FOREACH_WRITER("test_idempotent_writer", IdempotentWriter);
 
 Scenario load(const std::string& yaml) {
   ScenarioLoad l = parseScenario(yaml, "logic.yaml");
@@ -209,6 +241,53 @@ TEST(ProcessIsolation, TheBuiltInCountIsIsolatedUnderFaults) {
   auto r = runScenario(sc);
   EXPECT_TRUE(r.passed()) << r.report();
   expectSweepPasses(sc, 30);
+}
+
+// A count into a user's ForeachWriter, with a crash after the sink wrote batch 1 and before its
+// commit (the batch is re-run with the same epoch). No expected rows.
+std::string foreachScenario(const std::string& writer) {
+  return R"(
+name: a user's foreach writer under a crash
+query:
+  source: {kind: memory, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: count, outputMode: update, timeMode: None}
+  sink: {kind: foreach, writer: )" + writer + R"(}
+  outputMode: update
+  shufflePartitions: 2
+steps:
+  - add_rows: [{device: d1}]
+  - run: 1
+  - add_rows: [{device: d2}, {device: d3}]
+  - crash: {at: commits.before_write, batch: 1}
+  - run: 1
+  - restart: {}
+  - run: available
+oracles: [exactly_once]
+sweep: {crash_points: all, max_crashes: 2}
+)";
+}
+
+TEST(ForeachWriter, ANonIdempotentUserWriterNamedInYamlIsCaughtByExactlyOnce) {
+  auto r = runScenario(load(foreachScenario("test_appending_writer")));
+  ASSERT_EQ(violated(r), std::vector<std::string>{"exactly_once"}) << r.report();
+  EXPECT_NE(r.violations[0].message.find("duplicate"), std::string::npos) << r.report();
+}
+
+TEST(ForeachWriter, AnIdempotentUserWriterPassesUnderFaults) {
+  Scenario sc = load(foreachScenario("test_idempotent_writer"));
+  auto r = runScenario(sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+  expectSweepPasses(sc, 30);
+}
+
+TEST(ForeachWriter, AnUnknownWriterIsAnErrorAtItsLine) {
+  ScenarioLoad l = parseScenario(foreachScenario("no_such_writer"), "w.yaml");
+  ASSERT_EQ(l.errors.size(), 1u) << l.errorText();
+  EXPECT_EQ(l.errors[0].where.line, 8);
+  EXPECT_NE(l.errors[0].message.find("no ForeachWriter named 'no_such_writer'"), std::string::npos);
+  EXPECT_NE(l.errors[0].message.find("test_appending_writer"), std::string::npos);
 }
 
 // Every scenario of the library with process_isolation added passes (a plain run): no engine or

@@ -119,6 +119,7 @@ struct SinkSpec {
   Kind kind = Kind::kMemory;
   std::string path;  // files only
   std::string format = "json";
+  std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
   SourceLocation where;
 };
 
