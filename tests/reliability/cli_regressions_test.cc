@@ -204,5 +204,20 @@ TEST(ReliabilityCli, AFifoWhereACheckpointFileBelongsDoesNotHangInspectOrState) 
       << state.text;
 }
 
+// Bug: a state file that starts like no known format was called "Spark's HDFS-backed state store
+// compressed with unknown". Now it is named with its first bytes as corrupt, torn or not a state file.
+TEST(ReliabilityCli, AnUnrecognisedStateFileIsSaidToBeSoNotAnotherCodec) {
+  ScratchDir d("state_unrecognised");
+  CliOut run = runCli("run --keep " + d.path() + " " + std::string(STREAMSIM_SOURCE_DIR) +
+                      "/scenarios/crash/offsets_after_write.yaml");
+  ASSERT_EQ(run.code, 0) << run.text;
+  d.write("chk/state/0/0/1.delta", "garbage");
+  CliOut state = runCli("state " + d.path() + "/chk");
+  EXPECT_EQ(state.code, 2) << state.text;
+  EXPECT_NE(state.text.find("1.delta (first bytes 0x67617262616765) starts like no state file"), std::string::npos)
+      << state.text;
+  EXPECT_EQ(state.text.find("compressed with unknown"), std::string::npos) << state.text;
+}
+
 }  // namespace
 }  // namespace streamsim::testing

@@ -209,6 +209,7 @@ const char* formatName(StateFolderFormat f) {
     case StateFolderFormat::kStreamsim: return "streamsim";
     case StateFolderFormat::kSparkHdfs: return "spark-hdfs";
     case StateFolderFormat::kSparkHdfsOtherCodec: return "spark-hdfs-other-codec";
+    case StateFolderFormat::kUnrecognised: return "unrecognised";
     case StateFolderFormat::kSparkRocksDB: return "spark-rocksdb";
   }
   return "?";
@@ -314,6 +315,12 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
       if (folder->format == StateFolderFormat::kSparkRocksDB) {
         fail("Spark's RocksDB-backed state store (N.zip snapshots + N.changelog): streamsim does "
              "not read it yet (the next step: the zip's SST files and the changelog records)");
+        continue;
+      }
+      if (folder->format == StateFolderFormat::kUnrecognised) {
+        fail(fmt::format("{} starts like no state file streamsim knows (streamsim's SSSTATE1, Spark's "
+                         "LZ4Block, snappy, zstd or lzf): corrupt, torn or not a state file",
+                         folder->detail));
         continue;
       }
       if (folder->format == StateFolderFormat::kSparkHdfsOtherCodec) {

@@ -437,7 +437,12 @@ Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& d
     if (h.substr(0, 8) == std::string_view("\x82SNAPPY\0", 8)) info.detail = "snappy";
     else if (h.substr(0, 4) == "\x28\xb5\x2f\xfd") info.detail = "zstd";
     else if (h.substr(0, 3) == "ZV\x01" || h.substr(0, 3) == "ZV\x00") info.detail = "lzf";
-    else info.detail = "unknown";
+    if (!info.detail.empty()) return info;
+    // Neither streamsim's header nor a codec Spark writes: corrupt, torn, or not a state file.
+    info.format = StateFolderFormat::kUnrecognised;
+    std::string bytes;
+    for (unsigned char c : h.substr(0, 8)) bytes += fmt::format("{:02x}", c);
+    info.detail = fmt::format("{} (first bytes 0x{})", *sample, bytes);
     return info;
   }
   if (zip) info.format = StateFolderFormat::kSparkRocksDB;

@@ -57,6 +57,7 @@ enum class StateFolderFormat {
   kSparkHdfs,         // Spark's HDFS-backed store (.delta / .snapshot, LZ4Block)
   kSparkHdfsOtherCodec,  // the same compressed with a codec other than lz4 (not read yet)
   kSparkRocksDB,      // Spark's RocksDB-backed store (N.zip + N.changelog): not read yet
+  kUnrecognised,      // a state file no known format starts like (detail: its path, first bytes)
 };
 struct StateFolderInfo {
   StateFolderFormat format = StateFolderFormat::kEmpty;
