@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 #include <gtest/gtest.h>
+
+#include "harness/scenario_test_support.h"
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/foreach_writers.h"
@@ -20,6 +22,8 @@
 
 namespace streamsim::harness {
 namespace {
+
+Scenario load(const std::string& yaml) { return harness::load(yaml, "logic.yaml"); }
 
 // A heartbeat that registers a timer per input batch without deleting the previous one: its
 // timers pile up and each fires a "missing" row (the correct one is the built-in heartbeat).
@@ -111,12 +115,6 @@ class IdempotentWriter final : public ForeachWriter {
 
 STREAMSIM_REGISTER_FOREACH_WRITER("test_appending_writer", AppendingWriter);
 STREAMSIM_REGISTER_FOREACH_WRITER("test_idempotent_writer", IdempotentWriter);
-
-Scenario load(const std::string& yaml) {
-  ScenarioLoad l = parseScenario(yaml, "logic.yaml");
-  EXPECT_TRUE(l.ok()) << l.errorText();
-  return l.ok() ? *l.scenario : Scenario{};
-}
 
 // A heartbeat-shaped scenario: two devices, input 3 s apart, then silence. No expected rows.
 std::string heartbeatScenario(const std::string& processor, const std::string& oracles) {

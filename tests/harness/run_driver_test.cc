@@ -6,23 +6,13 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/scenario_test_support.h"
+
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/scenario_runner.h"
 
 namespace streamsim::harness {
 namespace {
-
-Scenario load(const std::string& yaml) {
-  auto l = parseScenario(yaml, "test.yaml");
-  EXPECT_TRUE(l.ok()) << l.errorText();
-  return *l.scenario;
-}
-
-Scenario loadFile(const std::string& rel) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + "/" + rel);
-  EXPECT_TRUE(sc.ok()) << sc.status().message();
-  return *sc;
-}
 
 ScenarioRunResult runWith(const Scenario& sc, std::vector<sim::Fault> faults, uint64_t seed = 1) {
   ScenarioRunOptions o;

@@ -7,14 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/scenario_test_support.h"
+
 namespace streamsim::harness {
 namespace {
-
-Scenario load(const std::string& yaml) {
-  auto l = parseScenario(yaml, "test.yaml");
-  EXPECT_TRUE(l.ok()) << l.errorText();
-  return *l.scenario;
-}
 
 std::string readAll(const std::string& path) {
   std::ifstream in(path);

@@ -6,20 +6,12 @@
 
 #include <gtest/gtest.h>
 
+#include "harness/scenario_test_support.h"
+
 namespace streamsim::harness {
 namespace {
 
-Scenario load(const std::string& yaml) {
-  auto l = parseScenario(yaml, "sweep_test.yaml");
-  EXPECT_TRUE(l.ok()) << l.errorText();
-  return *l.scenario;
-}
-
-Scenario loadFile(const std::string& rel) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + "/" + rel);
-  EXPECT_TRUE(sc.ok()) << sc.status().message();
-  return *sc;
-}
+Scenario load(const std::string& yaml) { return harness::load(yaml, "sweep_test.yaml"); }
 
 // A foreach writer that does not dedupe re-run epochs (the foreach sink is at least once): no
 // expectation can see it, only exactly_once does, after a plan's crash re-runs a batch.

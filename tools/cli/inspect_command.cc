@@ -47,34 +47,19 @@ bool isDir(const std::string& path) {
   return std::filesystem::is_directory(path, ec);
 }
 
-// The values of an order-preserving encoding, or nullopt if the bytes are not one.
-std::optional<std::vector<Value>> decodeValues(std::string_view bytes) {
-  std::vector<Value> out;
-  while (!bytes.empty()) {
-    auto v = decodeOrderedValue(bytes);
-    if (!v.ok()) return std::nullopt;
-    out.push_back(std::move(v).value());
-  }
-  return out;
-}
-
-std::string printable(std::string_view bytes) {
-  if (auto values = decodeValues(bytes); values && !values->empty()) {
-    std::string out;
-    for (size_t i = 0; i < values->size(); ++i)
-      out += (i ? ", " : "") + (*values)[i].toString();
-    return values->size() == 1 ? out : "(" + out + ")";
-  }
-  std::string out = "0x";
-  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
-  return out;
-}
-
 // Values as "v" or "(a, b)".
 std::string joined(const std::vector<Value>& values) {
   std::string out;
   for (size_t i = 0; i < values.size(); ++i) out += (i ? ", " : "") + values[i].toString();
   return values.size() == 1 ? out : "(" + out + ")";
+}
+
+// An order-preserving encoding as its values, anything else in hex.
+std::string printable(std::string_view bytes) {
+  if (auto values = state_layout::decodeValues(bytes); values.ok() && !values->empty()) return joined(*values);
+  std::string out = "0x";
+  for (unsigned char c : bytes) out += fmt::format("{:02x}", c);
+  return out;
 }
 
 std::string withExpiry(const state_layout::DecodedRow::Item& item) {
@@ -110,8 +95,8 @@ std::pair<std::string, std::string> describeRow(const state_layout::OperatorLayo
 
 bool keyMatches(std::string_view bytes, const std::string& key) {
   if (key.empty()) return true;
-  auto values = decodeValues(bytes);
-  if (!values) return bytes.find(key) != std::string_view::npos;
+  auto values = state_layout::decodeValues(bytes);
+  if (!values.ok()) return bytes.find(key) != std::string_view::npos;
   for (const auto& v : *values)
     if (v.toString() == key) return true;
   return false;
