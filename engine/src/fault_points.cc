@@ -4,7 +4,7 @@
 
 namespace streamsim::faults {
 namespace {
-constexpr std::array<FaultPointInfo, 12> kAll = {{
+constexpr std::array<FaultPointInfo, 13> kAll = {{
     {kOffsetsBeforeWrite, "planning done, offsets/N not yet written"},
     {kSourceLogAfterWrite, "the file source wrote sources/<i>/K for the files it picked"},
     {kOffsetsAfterWrite, "offsets/N written, nothing processed yet"},
@@ -17,6 +17,7 @@ constexpr std::array<FaultPointInfo, 12> kAll = {{
     {kCommitsBeforeWrite, "everything done but commits/N"},
     {kCommitsAfterWrite, "commits/N written"},
     {kLogMidWrite, "a log file's temp copy written, not yet renamed into place"},
+    {kRealTimeAfterRecord, "real-time mode: the sink got an output record mid-batch (nth pass: after N records)"},
 }};
 // Passed only by async processors; named explicitly in a plan or a sweep's crash_points (kept out
 // of allFaultPoints() so "all" draws the same crash points for every existing seed).

@@ -1,5 +1,6 @@
 #include "streamsim/progress.h"
 
+#include <algorithm>
 #include <cctype>
 
 #include <nlohmann/json.hpp>
@@ -113,8 +114,36 @@ std::string QueryProgress::toJson() const {
     intField("numInputRows", s.numInputRows);
     out.push_back('}');
   }
-  out += "]}";
+  out += ']';
+  if (batchDurationMs) intField("batchDurationMs", *batchDurationMs);
+  if (latency) {
+    out += ",\"latencyMs\":{\"count\":";
+    appendJsonInt(out, latency->count);
+    intField("p50", latency->p50);
+    intField("p95", latency->p95);
+    intField("p99", latency->p99);
+    intField("max", latency->max);
+    out.push_back('}');
+  }
+  out.push_back('}');
   return out;
+}
+
+LatencyStats LatencyStats::of(std::vector<DurationMs> latencies) {
+  LatencyStats s;
+  s.count = static_cast<int64_t>(latencies.size());
+  if (latencies.empty()) return s;
+  std::sort(latencies.begin(), latencies.end());
+  auto rank = [&](int pct) {  // nearest rank: the smallest value with >= pct% at or below it
+    size_t n = latencies.size();
+    size_t r = (static_cast<size_t>(pct) * n + 99) / 100;
+    return latencies[r == 0 ? 0 : r - 1];
+  };
+  s.p50 = rank(50);
+  s.p95 = rank(95);
+  s.p99 = rank(99);
+  s.max = latencies.back();
+  return s;
 }
 
 std::string Trigger::toString() const {
@@ -123,6 +152,7 @@ std::string Trigger::toString() const {
     case Kind::kProcessingTime: return "processingTime(" + formatDuration(intervalMs) + ")";
     case Kind::kAvailableNow: return "availableNow";
     case Kind::kOnce: return "once";
+    case Kind::kRealTime: return "realTime(" + formatDuration(intervalMs) + ")";
   }
   return "?";
 }

@@ -162,6 +162,30 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
       variable, names.empty() ? std::string("(none recorded)") : names));
 }
 
+Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
+                                                    StateStoreKind kind, bool withInternal) {
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
+  std::vector<std::string> out;
+  if (version == 0) return out;
+  auto hex = [](std::string_view b) {
+    std::string h;
+    for (unsigned char c : b) h += fmt::format("{:02x}", c);
+    return h;
+  };
+  for (const auto& op : operators(env, root)) {
+    for (int64_t partition : op.partitions) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+      for (const auto& [cf, entries] : dump) {
+        if (!withInternal && !cf.empty() && cf[0] == '$') continue;
+        for (const auto& [k, v] : entries)
+          out.push_back(fmt::format("{}/{} {} {}={}", op.op, partition, cf, hex(k), hex(v)));
+      }
+    }
+  }
+  return out;
+}
+
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key) {
   FileSystem& fs = *env.fs;
@@ -185,28 +209,6 @@ Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::strin
     }
   }
   std::sort(out.begin(), out.end());
-  return out;
-}
-
-Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
-                                                     StateStoreKind kind) {
-  STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
-  std::vector<std::string> out;
-  if (version == 0) return out;
-  auto hex = [](std::string_view b) {
-    std::string h;
-    for (unsigned char c : b) h += fmt::format("{:02x}", c);
-    return h;
-  };
-  for (const auto& op : operators(env, root)) {
-    for (int64_t partition : op.partitions) {
-      STREAMSIM_ASSIGN_OR_RETURN(
-          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
-      for (const auto& [cf, entries] : dump)
-        for (const auto& [k, v] : entries)
-          out.push_back(fmt::format("{}/{} {} {}={}", op.op, partition, cf, hex(k), hex(v)));
-    }
-  }
   return out;
 }
 

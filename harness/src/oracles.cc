@@ -41,7 +41,8 @@ const std::vector<std::string>& oracleNames() {
   static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
                                                   "watermark",    "determinism", "state_bound",
                                                   "batch_split",  "interleaving", "timer_bound",
-                                                  "process_isolation"};
+                                                  "process_isolation", "latency_bound",
+                                                  "mode_equivalence"};
   return kNames;
 }
 
@@ -495,6 +496,61 @@ std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progr
                                      s.operatorName, s.numRowsTotal, bound),
                          {}};
   return std::nullopt;
+}
+
+std::optional<Violation> checkLatencyBound(const std::vector<QueryProgress>& progress,
+                                           const std::map<int, DurationMs>& bounds) {
+  for (const QueryProgress& p : progress) {
+    if (!p.latency || p.latency->count == 0) continue;
+    for (const auto& [pct, bound] : bounds) {
+      DurationMs got = pct == 50 ? p.latency->p50 : pct == 95 ? p.latency->p95 : p.latency->p99;
+      if (got > bound)
+        return Violation{"latency_bound", p.batchId, "",
+                         fmt::format("p{} end-to-end latency {} ms over the bound {} ms ({} output "
+                                     "records; p50 {} ms, p95 {} ms, p99 {} ms, max {} ms, in "
+                                     "virtual time)",
+                                     pct, got, bound, p.latency->count, p.latency->p50,
+                                     p.latency->p95, p.latency->p99, p.latency->max),
+                         {}};
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Violation> checkModeEquivalence(std::vector<std::string> microBatchState,
+                                              std::vector<std::string> realTimeState,
+                                              const std::vector<Row>& microBatchLast,
+                                              const std::vector<Row>& realTimeLast,
+                                              const std::vector<std::string>& keyColumns) {
+  Violation v;
+  v.oracle = "mode_equivalence";
+  std::sort(microBatchState.begin(), microBatchState.end());
+  std::sort(realTimeState.begin(), realTimeState.end());
+  if (microBatchState != realTimeState) {
+    std::vector<std::string> onlyMb, onlyRt;
+    std::set_difference(microBatchState.begin(), microBatchState.end(), realTimeState.begin(),
+                        realTimeState.end(), std::back_inserter(onlyMb));
+    std::set_difference(realTimeState.begin(), realTimeState.end(), microBatchState.begin(),
+                        microBatchState.end(), std::back_inserter(onlyRt));
+    v.message = fmt::format("the final state differs between micro-batch and real-time mode "
+                            "({} entries only in micro-batch, {} only in real time): a processor "
+                            "that depends on how rows are split into handleInputRows calls",
+                            onlyMb.size(), onlyRt.size());
+    for (size_t i = 0; i < onlyMb.size() && i < 3; ++i) v.events.push_back("micro-batch: " + onlyMb[i]);
+    for (size_t i = 0; i < onlyRt.size() && i < 3; ++i) v.events.push_back("real-time:   " + onlyRt[i]);
+    return v;
+  }
+  RowDiff d = diffRows(microBatchLast, realTimeLast);
+  if (d.equal) return std::nullopt;
+  v.message = fmt::format("the {} differs between micro-batch and real-time mode: {} row(s) only "
+                          "in micro-batch, {} only in real time",
+                          keyColumns.empty() ? std::string("output")
+                                             : fmt::format("last output per key ({})", fmt::join(keyColumns, ", ")),
+                          d.missing.size(), d.unexpected.size());
+  if (!d.missing.empty()) v.key = formatRow(d.missing.front());
+  for (size_t i = 0; i < d.missing.size() && i < 3; ++i) v.events.push_back("micro-batch: " + formatRow(d.missing[i]));
+  for (size_t i = 0; i < d.unexpected.size() && i < 3; ++i) v.events.push_back("real-time:   " + formatRow(d.unexpected[i]));
+  return v;
 }
 
 std::optional<Violation> checkBatchSplitInvariance(const std::vector<Row>& a,

@@ -17,6 +17,8 @@
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
+#include "streamsim/io/kafka_source.h"
+#include "streamsim/trigger.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
@@ -59,7 +61,8 @@ std::string_view OperatorSpec::kindName() const {
 std::string_view Step::kindName() const {
   static constexpr std::string_view kNames[] = {"put",     "put_partial", "resend",  "touch",
                                                 "delete",  "add_rows",    "advance", "run",
-                                                "crash",   "restart",     "stop",    "expect"};
+                                                "crash",   "restart",     "stop",    "expect",
+                                                "produce"};
   return kNames[step.index()];
 }
 
@@ -475,7 +478,10 @@ class Parser {
     if (auto m = n["outputMode"]; m) q.outputMode = oneOf(m, "outputMode", {"append", "update", "complete"});
     if (auto t = n["trigger"]; t) q.trigger = parseTrigger(t);
     if (auto c = n["checkpoint"]; c) q.checkpoint = str(c, "checkpoint");
-    if (auto s = n["stateStore"]; s) q.stateStore = oneOf(s, "stateStore", {"memory", "rocksdb"});
+    if (auto s = n["stateStore"]; s) {
+      q.stateStore = oneOf(s, "stateStore", {"memory", "rocksdb"});
+      q.stateStoreSet = true;
+    }
     if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = int32(p, "shufflePartitions", 1, kMaxShufflePartitions);
     if (auto r = n["taskRetries"]; r) q.taskRetries = int32(r, "taskRetries", 0);
     if (auto c = n["conf"]; c && expectMap(c, "conf")) {
@@ -488,13 +494,17 @@ class Parser {
     SourceSpec s;
     s.where = loc(n);
     if (!expectMap(n, "source")) return s;
-    checkKeys(n, "source", {"kind", "path", "format", "schema", "options"});
+    checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
+                            "retention"});
     if (auto k = n["kind"]; k) {
-      s.kind = oneOf(k, "source kind", {"files", "memory"}) == "memory" ? SourceSpec::Kind::kMemory
-                                                                        : SourceSpec::Kind::kFiles;
+      std::string kind = oneOf(k, "source kind", {"files", "memory", "kafka"});
+      s.kind = kind == "memory"  ? SourceSpec::Kind::kMemory
+               : kind == "kafka" ? SourceSpec::Kind::kKafka
+                                 : SourceSpec::Kind::kFiles;
     } else {
-      error(n, "missing key 'kind' in source; expected files or memory");
+      error(n, "missing key 'kind' in source; expected files, memory or kafka");
     }
+    if (s.kind == SourceSpec::Kind::kKafka) return parseKafkaSource(n, s);
     if (auto p = n["path"]; p) s.path = str(p, "source path");
     if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
       error(n, "a files source needs 'path' (the landing folder)");
@@ -721,18 +731,48 @@ class Parser {
     return op;
   }
 
+  // A Kafka-like source: the topic (created with `partitions` and `retention`), Spark's
+  // Kafka options; the rows have Spark's Kafka schema (io/kafka_source.h).
+  SourceSpec parseKafkaSource(const YAML::Node& n, SourceSpec& s) {
+    for (const char* k : {"path", "format", "schema"})
+      if (n[k]) error(n[k], fmt::format("a kafka source takes no '{}': its rows are key, value, topic, "
+                                        "partition, offset, timestamp, timestampType", k));
+    s.topic = requiredStr(n, "topic", "a kafka source");
+    if (auto p = n["partitions"]; p) s.partitions = static_cast<int>(integer(p, "partitions", 1));
+    if (auto r = n["retention"]; r) s.retentionMs = duration(r, "retention");
+    s.schema = kafkaSourceSchema();
+    s.schemaDDL = s.schema->toDDL();
+    s.options["subscribe"] = s.topic;
+    if (auto o = n["options"]; o && expectMap(o, "source options")) {
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->second.IsScalar()) {
+          error(it->second, fmt::format("option '{}' must be a scalar; got {}",
+                                        it->first.Scalar(), nodeTypeName(it->second)));
+          continue;
+        }
+        s.options[str(it->first, "an option name")] = it->second.Scalar();
+      }
+    }
+    return s;
+  }
+
   SinkSpec parseSink(const YAML::Node& n) {
     SinkSpec s;
     s.where = loc(n);
     if (!expectMap(n, "sink")) return s;
-    checkKeys(n, "sink", {"kind", "path", "format", "writer"});
+    checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions"});
     if (auto k = n["kind"]; k) {
-      std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach"});
+      std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach", "kafka"});
       s.kind = kind == "files"     ? SinkSpec::Kind::kFiles
                : kind == "foreach" ? SinkSpec::Kind::kForeach
+               : kind == "kafka"   ? SinkSpec::Kind::kKafka
                                    : SinkSpec::Kind::kMemory;
     } else {
-      error(n, "missing key 'kind' in sink; expected files, memory or foreach");
+      error(n, "missing key 'kind' in sink; expected files, memory, foreach or kafka");
+    }
+    if (s.kind == SinkSpec::Kind::kKafka) {
+      s.topic = requiredStr(n, "topic", "a kafka sink");
+      if (auto p = n["partitions"]; p) s.partitions = static_cast<int>(integer(p, "partitions", 1));
     }
     if (auto p = n["path"]; p) s.path = str(p, "sink path");
     if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
@@ -751,21 +791,29 @@ class Parser {
 
   TriggerSpec parseTrigger(const YAML::Node& n) {
     TriggerSpec t;
-    const std::vector<std::string> kForms = {"default", "availableNow", "once",
-                                             "{processingTime: 1s}"};
+    const std::vector<std::string> kForms = {"default", "availableNow", "once", "realTime",
+                                             "{processingTime: 1s}", "{realTime: 5m}"};
     if (n.IsScalar()) {
-      std::string k = oneOf(n, "trigger", {"default", "availableNow", "once"});
+      std::string k = oneOf(n, "trigger", {"default", "availableNow", "once", "realTime"});
       t.kind = k == "availableNow" ? TriggerSpec::Kind::kAvailableNow
                : k == "once"       ? TriggerSpec::Kind::kOnce
+               : k == "realTime"   ? TriggerSpec::Kind::kRealTime
                                    : TriggerSpec::Kind::kDefault;
+      if (t.kind == TriggerSpec::Kind::kRealTime) t.intervalMs = kDefaultRealTimeBatchMs;
       return t;
     }
     if (!n.IsMap() || n.size() != 1) {
       error(n, fmt::format("trigger must be one of {}", joinNames(kForms)));
       return t;
     }
-    checkKeys(n, "trigger", {"processingTime", "availableNow", "once"});
-    if (auto p = n["processingTime"]; p) {
+    checkKeys(n, "trigger", {"processingTime", "availableNow", "once", "realTime"});
+    if (auto r = n["realTime"]; r) {
+      // The engine checks the minimum (INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL).
+      t.kind = TriggerSpec::Kind::kRealTime;
+      t.intervalMs = r.IsScalar() && r.Scalar().size() > 0 && r.Scalar()[0] == '-'
+                         ? -1
+                         : duration(r, "realTime");
+    } else if (auto p = n["processingTime"]; p) {
       t.kind = TriggerSpec::Kind::kProcessingTime;
       t.intervalMs = duration(p, "processingTime");  // 0: back to back (Spark allows it)
     } else if (auto a = n["availableNow"]; a) {
@@ -783,7 +831,7 @@ class Parser {
     if (!expectList(n, "steps")) return;
     static const std::vector<std::string> kKinds = {
         "put",   "put_partial", "resend", "touch", "delete", "add_rows",
-        "advance", "run",       "crash",  "restart", "stop", "expect"};
+        "advance", "run",       "crash",  "restart", "stop", "expect", "produce"};
     for (const auto& item : n) {
       if (!item.IsMap() || item.size() != 1) {
         error(item, fmt::format("a step is a map with one key, one of {}; got {}", joinNames(kKinds),
@@ -881,6 +929,8 @@ class Parser {
         step.step = s;
       } else if (kind == "crash") {
         step.step = parseCrash(v);
+      } else if (kind == "produce") {
+        step.step = parseProduce(v);
       } else if (kind == "restart" || kind == "stop") {
         if (!(v.IsNull() || (v.IsMap() && v.size() == 0)))
           error(v, fmt::format("{} takes no arguments: write `{}: {{}}`", kind, kind));
@@ -948,6 +998,48 @@ class Parser {
                          point, joinNames(known)));
   }
 
+  // produce: {topic?, at?, records: [{key, value, at?, partition?, duplicates?}]}, or the
+  // records list alone.
+  ProduceStep parseProduce(const YAML::Node& v) {
+    ProduceStep s;
+    for (const auto& src : sources_)
+      if (src.kind == SourceSpec::Kind::kKafka) {
+        s.topic = src.topic;
+        break;
+      }
+    YAML::Node recs = v;
+    if (v.IsMap()) {
+      checkKeys(v, "produce", {"topic", "at", "records"});
+      if (auto t = v["topic"]; t) s.topic = str(t, "produce topic");
+      if (auto a = v["at"]; a) s.at = timestamp(a, "produce at");
+      recs = v["records"];
+      if (!recs) {
+        error(v, "missing key 'records' in produce");
+        return s;
+      }
+    }
+    if (s.topic.empty()) error(v, "produce needs 'topic' (there is no kafka source to default to)");
+    if (!expectList(recs, "produce records")) return s;
+    for (const auto& r : recs) {
+      ProduceRecord rec;
+      rec.where = loc(r);
+      if (!expectMap(r, "a produced record")) continue;
+      checkKeys(r, "a produced record", {"key", "value", "at", "partition", "duplicates"});
+      if (auto k = r["key"]; k && !k.IsNull()) rec.key = str(k, "record key");
+      if (auto val = r["value"]; val) {
+        if (val.IsMap()) rec.value = row(val, "a record value").toRow().toJson();
+        else rec.value = str(val, "record value");
+      } else {
+        error(r, "missing key 'value' in a produced record");
+      }
+      if (auto a = r["at"]; a) rec.at = timestamp(a, "record at");
+      if (auto p = r["partition"]; p) rec.partition = static_cast<int>(integer(p, "partition", 0));
+      if (auto d = r["duplicates"]; d) rec.duplicates = static_cast<int>(integer(d, "duplicates", 0));
+      s.records.push_back(std::move(rec));
+    }
+    return s;
+  }
+
   CrashStep parseCrash(const YAML::Node& v) {
     CrashStep s;
     if (v.IsScalar()) {
@@ -961,7 +1053,8 @@ class Parser {
       return s;
     }
     if (!expectMap(v, "crash")) return s;
-    checkKeys(v, "crash", {"at", "batch", "partition", "now"});
+    checkKeys(v, "crash", {"at", "batch", "partition", "now", "nth"});
+    if (auto n = v["nth"]; n) s.nth = integer(n, "nth", 1);
     if (auto n = v["now"]; n) s.now = boolean(n, "now");
     if (auto a = v["at"]; a) {
       s.at = str(a, "crash at");
@@ -1073,7 +1166,8 @@ class Parser {
       static const std::vector<std::string> kFields = {
           "batchId", "timestamp", "watermark", "numInputRows", "numOutputRows",
           "numRowsDroppedByWatermark", "numRowsTotal", "numRowsUpdated", "numRowsRemoved",
-          "numTimersFired", "numValuesRemovedByTTL", "rerun"};
+          "numTimersFired", "numValuesRemovedByTTL", "rerun", "batchDurationMs", "latencyP50",
+          "latencyP95", "latencyP99", "latencyMax"};
       checkKeys(p, "progress", kFields);
       for (auto it = p.begin(); it != p.end(); ++it) {
         const std::string& f = it->first.Scalar();
@@ -1123,10 +1217,22 @@ class Parser {
     const std::vector<std::string>& known =
         options_.oracles.empty() ? scenarioOracleNames() : options_.oracles;
     for (const auto& o : n) {
+      if (o.IsMap() && o.size() == 1 && o["latency_bound"]) {  // {latency_bound: {p99: 50ms}}
+        const YAML::Node b = o["latency_bound"];
+        if (expectMap(b, "latency_bound")) {
+          checkKeys(b, "latency_bound", {"p50", "p95", "p99"});
+          for (int pct : {50, 95, 99})
+            if (auto x = b[fmt::format("p{}", pct)]; x) sc.latencyBound[pct] = duration(x, "a latency bound");
+          if (sc.latencyBound.empty())
+            error(b, "latency_bound needs at least one of p50, p95, p99 (e.g. {p99: 50ms})");
+        }
+        sc.oracles.push_back("latency_bound");
+        continue;
+      }
       if (o.IsMap()) {  // {state_bound: N}, {timer_bound: N}
         if (o.size() != 1 || !(o["state_bound"] || o["timer_bound"])) {
-          error(o, "an oracle with a parameter is written {state_bound: N} or {timer_bound: N}; "
-                   "expected a name or one of those");
+          error(o, "an oracle with a parameter is written {state_bound: N}, {timer_bound: N} or "
+                   "{latency_bound: {p99: 50ms}}; expected a name or one of those");
           continue;
         }
         if (o["state_bound"]) {

@@ -22,6 +22,8 @@
 #include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/foreach_sink.h"
+#include "streamsim/io/kafka_source.h"
+#include "streamsim/sim/kafka_log.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/memory_source.h"
@@ -51,6 +53,7 @@ sim::FaultKnobs sweepKnobs(const Scenario& sc) {
   sim::FaultKnobs k;
   k.partitions = sc.query.shufflePartitions;
   k.checkpointDir = sc.query.checkpoint;
+  k.realTime = sc.query.trigger.kind == TriggerSpec::Kind::kRealTime;
   if (sc.sweep) {
     k.points = sc.sweep->crashPoints;
     k.maxCrashes = sc.sweep->maxCrashes;
@@ -93,6 +96,21 @@ Result<std::vector<Row>> parseJsonLines(const std::string& path, const std::stri
     out.push_back(Row::fromNamed(std::move(named)));
   }
   return out;
+}
+
+// The key of the output rows in update mode: the last stateful operator's grouping columns
+// (a window aggregation's also window_start and window_end).
+std::vector<std::string> outputKeys(const Scenario& sc) {
+  std::vector<std::string> keys;
+  for (const auto& op : sc.query.operators) {
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) keys = t->groupBy;
+    if (auto* w = std::get_if<WindowAggregationOp>(&op.op)) {
+      keys = w->groupBy;
+      keys.push_back("window_start");
+      keys.push_back("window_end");
+    }
+  }
+  return keys;
 }
 
 // The latest row per key (rows in batch order): the reader's view of an update-mode output.
@@ -185,6 +203,47 @@ class ForeachView final : public SinkView {
 
  private:
   std::shared_ptr<RecordingWriter> writer_;
+};
+
+// A Kafka-like output topic as a consumer reads it: every record (duplicates of an at-least-once
+// sink included), a JSON object value as its columns, anything else as {key, value}; the batch
+// of each from the record's streamsim.batch header.
+class KafkaTopicView final : public SinkView {
+ public:
+  KafkaTopicView(std::shared_ptr<sim::KafkaLog> log, std::string topic)
+      : log_(std::move(log)), topic_(std::move(topic)) {}
+  Result<std::vector<Row>> rows() override {
+    std::vector<Row> out;
+    batch_of_.clear();
+    for (const LogRecord& r : log_->all(topic_)) {
+      auto j = nlohmann::json::parse(r.value, nullptr, false);
+      if (!j.is_discarded() && j.is_object()) {
+        std::vector<std::pair<std::string, Value>> named;
+        for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
+        out.push_back(Row::fromNamed(std::move(named)));
+      } else {
+        out.push_back(Row::fromNamed({{"key", r.key ? Value(*r.key) : Value()}, {"value", Value(r.value)}}));
+      }
+      int64_t batch = -1;
+      for (const auto& [k, v] : r.headers)
+        if (k == kKafkaBatchHeader) batch = std::atoll(v.c_str());
+      batch_of_.push_back(batch);
+    }
+    return out;
+  }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    STREAMSIM_ASSIGN_OR_RETURN(auto all, rows());
+    std::map<int64_t, std::vector<Row>> out;
+    for (size_t i = 0; i < all.size(); ++i) out[batch_of_[i]].push_back(all[i]);
+    return out;
+  }
+  std::string description() const override { return "kafka topic " + topic_ + " (every record)"; }
+  const std::vector<int64_t>& batchOf() const { return batch_of_; }
+
+ private:
+  std::shared_ptr<sim::KafkaLog> log_;
+  std::string topic_;
+  std::vector<int64_t> batch_of_;
 };
 
 // Expected rows as written, with each value cast to the type its column has in `actual`.
@@ -294,6 +353,7 @@ class Runner {
                          auto rows = ctx.sink.rows();
                          if (rows.ok()) final_rows_ = *rows;
                          if (foreach_) final_batch_of_ = foreach_->batchOf;
+                         if (kafka_view_) final_batch_of_ = kafka_view_->batchOf();
                          return Status::OK();
                        },
                        "read the sink for the oracles"},
@@ -332,10 +392,12 @@ class Runner {
     result.actual = std::move(actual_);
     result.sinkRows = std::move(final_rows_);
     result.sinkBatchOf = std::move(final_batch_of_);
-    if (std::find(sc_.oracles.begin(), sc_.oracles.end(), "interleaving") != sc_.oracles.end()) {
-      auto kind = parseStateStoreKind(sc_.query.stateStore);
-      auto state = dumpCommittedState(sim_.env(), sc_.query.checkpoint,
-                                      kind.ok() ? *kind : StateStoreKind::kMemory);
+    if (options_.collectState) {
+      auto dump = dumpCommittedState(sim_.env(), sc_.query.checkpoint, storeKind(), false);
+      if (dump.ok()) result.committedState = std::move(*dump);
+      else result.setupError = dump.status().withContext("reading the final state");
+    } else if (std::find(sc_.oracles.begin(), sc_.oracles.end(), "interleaving") != sc_.oracles.end()) {
+      auto state = dumpCommittedState(sim_.env(), sc_.query.checkpoint, storeKind(), true);
       if (state.ok()) result.committedState = std::move(*state);
     }
     return result;
@@ -357,7 +419,14 @@ class Runner {
     const QuerySpec& q = sc_.query;
     std::vector<SourceFactory> sources;
     for (const auto& s : q.sources) {
-      if (s.kind == SourceSpec::Kind::kMemory) {
+      if (s.kind == SourceSpec::Kind::kKafka) {
+        memory_.push_back(nullptr);
+        STREAMSIM_RETURN_IF_ERROR(log_->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
+                                      .withContext(s.where.toString() + ": source"));
+        auto f = makeKafkaSource(log_, s.options);
+        if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
+        sources.push_back(*f);
+      } else if (s.kind == SourceSpec::Kind::kMemory) {
         auto data = std::make_shared<MemoryStreamData>(s.schema);
         memory_.push_back(data);
         sources.push_back(makeMemorySource(data));
@@ -384,7 +453,8 @@ class Runner {
     DataStreamWriter writer = df.writeStream();
     writer.option("checkpointLocation", q.checkpoint);
     writer.option("spark.sql.shuffle.partitions", std::to_string(q.shufflePartitions));
-    writer.option("stateStore", q.stateStore);
+    // Real-time mode defaults to RocksDB: the store is passed on only when the file names one.
+    if (q.stateStoreSet || q.trigger.kind != TriggerSpec::Kind::kRealTime) writer.option("stateStore", q.stateStore);
     writer.option("taskRetries", std::to_string(q.taskRetries));
     for (const auto& [k, v] : q.conf) writer.option(k, v);
     STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
@@ -394,6 +464,7 @@ class Runner {
       case TriggerSpec::Kind::kProcessingTime: writer.trigger(Trigger::ProcessingTime(q.trigger.intervalMs)); break;
       case TriggerSpec::Kind::kAvailableNow: writer.trigger(Trigger::AvailableNow()); break;
       case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
+      case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
     }
     if (q.sink.kind == SinkSpec::Kind::kFiles) {
       writer.sink(makeFileSink(q.sink.path));
@@ -402,6 +473,12 @@ class Runner {
                                                                 outputKeyColumns())};
     } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
       query_ = memoryQuery(writer);
+    } else if (q.sink.kind == SinkSpec::Kind::kKafka) {
+      STREAMSIM_RETURN_IF_ERROR(log_->createTopic(q.sink.topic, sim::TopicConfig{q.sink.partitions, 0})
+                                    .withContext(q.sink.where.toString() + ": sink"));
+      writer.sink(makeKafkaSink(log_, q.sink.topic));
+      kafka_view_ = std::make_shared<KafkaTopicView>(log_, q.sink.topic);
+      query_ = TestQuery{writer, kafka_view_};
     } else {
       std::shared_ptr<ForeachWriter> user;
       if (!q.sink.writer.empty()) {
@@ -415,20 +492,7 @@ class Runner {
     return Status::OK();
   }
 
-  // The key of the output rows in update mode: the last stateful operator's grouping columns
-  // (a window aggregation's also window_start and window_end).
-  std::vector<std::string> outputKeyColumns() const {
-    std::vector<std::string> keys;
-    for (const auto& op : sc_.query.operators) {
-      if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) keys = t->groupBy;
-      if (auto* w = std::get_if<WindowAggregationOp>(&op.op)) {
-        keys = w->groupBy;
-        keys.push_back("window_start");
-        keys.push_back("window_end");
-      }
-    }
-    return keys;
-  }
+  std::vector<std::string> outputKeyColumns() const { return outputKeys(sc_); }
 
   std::string rowsText(const std::vector<RowSpec>& rows, const Schema* schema, std::vector<Row>* out) {
     for (const auto& r : rows) {
@@ -520,12 +584,14 @@ class Runner {
             }
           } else if constexpr (std::is_same_v<T, RunStep>) {
             addRun(s, actions, where, at);
+          } else if constexpr (std::is_same_v<T, ProduceStep>) {
+            addProduce(s, actions, where, at);
           } else if constexpr (std::is_same_v<T, CrashStep>) {
             if (options_.skipCrashSteps) return;
             if (s.now) {
               push(actions, where, Crash{}, at);
             } else {
-              push(actions, where, Crash{s.at, s.batch, s.partition, 1}, at);
+              push(actions, where, Crash{s.at, s.batch, s.partition, s.nth}, at);
             }
           } else if constexpr (std::is_same_v<T, RestartStep>) {
             push(actions, where, Restart{}, at);
@@ -536,6 +602,25 @@ class Runner {
           }
         },
         step.step);
+  }
+
+  // produce: the records are appended to the topic at their times (default: the clock's now).
+  void addProduce(const ProduceStep& p, std::vector<Action>& actions,
+                  std::vector<SourceLocation>& where, const SourceLocation& at) {
+    auto log = log_;
+    push(actions, where,
+         AssertOnQuery{[log, p](StreamTestContext& ctx) -> Status {
+                         for (const ProduceRecord& r : p.records) {
+                           TimeMs t = r.at.value_or(p.at.value_or(ctx.sim.clock().nowMs()));
+                           STREAMSIM_RETURN_IF_ERROR(
+                               log->produce(p.topic, r.key, r.value, t, r.partition, r.duplicates)
+                                   .status()
+                                   .withContext(r.where.toString()));
+                         }
+                         return Status::OK();
+                       },
+                       fmt::format("produce {} record(s) to {}", p.records.size(), p.topic)},
+         at);
   }
 
   void addExpect(const ExpectStep& e, std::vector<Action>& actions,
@@ -605,6 +690,11 @@ class Runner {
                              else if (name == "numTimersFired") got = Value(stateSum(&StateOperatorProgress::numTimersFired));
                              else if (name == "numValuesRemovedByTTL") got = Value(stateSum(&StateOperatorProgress::numValuesRemovedByTTL));
                              else if (name == "rerun") got = Value(p.rerun);
+                             else if (name == "batchDurationMs" && p.batchDurationMs) got = Value(*p.batchDurationMs);
+                             else if (name == "latencyP50" && p.latency) got = Value(p.latency->p50);
+                             else if (name == "latencyP95" && p.latency) got = Value(p.latency->p95);
+                             else if (name == "latencyP99" && p.latency) got = Value(p.latency->p99);
+                             else if (name == "latencyMax" && p.latency) got = Value(p.latency->max);
                              if (!(got == want))
                                diffs += fmt::format("\n  {}: expected {}, got {}", name, want.toString(), got.toString());
                            }
@@ -682,7 +772,9 @@ class Runner {
   }
 
   StateStoreKind storeKind() const {
-    return sc_.query.stateStore == "rocksdb" ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
+    const bool rocksdb = sc_.query.stateStore == "rocksdb" ||
+                         (!sc_.query.stateStoreSet && sc_.query.trigger.kind == TriggerSpec::Kind::kRealTime);
+    return rocksdb ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
   }
 
   static bool sameValue(const Value& want, const Value& got) {
@@ -784,7 +876,7 @@ class Runner {
   Result<std::vector<Row>> newRows(StreamTestContext& ctx) {
     STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
     std::vector<Row> fresh;
-    if (foreach_) {
+    if (foreach_ || kafka_view_) {
       fresh.assign(rows.begin() + static_cast<std::ptrdiff_t>(std::min(seen_count_, rows.size())),
                    rows.end());
     } else if (sc_.query.outputMode == "complete") {
@@ -801,7 +893,7 @@ class Runner {
   Status markSeen(StreamTestContext& ctx, const std::vector<Row>& rows) {
     seen_ = rows;
     seen_count_ = rows.size();
-    if (!foreach_ && sc_.query.outputMode != "complete") {
+    if (!foreach_ && !kafka_view_ && sc_.query.outputMode != "complete") {
       STREAMSIM_ASSIGN_OR_RETURN(auto batches, ctx.sink.batches());
       if (!batches.empty()) seen_batch_ = std::max(seen_batch_, batches.rbegin()->first);
     }
@@ -824,6 +916,9 @@ class Runner {
   size_t seen_count_ = 0;
   int64_t seen_batch_ = -1;
   std::shared_ptr<RecordingWriter> foreach_;
+  // The Kafka-like log of the run's sources and sink (outside the engine: survives crashes).
+  std::shared_ptr<sim::KafkaLog> log_ = std::make_shared<sim::KafkaLog>();
+  std::shared_ptr<KafkaTopicView> kafka_view_;
   std::vector<ActualRows> actual_;
   std::vector<Row> final_rows_;
   std::vector<int64_t> final_batch_of_;
@@ -910,6 +1005,59 @@ void addLogicOracleInputs(const Scenario& sc, const ScenarioRunOptions& quiet, O
   };
 }
 
+// The scenario run to the end of its log in real-time mode (realTime) or micro-batch mode (a
+// processingTime trigger of the real-time batch duration), on RocksDB: its steps, then the
+// clock moved past every produced record and everything available processed.
+Scenario drainedIn(const Scenario& sc, bool realTime) {
+  Scenario s = sc;
+  const DurationMs d = sc.query.trigger.kind == TriggerSpec::Kind::kRealTime ||
+                               sc.query.trigger.kind == TriggerSpec::Kind::kProcessingTime
+                           ? std::max<DurationMs>(sc.query.trigger.intervalMs, kDefaultRealTimeMinBatchMs)
+                           : kDefaultRealTimeBatchMs;
+  s.query.trigger.kind = realTime ? TriggerSpec::Kind::kRealTime : TriggerSpec::Kind::kProcessingTime;
+  s.query.trigger.intervalMs = d;
+  s.query.outputMode = "update";
+  s.query.stateStore = "rocksdb";
+  s.query.stateStoreSet = true;
+  TimeMs last = sc.start;
+  for (const auto& step : sc.steps)
+    if (auto* p = std::get_if<ProduceStep>(&step.step))
+      for (const auto& r : p->records) last = std::max(last, r.at.value_or(p->at.value_or(last)));
+  Step advance;
+  advance.step = AdvanceStep{last - sc.start + d, std::nullopt};
+  s.steps.push_back(advance);
+  Step run;
+  run.step = RunStep{};
+  s.steps.push_back(run);
+  s.oracles.clear();
+  return s;
+}
+
+// mode_equivalence's input: the scenario drained in micro-batch and in real-time mode over the
+// same log (no faults, no crash steps), their final state without timers and their last output
+// per key. An error when either run fails.
+Result<OracleInput::ModeRuns> modeRuns(const Scenario& sc, const ScenarioRunOptions& quiet) {
+  ScenarioRunOptions o = quiet;
+  o.skipExpectations = true;
+  o.skipCrashSteps = true;
+  o.faultPlan.reset();
+  o.collectState = true;
+  ScenarioRunResult mb = runScenario(drainedIn(sc, false), o);
+  ScenarioRunResult rt = runScenario(drainedIn(sc, true), o);
+  for (auto* run : {&mb, &rt})
+    if (!run->passed())
+      return Status::FailedPrecondition(fmt::format(
+          "the {} run failed:\n{}", run == &mb ? "micro-batch" : "real-time", run->report()));
+  const std::vector<std::string> keys = outputKeys(sc);
+  OracleInput::ModeRuns m;
+  m.keyColumns = keys;
+  m.microBatchState = std::move(mb.committedState);
+  m.realTimeState = std::move(rt.committedState);
+  m.microBatchLast = latestPerKey(mb.sinkRows, keys);
+  m.realTimeLast = latestPerKey(rt.sinkRows, keys);
+  return m;
+}
+
 void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
@@ -917,6 +1065,7 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   quiet.keepFs = nullptr;
   OracleInput in(r);
   in.sinkKind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
+                : sc.query.sink.kind == SinkSpec::Kind::kKafka ? "kafka"
                 : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
                                                                : "memory";
   in.reference = [&]() -> Result<std::vector<Row>> {
@@ -943,6 +1092,11 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     in.arrivals = [&sc, wm] { return arrivals(sc, wm->column); };
   }
   in.stateBound = sc.stateBound;
+  in.latencyBound = sc.latencyBound;
+  in.modeRuns = [&]() -> Result<OracleInput::ModeRuns> {
+    r.oracleRuns += 2;
+    return modeRuns(sc, quiet);
+  };
   in.again = [&]() -> RunOutcome {
     ++r.oracleRuns;
     return runScenario(sc, quiet);

@@ -460,7 +460,8 @@ std::vector<std::string> crashPoints(const FaultKnobs& k) {
   std::vector<std::string> out;
   bool all = k.points.empty() || std::find(k.points.begin(), k.points.end(), "all") != k.points.end();
   if (all) {
-    for (const auto& info : faults::allFaultPoints()) out.emplace_back(info.name);
+    for (const auto& info : faults::allFaultPoints())
+      if (k.realTime || info.name != faults::kRealTimeAfterRecord) out.emplace_back(info.name);
     return out;
   }
   for (const std::string& p : k.points)
@@ -488,7 +489,9 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
         f.batch = t.batch;
         if (faults::isPerPartition(f.point) && r.bernoulli(0.5))
           f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
-        f.nth = f.partition >= 0 ? 1 : r.uniformInt(1, std::min<int64_t>(t.passes, 3));
+        // One of the first passes there (realtime.after_record: one of the first 10 records).
+        const int64_t firstPasses = f.point == faults::kRealTimeAfterRecord ? 10 : 3;
+        f.nth = f.partition >= 0 ? 1 : r.uniformInt(1, std::min<int64_t>(t.passes, firstPasses));
         plan.faults.push_back(f);
       }
     }
@@ -500,6 +503,7 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
       bool perPartition = faults::isPerPartition(f.point);
       if (perPartition && r.bernoulli(0.5)) f.partition = static_cast<int>(r.uniformInt(0, k.partitions - 1));
       if (f.point == faults::kLogMidWrite) f.nth = r.uniformInt(1, 3);  // one of the batch's first log writes
+      if (f.point == faults::kRealTimeAfterRecord) f.nth = r.uniformInt(1, 10);
       plan.faults.push_back(f);
     }
   }

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "streamsim/fault_points.h"
 #include "streamsim/sim/random.h"
 
@@ -170,7 +172,13 @@ TEST(FaultPlanTest, KnobValidation) {
   FaultKnobs k;
   k.points = {"all"};
   EXPECT_TRUE(validate(k).ok());
+  // "all" leaves realtime.after_record out unless the query runs in real time.
+  std::vector<std::string> all = crashPoints(k);
+  EXPECT_EQ(all.size() + 1, faults::allFaultPoints().size());
+  EXPECT_EQ(std::find(all.begin(), all.end(), faults::kRealTimeAfterRecord), all.end());
+  k.realTime = true;
   EXPECT_EQ(crashPoints(k).size(), faults::allFaultPoints().size());
+  k.realTime = false;
   k.points = {"offsets.after_wirte"};
   Status st = validate(k);
   EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);

@@ -22,6 +22,9 @@ inline constexpr std::string_view kCommitsAfterWrite = "commits.after_write";
 inline constexpr std::string_view kLogMidWrite = "log.mid_write";
 // Passed before every state or timer operation an async processor awaits (async_processor.h).
 inline constexpr std::string_view kAsyncStateOp = "async.state_op";
+// Real-time mode only: an output record was delivered to a per-record sink (Kafka-like,
+// foreach) in the middle of a long batch. Its nth pass = after N records.
+inline constexpr std::string_view kRealTimeAfterRecord = "realtime.after_record";
 
 struct FaultPointInfo {
   std::string_view name;

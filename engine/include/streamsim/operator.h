@@ -20,6 +20,10 @@
 
 namespace streamsim {
 
+namespace ops {
+class RealTimeStateStores;  // ops/stateful_support.h
+}
+
 enum class OutputMode { kAppend, kUpdate, kComplete };
 std::string_view outputModeName(OutputMode m);
 Result<OutputMode> parseOutputMode(std::string_view name);  // append | update | complete
@@ -55,6 +59,18 @@ struct BatchContext {
   std::map<int, EventTimeObservation> eventTimes;
   // Filled by stateful operators.
   std::vector<StateOperatorProgress> stateProgress;
+  // Real-time mode (SEMANTICS.md §7, query/real_time_execution.cc): the batch calls process()
+  // once per input record (batchTimestampMs = the record's processing time) and once more at
+  // batch end with no input (realTimeFinal). Stateful operators keep their stores open in
+  // realTimeStores across these calls (committed once, at batch end), run only the partitions
+  // that got input until the final call, and evict state in the final call only (the
+  // watermark is fixed within the batch). Null in micro-batch mode.
+  ops::RealTimeStateStores* realTimeStores = nullptr;
+  bool realTimeFinal = false;
+  bool realTime() const { return realTimeStores != nullptr; }
+  // Whether a partition task runs in this call (always, but in a real-time per-record call
+  // only with input).
+  bool runsPartition(bool hasInput) const { return !realTime() || realTimeFinal || hasInput; }
 };
 
 // Once per query run (start or restart), before the first batch of that run.
@@ -98,6 +114,11 @@ class Operator {
   }
   // Called when the query stops (processors' close()).
   virtual void stop() {}
+  // Real-time mode's allowlist (SEMANTICS.md §7): "" when the operator may run there, else the
+  // Spark error condition that rejects it (checked when the query starts).
+  virtual std::string realTimeUnsupported() const {
+    return "STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST";
+  }
 };
 
 // Stateless operators.

@@ -35,6 +35,15 @@ struct EventTimeStats {
   TimeMs watermark = 0;  // the watermark this batch ran with
 };
 
+// Real-time mode: end-to-end latency of the batch's output records in virtual time, from the
+// arrival of the input record to the sink's delivery (nearest-rank percentiles).
+struct LatencyStats {
+  int64_t count = 0;  // output records with an input (timer output has none)
+  DurationMs p50 = 0, p95 = 0, p99 = 0, max = 0;
+  // Over `latencies` (any order); count 0 for none.
+  static LatencyStats of(std::vector<DurationMs> latencies);
+};
+
 struct QueryProgress {
   std::string id;
   std::string runId;
@@ -47,6 +56,9 @@ struct QueryProgress {
   std::vector<SourceProgress> sources;
   std::vector<StateOperatorProgress> stateOperators;
   bool rerun = false;  // this batch re-ran an offsets entry that had no commit
+  // Real-time mode only: the batch's span in virtual time and its output latency.
+  std::optional<DurationMs> batchDurationMs;
+  std::optional<LatencyStats> latency;
 
   std::string toJson() const;
 };

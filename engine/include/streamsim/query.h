@@ -59,6 +59,16 @@ struct QueryOptions {
   // to load the newest versions are deleted by state store maintenance (docs/checkpoint-format.md
   // "Retention"). Must be >= 1. Not recorded in the checkpoint (as in Spark).
   int minBatchesToRetain = 100;
+  bool stateStoreSet = false;  // the stateStore option was given (real time defaults to RocksDB)
+  // spark.sql.streaming.stateStore.checkpointFormatVersion when given (recorded in offsets/N).
+  std::optional<int> checkpointFormatVersion;
+  // Real-time mode (SEMANTICS.md §7, query/real_time_execution.cc):
+  // spark.sql.streaming.realTimeMode.minBatchDuration, and the simulated cost model — the
+  // virtual time one record takes to pass the operators (per reader task, records queue
+  // behind each other) and the time the sink takes to deliver a record.
+  DurationMs realTimeMinBatchMs = kDefaultRealTimeMinBatchMs;
+  DurationMs realTimeRecordCostMs = 0;
+  DurationMs realTimeSinkLatencyMs = 0;
 };
 
 class StreamingQuery;
@@ -159,10 +169,26 @@ class StreamingQuery {
   StreamingQuery(const Env& env, DataFrame df, SinkFactory sink, QueryOptions options);
   Status open();
   Result<bool> runTrigger(bool allowTimeDrivenNoData);
+  // Real-time mode (query/real_time_execution.cc): one long batch from the clock's now.
+  Result<bool> runRealTimeTrigger();
+  struct PendingRerun;
+  Status runRealTimeBatch(int64_t batchId, TimeMs startMs, const std::optional<PendingRerun>& rerun);
+  // Whether a record is readable now beyond the committed offsets (processAllAvailable).
+  Result<bool> realTimeHasBacklog();
+  // The allowlist and configuration checks of real-time mode, on this run's instances.
+  Status checkRealTimeQuery();
   Status runBatch(int64_t batchId, const std::vector<std::optional<std::string>>& start,
                   const std::vector<std::optional<std::string>>& end, TimeMs batchTimestampMs,
                   TimeMs lateWatermark, TimeMs evictionWatermark, bool rerun);
   Status fail(Status st);
+  // The steps of a batch both execution paths share: offsets/N (with its fault points), the
+  // watermark update from the batch's event times, commits/N, and the bookkeeping after it.
+  Status writeOffsets(int64_t batchId, const std::vector<std::optional<std::string>>& end,
+                      TimeMs batchTimestampMs, TimeMs evictionWatermark);
+  void advanceWatermark(const BatchContext& ctx, QueryProgress& progress, TimeMs evictionWatermark);
+  Status writeCommit(int64_t batchId);
+  void finishBatch(int64_t batchId, const std::vector<std::optional<std::string>>& end,
+                   TimeMs evictionWatermark, BatchContext& ctx, QueryProgress progress);
   // Spark's purge in constructNextBatch: keeps offsets/commits of the last minBatchesToRetain
   // batches before `batchId` (and batch `batchId` itself).
   Status purgeLogs(int64_t batchId);

@@ -16,6 +16,7 @@
 #include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/io/kafka_log.h"
 
 namespace streamsim {
 

@@ -33,6 +33,31 @@ Status ForeachSink::addBatch(const SinkContext& ctx, const std::vector<Row>& row
   return Status::OK();
 }
 
+Status ForeachSink::writeRecord(const SinkContext& ctx, int task, const Row& row, TimeMs atMs) {
+  (void)atMs;
+  auto it = open_.find(task);
+  if (it == open_.end()) it = open_.emplace(task, writer_->open(task, ctx.batchId)).first;
+  if (!it->second) return Status::OK();
+  try {
+    writer_->process(row);
+  } catch (const std::exception& e) {
+    Status error = Status::TaskFailed(fmt::format(
+        "foreach writer process() threw in batch {}, partition {} on row {}: {}", ctx.batchId,
+        task, row.toString(), e.what()));
+    writer_->close(error);
+    open_.erase(task);
+    return error;
+  }
+  return Status::OK();
+}
+
+Status ForeachSink::endBatch(const SinkContext& ctx) {
+  (void)ctx;
+  for (size_t i = 0; i < open_.size(); ++i) writer_->close(Status::OK());
+  open_.clear();
+  return Status::OK();
+}
+
 std::function<std::unique_ptr<Sink>()> makeForeachSink(std::shared_ptr<ForeachWriter> writer,
                                                        int numPartitions) {
   return [writer = std::move(writer), numPartitions]() -> std::unique_ptr<Sink> {

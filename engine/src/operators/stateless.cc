@@ -45,6 +45,7 @@ namespace {
 
 class FilterOperator final : public Operator {
  public:
+  std::string realTimeUnsupported() const override { return ""; }
   FilterOperator(RowPredicate p, std::string d) : p_(std::move(p)), d_(std::move(d)) {}
   std::string name() const override { return d_; }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext&) override {
@@ -62,6 +63,7 @@ class FilterOperator final : public Operator {
 
 class MapOperator final : public Operator {
  public:
+  std::string realTimeUnsupported() const override { return ""; }
   MapOperator(RowMapper m, std::string d) : m_(std::move(m)), d_(std::move(d)) {}
   std::string name() const override { return d_; }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext&) override {
@@ -76,6 +78,7 @@ class MapOperator final : public Operator {
 
 class SelectOperator final : public Operator {
  public:
+  std::string realTimeUnsupported() const override { return ""; }
   explicit SelectOperator(std::vector<std::string> cols) : cols_(std::move(cols)) {}
   std::string name() const override { return "select"; }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext&) override {
@@ -96,6 +99,7 @@ class SelectOperator final : public Operator {
 
 class WithWatermarkOperator final : public Operator {
  public:
+  std::string realTimeUnsupported() const override { return ""; }
   WithWatermarkOperator(std::string col, DurationMs delay) : col_(std::move(col)), delay_(delay) {}
   std::string name() const override { return fmt::format("withWatermark({}, {})", col_, formatDuration(delay_)); }
   std::optional<std::pair<std::string, DurationMs>> watermark() const override {

@@ -43,6 +43,10 @@ class DedupOperator final : public Operator {
                    : "dropDuplicates" + ops::formatColumnList(cols_);
   }
   bool isStateful() const override { return true; }
+  // dropDuplicatesWithinWatermark is not in real-time mode's allowlist (Spark 4.3's docs).
+  std::string realTimeUnsupported() const override {
+    return within_ ? "STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST" : "";
+  }
 
   Status start(const OperatorStartContext& ctx) override {
     operator_id_ = ctx.operatorId;
@@ -88,6 +92,7 @@ class DedupOperator final : public Operator {
     auto task = [&](int p, StateStore& store, ops::TaskOutput& out,
                     const ops::MidwayFn& midway) -> Status {
       auto& groups = parts[static_cast<size_t>(p)];
+      if (!ctx.runsPartition(!groups.empty())) return Status::OK();
       for (size_t i = 0; i < groups.size(); ++i) {
         if (i == groups.size() / 2) STREAMSIM_RETURN_IF_ERROR(midway());
         const ops::KeyGroup& g = groups[i];
@@ -111,7 +116,7 @@ class DedupOperator final : public Operator {
           out.rows.push_back(row);
         }
       }
-      if (watermarkOn && evict) {
+      if (watermarkOn && evict && (!ctx.realTime() || ctx.realTimeFinal)) {
         std::vector<std::string> expired;
         store.scan("default", "", "", [&](std::string_view key, std::string_view value) {
           std::optional<TimeMs> t = decodeTime(value);

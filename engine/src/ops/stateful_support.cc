@@ -83,6 +83,28 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
   progress.operatorName = std::string(operatorName);
   progress.numShufflePartitions = ctx.shufflePartitions;
   std::vector<Row> all;
+  if (ctx.realTimeStores != nullptr) {
+    const MidwayFn none = [] { return Status::OK(); };
+    for (int p = 0; p < ctx.shufflePartitions; ++p) {
+      STREAMSIM_ASSIGN_OR_RETURN(StateStore* store, ctx.realTimeStores->get(ctx, operatorId, p));
+      TaskOutput out;
+      Status st = task(p, *store, out, none);
+      if (!st.ok())
+        return st.withContext(fmt::format("batch {}, operator {} ({}), partition {} (real-time mode: "
+                                          "the batch fails and re-runs from the last committed offsets)",
+                                          ctx.batchId, operatorId, operatorName, p));
+      if (ctx.realTimeFinal) {
+        StateStoreMetrics m = store->metrics();
+        progress.numRowsTotal += m.numKeys;
+        progress.numRowsUpdated += m.numUpdated;
+        progress.numRowsRemoved += m.numRemoved;
+      }
+      progress.numRowsDroppedByWatermark += out.droppedByWatermark;
+      for (auto& row : out.rows) all.push_back(std::move(row));
+    }
+    ctx.stateProgress.push_back(progress);
+    return all;
+  }
   for (int p = 0; p < ctx.shufflePartitions; ++p) {
     for (int attempt = 0;; ++attempt) {
       // For the oracles (harness/oracles.h): events after this belong to this attempt.
@@ -112,6 +134,39 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
   }
   ctx.stateProgress.push_back(progress);
   return all;
+}
+
+Result<StateStore*> RealTimeStateStores::get(BatchContext& ctx, int operatorId, int partition) {
+  auto key = std::make_pair(operatorId, partition);
+  auto it = stores_.find(key);
+  if (it != stores_.end()) return it->second.get();
+  if (ctx.env->trace != nullptr)
+    ctx.env->trace->event(fmt::format(
+        R"({{"event":"task_attempt","operator":{},"batch":{},"partition":{},"attempt":0}})",
+        operatorId, ctx.batchId, partition));
+  STREAMSIM_ASSIGN_OR_RETURN(
+      std::unique_ptr<StateStore> store,
+      ctx.stateStores->open(ctx.checkpointRoot, operatorId, partition, ctx.batchId));
+  StateStore* raw = store.get();
+  stores_.emplace(key, std::move(store));
+  return raw;
+}
+
+Status RealTimeStateStores::commitAll() {
+  for (auto it = stores_.begin(); it != stores_.end();) {
+    Status st = it->second->commit();
+    if (!st.ok()) {
+      stores_.clear();  // as a failed commit in micro-batch mode: dropped, not aborted
+      return st;
+    }
+    it = stores_.erase(it);
+  }
+  return Status::OK();
+}
+
+void RealTimeStateStores::abortAll() {
+  for (auto& [k, s] : stores_) s->abort();
+  stores_.clear();
 }
 
 Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayout& layout,

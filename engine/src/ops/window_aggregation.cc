@@ -187,6 +187,8 @@ class WindowAggregationOperator final : public Operator {
                        formatDuration(spec_.window.slideDuration));
   }
   bool isStateful() const override { return true; }
+  // Tumbling and sliding windows run in real-time mode (there are no session windows here).
+  std::string realTimeUnsupported() const override { return ""; }
 
   Status start(const OperatorStartContext& ctx) override {
     STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(spec_));
@@ -248,6 +250,7 @@ class WindowAggregationOperator final : public Operator {
     auto task = [&](int p, StateStore& store, ops::TaskOutput& out,
                     const ops::MidwayFn& midway) -> Status {
       auto& groups = parts[static_cast<size_t>(p)];
+      if (!ctx.runsPartition(!groups.empty())) return Status::OK();
       std::vector<std::pair<std::string, std::string>> updated;  // key order
       for (size_t i = 0; i < groups.size(); ++i) {
         if (i == groups.size() / 2) STREAMSIM_RETURN_IF_ERROR(midway());
@@ -272,7 +275,7 @@ class WindowAggregationOperator final : public Operator {
         STREAMSIM_ASSIGN_OR_RETURN(Row r, outputRow(key, value));
         out.rows.push_back(std::move(r));
       }
-      if (mode_ == OutputMode::kComplete || evict) {
+      if (mode_ == OutputMode::kComplete || (evict && (!ctx.realTime() || ctx.realTimeFinal))) {
         // Collect first: a scan visitor must not modify the store.
         std::vector<std::pair<std::string, std::string>> hits;
         Status scanStatus;

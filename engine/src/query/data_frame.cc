@@ -3,6 +3,8 @@
 
 #include "streamsim/query.h"
 
+#include "real_time_execution.h"
+
 namespace streamsim {
 
 DataFrame readStream(SourceFactory source) { return DataFrame({std::move(source)}); }
@@ -85,6 +87,28 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   } else if (key == "stateStore") {
     auto k = parseStateStoreKind(value);
     if (k.ok()) options_.stateStore.kind = *k; else record(k.status());
+    options_.stateStoreSet = true;
+  } else if (key == "spark.sql.streaming.stateStore.checkpointFormatVersion") {
+    auto n = parsePositiveInt(key, value, 1);
+    if (n.ok() && *n > 2) n = Status::InvalidArgument(fmt::format("option {}: '{}' is not 1 or 2", key, value));
+    if (n.ok()) options_.checkpointFormatVersion = *n; else record(n.status());
+  } else if (key == "spark.sql.streaming.realTimeMode.minBatchDuration" ||
+             key == "realTime.recordCost" || key == "realTime.sinkLatency") {
+    // A duration ("5s", "2ms") or whole milliseconds.
+    Result<DurationMs> d = parseDuration(value);
+    if (!d.ok()) {
+      auto n = parsePositiveInt(key, value, 0);
+      d = n.ok() ? Result<DurationMs>(DurationMs{*n}) : Result<DurationMs>(n.status());
+    }
+    if (!d.ok() || *d < 0) {
+      record(Status::InvalidArgument(fmt::format("option {}: '{}' is not a duration >= 0 (e.g. 5ms)", key, value)));
+    } else if (key == "realTime.recordCost") {
+      options_.realTimeRecordCostMs = *d;
+    } else if (key == "realTime.sinkLatency") {
+      options_.realTimeSinkLatencyMs = *d;
+    } else {
+      options_.realTimeMinBatchMs = *d;
+    }
   } else if (key == "noDataMicroBatches.enabled" ||
              key == "spark.sql.streaming.noDataMicroBatches.enabled") {
     auto b = parseBool(key, value);
@@ -100,8 +124,10 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   } else {
     record(Status::InvalidArgument(fmt::format(
         "unknown query option '{}': expected checkpointLocation, spark.sql.shuffle.partitions, "
-        "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy or "
-        "spark.sql.streaming.minBatchesToRetain", key)));
+        "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy, "
+        "spark.sql.streaming.minBatchesToRetain, spark.sql.streaming.stateStore.checkpointFormatVersion, "
+        "spark.sql.streaming.realTimeMode.minBatchDuration, realTime.recordCost or "
+        "realTime.sinkLatency", key)));
   }
   return *this;
 }
@@ -123,7 +149,11 @@ Result<std::unique_ptr<StreamingQuery>> DataStreamWriter::start(const Env& env) 
     return Status::InvalidArgument(fmt::format(
         "the processingTime trigger's interval must not be negative, got {}",
         formatDuration(options_.trigger.intervalMs)));
-  std::unique_ptr<StreamingQuery> q(new StreamingQuery(env, df_, sink_, options_));
+  QueryOptions options = options_;
+  if (options.trigger.kind == Trigger::Kind::kRealTime) {
+    STREAMSIM_RETURN_IF_ERROR(prepareRealTimeOptions(options));
+  }
+  std::unique_ptr<StreamingQuery> q(new StreamingQuery(env, df_, sink_, options));
   STREAMSIM_RETURN_IF_ERROR(q->open());
   return q;
 }

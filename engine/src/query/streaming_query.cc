@@ -14,6 +14,7 @@
 #include "streamsim/query.h"
 
 #include "../json_text.h"
+#include "real_time_execution.h"
 
 namespace streamsim {
 namespace {
@@ -21,6 +22,7 @@ namespace {
 constexpr const char* kShufflePartitionsConf = "spark.sql.shuffle.partitions";
 constexpr const char* kStateStoreProviderConf = "spark.sql.streaming.stateStore.providerClass";
 constexpr const char* kWatermarkPolicyConf = "spark.sql.streaming.multipleWatermarkPolicy";
+constexpr const char* kCheckpointFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
 
 std::string offsetText(const std::optional<std::string>& o) { return o ? *o : std::string(); }
 
@@ -183,6 +185,8 @@ Status StreamingQuery::open() {
           ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
           : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
   conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
+  if (options_.checkpointFormatVersion)
+    conf_[kCheckpointFormatVersionConf] = std::to_string(*options_.checkpointFormatVersion);
 
   // StateStoreConf.minVersionsToRetain is minBatchesToRetain in Spark too.
   options_.stateStore.minVersionsToRetain = options_.minBatchesToRetain;
@@ -225,6 +229,7 @@ Status StreamingQuery::open() {
   SinkContext skctx{&env_, next_batch_id_, options_.outputMode, root};
   STREAMSIM_RETURN_IF_ERROR(sink_->start(skctx).withContext(sink_->description()));
 
+  if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeQuery());
   active_ = true;
   nlohmann::json j{{"event", "query_started"},
                    {"nextBatch", next_batch_id_},
@@ -249,6 +254,7 @@ Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
   if (!active_)
     return Status::FailedPrecondition(
         error_.ok() ? std::string("the query is stopped") : "the query has failed: " + error_.toString());
+  if (options_.trigger.kind == Trigger::Kind::kRealTime) return runRealTimeTrigger();
   if (pending_rerun_) {
     PendingRerun r = *pending_rerun_;
     pending_rerun_.reset();
@@ -307,24 +313,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   }
 
   // offsets/N before any processing.
-  if (!rerun) {
-    STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsBeforeWrite, fctx));
-    OffsetSeq seq;
-    seq.metadata.batchWatermarkMs = evictionWatermark;
-    seq.metadata.batchTimestampMs = batchTimestampMs;
-    seq.metadata.conf = conf_;
-    seq.offsets = end;
-    OffsetLog offsets(env_, root);
-    STREAMSIM_ASSIGN_OR_RETURN(bool written, offsets.add(batchId, seq));
-    if (!written)
-      return Status::FailedPrecondition(fmt::format(
-          "offsets/{} already exists in {}: another run is using this checkpoint (SPARK-26425)",
-          batchId, root));
-    if (env_.trace != nullptr) {
-      trace(BatchEvent("offsets_written", batchId).done());
-    }
-    STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsAfterWrite, fctx));
-  }
+  if (!rerun) STREAMSIM_RETURN_IF_ERROR(writeOffsets(batchId, end, batchTimestampMs, evictionWatermark));
 
   // The previous batch is done: sources may clean up (cleanSource).
   for (size_t i = 0; i < sources_.size(); ++i) {
@@ -394,6 +383,36 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     trace(BatchEvent("sink_write", batchId).add("rows", progress.numOutputRows).done());
   }
 
+  advanceWatermark(ctx, progress, evictionWatermark);
+  STREAMSIM_RETURN_IF_ERROR(writeCommit(batchId));
+  finishBatch(batchId, end, evictionWatermark, ctx, std::move(progress));
+  return Status::OK();
+}
+
+Status StreamingQuery::writeOffsets(int64_t batchId, const std::vector<std::optional<std::string>>& end,
+                                    TimeMs batchTimestampMs, TimeMs evictionWatermark) {
+  const std::string& root = options_.checkpointLocation;
+  FaultContext fctx{batchId, -1, -1, ""};
+  STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kOffsetsBeforeWrite, fctx));
+  OffsetSeq seq;
+  seq.metadata.batchWatermarkMs = evictionWatermark;
+  seq.metadata.batchTimestampMs = batchTimestampMs;
+  seq.metadata.conf = conf_;
+  seq.offsets = end;
+  OffsetLog offsets(env_, root);
+  STREAMSIM_ASSIGN_OR_RETURN(bool written, offsets.add(batchId, seq));
+  if (!written)
+    return Status::FailedPrecondition(fmt::format(
+        "offsets/{} already exists in {}: another run is using this checkpoint (SPARK-26425)",
+        batchId, root));
+  if (env_.trace != nullptr) {
+    trace(BatchEvent("offsets_written", batchId).done());
+  }
+  return passFaultPoint(env_, faults::kOffsetsAfterWrite, fctx);
+}
+
+void StreamingQuery::advanceWatermark(const BatchContext& ctx, QueryProgress& progress,
+                                      TimeMs evictionWatermark) {
   // Update the watermark from this batch's event times (applies from the next batch).
   size_t w = 0;
   EventTimeStats& et = progress.eventTime;
@@ -424,8 +443,12 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
                         : *std::max_element(operator_watermarks_.begin(), operator_watermarks_.end());
     if (chosen > watermark_) watermark_ = chosen;
   }
+}
 
+Status StreamingQuery::writeCommit(int64_t batchId) {
   // commits/N after everything.
+  const std::string& root = options_.checkpointLocation;
+  FaultContext fctx{batchId, -1, -1, ""};
   STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kCommitsBeforeWrite, fctx));
   CommitLog commits(env_, root);
   CommitMetadata cm;
@@ -437,8 +460,11 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   if (env_.trace != nullptr) {
     trace(BatchEvent("commit", batchId).add("nextWatermark", watermark_).done());
   }
-  STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kCommitsAfterWrite, fctx));
+  return passFaultPoint(env_, faults::kCommitsAfterWrite, fctx);
+}
 
+void StreamingQuery::finishBatch(int64_t batchId, const std::vector<std::optional<std::string>>& end,
+                                 TimeMs evictionWatermark, BatchContext& ctx, QueryProgress progress) {
   for (const auto& s : ctx.stateProgress) progress.numRowsDroppedByWatermark += s.numRowsDroppedByWatermark;
   progress.stateOperators = std::move(ctx.stateProgress);
   committed_offsets_ = end;
@@ -449,7 +475,6 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     trace(fmt::format("{{\"event\":\"progress\",\"progress\":{}}}", progress.toJson()));
   progress_.push_back(std::move(progress));
   if (progress_.size() > 1000) progress_.erase(progress_.begin(), progress_.begin() + 500);
-  return Status::OK();
 }
 
 Status StreamingQuery::purgeLogs(int64_t batchId) {
@@ -482,6 +507,12 @@ Status StreamingQuery::processAllAvailable() {
   first_trigger_ = false;
   for (int guard = 0; guard < 1000000; ++guard) {
     last_trigger_time_ = env_.clock->nowMs();
+    if (options_.trigger.kind == Trigger::Kind::kRealTime && active_ && !pending_rerun_) {
+      // A long batch always runs; "available" = records readable now beyond the commit.
+      auto backlog = realTimeHasBacklog();
+      if (!backlog.ok()) return fail(backlog.status());
+      if (!*backlog) return Status::OK();
+    }
     auto ran = runTrigger(/*allowTimeDrivenNoData=*/false);
     if (!ran.ok()) return ran.status();
     if (!*ran) return Status::OK();

@@ -18,11 +18,13 @@ void linkBuiltinProcessors();
 void linkListTtlProcessor();
 void linkTimerAtProcessor();
 void linkAsyncProcessors();  // processors/async_processors.cc
+void linkRealTimeProcessors();
 void linkAllBuiltins() {
   linkAsyncProcessors();
   linkBuiltinProcessors();
   linkListTtlProcessor();
   linkTimerAtProcessor();
+  linkRealTimeProcessors();
 }
 }  // namespace detail
 

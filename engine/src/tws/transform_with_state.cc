@@ -61,6 +61,12 @@ class TransformWithStateOperator final : public Operator {
   std::optional<std::string> outputEventTimeColumn() const override {
     return spec_.eventTimeColumnName;
   }
+  // Seed 004: event-time timers are not supported in real-time mode.
+  std::string realTimeUnsupported() const override {
+    return spec_.timeMode == TimeMode::kEventTime
+               ? "STREAMING_REAL_TIME_MODE.EVENT_TIME_BASED_TIMERS_IN_TRANSFORM_WITH_STATE_NOT_SUPPORTED"
+               : "";
+  }
 
   Status start(const OperatorStartContext& ctx) override {
     if (!spec_.processorFactory)
@@ -137,7 +143,10 @@ class TransformWithStateOperator final : public Operator {
     STREAMSIM_ASSIGN_OR_RETURN(ops::PartitionedGroups groups,
                                group(std::move(input), spec_.groupBy, n, "input"));
     ops::PartitionedGroups initial(n);
-    if (ctx.batchId == 0 && spec_.initialState) {
+    // Real time: batch 0's first call applies the initial state (to every partition).
+    const bool applyInitial = ctx.batchId == 0 && spec_.initialState && !initial_applied_;
+    if (ctx.realTime()) initial_applied_ = initial_applied_ || ctx.batchId == 0;
+    if (applyInitial) {
       STREAMSIM_ASSIGN_OR_RETURN(
           initial, group(*spec_.initialState, spec_.initialStateGroupBy.value_or(spec_.groupBy),
                          n, "initial state"));
@@ -149,6 +158,10 @@ class TransformWithStateOperator final : public Operator {
                                   const ops::MidwayFn& midway) -> Status {
       PartitionRun& run = runs[partition];
       run = PartitionRun{};
+      // Real time, per record: only the partition that got the record runs (its timers are
+      // checked after it); every partition runs in the final call and with initial state.
+      if (!ctx.runsPartition(!groups[partition].empty() || !initial[partition].empty()))
+        return Status::OK();
       STREAMSIM_RETURN_IF_ERROR(runPartition(ctx, partition, store, groups[partition],
                                              initial[partition], run, out, midway));
       timersFired[partition] = run.task->timersFired;
@@ -531,6 +544,7 @@ class TransformWithStateOperator final : public Operator {
 
   TransformWithStateSpec spec_;
   bool started_ = false;
+  bool initial_applied_ = false;  // real time: batch 0's initial state went in
   int operator_id_ = 0;
   std::string input_event_column_;
 };

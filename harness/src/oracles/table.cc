@@ -107,6 +107,17 @@ Result<std::optional<Violation>> interleaving(OracleInput& in) {
                            in.run.trace);
 }
 
+Result<std::optional<Violation>> latencyBound(OracleInput& in) {
+  return checkLatencyBound(in.run.progress, in.latencyBound);
+}
+
+Result<std::optional<Violation>> modeEquivalence(OracleInput& in) {
+  if (!in.modeRuns) return Status::FailedPrecondition("mode_equivalence needs the two mode runs");
+  STREAMSIM_ASSIGN_OR_RETURN(auto m, in.modeRuns());
+  return checkModeEquivalence(m.microBatchState, m.realTimeState, m.microBatchLast, m.realTimeLast,
+                              m.keyColumns);
+}
+
 }  // namespace
 
 const std::vector<Oracle>& oracleTable() {
@@ -121,6 +132,8 @@ const std::vector<Oracle>& oracleTable() {
       {"timer_bound", "the trace's committed tws.timer_* events per key and the bound", timerBound},
       {"process_isolation", "the same case run again after another case in this process", processIsolation},
       {"interleaving", "the same case without its context switches: its sink and committed state", interleaving},
+      {"latency_bound", "the progress records' latency percentiles (real time) and the bounds", latencyBound},
+      {"mode_equivalence", "the same case drained in micro-batch and in real-time mode: final state and last output per key", modeEquivalence},
   };
   return kTable;
 }

@@ -8,10 +8,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "streamsim/real_time.h"
 #include "streamsim/sink.h"
 
 namespace streamsim {
@@ -26,7 +28,9 @@ class ForeachWriter {
   virtual void close(const Status& error) = 0;
 };
 
-class ForeachSink final : public Sink {
+// In real-time mode records go to the writer as they are produced: open(task, epochId) before a
+// reader task's first record of the batch, process(row) for each, close at the batch's end.
+class ForeachSink final : public Sink, public RealTimeSink {
  public:
   // Rows are split into `numPartitions` contiguous, near-equal parts (partition ids 0..n-1).
   explicit ForeachSink(std::shared_ptr<ForeachWriter> writer, int numPartitions = 1)
@@ -35,10 +39,14 @@ class ForeachSink final : public Sink {
   // A std::exception from process() closes the partition with the error and fails the batch
   // with TaskFailed naming the batch and partition.
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
+  bool writesPerRecord() const override { return true; }
+  Status writeRecord(const SinkContext& ctx, int task, const Row& row, TimeMs atMs) override;
+  Status endBatch(const SinkContext& ctx) override;
 
  private:
   std::shared_ptr<ForeachWriter> writer_;
   int num_partitions_;
+  std::map<int, bool> open_;  // real time: task -> open() returned true
 };
 
 std::function<std::unique_ptr<Sink>()> makeForeachSink(std::shared_ptr<ForeachWriter> writer,

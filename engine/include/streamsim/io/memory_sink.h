@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/real_time.h"
 #include "streamsim/sink.h"
 
 namespace streamsim {
@@ -52,8 +53,11 @@ class MemorySinkData {
   int64_t ignored_batches_ = 0;
 };
 
-class MemorySink final : public Sink {
+// In real-time mode a batch's records are kept until the batch ends (Spark's memory sink is
+// supported there for development), then added as one batch.
+class MemorySink final : public Sink, public RealTimeSink {
  public:
+  bool writesPerRecord() const override { return false; }
   explicit MemorySink(std::shared_ptr<MemorySinkData> data) : data_(std::move(data)) {}
   std::string description() const override { return "MemorySink"; }
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;

@@ -7,7 +7,10 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
+#include <memory>
 #include <string>
+#include <utility>
 #include <string_view>
 #include <vector>
 
@@ -40,9 +43,30 @@ using PartitionTask =
 // Returns the rows of all partitions in partition order and pushes one StateOperatorProgress
 // (rows total / updated / removed from the store metrics, rows dropped by watermark) onto
 // ctx.stateProgress. Simulated crashes (exceptions) pass through untouched.
+//
+// Real-time mode (ctx.realTimeStores set): the stores stay open across the batch's calls (one
+// attempt each, opened at ctx.batchId on first use; committed by the batch, not here), a failed
+// task fails the batch (no retry: the batch re-runs from the last committed offsets), the
+// mid-partition point is not passed, and the row figures come from the final call.
 Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
                                            std::string_view operatorName,
                                            const PartitionTask& task);
+
+// The state stores a real-time batch keeps open from its first record to its end.
+class RealTimeStateStores {
+ public:
+  // The store of (operator, partition), opened at ctx.batchId the first time (with the
+  // task_attempt trace event the oracles key attempts on).
+  Result<StateStore*> get(BatchContext& ctx, int operatorId, int partition);
+  // Commits every open store, in (operator, partition) order; then none is open.
+  Status commitAll();
+  // Aborts every open store (a failed or crashed batch); then none is open.
+  void abortAll();
+  // Destroyed without abort (a crash unwinding through the batch), as a crashed task's store.
+
+ private:
+  std::map<std::pair<int, int>, std::unique_ptr<StateStore>> stores_;
+};
 
 // The layout of an operator's state, checked and recorded on every start (SEMANTICS.md §2):
 // through state/state_schema.h (the one writer and reader of state/<op>/_stateSchema/<n>.json):

@@ -45,8 +45,10 @@ Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::strin
 
 // Every entry of the last committed state of every stateful operator and partition, one line
 // each ("op/partition cf key=value", bytes in hex), in (operator, partition, cf, key) order — a
-// value to compare two runs' committed state with (the interleaving oracle).
+// value to compare two runs' committed state with. The engine's own column families
+// ('$'-prefixed: timers) only with `withInternal` (the interleaving oracle compares them; the
+// mode_equivalence oracle does not: the two modes fire timers at different times).
 Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
-                                                     StateStoreKind kind);
+                                                    StateStoreKind kind, bool withInternal);
 
 }  // namespace streamsim::harness

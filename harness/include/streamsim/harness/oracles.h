@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -95,6 +96,22 @@ std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t finger
 
 // state_bound: every state operator's numRowsTotal stays <= bound in every batch.
 std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound);
+
+// latency_bound (real-time mode): in every batch with output, each bounded percentile (50, 95,
+// 99 -> ms) of the end-to-end latency in virtual time is within its bound.
+std::optional<Violation> checkLatencyBound(const std::vector<QueryProgress>& progress,
+                                           const std::map<int, DurationMs>& bounds);
+
+// mode_equivalence: the same query over the same Kafka-like log in micro-batch and in real-time
+// mode ends with the same committed state (dumpCommittedState lines without timers, any order)
+// and the same last output row per key (`keyColumns`; duplicates of an at-least-once sink and
+// real time's per-row intermediate updates do not count). Catches a processor that assumes one
+// handleInputRows call per key and batch.
+std::optional<Violation> checkModeEquivalence(std::vector<std::string> microBatchState,
+                                              std::vector<std::string> realTimeState,
+                                              const std::vector<Row>& microBatchLast,
+                                              const std::vector<Row>& realTimeLast,
+                                              const std::vector<std::string>& keyColumns);
 
 // batch-split invariance (opt-in): the final row per key (the last one in `a`/`b` order for
 // each value of `keyColumns`) is the same whatever the batches were.

@@ -54,9 +54,12 @@ struct RowSpec {
 // query
 
 struct SourceSpec {
-  enum class Kind { kFiles, kMemory };
+  enum class Kind { kFiles, kMemory, kKafka };
   Kind kind = Kind::kFiles;
   std::string path;             // files only
+  std::string topic;            // kafka only: the topic read (created with `partitions`)
+  int partitions = 1;           // kafka only
+  DurationMs retentionMs = 0;   // kafka only: 0 keeps every record
   std::string format = "json";  // json (JSON lines) is the only format
   std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
   SchemaPtr schema;             // parsed from schemaDDL
@@ -115,18 +118,20 @@ struct OperatorSpec {
 };
 
 struct SinkSpec {
-  enum class Kind { kFiles, kMemory, kForeach };
+  enum class Kind { kFiles, kMemory, kForeach, kKafka };
   Kind kind = Kind::kMemory;
   std::string path;  // files only
+  std::string topic;   // kafka only: the topic written (created with `partitions`)
+  int partitions = 1;  // kafka only
   std::string format = "json";
   std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
   SourceLocation where;
 };
 
 struct TriggerSpec {
-  enum class Kind { kDefault, kProcessingTime, kAvailableNow, kOnce };
+  enum class Kind { kDefault, kProcessingTime, kAvailableNow, kOnce, kRealTime };
   Kind kind = Kind::kDefault;
-  DurationMs intervalMs = 0;
+  DurationMs intervalMs = 0;  // processingTime; realTime: the batch duration (default 5 min)
 };
 
 struct QuerySpec {
@@ -137,6 +142,7 @@ struct QuerySpec {
   TriggerSpec trigger;
   std::string checkpoint = "/chk";
   std::string stateStore = "memory";  // memory | rocksdb
+  bool stateStoreSet = false;         // `stateStore:` was written (real time defaults to rocksdb)
   int shufflePartitions = 4;
   int taskRetries = 0;
   std::map<std::string, std::string> conf;  // other DataStreamWriter options, passed through
@@ -187,6 +193,20 @@ struct CrashStep {
   int64_t batch = -1;   // -1: the next pass of the point
   int partition = -1;
   bool now = false;     // crash right away (between batches) instead of arming the point
+  int64_t nth = 1;      // the nth pass of the point (realtime.after_record: after N records)
+};
+struct ProduceRecord {  // one record a producer sends to a Kafka-like topic
+  std::optional<std::string> key;
+  std::string value;              // a map in the file is sent as its JSON
+  std::optional<TimeMs> at;       // default: the step's `at`, else the virtual clock
+  int partition = -1;             // -1: chosen from the key
+  int duplicates = 0;             // extra copies a retrying producer appends
+  SourceLocation where;
+};
+struct ProduceStep {  // records appended to a topic at virtual times (they arrive then)
+  std::string topic;  // default: the first kafka source's topic
+  std::optional<TimeMs> at;
+  std::vector<ProduceRecord> records;
 };
 struct RestartStep {};
 struct StopStep {};
@@ -226,7 +246,7 @@ struct ExpectStep {
 
 using StepVariant = std::variant<PutStep, PutPartialStep, ResendStep, TouchStep, DeleteStep,
                                  AddRowsStep, AdvanceStep, RunStep, CrashStep, RestartStep,
-                                 StopStep, ExpectStep>;
+                                 StopStep, ExpectStep, ProduceStep>;
 
 struct Step {
   StepVariant step;
@@ -272,6 +292,8 @@ struct Scenario {
   SourceLocation oraclesWhere;
   std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]`
   std::optional<int64_t> timerBound;  // `oracles: [{timer_bound: N}]`
+  // `oracles: [{latency_bound: {p99: 50ms}}]`: percentile (50, 95, 99) -> most ms allowed.
+  std::map<int, DurationMs> latencyBound;
   std::optional<SweepSpec> sweep;
   std::vector<ServiceSpec> services;
   std::string file;  // the path it was loaded from

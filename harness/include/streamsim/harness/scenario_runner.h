@@ -41,6 +41,9 @@ struct ScenarioRunOptions {
   std::string keepDir;
   // Record the (point, batch) pairs the run passes (RunOutcome::reach).
   bool recordReach = false;
+  // Fill ScenarioRunResult::committedState without the engine's own column families (timers):
+  // the mode_equivalence oracle's runs.
+  bool collectState = false;
 };
 
 struct CheckFailure {
@@ -65,7 +68,8 @@ struct ScenarioRunResult : RunOutcome {
   std::vector<CheckFailure> failures;
   std::string traceHash;  // the run's fingerprint (sim::TraceRecorder)
   std::vector<ActualRows> actual;  // only with collectActual
-  // The last committed state (dumpCommittedState), only for the interleaving oracle.
+  // The last committed state (dumpCommittedState): for the interleaving oracle (with the
+  // engine's timers) or, with collectState, for mode_equivalence (without them).
   std::vector<std::string> committedState;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.

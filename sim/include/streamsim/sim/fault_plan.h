@@ -164,6 +164,9 @@ struct FaultKnobs {
   // they fire; and there are at least minCrashes of them.
   std::vector<CrashTarget> targets;
   int minCrashes = 0;
+  // A real-time query: "all" includes realtime.after_record (after 1..10 records); otherwise
+  // that point, never passed in micro-batch mode, is left out of "all".
+  bool realTime = false;
 };
 
 // InvalidArgument if a point name is unknown or a number is out of range.

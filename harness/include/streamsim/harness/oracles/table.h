@@ -6,6 +6,7 @@
 #pragma once
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -50,6 +51,16 @@ struct OracleInput {
   };
   std::function<std::optional<Sequential>()> sequential;
   std::vector<std::string> committedState;
+  // latency_bound (real-time mode): percentile (50, 95, 99) -> bound; empty: nothing to check.
+  std::map<int, DurationMs> latencyBound;
+  // mode_equivalence: the same case drained in micro-batch and in real-time mode over the same
+  // log (an error: a run failed) — their final state without timers and last output per key.
+  struct ModeRuns {
+    std::vector<std::string> microBatchState, realTimeState;
+    std::vector<Row> microBatchLast, realTimeLast;
+    std::vector<std::string> keyColumns;
+  };
+  std::function<Result<ModeRuns>()> modeRuns;
   // Filled by applyOracles (the timers and ttl oracles share it).
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };

@@ -1,0 +1,296 @@
+// Real-time mode (SEMANTICS.md §7, DESIGN.md §5b): long batches in virtual time. A batch starts
+// at the clock's now T0 and lasts the trigger's duration D. Every source partition has one
+// long-running reader task: it takes the records readable before T0 + D in offset order, each
+// as soon as it has arrived and the task finished the one before (`realTime.recordCost` of
+// virtual time per record). Records go through the operators one by one at their processing
+// time — stateless operators per row, stateful ones on state stores kept open for the whole
+// batch (transformWithState calls handleInputRows once per row and checks its partition's
+// processing-time timers after it) — and their output reaches the sink `realTime.sinkLatency`
+// later: per record for the Kafka-like and foreach sinks (at least once), at batch end for the
+// memory sink. At T0 + D (or when the last record is done, if later) the operators run once more
+// without input (timers due by then, TTL cleanup, watermark eviction), the stores commit, and
+// offsets/N, the memory sink's batch and commits/N are written (offsets at the end). A crash mid-batch leaves offsets/N unwritten: the restart re-runs the batch from the
+// last committed offsets and writes the records already delivered again; state stays exact.
+#include "real_time_execution.h"
+
+#include <algorithm>
+#include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/fault_points.h"
+#include "streamsim/ops/stateful_support.h"
+#include "streamsim/real_time.h"
+
+namespace streamsim {
+namespace {
+
+constexpr const char* kFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
+
+Status rtmError(std::string_view condition, const std::string& message) {
+  return Status::InvalidArgument(fmt::format("[{}] {}", condition, message));
+}
+
+// One input record of the batch and when its reader task is done with it.
+struct Scheduled {
+  TimeMs doneMs = 0;
+  int task = 0;
+  int64_t offset = 0;
+  TimeMs arrivalMs = 0;
+  size_t index = 0;  // into the batch's rows
+};
+
+}  // namespace
+
+Status prepareRealTimeOptions(QueryOptions& o) {
+  if (o.trigger.intervalMs <= 0 || o.trigger.intervalMs < o.realTimeMinBatchMs)
+    return Status::InvalidArgument(fmt::format(
+        "[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time trigger interval is set "
+        "to {} ms. It must be at least {} ms (spark.sql.streaming.realTimeMode.minBatchDuration).",
+        o.trigger.intervalMs, o.realTimeMinBatchMs));
+  if (!o.stateStoreSet) o.stateStore.kind = StateStoreKind::kRocksDB;
+  return Status::OK();
+}
+
+Status StreamingQuery::checkRealTimeQuery() {
+  if (options_.outputMode != OutputMode::kUpdate)
+    return rtmError("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
+                    fmt::format("The output mode {} is not supported in real-time mode: use Update.",
+                                outputModeName(options_.outputMode)));
+  for (const auto& s : sources_)
+    if (dynamic_cast<RealTimeSource*>(s.get()) == nullptr)
+      return rtmError("STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED",
+                      fmt::format("The input stream {} is not supported in real-time mode: read "
+                                  "from a Kafka-like source.", s->description()));
+  for (size_t i = 0; i < sources_.size(); ++i)
+    for (size_t j = i + 1; j < sources_.size(); ++j)
+      if (sources_[i]->description() == sources_[j]->description()) {
+        std::string all;
+        for (const auto& s : sources_) all += (all.empty() ? "" : ", ") + s->description();
+        return rtmError("STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED",
+                        fmt::format("Real-time mode cannot union a source with itself; sources: {}", all));
+      }
+  bool stateful = false;
+  for (const auto& op : operators_) {
+    std::string condition = op->realTimeUnsupported();
+    if (!condition.empty())
+      return rtmError(condition, fmt::format("The operator {} is not supported in real-time mode.", op->name()));
+    stateful = stateful || op->isStateful();
+  }
+  if (dynamic_cast<RealTimeSink*>(sink_.get()) == nullptr)
+    return rtmError("STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED",
+                    fmt::format("The sink {} is not supported in real-time mode: use a Kafka-like, "
+                                "foreach or memory sink.", sink_->description()));
+  if (stateful) {
+    if (options_.stateStore.kind != StateStoreKind::kRocksDB)
+      return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED",
+                      "Stateful real-time queries need the RocksDB state store provider "
+                      "(spark.sql.streaming.stateStore.providerClass); the query set another one.");
+    // Checkpoint format v2: asked for explicitly as 1, recorded as 1, or an existing checkpoint
+    // written without the setting (v1 is the default) is refused.
+    const bool fresh = next_batch_id_ == 0 && !pending_rerun_;
+    auto recorded = conf_.find(kFormatVersionConf);
+    bool v1 = (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1) ||
+              (recorded != conf_.end() && recorded->second == "1") ||
+              (!fresh && recorded == conf_.end());
+    if (v1)
+      return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED",
+                      fmt::format("Stateful real-time queries need checkpoint format v2 "
+                                  "({} = 2); the checkpoint {} uses v1.",
+                                  kFormatVersionConf, options_.checkpointLocation));
+  }
+  conf_[kFormatVersionConf] = "2";
+  return Status::OK();
+}
+
+Result<bool> StreamingQuery::realTimeHasBacklog() {
+  const TimeMs now = env_.clock->nowMs();
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceContext sctx{&env_, options_.checkpointLocation, static_cast<int>(i), next_batch_id_, false, false};
+    auto* rts = dynamic_cast<RealTimeSource*>(sources_[i].get());
+    STREAMSIM_ASSIGN_OR_RETURN(RealTimeRead read, rts->readUntil(sctx, committed_offsets_[i], now + 1));
+    if (!read.rows.empty()) return true;
+  }
+  return false;
+}
+
+Result<bool> StreamingQuery::runRealTimeTrigger() {
+  // offsets/N without commits/N (a crash between them): batch N runs again over exactly the
+  // records offsets/N recorded, with its watermark — as Spark's synchronous progress tracking
+  // of stateful real-time queries does — so an idempotent sink's batch N and the state agree.
+  std::optional<PendingRerun> rerun = std::move(pending_rerun_);
+  pending_rerun_.reset();
+  STREAMSIM_RETURN_IF_ERROR(fail(runRealTimeBatch(next_batch_id_, env_.clock->nowMs(), rerun)));
+  return true;
+}
+
+Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
+                                        const std::optional<PendingRerun>& rerun) {
+  const std::string& root = options_.checkpointLocation;
+  // A re-run takes only the recorded records (all there already): it ends when they are done.
+  const TimeMs plannedEnd = rerun ? startMs : startMs + options_.trigger.intervalMs;
+  const TimeMs evictionWatermark = rerun ? rerun->watermark : watermark_;
+  if (env_.trace != nullptr)
+    trace(fmt::format(R"({{"batch":{},"event":"batch_planned","realTime":true,"rerun":{},"timestamp":{},"until":{},"watermark":{}}})",
+                      batchId, rerun.has_value(), startMs, plannedEnd, evictionWatermark));
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    if (!committed_offsets_[i]) continue;
+    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false, false};
+    STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *committed_offsets_[i]).withContext(sources_[i]->description()));
+  }
+  if (!rerun) STREAMSIM_RETURN_IF_ERROR(purgeLogs(batchId));
+
+  // What the reader tasks read, and when each record is done with.
+  QueryProgress progress;
+  progress.id = query_id_;
+  progress.runId = run_id_;
+  progress.batchId = batchId;
+  progress.timestamp = startMs;
+  progress.rerun = rerun.has_value();
+  std::vector<TimedRow> rows;
+  std::vector<std::optional<std::string>> end(sources_.size());
+  int taskBase = 0;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, !started_batches_, false};
+    auto* rts = dynamic_cast<RealTimeSource*>(sources_[i].get());
+    std::optional<std::string> bound;
+    if (rerun) bound = rerun->end[i];
+    auto read = rts->readUntil(sctx, committed_offsets_[i], plannedEnd, bound);
+    if (!read.ok()) return read.status().withContext(fmt::format("batch {}: {}", batchId, sources_[i]->description()));
+    SourceProgress sp;
+    sp.description = sources_[i]->description();
+    sp.startOffset = committed_offsets_[i].value_or("");
+    sp.endOffset = read->end;
+    sp.numInputRows = static_cast<int64_t>(read->rows.size());
+    progress.numInputRows += sp.numInputRows;
+    progress.sources.push_back(std::move(sp));
+    end[i] = read->end;
+    for (TimedRow& r : read->rows) {
+      r.task += taskBase;
+      rows.push_back(std::move(r));
+    }
+    taskBase += read->numTasks;
+  }
+  started_batches_ = true;
+  std::vector<Scheduled> order;
+  order.reserve(rows.size());
+  {
+    std::map<int, TimeMs> free;  // task -> when it is done with its previous record
+    for (size_t i = 0; i < rows.size(); ++i) {
+      auto [it, fresh] = free.emplace(rows[i].task, startMs);
+      TimeMs begin = std::max(it->second, rows[i].arrivalMs);
+      it->second = begin + options_.realTimeRecordCostMs;
+      order.push_back(Scheduled{it->second, rows[i].task, rows[i].offset, rows[i].arrivalMs, i});
+    }
+  }
+  std::sort(order.begin(), order.end(), [](const Scheduled& a, const Scheduled& b) {
+    return std::tie(a.doneMs, a.task, a.offset) < std::tie(b.doneMs, b.task, b.offset);
+  });
+  if (env_.trace != nullptr)
+    trace(fmt::format(R"({{"batch":{},"event":"input","rows":{}}})", batchId, progress.numInputRows));
+
+  ops::RealTimeStateStores stores;
+  BatchContext ctx;
+  ctx.env = &env_;
+  ctx.checkpointRoot = root;
+  ctx.query = QueryInfo{query_id_, run_id_, batchId};
+  ctx.batchId = batchId;
+  ctx.lateWatermarkMs = last_batch_watermark_;
+  ctx.evictionWatermarkMs = evictionWatermark;
+  ctx.hasWatermark = !operator_watermarks_.empty();
+  ctx.shufflePartitions = options_.shufflePartitions;
+  ctx.taskRetries = 0;
+  ctx.stateStores = state_stores_.get();
+  ctx.outputMode = options_.outputMode;
+  ctx.realTimeStores = &stores;
+
+  SinkContext skctx{&env_, batchId, options_.outputMode, root};
+  auto* rtSink = dynamic_cast<RealTimeSink*>(sink_.get());
+  const bool perRecord = rtSink->writesPerRecord();
+  std::vector<Row> buffered;
+  std::vector<DurationMs> latencies;
+  std::vector<StateOperatorProgress> stateProgress;
+  int64_t emitted = 0;
+  auto mergeProgress = [&] {
+    if (stateProgress.empty()) {
+      stateProgress = std::move(ctx.stateProgress);
+    } else {
+      for (size_t i = 0; i < ctx.stateProgress.size() && i < stateProgress.size(); ++i) {
+        StateOperatorProgress& to = stateProgress[i];
+        const StateOperatorProgress& from = ctx.stateProgress[i];
+        to.numRowsTotal = ctx.realTimeFinal ? from.numRowsTotal : to.numRowsTotal;
+        to.numRowsUpdated += from.numRowsUpdated;
+        to.numRowsRemoved += from.numRowsRemoved;
+        to.numRowsDroppedByWatermark += from.numRowsDroppedByWatermark;
+        to.numTimersFired += from.numTimersFired;
+        to.numValuesRemovedByTTL += from.numValuesRemovedByTTL;
+      }
+    }
+    ctx.stateProgress.clear();
+  };
+  // Runs `input` through the operators at `nowMs` and delivers what comes out.
+  auto pass = [&](std::vector<Row> input, int task, TimeMs nowMs, std::optional<TimeMs> arrival) -> Status {
+    ctx.batchTimestampMs = nowMs;
+    for (auto& op : operators_) {
+      auto out = op->process(std::move(input), ctx);
+      if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", batchId, op->name()));
+      input = std::move(*out);
+    }
+    mergeProgress();
+    const TimeMs deliveredAt = nowMs + options_.realTimeSinkLatencyMs;
+    for (Row& row : input) {
+      ++emitted;
+      if (arrival) latencies.push_back(deliveredAt - *arrival);
+      if (!perRecord) {
+        buffered.push_back(std::move(row));
+        continue;
+      }
+      STREAMSIM_RETURN_IF_ERROR(rtSink->writeRecord(skctx, task, row, deliveredAt)
+                                    .withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
+      FaultContext fc{batchId, task, -1, ""};
+      STREAMSIM_RETURN_IF_ERROR(passFaultPoint(env_, faults::kRealTimeAfterRecord, fc));
+    }
+    return Status::OK();
+  };
+  TimeMs endMs = plannedEnd;
+  for (const Scheduled& s : order) {
+    env_.clock->sleepUntil(s.doneMs);
+    Status st = pass({rows[s.index].row}, s.task, s.doneMs, s.arrivalMs);
+    if (!st.ok()) {
+      stores.abortAll();
+      return st;
+    }
+    endMs = std::max(endMs, s.doneMs);
+  }
+  // The batch's end: timers due by now, TTL cleanup, eviction; then the commit.
+  env_.clock->sleepUntil(endMs);
+  ctx.realTimeFinal = true;
+  if (Status st = pass({}, 0, endMs, std::nullopt); !st.ok()) {
+    stores.abortAll();
+    return st;
+  }
+  STREAMSIM_RETURN_IF_ERROR(stores.commitAll());
+  // offsets/N before the memory sink gets its batch-end rows, as in micro-batch mode: that sink
+  // is idempotent by batch id, so what it holds for batch N must be what a re-run reads again.
+  if (!rerun) STREAMSIM_RETURN_IF_ERROR(writeOffsets(batchId, end, startMs, evictionWatermark));
+  if (perRecord) {
+    STREAMSIM_RETURN_IF_ERROR(rtSink->endBatch(skctx).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
+  } else {
+    STREAMSIM_RETURN_IF_ERROR(sink_->addBatch(skctx, buffered).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
+  }
+  progress.numOutputRows = emitted;
+  if (env_.trace != nullptr)
+    trace(fmt::format(R"({{"batch":{},"event":"sink_write","rows":{}}})", batchId, emitted));
+
+  ctx.stateProgress = std::move(stateProgress);
+  advanceWatermark(ctx, progress, evictionWatermark);
+  STREAMSIM_RETURN_IF_ERROR(writeCommit(batchId));
+  progress.batchDurationMs = endMs - startMs;
+  progress.latency = LatencyStats::of(std::move(latencies));
+  finishBatch(batchId, end, evictionWatermark, ctx, std::move(progress));
+  return Status::OK();
+}
+
+}  // namespace streamsim

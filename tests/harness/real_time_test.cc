@@ -1,0 +1,185 @@
+// Real-time mode (SEMANTICS.md §7, seed 004): the Kafka-like log, the Kafka offset JSON, the
+// long-batch execution (the seed's late timer, per-row calls), the start-time checks with
+// Spark's error conditions, latency, mode equivalence and inspect on a real-time checkpoint.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "streamsim/checkpoint/checkpoint_reader.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/harness/sim_env.h"
+#include "streamsim/io/kafka_source.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/sim/kafka_log.h"
+
+namespace streamsim::harness {
+namespace {
+
+constexpr TimeMs kTen = 1767261600000;  // 2026-01-01T10:00:00Z
+
+std::string scenarioPath(const std::string& name) {
+  return std::string(STREAMSIM_SOURCE_DIR) + "/scenarios/realtime/" + name;
+}
+
+TEST(KafkaOffsets, SparkJsonWithPartitionsInNumericOrder) {
+  KafkaOffsets o;
+  o["t"][10] = 5;
+  o["t"][2] = 1;
+  o["a"][0] = 23;
+  EXPECT_EQ(kafkaOffsetsJson(o), R"({"a":{"0":23},"t":{"2":1,"10":5}})");
+  auto back = parseKafkaOffsets(R"({"topic":{"0":23,"1":10}})", "x");
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ((*back)["topic"][1], 10);
+  EXPECT_FALSE(parseKafkaOffsets(R"({"logOffset":3})", "x").ok());
+  EXPECT_FALSE(parseKafkaOffsets(R"({"t":{"p":3}})", "x").ok());
+}
+
+TEST(KafkaLog, AppendTimesRetentionAndARetryingProducer) {
+  sim::KafkaLog log;
+  ASSERT_TRUE(log.createTopic("t", {1, 1000}).ok());
+  ASSERT_TRUE(log.produce("t", "k", "v1", 5000, 0, /*duplicates=*/1).ok());
+  ASSERT_TRUE(log.produce("t", "k", "v2", 4000, 0).ok());  // an earlier time: appended after
+  EXPECT_EQ(log.endOffset("t", 0, 4999), 0);
+  EXPECT_EQ(log.endOffset("t", 0, 5000), 3);  // the retried copy and v2 (append time 5000)
+  auto recs = log.read("t", 0, 0, 3);
+  ASSERT_EQ(recs.size(), 3u);
+  EXPECT_EQ(recs[1].value, "v1");
+  EXPECT_EQ(recs[2].timestamp, 4000);
+  EXPECT_EQ(recs[2].appendTime, 5000);
+  EXPECT_EQ(log.earliestOffset("t", 0, 5500), 0);
+  EXPECT_EQ(log.earliestOffset("t", 0, 6001), 3);  // retention 1 s deleted all three
+  EXPECT_FALSE(log.numPartitions("missing").ok());
+}
+
+// The seed's example, driven by hand: a timer due at 10:00:00, the next row at 10:00:10.
+struct LateTimerRun {
+  SimEnv sim{SimEnvOptions{1, kTen - 10'000}};
+  std::shared_ptr<sim::KafkaLog> log = std::make_shared<sim::KafkaLog>();
+  std::shared_ptr<MemorySinkData> out = std::make_shared<MemorySinkData>();
+
+  Status start() {
+    STREAMSIM_RETURN_IF_ERROR(log->createTopic("events", {1, 0}));
+    auto source = makeKafkaSource(log, {{"subscribe", "events"}, {"startingOffsets", "earliest"}});
+    if (!source.ok()) return source.status();
+    DataStreamWriter w = readStream(*source)
+                             .groupBy({"key"})
+                             .transformWithState("late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
+                             .writeStream();
+    w.sink(makeMemorySink(out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(5 * 60'000));
+    w.option("checkpointLocation", "/chk").option("spark.sql.shuffle.partitions", "1");
+    return sim.start(w);
+  }
+};
+
+TEST(RealTime, TimerDueAt10FiresAt10h00m10sWhenTheNextRowArrives) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "2026-01-01T10:00:00Z", kTen - 10'000).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "2026-01-01T11:00:00Z", kTen + 10'000).ok());
+  ASSERT_TRUE(run.start().ok());
+  auto ran = run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); });
+  ASSERT_TRUE(ran.ok()) << ran.status().message();
+  std::vector<Row> rows = run.out->appendView();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].get("due"), Value::timestamp(kTen));
+  EXPECT_EQ(rows[0].get("fired_at"), Value::timestamp(kTen + 10'000));  // 10 s late
+  const QueryProgress* p = run.sim.query()->lastProgress();
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->batchDurationMs, 5 * 60'000);
+  EXPECT_EQ(p->stateOperators.at(0).numTimersFired, 1);
+}
+
+TEST(RealTime, TimerWithNoDataAfterItFiresAtTheLongBatchsEnd) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "2026-01-01T10:00:00Z", kTen - 10'000).ok());
+  ASSERT_TRUE(run.start().ok());
+  ASSERT_TRUE(run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); }).ok());
+  std::vector<Row> rows = run.out->appendView();
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].get("fired_at"), Value::timestamp(kTen - 10'000 + 5 * 60'000));
+}
+
+TEST(RealTime, TriggerIntervalBelowTheMinimumFailsToStart) {
+  for (DurationMs d : {DurationMs{-1}, DurationMs{0}, DurationMs{4999}}) {
+    LateTimerRun run;
+    ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+    auto source = makeKafkaSource(run.log, {{"subscribe", "events"}});
+    ASSERT_TRUE(source.ok());
+    DataStreamWriter w = readStream(*source).writeStream();
+    w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(d));
+    w.option("checkpointLocation", "/chk");
+    Status st = run.sim.start(w);
+    EXPECT_NE(st.message().find("[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL]"), std::string::npos)
+        << d << ": " << st.toString();
+    EXPECT_NE(st.message().find("5000 ms"), std::string::npos) << st.toString();
+  }
+  LateTimerRun ok;
+  ASSERT_TRUE(ok.log->createTopic("events", {1, 0}).ok());
+  auto source = makeKafkaSource(ok.log, {{"subscribe", "events"}});
+  DataStreamWriter w = readStream(*source).writeStream();
+  w.sink(makeMemorySink(ok.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(5000));
+  w.option("checkpointLocation", "/chk");
+  EXPECT_TRUE(ok.sim.start(w).ok());
+}
+
+// Every unsupported combination fails to start with its condition (each file expects it).
+TEST(RealTime, EveryUnsupportedCombinationFailsWithItsCondition) {
+  int n = 0;
+  for (const auto& e : std::filesystem::directory_iterator(scenarioPath("unsupported"))) {
+    auto sc = loadScenario(e.path().string());
+    ASSERT_TRUE(sc.ok()) << sc.status().message();
+    auto r = runScenario(*sc);
+    EXPECT_TRUE(r.passed()) << e.path() << "\n" << r.report();
+    ++n;
+  }
+  EXPECT_GE(n, 10);
+}
+
+TEST(RealTime, ModeEquivalenceCatchesAProcessorThatCountsCalls) {
+  auto sc = loadScenario(scenarioPath("per_row_calls.yaml"));
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  sc->oracles = {"mode_equivalence"};
+  auto r = runScenario(*sc);
+  ASSERT_EQ(r.violations.size(), 1u) << r.report();
+  EXPECT_EQ(r.violations[0].oracle, "mode_equivalence");
+  EXPECT_NE(r.violations[0].message.find("final state differs"), std::string::npos) << r.report();
+}
+
+TEST(RealTime, ModeEquivalenceHoldsForACount) {
+  auto sc = loadScenario(scenarioPath("count_same_in_both_modes.yaml"));
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  auto r = runScenario(*sc);
+  EXPECT_TRUE(r.passed()) << r.report();
+}
+
+TEST(RealTime, ASlowSinkBreaksTheLatencyBound) {
+  auto sc = loadScenario(scenarioPath("slow_sink_breaks_latency_bound.yaml"));
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  sc->oracles = {"latency_bound"};
+  sc->latencyBound[99] = 50;
+  auto r = runScenario(*sc);
+  ASSERT_EQ(r.violations.size(), 1u) << r.report();
+  EXPECT_EQ(r.violations[0].oracle, "latency_bound");
+  EXPECT_NE(r.violations[0].message.find("p99 end-to-end latency 80 ms over the bound 50 ms"),
+            std::string::npos) << r.report();
+}
+
+TEST(RealTime, InspectReadsARealTimeCheckpointWithKafkaOffsets) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(run.log->produce("events", "a", "2026-01-01T12:00:00Z", kTen - 9'000 + i).ok());
+  ASSERT_TRUE(run.start().ok());
+  ASSERT_TRUE(run.sim.guarded([](StreamingQuery& q) { return q.runBatches(2); }).ok());
+  auto report = inspectCheckpoint(run.sim.env(), "/chk");
+  ASSERT_TRUE(report.ok()) << report.status().message();
+  EXPECT_FALSE(report->has(DiagnosisKind::kUnreadable)) << formatReport(*report);
+  ASSERT_EQ(report->batches.size(), 2u) << formatReport(*report);
+  EXPECT_EQ(report->batches[0].sourceOffsets.at(0), std::optional<std::string>(R"({"events":{"0":3}})"));
+  EXPECT_TRUE(report->batches[1].committed);
+  EXPECT_NE(formatReport(*report).find(R"({"events":{"0":3}})"), std::string::npos) << formatReport(*report);
+}
+
+}  // namespace
+}  // namespace streamsim::harness
