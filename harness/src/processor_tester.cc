@@ -611,7 +611,19 @@ Result<std::vector<Row>> ProcessorTesterBase::test(std::vector<KeyRows> batch) {
       input.push_back(withKeyColumns(k, r));
     }
   }
-  STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch(std::move(input), /*commit=*/true, nullptr));
+  if (!options_.realTimeMode) {
+    STREAMSIM_ASSIGN_OR_RETURN(auto out, runBatch(std::move(input), /*commit=*/true, nullptr));
+    return takePending(std::move(out));
+  }
+  // Real-time mode (PySpark's TwsTester realTimeMode): one handleInputRows call per row, each
+  // its own batch, so the timers due fire after every row.
+  std::vector<Row> out;
+  for (Row& r : input) {
+    std::vector<Row> one;
+    one.push_back(std::move(r));
+    STREAMSIM_ASSIGN_OR_RETURN(auto emitted, runBatch(std::move(one), /*commit=*/true, nullptr));
+    for (Row& e : emitted) out.push_back(std::move(e));
+  }
   return takePending(std::move(out));
 }
 

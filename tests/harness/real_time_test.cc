@@ -52,8 +52,15 @@ TEST(KafkaLog, AppendTimesRetentionAndARetryingProducer) {
 }
 
 // The seed's example, driven by hand: a timer due at 10:00:00, the next row at 10:00:10.
+SimEnvOptions lateTimerEnv() {
+  SimEnvOptions o;
+  o.seed = 1;
+  o.startTimeMs = kTen - 10'000;
+  return o;
+}
+
 struct LateTimerRun {
-  SimEnv sim{SimEnvOptions{1, kTen - 10'000}};
+  SimEnv sim{lateTimerEnv()};
   std::shared_ptr<sim::KafkaLog> log = std::make_shared<sim::KafkaLog>();
   std::shared_ptr<MemorySinkData> out = std::make_shared<MemorySinkData>();
 
@@ -134,6 +141,22 @@ TEST(RealTime, EveryUnsupportedCombinationFailsWithItsCondition) {
     ++n;
   }
   EXPECT_GE(n, 10);
+}
+
+// Regression (sweep false alarm, unsupported/file_sink.yaml seed 1306): the allowlist was
+// checked after the checkpoint's metadata file was written, so a crash in that write hid the
+// condition the scenario expects. A refused real-time query now writes nothing.
+TEST(RealTime, RefusedAtStartBeforeTheCheckpointIsWritten) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  auto source = makeKafkaSource(run.log, {{"subscribe", "events"}});
+  ASSERT_TRUE(source.ok());
+  DataStreamWriter w = readStream(*source).dropDuplicatesWithinWatermark({"key"}).writeStream();
+  w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(60'000));
+  w.option("checkpointLocation", "/chk");
+  Status st = run.sim.start(w);
+  EXPECT_NE(st.message().find("OPERATOR_OR_SINK_NOT_IN_ALLOWLIST"), std::string::npos) << st.toString();
+  EXPECT_FALSE(run.sim.env().fs->exists("/chk/metadata"));
 }
 
 TEST(RealTime, ModeEquivalenceCatchesAProcessorThatCountsCalls) {

@@ -175,8 +175,10 @@ class StreamingQuery {
   Status runRealTimeBatch(int64_t batchId, TimeMs startMs, const std::optional<PendingRerun>& rerun);
   // Whether a record is readable now beyond the committed offsets (processAllAvailable).
   Result<bool> realTimeHasBacklog();
-  // The allowlist and configuration checks of real-time mode, on this run's instances.
+  // The allowlist and configuration checks of real-time mode, on this run's instances, before
+  // the checkpoint is touched; then, once the checkpoint is read, its format (v2).
   Status checkRealTimeQuery();
+  Status checkRealTimeCheckpoint();
   Status runBatch(int64_t batchId, const std::vector<std::optional<std::string>>& start,
                   const std::vector<std::optional<std::string>>& end, TimeMs batchTimestampMs,
                   TimeMs lateWatermark, TimeMs evictionWatermark, bool rerun);

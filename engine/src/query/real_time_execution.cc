@@ -42,6 +42,13 @@ struct Scheduled {
   size_t index = 0;  // into the batch's rows
 };
 
+Status checkpointV1Error(const std::string& checkpoint) {
+  return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED",
+                  fmt::format("Stateful real-time queries need checkpoint format v2 "
+                              "({} = 2); the checkpoint {} uses v1.",
+                              kFormatVersionConf, checkpoint));
+}
+
 }  // namespace
 
 Status prepareRealTimeOptions(QueryOptions& o) {
@@ -88,6 +95,16 @@ Status StreamingQuery::checkRealTimeQuery() {
       return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED",
                       "Stateful real-time queries need the RocksDB state store provider "
                       "(spark.sql.streaming.stateStore.providerClass); the query set another one.");
+    if (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1)
+      return checkpointV1Error(options_.checkpointLocation);
+  }
+  return Status::OK();
+}
+
+Status StreamingQuery::checkRealTimeCheckpoint() {
+  bool stateful = false;
+  for (const auto& op : operators_) stateful = stateful || op->isStateful();
+  if (stateful) {
     // Checkpoint format v2: asked for explicitly as 1, recorded as 1, or an existing checkpoint
     // written without the setting (v1 is the default) is refused.
     const bool fresh = next_batch_id_ == 0 && !pending_rerun_;
@@ -95,11 +112,7 @@ Status StreamingQuery::checkRealTimeQuery() {
     bool v1 = (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1) ||
               (recorded != conf_.end() && recorded->second == "1") ||
               (!fresh && recorded == conf_.end());
-    if (v1)
-      return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED",
-                      fmt::format("Stateful real-time queries need checkpoint format v2 "
-                                  "({} = 2); the checkpoint {} uses v1.",
-                                  kFormatVersionConf, options_.checkpointLocation));
+    if (v1) return checkpointV1Error(options_.checkpointLocation);
   }
   conf_[kFormatVersionConf] = "2";
   return Status::OK();

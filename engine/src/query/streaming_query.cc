@@ -89,6 +89,12 @@ Status StreamingQuery::fail(Status st) {
 
 Status StreamingQuery::open() {
   const std::string& root = options_.checkpointLocation;
+  // Fresh sources, operators and sink for this run (restored and started below). A real-time
+  // query they do not fit is refused before anything is written to the checkpoint.
+  for (const auto& f : df_.sources()) sources_.push_back(f());
+  for (const auto& f : df_.operators()) operators_.push_back(f());
+  sink_ = sink_factory_();
+  if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeQuery());
   STREAMSIM_RETURN_IF_ERROR(env_.fs->mkdirs(root).withContext("creating the checkpoint folder"));
 
   // metadata: the query id, written once.
@@ -192,8 +198,6 @@ Status StreamingQuery::open() {
   options_.stateStore.minVersionsToRetain = options_.minBatchesToRetain;
   state_stores_ = makeStateStoreProvider(env_, options_.stateStore);
 
-  // Fresh sources, operators and sink for this run.
-  for (const auto& f : df_.sources()) sources_.push_back(f());
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceContext sctx{&env_, root, static_cast<int>(i), next_batch_id_, true,
                        options_.trigger.kind == Trigger::Kind::kAvailableNow};
@@ -203,8 +207,8 @@ Status StreamingQuery::open() {
   int statefulId = 0;
   std::string eventTimeColumn;
   DurationMs delay = 0;
-  for (size_t i = 0; i < df_.operators().size(); ++i) {
-    auto op = df_.operators()[i]();
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    Operator* op = operators_[i].get();
     OperatorStartContext octx;
     octx.env = &env_;
     octx.checkpointRoot = root;
@@ -223,13 +227,11 @@ Status StreamingQuery::open() {
     } else if (auto out = op->outputEventTimeColumn(); out && !eventTimeColumn.empty()) {
       eventTimeColumn = *out;  // the watermark now rides on this output column
     }
-    operators_.push_back(std::move(op));
   }
-  sink_ = sink_factory_();
   SinkContext skctx{&env_, next_batch_id_, options_.outputMode, root};
   STREAMSIM_RETURN_IF_ERROR(sink_->start(skctx).withContext(sink_->description()));
 
-  if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeQuery());
+  if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeCheckpoint());
   active_ = true;
   nlohmann::json j{{"event", "query_started"},
                    {"nextBatch", next_batch_id_},

@@ -11,10 +11,11 @@
 //
 // What each call is, in engine terms:
 // - test(key, rows): a batch whose only input is `rows` of `key`, at the current processing
-//   time and watermark; due timers fire after the input, as in any batch.
+//   time and watermark; due timers fire after the input, as in any batch. With realTimeMode,
+//   a batch per row (one handleInputRows call per row, as in real-time mode).
 // - test({{"a", rows}, {"b", rows}}): one batch holding rows of several keys, handled by ONE
 //   processor instance in the engine's key order (as a query's task does): a value carried in a
-//   member from one key to the next shows.
+//   member from one key to the next shows. With realTimeMode, a batch per row too.
 // - setProcessingTime / setWatermark: move time; in the matching time mode a batch without
 //   input runs, firing the timers that became due and removing expired TTL values.
 // - peek*/listTimers: read one key's state at the current time, changing nothing (a batch
@@ -63,6 +64,11 @@ struct TesterOptions {
   // the first batch, before its input.
   std::optional<std::vector<Row>> initialState{};
   std::optional<std::vector<std::string>> initialStateGroupBy{};
+  // Real-time mode (PySpark's TwsTester realTimeMode, seed 004): test() calls handleInputRows
+  // once per input row, each row its own committed batch (due timers fire after each row);
+  // test() with no rows then runs no batch. A failing row returns its Status; the rows before
+  // it stay committed.
+  bool realTimeMode = false;
   TimeMs processingTimeMs = 0;  // the starting processing time
   TimeMs watermarkMs = 0;       // the starting watermark
   StateStoreOptions stateStore{};
