@@ -192,6 +192,8 @@ bool wanted(const WorkloadConfig& c, std::string_view oracle) {
   if (oracle == "state_bound") return c.stateBound.has_value();
   if (oracle == "batch_split" || oracle == "process_isolation" || oracle == "timer_bound")
     return false;  // opt-in (named in the config's oracles)
+  if (oracle == "latency_bound" || oracle == "mode_equivalence")
+    return false;  // real-time mode's: scenarios only (a workload runs micro-batch, no Kafka-like log)
   if (oracle == "watermark") return c.kind == WorkloadKind::kDedup;
   if (oracle == "timers" || oracle == "ttl") return isTws(c.kind);
   return true;  // exactly_once, determinism (when asked through RunOptions)

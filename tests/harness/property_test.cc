@@ -30,7 +30,7 @@ void holds(WorkloadKind kind, const char* store, int cases) {
                       [&] {
                         RunCase rcase = *gen;
                         RunResult r = runCase(c, rcase, {.references = refs});
-                        RC_ASSERT(r.error.ok());
+                        if (!r.error.ok()) RC_FAIL(r.error.toString() + "\n" + replayCommand(c, rcase));
                         if (!r.violations.empty()) RC_FAIL(r.report() + replayCommand(c, rcase));
                       });
   EXPECT_TRUE(ok);
