@@ -204,5 +204,79 @@ TEST(RealTime, InspectReadsARealTimeCheckpointWithKafkaOffsets) {
   EXPECT_NE(formatReport(*report).find(R"({"events":{"0":3}})"), std::string::npos) << formatReport(*report);
 }
 
+// Spark: "Real-time Mode does not retry tasks". A processor that throws fails the real-time
+// batch at once, whatever taskRetries says (micro-batch mode retries the task first).
+TEST(RealTime, AFailingTaskIsNotRetried) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "not a timestamp", kTen - 9'000).ok());
+  auto source = makeKafkaSource(run.log, {{"subscribe", "events"}, {"startingOffsets", "earliest"}});
+  ASSERT_TRUE(source.ok());
+  DataStreamWriter w = readStream(*source)
+                           .groupBy({"key"})
+                           .transformWithState("late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
+                           .writeStream();
+  w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(60'000));
+  w.option("checkpointLocation", "/chk").option("spark.sql.shuffle.partitions", "1").option("taskRetries", "3");
+  ASSERT_TRUE(run.sim.start(w).ok());
+  auto ran = run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); });
+  ASSERT_FALSE(ran.ok());
+  const std::string& m = ran.status().message();
+  EXPECT_NE(m.find("is not a timestamp"), std::string::npos) << m;
+  EXPECT_NE(m.find("real-time mode: the batch fails and re-runs from the last committed offsets"),
+            std::string::npos) << m;
+  EXPECT_EQ(m.find("attempt"), std::string::npos) << m;  // micro-batch mode: "attempt 4 of 4"
+  EXPECT_FALSE(run.sim.env().fs->exists("/chk/commits/0"));
+}
+
+// Spark's escape hatch, spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled:
+// a stateful query that ran in micro-batch mode (checkpoint format v1) refuses to go on in real
+// time, the error naming the escape hatch; with it the query goes on over the v1 checkpoint and
+// its state carries over (a value seen in micro-batch mode stays a duplicate).
+TEST(RealTime, AMicroBatchCheckpointGoesOnInRealTimeOnlyWithTheEscapeHatch) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "x", kTen - 10'000).ok());
+  auto writer = [&](Trigger trigger, bool allowV1) {
+    auto source = makeKafkaSource(run.log, {{"subscribe", "events"}, {"startingOffsets", "earliest"}});
+    EXPECT_TRUE(source.ok());
+    DataStreamWriter w = readStream(*source).dropDuplicates({"value"}).writeStream();
+    w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(trigger);
+    w.option("checkpointLocation", "/chk").option("spark.sql.shuffle.partitions", "1");
+    w.option("stateStore", "rocksdb");
+    if (allowV1) w.option("spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled", "true");
+    return w;
+  };
+  ASSERT_TRUE(run.sim.start(writer(Trigger::ProcessingTime(1000), false)).ok());
+  auto ran = run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); });
+  ASSERT_TRUE(ran.ok()) << ran.status().message();
+  run.sim.stop();
+  ASSERT_EQ(run.out->appendView().size(), 1u);
+
+  Status refused = run.sim.start(writer(Trigger::RealTime(60'000), false));
+  EXPECT_NE(refused.message().find("[STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED]"),
+            std::string::npos) << refused.toString();
+  EXPECT_NE(refused.message().find(
+                "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled = true"),
+            std::string::npos) << refused.toString();
+
+  const TimeMs now = run.sim.env().clock->nowMs();
+  ASSERT_TRUE(run.log->produce("events", "a", "x", now + 1'000).ok());  // seen in micro-batch mode
+  ASSERT_TRUE(run.log->produce("events", "b", "y", now + 2'000).ok());
+  Status started = run.sim.start(writer(Trigger::RealTime(60'000), true));
+  ASSERT_TRUE(started.ok()) << started.toString();
+  ran = run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); });
+  ASSERT_TRUE(ran.ok()) << ran.status().message();
+  std::vector<Row> rows = run.out->appendView();
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_EQ(rows[0].get("value"), Value("x"));
+  EXPECT_EQ(rows[1].get("value"), Value("y"));
+  run.sim.stop();
+  // The checkpoint stays v1: without the escape hatch the next start is refused again.
+  refused = run.sim.start(writer(Trigger::RealTime(60'000), false));
+  EXPECT_NE(refused.message().find("CHECKPOINT_FORMAT_V1_NOT_SUPPORTED"), std::string::npos)
+      << refused.toString();
+}
+
 }  // namespace
 }  // namespace streamsim::harness

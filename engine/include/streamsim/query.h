@@ -69,6 +69,10 @@ struct QueryOptions {
   DurationMs realTimeMinBatchMs = kDefaultRealTimeMinBatchMs;
   DurationMs realTimeRecordCostMs = 0;
   DurationMs realTimeSinkLatencyMs = 0;
+  // spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled: a stateful real-time
+  // query may start on checkpoint format v1 (an existing micro-batch checkpoint, or v1 asked
+  // for) instead of failing with CHECKPOINT_FORMAT_V1_NOT_SUPPORTED. Spark calls it unsafe.
+  bool realTimeAllowCheckpointV1 = false;
 };
 
 class StreamingQuery;

@@ -109,6 +109,9 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
     } else {
       options_.realTimeMinBatchMs = *d;
     }
+  } else if (key == "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled") {
+    auto b = parseBool(key, value);
+    if (b.ok()) options_.realTimeAllowCheckpointV1 = *b; else record(b.status());
   } else if (key == "noDataMicroBatches.enabled" ||
              key == "spark.sql.streaming.noDataMicroBatches.enabled") {
     auto b = parseBool(key, value);
@@ -126,7 +129,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
         "unknown query option '{}': expected checkpointLocation, spark.sql.shuffle.partitions, "
         "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy, "
         "spark.sql.streaming.minBatchesToRetain, spark.sql.streaming.stateStore.checkpointFormatVersion, "
-        "spark.sql.streaming.realTimeMode.minBatchDuration, realTime.recordCost or "
+        "spark.sql.streaming.realTimeMode.minBatchDuration, "
+        "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, realTime.recordCost or "
         "realTime.sinkLatency", key)));
   }
   return *this;

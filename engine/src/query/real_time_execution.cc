@@ -28,6 +28,7 @@ namespace streamsim {
 namespace {
 
 constexpr const char* kFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
+constexpr const char* kAllowV1Conf = "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled";
 
 Status rtmError(std::string_view condition, const std::string& message) {
   return Status::InvalidArgument(fmt::format("[{}] {}", condition, message));
@@ -45,8 +46,10 @@ struct Scheduled {
 Status checkpointV1Error(const std::string& checkpoint) {
   return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED",
                   fmt::format("Stateful real-time queries need checkpoint format v2 "
-                              "({} = 2); the checkpoint {} uses v1.",
-                              kFormatVersionConf, checkpoint));
+                              "({} = 2); the checkpoint {} uses v1. Use a fresh checkpoint "
+                              "location, or accept the risk of losing state on a failure with "
+                              "{} = true.",
+                              kFormatVersionConf, checkpoint, kAllowV1Conf));
 }
 
 }  // namespace
@@ -95,7 +98,8 @@ Status StreamingQuery::checkRealTimeQuery() {
       return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED",
                       "Stateful real-time queries need the RocksDB state store provider "
                       "(spark.sql.streaming.stateStore.providerClass); the query set another one.");
-    if (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1)
+    if (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1 &&
+        !options_.realTimeAllowCheckpointV1)
       return checkpointV1Error(options_.checkpointLocation);
   }
   return Status::OK();
@@ -112,7 +116,9 @@ Status StreamingQuery::checkRealTimeCheckpoint() {
     bool v1 = (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1) ||
               (recorded != conf_.end() && recorded->second == "1") ||
               (!fresh && recorded == conf_.end());
-    if (v1) return checkpointV1Error(options_.checkpointLocation);
+    if (v1 && !options_.realTimeAllowCheckpointV1) return checkpointV1Error(options_.checkpointLocation);
+    // Allowed on v1 (the escape hatch): the checkpoint stays v1, a later start without it fails.
+    if (v1) return Status::OK();
   }
   conf_[kFormatVersionConf] = "2";
   return Status::OK();
