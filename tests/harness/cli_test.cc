@@ -60,6 +60,17 @@ TEST(Cli, FailingCheckExitsOneWithReplayCommand) {
   std::filesystem::remove(f);
 }
 
+// --state-store memory does not silently run a real-time scenario on RocksDB: it says so.
+TEST(Cli, SweepStateStoreMemorySaysRealTimeScenariosKeepRocksDB) {
+  Out rt = runCli("sweep " + scenario("realtime/dedup_real_time.yaml") + " --seeds 1 --state-store memory");
+  EXPECT_EQ(rt.code, 0) << rt.text;
+  EXPECT_NE(rt.text.find("--state-store memory: 1 real-time scenario(s) without a stateStore of "
+                         "their own keep RocksDB"), std::string::npos) << rt.text;
+  Out mb = runCli("sweep " + scenario("seeds/counter_a3_b2.yaml") + " --seeds 1 --state-store memory");
+  EXPECT_EQ(mb.code, 0) << mb.text;
+  EXPECT_EQ(mb.text.find("keep RocksDB"), std::string::npos) << mb.text;
+}
+
 TEST(Cli, BadInputExitsTwoWithFileLineColumn) {
   std::string f = tempCopy(scenario("seeds/counter_a3_b2.yaml"), "sink: {kind: memory}",
                            "sinc: {kind: memory}");

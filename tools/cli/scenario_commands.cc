@@ -252,7 +252,21 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", args.stateStore);
       return kExitBadInput;
     }
-    for (auto& sc : scenarios) sc.query.stateStore = args.stateStore;
+    // A real-time scenario that names no store of its own keeps RocksDB, real-time mode's
+    // default: a stateful real-time query refuses another provider (Spark's
+    // SQL_CONFIGURATION_NOT_SUPPORTED), so the override would only turn it into that error.
+    int keptRocksDB = 0;
+    for (auto& sc : scenarios) {
+      sc.query.stateStore = args.stateStore;
+      if (args.stateStore != "rocksdb" && !sc.query.stateStoreSet &&
+          sc.query.trigger.kind == harness::TriggerSpec::Kind::kRealTime)
+        ++keptRocksDB;
+    }
+    if (keptRocksDB > 0)
+      err << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) without a "
+                         "stateStore of their own keep RocksDB (real-time mode's default; a "
+                         "stateful real-time query refuses another provider)\n",
+                         args.stateStore, keptRocksDB);
   }
 
   harness::ScenarioSweepOptions so;
