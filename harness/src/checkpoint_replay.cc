@@ -8,7 +8,9 @@
 // committed.
 #include "streamsim/harness/checkpoint_replay.h"
 
+#include <algorithm>
 #include <exception>
+#include <string_view>
 #include <map>
 #include <memory>
 #include <set>
@@ -99,6 +101,16 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
 
   // The recorded plan: per batch its files, timestamp and watermark.
   STREAMSIM_ASSIGN_OR_RETURN(CheckpointReport report, inspectCheckpoint(real, chk));
+  // A plan the inspector cannot read is bad input, named in the user's own files: replaying
+  // past it would fail later on the simulated copy, or replay a plan that is not the recorded one.
+  for (const Diagnosis& d : report.diagnoses) {
+    const bool planFile = std::any_of(d.paths.begin(), d.paths.end(), [&](const std::string& p) {
+      return p.rfind(chk + "/offsets", 0) == 0 || p.rfind(chk + "/sources", 0) == 0;
+    });
+    if (d.kind == DiagnosisKind::kUnreadable || (d.kind == DiagnosisKind::kMissing && planFile))
+      return Status::InvalidArgument(fmt::format("{} cannot be replayed: [{}] {}", chk,
+                                                 diagnosisKindName(d.kind), d.message));
+  }
   CheckpointReplayResult result;
   std::set<std::string> landingDirs;
   std::vector<std::string> loggedFiles;
@@ -184,26 +196,38 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     STREAMSIM_RETURN_IF_ERROR(
         fs.putDurable(fmt::format("{}/offsets/{}", kSimCheckpoint, rb.batchId), data));
     if (rb.batchTimestampMs > clock.nowMs()) clock.set(rb.batchTimestampMs);
-    auto fail = [&](const std::string& what) {
-      return Status::FailedPrecondition(
-          fmt::format("replaying batch {} of {}: {}", rb.batchId, chk, what));
+    // The engine names the simulated copy; the user knows the checkpoint by its own path. Bad
+    // input (a file that does not parse, one that is missing) stays bad input (exit 2).
+    auto fail = [&](const Status& st) {
+      std::string what = st.message();
+      for (size_t at = what.find(kSimCheckpoint); at != std::string::npos;
+           at = what.find(kSimCheckpoint, at + chk.size()))
+        what.replace(at, std::string_view(kSimCheckpoint).size(), chk);
+      std::string msg = fmt::format("replaying batch {} of {}: {}", rb.batchId, chk, what);
+      switch (st.code()) {
+        case Status::Code::kCorruption:
+        case Status::Code::kNotFound:
+        case Status::Code::kInvalidArgument: return Status::InvalidArgument(std::move(msg));
+        default: return Status::FailedPrecondition(std::move(msg));
+      }
     };
     try {
       auto query = writer.start(env);
-      if (!query.ok()) return fail(query.status().message());
+      if (!query.ok()) return fail(query.status());
       auto ran = (*query)->triggerOnce();
-      if (!ran.ok()) return fail(ran.status().message());
+      if (!ran.ok()) return fail(ran.status());
       const QueryProgress* p = (*query)->lastProgress();
       if (!*ran || p == nullptr || p->batchId != rb.batchId)
-        return fail(fmt::format("the engine did not re-run it (ran {}, last batch {})", *ran,
-                                p ? std::to_string(p->batchId) : std::string("none")));
+        return fail(Status::FailedPrecondition(
+            fmt::format("the engine did not re-run it (ran {}, last batch {})", *ran,
+                        p ? std::to_string(p->batchId) : std::string("none"))));
       rb.rowsIn = p->numInputRows;
       rb.rowsOut = p->numOutputRows;
       rb.replayedTimestampMs = p->timestamp;
       rb.replayedWatermarkMs = p->eventTime.watermark;
       (*query)->stop();
     } catch (const std::exception& e) {
-      return fail(fmt::format("threw: {}", e.what()));
+      return fail(Status::FailedPrecondition(fmt::format("threw: {}", e.what())));
     }
     if (const auto* rows = sinkData->batch(rb.batchId)) rb.output = *rows;
   }

@@ -472,6 +472,7 @@ class Parser {
     }
     if (auto s = n["sink"]; s) {
       q.sink = parseSink(s);
+      checkSinkIsNotASource(s, q);
     } else {
       q.sink.where = loc(n);  // memory sink by default
     }
@@ -754,6 +755,27 @@ class Parser {
       }
     }
     return s;
+  }
+
+  // A files sink writing into a file source's folder feeds every batch's output back in as the
+  // next batch's input: `run: available` would never drain. Refused at the sink's path.
+  void checkSinkIsNotASource(const YAML::Node& sinkNode, const QuerySpec& q) {
+    if (q.sink.kind != SinkSpec::Kind::kFiles || q.sink.path.empty()) return;
+    auto norm = [](const std::string& p) {
+      std::string s = std::filesystem::path(p).lexically_normal().string();
+      while (s.size() > 1 && s.back() == '/') s.pop_back();
+      return s;
+    };
+    for (size_t i = 0; i < q.sources.size(); ++i) {
+      const SourceSpec& src = q.sources[i];
+      if (src.kind != SourceSpec::Kind::kFiles || norm(src.path) != norm(q.sink.path)) continue;
+      const YAML::Node p = sinkNode["path"];
+      error(p ? p : sinkNode,
+            fmt::format("the files sink writes into {}, the folder source {} reads: each batch's "
+                        "output would be the next batch's input and the query never drains; "
+                        "expected a sink folder of its own",
+                        q.sink.path, i));
+    }
   }
 
   SinkSpec parseSink(const YAML::Node& n) {

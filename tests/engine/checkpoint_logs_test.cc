@@ -361,6 +361,50 @@ TEST(FileSourceLogFormat, CompactPlusTwoBatchesGiveFiveFiles) {
   EXPECT_EQ(**latest, 4);
 }
 
+// Spark 2.1's compacted source log holds 2.compact, 3 and 4: batches 0 and 1 were removed after
+// the compaction, and FileStreamSourceLog.get reads them from the latest compact file by the
+// batchId of its entries (issue 18: a replay of such a checkpoint failed with "batch 0 missing").
+TEST(FileSourceLogFormat, BatchesRemovedAfterCompactionAreReadFromTheCompactFile) {
+  PosixEnv p;
+  FileSourceLog log(p.env(), joinPath(kFixtures, "file-source-log-version-2.1.0"));
+  for (int64_t id : {0, 1, 3, 4}) {
+    auto b = log.get(id);
+    ASSERT_TRUE(b.ok()) << b.status().toString();
+    ASSERT_TRUE(b->has_value()) << "batch " << id;
+    ASSERT_EQ((*b)->size(), 1u) << "batch " << id;
+    EXPECT_EQ((**b)[0].path, "/a/b/" + std::to_string(id));
+    EXPECT_EQ((**b)[0].batchId, id);
+  }
+  auto compact = log.get(2);  // 2.compact itself, every entry up to batch 2
+  ASSERT_TRUE(compact.ok() && compact->has_value());
+  EXPECT_EQ((*compact)->size(), 3u);
+  auto none = log.get(5);
+  ASSERT_TRUE(none.ok());
+  EXPECT_FALSE(none->has_value());
+}
+
+// A compactible log that starts after batch 0 with a plain file has lost the compact file listing
+// the earlier batches (issue 18: `inspect` said nothing unusual of a sink log lacking 7.compact).
+TEST(CompactibleLogFormat, ALogStartingAfterZeroWithoutItsCompactFileIsMissingBatches) {
+  SimEnv s;
+  ASSERT_TRUE(s.fs.mkdirs("/out/_spark_metadata").ok());
+  for (std::string n : {"8", "9"})
+    ASSERT_TRUE(s.fs.putDurable("/out/_spark_metadata/" + n,
+                                readFixture("file-sink-log-version-2.1.0/" + n)).ok());
+  FileSinkLog log(s.env(), "/out");
+  auto all = log.allFiles();
+  ASSERT_FALSE(all.ok());
+  EXPECT_EQ(all.status().code(), Status::Code::kNotFound);
+  EXPECT_NE(all.status().message().find("/out/_spark_metadata/7.compact"), std::string::npos)
+      << all.status().message();
+  EXPECT_NE(all.status().message().find("batches 0 to 7 are missing"), std::string::npos)
+      << all.status().message();
+  // With the compact file back, the log reads.
+  ASSERT_TRUE(s.fs.putDurable("/out/_spark_metadata/7.compact",
+                              readFixture("file-sink-log-version-2.1.0/7.compact")).ok());
+  EXPECT_TRUE(log.allFiles().ok());
+}
+
 // Entries as this engine writes them are read without a JSON DOM; every other spelling goes to
 // the DOM reader. Both must give the same entries and the same errors.
 RC_GTEST_PROP(FileSourceLogEntry, WhatIsWrittenIsReadBack, ()) {
@@ -522,7 +566,6 @@ TEST(MetadataLogProtocol, LatestIgnoresTempAndForeignFiles) {
   ASSERT_TRUE(s.fs.putDurable("/ck/offsets/.5.0b1e.tmp", "v1\n{").ok());
   ASSERT_TRUE(s.fs.putDurable("/ck/offsets/7.crc", "x").ok());
   ASSERT_TRUE(s.fs.putDurable("/ck/offsets/notes", "x").ok());
-  ASSERT_TRUE(s.fs.mkdirs("/ck/offsets/9").ok());
   auto ids = offsets.listBatchIds();
   ASSERT_TRUE(ids.ok());
   EXPECT_EQ(*ids, (std::vector<int64_t>{0, 1}));
@@ -537,6 +580,25 @@ TEST(MetadataLogProtocol, LatestIgnoresTempAndForeignFiles) {
   auto none = empty.getLatest();
   ASSERT_TRUE(none.ok());
   EXPECT_FALSE(none->has_value());
+}
+
+// A folder under a batch file's name is not skipped as if the batch did not exist (issue 18's
+// malformed-input suite): it is listed, and reading it fails naming it, as in Spark, whose
+// HDFSMetadataLog lists it by name and fails to open it.
+TEST(MetadataLogProtocol, AFolderWhereABatchFileBelongsIsAnErrorNamingIt) {
+  SimEnv s;
+  OffsetLog offsets(s.env(), "/ck");
+  OffsetSeq seq;
+  seq.offsets = {std::string("{\"logOffset\":0}")};
+  ASSERT_TRUE(*offsets.add(0, seq));
+  ASSERT_TRUE(s.fs.mkdirs("/ck/offsets/9").ok());
+  auto ids = offsets.listBatchIds();
+  ASSERT_TRUE(ids.ok());
+  EXPECT_EQ(*ids, (std::vector<int64_t>{0, 9}));
+  auto latest = offsets.getLatest();
+  ASSERT_FALSE(latest.ok());
+  EXPECT_NE(latest.status().message().find("/ck/offsets/9"), std::string::npos)
+      << latest.status().message();
 }
 
 TEST(MetadataLogProtocol, TornFileIsCorruptionNamingTheFile) {

@@ -1,6 +1,7 @@
 // `streamsim inspect` and `streamsim state`: read a checkpoint folder on the real filesystem
 // (streamsim's or Spark's own) through the engine's inspector and state-file readers
 // (streamsim's state_files.h, Spark's HDFS-backed spark_state_store.h).
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <limits>
@@ -102,6 +103,11 @@ bool keyMatches(std::string_view bytes, const std::string& key) {
   return false;
 }
 
+// The report is printed either way; a file that does not parse is bad input (exit 2).
+int exitCodeOf(const CheckpointReport& report) {
+  return report.has(DiagnosisKind::kUnreadable) ? kExitBadInput : kExitOk;
+}
+
 }  // namespace
 
 int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, bool json,
@@ -127,7 +133,7 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
     }
     out << (json ? reportToJson(*report) : formatReport(*report));
     if (json) out << "\n";
-    return kExitOk;
+    return exitCodeOf(*report);
   }
   if (sink && roots.size() > 1) {
     err << fmt::format("streamsim inspect: {} holds {} checkpoints; --sink needs one checkpoint "
@@ -135,6 +141,7 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
     return kExitBadInput;
   }
   std::string jsonList;
+  int code = kExitOk;
   if (!json)
     out << fmt::format("{} is not a checkpoint itself; it holds {} checkpoint{}:\n", root,
                        roots.size(), roots.size() == 1 ? "" : "s");
@@ -144,6 +151,7 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
       err << "streamsim inspect: " << report.status().message() << "\n";
       return kExitBadInput;
     }
+    code = std::max(code, exitCodeOf(*report));
     if (json) {
       jsonList += (i ? ",\n" : "") + reportToJson(*report);
     } else {
@@ -156,7 +164,7 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
                        nlohmann::json(root).dump(-1, ' ', false,
                                                   nlohmann::json::error_handler_t::replace),
                        jsonList);
-  return kExitOk;
+  return code;
 }
 
 namespace {
@@ -367,10 +375,26 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
         std::string n = f.path().filename().string();
         if (n.size() > 10 && n.substr(n.size() - 10) == ".changelog") kind = StateStoreKind::kRocksDB;
       }
-      auto dump = readStateAt(env, root, opId, partition, version, kind);
+      // A torn snapshot the store reads around (from older files) is said, not skipped silently.
+      struct SkippedSnapshots : TraceSink {
+        std::vector<std::string> notes;
+        void event(std::string_view json) override {
+          auto e = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+          if (e.is_object() && e.value("event", "") == "state_snapshot_skipped")
+            notes.push_back(fmt::format("{} is unreadable ({}); read from older files instead",
+                                        e.value("path", ""), e.value("error", "")));
+        }
+      } skipped;
+      Env traced = env;
+      traced.trace = &skipped;
+      auto dump = readStateAt(traced, root, opId, partition, version, kind);
       if (!dump.ok()) {
         fail(fmt::format("cannot read: {}", dump.status().message()));
         continue;
+      }
+      if (!skipped.notes.empty()) {
+        jp["warnings"] = skipped.notes;
+        for (const auto& n : skipped.notes) tempNote += fmt::format("    WARNING: {}\n", n);
       }
       size_t shown = 0;
       std::string lines;

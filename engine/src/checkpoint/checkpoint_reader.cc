@@ -288,6 +288,12 @@ class Inspector {
     }
   }
 
+  // A compactible log's allFiles() failing: NotFound is a lost compact file or batch.
+  static DiagnosisKind logFailureKind(const Status& st) {
+    return st.code() == Status::Code::kNotFound ? DiagnosisKind::kMissing
+                                                : DiagnosisKind::kUnreadable;
+  }
+
   void readSources() {
     std::string sourcesDir = joinPath(report_.root, "sources");
     std::set<int> logDirs;  // sources/<i>/ folders seen
@@ -313,7 +319,7 @@ class Inspector {
       FileSourceLog log(env_, sourceLogDir(report_.root, i));
       auto all = log.allFiles();
       if (!all.ok()) {
-        add(DiagnosisKind::kUnreadable, all.status().message(), {}, {log.dir()});
+        add(logFailureKind(all.status()), all.status().message(), {}, {log.dir()});
         continue;
       }
       std::optional<int64_t> prevK;
@@ -611,7 +617,7 @@ class Inspector {
         }
         auto all = log.allFiles();
         if (!all.ok()) {
-          add(DiagnosisKind::kUnreadable, all.status().message(), {}, {log.dir()});
+          add(logFailureKind(all.status()), all.status().message(), {}, {log.dir()});
         } else {
           for (const auto& f : *all) {
             sink.listedFiles.push_back(f.path);

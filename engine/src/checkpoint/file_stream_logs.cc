@@ -104,6 +104,23 @@ Result<FileSourceEntry> FileSourceLogCodec::parseEntry(std::string_view line,
   return e;
 }
 
+Result<std::optional<std::vector<FileSourceEntry>>> FileSourceLog::get(int64_t batchId) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto stored, CompactibleFileStreamLog::get(batchId));
+  if (stored) return stored;
+  STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> ids, listBatchIds());
+  for (auto it = ids.rbegin(); it != ids.rend(); ++it) {
+    if (*it <= batchId || !isCompactFile(*it)) continue;
+    STREAMSIM_ASSIGN_OR_RETURN(auto compacted, CompactibleFileStreamLog::get(*it));
+    std::vector<FileSourceEntry> out;
+    if (compacted)
+      for (FileSourceEntry& e : *compacted)
+        if (e.batchId == batchId) out.push_back(std::move(e));
+    if (out.empty()) break;
+    return std::optional<std::vector<FileSourceEntry>>(std::move(out));
+  }
+  return std::optional<std::vector<FileSourceEntry>>();
+}
+
 std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex) {
   return joinPath(joinPath(checkpointRoot, "sources"), std::to_string(sourceIndex));
 }

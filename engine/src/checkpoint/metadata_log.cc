@@ -103,10 +103,10 @@ Result<std::vector<int64_t>> MetadataLogFiles::listBatchIds(bool acceptCompact) 
   if (!env_.fs->exists(dir_)) return std::vector<int64_t>();
   STREAMSIM_ASSIGN_OR_RETURN(auto entries, env_.fs->list(dir_));
   std::set<int64_t> ids;
-  for (const FileInfo& f : entries) {
-    if (f.isDir) continue;
+  // A folder under a batch file's name is listed too: reading it fails naming it (as Spark's
+  // HDFSMetadataLog lists it and fails to open it), instead of the batch silently not existing.
+  for (const FileInfo& f : entries)
     if (auto id = batchIdFromFileName(baseName(f.path), acceptCompact)) ids.insert(*id);
-  }
   return std::vector<int64_t>(ids.begin(), ids.end());
 }
 

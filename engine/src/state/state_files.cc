@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "json_text.h"
 #include "state/crc32.h"
 #include "state/crc32_fold.h"
 
@@ -332,8 +333,13 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
       Status st = data.ok() ? parseStateFile(*data, path, StateFileKind::kSnapshot, base, visit)
                             : data.status().withContext(fmt::format("reading {}", path));
       if (!st.ok()) {
-        if (env.trace != nullptr)
-          env.trace->event(fmt::format(R"({{"event":"state_snapshot_skipped","path":"{}"}})", path));
+        if (env.trace != nullptr) {
+          std::string event = R"({"event":"state_snapshot_skipped","path":)";
+          detail::appendJsonString(event, path);
+          event += R"(,"error":)";
+          detail::appendJsonString(event, st.message());
+          env.trace->event(event + "}");
+        }
         if (firstError.ok()) firstError = Status::Corruption(st.message());
         continue;
       }

@@ -116,7 +116,8 @@ class CompactibleFileStreamLog {
     return allFilesUpTo(*latest);
   }
   // Same, up to and including `lastBatchId`. Corruption if a batch between the last compact
-  // file and `lastBatchId` is missing.
+  // file and `lastBatchId` is missing; NotFound if the log starts after batch 0 without a
+  // compact file (the one listing the earlier batches is gone).
   Result<std::vector<Entry>> allFilesUpTo(int64_t lastBatchId) {
     STREAMSIM_ASSIGN_OR_RETURN(auto ids, listBatchIds());
     int64_t start = -1;  // first batch to read
@@ -129,6 +130,14 @@ class CompactibleFileStreamLog {
     }
     std::vector<Entry> all;
     if (!any) return all;
+    // Batches before the first one are in a compact file or nowhere: a log that starts at
+    // batch K > 0 with a plain file lost the compact file (K-1).compact and every batch it
+    // listed. Spark fails likewise (CompactibleFileStreamLog.allFiles: "... doesn't exist").
+    if (start > 0 && !isCompactFile(start))
+      return Status::NotFound(fmt::format(
+          "{}: batches 0 to {} are missing: the log starts at batch {} with no compact file "
+          "before it ({}/{}.compact, which would list every file up to batch {}, is gone)",
+          files_.dir(), start - 1, start, files_.dir(), start - 1, start - 1));
     for (int64_t id = start; id <= lastBatchId; ++id) {
       STREAMSIM_ASSIGN_OR_RETURN(auto batch, get(id));
       if (!batch)

@@ -32,6 +32,13 @@ class FileSourceLog : public CompactibleFileStreamLog<FileSourceEntry, FileSourc
   // `dir` is the log folder itself, e.g. sourceLogDir(checkpoint, 0).
   FileSourceLog(const Env& env, std::string dir, int compactInterval = kDefaultCompactInterval)
       : CompactibleFileStreamLog(env, std::move(dir), compactInterval) {}
+
+  // The entries of batch `batchId`, as Spark's FileStreamSourceLog.get: from `N` or
+  // `N.compact`; when neither is there (removed after a compaction, e.g. a Spark 2.1 log holding
+  // only `2.compact`, `3`, `4`), the entries of the latest compact file whose batchId is N.
+  // nullopt if no file has the batch. Entries of other batches in a compact file are returned
+  // too (callers keep those with batchId == N).
+  Result<std::optional<std::vector<FileSourceEntry>>> get(int64_t batchId);
 };
 
 // "<checkpoint>/sources/<i>"
