@@ -7,7 +7,8 @@ SimEnv::SimEnv(SimEnvOptions options)
     : options_(std::move(options)),
       clock_(options_.startTimeMs),
       fs_(&clock_),
-      ids_(options_.seed) {
+      ids_(options_.seed),
+      trace_(&clock_) {
   injector_ = std::make_unique<sim::FaultInjector>(options_.faultPlan, &fs_, &trace_);
   env_.clock = &clock_;
   env_.fs = &fs_;

@@ -10,6 +10,7 @@ namespace streamsim::sim {
 
 void TraceRecorder::event(std::string_view json) {
   lines_.emplace_back(json);
+  if (clock_ != nullptr) times_.push_back(clock_->nowMs());
   hash_ = fnv1a64(json, hash_);
   hash_ = fnv1a64("\n", hash_);
 }
@@ -18,6 +19,7 @@ std::string TraceRecorder::fingerprintHex() const { return fmt::format("{:016x}"
 
 void TraceRecorder::clear() {
   lines_.clear();
+  times_.clear();
   hash_ = 0xcbf29ce484222325ULL;
 }
 

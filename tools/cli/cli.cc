@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "bench/bench.h"
+#include "cli/report_command.h"
 #include "cli/scenario_commands.h"
 
 namespace streamsim::cli {
@@ -27,6 +28,8 @@ int runCli(int argc, char** argv) {
   runCmd->add_option("--keep", run.keep,
                      "Write the simulated checkpoint, sink and landing folders here when the run "
                      "ends (a folder per scenario when several)");
+  runCmd->add_option("--html", run.html,
+                     "Write a picture of the run here: one HTML file (a folder of them when several)");
 
   SweepArgs sweep;
   auto* sweepCmd = app.add_subcommand(
@@ -41,6 +44,8 @@ int runCli(int argc, char** argv) {
                        "i/n: run only seeds with seed % n == i (CI matrices, indexed jobs)");
   sweepCmd->add_option("--junit", sweep.junit, "Write a JUnit XML report");
   sweepCmd->add_option("--json", sweep.json, "Write a JSON report (shards' reports merge)");
+  sweepCmd->add_option("--html", sweep.html,
+                       "Write an HTML page of seeds x outcome here, and a page per failing seed beside it");
   sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
   sweepCmd->add_option("--state-store", sweep.stateStore,
                        "memory | rocksdb: run every scenario on this state store");
@@ -59,6 +64,7 @@ int runCli(int argc, char** argv) {
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
   replayCmd->add_option("--keep", replay.keep,
                         "Write the simulated checkpoint, sink and landing folders here");
+  replayCmd->add_option("--html", replay.html, "Write a picture of the replayed run here (one HTML file)");
   auto* ckOpt = replayCmd->add_option("--checkpoint", ckReplay.checkpoint,
                                       "A checkpoint folder whose offsets/ and sources/0/ plan to re-run");
   replayCmd->add_option("--landing", ckReplay.landing,
@@ -79,6 +85,13 @@ int runCli(int argc, char** argv) {
                "missing or run twice");
   mergeCmd->add_option("reports", merge.files, "sweep --json reports (one per shard)")->required();
   mergeCmd->add_option("--json", merge.json, "Write the merged report here");
+
+  ReportArgs reportArgs;
+  auto* reportCmd = app.add_subcommand(
+      "report", "Write the HTML page of saved sweep --json reports (shards merge) and a page per "
+                "failing seed, run again from its scenario file");
+  reportCmd->add_option("reports", reportArgs.reports, "sweep --json reports")->required();
+  reportCmd->add_option("--html", reportArgs.html, "The page to write")->required();
 
   std::string checkpoint, sinkPath;
   bool json = false;
@@ -116,7 +129,7 @@ int runCli(int argc, char** argv) {
 
   // The reproduce lines name the program as it was invoked (a user's runner prints its own name).
   const std::string program = argc > 0 && argv[0] && *argv[0] ? argv[0] : "streamsim";
-  run.program = sweep.program = replay.program = program;
+  run.program = sweep.program = replay.program = reportArgs.program = program;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -136,6 +149,7 @@ int runCli(int argc, char** argv) {
     return replayCommand(replay, std::cout, std::cerr);
   }
   if (*mergeCmd) return mergeCommand(merge, std::cout, std::cerr);
+  if (*reportCmd) return reportCommand(reportArgs, std::cout, std::cerr);
   if (*inspectCmd) return inspectCommand(checkpoint, sinkPath, json, std::cout, std::cerr);
   if (*stateCmd) return stateCommand(checkpoint, batch, op, key, json, std::cout, std::cerr);
   if (*listCmd) return listFaultsCommand(std::cout);

@@ -22,8 +22,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/report_command.h"
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/report/html_report.h"
 #include "streamsim/harness/run/pool.h"
+#include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/harness/scenario.h"
@@ -72,6 +75,8 @@ bool scenarioFiles(const std::vector<std::string>& paths, const char* command,
 
 // Writes a report (sweep --json/--junit, merge --json) and says whether every byte reached the
 // file: an unwritable path is bad input (exit 2), never a silent exit 0.
+}  // namespace
+
 bool writeReport(const std::string& path, const std::string& text, std::string_view command,
                  std::ostream& err) {
   std::error_code ec;
@@ -90,6 +95,8 @@ bool writeReport(const std::string& path, const std::string& text, std::string_v
   }
   return true;
 }
+
+namespace {
 
 // 75 s -> "1:15", 3725 s -> "1:02:05".
 std::string clockText(double seconds) {
@@ -133,20 +140,6 @@ bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenari
     out.push_back(std::move(*load.scenario));
   }
   return ok;
-}
-
-std::string xmlEscape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out += c;
-    }
-  }
-  return out;
 }
 
 }  // namespace
@@ -212,6 +205,24 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       r = std::move(rerun);
     }
     if (!args.keep.empty()) out << fmt::format("kept the simulated files of {} in {}\n", sc.file, o.keepDir);
+    if (!args.html.empty()) {
+      // One page, or with several files a folder with a page per file.
+      std::string page = args.html;
+      if (scenarios.size() > 1) {
+        std::error_code ec;
+        std::filesystem::create_directories(args.html, ec);
+        page = (std::filesystem::path(args.html) / (std::filesystem::path(sc.file).stem().string() + ".html")).string();
+      }
+      harness::RunPicture pic;
+      pic.file = sc.file;
+      pic.name = sc.name;
+      pic.passed = r.passed();
+      pic.failure = r.report();
+      pic.reproduce = fmt::format("{} run {} --seed {}", args.program, harness::shellQuote(sc.file), args.seed);
+      pic.run = &r;
+      if (!writeRunPage(page, pic, "run --html", err)) return kExitBadInput;
+      out << fmt::format("wrote {}\n", page);
+    }
     if (r.passed()) {
       out << fmt::format("{} {} ({} batches, {} crashes, trace {})\n", verdict(true, tty), sc.file,
                          r.batches, r.crashes, r.traceHash);
@@ -340,13 +351,20 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   }
   out << report.totals.line() << "\n";
 
-  if (!args.json.empty()) {
+  if (!args.json.empty() || !args.html.empty()) {
     nlohmann::json j;
     j["shard"] = {{"index", shardIndex}, {"count", shardCount}};
     j["results"] = nlohmann::json::array();
     for (const auto& o : outcomes) j["results"].push_back(o.toJson(scenarios[o.scenario]));
     j["totals"] = report.totals.toJson();
-    if (!writeReport(args.json, reportJson(j), "sweep --json", err)) return kExitBadInput;
+    if (!args.json.empty() && !writeReport(args.json, reportJson(j), "sweep --json", err)) return kExitBadInput;
+    auto scenarioOf = [&](const nlohmann::json& result) -> const harness::Scenario* {
+      for (const auto& sc : scenarios)
+        if (sc.file == result.value("file", std::string())) return &sc;
+      return nullptr;
+    };
+    if (!args.html.empty() && !writeSweepPages(args.html, j, args.program, scenarioOf, out, err))
+      return kExitBadInput;
   }
   if (!args.junit.empty()) {
     std::ostringstream x;
@@ -362,7 +380,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
           if (!o.passed) ++bad;
         }
       x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                       xmlEscape(scenarios[i].file), n, bad, secs);
+                       harness::escapeMarkup(scenarios[i].file), n, bad, secs);
       for (const auto& o : outcomes) {
         if (o.scenario != i) continue;
         std::string fired;
@@ -370,17 +388,17 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
           fired += fmt::format("{}{} at {} (batch {}{})", fired.empty() ? "" : "; ", f.kind, f.point, f.batch,
                                f.partition >= 0 ? fmt::format(", partition {}", f.partition) : "");
         x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\" time=\"{:.3f}\">\n",
-                         xmlEscape(scenarios[i].file), o.seed, o.seconds);
+                         harness::escapeMarkup(scenarios[i].file), o.seed, o.seconds);
         x << fmt::format("      <properties><property name=\"faults.planned\" value=\"{}\"/>"
                          "<property name=\"faults.fired\" value=\"{}\"/>"
                          "<property name=\"restarts\" value=\"{}\"/>"
                          "<property name=\"crashes\" value=\"{}\"/></properties>\n",
-                         o.faults.executablePlanned(), xmlEscape(fired.empty() ? "none" : fired), o.restarts,
+                         o.faults.executablePlanned(), harness::escapeMarkup(fired.empty() ? "none" : fired), o.restarts,
                          o.crashes);
         if (!o.passed)
           x << fmt::format("      <failure message=\"{}\">{}\nreplay: {}</failure>\n",
-                           xmlEscape(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
-                           xmlEscape(o.report), xmlEscape(o.replay));
+                           harness::escapeMarkup(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
+                           harness::escapeMarkup(o.report), harness::escapeMarkup(o.replay));
         x << "    </testcase>\n";
       }
       x << "  </testsuite>\n";
@@ -478,6 +496,19 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
   }
   out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
                      r.batches, r.crashes, r.restarts, r.traceHash);
+  if (!args.html.empty()) {
+    harness::RunPicture pic;
+    pic.file = args.file;
+    pic.name = sc->name;
+    pic.seed = args.seed;
+    pic.plan = plan.toString();
+    pic.passed = r.passed();
+    pic.failure = r.report();
+    pic.reproduce = harness::scenarioReplayLine(args.program, args.file, args.seed, plan, args.stateStore);
+    pic.run = &r;
+    if (!writeRunPage(args.html, pic, "replay --html", err)) return kExitBadInput;
+    out << fmt::format("wrote {}\n", args.html);
+  }
   if (r.passed()) return kExitOk;
   if (args.plan.empty()) {
     // The seed's own plan failed: shrink it and print the minimal case and how to replay it.
@@ -517,61 +548,68 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
   return kExitOk;
 }
 
-int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
-  nlohmann::json merged;
+bool readSweepReports(const std::vector<std::string>& files, std::string_view command, nlohmann::json& merged,
+                      std::ostream& err) {
+  merged = nlohmann::json::object();
   merged["shard"] = {{"index", 0}, {"count", 1}};
   merged["merged"] = nlohmann::json::array();
   merged["results"] = nlohmann::json::array();
   std::map<std::pair<std::string, uint64_t>, std::string> seen;  // (file, seed) -> report
-  std::map<std::string, int> shardCounts;
   bool bad = false;
-  for (const auto& f : args.files) {
+  for (const auto& f : files) {
     bool ok = false;
     std::string text = readFile(f, ok);
     nlohmann::json j;
     if (ok) j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
     if (!ok || j.is_discarded() || !j.is_object() || !j.contains("results") ||
         !j["results"].is_array()) {
-      err << fmt::format("streamsim merge: {}: {}; expected a `streamsim sweep --json` report\n", f,
+      err << fmt::format("streamsim {}: {}: {}; expected a `streamsim sweep --json` report\n", command, f,
                          ok ? "not a sweep report" : "cannot read");
-      return kExitBadInput;
+      return false;
     }
     merged["merged"].push_back(f);
-    if (j.contains("shard") && j["shard"].contains("count"))
-      ++shardCounts[fmt::format("{}", j["shard"]["count"].dump())];
     for (const auto& r : j["results"]) {
       // Each result is what sweep --json writes: {"file": "...", "seed": N, "passed": bool, ...}.
       if (!r.is_object() || !r.contains("file") || !r["file"].is_string() ||
           !r.contains("seed") || !r["seed"].is_number_unsigned() ||
           (r.contains("passed") && !r["passed"].is_boolean()) ||
           (r.contains("replay") && !r["replay"].is_string())) {
-        err << fmt::format("streamsim merge: {}: result {} is not a sweep result; expected "
+        err << fmt::format("streamsim {}: {}: result {} is not a sweep result; expected "
                            "{{\"file\": string, \"seed\": unsigned integer, \"passed\": bool}}, "
-                           "found {}\n", f, &r - &j["results"][0],
+                           "found {}\n", command, f, &r - &j["results"][0],
                            r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        return kExitBadInput;
+        return false;
       }
       auto key = std::make_pair(r["file"].get<std::string>(), r["seed"].get<uint64_t>());
       if (seen.count(key)) {
-        err << fmt::format("streamsim merge: {} seed {} is in both {} and {} (overlapping shards?)\n",
-                           key.first, key.second, seen[key], f);
+        err << fmt::format("streamsim {}: {} seed {} is in both {} and {} (overlapping shards?)\n",
+                           command, key.first, key.second, seen[key], f);
         bad = true;
         continue;
       }
       seen[key] = f;
       merged["results"].push_back(r);
     }
+    if (files.size() == 1 && j.contains("totals")) merged["totals"] = j["totals"];
   }
-  if (bad) return kExitBadInput;
+  if (bad) return false;
   // Results in (file, seed) order, whatever the order of the shards.
   auto& results = merged["results"];
   std::sort(results.begin(), results.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
     return std::make_pair(a.value("file", std::string()), a.value("seed", uint64_t{0})) <
            std::make_pair(b.value("file", std::string()), b.value("seed", uint64_t{0}));
   });
+  return true;
+}
+
+int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
+  nlohmann::json merged;
+  if (!readSweepReports(args.files, "merge", merged, err)) return kExitBadInput;
+  merged.erase("totals");
+  const auto& results = merged["results"];
   // Seeds missing between the lowest and highest of a file (a shard not given).
   std::map<std::string, std::vector<uint64_t>> seeds;
-  for (const auto& [key, f] : seen) seeds[key.first].push_back(key.second);
+  for (const auto& r : results) seeds[r["file"].get<std::string>()].push_back(r["seed"].get<uint64_t>());
   int exitCode = kExitOk;
   for (const auto& [file, list] : seeds) {
     // The gaps between consecutive seeds (the list is sorted and distinct); at most the first

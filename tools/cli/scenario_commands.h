@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "streamsim/harness/checkpoint_replay.h"
 
 namespace streamsim::cli {
@@ -18,6 +20,7 @@ struct RunArgs {
   uint64_t seed = 0;
   bool update = false;
   std::string keep;  // --keep DIR: the simulated files written here (a folder per file if several)
+  std::string html;  // --html FILE: the run's page (a folder of pages if several files)
 };
 
 struct SweepArgs {
@@ -30,6 +33,7 @@ struct SweepArgs {
   std::string shard;  // "i/n"
   std::string junit;
   std::string json;
+  std::string html;  // --html FILE: the sweep's page, and its failing seeds' pages beside it
   bool noProgress = false;
 };
 
@@ -42,6 +46,7 @@ struct ReplayArgs {
   std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)
   bool trace = false;
   std::string keep;  // --keep DIR
+  std::string html;  // --html FILE: the replayed run's page
 };
 
 struct MergeArgs {
@@ -58,6 +63,13 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
 // `merge a.json b.json [--json out]`: the union of shard reports; every (file, seed) must appear
 // once (2 otherwise); 1 when a seed failed (its replay command is printed), else 0.
 int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err);
+// Reads `sweep --json` reports (shards) into one {"merged": [files], "results": [...] in (file, seed)
+// order, "totals" of a single report}; false (the file and what is wrong on err) for a report that
+// can't be read, a result that is not a sweep result or a (file, seed) in two reports.
+bool readSweepReports(const std::vector<std::string>& files, std::string_view command, nlohmann::json& merged,
+                      std::ostream& err);
+// Writes `text` to `path`; false (why, on err, naming `command`) for a folder or a failed write.
+bool writeReport(const std::string& path, const std::string& text, std::string_view command, std::ostream& err);
 
 // "2/4" -> {2, 4}; false when malformed or i >= n.
 bool parseShard(const std::string& text, int& index, int& count);

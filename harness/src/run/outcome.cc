@@ -70,6 +70,7 @@ std::string RunOutcome::fingerprintHex() const { return fmt::format("{:016x}", f
 
 void RunOutcome::collect(SimEnv& sim) {
   trace = sim.trace().lines();
+  traceTimes = sim.trace().times();
   fingerprint = sim.trace().fingerprint();
   progress = sim.allProgress();
   batches = static_cast<int64_t>(progress.size());

@@ -90,7 +90,8 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
   nlohmann::json r = {{"file", sc.file},     {"name", sc.name},           {"seed", seed},
                       {"passed", passed},    {"traceHash", traceHash},    {"plan", plan},
                       {"crashes", crashes},  {"restarts", restarts},      {"oracleChecks", oracleChecks},
-                      {"seconds", seconds},  {"faults", faults.toJson()}};
+                      {"seconds", seconds},  {"faults", faults.toJson()},
+                      {"stateStore", sc.query.stateStore}};
   if (!passed) {
     r["kind"] = kind.toString();
     r["failure"] = report;

@@ -46,6 +46,7 @@ struct RunOutcome {
   std::vector<Row> sinkRows;         // what a reader of the sink sees after the run
   std::vector<int64_t> sinkBatchOf;  // the batch each sink row came from (-1 when unknown)
   std::vector<std::string> trace;
+  std::vector<int64_t> traceTimes;  // the virtual time (ms) of each trace line
   uint64_t fingerprint = 0;
   std::vector<QueryProgress> progress;
   FaultAccount faults;
