@@ -1235,22 +1235,59 @@ Result<std::string> updateExpectedRows(const std::string& fileText,
     }
     if (col >= line.size() || line[col] != '[')
       return Status::InvalidArgument(fmt::format(
-          "{}: --update rewrites a flow list on one line ({}: [...]) or a block list ({}: then "
-          "one `- {{...}}` line per row)",
+          "{}: --update rewrites a flow list ({}: [...], on one line or several) or a block list "
+          "({}: then one `- {{...}}` line per row)",
           a.where.toString(), a.key, a.key));
-    int depth = 0;
-    size_t close = std::string::npos;
-    for (size_t i = col; i < line.size(); ++i) {
-      if (line[i] == '[') ++depth;
-      if (line[i] == ']' && --depth == 0) {
-        close = i;
-        break;
+    // The matching ']', on this line or a later one (brackets inside quoted strings don't count).
+    size_t closeLine = li, close = std::string::npos;
+    {
+      int depth = 0;
+      char quote = 0;
+      for (size_t l = li; l < lines.size() && close == std::string::npos; ++l) {
+        const std::string& text = lines[l];
+        for (size_t i = l == li ? col : 0; i < text.size(); ++i) {
+          char c = text[i];
+          if (quote) {
+            if (c == '\\' && quote == '"') ++i;
+            else if (c == quote) quote = 0;
+            continue;
+          }
+          if (c == '"' || c == '\'') quote = c;
+          else if (c == '#' && (i == 0 || text[i - 1] == ' ')) break;  // a comment to the line's end
+          else if (c == '[') ++depth;
+          else if (c == ']' && --depth == 0) {
+            closeLine = l;
+            close = i;
+            break;
+          }
+        }
       }
     }
     if (close == std::string::npos)
-      return Status::InvalidArgument(a.where.toString() +
-                                     ": --update needs a flow list on one line (or a block list)");
+      return Status::InvalidArgument(a.where.toString() + ": --update: the flow list's closing ] is missing");
     std::string rows;
+    if (closeLine != li) {
+      // A flow list over several lines stays one: a row per line at its second line's indent.
+      std::string contIndent(indentOf(lines[li + 1]), ' ');
+      std::string text = lines[li].substr(0, col) + "[";
+      for (size_t i = 0; i < a.rows.size(); ++i) text += (i ? ",\n" + contIndent : "") + flowRow(a.rows[i]);
+      text += "]" + lines[closeLine].substr(close + 1);
+      std::vector<std::string> replacement;
+      for (size_t at = 0;;) {
+        size_t nl = text.find('\n', at);
+        replacement.push_back(text.substr(at, nl == std::string::npos ? std::string::npos : nl - at));
+        if (nl == std::string::npos) break;
+        at = nl + 1;
+      }
+      std::string hunk = fmt::format("@@ line {}\n", a.where.line);
+      for (size_t i = li; i <= closeLine; ++i) hunk += "-" + lines[i] + "\n";
+      for (const auto& r : replacement) hunk += "+" + r + "\n";
+      d = hunk + d;
+      lines.erase(lines.begin() + static_cast<std::ptrdiff_t>(li),
+                  lines.begin() + static_cast<std::ptrdiff_t>(closeLine + 1));
+      lines.insert(lines.begin() + static_cast<std::ptrdiff_t>(li), replacement.begin(), replacement.end());
+      continue;
+    }
     for (size_t i = 0; i < a.rows.size(); ++i) rows += (i ? ", " : "") + flowRow(a.rows[i]);
     std::string updated = line.substr(0, col) + "[" + rows + "]" + line.substr(close + 1);
     if (updated != line) {

@@ -166,6 +166,40 @@ TEST(ScenarioRunner, UpdateTurnsAnEmptyBlockListIntoBrackets) {
   EXPECT_EQ(*out, "steps:\n  - expect:\n      sink: []\n  - run: 1\n");
 }
 
+// Issue 19: `--update` refused a flow list written over several lines.
+TEST(ScenarioRunner, UpdateRewritesAFlowListOverSeveralLinesAsOneRowPerLine) {
+  std::string file = ::testing::TempDir() + "/update_flow_copy.yaml";
+  {
+    std::ofstream out(file);
+    out << "name: t\n" << query("{kind: memory}") << R"(steps:
+  - put: {path: /landing/a.json, rows: [{event_id: e1, device: d1, event_time: "2026-01-01T00:00:00Z"},
+                                        {event_id: e2, device: d2, event_time: "2026-01-01T00:00:00Z"}]}
+  - run: 1
+  - expect:
+      sink: [{device: "d[1]", count: 7},  # a bracket in a string and a comment]
+             {device: d2,
+              count: 9}]
+  - run: 1
+)";
+  }
+  auto sc = loadScenario(file);
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  ScenarioRunOptions o;
+  o.collectActual = true;
+  auto r = runScenario(*sc, o);
+  ASSERT_EQ(r.actual.size(), 1u) << r.report();
+  std::string diff;
+  auto updated = updateExpectedRows(readAll(file), r.actual, &diff);
+  ASSERT_TRUE(updated.ok()) << updated.status().message();
+  EXPECT_NE(updated->find("      sink: [{device: \"d1\", count: 1},\n             {device: \"d2\", count: 1}]\n  - run: 1"),
+            std::string::npos)
+      << *updated;
+  EXPECT_NE(diff.find("-              count: 9}]"), std::string::npos) << diff;
+  { std::ofstream(file) << *updated; }
+  auto again = runScenario(*loadScenario(file), o);
+  EXPECT_TRUE(again.passed()) << again.report();
+}
+
 // Bug: a plan crash at log.mid_write in batch 0 fires while the first start writes the file
 // sink's sink_path, and the run failed "the query did not start" for a correct scenario (1 seed
 // in ~500 of every file-sink scenario; seed 100796 of `sweep scenarios/crash/
