@@ -427,6 +427,7 @@ void defineNativeModule(py::module_& m) {
       py::object cls = py::module_::import("pyspark.errors").attr("PySparkValueError");
       py::dict params;
       params["message"] = e.what();
+      for (const auto& [k, v] : e.parameters()) params[py::str(k)] = v;  // Spark's parameters
       py::object exc = cls(py::arg("message") = std::string(e.what()),
                            py::arg("errorClass") = e.rule(),
                            py::arg("messageParameters") = params);
