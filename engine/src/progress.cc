@@ -99,6 +99,28 @@ std::string QueryProgress::toJson() const {
     out += ",\"customMetrics\":{\"numTimersFired\":";
     appendJsonInt(out, s.numTimersFired);
     intField("numValuesRemovedByTTL", s.numValuesRemovedByTTL);
+    if (s.operatorName == "transformWithState") {  // Spark's names of its custom metrics
+      intField("numExpiredTimers", s.numTimersFired);
+      intField("numRegisteredTimers", s.numRegisteredTimers);
+      intField("numDeletedTimers", s.numDeletedTimers);
+      intField("numValuesRemovedDueToTTLExpiry", s.numValuesRemovedByTTL);
+      intField("numValueStateVars", s.numValueStateVars);
+      intField("numListStateVars", s.numListStateVars);
+      intField("numMapStateVars", s.numMapStateVars);
+      intField("numValueStateWithTTLVars", s.numValueStateWithTTLVars);
+      intField("numListStateWithTTLVars", s.numListStateWithTTLVars);
+      intField("numMapStateWithTTLVars", s.numMapStateWithTTLVars);
+      if (!s.ttlRemovedByVariable.empty()) {
+        out += ",\"ttlRemovedByVariable\":{";
+        for (size_t v = 0; v < s.ttlRemovedByVariable.size(); ++v) {
+          if (v > 0) out.push_back(',');
+          appendJsonString(out, s.ttlRemovedByVariable[v].first);
+          out.push_back(':');
+          appendJsonInt(out, s.ttlRemovedByVariable[v].second);
+        }
+        out.push_back('}');
+      }
+    }
     out += "}}";
   }
   out += "],\"sources\":[";

@@ -111,6 +111,19 @@ std::string sparkErrorMessage(std::string_view condition, const ErrorParams& par
   return out;
 }
 
+Status sparkError(Status::Code code, std::string condition, ErrorParams params,
+                  std::string_view hint) {
+  std::string message = sparkErrorMessage(condition, params, hint);
+  Status base;
+  switch (code) {
+    case Status::Code::kInvalidArgument: base = Status::InvalidArgument(std::move(message)); break;
+    case Status::Code::kTaskFailed: base = Status::TaskFailed(std::move(message)); break;
+    case Status::Code::kCorruption: base = Status::Corruption(std::move(message)); break;
+    default: base = Status::FailedPrecondition(std::move(message)); break;
+  }
+  return base.withCondition(std::move(condition), std::move(params));
+}
+
 std::string_view handleStateName(HandleState s) {
   switch (s) {
     case HandleState::kCreated: return "CREATED";

@@ -24,7 +24,31 @@ std::string Status::toString() const {
 
 Status Status::withContext(std::string_view context) const {
   if (ok()) return *this;
-  return Status(code_, fmt::format("{}: {}", context, message_));
+  Status out(code_, fmt::format("{}: {}", context, message_));
+  out.condition_ = condition_;
+  return out;
+}
+
+const std::string& Status::condition() const {
+  static const std::string kNone;
+  return condition_ ? condition_->name : kNone;
+}
+
+const ErrorParams& Status::parameters() const {
+  static const ErrorParams kNone;
+  return condition_ ? condition_->parameters : kNone;
+}
+
+std::optional<std::string> Status::parameter(std::string_view name) const {
+  for (const auto& [k, v] : parameters())
+    if (k == name) return v;
+  return std::nullopt;
+}
+
+Status Status::withCondition(std::string condition, ErrorParams parameters) const {
+  Status out = *this;
+  out.condition_ = std::make_shared<const Condition>(Condition{std::move(condition), std::move(parameters)});
+  return out;
 }
 
 }  // namespace streamsim

@@ -189,6 +189,13 @@ class Runner {
     sim_.clock().advance(a.by);
     return Status::OK();
   }
+  Status apply(AdvanceManualClock& a) {
+    if (a.by < 0) return Status::InvalidArgument("AdvanceManualClock: time moves forward only");
+    sim_.clock().advance(a.by);
+    if (!sim_.running()) return Status::OK();
+    auto r = sim_.guarded([](StreamingQuery& q) { return q.triggerOnce(); });
+    return queryError(r.status(), "AdvanceManualClock");
+  }
   Status apply(RunBatches& a) {
     if (!sim_.running()) return Status::FailedPrecondition("RunBatches: the query is not running");
     if (!driver_.options().restartPlannedCrashes) {
@@ -217,9 +224,9 @@ class Runner {
     sim_.stop();
     return Status::OK();
   }
-  Status apply(StartStream&) {
+  Status apply(StartStream& a) {
     if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
-    Status st = driver_.start(query_.writer);
+    Status st = a.writer ? driver_.startWith(*a.writer) : driver_.start(query_.writer);
     if (!st.ok() && st.code() != Status::Code::kAborted && !nextIsExpectFailure())
       start_error_ = st;  // copied into the result if this action fails
     return queryError(st, "StartStream");
@@ -283,7 +290,9 @@ class Runner {
     }
     if (err.ok()) return Status::FailedPrecondition("ExpectFailure: the query did not fail");
     bool match = (!a.code || err.code() == *a.code) &&
-                 err.toString().find(a.messageContains) != std::string::npos;
+                 err.toString().find(a.messageContains) != std::string::npos &&
+                 (a.condition.empty() || err.condition() == a.condition);
+    for (const auto& [name, value] : a.parameters) match = match && err.parameter(name) == value;
     if (!match)
       return Status::FailedPrecondition("ExpectFailure: the query failed differently: " +
                                         err.toString());
@@ -419,10 +428,11 @@ std::string describe(const Action& action) {
           },
           [](const DeleteFile& a) { return fmt::format("DeleteFile({})", a.path); },
           [](const AdvanceClock& a) { return fmt::format("AdvanceClock({})", formatDuration(a.by)); },
+          [](const AdvanceManualClock& a) { return fmt::format("AdvanceManualClock({})", formatDuration(a.by)); },
           [](const RunBatches& a) { return fmt::format("RunBatches({})", a.n); },
           [](const ProcessAllAvailable&) { return std::string("ProcessAllAvailable"); },
           [](const StopStream&) { return std::string("StopStream"); },
-          [](const StartStream&) { return std::string("StartStream"); },
+          [](const StartStream& a) { return std::string(a.writer ? "StartStream(another query)" : "StartStream"); },
           [](const Restart&) { return std::string("Restart"); },
           [](const Crash& a) {
             if (a.point.empty()) return std::string("Crash(now)");
@@ -442,8 +452,10 @@ std::string describe(const Action& action) {
             return fmt::format("CheckLastBatch({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
           },
           [](const ExpectFailure& a) {
-            return fmt::format("ExpectFailure({}{})", a.code ? std::string(Status::codeName(*a.code)) + ", " : "",
-                               '"' + a.messageContains + '"');
+            std::string cond = a.condition;
+            for (const auto& [k, v] : a.parameters) cond += fmt::format(" {}={}", k, v);
+            return fmt::format("ExpectFailure({}{}{})", a.code ? std::string(Status::codeName(*a.code)) + ", " : "",
+                               cond.empty() ? "" : cond + ", ", '"' + a.messageContains + '"');
           },
           [](const CheckCheckpoint& a) {
             std::string s = "CheckCheckpoint(";

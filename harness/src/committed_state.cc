@@ -76,6 +76,33 @@ Result<int64_t> committedVersion(FileSystem& fs, const std::string& root) {
 
 }  // namespace
 
+CommittedVariable CommittedVariable::visibleAt(TimeMs now) const {
+  auto expired = [now](const std::optional<TimeMs>& e) { return e.has_value() && now >= *e; };
+  CommittedVariable out;
+  out.kind = kind;
+  if (kind == Kind::kValue) {
+    if (expired(valueExpiresAt)) {
+      out.kind = Kind::kAbsent;
+    } else {
+      out.value = value;
+      out.valueExpiresAt = valueExpiresAt;
+    }
+  }
+  for (size_t i = 0; i < list.size(); ++i) {
+    std::optional<TimeMs> e = i < listExpiresAt.size() ? listExpiresAt[i] : std::nullopt;
+    if (expired(e)) continue;
+    out.list.push_back(list[i]);
+    out.listExpiresAt.push_back(e);
+  }
+  for (size_t i = 0; i < map.size(); ++i) {
+    std::optional<TimeMs> e = i < mapExpiresAt.size() ? mapExpiresAt[i] : std::nullopt;
+    if (expired(e)) continue;
+    out.map.push_back(map[i]);
+    out.mapExpiresAt.push_back(e);
+  }
+  return out;
+}
+
 std::string CommittedVariable::toString() const {
   switch (kind) {
     case Kind::kAbsent: return "absent";
@@ -141,14 +168,19 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
           case state_layout::VariableKind::kValue:
             out.kind = K::kValue;
             out.value = oneValue(row.items.at(0).values);
+            out.valueExpiresAt = row.items.at(0).expiresAt;
             break;
           case state_layout::VariableKind::kList:
             out.kind = K::kList;
-            for (const auto& item : row.items) out.list.push_back(oneValue(item.values));
+            for (const auto& item : row.items) {
+              out.list.push_back(oneValue(item.values));
+              out.listExpiresAt.push_back(item.expiresAt);
+            }
             break;
           case state_layout::VariableKind::kMap:
             out.kind = K::kMap;
             out.map.emplace_back(oneValue(row.userKey), oneValue(row.items.at(0).values));
+            out.mapExpiresAt.push_back(row.items.at(0).expiresAt);
             break;
         }
       }

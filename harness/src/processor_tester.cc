@@ -70,6 +70,7 @@ class ValueAdapter final : public streamsim::detail::ValueStateBackend {
   void recordViolation(const StatefulProcessorError& e) override {
     if (!*violation_) *violation_ = e;
   }
+  void checkOperation(std::string_view op) override { s_.checkOperation(op); }
   std::optional<std::string> get() override {
     auto v = s_.getOption();
     if (!v) return std::nullopt;
@@ -77,6 +78,11 @@ class ValueAdapter final : public streamsim::detail::ValueStateBackend {
   }
   void update(std::string bytes) override { s_.update(RawBytes{std::move(bytes)}); }
   void clear() override { s_.clear(); }
+  std::optional<streamsim::detail::StoredValue> stored() override {
+    auto v = s_.getTTLValue();
+    if (!v) return std::nullopt;
+    return streamsim::detail::StoredValue{std::move(v->first.bytes), v->second};
+  }
 
  private:
   std::string name_;
@@ -92,6 +98,7 @@ class ListAdapter final : public streamsim::detail::ListStateBackend {
   void recordViolation(const StatefulProcessorError& e) override {
     if (!*violation_) *violation_ = e;
   }
+  void checkOperation(std::string_view op) override { s_.checkOperation(op); }
   std::vector<std::string> get() override {
     std::vector<std::string> out;
     for (RawBytes& b : s_.get()) out.push_back(std::move(b.bytes));
@@ -102,6 +109,11 @@ class ListAdapter final : public streamsim::detail::ListStateBackend {
     s_.appendList(wrap(std::move(elements)));
   }
   void clear() override { s_.clear(); }
+  std::vector<streamsim::detail::StoredValue> stored() override {
+    std::vector<streamsim::detail::StoredValue> out;
+    for (auto& [b, expiry] : s_.getTTLValues()) out.push_back({std::move(b.bytes), expiry});
+    return out;
+  }
 
  private:
   static std::vector<RawBytes> wrap(std::vector<std::string> e) {
@@ -123,6 +135,7 @@ class MapAdapter final : public streamsim::detail::MapStateBackend {
   void recordViolation(const StatefulProcessorError& e) override {
     if (!*violation_) *violation_ = e;
   }
+  void checkOperation(std::string_view op) override { s_.checkOperation(op); }
   std::optional<std::string> getValue(std::string_view userKey) override {
     auto v = s_.getValue(RawBytes{std::string(userKey)});
     if (!v) return std::nullopt;
@@ -138,6 +151,12 @@ class MapAdapter final : public streamsim::detail::MapStateBackend {
   }
   void removeKey(std::string_view userKey) override { s_.removeKey(RawBytes{std::string(userKey)}); }
   void clear() override { s_.clear(); }
+  std::vector<std::pair<std::string, streamsim::detail::StoredValue>> stored() override {
+    std::vector<std::pair<std::string, streamsim::detail::StoredValue>> out;
+    for (auto& [k, v, expiry] : s_.getTTLValues())
+      out.emplace_back(std::move(k.bytes), streamsim::detail::StoredValue{std::move(v.bytes), expiry});
+    return out;
+  }
 
  private:
   std::string name_;
@@ -267,6 +286,32 @@ class ScopeImpl final : public ProbeScope {
   ScopeImpl(Variables& vars, const std::vector<std::string>& order, StatefulProcessorHandle& handle)
       : vars_(vars), order_(order), handle_(handle) {}
 
+  Result<RawStateValue> readWithoutTTL(const std::string& name) override {
+    STREAMSIM_ASSIGN_OR_RETURN(RawVariable * v, find(name));
+    RawStateValue out;
+    out.kind = v->kind;
+    switch (v->kind) {
+      case RawStateValue::Kind::kValue:
+        if (auto b = v->value.getTTLValue()) {
+          out.value = std::move(b->first.bytes);
+          out.valueExpiresAt = b->second;
+        }
+        break;
+      case RawStateValue::Kind::kList:
+        for (auto& [b, expiry] : v->list.getTTLValues()) {
+          out.list.push_back(std::move(b.bytes));
+          out.listExpiresAt.push_back(expiry);
+        }
+        break;
+      case RawStateValue::Kind::kMap:
+        for (auto& [k, val, expiry] : v->map.getTTLValues()) {
+          out.entries.emplace_back(std::move(k.bytes), std::move(val.bytes));
+          out.entriesExpiresAt.push_back(expiry);
+        }
+        break;
+    }
+    return out;
+  }
   Result<RawStateValue> read(const std::string& name) override {
     STREAMSIM_ASSIGN_OR_RETURN(RawVariable * v, find(name));
     RawStateValue out;
@@ -682,6 +727,16 @@ Result<RawStateValue> ProcessorTesterBase::peekRaw(const GroupKey& key, const st
   RawStateValue out;
   STREAMSIM_RETURN_IF_ERROR(runProbe(key, false, [&](ProbeScope& s) -> Status {
     STREAMSIM_ASSIGN_OR_RETURN(out, s.read(name));
+    return Status::OK();
+  }));
+  return out;
+}
+
+Result<RawStateValue> ProcessorTesterBase::peekRawWithoutTTL(const GroupKey& key,
+                                                             const std::string& name) {
+  RawStateValue out;
+  STREAMSIM_RETURN_IF_ERROR(runProbe(key, false, [&](ProbeScope& s) -> Status {
+    STREAMSIM_ASSIGN_OR_RETURN(out, s.readWithoutTTL(name));
     return Status::OK();
   }));
   return out;

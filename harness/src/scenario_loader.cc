@@ -929,9 +929,14 @@ class Parser {
         if (v.IsScalar()) {
           s.by = duration(v, "advance");
         } else if (expectMap(v, "advance")) {
-          checkKeys(v, "advance", {"by", "to"});
+          checkKeys(v, "advance", {"by", "to", "trigger"});
           if (auto b = v["by"]; b) s.by = duration(b, "advance by");
           if (auto t = v["to"]; t) s.to = timestamp(t, "advance to");
+          if (auto t = v["trigger"]; t) {
+            s.triggerOnce = str(t, "advance trigger") == "once";
+            if (!s.triggerOnce) error(t, "advance trigger must be 'once' (exactly one trigger at the new time)");
+            if (!v["by"]) error(t, "advance trigger: once needs 'by'");
+          }
           if (s.by.has_value() == s.to.has_value())
             error(v, "advance takes exactly one of 'by' (a duration) or 'to' (a timestamp)");
         }
@@ -1119,7 +1124,22 @@ class Parser {
         StateExpectation st;
         st.where = loc(m);
         if (!expectMap(m, "a state expectation")) return;
-        checkKeys(m, "a state expectation", {"key", "variable", "value", "values", "entries", "absent"});
+        checkKeys(m, "a state expectation",
+                  {"key", "variable", "value", "values", "entries", "absent", "raw", "expires_at"});
+        if (auto r = m["raw"]; r) st.raw = boolean(r, "raw");
+        if (auto x = m["expires_at"]; x) {
+          std::vector<std::optional<TimeMs>> at;
+          auto one = [&](const YAML::Node& n) {
+            if (n.IsNull() || (n.IsScalar() && scalarValue(n).isNull())) at.emplace_back();
+            else at.emplace_back(timestamp(n, "expires_at"));
+          };
+          if (x.IsSequence()) {
+            for (const auto& n : x) one(n);
+          } else {
+            one(x);
+          }
+          st.expiresAt = std::move(at);
+        }
         if (auto k = m["key"]; k) st.key = keyRow(k, "state key");
         else error(m, "missing key 'key' in a state expectation");
         st.variable = requiredStr(m, "variable", "a state expectation");
@@ -1189,7 +1209,8 @@ class Parser {
           "batchId", "timestamp", "watermark", "numInputRows", "numOutputRows",
           "numRowsDroppedByWatermark", "numRowsTotal", "numRowsUpdated", "numRowsRemoved",
           "numTimersFired", "numValuesRemovedByTTL", "rerun", "batchDurationMs", "latencyP50",
-          "latencyP95", "latencyP99", "latencyMax"};
+          "latencyP95", "latencyP99", "latencyMax", "numExpiredTimers", "numRegisteredTimers",
+          "numDeletedTimers", "numValuesRemovedDueToTTLExpiry"};
       checkKeys(p, "progress", kFields);
       for (auto it = p.begin(); it != p.end(); ++it) {
         const std::string& f = it->first.Scalar();
@@ -1220,7 +1241,16 @@ class Parser {
       if (auto f = c["files_absent"]; f) ce.filesAbsent = names(f, "files_absent");
       e.checkpoint = std::move(ce);
     }
-    if (auto er = v["error"]; er) e.error = str(er, "error");
+    if (auto er = v["error"]; er && er.IsMap()) {
+      checkKeys(er, "error", {"message", "condition", "parameters"});
+      e.error = er["message"] ? str(er["message"], "error message") : std::string();
+      if (auto c = er["condition"]; c) e.errorCondition = str(c, "error condition");
+      if (auto ps = er["parameters"]; ps && expectMap(ps, "error parameters"))
+        for (auto it = ps.begin(); it != ps.end(); ++it)
+          e.errorParameters.emplace_back(str(it->first, "parameter name"), str(it->second, "parameter value"));
+    } else if (er) {
+      e.error = str(er, "error");
+    }
     return e;
   }
 

@@ -566,7 +566,9 @@ class Runner {
             for (const auto& r : s.rows) rows.push_back(r.toRow());
             push(actions, where, AddData{memory_[s.source], rows}, at);
           } else if constexpr (std::is_same_v<T, AdvanceStep>) {
-            if (s.by) {
+            if (s.by && s.triggerOnce) {
+              push(actions, where, AdvanceManualClock{*s.by}, at);
+            } else if (s.by) {
               push(actions, where, AdvanceClock{*s.by}, at);
             } else {
               TimeMs to = *s.to;
@@ -625,7 +627,8 @@ class Runner {
 
   void addExpect(const ExpectStep& e, std::vector<Action>& actions,
                  std::vector<SourceLocation>& where, const SourceLocation& at) {
-    if (e.error) push(actions, where, ExpectFailure{*e.error}, at);
+    if (e.error)
+      push(actions, where, ExpectFailure{*e.error, std::nullopt, e.errorCondition, e.errorParameters}, at);
     for (const auto& st : e.state) addStateExpect(st, actions, where);
     for (const auto& t : e.timers) addTimersExpect(t, actions, where);
     // new_rows first: both read the rows since the last sink/new_rows expectation.
@@ -695,6 +698,10 @@ class Runner {
                              else if (name == "latencyP95" && p.latency) got = Value(p.latency->p95);
                              else if (name == "latencyP99" && p.latency) got = Value(p.latency->p99);
                              else if (name == "latencyMax" && p.latency) got = Value(p.latency->max);
+                             else if (name == "numExpiredTimers") got = Value(stateSum(&StateOperatorProgress::numTimersFired));
+                             else if (name == "numRegisteredTimers") got = Value(stateSum(&StateOperatorProgress::numRegisteredTimers));
+                             else if (name == "numDeletedTimers") got = Value(stateSum(&StateOperatorProgress::numDeletedTimers));
+                             else if (name == "numValuesRemovedDueToTTLExpiry") got = Value(stateSum(&StateOperatorProgress::numValuesRemovedByTTL));
                              if (!(got == want))
                                diffs += fmt::format("\n  {}: expected {}, got {}", name, want.toString(), got.toString());
                            }
@@ -793,10 +800,28 @@ class Runner {
     push(actions, where,
          AssertOnQuery{[this, st, k](StreamTestContext& ctx) -> Status {
                          STREAMSIM_ASSIGN_OR_RETURN(
-                             CommittedVariable got,
+                             CommittedVariable stored,
                              readCommittedVariable(ctx.sim.env(), sc_.query.checkpoint,
                                                    storeKind(), k, st.variable));
+                         const CommittedVariable got =
+                             st.raw ? stored : stored.visibleAt(ctx.sim.clock().nowMs());
                          using K = CommittedVariable::Kind;
+                         if (st.expiresAt) {
+                           std::vector<std::optional<TimeMs>> have =
+                               got.kind == K::kValue  ? std::vector<std::optional<TimeMs>>{got.valueExpiresAt}
+                               : got.kind == K::kList ? got.listExpiresAt
+                                                      : got.mapExpiresAt;
+                           auto text = [](const std::vector<std::optional<TimeMs>>& v) {
+                             std::string s = "[";
+                             for (size_t i = 0; i < v.size(); ++i)
+                               s += (i ? ", " : "") + (v[i] ? formatTimestamp(*v[i]) : std::string("null"));
+                             return s + "]";
+                           };
+                           if (have != *st.expiresAt)
+                             return fail(fmt::format("state '{}' of key {}: TTL expiries {}, expected {}",
+                                                     st.variable, k.toString(), text(have),
+                                                     text(*st.expiresAt)));
+                         }
                          std::string want;
                          bool ok = true;
                          if (st.absent) {

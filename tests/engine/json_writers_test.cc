@@ -71,6 +71,24 @@ std::string domProgress(const QueryProgress& p) {
     o["numShufflePartitions"] = s.numShufflePartitions;
     o["customMetrics"] = {{"numTimersFired", s.numTimersFired},
                           {"numValuesRemovedByTTL", s.numValuesRemovedByTTL}};
+    if (s.operatorName == "transformWithState") {  // Spark's names of its custom metrics
+      OJson& m = o["customMetrics"];
+      m["numExpiredTimers"] = s.numTimersFired;
+      m["numRegisteredTimers"] = s.numRegisteredTimers;
+      m["numDeletedTimers"] = s.numDeletedTimers;
+      m["numValuesRemovedDueToTTLExpiry"] = s.numValuesRemovedByTTL;
+      m["numValueStateVars"] = s.numValueStateVars;
+      m["numListStateVars"] = s.numListStateVars;
+      m["numMapStateVars"] = s.numMapStateVars;
+      m["numValueStateWithTTLVars"] = s.numValueStateWithTTLVars;
+      m["numListStateWithTTLVars"] = s.numListStateWithTTLVars;
+      m["numMapStateWithTTLVars"] = s.numMapStateWithTTLVars;
+      if (!s.ttlRemovedByVariable.empty()) {
+        OJson byVar = OJson::object();
+        for (const auto& [name, n] : s.ttlRemovedByVariable) byVar[name] = n;
+        m["ttlRemovedByVariable"] = byVar;
+      }
+    }
     j["stateOperators"].push_back(o);
   }
   j["sources"] = OJson::array();
@@ -163,6 +181,11 @@ QueryProgress sampleProgress() {
   s.numRowsDroppedByWatermark = 3;
   s.numTimersFired = 2;
   s.numValuesRemovedByTTL = 5;
+  s.numRegisteredTimers = 3;
+  s.numDeletedTimers = 2;
+  s.numValueStateWithTTLVars = 1;
+  s.numListStateVars = 1;
+  s.ttlRemovedByVariable = {{"count", 5}, {"w\"eird", 0}};
   s.numShufflePartitions = 2;
   p.stateOperators = {s, s};
   p.stateOperators[1].operatorName = "dedupe\twith tab";

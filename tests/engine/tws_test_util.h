@@ -117,6 +117,11 @@ class TwsDriver {
     newProvider();
     return start(spec_);
   }
+  // A restart with another spec on the same checkpoint.
+  Status restartWith(TransformWithStateSpec spec) {
+    newProvider();
+    return start(std::move(spec));
+  }
 
   void setTaskRetries(int n) { task_retries_ = n; }
   void setTrace(TraceSink* t) { env_.trace = t; }

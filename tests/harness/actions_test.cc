@@ -166,6 +166,110 @@ TEST(Actions, ExpectFailureSeesAProcessorException) {
               FailsWith("ProcessAllAvailable failed"));
 }
 
+// ExpectFailure matches Spark's condition and parameters (StreamTest's checkError).
+TEST(Actions, ExpectFailureMatchesTheConditionAndItsParameters) {
+  auto run = [](ExpectFailure expected) {
+    auto input = std::make_shared<MemoryStreamData>();
+    TestQuery q = memoryQuery(readStream(makeMemorySource(input))
+                                  .transform([] {
+                                    TransformWithStateSpec spec;
+                                    spec.groupBy = {"word"};
+                                    spec.processorFactory = [] { return std::make_unique<Exploding>(); };
+                                    return makeTransformWithState(spec);
+                                  })
+                                  .writeStream()
+                                  .option("checkpointLocation", "/chk"));
+    return testStream(q, AddData{input, {word("bad")}}, expected);
+  };
+  EXPECT_THAT(run(ExpectFailure{"", Status::Code::kTaskFailed, "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                                {{"function", "handleInputRows"}, {"reason", "cannot handle 'bad'"}}}),
+              IsOk());
+  EXPECT_THAT(run(ExpectFailure{"", std::nullopt, "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                                {{"function", "handleExpiredTimer"}}}),
+              FailsWith("failed differently"));
+  EXPECT_THAT(run(ExpectFailure{"", std::nullopt, "STATE_STORE_INVALID_CONFIG_AFTER_RESTART"}),
+              FailsWith("failed differently"));
+  EXPECT_EQ(describe(ExpectFailure{"", std::nullopt, "C", {{"a", "1"}}}), "ExpectFailure(C a=1, \"\")");
+}
+
+// StartStream with another query on the same checkpoint and sink: a changed output mode fails
+// at start with Spark's condition; the old query starts again, "new rows" keeps its position.
+TEST(Actions, StartStreamWithAnotherOutputModeFailsWithSparksCondition) {
+  auto input = std::make_shared<MemoryStreamData>();
+  auto data = std::make_shared<MemorySinkData>(std::vector<std::string>{"word"});
+  auto writer = [&](OutputMode mode) {
+    return memoryQuery(readStream(makeMemorySource(input))
+                           .transform(countBy("word"))
+                           .writeStream()
+                           .outputMode(mode)
+                           .option("checkpointLocation", "/chk")
+                           .option("spark.sql.shuffle.partitions", "2"),
+                       data)
+        .writer;
+  };
+  TestQuery q = memoryQuery(readStream(makeMemorySource(input))
+                                .transform(countBy("word"))
+                                .writeStream()
+                                .outputMode(OutputMode::kUpdate)
+                                .option("checkpointLocation", "/chk")
+                                .option("spark.sql.shuffle.partitions", "2"),
+                            data);
+  EXPECT_THAT(testStream(q, AddData{input, {word("a")}}, CheckNewAnswer{{count("a", 1)}}, StopStream{},
+                         StartStream{writer(OutputMode::kAppend)},
+                         ExpectFailure{"", std::nullopt, "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+                                       {{"configName", "outputMode"}, {"oldConfig", "Update"},
+                                        {"newConfig", "Append"}}},
+                         StartStream{writer(OutputMode::kUpdate)}, AddData{input, {word("a")}},
+                         CheckNewAnswer{{count("a", 2)}}),
+              IsOk());
+}
+
+// Emits {word, fired} from a processing-time timer 1 s after the word's row.
+class Reminder : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle&) override {}
+  void handleInputRows(const Row&, RowRange, const TimerValues& tv, Output&) override {
+    getHandle().registerTimer(tv.getCurrentProcessingTimeInMs() + 1000);
+  }
+  void handleExpiredTimer(const Row& key, const TimerValues&, const ExpiredTimerInfo& info,
+                          Output& out) override {
+    out.emit(Row{{"word", key[0]}, {"fired", info.getExpiryTimeInMs()}});
+  }
+};
+
+// AdvanceManualClock: exactly one trigger at the new time (Spark's StreamManualClock moves);
+// CheckNewAnswer{.process = false} checks without processing anything.
+TEST(Actions, AdvanceManualClockRunsExactlyOneTrigger) {
+  auto input = std::make_shared<MemoryStreamData>();
+  TestQuery q = memoryQuery(readStream(makeMemorySource(input))
+                                .transform([] {
+                                  TransformWithStateSpec spec;
+                                  spec.groupBy = {"word"};
+                                  spec.timeMode = TimeMode::kProcessingTime;
+                                  spec.processorFactory = [] { return std::make_unique<Reminder>(); };
+                                  return makeTransformWithState(spec);
+                                })
+                                .writeStream()
+                                .outputMode(OutputMode::kUpdate)
+                                .trigger(Trigger::ProcessingTime(1000))
+                                .option("checkpointLocation", "/chk"));
+  SimEnv sim;
+  const TimeMs t0 = sim.clock().nowMs();
+  EXPECT_THAT(testStream(sim, q, StartStream{}, AddData{input, {word("a")}},
+                         CheckNewAnswer{{}, RowOrder::kAnyOrder, /*process=*/false},
+                         AdvanceManualClock{1000},  // the data batch; the timer at +2 s
+                         CheckNewAnswer{{}, RowOrder::kAnyOrder, false},
+                         AdvanceManualClock{500},  // a no-data batch, the timer not due
+                         CheckNewAnswer{{}, RowOrder::kAnyOrder, false},
+                         AdvanceManualClock{500},  // the timer fires in this trigger's no-data batch
+                         CheckNewAnswer{{Row{{"word", "a"}, {"fired", Value(t0 + 2000)}}},
+                                        RowOrder::kAnyOrder, false}),
+              IsOk());
+  ASSERT_NE(sim.query(), nullptr);
+  EXPECT_EQ(sim.query()->nextBatchId(), 3);
+  EXPECT_EQ(describe(AdvanceManualClock{1000}), "AdvanceManualClock(" + formatDuration(1000) + ")");
+}
+
 TEST(Actions, ExpectFailureAfterACheckpointProblemAtStart) {
   CountQuery q;
   SimEnv sim;

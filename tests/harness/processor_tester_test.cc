@@ -128,6 +128,23 @@ TEST(ProcessorTester, TtlHidesAndRemovesExpiredValues) {
               EmitsRows({Row{{"key", "k"}, {"value", "v2"}, {"previous", Value()}}}));
 }
 
+// Spark's getTTLValue test hook on the tester: the value with its expiry, read without
+// enforcing TTL; once the cleanup ran it is gone from both reads.
+TEST(ProcessorTester, PeekWithoutTtlGivesTheValueAndItsExpiry) {
+  ProcessorTester<TtlCacheProcessor> tester(
+      {.groupBy = {"key"}, .timeMode = TimeMode::kProcessingTime, .processingTimeMs = 1'000});
+  ASSERT_THAT(tester.test("k", {Row{{"value", "v1"}}}), IsOk());
+  auto ttl = valueOrFail(tester.peekValueStateTTL<std::string>("k", "value"));
+  ASSERT_TRUE(ttl.has_value());
+  EXPECT_EQ(ttl->first, "v1");
+  EXPECT_EQ(ttl->second, std::optional<TimeMs>(61'000));  // 1 s + the processor's 60 s TTL
+  RawStateValue raw = valueOrFail(tester.peekRawWithoutTTL("k", "value"));
+  EXPECT_EQ(raw.valueExpiresAt, std::optional<TimeMs>(61'000));
+  ASSERT_THAT(tester.setProcessingTime(61'000), IsOk());  // expired and cleaned up
+  EXPECT_EQ(valueOrFail(tester.peekValueStateTTL<std::string>("k", "value")), std::nullopt);
+  EXPECT_THAT(tester.peekValueStateTTL<std::string>("k", "nope"), FailsWith(Status::Code::kNotFound));
+}
+
 TEST(ProcessorTester, TtlStampOfASetValueIsTheCurrentTime) {
   ProcessorTester<TtlCacheProcessor> tester(
       {.groupBy = {"key"}, .timeMode = TimeMode::kProcessingTime, .processingTimeMs = 5'000});
@@ -211,10 +228,12 @@ class EventTimeAlarm : public StatefulProcessor {
 TEST(ProcessorTester, HandleRuleErrorsFailTheCallAsInAQuery) {
   ProcessorTester<TimerInInit> tester({.timeMode = TimeMode::kProcessingTime});
   EXPECT_THAT(tester.test("a", {click()}),
-              FailsWith("operation=register_timer with invalid handle state=PRE_INIT"));
+              FailsWithCondition("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+                                 {{"operationType", "register_timer"}, {"handleState", "PRE_INIT"}}));
   ProcessorTester<EventTimeAlarm> none({.timeMode = TimeMode::kNone});
   EXPECT_THAT(none.test("a", {Row{{"ts", int64_t{1}}}}),
-              FailsWith("[STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE]"));
+              FailsWithCondition("STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_TIME_MODE",
+                                 {{"operationType", "register_timer"}, {"timeMode", "NoTime"}}));
 }
 
 TEST(ProcessorTester, AnExceptionAbortsTheBatchAndKeepsTheCommittedState) {
@@ -307,6 +326,35 @@ TEST(RowDiff, ReportsMissingAndUnexpectedRows) {
                              RowOrder::kInOrder);
   EXPECT_FALSE(ordered.equal);
   EXPECT_THAT(ordered.report, ::testing::HasSubstr("different order: first difference at position 0"));
+}
+
+// Strict types: a long is not an int is not a timestamp (loose by default); partial rows compare
+// only the listed columns; the report shows actual rows in the expected rows' column order.
+TEST(RowDiff, StrictTypesPartialRowsAndOneColumnOrder) {
+  const Row asInt{{"k", "a"}, {"n", int32_t{1}}};
+  const Row asLong{{"k", "a"}, {"n", int64_t{1}}};
+  const Row asTimestamp{{"k", "a"}, {"n", Value::timestamp(1)}};
+  EXPECT_TRUE(diffRows({asInt}, {asLong}).equal);
+  RowMatch strict{.strictTypes = true};
+  RowDiff d = diffRows({asInt}, {asLong}, RowOrder::kAnyOrder, strict);
+  EXPECT_FALSE(d.equal);
+  EXPECT_THAT(d.report, ::testing::HasSubstr("types compared"));
+  EXPECT_THAT(d.report, ::testing::HasSubstr("n=1 (long)"));
+  EXPECT_FALSE(rowMatches(asLong, asTimestamp, strict));
+  EXPECT_TRUE(rowMatches(asLong, asLong, strict));
+  EXPECT_TRUE(rowMatches(Row{{"n", Value()}}, Row{{"n", Value()}}, strict));
+  RowMatch partial{.partial = true};
+  const Row wide{{"k", "a"}, {"n", int64_t{1}}, {"extra", "x"}};
+  EXPECT_TRUE(rowMatches(Row{{"k", "a"}}, wide, partial));
+  EXPECT_FALSE(rowMatches(Row{{"k", "b"}}, wide, partial));
+  EXPECT_FALSE(rowMatches(Row{{"missing", 1}}, wide, partial));
+  EXPECT_FALSE(rowMatches(Row{{"k", "a"}}, wide, RowMatch{}));
+  EXPECT_THAT(std::vector<Row>{wide}, EmitsRowsWithColumns({Row{{"n", 1}}}));
+  EXPECT_THAT(std::vector<Row>{asLong}, EmitsRowsStrict({Row{{"k", "a"}, {"n", int64_t{1}}}}));
+  EXPECT_THAT(std::vector<Row>{asLong}, ::testing::Not(EmitsRowsStrict({asInt})));
+  // The actual row's columns come in the expected row's order.
+  RowDiff ordered = diffRows({Row{{"k", "a"}, {"n", 2}}}, {Row{{"n", 1}, {"k", "a"}}});
+  EXPECT_THAT(ordered.report, ::testing::HasSubstr("actual 1 row(s):\n  {k=\"a\", n=1}"));
 }
 
 }  // namespace

@@ -136,7 +136,9 @@ TEST(SeedSessionTracker, QueryStateSurvivesACrashMidPartition) {
     return AssertOnQuery{
         [expected](StreamTestContext& ctx) -> Status {
           // A tester attached to the query's checkpoint reads the committed state.
-          TesterOptions o{.groupBy = {"user_id"}};
+          // The query's output mode: a different one is a restart Spark rejects
+          // (STATE_STORE_INVALID_CONFIG_AFTER_RESTART).
+          TesterOptions o{.groupBy = {"user_id"}, .outputMode = OutputMode::kUpdate};
           o.fileSystem = &ctx.sim.fs();
           o.checkpointRoot = "/chk";
           o.firstBatchId = ctx.running()->nextBatchId();

@@ -252,7 +252,7 @@ TEST(TesterVsEngine, ASwallowedRuleErrorFailsTheTesterAsItFailsTheQuery) {
   ProcessorTester<SwallowsEmptyList> tester;
   auto tested = tester.test("a", {Row{{"v", int64_t{1}}}});
   ASSERT_FALSE(tested.ok());
-  EXPECT_THAT(tested.status().toString(), ::testing::HasSubstr("empty list is not allowed"));
+  EXPECT_THAT(tested.status().toString(), ::testing::HasSubstr("ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE"));
   EXPECT_EQ(tester.nextBatchId(), 0);  // the batch was not committed
 
   SimEnv sim;
@@ -275,9 +275,10 @@ TEST(TesterVsEngine, ASwallowedRuleErrorFailsTheTesterAsItFailsTheQuery) {
   ASSERT_TRUE(input->addData({Row{{"key", "a"}, {"v", int64_t{1}}}}).ok());
   auto ran = sim.query()->triggerOnce();
   ASSERT_FALSE(ran.ok());
-  EXPECT_THAT(ran.status().toString(), ::testing::HasSubstr("empty list is not allowed"));
+  EXPECT_THAT(ran.status().toString(), ::testing::HasSubstr("ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE"));
   // The same code and message on both sides.
   EXPECT_EQ(tested.status().code(), ran.status().code());
+  EXPECT_EQ(tested.status().condition(), ran.status().condition());
 }
 
 }  // namespace

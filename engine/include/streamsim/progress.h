@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "streamsim/time.h"
@@ -24,8 +25,18 @@ struct StateOperatorProgress {
   int64_t numRowsUpdated = 0;
   int64_t numRowsRemoved = 0;
   int64_t numRowsDroppedByWatermark = 0;
-  int64_t numTimersFired = 0;          // transformWithState
-  int64_t numValuesRemovedByTTL = 0;   // transformWithState
+  int64_t numTimersFired = 0;          // transformWithState (Spark's numExpiredTimers)
+  int64_t numValuesRemovedByTTL = 0;   // transformWithState (numValuesRemovedDueToTTLExpiry)
+  // transformWithState's other custom metrics, as Spark counts them (summed over the partition
+  // tasks): registerTimer / deleteTimer calls (a fired timer's removal counts as a delete), and
+  // the state variables each task's init() created, by kind, without and with TTL.
+  int64_t numRegisteredTimers = 0;
+  int64_t numDeletedTimers = 0;
+  int64_t numValueStateVars = 0, numListStateVars = 0, numMapStateVars = 0;
+  int64_t numValueStateWithTTLVars = 0, numListStateWithTTLVars = 0, numMapStateWithTTLVars = 0;
+  // Values (list elements, map entries) the TTL cleanup removed, per state variable (streamsim's
+  // addition; sums to numValuesRemovedByTTL), in declaration order, variables with TTL only.
+  std::vector<std::pair<std::string, int64_t>> ttlRemovedByVariable;
   int64_t numShufflePartitions = 0;
 };
 

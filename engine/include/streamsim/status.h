@@ -3,14 +3,20 @@
 // Thread-safety: plain values.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
 namespace streamsim {
+
+// The message parameters of an error condition, in Spark's order: {"operationType", "get"}, ...
+using ErrorParams = std::vector<std::pair<std::string, std::string>>;
 
 class [[nodiscard]] Status {
  public:
@@ -46,10 +52,24 @@ class [[nodiscard]] Status {
   // Returns a copy with `context` put in front of the message ("reading offsets/3: ...").
   Status withContext(std::string_view context) const;
 
+  // Spark's error condition of this failure ("STATE_STORE_INVALID_CONFIG_AFTER_RESTART"), or ""
+  // when it has none; its message parameters; one parameter's value (nullopt: not a parameter).
+  // The message then reads "[CONDITION] Spark's message ..." (spark_errors.h makes such a Status).
+  const std::string& condition() const;
+  const ErrorParams& parameters() const;
+  std::optional<std::string> parameter(std::string_view name) const;
+  // A copy carrying `condition` and `parameters` (the message is unchanged).
+  Status withCondition(std::string condition, ErrorParams parameters) const;
+
  private:
+  struct Condition {
+    std::string name;
+    ErrorParams parameters;
+  };
   Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
   Code code_ = Code::kOk;
   std::string message_;
+  std::shared_ptr<const Condition> condition_;  // shared: a Status stays cheap to copy
 };
 
 // A value or the Status that explains why there is none.

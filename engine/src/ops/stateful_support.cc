@@ -175,7 +175,7 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
     return Status::FailedPrecondition(fmt::format("{}: start() needs an Env with a FileSystem", what));
   }
   FileSystem& fs = *ctx.env->fs;
-  StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details};
+  StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details, layout.properties};
   STREAMSIM_RETURN_IF_ERROR(
       checkAndRecordStateSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId, op, layout.variables, what));
 

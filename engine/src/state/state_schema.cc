@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/spark_errors.h"
 #include "streamsim/value.h"
 
 namespace streamsim {
@@ -89,6 +90,13 @@ Result<Recorded> readLatest(const Env& env, const std::string& root, int operato
       op.keyColumns.push_back(c.get<std::string>());
     }
     op.details = o["details"].get<std::string>();
+    if (o.contains("properties")) {
+      if (!o["properties"].is_object()) return bad("operator properties must be an object");
+      for (const auto& [k, v] : o["properties"].items()) {
+        if (!v.is_string()) return bad("operator properties must be strings");
+        op.properties.emplace_back(k, v.get<std::string>());
+      }
+    }
     out.op = std::move(op);
   }
   return out;
@@ -105,8 +113,14 @@ Status recordFile(const Env& env, const std::string& root, int operatorId, int64
     vars.push_back(std::move(e));
   }
   nlohmann::json j = {{"formatVersion", kFormatVersion}, {"operatorId", operatorId}, {"stateVariables", vars}};
-  if (op)
+  if (op) {
     j["operator"] = {{"name", op->operatorName}, {"keyColumns", op->keyColumns}, {"details", op->details}};
+    if (!op->properties.empty()) {
+      nlohmann::json props = nlohmann::json::object();
+      for (const auto& [k, v] : op->properties) props[k] = v;
+      j["operator"]["properties"] = std::move(props);
+    }
+  }
   std::string path = joinPath(schemaDir(root, operatorId), fmt::format("{}.json", number));
   FaultContext ctx;
   ctx.operatorId = operatorId;
@@ -131,23 +145,52 @@ Result<Change> compareVariable(int operatorId, const std::string& file, const St
     return Status::Corruption(fmt::format("state schema file {}: state variable '{}' has a malformed schema: {}",
                                           file, before.name,
                                           (!oldKey.ok() ? oldKey.status() : oldValue.status()).message()));
-  if (!(*oldKey == nowKey))
-    return reject("key schema", before.keySchema, now.keySchema, "the key schema of a state variable cannot change");
+  // Spark's conditions (StateSchemaCompatibilityChecker, TransformWithStateVariableUtils); the
+  // schemas are named by their DDL, the kinds as Spark's StateVariableType.
+  auto withCondition = [](Status st, std::string condition, ErrorParams params) {
+    return st.withCondition(std::move(condition), std::move(params));
+  };
+  auto sparkKind = [](const std::string& k) -> std::string {
+    return k == "value" ? "ValueState" : k == "list" ? "ListState" : k == "map" ? "MapState" : k;
+  };
   if (before.kind != now.kind)
-    return reject("kind", before.kind.empty() ? "(none)" : before.kind, now.kind.empty() ? "(none)" : now.kind,
-                  "a state variable cannot change between value, list and map state");
+    return withCondition(reject("kind", before.kind.empty() ? "(none)" : before.kind,
+                                now.kind.empty() ? "(none)" : now.kind,
+                                "a state variable cannot change between value, list and map state"),
+                         "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
+                         {{"stateVarName", now.name}, {"oldType", sparkKind(before.kind)},
+                          {"newType", sparkKind(now.kind)}});
+  if (!(*oldKey == nowKey))
+    return withCondition(reject("key schema", before.keySchema, now.keySchema,
+                                "the key schema of a state variable cannot change"),
+                         "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                         {{"storedKeySchema", before.keySchema}, {"newKeySchema", now.keySchema}});
+  // A transformWithState variable (it has a kind) evolves its value schema as Spark's Avro
+  // encoding allows; other operators' value schemas must stay compatible.
+  const bool evolving = !now.kind.empty();
+  auto valueRejected = [&](Status st) {
+    if (evolving)
+      return withCondition(std::move(st), "STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION",
+                           {{"oldValueSchema", before.valueSchema}, {"newValueSchema", now.valueSchema}});
+    return withCondition(std::move(st), "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+                         {{"storedValueSchema", before.valueSchema}, {"newValueSchema", now.valueSchema}});
+  };
   if (before.ttlEnabled != now.ttlEnabled)
-    return reject("TTL", before.ttlEnabled ? "enabled" : "disabled", now.ttlEnabled ? "enabled" : "disabled",
-                  "TTL cannot be switched on or off for existing state");
+    return valueRejected(reject("TTL", before.ttlEnabled ? "enabled" : "disabled",
+                                now.ttlEnabled ? "enabled" : "disabled",
+                                "TTL cannot be switched on or off for existing state (it changes the "
+                                "stored value's schema)"));
   const auto& oldFields = oldValue->fields();
   const auto& newFields = nowValue.fields();
   constexpr std::string_view kRule = "only appending nullable fields to a value schema is allowed";
   if (newFields.size() < oldFields.size())
-    return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+    return valueRejected(reject("value schema", before.valueSchema, now.valueSchema, kRule));
   for (size_t i = 0; i < oldFields.size(); ++i)
-    if (!(oldFields[i] == newFields[i])) return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+    if (!(oldFields[i] == newFields[i]))
+      return valueRejected(reject("value schema", before.valueSchema, now.valueSchema, kRule));
   for (size_t i = oldFields.size(); i < newFields.size(); ++i)
-    if (!newFields[i].nullable) return reject("value schema", before.valueSchema, now.valueSchema, kRule);
+    if (!newFields[i].nullable)
+      return valueRejected(reject("value schema", before.valueSchema, now.valueSchema, kRule));
   return Change::kEvolved;  // also when only the DDL spelling differs ("bigint" vs "long")
 }
 
@@ -159,6 +202,16 @@ Status checkOperator(const Recorded& recorded, const std::string& root, int oper
                      const StateOperatorSchema& now, std::string_view what) {
   if (!recorded.op) return Status::OK();
   const StateOperatorSchema& old = *recorded.op;
+  // Spark checks the operator's properties (timeMode, outputMode) first.
+  for (const auto& [name, value] : now.properties) {
+    for (const auto& [oldName, oldValue] : old.properties) {
+      if (oldName != name || oldValue == value) continue;
+      return sparkError(Status::Code::kFailedPrecondition, "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+                        {{"configName", name}, {"oldConfig", oldValue}, {"newConfig", value}},
+                        fmt::format("{}: state/{} in checkpoint {} recorded in {}", what, operatorId,
+                                    root, recorded.path));
+    }
+  }
   if (old.operatorName != now.operatorName)
     return Status::FailedPrecondition(fmt::format(
         "{}: state/{} in checkpoint {} was written by a '{}' operator (recorded in {}), but the "
@@ -199,7 +252,7 @@ Status checkAndRecord(const Env& env, const std::string& checkpointRoot, int ope
   if (recorded.number < 0) return recordFile(env, checkpointRoot, operatorId, 0, variables, op);
   if (op) STREAMSIM_RETURN_IF_ERROR(checkOperator(recorded, checkpointRoot, operatorId, *op, what));
 
-  bool changed = op.has_value() && !recorded.op.has_value();
+  bool changed = op.has_value() && (!recorded.op.has_value() || recorded.op->properties != op->properties);
   for (size_t i = 0; i < variables.size(); ++i) {
     const StateVariableSchema* before = nullptr;
     for (const auto& r : recorded.variables)

@@ -104,17 +104,20 @@ class TransformWithStateOperator final : public Operator {
     } catch (const StatefulProcessorError& e) {
       if (!task.violation) task.violation = e;
     } catch (const std::exception& e) {
-      return Status::TaskFailed(fmt::format("transformWithState: processor '{}': {}",
-                                            spec_.processorName, userFunctionError("init", e.what())));
+      return userFunctionError("init", e.what())
+          .withContext(fmt::format("transformWithState: processor '{}'", spec_.processorName));
     }
     if (task.violation)
-      return Status::FailedPrecondition(
-          fmt::format("transformWithState: processor '{}' broke a handle rule in init: {}",
-                      spec_.processorName, task.violation->what()));
+      return violationStatus(*task.violation)
+          .withContext(fmt::format("transformWithState: processor '{}' broke a handle rule in init",
+                                   spec_.processorName));
     ops::StateLayout layout;
     layout.operatorName = "transformWithStateExec";
     layout.keyColumns = spec_.groupBy;
     layout.details = fmt::format("timeMode={}", timeModeName(spec_.timeMode));
+    // Spark's operator properties, checked on restart (TransformWithStateVariableUtils).
+    layout.properties = {{"timeMode", std::string(detail::sparkTimeModeName(spec_.timeMode))},
+                         {"outputMode", outputModeSparkName(mode)}};
     layout.variables = variableSchemas(task.variables);
     STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordStateLayout(ctx, layout, "transformWithState"));
     started_ = true;
@@ -153,7 +156,8 @@ class TransformWithStateOperator final : public Operator {
     }
 
     std::vector<PartitionRun> runs(n);
-    std::vector<int64_t> timersFired(n, 0), ttlRemoved(n, 0);
+    // Each partition's figures of its last attempt (a retried attempt's are dropped).
+    std::vector<StateOperatorProgress> figures(n);
     ops::PartitionTask body = [&](int partition, StateStore& store, ops::TaskOutput& out,
                                   const ops::MidwayFn& midway) -> Status {
       PartitionRun& run = runs[partition];
@@ -164,8 +168,7 @@ class TransformWithStateOperator final : public Operator {
         return Status::OK();
       STREAMSIM_RETURN_IF_ERROR(runPartition(ctx, partition, store, groups[partition],
                                              initial[partition], run, out, midway));
-      timersFired[partition] = run.task->timersFired;
-      ttlRemoved[partition] = run.task->ttlRemoved;
+      figures[partition] = taskFigures(*run.task);
       run.task->store = nullptr;  // committed by the runner next
       return Status::OK();
     };
@@ -182,10 +185,7 @@ class TransformWithStateOperator final : public Operator {
     }
     if (!ctx.stateProgress.empty()) {
       StateOperatorProgress& progress = ctx.stateProgress.back();
-      for (int p = 0; p < n; ++p) {
-        progress.numTimersFired += timersFired[p];
-        progress.numValuesRemovedByTTL += ttlRemoved[p];
-      }
+      for (const StateOperatorProgress& f : figures) addFigures(f, progress);
       progress.numRowsDroppedByWatermark += dropped;
     }
     return output;
@@ -199,10 +199,60 @@ class TransformWithStateOperator final : public Operator {
   }
 
  private:
-  // TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR: processor code threw.
-  static std::string userFunctionError(std::string_view function, std::string_view reason) {
-    return sparkErrorMessage("TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
-                             {{"function", std::string(function)}, {"reason", std::string(reason)}});
+  // A task's custom metrics, counted as Spark's StatefulProcessorHandleImpl and
+  // TransformWithStateExec count them.
+  static StateOperatorProgress taskFigures(const TaskContext& task) {
+    StateOperatorProgress f;
+    f.numTimersFired = task.timersFired;
+    f.numValuesRemovedByTTL = task.ttlRemoved;
+    f.numRegisteredTimers = task.registerTimerCalls;
+    f.numDeletedTimers = task.deleteTimerCalls + task.timersFired;
+    for (size_t i = 0; i < task.variables.size(); ++i) {
+      const detail::StateVariable& v = task.variables[i];
+      const bool ttl = v.ttl.has_value();
+      int64_t& count = v.kind == detail::StateKind::kValue ? (ttl ? f.numValueStateWithTTLVars : f.numValueStateVars)
+                       : v.kind == detail::StateKind::kList ? (ttl ? f.numListStateWithTTLVars : f.numListStateVars)
+                                                            : (ttl ? f.numMapStateWithTTLVars : f.numMapStateVars);
+      ++count;
+      if (ttl)
+        f.ttlRemovedByVariable.emplace_back(
+            v.name, i < task.ttlRemovedByVariable.size() ? task.ttlRemovedByVariable[i] : 0);
+    }
+    return f;
+  }
+  static void addFigures(const StateOperatorProgress& f, StateOperatorProgress& into) {
+    into.numTimersFired += f.numTimersFired;
+    into.numValuesRemovedByTTL += f.numValuesRemovedByTTL;
+    into.numRegisteredTimers += f.numRegisteredTimers;
+    into.numDeletedTimers += f.numDeletedTimers;
+    into.numValueStateVars += f.numValueStateVars;
+    into.numListStateVars += f.numListStateVars;
+    into.numMapStateVars += f.numMapStateVars;
+    into.numValueStateWithTTLVars += f.numValueStateWithTTLVars;
+    into.numListStateWithTTLVars += f.numListStateWithTTLVars;
+    into.numMapStateWithTTLVars += f.numMapStateWithTTLVars;
+    for (const auto& [name, removed] : f.ttlRemovedByVariable) {
+      auto it = std::find_if(into.ttlRemovedByVariable.begin(), into.ttlRemovedByVariable.end(),
+                             [&](const auto& e) { return e.first == name; });
+      if (it == into.ttlRemovedByVariable.end())
+        into.ttlRemovedByVariable.emplace_back(name, removed);
+      else
+        it->second += removed;
+    }
+  }
+
+  static std::string outputModeSparkName(OutputMode mode) {
+    return mode == OutputMode::kAppend ? "Append" : mode == OutputMode::kUpdate ? "Update" : "Complete";
+  }
+
+  // TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR: processor code threw (TaskFailed: retried).
+  static Status userFunctionError(std::string_view function, std::string_view reason) {
+    return sparkError(Status::Code::kTaskFailed, "TRANSFORM_WITH_STATE_USER_FUNCTION_ERROR",
+                      {{"function", std::string(function)}, {"reason", std::string(reason)}});
+  }
+  // A broken handle rule: its condition, parameters and message.
+  static Status violationStatus(const StatefulProcessorError& e) {
+    return Status::FailedPrecondition(e.what()).withCondition(e.condition(), e.parameters());
   }
 
   static Status checkOutputMode(OutputMode mode) {
@@ -267,6 +317,15 @@ class TransformWithStateOperator final : public Operator {
     row = Row(cached, std::move(values));
   }
 
+  // The grouping key as Spark's keyObj.toString shows it: the value of a one-column key, else
+  // "(a,b)" as a Scala tuple.
+  static std::string sparkKeyString(const Row& key) {
+    if (key.size() == 1) return key[0].toString();
+    std::string out = "(";
+    for (size_t i = 0; i < key.size(); ++i) out += (i ? "," : "") + key[i].toString();
+    return out + ")";
+  }
+
   void setKey(TaskContext& task, std::string_view encoded) const {
     task.hasKey = true;
     task.key = encoded;
@@ -278,25 +337,23 @@ class TransformWithStateOperator final : public Operator {
   template <class F>
   Status invoke(const BatchContext& ctx, int partition, TaskContext& task, Phase phase, F&& f) {
     task.phase = phase;
+    auto where = [&] {
+      return fmt::format("transformWithState: processor '{}' (batch {}, partition {}, key {})",
+                         spec_.processorName, ctx.batchId, partition,
+                         task.hasKey ? task.keyRow.toJson() : "(none)");
+    };
     try {
       f();
     } catch (const StatefulProcessorError& e) {
       if (!task.violation) task.violation = e;
     } catch (const std::exception& e) {
       task.phase = Phase::kNone;
-      return Status::TaskFailed(fmt::format(
-          "transformWithState: processor '{}' (batch {}, partition {}, key {}): {}",
-          spec_.processorName, ctx.batchId, partition,
-          task.hasKey ? task.keyRow.toJson() : "(none)",
-          userFunctionError(detail::phaseMethod(phase), e.what())));
+      return userFunctionError(detail::phaseMethod(phase), e.what()).withContext(where());
     }
     task.phase = Phase::kNone;
     if (task.violation)
-      return Status::FailedPrecondition(fmt::format(
-          "transformWithState: processor '{}' broke a handle rule in {} (batch {}, partition {}, "
-          "key {}): {}",
-          spec_.processorName, detail::phaseMethod(phase), ctx.batchId, partition,
-          task.hasKey ? task.keyRow.toJson() : "(none)", task.violation->what()));
+      return violationStatus(*task.violation)
+          .withContext(fmt::format("{} broke a handle rule in {}", where(), detail::phaseMethod(phase)));
     return Status::OK();
   }
 
@@ -306,14 +363,16 @@ class TransformWithStateOperator final : public Operator {
     if (spec_.eventTimeColumnName) {
       for (const Row& r : o.rows()) {
         auto t = eventTimeOf(r, *spec_.eventTimeColumnName);
-        if (t && *t <= ctx.lateWatermarkMs)
-          return Status::FailedPrecondition(fmt::format(
-              "transformWithState: processor '{}' emitted a row with {} = {} which is not later "
-              "than the watermark {} (batch {}, partition {}, key {}): emitting rows older than "
-              "the watermark is not allowed with eventTimeColumnName",
-              spec_.processorName, *spec_.eventTimeColumnName, formatTimestamp(*t),
-              formatTimestamp(ctx.lateWatermarkMs), ctx.batchId, partition,
-              task.keyRow.toJson()));
+        if (t && *t <= ctx.lateWatermarkMs)  // Spark's parameters: watermark ms, event time us
+          return sparkError(Status::Code::kFailedPrecondition,
+                            "EMITTING_ROWS_OLDER_THAN_WATERMARK_NOT_ALLOWED",
+                            {{"currentWatermark", std::to_string(ctx.lateWatermarkMs)},
+                             {"emittedRowEventTime", std::to_string(*t * 1000)}},
+                            fmt::format("{} = {}, watermark {}", *spec_.eventTimeColumnName,
+                                        formatTimestamp(*t), formatTimestamp(ctx.lateWatermarkMs)))
+              .withContext(fmt::format(
+                  "transformWithState: processor '{}' (batch {}, partition {}, key {})",
+                  spec_.processorName, ctx.batchId, partition, task.keyRow.toJson()));
       }
     }
     o.moveRowsTo(out.rows);
@@ -420,6 +479,13 @@ class TransformWithStateOperator final : public Operator {
             spec_.processorName));
       for (const ops::KeyGroup& g : initialGroups) {
         setKey(task, g.key);
+        if (g.rows.size() > 1)  // Spark fails on the key's second initial state row
+          return sparkError(Status::Code::kFailedPrecondition,
+                            "STATEFUL_PROCESSOR_CANNOT_REINITIALIZE_STATE_ON_KEY",
+                            {{"groupingKey", sparkKeyString(task.keyRow)}},
+                            fmt::format("{} initial state rows for one key", g.rows.size()))
+              .withContext(fmt::format("transformWithState: processor '{}' (batch {}, partition {})",
+                                       spec_.processorName, ctx.batchId, partition));
         for (const Row& row : g.rows) {
           STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kInitialState, [&] {
             withInitial->handleInitialState(task.keyRow, row, timerValues, o);
@@ -524,7 +590,9 @@ class TransformWithStateOperator final : public Operator {
     // TTL cleanup: physically remove what expired at this batch's timestamp.
     task.handleState = HandleState::kTimerProcessed;
     task.hasKey = false;
-    for (const detail::StateVariable& v : task.variables) {
+    task.ttlRemovedByVariable.assign(task.variables.size(), 0);
+    for (size_t vi = 0; vi < task.variables.size(); ++vi) {
+      const detail::StateVariable& v = task.variables[vi];
       if (!v.ttl) continue;
       int64_t removed = 0;
       try {
@@ -535,6 +603,7 @@ class TransformWithStateOperator final : public Operator {
             ctx.batchId, partition, e.what()));
       }
       task.ttlRemoved += removed;
+      task.ttlRemovedByVariable[vi] = removed;
       if (task.trace && removed > 0)
         task.trace("tws.ttl_expired", fmt::format(R"("state":{},"count":{})",
                                                   nlohmann::json(v.name).dump(), removed));

@@ -73,21 +73,23 @@ struct TaskContext {
   // Timers deleted by deleteTimer() in this task: the expired-timer scan re-checks that a due
   // timer still exists only when a handler deleted one since the scan began.
   int64_t timersDeleted = 0;
-  // Counters for progress.
+  // Counters for progress (Spark's custom metrics of the operator).
   int64_t timersFired = 0;
   int64_t ttlRemoved = 0;
+  int64_t registerTimerCalls = 0;
+  int64_t deleteTimerCalls = 0;
+  std::vector<int64_t> ttlRemovedByVariable;  // per entry of `variables`
   // Trace hook: called with the event name and extra JSON fields (without braces); may be empty.
   std::function<void(std::string_view event, const std::string& fields)> trace;
 
   [[noreturn]] void fail(std::string rule, const std::string& message);
-  // Records and throws Spark's `condition` (spark_errors.h): the error's rule() is the condition.
-  [[noreturn]] void failWith(const std::string& condition, const ErrorParams& params,
-                             std::string_view hint = {});
+  // Records and throws Spark's `condition` (spark_errors.h).
+  [[noreturn]] void failWith(std::string condition, ErrorParams params, std::string_view hint = {});
   // STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE unless the handle is in
   // the state that creates state variables (PRE_INIT in the dry run, CREATED in a task's init()).
   void requireInitState(std::string_view operationType);
-  // A state variable's operation `op`: PRE_INIT rejects every one (Spark's driver-side state), a
-  // call without a grouping key is Spark's "Implicit key not found".
+  // A state variable's operation `op` ("exists", "get", ...): PRE_INIT rejects every one (Spark's
+  // driver-side state), a call without a grouping key is Spark's "Implicit key not found".
   void checkStateOperation(const std::string& stateName, std::string_view op);
   void requireKey(std::string_view what);
 };

@@ -68,7 +68,21 @@ void throwUninitialised(std::string_view kind) {
 
 void throwRule(std::string rule, const std::string& message) {
   std::string full = fmt::format("[{}] {}", rule, message);
-  throw StatefulProcessorError(std::move(rule), full);
+  throw StatefulProcessorError(std::move(rule), {}, full);
+}
+
+void throwCondition(std::string condition, ErrorParams params, std::string_view hint) {
+  std::string message = sparkErrorMessage(condition, params, hint);
+  throw StatefulProcessorError(std::move(condition), std::move(params), message);
+}
+
+void throwNullValue(const std::string& stateName, std::string_view what) {
+  throwCondition("ILLEGAL_STATE_STORE_VALUE.NULL_VALUE", {{"stateName", stateName}}, what);
+}
+
+void throwEmptyList(const std::string& stateName, std::string_view op) {
+  throwCondition("ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE", {{"stateName", stateName}},
+                 fmt::format("ListState.{}() with an empty list", op));
 }
 
 }  // namespace detail
@@ -196,10 +210,9 @@ void TaskContext::fail(std::string rule, const std::string& message) {
   }
 }
 
-void TaskContext::failWith(const std::string& condition, const ErrorParams& params,
-                           std::string_view hint) {
+void TaskContext::failWith(std::string condition, ErrorParams params, std::string_view hint) {
   try {
-    throw StatefulProcessorError(condition, sparkErrorMessage(condition, params, hint));
+    throwCondition(std::move(condition), std::move(params), hint);
   } catch (const StatefulProcessorError& e) {
     if (!violation) violation = e;
     throw;
@@ -270,9 +283,12 @@ class VariableBase {
   }
   const std::string& key(std::string_view op) {
     // The rule's message is formatted only when the rule is broken (this runs per state access).
-    // Before any store access: start()'s dry run of init() has no store (PRE_INIT).
     if (!task_.hasKey) task_.checkStateOperation(name_, op);
     return task_.key;
+  }
+  // The handle-state rule of a typed operation (ValueState.exists, ...): PRE_INIT rejects all.
+  void check(std::string_view op) {
+    if (task_.handleState == HandleState::kPreInit) task_.checkStateOperation(name_, op);
   }
   TimeMs now() const { return task_.batchTimestampMs; }
 
@@ -310,6 +326,7 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::optional<std::string> get() override {
     const std::string& k = key("get");
     std::optional<std::string> stored = task_.store->get(name_, k);
@@ -327,6 +344,13 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     // The payload is the entry after its header: cut in place, not copied.
     stored->erase(0, stored->size() - e.payload.size());
     return stored;
+  }
+  std::optional<StoredValue> stored() override {
+    const std::string& k = key("get");
+    auto bytes = task_.store->get(name_, k);
+    if (!bytes) return std::nullopt;
+    EntryView e = decodeEntry(*bytes, name_);
+    return StoredValue{std::string(e.payload), e.expiresAt};
   }
   void update(std::string bytes) override {
     const std::string& k = key("update");
@@ -354,6 +378,7 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::vector<std::string> get() override {
     std::vector<std::string> out;
     const std::string& k = key("get");
@@ -370,6 +395,13 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
     }
     if (tracingTtl())
       traceTtl("tws.ttl_list_read", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
+    return out;
+  }
+  std::vector<StoredValue> stored() override {
+    const std::string& k = key("get");
+    std::vector<StoredValue> out;
+    if (auto bytes = task_.store->get(name_, k))
+      for (ListElement& e : decodeList(*bytes, name_)) out.push_back(StoredValue{std::move(e.payload), e.expiresAt});
     return out;
   }
   void put(std::vector<std::string> elements) override {
@@ -408,6 +440,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
   using VariableBase::VariableBase;
   const std::string& name() const override { return name_; }
   void recordViolation(const StatefulProcessorError& e) override { record(e); }
+  void checkOperation(std::string_view op) override { check(op); }
   std::optional<std::string> getValue(std::string_view userKey) override {
     std::string k = key("getValue") + std::string(userKey);
     auto stored = task_.store->get(name_, k);
@@ -451,6 +484,16 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
     });
     if (tracing)
       traceTtl("tws.ttl_map_iter", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
+    return out;
+  }
+  std::vector<std::pair<std::string, StoredValue>> stored() override {
+    const std::string& prefix = key("iterator");
+    std::vector<std::pair<std::string, StoredValue>> out;
+    task_.store->scanPrefix(name_, prefix, [&](std::string_view k, std::string_view v) {
+      EntryView e = decodeEntry(v, name_);
+      out.emplace_back(std::string(k.substr(prefix.size())), StoredValue{std::string(e.payload), e.expiresAt});
+      return true;
+    });
     return out;
   }
   void removeKey(std::string_view userKey) override {
@@ -557,6 +600,7 @@ void TaskHandle::checkTimerCall(std::string_view op) {
 
 void TaskHandle::registerTimer(TimeMs ts) {
   checkTimerCall("register_timer");
+  ++task_.registerTimerCalls;
   const std::string_view byKey = timerKeyByKey(task_.key, ts);
   // One timer per (key, timestamp).
   if (!task_.store->putIfAbsent(kTimersByKeyCf, byKey, "")) return;
@@ -566,6 +610,7 @@ void TaskHandle::registerTimer(TimeMs ts) {
 
 void TaskHandle::deleteTimer(TimeMs ts) {
   checkTimerCall("delete_timer");
+  ++task_.deleteTimerCalls;
   if (!timerExists(*task_.store, task_.key, ts)) return;
   deleteTimerEntries(*task_.store, task_.key, ts);
   ++task_.timersDeleted;

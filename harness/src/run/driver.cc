@@ -17,10 +17,11 @@ Status Driver::countRestart(std::string_view why) {
       options_.maxRestarts, why));
 }
 
-Status Driver::launch(const DataStreamWriter* writer) {
+Status Driver::launch(const DataStreamWriter* writer, bool replace) {
   for (;;) {
     const int64_t crashes = sim_.crashCount();
-    Status st = writer != nullptr && !sim_.hasWriter() ? sim_.start(*writer) : sim_.startAgain();
+    Status st = writer != nullptr && (replace || !sim_.hasWriter()) ? sim_.start(*writer) : sim_.startAgain();
+    replace = false;  // a recovery restarts what the first attempt started
     if (st.ok()) return st;
     if (sim_.crashCount() != crashes) {
       // A crash during the start or the recovery of a restart.
@@ -36,12 +37,17 @@ Status Driver::launch(const DataStreamWriter* writer) {
 
 Status Driver::start(const DataStreamWriter& writer) {
   if (sim_.running()) return Status::FailedPrecondition("a query is already running");
-  return launch(&writer);
+  return launch(&writer, /*replace=*/false);
+}
+
+Status Driver::startWith(const DataStreamWriter& writer) {
+  if (sim_.running()) return Status::FailedPrecondition("a query is already running");
+  return launch(&writer, /*replace=*/true);
 }
 
 Status Driver::startAgain() {
   if (sim_.running()) return Status::FailedPrecondition("a query is already running");
-  return launch(nullptr);
+  return launch(nullptr, /*replace=*/false);
 }
 
 Status Driver::supervise(const std::function<Status(StreamingQuery&)>& work,

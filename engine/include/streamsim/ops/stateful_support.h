@@ -78,6 +78,7 @@ struct StateLayout {
   std::string operatorName;             // Spark's short name: dedupe, stateStoreSave, ...
   std::vector<std::string> keyColumns;  // the columns the state is keyed by
   std::string details;                  // anything else that must not change (window spec, ...)
+  std::vector<std::pair<std::string, std::string>> properties;  // StateOperatorSchema::properties
   std::vector<StateVariableSchema> variables;
 };
 

@@ -49,6 +49,10 @@ struct StateOperatorSchema {
   std::string operatorName;             // Spark's short name: dedupe, stateStoreSave, ...
   std::vector<std::string> keyColumns;
   std::string details;
+  // Spark's operator properties checked on restart ({"timeMode", "NoTime"}, {"outputMode",
+  // "Update"}): a changed value is STATE_STORE_INVALID_CONFIG_AFTER_RESTART (configName, oldConfig,
+  // newConfig); one the record does not have yet is recorded, not checked.
+  std::vector<std::pair<std::string, std::string>> properties;
   friend bool operator==(const StateOperatorSchema&, const StateOperatorSchema&) = default;
 };
 

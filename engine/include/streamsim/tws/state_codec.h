@@ -18,18 +18,27 @@
 namespace streamsim {
 
 // Thrown by state variables, the handle and codecs when processor code breaks a rule of the
-// transformWithState API (SEMANTICS.md §6). The message names the rule. The operator turns it into
-// a failed task whose Status carries the message (a processor that catches it still fails: the
-// handle remembers the first violation).
+// transformWithState API (SEMANTICS.md §6). It carries Spark's error condition and its message
+// parameters (spark_errors.h); the message reads "[CONDITION] Spark's message (streamsim hint)".
+// The operator turns it into a failed task whose Status carries the condition, the parameters and
+// the message (a processor that catches it still fails: the handle remembers the first violation).
 class StatefulProcessorError : public std::runtime_error {
  public:
+  StatefulProcessorError(std::string condition, ErrorParams parameters, const std::string& message)
+      : std::runtime_error(message), rule_(std::move(condition)), parameters_(std::move(parameters)) {}
+  // A streamsim-only rule without parameters.
   StatefulProcessorError(std::string rule, const std::string& message)
-      : std::runtime_error(message), rule_(std::move(rule)) {}
-  // A short stable name: "STATE_VARIABLE_OUTSIDE_INIT", "TIMER_IN_INIT", "EMPTY_LIST", ...
+      : StatefulProcessorError(std::move(rule), {}, message) {}
+  // Spark's condition: "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+  // "ILLEGAL_STATE_STORE_VALUE.EMPTY_LIST_VALUE", ... (a few streamsim-only rules have a
+  // STREAMSIM_ name: docs/processors.md "Error conditions").
   const std::string& rule() const { return rule_; }
+  const std::string& condition() const { return rule_; }
+  const ErrorParams& parameters() const { return parameters_; }
 
  private:
   std::string rule_;
+  ErrorParams parameters_;
 };
 
 // The codec contract (a specialisation must provide all three; isNull is optional):

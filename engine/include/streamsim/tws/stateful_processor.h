@@ -178,7 +178,7 @@ class StatefulProcessor {
   // Scala's getHandle: valid from init() until close().
   StatefulProcessorHandle& getHandle() {
     if (handle_ == nullptr)
-      detail::throwRule("HANDLE_NOT_SET", "getHandle() called before init()");
+      detail::throwCondition("STATE_STORE_HANDLE_NOT_INITIALIZED", {}, "getHandle() before init()");
     return *handle_;
   }
   // Called by the engine just before init().

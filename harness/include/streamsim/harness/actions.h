@@ -95,12 +95,23 @@ struct DeleteFile {
 struct AdvanceClock {  // advance
   DurationMs by = 0;
 };
+// advance: {by, trigger: once} — Spark's AdvanceManualClock: moves the clock, then the running
+// query takes exactly one trigger at the new time (a data batch, a no-data batch or nothing, by
+// Spark's rules), not "sleep to the next interval".
+struct AdvanceManualClock {
+  DurationMs by = 0;
+};
 struct RunBatches {  // run: {batches: n} — up to n triggers on the trigger's schedule
   int n = 1;
 };
 struct ProcessAllAvailable {};  // run: available
 struct StopStream {};           // stop: graceful (processors' close)
-struct StartStream {};          // start a new instance from the checkpoint (after stop/crash)
+// Starts a new instance from the checkpoint (after stop/crash); with `writer`, a different query
+// (processor, its parameters, output mode, options) on the same checkpoint and sink, which then
+// also serves later restarts (e.g. memoryQuery(newWriter, sameSinkData).writer).
+struct StartStream {
+  std::optional<DataStreamWriter> writer{};
+};
 struct Restart {};              // restart: crash the driver if running, then start again
 // crash: with `point`, arms a crash at that fault point (the nth matching pass from now);
 // without, crashes the driver now. A run that hits the crash leaves the query down.
@@ -129,10 +140,13 @@ struct CheckLastBatch {  // rows of the last batch in the sink
   bool process = true;
 };
 // The query failed (or fails when it processes what is available, or failed to start) with a
-// message containing `messageContains` (and with `code` when set).
+// message containing `messageContains` (and with `code` when set; with Spark's error condition
+// `condition` and each of `parameters` when set: Status::condition(), Status::parameter()).
 struct ExpectFailure {
   std::string messageContains;
   std::optional<Status::Code> code{};
+  std::string condition{};
+  ErrorParams parameters{};
 };
 // Offsets and commits present in the checkpoint (batch ids, ascending).
 struct CheckCheckpoint {
@@ -145,7 +159,8 @@ struct AssertOnQuery {
 };
 
 using Action = std::variant<AddData, AddFile, CompleteFile, ResendFile, TouchFile, DeleteFile,
-                            AdvanceClock, RunBatches, ProcessAllAvailable, StopStream, StartStream,
+                            AdvanceClock, AdvanceManualClock, RunBatches, ProcessAllAvailable,
+                            StopStream, StartStream,
                             Restart, Crash, CheckAnswer, CheckNewAnswer, CheckLastBatch,
                             ExpectFailure, CheckCheckpoint, AssertOnQuery>;
 

@@ -25,6 +25,13 @@ struct CommittedVariable {
   Value value;
   std::vector<Value> list;
   std::vector<std::pair<Value, Value>> map;  // ascending user key
+  // The TTL expiry of the value / of each list element / map entry (nullopt: no TTL), as stored:
+  // the read enforces no TTL (as Spark's state reader and its getWithoutEnforcingTTL).
+  std::optional<TimeMs> valueExpiresAt;
+  std::vector<std::optional<TimeMs>> listExpiresAt;
+  std::vector<std::optional<TimeMs>> mapExpiresAt;
+  // A copy without what expired at `now` (now >= expiresAt), as a handler at `now` sees it.
+  CommittedVariable visibleAt(TimeMs now) const;
   std::string toString() const;               // "absent", "5", "[1, 2]", "{a: 1, b: 2}"
 };
 

@@ -4,7 +4,9 @@
 //
 //   EXPECT_THAT(tester.test("a", rows), EmitsRows({Row{{"key", "a"}, {"count", 1}}}));
 //   EXPECT_THAT(tester.setProcessingTime(10'000), EmitsNothing());
-//   EXPECT_THAT(tester.test("a", bad), FailsWith("TIMER_IN_INIT"));
+//   EXPECT_THAT(tester.test("a", bad), FailsWithCondition(
+//       "STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
+//       {{"operationType", "register_timer"}, {"handleState", "PRE_INIT"}}));
 //   EXPECT_THAT(testStream(q, actions...), IsOk());
 #pragma once
 
@@ -54,8 +56,8 @@ const T* valueOf(const Result<T>& r, std::string* error) {
 
 class EmitsRowsImpl {
  public:
-  EmitsRowsImpl(std::vector<Row> expected, RowOrder order)
-      : expected_(std::move(expected)), order_(order) {}
+  EmitsRowsImpl(std::vector<Row> expected, RowOrder order, RowMatch match = {})
+      : expected_(std::move(expected)), order_(order), match_(match) {}
 
   template <class T>
   bool MatchAndExplain(const T& arg, ::testing::MatchResultListener* listener) const {
@@ -65,7 +67,7 @@ class EmitsRowsImpl {
       *listener << "the call failed instead of emitting rows: " << error;
       return false;
     }
-    RowDiff d = diffRows(expected_, *rows, order_);
+    RowDiff d = diffRows(expected_, *rows, order_, match_);
     if (!d.equal) *listener << "\n" << d.report;
     return d.equal;
   }
@@ -81,6 +83,7 @@ class EmitsRowsImpl {
  private:
   std::vector<Row> expected_;
   RowOrder order_;
+  RowMatch match_;
 };
 
 class StatusImpl {
@@ -129,6 +132,42 @@ class StatusImpl {
   std::string substring_;
 };
 
+// Fails with Spark's condition `condition` and (each given) message parameter.
+class ConditionImpl {
+ public:
+  ConditionImpl(std::string condition, ErrorParams params)
+      : condition_(std::move(condition)), params_(std::move(params)) {}
+  template <class T>
+  bool MatchAndExplain(const T& v, ::testing::MatchResultListener* listener) const {
+    const Status& st = statusOf(v);
+    bool match = !st.ok() && st.condition() == condition_;
+    for (const auto& [k, want] : params_) match = match && st.parameter(k) == want;
+    if (!match) {
+      *listener << "the error was: " << st.toString() << " (condition \"" << st.condition() << "\"";
+      for (const auto& [k, got] : st.parameters()) *listener << ", " << k << "=" << got;
+      *listener << ")";
+    }
+    return match;
+  }
+  void DescribeTo(std::ostream* os) const {
+    *os << "fails with condition " << condition_;
+    for (const auto& [k, v] : params_) *os << ", " << k << "=" << v;
+  }
+  void DescribeNegationTo(std::ostream* os) const {
+    *os << "does not ";
+    DescribeTo(os);
+  }
+
+ private:
+  static const Status& statusOf(const Status& s) { return s; }
+  template <class T>
+  static const Status& statusOf(const Result<T>& r) {
+    return r.status();
+  }
+  std::string condition_;
+  ErrorParams params_;
+};
+
 }  // namespace gtest_detail
 
 // The call emitted exactly `rows` (as a multiset; equal rows = same columns, equal values).
@@ -143,6 +182,17 @@ inline auto EmitsRowsInOrder(std::vector<Row> rows) {
       gtest_detail::EmitsRowsImpl(std::move(rows), RowOrder::kInOrder));
 }
 inline auto EmitsNothing() { return EmitsRows({}); }
+// As EmitsRows, and each value's type must be the expected one (a long is not an int is not a
+// timestamp): write Value(int64_t{2}), Value::timestamp(t), ...
+inline auto EmitsRowsStrict(std::vector<Row> rows, RowOrder order = RowOrder::kAnyOrder) {
+  return ::testing::MakePolymorphicMatcher(
+      gtest_detail::EmitsRowsImpl(std::move(rows), order, RowMatch{.strictTypes = true}));
+}
+// As EmitsRows, comparing only the columns each expected row lists.
+inline auto EmitsRowsWithColumns(std::vector<Row> rows, RowOrder order = RowOrder::kAnyOrder) {
+  return ::testing::MakePolymorphicMatcher(
+      gtest_detail::EmitsRowsImpl(std::move(rows), order, RowMatch{.partial = true}));
+}
 
 // On Status and Result<T>.
 inline auto IsOk() {
@@ -156,6 +206,14 @@ inline auto FailsWith(std::string substring) {
 inline auto FailsWith(Status::Code code, std::string substring = "") {
   return ::testing::MakePolymorphicMatcher(
       gtest_detail::StatusImpl(false, code, std::move(substring)));
+}
+
+// Fails with Spark's error condition and the given message parameters (others not compared):
+//   EXPECT_THAT(st, FailsWithCondition("STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+//                                      {{"configName", "outputMode"}}));
+inline auto FailsWithCondition(std::string condition, ErrorParams params = {}) {
+  return ::testing::MakePolymorphicMatcher(
+      gtest_detail::ConditionImpl(std::move(condition), std::move(params)));
 }
 
 // The value of an ok Result, or a failed assertion showing the error. Usable in expressions:

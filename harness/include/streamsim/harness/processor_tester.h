@@ -81,7 +81,8 @@ struct TesterOptions {
 
   // Attaching to an existing checkpoint (the state of a one-partition query, e.g. to compare
   // it): the filesystem to use instead of a private one, the checkpoint root, the operator id
-  // and the batch id the checkpoint's next batch would have.
+  // and the batch id the checkpoint's next batch would have. timeMode and outputMode must be the
+  // query's (Spark's restart check: STATE_STORE_INVALID_CONFIG_AFTER_RESTART).
   FileSystem* fileSystem = nullptr;
   std::string checkpointRoot = "/tester";
   int operatorId = 0;
@@ -113,6 +114,11 @@ struct RawStateValue {
   std::optional<std::string> value;                          // kValue; nullopt = absent
   std::vector<std::string> list;                             // kList
   std::vector<std::pair<std::string, std::string>> entries;  // kMap, ascending user key
+  // Read without enforcing TTL (peekRawWithoutTTL): expired values too, and each one's expiry
+  // (nullopt: no TTL) parallel to value / list / entries.
+  std::optional<TimeMs> valueExpiresAt;
+  std::vector<std::optional<TimeMs>> listExpiresAt;
+  std::vector<std::optional<TimeMs>> entriesExpiresAt;
 };
 
 // What a probe action can reach: the processor's declared variables (raw bytes) and the handle,
@@ -121,6 +127,8 @@ class ProbeScope {
  public:
   virtual ~ProbeScope() = default;
   virtual Result<RawStateValue> read(const std::string& name) = 0;
+  // Spark's getWithoutEnforcingTTL / getTTLValue: expired values too, with their expiry.
+  virtual Result<RawStateValue> readWithoutTTL(const std::string& name) = 0;
   virtual Status write(const std::string& name, const RawStateValue& v) = 0;
   virtual Status clear(const std::string& name) = 0;
   virtual Status removeMapKey(const std::string& name, const std::string& userKey) = 0;
@@ -171,6 +179,10 @@ class ProcessorTesterBase {
   // --- state, untyped (the typed forms are below in ProcessorTester) ---
   // NotFound if the processor declares no variable `name`, InvalidArgument for a wrong kind.
   Result<RawStateValue> peekRaw(const GroupKey& key, const std::string& name);
+  // As peekRaw, without enforcing TTL (Spark's getWithoutEnforcingTTL / getTTLValue test hooks):
+  // values whose TTL expired but that the cleanup has not removed yet are returned too, each
+  // with its expiry in the *ExpiresAt fields.
+  Result<RawStateValue> peekRawWithoutTTL(const GroupKey& key, const std::string& name);
   Status setRaw(const GroupKey& key, const std::string& name, const RawStateValue& v);
   // Clears `name` for one key (ValueState.clear / ListState.clear / MapState.clear).
   Status deleteState(const GroupKey& key, const std::string& name);
@@ -258,6 +270,14 @@ class ProcessorTester : public ProcessorTesterBase {
   Result<std::vector<std::pair<K, V>>> peekMapState(const GroupKey& key, const std::string& name,
                                                     StateCodec<K> keyCodec = {},
                                                     StateCodec<V> valueCodec = {});
+  // Spark's getTTLValue: the stored value (expired or not) and its expiry (nullopt: no TTL).
+  template <class T>
+  Result<std::optional<std::pair<T, std::optional<TimeMs>>>> peekValueStateTTL(
+      const GroupKey& key, const std::string& name, StateCodec<T> codec = {});
+  // Spark's getTTLValues: every stored element (expired or not) with its expiry.
+  template <class T>
+  Result<std::vector<std::pair<T, std::optional<TimeMs>>>> peekListStateTTL(
+      const GroupKey& key, const std::string& name, StateCodec<T> codec = {});
   template <class T>
   Status setValueState(const GroupKey& key, const std::string& name, const T& value,
                        StateCodec<T> codec = {});

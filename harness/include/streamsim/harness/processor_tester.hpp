@@ -72,6 +72,32 @@ Result<std::vector<std::pair<K, V>>> ProcessorTester<P>::peekMapState(const Grou
 
 template <class P>
 template <class T>
+Result<std::optional<std::pair<T, std::optional<TimeMs>>>> ProcessorTester<P>::peekValueStateTTL(
+    const GroupKey& key, const std::string& name, StateCodec<T> codec) {
+  STREAMSIM_ASSIGN_OR_RETURN(RawStateValue raw, this->peekRawWithoutTTL(key, name));
+  if (raw.kind != RawStateValue::Kind::kValue) return detail::kindMismatch(name, "ValueState");
+  using Out = std::optional<std::pair<T, std::optional<TimeMs>>>;
+  if (!raw.value) return Out{};
+  STREAMSIM_ASSIGN_OR_RETURN(T v, detail::decodeStored(codec, *raw.value, name));
+  return Out(std::pair<T, std::optional<TimeMs>>(std::move(v), raw.valueExpiresAt));
+}
+
+template <class P>
+template <class T>
+Result<std::vector<std::pair<T, std::optional<TimeMs>>>> ProcessorTester<P>::peekListStateTTL(
+    const GroupKey& key, const std::string& name, StateCodec<T> codec) {
+  STREAMSIM_ASSIGN_OR_RETURN(RawStateValue raw, this->peekRawWithoutTTL(key, name));
+  if (raw.kind != RawStateValue::Kind::kList) return detail::kindMismatch(name, "ListState");
+  std::vector<std::pair<T, std::optional<TimeMs>>> out;
+  for (size_t i = 0; i < raw.list.size(); ++i) {
+    STREAMSIM_ASSIGN_OR_RETURN(T v, detail::decodeStored(codec, raw.list[i], name));
+    out.emplace_back(std::move(v), raw.listExpiresAt[i]);
+  }
+  return out;
+}
+
+template <class P>
+template <class T>
 Status ProcessorTester<P>::setValueState(const GroupKey& key, const std::string& name,
                                          const T& value, StateCodec<T> codec) {
   RawStateValue raw;

@@ -22,10 +22,21 @@ struct RowDiff {
   std::string report;
 };
 
-// Rows are equal when the same column names hold equal values (Row::operator==; int and long
-// compare numerically), so expectations may list columns in any order.
+// How rows are compared. Loose by default: the same column names hold equal values
+// (Row::operator==; int and long compare numerically), columns in any order.
+struct RowMatch {
+  // Also the value types must be equal (a long is not an int is not a timestamp), as Spark's
+  // checkAnswer compares typed rows; a null matches a null of any type.
+  bool strictTypes = false;
+  // An expected row lists only the columns it checks; the actual row may have more.
+  bool partial = false;
+};
+bool rowMatches(const Row& expected, const Row& actual, const RowMatch& match);
+
+// The report lists the actual rows with their columns in the expected rows' order (then any
+// others), so both sides read alike; with strictTypes it shows each value's type.
 RowDiff diffRows(const std::vector<Row>& expected, const std::vector<Row>& actual,
-                 RowOrder order = RowOrder::kAnyOrder);
+                 RowOrder order = RowOrder::kAnyOrder, RowMatch match = {});
 
 // {key=a, count=2}
 std::string formatRow(const Row& row);

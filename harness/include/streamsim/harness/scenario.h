@@ -184,6 +184,7 @@ struct AddRowsStep {  // memory source
 struct AdvanceStep {  // virtual time: exactly one of by / to
   std::optional<DurationMs> by;
   std::optional<TimeMs> to;
+  bool triggerOnce = false;  // `trigger: once` (with by): then exactly one trigger (AdvanceManualClock)
 };
 struct RunStep {
   std::optional<int> batches;  // unset: `run: available` (process all available)
@@ -218,6 +219,11 @@ struct StateExpectation {
   std::optional<Value> value;  // scalar value
   std::optional<std::vector<Value>> list;  // `values: [...]` for ListState
   std::optional<std::vector<std::pair<Value, Value>>> map;  // `entries: {k: v}` for MapState
+  // `raw: true`: also values whose TTL expired by the clock's now but that no cleanup removed
+  // yet (Spark's getWithoutEnforcingTTL); by default they are hidden, as from a handler now.
+  bool raw = false;
+  // `expires_at: T` / `[T1, null, ...]`: each value's TTL expiry (null: no TTL), in stored order.
+  std::optional<std::vector<std::optional<TimeMs>>> expiresAt;
   SourceLocation where;
 };
 struct TimerExpectation {
@@ -240,6 +246,9 @@ struct ExpectStep {
   std::map<std::string, Value> progress;  // field -> value of the last progress record
   std::optional<CheckpointExpectation> checkpoint;
   std::optional<std::string> error;  // the query failed with a message containing this
+  // error: {condition: NAME, parameters: {name: value}, message: text}: Spark's condition too.
+  std::string errorCondition;
+  std::vector<std::pair<std::string, std::string>> errorParameters;
   SourceLocation sinkWhere;          // for --update: where the `sink:` list starts
   SourceLocation newRowsWhere;
 };

@@ -34,6 +34,9 @@ class Driver {
   // the start is recovered as the options say. OK when the query runs; Aborted (naming the
   // crash) when a crash left it down; else the start's error.
   Status start(const DataStreamWriter& writer);
+  // Starts from `writer` even after another writer ran (StartStream with another processor,
+  // output mode or options on the same checkpoint); later restarts use it.
+  Status startWith(const DataStreamWriter& writer);
   // Starts again from the last writer (after a stop or a crash), recovering as start() does.
   Status startAgain();
 
@@ -51,7 +54,7 @@ class Driver {
   SimEnv& sim() { return sim_; }
 
  private:
-  Status launch(const DataStreamWriter* writer);
+  Status launch(const DataStreamWriter* writer, bool replace);
   bool recovers(const sim::SimulatedCrash& crash) const;
   // Counts a restart; the limit error once the limit is passed.
   Status countRestart(std::string_view why);
