@@ -14,22 +14,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Two batches of a files-to-files count query: chk/offsets/{0,1}, chk/sources/0/{0,1}, out/.
-constexpr const char* kTwoBatches = R"(name: two batches to keep
-query:
-  source: {kind: files, path: /landing, format: json, schema: "device string"}
-  operators:
-    - groupBy: [device]
-      transformWithState: {processor: count, outputMode: update, timeMode: None}
-  sink: {kind: files, path: /out, format: json}
-  outputMode: update
-  shufflePartitions: 1
-steps:
-  - put: {path: /landing/a.json, rows: [{device: d1}]}
-  - run: 1
-  - put: {path: /landing/b.json, rows: [{device: d1}, {device: d2}]}
-  - run: 1
-)";
+using streamsim::testing::kTwoBatches;
 
 // Runs `scenario` and keeps its simulated folders in d/kept; returns that folder.
 std::string keep(const ScratchDir& d, const std::string& scenario) {

@@ -67,4 +67,23 @@ class ScratchDir {
   std::string path_;
 };
 
+
+// A files-to-files count query in two batches, for the tests that keep its checkpoint
+// (`run --keep`: chk/offsets/{0,1}, chk/sources/0/{0,1}, out/) and damage it.
+inline constexpr const char* kTwoBatches = R"(name: two batches to keep
+query:
+  source: {kind: files, path: /landing, format: json, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: count, outputMode: update, timeMode: None}
+  sink: {kind: files, path: /out, format: json}
+  outputMode: update
+  shufflePartitions: 1
+steps:
+  - put: {path: /landing/a.json, rows: [{device: d1}]}
+  - run: 1
+  - put: {path: /landing/b.json, rows: [{device: d1}, {device: d2}]}
+  - run: 1
+)";
+
 }  // namespace streamsim::testing

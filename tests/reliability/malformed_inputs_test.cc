@@ -23,21 +23,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kTwoBatches = R"(name: two batches for the malformed-input suite
-query:
-  source: {kind: files, path: /landing, format: json, schema: "device string"}
-  operators:
-    - groupBy: [device]
-      transformWithState: {processor: count, outputMode: update, timeMode: None}
-  sink: {kind: files, path: /out, format: json}
-  outputMode: update
-  shufflePartitions: 1
-steps:
-  - put: {path: /landing/a.json, rows: [{device: d1}]}
-  - run: 1
-  - put: {path: /landing/b.json, rows: [{device: d1}, {device: d2}]}
-  - run: 1
-)";
+using streamsim::testing::kTwoBatches;
 
 enum Reads { kInspect = 1, kReplay = 2, kState = 4 };
 
