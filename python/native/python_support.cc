@@ -1,5 +1,6 @@
 // The embedded-CPython adapter (python_support.h).
 #include "python_support.h"
+#include "python_processor.h"
 
 #include <Python.h>
 
@@ -266,10 +267,6 @@ Status ensureInterpreter() {
 
 namespace {
 
-// Python code may keep a handle or state object beyond its task; every call checks this flag,
-// cleared when the processor that created it is destroyed.
-using Alive = std::shared_ptr<bool>;
-
 void checkAlive(const Alive& alive, const char* what) {
   if (!alive || !*alive)
     streamsim::detail::throwRule(
@@ -420,6 +417,7 @@ struct PyHandle {
 
 void defineNativeModule(py::module_& m) {
   m.doc() = "streamsim's engine objects for Python processors (state variables, handle)";
+  defineAsyncModule(m);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
@@ -470,29 +468,14 @@ void defineNativeModule(py::module_& m) {
 // ---------------------------------------------------------------------------------------------
 // The processor adapter
 
-namespace {
-
-// What every processor instance of one factory shares; freed under the GIL.
-struct Shared {
-  std::string name;
-  SchemaPtr outputSchema;  // null: inferred
-  py::object outputNames = py::none();
-  py::object inPandas = py::none();
-  std::vector<std::string> hidden;
-  py::object guard = py::none();
-  py::object loaded = py::none();
-  py::object driverClass = py::none();
-  std::function<py::object()> makeInstance;
-  std::shared_ptr<ProcessorRecord> record;
-  ~Shared() {
-    if (!loaded.is_none()) {
-      try {
-        loaded.attr("unload")();
-      } catch (py::error_already_set&) {
-      }
+Shared::~Shared() {
+  if (!loaded.is_none()) {
+    try {
+      loaded.attr("unload")();
+    } catch (py::error_already_set&) {
     }
   }
-};
+}
 
 std::shared_ptr<Shared> makeShared() {
   return std::shared_ptr<Shared>(new Shared, [](Shared* s) {
@@ -500,6 +483,46 @@ std::shared_ptr<Shared> makeShared() {
     delete s;
   });
 }
+
+py::object makeNativeHandle(StatefulProcessorHandle& handle, const Alive& alive,
+                            const std::shared_ptr<ProcessorRecord>& record) {
+  return py::cast(PyHandle{&handle, alive, record});
+}
+
+void visibleColumns(const Shared& shared, const Schema& schema, py::list& names,
+                    std::vector<int>& cols) {
+  for (size_t i = 0; i < schema.size(); ++i) {
+    const std::string& n = schema.field(i).name;
+    bool hidden = false;
+    for (const std::string& h : shared.hidden) hidden = hidden || h == n;
+    if (hidden) continue;
+    names.append(n);
+    cols.push_back(static_cast<int>(i));
+  }
+}
+
+py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
+                        const std::vector<int>& cols) {
+  py::tuple t(cols.size());
+  const bool same = row.schema() == first.schema();
+  for (size_t i = 0; i < cols.size(); ++i)
+    t[i] = toPython(same ? row[cols[i]] : row.get(names[i].cast<std::string>()));
+  return t;
+}
+
+void emitOutput(Shared& shared, const py::object& result, Output& out) {
+  try {
+    for (py::handle item : result) {
+      py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
+      out.emit(outputToRow(pair[0], pair[1], shared.outputSchema));
+    }
+  } catch (py::error_already_set& e) {
+    shared.record->lastError = e.value();
+    rethrowForEngine(e);
+  }
+}
+
+namespace {
 
 class PythonProcessor final : public StatefulProcessorWithInitialState {
  public:
@@ -583,38 +606,9 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   }
 
   void visibleColumns(const Schema& schema, py::list& names, std::vector<int>& cols) const {
-    for (size_t i = 0; i < schema.size(); ++i) {
-      const std::string& n = schema.field(i).name;
-      bool hidden = false;
-      for (const std::string& h : shared_->hidden) hidden = hidden || h == n;
-      if (hidden) continue;
-      names.append(n);
-      cols.push_back(static_cast<int>(i));
-    }
+    python::visibleColumns(*shared_, schema, names, cols);
   }
-
-  // The values of `row` in the columns `cols` of `first`'s schema (by name when `row` has
-  // another schema, e.g. rows of a union).
-  static py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
-                                 const std::vector<int>& cols) {
-    py::tuple t(cols.size());
-    const bool same = row.schema() == first.schema();
-    for (size_t i = 0; i < cols.size(); ++i)
-      t[i] = toPython(same ? row[cols[i]] : row.get(names[i].cast<std::string>()));
-    return t;
-  }
-
-  void emit(const py::object& result, Output& out) {
-    try {
-      for (py::handle item : result) {
-        py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
-        out.emit(outputToRow(pair[0], pair[1], shared_->outputSchema));
-      }
-    } catch (py::error_already_set& e) {
-      shared_->record->lastError = e.value();
-      rethrowForEngine(e);
-    }
-  }
+  void emit(const py::object& result, Output& out) { emitOutput(*shared_, result, out); }
 
   std::shared_ptr<Shared> shared_;
   Alive alive_;
@@ -650,11 +644,33 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
     for (const Field& f : shared->outputSchema->fields()) names.append(f.name);
     shared->outputNames = names;
   }
+  bool isAsync = false;
   try {
-    shared->driverClass = py::module_::import("streamsim._driver").attr("Driver");
+    isAsync = !options.processorClass.is_none() &&
+              PyObject_IsSubclass(options.processorClass.ptr(),
+                                  py::module_::import("pyspark.sql.streaming")
+                                      .attr("AsyncStatefulProcessor")
+                                      .ptr()) == 1;
+    shared->driverClass = isAsync ? py::module_::import("streamsim._async").attr("AsyncDriver")
+                                  : py::module_::import("streamsim._driver").attr("Driver");
   } catch (py::error_already_set& e) {
-    return Status::FailedPrecondition(fmt::format("cannot import streamsim._driver: {}", e.what()));
+    return Status::FailedPrecondition(fmt::format("cannot import streamsim's driver: {}", e.what()));
   }
+  if (isAsync && options.pandasMode.is_none() && options.inPandas)
+    return Status::InvalidArgument(fmt::format(
+        "{}: an AsyncStatefulProcessor runs with transformWithState (rows), not "
+        "transformWithStateInPandas (inPandas: true)",
+        options.name));
+  if (isAsync) {
+    try {
+      shared->orderDependent =
+          py::bool_(py::getattr(options.processorClass, "orderDependent", py::bool_(false)));
+    } catch (py::error_already_set& e) {
+      return Status::InvalidArgument(fmt::format("{}: orderDependent: {}", options.name, e.what()));
+    }
+  }
+  if (isAsync)
+    return ProcessorFactory([shared]() { return makePythonAsyncProcessor(shared); });
   return ProcessorFactory([shared]() -> std::unique_ptr<StatefulProcessor> {
     return std::make_unique<PythonProcessor>(shared);
   });
@@ -684,6 +700,7 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
   o.guard = loaded.attr("guard");
   o.loaded = loaded;
   py::object cls = loaded.attr("cls");
+  o.processorClass = cls;
   // One fresh instance per partition task, as Spark unpickles the processor once per task.
   o.makeInstance = [cls]() { return cls(); };
   return makePythonFactory(std::move(o));

@@ -49,6 +49,9 @@ struct PythonFactoryOptions {
   py::object guard = py::none();  // the file's WallClockGuard (None: no guard)
   py::object loaded = py::none();  // the file's _driver.Loaded (unloaded with the factory)
   std::function<py::object()> makeInstance;
+  // The processor's class: a subclass of AsyncStatefulProcessor runs as an async processor
+  // (python_async.cc) on the engine's async runtime. None: a sync StatefulProcessor.
+  py::object processorClass = py::none();
 };
 Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                            std::shared_ptr<ProcessorRecord> record = nullptr);

@@ -15,6 +15,7 @@
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/sweep.h"
+#include "streamsim/sim/simulated_service.h"
 
 namespace py = pybind11;
 
@@ -74,8 +75,18 @@ class NativeTester {
  public:
   NativeTester(py::object processor, const std::string& timeMode, py::list initialState,
                std::optional<std::string> eventTimeColumn, py::object pandasMode,
-               const std::string& stateStore)
+               const std::string& stateStore, py::list services)
       : record_(std::make_shared<ProcessorRecord>()) {
+    // Simulated outside services for async processors: (name, min ms, max ms, error
+    // probability, slow probability, slow ms), seeded with the tester's seed (0).
+    std::vector<sim::SimulatedServiceSpec> specs;
+    for (py::handle item : services) {
+      py::tuple t = py::reinterpret_borrow<py::tuple>(item);
+      specs.push_back(sim::SimulatedServiceSpec{t[0].cast<std::string>(), t[1].cast<DurationMs>(),
+                                                t[2].cast<DurationMs>(), t[3].cast<double>(),
+                                                t[4].cast<double>(), t[5].cast<DurationMs>()});
+    }
+    if (!specs.empty()) services_ = std::make_unique<sim::SimulatedServices>(specs, 0);
     PythonFactoryOptions o;
     o.name = std::string(py::str(processor.get_type().attr("__name__")));
     o.pandasMode = pandasMode;
@@ -84,6 +95,7 @@ class NativeTester {
     py::object pristine = deepcopy(processor);
     // A fresh copy per partition task and batch, as Spark unpickles one per task.
     o.makeInstance = [deepcopy, pristine]() { return deepcopy(pristine); };
+    o.processorClass = py::reinterpret_borrow<py::object>(processor.get_type());
     ProcessorFactory factory = orRaise(makePythonFactory(std::move(o), record_), *record_);
 
     harness::TesterOptions options;
@@ -93,6 +105,7 @@ class NativeTester {
     options.inputEventTimeColumn = eventTimeColumn;
     options.processorName = std::string(py::str(processor.get_type().attr("__name__")));
     if (stateStore == "rocksdb") options.stateStore.kind = StateStoreKind::kRocksDB;
+    options.services = services_.get();
     if (!initialState.empty()) {
       std::vector<Row> rows;
       for (py::handle item : initialState) {
@@ -214,6 +227,7 @@ class NativeTester {
   }
 
   std::shared_ptr<ProcessorRecord> record_;
+  std::unique_ptr<sim::SimulatedServices> services_;  // before tester_: outlives it
   std::unique_ptr<harness::ProcessorTesterBase> tester_;
 };
 
@@ -315,7 +329,7 @@ py::dict benchCount(const std::string& path, const std::string& className, int64
 void defineTesterModule(py::module_& m) {
   py::class_<NativeTester>(m, "Tester")
       .def(py::init<py::object, const std::string&, py::list, std::optional<std::string>, py::object,
-                    const std::string&>())
+                    const std::string&, py::list>())
       .def("test", &NativeTester::test)
       .def("setProcessingTime", &NativeTester::setProcessingTime)
       .def("setWatermark", &NativeTester::setWatermark)
@@ -331,6 +345,7 @@ void defineTesterModule(py::module_& m) {
     streamsim::cli::RunArgs a;
     a.files = {path};
     a.seed = seed;
+    a.program = STREAMSIM_CLI;
     return runCli(a, &streamsim::cli::runCommand, "");
   }, py::arg("path"), py::arg("seed") = 0);
   m.def("sweep", [](const std::string& path, int seeds, int jobs, uint64_t firstSeed) {
@@ -340,6 +355,7 @@ void defineTesterModule(py::module_& m) {
     a.jobs = jobs;
     a.firstSeed = firstSeed;
     a.noProgress = true;
+    a.program = STREAMSIM_CLI;
     a.json = tempJson();
     return runCli(a, &streamsim::cli::sweepCommand, a.json);
   }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);

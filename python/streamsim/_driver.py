@@ -149,10 +149,6 @@ class Loaded:
                            and issubclass(v, (StatefulProcessor, AsyncStatefulProcessor)))
             raise LookupError(f"{path} defines no class '{class_name}' (its processor classes: "
                               f"{', '.join(found) or 'none'})")
-        if issubclass(cls, AsyncStatefulProcessor):
-            raise NotImplementedError(
-                f"[UNSUPPORTED_OPERATION] {class_name} is an AsyncStatefulProcessor; streamsim "
-                "runs synchronous StatefulProcessors only so far")
         self.cls = cls
 
     def unload(self) -> None:

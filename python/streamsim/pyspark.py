@@ -46,6 +46,22 @@ def _key(key: Any) -> Any:
     return _plain(key)
 
 
+def _service_spec(spec: Any) -> Tuple[str, int, int, float, float, int]:
+    """A simulated outside service for an async processor (streamsim): ``{"name": "scoring",
+    "latencyMs": 10}`` or ``"latencyMs": (5, 15)`` (uniform), ``"errors"`` and ``"slow"``
+    (probabilities per call), ``"slowLatencyMs"``."""
+    unknown = set(spec) - {"name", "latencyMs", "errors", "slow", "slowLatencyMs"}
+    if "name" not in spec or unknown:
+        raise PySparkValueError(
+            errorClass="INVALID_ARGUMENT",
+            messageParameters={"message": f"a service is {{name, latencyMs, errors, slow, "
+                                          f"slowLatencyMs}}; got {sorted(spec)}"})
+    latency = spec.get("latencyMs", 10)
+    lo, hi = (latency, latency) if isinstance(latency, (int, float)) else tuple(latency)
+    return (str(spec["name"]), int(lo), int(hi), float(spec.get("errors", 0.0)),
+            float(spec.get("slow", 0.0)), int(spec.get("slowLatencyMs", 10_000)))
+
+
 class _PandasMode:
     """Whether the processor's calls get pandas DataFrames (testInPandas) or Rows (test)."""
 
@@ -69,6 +85,7 @@ class TwsTester:
         eventTimeColumnName: Optional[str] = None,
         watermarkDelayMs: int = 0,
         stateStore: str = "memory",
+        services: Optional[List[Any]] = None,
     ) -> None:
         mode = timeMode.lower()
         if mode not in ("none", "processingtime", "eventtime"):
@@ -97,7 +114,7 @@ class TwsTester:
         self._pandas = _PandasMode(initialStatePandas is not None)
         self._native = _streamsim_native.Tester(
             processor, timeMode, initial, eventTimeColumnName if mode == "eventtime" else None,
-            self._pandas, stateStore)
+            self._pandas, stateStore, [_service_spec(s) for s in services or []])
 
     # --- input ---------------------------------------------------------------------------------
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <unordered_map>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -58,7 +59,7 @@ class PhaseRunner final : public AsyncRuntime {
   explicit PhaseRunner(AsyncPhase& phase) : phase_(phase), calls_(phase.calls) {}
 
   void post(std::coroutine_handle<> h, PendingOp* op) override {
-    ready_.push_back(Fiber{h, op, current_, seq_++, 0});
+    ready_.push_back(Fiber{h, op, current_, seq_++, now()});
   }
   void postAt(std::coroutine_handle<> h, TimeMs readyAt) override {
     if (readyAt <= now())
@@ -96,7 +97,15 @@ class PhaseRunner final : public AsyncRuntime {
     size_t fiber = 0;
     size_t call = 0;
     uint64_t seq = 0;
+    TimeMs readyAt = 0;
   };
+
+  // A call's coroutines resume in the order they became ready in virtual time (then in the
+  // order they suspended): a reply that arrived before a timeout is seen first even when the
+  // scheduler let time pass while the call waited to run (a Python wait_for's two waits).
+  static bool earlier(const Fiber& a, const Fiber& b) {
+    return a.readyAt != b.readyAt ? a.readyAt < b.readyAt : a.seq < b.seq;
+  }
 
   void advanceTo(TimeMs t) {
     Clock* clock = phase_.env != nullptr ? phase_.env->clock : nullptr;
@@ -163,9 +172,9 @@ class PhaseRunner final : public AsyncRuntime {
       if (calls_[oldest_].started) {
         std::optional<size_t> best;
         for (size_t i = 0; i < ready_.size(); ++i)
-          if (ready_[i].call == oldest_ && (!best || ready_[i].seq < ready_[*best].seq)) best = i;
+          if (ready_[i].call == oldest_ && (!best || earlier(ready_[i], ready_[*best]))) best = i;
         if (best)
-          choices.push_back(Choice{false, *best, oldest_, ready_[*best].seq});
+          choices.push_back(Choice{false, *best, oldest_, ready_[*best].seq, ready_[*best].readyAt});
         else
           sequentialWaits = true;
       } else {
@@ -175,13 +184,23 @@ class PhaseRunner final : public AsyncRuntime {
       // The other candidates (only a scheduler looks at them).
       if (withScheduler) {
         const size_t first = choices.size();
+        // A call's coroutine that became ready later than another of the same call is no
+        // candidate: time orders them (only coroutines of different calls, or of one call
+        // ready at the same time, are reordered).
+        earliest_.clear();
+        for (const Fiber& f : ready_) {
+          auto [it, fresh] = earliest_.try_emplace(f.call, f.readyAt);
+          if (!fresh) it->second = std::min(it->second, f.readyAt);
+        }
         for (size_t i = 0; i < ready_.size(); ++i) {
           if (!choices.empty() && first == 1 && !choices[0].start && choices[0].fiber == i) continue;
-          choices.push_back(Choice{false, i, ready_[i].call, ready_[i].seq});
+          if (ready_[i].readyAt > earliest_[ready_[i].call]) continue;
+          choices.push_back(Choice{false, i, ready_[i].call, ready_[i].seq, ready_[i].readyAt});
         }
         std::sort(choices.begin() + static_cast<std::ptrdiff_t>(first), choices.end(),
                   [](const Choice& a, const Choice& b) {
-                    return a.call != b.call ? a.call < b.call : a.seq < b.seq;
+                    if (a.call != b.call) return a.call < b.call;
+                    return a.readyAt != b.readyAt ? a.readyAt < b.readyAt : a.seq < b.seq;
                   });
         const bool nextIsSequential = !choices.empty() && choices[0].start;
         if (!nextIsSequential && startable(next_)) choices.push_back(Choice{true, 0, next_, 0});
@@ -286,6 +305,11 @@ class PhaseRunner final : public AsyncRuntime {
 
   Status finish(size_t j) {
     calls_[j].finished = true;
+    // What the call left suspended is never resumed (a C++ handler leaves nothing; a Python
+    // one may leave a cancelled timer's sleep): a finished call is not a candidate again.
+    auto ofCall = [j](const Fiber& f) { return f.call == j; };
+    ready_.erase(std::remove_if(ready_.begin(), ready_.end(), ofCall), ready_.end());
+    waiting_.erase(std::remove_if(waiting_.begin(), waiting_.end(), ofCall), waiting_.end());
     return phase_.done ? phase_.done(j) : Status::OK();
   }
 
@@ -298,6 +322,7 @@ class PhaseRunner final : public AsyncRuntime {
   size_t oldest_ = 0;
   size_t next_ = 0;
   uint64_t seq_ = 0;
+  std::unordered_map<size_t, TimeMs> earliest_;  // per call: its earliest ready coroutine
   TimeMs local_now_ = 0;
 };
 

@@ -145,12 +145,19 @@ class StatefulProcessor(ABC):
 
 
 class AsyncStatefulProcessorHandle(StatefulProcessorHandle):
-    """The handle of an AsyncStatefulProcessor (state operations are awaited)."""
+    """The handle of an AsyncStatefulProcessor: getValueState / getListState / getMapState,
+    deleteIfExists and (streamsim) getService(name, timeoutMs) are synchronous; registerTimer and
+    deleteTimer are awaited, listTimers() is consumed with ``async for``. The state objects'
+    reads and updates are awaited; ListState.get() and MapState.iterator()/keys()/values() are
+    consumed with ``async for``. (streamsim/_async.py is the engine's implementation.)"""
 
 
 class AsyncStatefulProcessor(ABC):
-    """A processor whose handlers are ``async def`` (seed 000). streamsim does not run these yet:
-    running one fails with UNSUPPORTED_OPERATION."""
+    """A processor whose handlers are ``async def`` (seed 000; Databricks' API — Apache Spark's
+    PySpark has no AsyncStatefulProcessor). Handlers of different grouping keys run
+    concurrently and interleave at their awaits; one key's calls stay in order. Errors of state
+    operations fail the task and never reach the processor's code. Set the class attribute
+    ``orderDependent = True`` if the results may depend on the interleaving on purpose."""
 
     @abstractmethod
     async def init(self, handle: AsyncStatefulProcessorHandle) -> None:

@@ -1,0 +1,298 @@
+// A Python AsyncStatefulProcessor as an engine async processor (docs/python.md "Async
+// processors"; streamsim/_async.py is the Python half). Each handler call is one coroutine of
+// the engine's async runtime (the root, returned by the handler) that steps the call's
+// VirtualLoop until its coroutines all wait; every request they leave (a state or timer
+// operation, a service call, a sleep) becomes a child coroutine that awaits the engine's own
+// awaitable for it — detail::stateOp, AsyncService::call, a sleep until a virtual time — so the
+// Env's Scheduler picks who resumes at each of them, as for a C++ async processor. When a
+// request is done the child resolves the Python future and steps the loop again; the child that
+// sees the call's main task finish transfers to the root, which takes its rows.
+#include <coroutine>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "python_processor.h"
+#include "streamsim/tws/async_processor.h"
+
+namespace streamsim::python {
+namespace {
+
+// A Python reference a coroutine frame holds: released under the GIL wherever the frame ends.
+class PyRef {
+ public:
+  PyRef() = default;
+  explicit PyRef(py::object o) : p_(o.release().ptr()) {}
+  PyRef(PyRef&& o) noexcept : p_(std::exchange(o.p_, nullptr)) {}
+  PyRef& operator=(PyRef&& o) noexcept {
+    if (this != &o) {
+      reset();
+      p_ = std::exchange(o.p_, nullptr);
+    }
+    return *this;
+  }
+  PyRef(const PyRef&) = delete;
+  PyRef& operator=(const PyRef&) = delete;
+  ~PyRef() { reset(); }
+  py::handle get() const { return p_; }  // REQUIRES: the GIL to use it
+
+ private:
+  void reset() {
+    if (p_ == nullptr) return;
+    py::gil_scoped_acquire gil;
+    Py_DECREF(p_);
+    p_ = nullptr;
+  }
+  PyObject* p_ = nullptr;
+};
+
+// One handler call: its Python CallRun and the children serving its requests.
+struct CallCtx {
+  Shared* shared = nullptr;
+  PyRef run;
+  std::coroutine_handle<> root;  // the root, once it waits for the main task
+  bool done = false;             // the call's main task finished (or stepping it failed)
+  std::exception_ptr error;      // stepping failed
+  std::vector<Task<>> children;  // destroyed before `run`
+};
+
+std::exception_ptr engineError(py::error_already_set& e, Shared& shared) {
+  shared.record->lastError = e.value();
+  try {
+    rethrowForEngine(e);
+  } catch (...) {
+    return std::current_exception();
+  }
+}
+
+struct SleepUntil {
+  TimeMs at;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) { detail::AsyncRuntime::current().postAt(h, at); }
+  void await_resume() const noexcept {}
+};
+
+struct WaitForMain {
+  CallCtx* ctx;
+  bool await_ready() const noexcept { return ctx->done; }
+  void await_suspend(std::coroutine_handle<> h) noexcept { ctx->root = h; }
+  void await_resume() const noexcept {}
+};
+
+struct TransferTo {
+  std::coroutine_handle<> target;
+  bool await_ready() const noexcept { return false; }
+  std::coroutine_handle<> await_suspend(std::coroutine_handle<>) noexcept { return target; }
+  void await_resume() const noexcept {}
+};
+
+enum class RequestKind { kState, kService, kSleep };
+
+struct Request {
+  PyRef req;
+  RequestKind kind = RequestKind::kState;
+  std::string opKind, opName, opName2;  // PendingOp's kind, name, op
+  std::string service;
+  DurationMs timeoutMs = 0;
+  std::string payload;
+  TimeMs whenMs = 0;
+};
+
+void spawn(CallCtx& ctx);
+
+// The step after a request is done: resolve its future, run what became ready, serve what the
+// coroutines ask next.
+void resumePython(CallCtx& ctx, const PyRef& req) {
+  {
+    py::gil_scoped_acquire gil;
+    try {
+      req.get().attr("resolve")();
+      ctx.done = ctx.run.get().attr("step")().cast<bool>();
+    } catch (py::error_already_set& e) {
+      ctx.error = engineError(e, *ctx.shared);
+      ctx.done = true;
+    }
+  }
+  if (!ctx.done) spawn(ctx);
+}
+
+Task<> serve(CallCtx& ctx, Request r) {
+  switch (r.kind) {
+    case RequestKind::kState:
+      // The operation runs when the scheduler resumes this coroutine (the key current); its
+      // error fails the task without resuming it: the processor never sees it.
+      co_await detail::stateOp<void>(r.opKind, r.opName, r.opName2, [&r] {
+        py::gil_scoped_acquire gil;
+        try {
+          r.req.get().attr("run")();
+        } catch (py::error_already_set& e) {
+          rethrowForEngine(e);
+        }
+      });
+      break;
+    case RequestKind::kService: {
+      AsyncService svc(r.service, r.timeoutMs);
+      ServiceResponse resp = co_await svc.call(r.payload);
+      py::gil_scoped_acquire gil;
+      r.req.get().attr("answer")(resp.status.ok(), resp.status.ok() ? "" : resp.status.message(),
+                                 resp.body, resp.timedOut);
+      break;
+    }
+    case RequestKind::kSleep:
+      co_await SleepUntil{r.whenMs};
+      break;
+  }
+  resumePython(ctx, r.req);
+  if (ctx.done && ctx.root) co_await TransferTo{ctx.root};
+}
+
+// Starts a child for every request the call's coroutines left (each runs to its await).
+void spawn(CallCtx& ctx) {
+  std::vector<std::coroutine_handle<>> started;
+  {
+    py::gil_scoped_acquire gil;
+    try {
+      py::list reqs = ctx.run.get().attr("take_requests")();
+      for (py::handle item : reqs) {
+        Request r;
+        std::string kind = item.attr("kind").cast<std::string>();
+        py::tuple label = item.attr("label");
+        r.opKind = label[0].cast<std::string>();
+        r.opName = label[1].cast<std::string>();
+        r.opName2 = label[2].cast<std::string>();
+        if (kind == "service") {
+          r.kind = RequestKind::kService;
+          r.service = item.attr("service").cast<std::string>();
+          r.timeoutMs = item.attr("timeout_ms").cast<DurationMs>();
+          r.payload = item.attr("payload").cast<std::string>();
+        } else if (kind == "sleep") {
+          r.kind = RequestKind::kSleep;
+          r.whenMs = item.attr("when_ms").cast<TimeMs>();
+        }
+        r.req = PyRef(py::reinterpret_borrow<py::object>(item));
+        ctx.children.push_back(serve(ctx, std::move(r)));
+        started.push_back(ctx.children.back().handle());
+      }
+    } catch (py::error_already_set& e) {
+      ctx.error = engineError(e, *ctx.shared);
+      ctx.done = true;
+    }
+  }
+  for (std::coroutine_handle<> h : started) h.resume();
+}
+
+Task<> nothing() { co_return; }
+
+// The root coroutine of one handler call: `start` (under the GIL) makes the CallRun.
+Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start, Output* out) {
+  CallCtx ctx;
+  ctx.shared = shared.get();
+  {
+    py::gil_scoped_acquire gil;
+    try {
+      ctx.run = PyRef(start());
+      ctx.done = ctx.run.get().attr("step")().cast<bool>();
+    } catch (py::error_already_set& e) {
+      std::rethrow_exception(engineError(e, *shared));
+    }
+  }
+  if (!ctx.done) {
+    spawn(ctx);
+    co_await WaitForMain{&ctx};
+  }
+  if (ctx.error) std::rethrow_exception(ctx.error);
+  py::gil_scoped_acquire gil;
+  py::object rows;
+  try {
+    rows = ctx.run.get().attr("result")();
+  } catch (py::error_already_set& e) {
+    std::rethrow_exception(engineError(e, *shared));
+  }
+  if (out != nullptr) emitOutput(*shared, rows, *out);
+}
+
+class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState {
+ public:
+  explicit PythonAsyncProcessor(std::shared_ptr<Shared> shared)
+      : shared_(std::move(shared)), alive_(std::make_shared<bool>(true)) {}
+  ~PythonAsyncProcessor() override {
+    *alive_ = false;
+    py::gil_scoped_acquire gil;
+    driver_ = py::object();
+  }
+
+  Task<> init(AsyncStatefulProcessorHandle& handle) override {
+    StatefulProcessorHandle* sync = &handle.sync();
+    return runCall(shared_, [this, sync] {
+      py::object instance = shared_->makeInstance();
+      driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
+                                     shared_->outputNames);
+      return driver_.attr("start_init")(makeNativeHandle(*sync, alive_, shared_->record));
+    }, nullptr);
+  }
+
+  Task<> handleInputRows(const Row& key, RowRange rows, const TimerValues& tv,
+                         Output& out) override {
+    return runCall(shared_, [this, &key, rows, tv] {
+      py::list names;
+      std::vector<int> cols;
+      if (!rows.empty()) visibleColumns(*shared_, *rows.front().schema(), names, cols);
+      py::list values;
+      for (const Row& r : rows) values.append(visibleValues(r, rows.front(), names, cols));
+      return driver_.attr("start_input")(rowToTuple(key), names, values,
+                                         tv.getCurrentProcessingTimeInMs(),
+                                         tv.getCurrentWatermarkInMs());
+    }, &out);
+  }
+
+  Task<> handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
+                            Output& out) override {
+    const TimeMs expiry = info.getExpiryTimeInMs();
+    return runCall(shared_, [this, &key, tv, expiry] {
+      return driver_.attr("start_timer")(rowToTuple(key), tv.getCurrentProcessingTimeInMs(),
+                                         tv.getCurrentWatermarkInMs(), expiry);
+    }, &out);
+  }
+
+  Task<> handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
+                            Output& out) override {
+    return runCall(shared_, [this, &key, &state, tv] {
+      py::list names;
+      std::vector<int> cols;
+      visibleColumns(*shared_, *state.schema(), names, cols);
+      py::tuple t = visibleValues(state, state, names, cols);
+      return driver_.attr("start_initial")(rowToTuple(key), names, t,
+                                           tv.getCurrentProcessingTimeInMs(),
+                                           tv.getCurrentWatermarkInMs());
+    }, &out);
+  }
+
+  Task<> close() override {
+    {
+      py::gil_scoped_acquire gil;
+      if (!driver_) return nothing();
+    }
+    return runCall(shared_, [this] { return driver_.attr("start_close")(); }, nullptr);
+  }
+
+  bool orderDependent() const override { return shared_->orderDependent; }
+
+ private:
+  std::shared_ptr<Shared> shared_;
+  Alive alive_;
+  py::object driver_;
+};
+
+}  // namespace
+
+std::unique_ptr<StatefulProcessor> makePythonAsyncProcessor(std::shared_ptr<Shared> shared) {
+  return asStatefulProcessor(std::make_unique<PythonAsyncProcessor>(std::move(shared)));
+}
+
+void defineAsyncModule(py::module_& m) {
+  m.def("virtual_now_ms", [] { return detail::AsyncRuntime::current().now(); },
+        "The engine's virtual clock (ms) while an async handler runs (VirtualLoop.time).");
+}
+
+}  // namespace streamsim::python

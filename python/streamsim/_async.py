@@ -1,0 +1,449 @@
+"""How streamsim runs a Python AsyncStatefulProcessor (seed 000; docs/python.md "Async processors").
+
+Every handler call (one grouping key's handleInputRows, one timer, init, close) gets a ``CallRun``:
+an asyncio event loop of its own (``VirtualLoop``) whose time is the engine's virtual clock and
+which never waits: it runs the callbacks that are ready and stops. What a coroutine awaits at the
+bottom — a state or timer operation, a call of a simulated outside service, ``asyncio.sleep`` — is
+a *request* the loop hands to the engine (python/native/python_async.cc): each becomes a
+coroutine of the engine's async runtime (engine/src/tws/async_runtime.cc), so the engine's
+Scheduler decides which key resumes next at every such await, the state operation runs when the
+scheduler says (with that key current), services answer after their latency in virtual time and
+sleeps end in virtual time. When a request is done the engine resolves its future and runs the
+loop's ready callbacks again. No thread, no wall clock, no real asyncio loop.
+
+A state operation's error never reaches the processor: the engine fails the task before the
+awaiting coroutine resumes.
+"""
+
+import asyncio
+import collections
+import inspect
+import math
+from typing import Any, Deque, List, Optional, Tuple
+
+import _streamsim_native
+
+from pyspark.sql.streaming.stateful_processor import (
+    AsyncStatefulProcessorHandle,
+    ExpiredTimerInfo,
+    TimerValues,
+    _ttl,
+)
+from pyspark.sql.types import toEngineDDL
+from streamsim._driver import Driver, RuleViolation
+
+
+def _loop() -> "VirtualLoop":
+    try:
+        loop = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    if not isinstance(loop, VirtualLoop):
+        raise RuntimeError(
+            "an async state, timer or service operation was awaited outside the handlers "
+            "streamsim runs (await it inside init, handleInputRows, handleExpiredTimer, "
+            "handleInitialState or close)")
+    return loop
+
+
+class _Request:
+    """One await the engine serves. kind: "state" (run() is the operation), "service" or "sleep"."""
+
+    __slots__ = ("kind", "future", "fn", "label", "service", "timeout_ms", "payload", "when_ms",
+                 "timer", "result")
+
+    def __init__(self, kind: str, future: Any) -> None:
+        self.kind = kind
+        self.future = future
+        self.fn: Any = None
+        self.label: Tuple[str, str, str] = ("", "", "")
+        self.service = ""
+        self.timeout_ms = 0
+        self.payload = ""
+        self.when_ms = 0
+        self.timer: Any = None
+        self.result: Any = None
+
+    def run(self) -> None:
+        """The state operation (the engine calls it with the key current). A future cancelled
+        meanwhile (its task was cancelled) skips it."""
+        if self.future is not None and self.future.cancelled():
+            return
+        self.result = self.fn()
+
+    def resolve(self) -> None:
+        if self.kind == "sleep":
+            if not self.timer.cancelled():
+                self.timer._run()
+            return
+        if not self.future.cancelled():
+            self.future.set_result(self.result)
+
+    def answer(self, ok: bool, error: str, body: str, timed_out: bool) -> None:
+        self.result = ServiceResponse(ok, error, body, timed_out)
+
+
+def _state_request(fn: Any, kind: str, name: str, op: str) -> Any:
+    loop = _loop()
+    r = _Request("state", loop.create_future())
+    r.fn = fn
+    r.label = (kind, name, op)
+    loop.requests.append(r)
+    return r.future
+
+
+class VirtualLoop(asyncio.AbstractEventLoop):
+    """The event loop of one handler call: virtual time, no waiting (see the module's doc)."""
+
+    def __init__(self) -> None:
+        self._ready: Deque[Any] = collections.deque()
+        self.requests: List[_Request] = []
+        self.tasks: List[Any] = []
+
+    # --- what asyncio's Futures, Tasks, sleep, gather, wait_for and timeout call ---
+    def time(self) -> float:
+        return _streamsim_native.virtual_now_ms() / 1000.0
+
+    def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
+        handle = asyncio.Handle(callback, args, self, context)
+        self._ready.append(handle)
+        return handle
+
+    def call_later(self, delay: float, callback: Any, *args: Any, context: Any = None) -> Any:
+        return self.call_at(self.time() + delay, callback, *args, context=context)
+
+    def call_at(self, when: float, callback: Any, *args: Any, context: Any = None) -> Any:
+        timer = asyncio.TimerHandle(when, callback, args, self, context)
+        timer._scheduled = True
+        r = _Request("sleep", None)
+        r.timer = timer
+        r.when_ms = int(math.ceil(round(when * 1000.0, 6)))
+        self.requests.append(r)
+        return timer
+
+    def _timer_handle_cancelled(self, handle: Any) -> None:
+        pass  # the engine's sleep ends and finds the handle cancelled
+
+    def create_future(self) -> Any:
+        return asyncio.Future(loop=self)
+
+    def create_task(self, coro: Any, *, name: Any = None, context: Any = None) -> Any:
+        task = asyncio.Task(coro, loop=self, name=name, context=context)
+        self.tasks.append(task)
+        return task
+
+    def call_soon_threadsafe(self, callback: Any, *args: Any, context: Any = None) -> Any:
+        raise RuntimeError("streamsim runs async processors on one thread: no call_soon_threadsafe")
+
+    def run_in_executor(self, executor: Any, func: Any, *args: Any) -> Any:
+        raise RuntimeError(
+            "run_in_executor: streamsim runs async processors without threads (await state, "
+            "timer and service operations instead)")
+
+    def get_debug(self) -> bool:
+        return False
+
+    def set_debug(self, enabled: bool) -> None:
+        pass
+
+    def is_running(self) -> bool:
+        return True
+
+    def is_closed(self) -> bool:
+        return False
+
+    def call_exception_handler(self, context: Any) -> None:
+        pass  # e.g. "Task exception was never retrieved": the handler's own result decides
+
+    def default_exception_handler(self, context: Any) -> None:
+        pass
+
+    def get_exception_handler(self) -> Any:
+        return None
+
+    # --- streamsim's side ---
+    def run_ready(self) -> None:
+        asyncio.events._set_running_loop(self)
+        try:
+            while self._ready:
+                handle = self._ready.popleft()
+                if not handle._cancelled:
+                    handle._run()
+        finally:
+            asyncio.events._set_running_loop(None)
+
+
+class ServiceResponse:
+    """The answer of a simulated outside service: ``ok``, ``body`` (text), ``error`` (the
+    service's error or the timeout, "" when ok), ``timedOut``."""
+
+    def __init__(self, ok: bool, error: str, body: str, timed_out: bool) -> None:
+        self.ok = ok
+        self.error = error
+        self.body = body
+        self.timedOut = timed_out
+
+    def raise_for_status(self) -> None:
+        if not self.ok:
+            raise RuntimeError(self.error)
+
+    def __repr__(self) -> str:
+        return f"ServiceResponse(ok={self.ok}, body={self.body!r}, error={self.error!r})"
+
+
+class AsyncService:
+    """An outside service of the run (a scenario's ``services:``): ``await svc.call(request)``
+    answers after the service's latency in virtual time. Errors and timeouts are answers."""
+
+    def __init__(self, name: str, timeout_ms: int) -> None:
+        self.name = name
+        self.timeout_ms = timeout_ms
+
+    async def call(self, request: Any) -> ServiceResponse:
+        loop = _loop()
+        r = _Request("service", loop.create_future())
+        r.label = ("service", self.name, "call")
+        r.service = self.name
+        r.timeout_ms = self.timeout_ms
+        r.payload = str(request)
+        loop.requests.append(r)
+        return await r.future
+
+
+class _AsyncSequence:
+    """The elements of a list, map or timer read, consumed with ``async for``: the read happens
+    at the first element (an await), the rest do not suspend."""
+
+    def __init__(self, fn: Any, kind: str, name: str, op: str) -> None:
+        self._fn = fn
+        self._label = (kind, name, op)
+        self._items: Optional[List[Any]] = None
+        self._pos = 0
+
+    def __aiter__(self) -> "_AsyncSequence":
+        return self
+
+    async def __anext__(self) -> Any:
+        if self._items is None:
+            self._items = await _state_request(self._fn, *self._label)
+        if self._pos >= len(self._items):
+            raise StopAsyncIteration
+        self._pos += 1
+        return self._items[self._pos - 1]
+
+
+class AsyncValueState:
+    """ValueState with awaited operations: ``await s.get()`` (a tuple or None), ``exists()``,
+    ``update(tuple)``, ``clear()``."""
+
+    def __init__(self, native: Any, name: str) -> None:
+        self._s = native
+        self._name = name
+
+    async def exists(self) -> bool:
+        return await _state_request(self._s.exists, "ValueState", self._name, "exists")
+
+    async def get(self) -> Any:
+        return await _state_request(self._s.get, "ValueState", self._name, "get")
+
+    async def update(self, newValue: Any) -> None:
+        await _state_request(lambda: self._s.update(newValue), "ValueState", self._name, "update")
+
+    async def clear(self) -> None:
+        await _state_request(self._s.clear, "ValueState", self._name, "clear")
+
+
+class AsyncListState:
+    """ListState: ``async for v in s.get()``; ``await`` exists, put, appendValue, appendList, clear."""
+
+    def __init__(self, native: Any, name: str) -> None:
+        self._s = native
+        self._name = name
+
+    async def exists(self) -> bool:
+        return await _state_request(self._s.exists, "ListState", self._name, "exists")
+
+    def get(self) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(self._s.get()), "ListState", self._name, "get")
+
+    async def put(self, newState: Any) -> None:
+        await _state_request(lambda: self._s.put(newState), "ListState", self._name, "put")
+
+    async def appendValue(self, newState: Any) -> None:
+        await _state_request(lambda: self._s.appendValue(newState), "ListState", self._name,
+                             "appendValue")
+
+    async def appendList(self, newState: Any) -> None:
+        await _state_request(lambda: self._s.appendList(newState), "ListState", self._name,
+                             "appendList")
+
+    async def clear(self) -> None:
+        await _state_request(self._s.clear, "ListState", self._name, "clear")
+
+
+class AsyncMapState:
+    """MapState: ``await`` exists, getValue, containsKey, updateValue, removeKey, clear;
+    ``async for`` over iterator() (key, value pairs), keys(), values()."""
+
+    def __init__(self, native: Any, name: str) -> None:
+        self._s = native
+        self._name = name
+
+    def _op(self, fn: Any, op: str) -> Any:
+        return _state_request(fn, "MapState", self._name, op)
+
+    async def exists(self) -> bool:
+        return await self._op(self._s.exists, "exists")
+
+    async def getValue(self, key: Any) -> Any:
+        return await self._op(lambda: self._s.getValue(key), "getValue")
+
+    async def containsKey(self, key: Any) -> bool:
+        return await self._op(lambda: self._s.containsKey(key), "containsKey")
+
+    async def updateValue(self, key: Any, value: Any) -> None:
+        await self._op(lambda: self._s.updateValue(key, value), "updateValue")
+
+    async def removeKey(self, key: Any) -> None:
+        await self._op(lambda: self._s.removeKey(key), "removeKey")
+
+    async def clear(self) -> None:
+        await self._op(self._s.clear, "clear")
+
+    def iterator(self) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(self._s.iterator()), "MapState", self._name, "iterator")
+
+    def keys(self) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(self._s.keys()), "MapState", self._name, "keys")
+
+    def values(self) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(self._s.values()), "MapState", self._name, "values")
+
+
+class AsyncHandle(AsyncStatefulProcessorHandle):
+    """The AsyncStatefulProcessorHandle: creating state variables, deleteIfExists and
+    getService are synchronous; timers are awaited (listTimers with ``async for``)."""
+
+    def __init__(self, native: Any) -> None:
+        self._native = native
+
+    def getValueState(self, stateName: str, schema: Any, ttlDurationMs: Optional[int] = None) -> Any:
+        return AsyncValueState(
+            self._native.getValueState(stateName, toEngineDDL(schema), _ttl(ttlDurationMs)), stateName)
+
+    def getListState(self, stateName: str, schema: Any, ttlDurationMs: Optional[int] = None) -> Any:
+        return AsyncListState(
+            self._native.getListState(stateName, toEngineDDL(schema), _ttl(ttlDurationMs)), stateName)
+
+    def getMapState(self, stateName: str, userKeySchema: Any, valueSchema: Any,
+                    ttlDurationMs: Optional[int] = None) -> Any:
+        return AsyncMapState(
+            self._native.getMapState(stateName, toEngineDDL(userKeySchema), toEngineDDL(valueSchema),
+                                     _ttl(ttlDurationMs)), stateName)
+
+    def deleteIfExists(self, stateName: str) -> None:
+        self._native.deleteIfExists(stateName)
+
+    def getService(self, name: str, timeoutMs: int = 0) -> AsyncService:
+        return AsyncService(str(name), int(timeoutMs))
+
+    async def registerTimer(self, expiryTimestampMs: int) -> None:
+        t = int(expiryTimestampMs)
+        await _state_request(lambda: self._native.registerTimer(t), "timer", "", "registerTimer")
+
+    async def deleteTimer(self, expiryTimestampMs: int) -> None:
+        t = int(expiryTimestampMs)
+        await _state_request(lambda: self._native.deleteTimer(t), "timer", "", "deleteTimer")
+
+    def listTimers(self) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(self._native.listTimers()), "timer", "", "listTimers")
+
+
+class CallRun:
+    """One handler call on its own VirtualLoop; the engine steps it (step), serves its requests
+    (take_requests) and takes its rows (result) once ``done``."""
+
+    def __init__(self, driver: "AsyncDriver", method: str, fn: Any, args: Tuple[Any, ...]) -> None:
+        self.driver = driver
+        self.method = method
+        self.loop = VirtualLoop()
+        self.main = self.loop.create_task(self._main(fn, args))
+
+    async def _main(self, fn: Any, args: Tuple[Any, ...]) -> List[Any]:
+        result = fn(*args)
+        if inspect.isasyncgen(result):
+            return [item async for item in result]
+        if inspect.isawaitable(result):
+            result = await result
+        if result is None:
+            return []
+        if hasattr(result, "__aiter__"):
+            return [item async for item in result]
+        return list(result)
+
+    def step(self) -> bool:
+        guard = self.driver.guard
+        if guard is not None:
+            guard.active = True
+        try:
+            self.loop.run_ready()
+        finally:
+            if guard is not None:
+                guard.active = False
+        return self.main.done()
+
+    def take_requests(self) -> List[_Request]:
+        out, self.loop.requests = self.loop.requests, []
+        return out
+
+    def result(self) -> List[Tuple[Any, Tuple[Any, ...]]]:
+        guard = self.driver.guard
+        if guard is not None:
+            guard.check(self.method)
+        if self.main.cancelled():
+            raise RuntimeError(f"{self.method} was cancelled")
+        exc = self.main.exception()
+        if exc is not None:
+            raise exc
+        pending = [t for t in self.loop.tasks if t is not self.main and not t.done()]
+        if pending:
+            raise RuleViolation(
+                "ASYNC_TASK_NOT_AWAITED",
+                f"{self.method} returned while {len(pending)} task(s) it started were still "
+                f"running ({pending[0].get_coro().__qualname__}): await every task a handler "
+                "creates (asyncio.gather, await task) before it returns")
+        return self.driver._collect(self.main.result())
+
+
+class AsyncDriver(Driver):
+    """One AsyncStatefulProcessor instance: every engine call returns a CallRun."""
+
+    def __init__(self, processor: Any, guard: Any, in_pandas: bool, output_names: Any) -> None:
+        if in_pandas:
+            raise RuleViolation(
+                "UNSUPPORTED_OPERATION",
+                f"{type(processor).__name__} is an AsyncStatefulProcessor: async processors run "
+                "with transformWithState (rows), not transformWithStateInPandas")
+        super().__init__(processor, guard, False, output_names)
+
+    def start_init(self, native_handle: Any) -> CallRun:
+        return CallRun(self, "init", self.processor.init, (AsyncHandle(native_handle),))
+
+    def start_input(self, key: Tuple[Any, ...], names: Any, rows: Any, processing_time: int,
+                    watermark: int) -> CallRun:
+        return CallRun(self, "handleInputRows", self.processor.handleInputRows,
+                       (key, self._rows(names, rows), TimerValues(processing_time, watermark)))
+
+    def start_timer(self, key: Tuple[Any, ...], processing_time: int, watermark: int,
+                    expiry: int) -> CallRun:
+        return CallRun(self, "handleExpiredTimer", self.processor.handleExpiredTimer,
+                       (key, TimerValues(processing_time, watermark), ExpiredTimerInfo(expiry)))
+
+    def start_initial(self, key: Tuple[Any, ...], names: Any, values: Tuple[Any, ...],
+                      processing_time: int, watermark: int) -> CallRun:
+        from pyspark.sql.types import _create_row
+        return CallRun(self, "handleInitialState", self.processor.handleInitialState,
+                       (key, _create_row(list(names), values), TimerValues(processing_time, watermark)))
+
+    def start_close(self) -> CallRun:
+        return CallRun(self, "close", self.processor.close, ())

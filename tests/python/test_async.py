@@ -1,0 +1,124 @@
+# Async Python processors (AsyncStatefulProcessor, seed 000) on the engine's async runtime:
+# every awaited operation on both state stores, timers, initial state, outside services and
+# sleeps in virtual time, state-operation errors the processor never sees, and the planted
+# shared-member race caught by the interleaving oracle (shrunk, with a replay line).
+import os
+import re
+import subprocess
+import time
+
+import pytest
+
+import streamsim
+from streamsim.pyspark import TwsTester
+from pyspark.sql import Row
+
+import async_processors as ap
+from conftest import SOURCE_DIR
+
+SCENARIOS = os.path.join(SOURCE_DIR, "tests", "python", "scenarios")
+SEEDS = os.path.join(SOURCE_DIR, "scenarios", "seeds", "python")
+
+
+@pytest.mark.parametrize("store", ["memory", "rocksdb"])
+def test_every_awaited_operation_on_both_stores(store):
+    tester = TwsTester(ap.AllOpsProcessor(), timeMode="ProcessingTime", stateStore=store)
+    [row] = tester.test("k", [Row(x=1)])
+    assert row.log == (
+        "v.exists=False; v.get=None; v.exists=True v.get=(5,); v.exists=False; "
+        "l.exists=False; l.get=1,2,3,4,5; l.exists=False; "
+        "m.getValue=(1,) m.containsKey=False; m.iterator=a:1,b:2; m.keys=a,b; m.values=1,2; "
+        "gather=[(1,), (2,)]; m.keys=b; m.exists=False; timers=2000")
+    assert tester.listTimers("k") == [2000]
+    assert tester.advanceProcessingTime(2000) == [Row(key="k", log="timer 2000")]
+    assert tester.listTimers("k") == []
+
+
+def test_initial_state_and_counts_across_batches():
+    tester = TwsTester(ap.CountWithInitialState(), initialStateRow=[("a", Row(initial_count=10))])
+    assert tester.peekValueState("count", "a") == (10,)
+    assert tester.test("a", [Row(v=1), Row(v=2)]) == [Row(key="a", count=12)]
+    assert tester.test("b", [Row(v=1)]) == [Row(key="b", count=1)]
+
+
+def test_gather_overlaps_the_service_calls_in_virtual_time():
+    services = [{"name": "scoring", "latencyMs": 10}]
+    rows = [Row(event_id=f"e{i}") for i in range(4)]
+    [g] = TwsTester(ap.ScoreTiming(), services=services).test("u", rows)
+    [s] = TwsTester(ap.SequentialScoreTiming(), services=services).test("u", rows)
+    assert g.score == s.score  # the same replies
+    assert g.elapsed_ms == 10  # four calls at once
+    assert s.elapsed_ms == 40  # one after the other
+
+
+def test_sleep_wait_for_and_timeout_run_in_virtual_time():
+    tester = TwsTester(ap.SleepProcessor(), services=[{"name": "slow", "latencyMs": 2000}])
+    started = time.monotonic()
+    [row] = tester.test("k", [Row(x=1)])
+    assert time.monotonic() - started < 30  # an hour of virtual time is not waited for
+    assert row.slept_ms == 3_600_000
+    assert row.outcome == "timed out" and row.waited_ms == 500
+    assert row.second == "timed out" and row.total_ms == 3_600_000 + 500 + 250
+
+
+def test_a_state_operation_error_fails_the_batch_and_never_reaches_the_processor():
+    ap.CAUGHT.clear()
+    tester = TwsTester(ap.SwallowsStateErrors())
+    with pytest.raises(Exception, match="EMPTY_LIST|empty"):
+        tester.test("k", [Row(x=1)])
+    assert ap.CAUGHT == []
+
+
+def test_a_python_exception_in_an_async_handler_is_raised_with_its_rows_rolled_back():
+    tester = TwsTester(ap.RaisesInHandler())
+    with pytest.raises(ValueError, match="boom in an async handler"):
+        tester.test("k", [Row(x=1)])
+    assert tester.peekValueState("v", "k") is None
+
+
+def test_a_task_left_running_when_the_handler_returns_is_reported():
+    tester = TwsTester(ap.ForgetsATask())
+    with pytest.raises(Exception, match="ASYNC_TASK_NOT_AWAITED|still running"):
+        tester.test("k", [Row(x=1)])
+
+
+def test_the_seed_async_count_and_score_scenarios_run():
+    for name in ("async_count_open_close.yaml", "score_gather.yaml", "score_gather_batch_time.yaml",
+                 "score_sequential_batch_time.yaml"):
+        r = streamsim.run(os.path.join(SEEDS, name))
+        assert r["passed"], r["output"]
+
+
+def _line(text, prefix):
+    m = re.search(re.escape(prefix) + "(.*)$", text, re.M)
+    return m.group(1) if m else ""
+
+
+def test_the_shared_member_race_is_caught_by_interleaving_shrunk_with_a_replay_line():
+    path = os.path.join(SCENARIOS, "async_race.yaml")
+    assert streamsim.run(path)["passed"]  # the sequential order is correct
+    r = streamsim.sweep(path, seeds=30)
+    assert not r["passed"], r["output"]
+    out = r["output"]
+    assert "interleaving" in out, out
+    shrunk = _line(out, "shrunk to:  ")
+    assert shrunk.count('"type"') == 1 and shrunk.count('"type":"switch"') == 1, out
+    assert "ValueState 'count'.get()" in out, out  # the switch names where the key waited
+    replay = _line(out, "  replay: ").strip()
+    assert replay, out
+    again = subprocess.run(replay, shell=True, capture_output=True, text=True)  # as printed
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "interleaving" in again.stdout + again.stderr
+
+
+def test_the_race_free_twin_passes_the_same_sweep():
+    r = streamsim.sweep(os.path.join(SCENARIOS, "async_race_fixed.yaml"), seeds=30)
+    assert r["passed"], r["output"]
+
+
+def test_wait_for_timeouts_under_context_switches_equal_the_sequential_run():
+    # A reply that came before its timeout is seen first even when a switch delayed the key;
+    # an abandoned call never resumes a finished handler (engine/src/tws/async_runtime.cc).
+    r = streamsim.sweep(os.path.join(SCENARIOS, "async_wait_for_timeouts.yaml"), seeds=150, jobs=2)
+    assert r["passed"], r["output"]
+    assert "tws.switch" in r["output"], r["output"]  # the sweep did switch keys
