@@ -5,8 +5,12 @@
 // (re)started: with offsets/N present and commits/N absent the engine re-runs batch N exactly as
 // a Spark restart does (SEMANTICS.md §1) -- the same files from the source log, the same
 // batchTimestampMs and the same watermark -- on top of the state the replay's own batch N-1
-// committed.
+// committed. When offsets/0.. were purged, the first batch kept (K) is not re-run: its offsets
+// and commit, and the state files up to version K+1 (the state K committed), are copied in, and
+// the replay starts at K+1 exactly as a restart of the original query would.
 #include "streamsim/harness/checkpoint_replay.h"
+
+#include "checkpoint_replay_sink.h"
 
 #include <algorithm>
 #include <exception>
@@ -14,13 +18,17 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <charconv>
 
 #include <fmt/format.h>
 
 #include "streamsim/checkpoint/checkpoint_reader.h"
+#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/query.h"
+#include "streamsim/state/state_schema.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/tws/processor_registry.h"
@@ -70,15 +78,75 @@ Status copyTree(const Env& real, const std::string& from, sim::SimFileSystem& si
   return Status::OK();
 }
 
+// The state version a state file holds (`<v>.delta|.snapshot|.changelog|.zip`), or nullopt for
+// every other file (schema records, operator metadata).
+std::optional<int64_t> stateFileVersion(const std::string& name) {
+  auto dot = name.find('.');
+  if (dot == std::string::npos || dot == 0) return std::nullopt;
+  std::string_view ext = std::string_view(name).substr(dot + 1);
+  if (ext != "delta" && ext != "snapshot" && ext != "changelog" && ext != "zip") return std::nullopt;
+  int64_t v = 0;
+  auto [end, ec] = std::from_chars(name.data(), name.data() + dot, v);
+  if (ec != std::errc() || end != name.data() + dot) return std::nullopt;
+  return v;
+}
+
+// Copies state/ as it stood when version `upTo` was the newest: state files of later versions
+// are left out (the replay writes them), everything else is copied.
+Status copyStateUpTo(const Env& real, const std::string& from, sim::SimFileSystem& sim,
+                     const std::string& to, int64_t upTo) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, real.fs->list(from));
+  STREAMSIM_RETURN_IF_ERROR(sim.mkdirs(to));
+  for (const FileInfo& e : entries) {
+    std::string name = baseName(e.path);
+    std::string target = to + "/" + name;
+    if (e.isDir) {
+      STREAMSIM_RETURN_IF_ERROR(copyStateUpTo(real, e.path, sim, target, upTo));
+      continue;
+    }
+    if (auto v = stateFileVersion(name); v && *v > upTo) continue;
+    STREAMSIM_ASSIGN_OR_RETURN(std::string data, real.fs->read(e.path));
+    STREAMSIM_RETURN_IF_ERROR(sim.putDurable(target, data));
+    STREAMSIM_RETURN_IF_ERROR(sim.setModificationTime(target, e.modificationTime));
+  }
+  return Status::OK();
+}
+
+Status copyFile(const Env& real, const std::string& from, sim::SimFileSystem& sim,
+                const std::string& to) {
+  STREAMSIM_ASSIGN_OR_RETURN(std::string data, real.fs->read(from));
+  return sim.putDurable(to, data);
+}
+
+// Spark's time mode names as the operator record holds them (NoTime, ProcessingTime, EventTime).
+std::string recordedTimeMode(const std::optional<StateOperatorSchema>& op) {
+  if (!op) return "";
+  for (const auto& [k, v] : op->properties)
+    if (k == "timeMode") return v == "NoTime" ? "None" : v;
+  return "";
+}
+
+// memory | rocksdb from a batch's recorded spark.sql.streaming.stateStore.providerClass.
+Result<std::string> recordedStateStore(const Env& real, const std::string& offsetsFile) {
+  STREAMSIM_ASSIGN_OR_RETURN(std::string text, real.fs->read(offsetsFile));
+  STREAMSIM_ASSIGN_OR_RETURN(OffsetSeq seq, OffsetLog::parse(text, offsetsFile));
+  auto it = seq.metadata.conf.find("spark.sql.streaming.stateStore.providerClass");
+  if (it == seq.metadata.conf.end()) return std::string();
+  return std::string(it->second.find("RocksDB") != std::string::npos ? "rocksdb" : "memory");
+}
+
 }  // namespace
 
 Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const CheckpointReplayOptions& o) {
   const std::string chk = trimSlash(o.checkpoint);
   const std::string landing = trimSlash(o.landing);
+  const std::string sinkDir = trimSlash(o.sink);
   if (chk.empty() || !isDir(real, chk))
     return Status::NotFound(fmt::format("--checkpoint {}: no such folder", o.checkpoint));
   if (landing.empty() || !isDir(real, landing))
     return Status::NotFound(fmt::format("--landing {}: no such folder", o.landing));
+  if (!sinkDir.empty() && !isDir(real, sinkDir))
+    return Status::NotFound(fmt::format("--sink {}: no such folder", o.sink));
   if (!real.fs->exists(chk + "/offsets"))
     return Status::InvalidArgument(fmt::format(
         "{} has no offsets/ folder: not a checkpoint, or no batch was ever planned", chk));
@@ -86,21 +154,53 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     return Status::InvalidArgument(fmt::format(
         "{} has no file source log (sources/0/): replay needs a query that read a file source",
         chk));
-  if (o.groupBy.empty())
-    return Status::InvalidArgument("--group-by: give the grouping columns, e.g. --group-by user");
   STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(o.schema));
-  for (const auto& c : o.groupBy)
+  if (auto f = ProcessorRegistry::factory(o.processor); !f.ok()) return f.status();
+  CheckpointReplayResult result;
+
+  // Grouping columns and time mode: the checkpoint's operator record, unless given (and then
+  // they must agree with it: a replay reproduces the query that wrote the checkpoint).
+  STREAMSIM_ASSIGN_OR_RETURN(std::optional<StateOperatorSchema> op,
+                             readStateOperatorSchema(real, chk, 0));
+  const std::string recordFile = chk + "/state/0/_stateSchema";
+  if (o.groupBy.empty()) {
+    if (!op || op->keyColumns.empty())
+      return Status::InvalidArgument(fmt::format(
+          "--group-by: {} records no grouping columns; give them, e.g. --group-by user", recordFile));
+    result.groupBy = op->keyColumns;
+  } else {
+    if (op && !op->keyColumns.empty() && op->keyColumns != o.groupBy)
+      return Status::InvalidArgument(fmt::format(
+          "--group-by {}: the checkpoint's query grouped by {} ({}); leave --group-by out to use it",
+          fmt::join(o.groupBy, ","), fmt::join(op->keyColumns, ","), recordFile));
+    result.groupBy = o.groupBy;
+  }
+  for (const auto& c : result.groupBy)
     if (schema->indexOf(c) < 0)
       return Status::InvalidArgument(
           fmt::format("--group-by {}: no such column in --schema {}", c, o.schema));
-  STREAMSIM_ASSIGN_OR_RETURN(TimeMode timeMode, parseTimeMode(o.timeMode));
-  if (o.stateStore != "memory" && o.stateStore != "rocksdb")
+  const std::string recordedMode = recordedTimeMode(op);
+  TimeMode timeMode = TimeMode::kNone;
+  if (o.timeMode.empty()) {
+    if (!recordedMode.empty()) {
+      STREAMSIM_ASSIGN_OR_RETURN(timeMode, parseTimeMode(recordedMode));
+    }
+  } else {
+    STREAMSIM_ASSIGN_OR_RETURN(timeMode, parseTimeMode(o.timeMode));
+    if (!recordedMode.empty() && timeModeName(timeMode) != recordedMode)
+      return Status::InvalidArgument(fmt::format(
+          "--time-mode {}: the checkpoint's query ran with timeMode {} ({}); leave --time-mode out to use it",
+          o.timeMode, recordedMode, recordFile));
+  }
+  result.timeMode = std::string(timeModeName(timeMode));
+  if (!o.stateStore.empty() && o.stateStore != "memory" && o.stateStore != "rocksdb")
     return Status::InvalidArgument(
         fmt::format("--state-store {}: expected memory or rocksdb", o.stateStore));
-  if (auto f = ProcessorRegistry::factory(o.processor); !f.ok()) return f.status();
 
   // The recorded plan: per batch its files, timestamp and watermark.
-  STREAMSIM_ASSIGN_OR_RETURN(CheckpointReport report, inspectCheckpoint(real, chk));
+  std::optional<std::string> sinkArg;
+  if (!sinkDir.empty()) sinkArg = sinkDir;
+  STREAMSIM_ASSIGN_OR_RETURN(CheckpointReport report, inspectCheckpoint(real, chk, sinkArg));
   // A plan the inspector cannot read is bad input, named in the user's own files: replaying
   // past it would fail later on the simulated copy, or replay a plan that is not the recorded one.
   for (const Diagnosis& d : report.diagnoses) {
@@ -111,11 +211,28 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
       return Status::InvalidArgument(fmt::format("{} cannot be replayed: [{}] {}", chk,
                                                  diagnosisKindName(d.kind), d.message));
   }
-  CheckpointReplayResult result;
+  const BatchReport* firstKept = nullptr;
+  for (const BatchReport& b : report.batches)
+    if (b.hasOffsets) {
+      firstKept = &b;
+      break;
+    }
+  if (firstKept == nullptr)
+    return Status::InvalidArgument(fmt::format("{}: offsets/ holds no batch to replay", chk));
+  result.firstKeptBatch = firstKept->batchId;
+  // offsets/0 purged (spark.sql.streaming.minBatchesToRetain): batch K, the first kept, cannot be
+  // re-run (its files start where offsets/K-1 ended), but it is the restart point for K+1.
+  result.firstReplayedBatch = firstKept->batchId == 0 ? 0 : firstKept->batchId + 1;
+  if (result.firstReplayedBatch > 0 && !firstKept->committed)
+    return Status::InvalidArgument(fmt::format(
+        "{}: offsets/{} is the first batch kept (offsets/0..{} were purged by "
+        "spark.sql.streaming.minBatchesToRetain) and it was never committed: a replay starts after "
+        "a committed batch",
+        chk, firstKept->batchId, firstKept->batchId - 1));
   std::set<std::string> landingDirs;
   std::vector<std::string> loggedFiles;
   for (const BatchReport& b : report.batches) {
-    if (!b.hasOffsets) continue;
+    if (!b.hasOffsets || b.batchId < result.firstReplayedBatch) continue;
     ReplayedBatch rb;
     rb.batchId = b.batchId;
     rb.batchTimestampMs = b.batchTimestampMs.value_or(0);
@@ -132,21 +249,36 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     result.batches.push_back(std::move(rb));
   }
   if (result.batches.empty())
-    return Status::InvalidArgument(fmt::format("{}: offsets/ holds no batch to replay", chk));
-  if (result.batches.front().batchId > 0)
     return Status::InvalidArgument(fmt::format(
-        "{}: offsets/ starts at batch {}: offsets/0..{} were purged "
-        "(spark.sql.streaming.minBatchesToRetain keeps only the last batches), and a replay "
-        "needs the plan from batch 0",
-        chk, result.batches.front().batchId, result.batches.front().batchId - 1));
+        "{}: only batch {} is kept in offsets/ (the earlier ones were purged by "
+        "spark.sql.streaming.minBatchesToRetain); a replay needs a batch after it",
+        chk, firstKept->batchId));
   if (landingDirs.size() > 1)
     return Status::InvalidArgument(fmt::format(
         "the source log of {} names files in {} folders ({}); replay supports one landing folder",
         chk, landingDirs.size(), fmt::join(landingDirs, ", ")));
   result.landingPath = landingDirs.empty() ? std::string("/replay/landing") : *landingDirs.begin();
+  // The state store: the one the checkpoint's batches ran on (its state files are in that
+  // store's format) unless given -- and given, it may differ only when the replay starts at
+  // batch 0 and builds all its state itself.
+  STREAMSIM_ASSIGN_OR_RETURN(std::string recordedStore,
+                             recordedStateStore(real, fmt::format("{}/offsets/{}", chk, firstKept->batchId)));
+  if (o.stateStore.empty()) {
+    result.stateStore = recordedStore.empty() ? "memory" : recordedStore;
+  } else {
+    if (result.firstReplayedBatch > 0 && !recordedStore.empty() && recordedStore != o.stateStore)
+      return Status::InvalidArgument(fmt::format(
+          "--state-store {}: the checkpoint's state was written by the {} store "
+          "(offsets/{}: spark.sql.streaming.stateStore.providerClass), and the replay starts from "
+          "it at batch {}; leave --state-store out to use it",
+          o.stateStore, recordedStore, firstKept->batchId, result.firstReplayedBatch));
+    result.stateStore = o.stateStore;
+  }
 
   // The simulated world.
-  sim::VirtualClock clock(result.batches.front().batchTimestampMs);
+  const TimeMs startMs = result.firstReplayedBatch > 0 ? firstKept->batchTimestampMs.value_or(0)
+                                                       : result.batches.front().batchTimestampMs;
+  sim::VirtualClock clock(startMs);
   sim::SimFileSystem fs(&clock);
   sim::SeededIdGenerator ids(0);
   Env env{&clock, &fs, &ids, nullptr, nullptr};
@@ -170,25 +302,36 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
         "the landing folder lacks {} file(s) the source log of {} names: {}", missing.size(), chk,
         fmt::join(missing, ", ")));
 
-  // The checkpoint minus commits, offsets and state: metadata and the source logs.
-  if (real.fs->exists(chk + "/metadata")) {
-    STREAMSIM_ASSIGN_OR_RETURN(std::string meta, real.fs->read(chk + "/metadata"));
-    STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(kSimCheckpoint));
-    STREAMSIM_RETURN_IF_ERROR(fs.putDurable(std::string(kSimCheckpoint) + "/metadata", meta));
+  // The checkpoint minus commits, offsets and state: metadata and the source logs. Starting
+  // after a purged prefix adds the restart point: batch K's offsets and commit and the state
+  // as K committed it (store version K+1).
+  const std::string simChk = kSimCheckpoint;
+  STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk));
+  if (real.fs->exists(chk + "/metadata"))
+    STREAMSIM_RETURN_IF_ERROR(copyFile(real, chk + "/metadata", fs, simChk + "/metadata"));
+  STREAMSIM_RETURN_IF_ERROR(copyTree(real, chk + "/sources", fs, simChk + "/sources"));
+  STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/offsets"));
+  if (result.firstReplayedBatch > 0) {
+    const int64_t k = firstKept->batchId;
+    STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/commits"));
+    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/offsets/{}", chk, k), fs,
+                                       fmt::format("{}/offsets/{}", simChk, k)));
+    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/commits/{}", chk, k), fs,
+                                       fmt::format("{}/commits/{}", simChk, k)));
+    if (isDir(real, chk + "/state"))
+      STREAMSIM_RETURN_IF_ERROR(copyStateUpTo(real, chk + "/state", fs, simChk + "/state", k + 1));
   }
-  STREAMSIM_RETURN_IF_ERROR(copyTree(real, chk + "/sources", fs, std::string(kSimCheckpoint) + "/sources"));
-  STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(std::string(kSimCheckpoint) + "/offsets"));
 
   STREAMSIM_ASSIGN_OR_RETURN(auto source, makeFileSource(result.landingPath, schema));
   auto sinkData = std::make_shared<MemorySinkData>();
   DataStreamWriter writer = readStream(source)
-                                .groupBy(o.groupBy)
+                                .groupBy(result.groupBy)
                                 .transformWithState(o.processor, timeMode, OutputMode::kUpdate)
                                 .writeStream();
   writer.sink(makeMemorySink(sinkData))
       .outputMode(OutputMode::kUpdate)
       .option("checkpointLocation", kSimCheckpoint)
-      .option("stateStore", o.stateStore);
+      .option("stateStore", result.stateStore);
 
   for (ReplayedBatch& rb : result.batches) {
     std::string offsets = fmt::format("{}/offsets/{}", chk, rb.batchId);
@@ -231,11 +374,21 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     }
     if (const auto* rows = sinkData->batch(rb.batchId)) rb.output = *rows;
   }
+  if (!sinkDir.empty()) {
+    STREAMSIM_ASSIGN_OR_RETURN(std::optional<std::string> recorded, readSinkPathRecord(real, chk));
+    STREAMSIM_RETURN_IF_ERROR(
+        detail::compareWithSink(real, sinkDir, trimSlash(recorded.value_or("")), report, result));
+  }
   return result;
 }
 
 std::string formatReplay(const CheckpointReplayResult& r) {
   std::string out = fmt::format("landing folder (simulated): {}\n", r.landingPath);
+  if (r.firstReplayedBatch > 0)
+    out += fmt::format(
+        "offsets/0..{} were purged (spark.sql.streaming.minBatchesToRetain): the replay starts at "
+        "batch {} from the state batch {} committed\n",
+        r.firstKeptBatch - 1, r.firstReplayedBatch, r.firstKeptBatch);
   for (const ReplayedBatch& b : r.batches) {
     out += fmt::format("batch {}: timestamp {} ({}), watermark {}, {} file(s), rows in {}, out {}\n",
                        b.batchId, b.batchTimestampMs, formatTimestamp(b.batchTimestampMs),
@@ -246,6 +399,17 @@ std::string formatReplay(const CheckpointReplayResult& r) {
       out += fmt::format("  WARNING: re-ran with watermark {}\n", *b.replayedWatermarkMs);
     for (const auto& f : b.files) out += fmt::format("  file {}\n", f);
     for (const auto& row : b.output) out += fmt::format("  out {}\n", row.toString());
+    if (!b.sinkNote.empty()) out += fmt::format("  sink: {}\n", b.sinkNote);
+    if (b.differsFromSink && b.sinkRows) {
+      out += fmt::format("  DIFFERS from what the sink committed ({} row(s)):\n", b.sinkRows->size());
+      for (const auto& row : *b.sinkRows) out += fmt::format("  sink {}\n", row.toString());
+    }
+  }
+  if (r.comparedWithSink) {
+    if (r.firstDifference)
+      out += fmt::format("first difference from the sink: batch {}\n", *r.firstDifference);
+    else
+      out += "every compared batch's output equals what the sink committed\n";
   }
   return out;
 }

@@ -31,7 +31,8 @@ struct Written {
 void land(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 // Three batches: {a.json}, {b.json, c.json}, {d.json}, the count processor grouped by user.
-Written writeCheckpoint(const std::string& name, const std::string& store) {
+Written writeCheckpoint(const std::string& name, const std::string& store,
+                        int minBatchesToRetain = 100) {
   Written w;
   w.root = (stdfs::temp_directory_path() / (name + "_" + std::to_string(::getpid()))).string();
   stdfs::remove_all(w.root);
@@ -52,7 +53,8 @@ Written writeCheckpoint(const std::string& name, const std::string& store) {
   writer.sink(makeMemorySink(data))
       .outputMode(OutputMode::kUpdate)
       .option("checkpointLocation", w.chk)
-      .option("stateStore", store);
+      .option("stateStore", store)
+      .option("minBatchesToRetain", std::to_string(minBatchesToRetain));
   auto query = writer.start(env);
   EXPECT_TRUE(query.ok()) << query.status().message();
   land(w.landing + "/a.json", "{\"user\":\"u1\",\"n\":1}\n{\"user\":\"u2\",\"n\":2}\n");
@@ -126,6 +128,42 @@ TEST(CheckpointReplay, ReRunsTheRecordedPlanWithTheSameOutput) {
   }
 }
 
+// minBatchesToRetain 1: running batch 2 purged offsets/0 and commits/0. The replay restarts
+// after batch 1 (the first kept), on the state it committed -- store version 2, loaded from its
+// changelogs -- so batch 2's count of u2 continues from batch 0's. Grouping columns, time mode and
+// the state store come from the checkpoint when not given.
+TEST(CheckpointReplay, StartsAfterPurgedBatchesOnTheStateTheFirstKeptBatchCommitted) {
+  for (std::string store : {"memory", "rocksdb"}) {
+    Written w = writeCheckpoint("streamsim_replay_purged_" + store, store, 1);
+    ASSERT_FALSE(stdfs::exists(w.chk + "/offsets/0")) << store << ": the engine did not purge";
+    ASSERT_TRUE(stdfs::exists(w.chk + "/offsets/1")) << store;
+    platform::RealEnv real;
+    CheckpointReplayOptions o = optionsFor(w, "");
+    o.groupBy.clear();
+    auto r = replayCheckpoint(real.env(), o);
+    ASSERT_TRUE(r.ok()) << store << ": " << r.status().message();
+    EXPECT_EQ(r->firstKeptBatch, 1);
+    EXPECT_EQ(r->firstReplayedBatch, 2);
+    EXPECT_EQ(r->groupBy, std::vector<std::string>{"user"});
+    EXPECT_EQ(r->timeMode, "None");
+    EXPECT_EQ(r->stateStore, store);
+    ASSERT_EQ(r->batches.size(), 1u) << formatReplay(*r);
+    EXPECT_EQ(r->batches[0].batchId, 2);
+    EXPECT_EQ(r->batches[0].replayedTimestampMs, w.timestamps[2]);
+    EXPECT_TRUE(sameRows(r->batches[0].output, {Row{{"user", "u2"}, {"count", int64_t{2}}}}))
+        << store << "\n" << formatReplay(*r);
+    EXPECT_TRUE(sameRows(r->batches[0].output, w.batches[2])) << store;
+    EXPECT_NE(formatReplay(*r).find("offsets/0..0 were purged"), std::string::npos) << formatReplay(*r);
+    // The state files are in the recorded store's format: another store cannot start from them.
+    o.stateStore = store == "memory" ? "rocksdb" : "memory";
+    auto other = replayCheckpoint(real.env(), o);
+    ASSERT_FALSE(other.ok()) << store;
+    EXPECT_NE(other.status().message().find("providerClass"), std::string::npos)
+        << other.status().message();
+    stdfs::remove_all(w.root);
+  }
+}
+
 TEST(CheckpointReplay, BadInputIsAClearError) {
   Written w = writeCheckpoint("streamsim_replay_bad", "memory");
   platform::RealEnv real;
@@ -142,13 +180,43 @@ TEST(CheckpointReplay, BadInputIsAClearError) {
   o = optionsFor(w, "memory");
   o.processor = "no_such_processor";
   EXPECT_FALSE(replayCheckpoint(real.env(), o).ok());
-  // offsets/0 purged by retention (minBatchesToRetain): the plan no longer starts at batch 0.
-  stdfs::rename(w.chk + "/offsets/0", w.root + "/offsets0");
+  // Only the last batch's offsets kept: nothing after the restart point to replay.
+  for (const char* f : {"/offsets/0", "/offsets/1", "/commits/0", "/commits/1"})
+    stdfs::rename(w.chk + f, w.root + "/saved" + stdfs::path(f).filename().string() +
+                                 stdfs::path(f).parent_path().filename().string());
   r = replayCheckpoint(real.env(), optionsFor(w, "memory"));
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("minBatchesToRetain"), std::string::npos)
+  EXPECT_NE(r.status().message().find("only batch 2 is kept"), std::string::npos)
       << r.status().message();
+  for (const char* f : {"/offsets/0", "/offsets/1", "/commits/0", "/commits/1"})
+    stdfs::rename(w.root + "/saved" + stdfs::path(f).filename().string() +
+                      stdfs::path(f).parent_path().filename().string(),
+                  w.chk + f);
+  // The first batch kept must be committed: it is where the replay restarts.
+  stdfs::rename(w.chk + "/offsets/0", w.root + "/offsets0");
+  stdfs::rename(w.chk + "/commits/1", w.root + "/commits1");
+  r = replayCheckpoint(real.env(), optionsFor(w, "memory"));
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("never committed"), std::string::npos) << r.status().message();
   stdfs::rename(w.root + "/offsets0", w.chk + "/offsets/0");
+  stdfs::rename(w.root + "/commits1", w.chk + "/commits/1");
+  // Grouping columns and time mode that contradict the checkpoint's record name it.
+  o = optionsFor(w, "memory");
+  o.groupBy = {"n"};
+  r = replayCheckpoint(real.env(), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("grouped by user"), std::string::npos) << r.status().message();
+  EXPECT_NE(r.status().message().find("_stateSchema"), std::string::npos) << r.status().message();
+  o = optionsFor(w, "memory");
+  o.timeMode = "eventTime";
+  r = replayCheckpoint(real.env(), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("timeMode None"), std::string::npos) << r.status().message();
+  o = optionsFor(w, "memory");
+  o.sink = w.root + "/nope";
+  r = replayCheckpoint(real.env(), o);
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.status().message().find("--sink"), std::string::npos) << r.status().message();
   // A landing file the log names is gone.
   stdfs::rename(w.landing + "/c.json", w.root + "/c.json");
   r = replayCheckpoint(real.env(), optionsFor(w, "memory"));

@@ -488,3 +488,47 @@ TEST(Cli, RunKeepWritesTheSimulatedFilesForInspectAndState) {
   EXPECT_NE(s.text.find("\"rows\""), std::string::npos) << s.text;
   fs::remove_all(keep);
 }
+
+// A scenario's checkpoint written with run --keep, its early batches purged by
+// minBatchesToRetain: `replay --checkpoint` starts after the first batch kept (grouping columns,
+// time mode and state store read from the checkpoint) and compares each replayed batch with what
+// the kept sink committed -- equal, exit 0; after one committed row is altered, exit 1 naming
+// that batch as the first difference.
+TEST(Cli, ReplayACheckpointWithPurgedBatchesAgainstItsSink) {
+  namespace fs = std::filesystem;
+  fs::path keep = fs::temp_directory_path() / ("streamsim_cli_keep_purged_" + std::to_string(::getpid()));
+  fs::remove_all(keep);
+  Out r = runCli("run --keep " + keep.string() + " " +
+                 scenario("checkpoint/min_batches_to_retain_purges_old_batches.yaml"));
+  ASSERT_EQ(r.code, 0) << r.text;
+  ASSERT_FALSE(fs::exists(keep / "chk/offsets/0")) << "minBatchesToRetain purged nothing";
+  const std::string replay = "replay --checkpoint " + (keep / "chk").string() + " --landing " +
+                             (keep / "landing").string() + " --sink " + (keep / "out").string() +
+                             " --processor count --schema 'event_id string, device string, event_time timestamp'";
+  Out same = runCli(replay);
+  EXPECT_EQ(same.code, 0) << same.text;
+  EXPECT_NE(same.text.find("grouped by device, timeMode None, memory state store"), std::string::npos) << same.text;
+  EXPECT_NE(same.text.find("the replay starts at batch 3 from the state batch 2 committed"), std::string::npos)
+      << same.text;
+  EXPECT_EQ(same.text.find("batch 2: timestamp"), std::string::npos) << same.text;
+  EXPECT_NE(same.text.find("out device=d1, count=3"), std::string::npos) << same.text;
+  EXPECT_NE(same.text.find("out device=d2, count=3"), std::string::npos) << same.text;
+  EXPECT_NE(same.text.find("every compared batch's output equals what the sink committed"), std::string::npos)
+      << same.text;
+  // Batch 3's committed data file, as its sink log entry names it, now says d1 counted 7.
+  std::ifstream logIn(keep / "out/_spark_metadata/3");
+  std::string line, dataFile;
+  while (std::getline(logIn, line))
+    if (auto at = line.find("\"path\":\""); at != std::string::npos) {
+      std::string p = line.substr(at + 8, line.find('"', at + 8) - at - 8);
+      dataFile = (keep / "out" / fs::path(p).filename()).string();
+    }
+  ASSERT_TRUE(fs::exists(dataFile)) << dataFile;
+  std::ofstream(dataFile) << "{\"device\":\"d1\",\"count\":7}\n";
+  Out differs = runCli(replay);
+  EXPECT_EQ(differs.code, 1) << differs.text;
+  EXPECT_NE(differs.text.find("DIFFERS from what the sink committed"), std::string::npos) << differs.text;
+  EXPECT_NE(differs.text.find("sink device=d1, count=7"), std::string::npos) << differs.text;
+  EXPECT_NE(differs.text.find("first difference from the sink: batch 3"), std::string::npos) << differs.text;
+  fs::remove_all(keep);
+}

@@ -55,7 +55,7 @@ int runCli(int argc, char** argv) {
   auto* replayCmd = app.add_subcommand(
       "replay",
       "Re-run one seed of a sweep (FILE --seed S [--plan JSON]), or a real checkpoint's recorded "
-      "batch plan (--checkpoint DIR --landing DIR --processor NAME --group-by COLS --schema DDL)");
+      "batch plan (--checkpoint DIR --landing DIR --processor NAME --schema DDL [--sink DIR])");
   auto* replayFile = replayCmd->add_option(
       "file", replay.file, "Scenario file, or a standard workload (count, session_tracker, heartbeat, "
                            "ttl_cache, dedup, window) as the C++ sweeps' replay lines name it");
@@ -70,11 +70,15 @@ int runCli(int argc, char** argv) {
   replayCmd->add_option("--landing", ckReplay.landing,
                         "The folder holding the landing files its source log names");
   replayCmd->add_option("--processor", ckReplay.processor, "Registered processor name, e.g. count");
-  replayCmd->add_option("--group-by", ckReplay.groupBy, "Grouping columns")->delimiter(',');
+  replayCmd->add_option("--group-by", ckReplay.groupBy,
+                        "Grouping columns (default: the checkpoint's, state/0/_stateSchema)")->delimiter(',');
   replayCmd->add_option("--schema", ckReplay.schema, "DDL of the landing rows, e.g. 'user string, n long'");
-  replayCmd->add_option("--time-mode", ckReplay.timeMode, "none | processingTime | eventTime (default none)");
+  replayCmd->add_option("--time-mode", ckReplay.timeMode,
+                        "none | processingTime | eventTime (default: the checkpoint's)");
+  replayCmd->add_option("--sink", ckReplay.sink,
+                        "The query's file sink folder: compare each replayed batch with what it committed");
   auto* replayStore = replayCmd->add_option("--state-store", ckReplay.stateStore,
-                                            "memory | rocksdb (default: the scenario's, memory)");
+                                            "memory | rocksdb (default: the scenario's or checkpoint's, else memory)");
   replayCmd->add_option("--files", replay.files, "A workload's landing files taking part: 0,3 or none (default all)");
   ckOpt->excludes(replayFile);
   ckOpt->excludes(replaySeed);
@@ -142,7 +146,7 @@ int runCli(int argc, char** argv) {
     if (!ckReplay.checkpoint.empty()) return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
     if (replay.file.empty() || replaySeed->count() == 0) {
       std::cerr << "streamsim replay: give FILE --seed S (a sweep's seed) or --checkpoint DIR "
-                   "--landing DIR --processor NAME --group-by COLS --schema DDL\n";
+                   "--landing DIR --processor NAME --schema DDL\n";
       return kExitBadInput;
     }
     if (replayStore->count() > 0) replay.stateStore = ckReplay.stateStore;

@@ -529,11 +529,10 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
   platform::RealEnv real;
   harness::CheckpointReplayOptions o = options;
   std::error_code ec;
-  if (!o.checkpoint.empty()) o.checkpoint = std::filesystem::absolute(o.checkpoint, ec).lexically_normal().string();
-  if (!o.landing.empty()) o.landing = std::filesystem::absolute(o.landing, ec).lexically_normal().string();
+  for (std::string* dir : {&o.checkpoint, &o.landing, &o.sink})
+    if (!dir->empty()) *dir = std::filesystem::absolute(*dir, ec).lexically_normal().string();
   if (o.landing.empty() || o.processor.empty() || o.schema.empty()) {
-    err << "streamsim replay --checkpoint: --landing, --processor, --group-by and --schema are "
-           "required\n";
+    err << "streamsim replay --checkpoint: --landing, --processor and --schema are required\n";
     return kExitBadInput;
   }
   auto r = harness::replayCheckpoint(real.env(), o);
@@ -541,11 +540,12 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
     err << "streamsim replay: " << r.status().message() << "\n";
     return r.status().code() == Status::Code::kFailedPrecondition ? kExitCheckFailed : kExitBadInput;
   }
-  out << fmt::format("replaying {} ({} batch{}) against {} grouped by {}\n", o.checkpoint,
-                     r->batches.size(), r->batches.size() == 1 ? "" : "es", o.processor,
-                     fmt::join(o.groupBy, ","));
+  out << fmt::format("replaying {} ({} batch{}) against {} grouped by {}, timeMode {}, {} state store\n",
+                     o.checkpoint, r->batches.size(), r->batches.size() == 1 ? "" : "es", o.processor,
+                     fmt::join(r->groupBy, ","), r->timeMode, r->stateStore);
   out << harness::formatReplay(*r);
-  return kExitOk;
+  // A batch whose output differs from what the sink committed is a failed check (exit 1).
+  return r->firstDifference ? kExitCheckFailed : kExitOk;
 }
 
 bool readSweepReports(const std::vector<std::string>& files, std::string_view command, nlohmann::json& merged,

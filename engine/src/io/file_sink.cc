@@ -34,19 +34,26 @@ std::string sinkPathRecordFile(const std::string& checkpointRoot) {
   return joinPath(checkpointRoot, "sink_path");
 }
 
+Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std::string& checkpointRoot) {
+  std::string record = sinkPathRecordFile(checkpointRoot);
+  if (!env.fs->exists(record)) return std::optional<std::string>();
+  STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(record));
+  auto j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string())
+    return Status::Corruption(
+        fmt::format("{}: expected {{\"path\":\"<sink folder>\"}}, found '{}'", record, text));
+  return std::optional<std::string>(j["path"].get<std::string>());
+}
+
 Status FileSink::start(const SinkContext& ctx) {
   const Env& env = *ctx.env;
   STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(options_.path));
   if (ctx.checkpointRoot.empty()) return Status::OK();
   std::string record = sinkPathRecordFile(ctx.checkpointRoot);
-  if (env.fs->exists(record)) {
-    STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(record));
-    auto j = nlohmann::json::parse(text, nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string()) {
-      return Status::Corruption(
-          fmt::format("{}: expected {{\"path\":\"<sink folder>\"}}, found '{}'", record, text));
-    }
-    std::string recorded = j["path"].get<std::string>();
+  STREAMSIM_ASSIGN_OR_RETURN(std::optional<std::string> recordedPath,
+                             readSinkPathRecord(env, ctx.checkpointRoot));
+  if (recordedPath) {
+    const std::string& recorded = *recordedPath;
     if (recorded != options_.path) {
       return Status::FailedPrecondition(fmt::format(
           "the checkpoint {} belongs to a query whose file sink wrote to {}, but this run writes "

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,8 +46,10 @@ class FileSink final : public Sink {
   FileSinkOptions options_;
 };
 
-// The file that records the sink path in a checkpoint.
+// The file that records the sink path in a checkpoint, and the path it records (nullopt when
+// the checkpoint has no such file; Corruption naming it when it is not {"path":"..."}).
 std::string sinkPathRecordFile(const std::string& checkpointRoot);
+Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std::string& checkpointRoot);
 
 // Rows a reader of the output folder sees: the files listed in _spark_metadata (after
 // compaction and "delete" entries), in log order, parsed with `schema` (FAILFAST: a corrupt
