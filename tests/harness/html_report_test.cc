@@ -1,6 +1,6 @@
 // The pictures of runs and sweeps (harness/report/html_report.h, issue 19 §5): the page's data is
 // safe inside its <script>, and the pages that `replay/run/sweep --html` and `report` write are
-// drawn by headless Chromium (Debian's `chromium`, installed by tools/install-deps) into the DOM
+// drawn by headless Chromium (Debian's `chromium`, installed by tools/install-deps --tests) into the DOM
 // the tests assert on: batches, crashes, re-runs, downtime, the violated oracle highlighted, links
 // from a sweep's page to each failing seed's page, and a reproduce line that runs as printed.
 #include <cstdlib>
@@ -41,7 +41,7 @@ std::string renderedDom(const std::string& page) {
   CliOut c = runShell("chromium --headless --no-sandbox --disable-gpu --dump-dom 'file://" +
                       std::filesystem::absolute(page).string() + "' > '" + dom + "' 2>/dev/null");
   EXPECT_EQ(c.code, 0) << "headless chromium failed on " << page
-                       << " (Debian package chromium: tools/install-deps installs it)";
+                       << " (Debian package chromium: tools/install-deps --tests installs it)";
   return slurp(dom);
 }
 
