@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/driver.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/harness/recording_writer.h"
@@ -431,7 +432,8 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
                                          : c.sink == SinkKind::kFiles ? "files" : "memory";
   in.reference = [&]() -> Result<std::vector<Row>> {
     RunCase ref = rc;
-    ref.plan = referencePlan(rc.plan);
+    // Restarted where the run restarted cleanly and had a no-data batch withheld.
+    ref.plan = withCleanRestarts(referencePlan(rc.plan), withheldAfterCleanRestart(r.trace));
     std::shared_ptr<const RunResult> cached;
     std::string cacheKey;
     if (o.references) {

@@ -322,6 +322,10 @@ std::vector<Row> inputOf(QueryEnv& e, int i) {
 }
 constexpr int kTriggers = 9;
 
+// A restart before a trigger with data gives the uninterrupted output. Before an idle trigger it
+// does not: no batch has run in the new run yet, so that trigger runs no no-data batch (Spark's
+// MicroBatchExecution.constructNextBatch asks the previous batch of this run) and the due timers
+// and TTL wait for the next batch with data.
 TEST_P(TwsQueryTest, StopAndRestartBetweenAnyTwoBatchesGivesTheUninterruptedOutput) {
   QueryEnv ref(GetParam());
   {
@@ -341,6 +345,7 @@ TEST_P(TwsQueryTest, StopAndRestartBetweenAnyTwoBatchesGivesTheUninterruptedOutp
 
   for (int stopAfter = 1; stopAfter < kTriggers; ++stopAfter) {
     SCOPED_TRACE("restart after batch " + std::to_string(stopAfter - 1));
+    const bool idleAfterRestart = inputOf(ref, stopAfter).empty();
     QueryEnv e(GetParam());
     auto q = e.start(timedQuery(e), OutputMode::kUpdate);
     ASSERT_NE(q, nullptr);
@@ -355,9 +360,14 @@ TEST_P(TwsQueryTest, StopAndRestartBetweenAnyTwoBatchesGivesTheUninterruptedOutp
       e.clock.sleepUntil(kT0 + i * 4'000);
       ASSERT_TRUE(e.input->addData(inputOf(e, i)).ok());
       auto ran = q->triggerOnce();
-      ASSERT_TRUE(ran.ok() && *ran) << i << ": " << (ran.ok() ? "" : ran.status().toString());
+      ASSERT_TRUE(ran.ok()) << i << ": " << ran.status().toString();
+      if (idleAfterRestart && i == stopAfter) {
+        EXPECT_FALSE(*ran) << "an idle trigger right after the restart ran a batch";
+        break;
+      }
+      ASSERT_TRUE(*ran) << i;
     }
-    EXPECT_EQ(e.output->batches(), ref.output->batches());
+    if (!idleAfterRestart) EXPECT_EQ(e.output->batches(), ref.output->batches());
   }
 }
 

@@ -318,13 +318,16 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   // Report in (file, seed) order whatever the thread interleaving.
   int exitCode = kExitOk;
   for (size_t i = 0; i < scenarios.size(); ++i) {
-    size_t n = 0, bad = 0;
+    size_t n = 0, bad = 0, judged = 0;
     int64_t planned = 0, fired = 0;
+    std::string firstJudged;  // why the first seed judged against the restart reference was
     for (const auto& o : outcomes) {
       if (o.scenario != i) continue;
       ++n;
       planned += o.faults.executablePlanned();
       fired += o.faults.plannedThatFired();
+      if (!o.judgedAgainstRestartReference.empty() && judged++ == 0)
+        firstJudged = fmt::format("seed {}: {}", o.seed, o.judgedAgainstRestartReference);
       if (o.passed) continue;
       ++bad;
       if (o.setupError) {
@@ -348,6 +351,9 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
     out << fmt::format("{} {}: {} seeds, {} failed; {} of {} planned faults fired{}\n", bad ? "FAIL" : "PASS",
                        scenarios[i].file, n, bad, fired, planned,
                        shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
+    if (judged > 0)
+      out << fmt::format("  judged against the restart reference: {} seed{} (first, {})\n", judged,
+                         judged == 1 ? "" : "s", firstJudged);
   }
   out << report.totals.line() << "\n";
 

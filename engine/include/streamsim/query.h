@@ -52,6 +52,11 @@ struct QueryOptions {
   int taskRetries = 0;
   StateStoreOptions stateStore;
   bool noDataMicroBatches = true;
+  // Not Spark: an idle trigger before this run's first batch may run the no-data batch an
+  // operator asks for (Spark withholds it until a batch ran in the current run, so right after a
+  // (re)start due timers and TTL cleanup wait for new data). Only for the harness's restart
+  // transparency check (docs/oracles.md "Restarts and no-data batches"); not a DataStreamWriter option.
+  bool noDataBatchBeforeFirstBatchOfRun = false;
   WatermarkPolicy multipleWatermarkPolicy = WatermarkPolicy::kMin;
   std::string queryName;
   // spark.sql.streaming.minBatchesToRetain: how many recent batches stay recoverable. Older

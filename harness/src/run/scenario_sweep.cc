@@ -92,6 +92,7 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
                       {"crashes", crashes},  {"restarts", restarts},      {"oracleChecks", oracleChecks},
                       {"seconds", seconds},  {"faults", faults.toJson()},
                       {"stateStore", sc.query.stateStore}};
+  if (!judgedAgainstRestartReference.empty()) r["judgedAgainstRestartReference"] = judgedAgainstRestartReference;
   if (!passed) {
     r["kind"] = kind.toString();
     r["failure"] = report;
@@ -116,11 +117,11 @@ std::string SweepTotals::line() const {
   double share = seeds ? 100.0 * static_cast<double>(seedsWhoseFaultsFired) / static_cast<double>(seeds) : 0;
   return fmt::format(
       "TOTAL {} {}: {} scenario{}, {} seeds, {} runs, {} oracle checks, {} violation{}; faults fired {} "
-      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts; {:.1f} s",
+      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts; judged against the restart reference: {}; {:.1f} s",
       failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
       scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
       fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points, share, crashes, restarts,
-      seconds);
+      judgedAgainstRestartReference, seconds);
 }
 
 nlohmann::json SweepTotals::toJson() const {
@@ -132,6 +133,7 @@ nlohmann::json SweepTotals::toJson() const {
           {"oracleChecks", oracleChecks},
           {"seedsWithFaults", seedsWithFaults},
           {"seedsWhoseFaultsFired", seedsWhoseFaultsFired},
+          {"judgedAgainstRestartReference", judgedAgainstRestartReference},
           {"crashes", crashes},
           {"restarts", restarts},
           {"firedByKind", firedByKind},
@@ -173,6 +175,7 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
     o.restarts = r.restarts;
     o.oracleChecks = r.oracleChecks;
     o.violations = static_cast<int>(r.violations.size());
+    o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
     int runs = 1 + r.oracleRuns;
     if (!r.setupError.ok()) {
       o.passed = false;
@@ -212,6 +215,7 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
     bool planned = o.faults.executablePlanned() > 0;
     if (planned) ++t.seedsWithFaults;
     if (o.faults.plannedThatFired() > 0) ++t.seedsWhoseFaultsFired;
+    if (!o.judgedAgainstRestartReference.empty()) ++t.judgedAgainstRestartReference;
     for (const auto& f : o.faults.fired) {
       ++t.firedByKind[f.kind];
       ++t.firedByPoint[f.point];

@@ -44,6 +44,10 @@ struct ScenarioRunOptions {
   // Fill ScenarioRunResult::committedState without the engine's own column families (timers):
   // the mode_equivalence oracle's runs.
   bool collectState = false;
+  // Not Spark's rule: an idle trigger before a run's first batch may run a no-data batch
+  // (QueryOptions::noDataBatchBeforeFirstBatchOfRun). The restart transparency runs of
+  // exactly_once (docs/oracles.md "Restarts and no-data batches").
+  bool noDataBatchBeforeFirstBatchOfRun = false;
 };
 
 struct CheckFailure {
@@ -71,6 +75,10 @@ struct ScenarioRunResult : RunOutcome {
   // The last committed state (dumpCommittedState): for the interleaving oracle (with the
   // engine's timers) or, with collectState, for mode_equivalence (without them).
   std::vector<std::string> committedState;
+  // Why the run's expectations gave way to its reference with the same restarts (a clean restart
+  // of the plan withheld a no-data batch, docs/oracles.md "Restarts and no-data batches"); empty
+  // when they did not.
+  std::string judgedAgainstRestartReference;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;

@@ -68,6 +68,9 @@ struct ScenarioSeedOutcome {
   int64_t restarts = 0;
   int oracleChecks = 0;
   int violations = 0;  // of the seed's run
+  // Why its expectations gave way to the reference with the same restarts (ScenarioRunResult::
+  // judgedAgainstRestartReference); empty when they did not.
+  std::string judgedAgainstRestartReference;
   double seconds = 0;  // wall time of the seed (its run and shrink)
   nlohmann::json toJson(const Scenario& sc) const;
 };
@@ -91,13 +94,14 @@ struct SweepTotals {
   size_t scenarios = 0, seeds = 0, runs = 0, failed = 0, violations = 0, oracleChecks = 0;
   size_t seedsWithFaults = 0;       // seeds whose plan had a fault the injector executes
   size_t seedsWhoseFaultsFired = 0; // seeds where one of them fired
+  size_t judgedAgainstRestartReference = 0;  // seeds judged against the reference with the same restarts
   int64_t restarts = 0, crashes = 0;
   std::map<std::string, int64_t> firedByKind;   // "crash" -> n
   std::map<std::string, int64_t> firedByPoint;  // "offsets.after_write" -> n
   double seconds = 0;
   // "TOTAL 32 scenarios, 6400 seeds, 12345 runs: 0 failed, 0 violations, 9000 oracle checks;
   //  faults fired 7000 (crash 6000, task_failure 1000; offsets.after_write 900, ...), fired in
-  //  96.1% of seeds, 7000 restarts; 61.2 s"
+  //  96.1% of seeds, 7000 restarts; judged against the restart reference: 3; 61.2 s"
   std::string line() const;
   nlohmann::json toJson() const;
 };
