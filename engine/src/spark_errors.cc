@@ -10,7 +10,9 @@
 namespace streamsim {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kTemplates = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kTemplates = {{
+    {"EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+     "The event time <eventName> has the invalid type <eventType>, but expected \"TIMESTAMP\"."},
     {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
      "Failed to perform stateful processor operation=<operationType> with invalid handle "
      "state=<handleState>."},
@@ -122,6 +124,46 @@ Status sparkError(Status::Code code, std::string condition, ErrorParams params,
     default: base = Status::FailedPrecondition(std::move(message)); break;
   }
   return base.withCondition(std::move(condition), std::move(params));
+}
+
+std::string sparkSqlId(std::string_view name) {
+  std::string out = "`";
+  for (char c : name) out += c == '`' ? std::string("``") : std::string(1, c);
+  return out + "`";
+}
+
+std::string sparkSqlType(Type t) {
+  switch (t) {
+    case Type::kNull: return "\"VOID\"";
+    case Type::kBoolean: return "\"BOOLEAN\"";
+    case Type::kInt: return "\"INT\"";
+    case Type::kLong: return "\"BIGINT\"";
+    case Type::kDouble: return "\"DOUBLE\"";
+    case Type::kString: return "\"STRING\"";
+    case Type::kTimestamp: return "\"TIMESTAMP\"";
+  }
+  return "\"?\"";
+}
+
+std::string sparkStructTypeString(const Schema& schema) {
+  auto typeString = [](Type t) -> std::string_view {
+    switch (t) {
+      case Type::kNull: return "NullType";
+      case Type::kBoolean: return "BooleanType";
+      case Type::kInt: return "IntegerType";
+      case Type::kLong: return "LongType";
+      case Type::kDouble: return "DoubleType";
+      case Type::kString: return "StringType";
+      case Type::kTimestamp: return "TimestampType";
+    }
+    return "?";
+  };
+  std::string out = "StructType(";
+  for (size_t i = 0; i < schema.fields().size(); ++i) {
+    const Field& f = schema.fields()[i];
+    out += fmt::format("{}StructField({},{},{})", i ? "," : "", f.name, typeString(f.type), f.nullable);
+  }
+  return out + ")";
 }
 
 std::string_view handleStateName(HandleState s) {

@@ -17,6 +17,7 @@
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
+#include "streamsim/spark_errors.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/trigger.h"
 #include "streamsim/tws/processor_registry.h"
@@ -461,11 +462,8 @@ class Parser {
       error(n, "missing key 'source' in query (kind files|memory, ...)");
     }
     sources_ = q.sources;
-    std::optional<std::vector<std::string>> columns;
-    if (q.sources.size() == 1 && q.sources[0].schema) {
-      columns.emplace();
-      for (const auto& f : q.sources[0].schema->fields()) columns->push_back(f.name);
-    }
+    std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
+    if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
     if (auto ops = n["operators"]; ops && !ops.IsNull()) {
       if (expectList(ops, "operators"))
         for (const auto& item : ops) q.operators.push_back(parseOperator(item, columns));
@@ -540,18 +538,26 @@ class Parser {
     return s;
   }
 
+  static const Field* findColumn(const std::vector<Field>& columns, const std::string& name) {
+    for (const Field& f : columns)
+      if (f.name == name) return &f;
+    return nullptr;
+  }
+
   void checkColumns(const YAML::Node& n, const std::vector<std::string>& cols,
-                    const std::optional<std::vector<std::string>>& columns, std::string_view op) {
+                    const std::optional<std::vector<Field>>& columns, std::string_view op) {
     if (!columns) return;
     for (const auto& c : cols) {
-      if (std::find(columns->begin(), columns->end(), c) == columns->end()) {
+      if (findColumn(*columns, c) == nullptr) {
+        std::vector<std::string> names;
+        for (const Field& f : *columns) names.push_back(f.name);
         error(n, fmt::format("column '{}' is not in the input of {}; columns: {}", c, op,
-                             joinNames(*columns)));
+                             joinNames(names)));
       }
     }
   }
 
-  OperatorSpec parseOperator(const YAML::Node& n, std::optional<std::vector<std::string>>& columns) {
+  OperatorSpec parseOperator(const YAML::Node& n, std::optional<std::vector<Field>>& columns) {
     OperatorSpec spec;
     spec.where = loc(n);
     spec.op = SelectOp{};
@@ -566,6 +572,10 @@ class Parser {
         if (auto c = w["column"]; c) {
           op.column = str(c, "withWatermark column");
           checkColumns(c, {op.column}, columns, "withWatermark");
+          // Spark's CheckAnalysis (EventTimeWatermark): the event time must be a timestamp.
+          if (const Field* f = columns ? findColumn(*columns, op.column) : nullptr; f && f->type != Type::kTimestamp)
+            error(c, sparkErrorMessage("EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+                                       {{"eventName", sparkSqlId(op.column)}, {"eventType", sparkSqlType(f->type)}}));
         } else {
           error(w, "missing key 'column' in withWatermark");
         }
@@ -587,7 +597,12 @@ class Parser {
     } else if (auto s = n["select"]; s) {
       SelectOp op{names(s, "select")};
       checkColumns(s, op.columns, columns, "select");
-      if (columns) columns = op.columns;
+      if (columns) {
+        std::vector<Field> selected;
+        for (const auto& c : op.columns)
+          if (const Field* f = findColumn(*columns, c)) selected.push_back(*f);
+        columns = std::move(selected);
+      }
       spec.op = op;
     } else if (auto g = n["groupBy"]; g) {
       std::vector<std::string> groupBy = names(g, "groupBy");
@@ -613,7 +628,7 @@ class Parser {
 
   WindowAggregationOp parseWindowAgg(const YAML::Node& n, const YAML::Node& w,
                                      std::vector<std::string> groupBy,
-                                     const std::optional<std::vector<std::string>>& columns) {
+                                     const std::optional<std::vector<Field>>& columns) {
     WindowAggregationOp op;
     op.groupBy = std::move(groupBy);
     if (expectMap(w, "window")) {
@@ -694,7 +709,7 @@ class Parser {
   }
 
   TransformWithStateOp parseTws(const YAML::Node& t, std::vector<std::string> groupBy,
-                                const std::optional<std::vector<std::string>>& columns) {
+                                const std::optional<std::vector<Field>>& columns) {
     TransformWithStateOp op;
     op.groupBy = std::move(groupBy);
     if (!expectMap(t, "transformWithState")) return op;

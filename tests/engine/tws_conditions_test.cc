@@ -395,10 +395,11 @@ TEST_P(TwsConditionsTest, RestartWithChangedOperatorPropertiesFails) {
        {{"stateVarName", "count"}, {"oldType", "ValueState"}, {"newType", "ListState"}}},
       {[&] { return spec(counting("n string", std::nullopt, false), TimeMode::kProcessingTime); },
        "STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION",
-       {{"oldValueSchema", "n long"}, {"newValueSchema", "n string"}}},
+       {{"oldValueSchema", "StructType(StructField(n,LongType,true))"},
+        {"newValueSchema", "StructType(StructField(n,StringType,true))"}}},
       {[&] { return spec(counting("n long", TTLConfig{1000}, false), TimeMode::kProcessingTime); },
        "STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION",
-       {{"oldValueSchema", "n long"}}},
+       {{"oldValueSchema", "StructType(StructField(n,LongType,true))"}}},
   };
   for (const Case& c : cases) {
     TwsDriver d(GetParam());

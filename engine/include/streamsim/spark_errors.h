@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "streamsim/status.h"
+#include "streamsim/value.h"
 
 namespace streamsim {
 
@@ -22,6 +23,13 @@ std::string sparkErrorMessage(std::string_view condition, const ErrorParams& par
 // its parameters.
 Status sparkError(Status::Code code, std::string condition, ErrorParams params,
                   std::string_view hint = {});
+
+// How Spark's messages name a column (toSQLId: "`t`") and a type (toSQLType: "\"BIGINT\"", its
+// DataType.sql in double quotes), and a schema (StructType.toString:
+// "StructType(StructField(n,LongType,true))").
+std::string sparkSqlId(std::string_view name);
+std::string sparkSqlType(Type t);
+std::string sparkStructTypeString(const Schema& schema);
 
 // Spark's handle states (StatefulProcessorHandleState), in Spark's enumeration order.
 enum class HandleState { kCreated, kPreInit, kInitialized, kDataProcessed, kTimerProcessed, kClosed };

@@ -160,20 +160,25 @@ Result<Change> compareVariable(int operatorId, const std::string& file, const St
                          "STATE_STORE_INVALID_VARIABLE_TYPE_CHANGE",
                          {{"stateVarName", now.name}, {"oldType", sparkKind(before.kind)},
                           {"newType", sparkKind(now.kind)}});
+  // Spark names both schemas by StructType.toString (StateSchemaCompatibilityChecker).
+  auto structText = [](const std::string& ddl) -> std::string {
+    auto parsed = Schema::parseDDL(ddl);
+    return parsed.ok() && !parsed->fields().empty() ? sparkStructTypeString(*parsed) : ddl;
+  };
   if (!(*oldKey == nowKey))
     return withCondition(reject("key schema", before.keySchema, now.keySchema,
                                 "the key schema of a state variable cannot change"),
                          "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedKeySchema", before.keySchema}, {"newKeySchema", now.keySchema}});
+                         {{"storedKeySchema", structText(before.keySchema)}, {"newKeySchema", structText(now.keySchema)}});
   // A transformWithState variable (it has a kind) evolves its value schema as Spark's Avro
   // encoding allows; other operators' value schemas must stay compatible.
   const bool evolving = !now.kind.empty();
   auto valueRejected = [&](Status st) {
     if (evolving)
       return withCondition(std::move(st), "STATE_STORE_INVALID_VALUE_SCHEMA_EVOLUTION",
-                           {{"oldValueSchema", before.valueSchema}, {"newValueSchema", now.valueSchema}});
+                           {{"oldValueSchema", structText(before.valueSchema)}, {"newValueSchema", structText(now.valueSchema)}});
     return withCondition(std::move(st), "STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
-                         {{"storedValueSchema", before.valueSchema}, {"newValueSchema", now.valueSchema}});
+                         {{"storedValueSchema", structText(before.valueSchema)}, {"newValueSchema", structText(now.valueSchema)}});
   };
   if (before.ttlEnabled != now.ttlEnabled)
     return valueRejected(reject("TTL", before.ttlEnabled ? "enabled" : "disabled",
