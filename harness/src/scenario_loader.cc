@@ -177,6 +177,7 @@ class Parser {
       if (auto n = root["description"]; n) sc.description = str(n, "description");
       if (auto n = root["start"]; n) sc.start = timestamp(n, "start");
       if (auto n = root["query"]; n) {
+        query_node_ = n;
         parseQuery(n, sc.query);
       } else {
         error(root, "missing key 'query' (source, operators, sink, ...)");
@@ -863,6 +864,33 @@ class Parser {
 
   // ---- steps
 
+  // `restart: {}` or `restart: {query: {...}}`: the scenario's query with the keys given
+  // replaced (parsed by parseQuery over the merged map, so every rule and location holds).
+  RestartStep parseRestart(const YAML::Node& v) {
+    RestartStep r;
+    if (v.IsNull() || (v.IsMap() && v.size() == 0)) return r;
+    if (!expectMap(v, "restart")) return r;
+    checkKeys(v, "restart", {"query"});
+    YAML::Node q = v["query"];
+    if (!q) return r;
+    if (!expectMap(q, "restart's query")) return r;
+    checkKeys(q, "restart's query (a restart keeps the query's sources, sink and checkpoint)",
+              {"operators", "outputMode", "trigger", "stateStore", "shufflePartitions",
+               "taskRetries", "conf"});
+    // Each key is bound once: rebinding a key of `merged` would rebind the scenario's own node.
+    YAML::Node merged(YAML::NodeType::Map);
+    for (auto it = q.begin(); it != q.end(); ++it)
+      if (it->first.IsScalar()) merged[it->first.Scalar()] = it->second;
+    if (query_node_.IsMap())
+      for (auto it = query_node_.begin(); it != query_node_.end(); ++it)
+        if (it->first.IsScalar() && !q[it->first.Scalar()]) merged[it->first.Scalar()] = it->second;
+    QuerySpec spec;
+    parseQuery(merged, spec);
+    spec.where = loc(v);
+    r.query = std::move(spec);
+    return r;
+  }
+
   void parseSteps(const YAML::Node& n, Scenario& sc) {
     if (n.IsNull()) return;
     if (!expectList(n, "steps")) return;
@@ -973,11 +1001,12 @@ class Parser {
         step.step = parseCrash(v);
       } else if (kind == "produce") {
         step.step = parseProduce(v);
-      } else if (kind == "restart" || kind == "stop") {
+      } else if (kind == "restart") {
+        step.step = parseRestart(v);
+      } else if (kind == "stop") {
         if (!(v.IsNull() || (v.IsMap() && v.size() == 0)))
-          error(v, fmt::format("{} takes no arguments: write `{}: {{}}`", kind, kind));
-        if (kind == "restart") step.step = RestartStep{};
-        else step.step = StopStep{};
+          error(v, "stop takes no arguments: write `stop: {}`");
+        step.step = StopStep{};
       } else if (kind == "expect") {
         step.step = parseExpect(v);
       } else {
@@ -1322,6 +1351,20 @@ class Parser {
         error(o, fmt::format("unknown oracle '{}'; expected one of {}", name, joinNames(known)));
         continue;
       }
+      if (o.IsScalar() && (name == "batch_split" || name == "mode_equivalence")) {
+        // Both re-run the input under the scenario's one query; a restart onto another query
+        // has no such counterpart.
+        auto switched = std::find_if(sc.steps.begin(), sc.steps.end(), [](const Step& st) {
+          auto* r = std::get_if<RestartStep>(&st.step);
+          return r != nullptr && r->query.has_value();
+        });
+        if (switched != sc.steps.end()) {
+          error(o, fmt::format("oracle '{}' runs the input under the scenario's query, but the "
+                               "restart at line {} switches to another query",
+                               name, switched->where.line));
+          continue;
+        }
+      }
       if (o.IsScalar() && name == "state_bound") {
         error(o, "oracle 'state_bound' needs its bound: write {state_bound: N}");
         continue;
@@ -1447,6 +1490,7 @@ class Parser {
   const LoaderOptions& options_;
   std::vector<ScenarioError> errors_;
   std::vector<SourceSpec> sources_;
+  YAML::Node query_node_;  // the scenario's `query:`, which `restart: {query: ...}` overrides
 };
 
 }  // namespace

@@ -439,7 +439,43 @@ class Runner {
         sources.push_back(*f);
       }
     }
-    DataFrame df = readStream(sources);
+    sources_ = std::move(sources);
+    STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
+    std::shared_ptr<SinkView> view;
+    if (q.sink.kind == SinkSpec::Kind::kFiles) {
+      sink_ = makeFileSink(q.sink.path);
+      view = std::make_shared<FileSinkView>(sim_, q.sink.path, mode == OutputMode::kUpdate,
+                                            outputKeyColumns());
+    } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
+      auto data = std::make_shared<MemorySinkData>();
+      sink_ = makeMemorySink(data);
+      view = memorySinkView(std::move(data));
+    } else if (q.sink.kind == SinkSpec::Kind::kKafka) {
+      STREAMSIM_RETURN_IF_ERROR(log_->createTopic(q.sink.topic, sim::TopicConfig{q.sink.partitions, 0})
+                                    .withContext(q.sink.where.toString() + ": sink"));
+      sink_ = makeKafkaSink(log_, q.sink.topic);
+      kafka_view_ = std::make_shared<KafkaTopicView>(log_, q.sink.topic);
+      view = kafka_view_;
+    } else {
+      std::shared_ptr<ForeachWriter> user;
+      if (!q.sink.writer.empty()) {
+        STREAMSIM_ASSIGN_OR_RETURN(ForeachWriterFactory make, ForeachWriterRegistry::factory(q.sink.writer));
+        user = make();
+      }
+      foreach_ = std::make_shared<RecordingWriter>(std::move(user));
+      sink_ = makeForeachSink(foreach_, q.shufflePartitions);
+      view = std::make_shared<ForeachView>(foreach_);
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, writerFor(q));
+    query_ = TestQuery{writer, view};
+    return Status::OK();
+  }
+
+  // The writer of `q` on this run's sources and sink: the scenario's query, or the one a
+  // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
+  // output mode, trigger and options; the sources, sink and checkpoint stay).
+  Result<DataStreamWriter> writerFor(const QuerySpec& q) {
+    DataFrame df = readStream(sources_);
     for (const auto& op : q.operators) {
       if (auto* w = std::get_if<WatermarkOp>(&op.op)) {
         df = df.withWatermark(w->column, w->delayMs);
@@ -472,30 +508,8 @@ class Runner {
       qo.noDataBatchBeforeFirstBatchOfRun = true;
       writer.options(std::move(qo));
     }
-    if (q.sink.kind == SinkSpec::Kind::kFiles) {
-      writer.sink(makeFileSink(q.sink.path));
-      query_ = TestQuery{writer, std::make_shared<FileSinkView>(sim_, q.sink.path,
-                                                                mode == OutputMode::kUpdate,
-                                                                outputKeyColumns())};
-    } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
-      query_ = memoryQuery(writer);
-    } else if (q.sink.kind == SinkSpec::Kind::kKafka) {
-      STREAMSIM_RETURN_IF_ERROR(log_->createTopic(q.sink.topic, sim::TopicConfig{q.sink.partitions, 0})
-                                    .withContext(q.sink.where.toString() + ": sink"));
-      writer.sink(makeKafkaSink(log_, q.sink.topic));
-      kafka_view_ = std::make_shared<KafkaTopicView>(log_, q.sink.topic);
-      query_ = TestQuery{writer, kafka_view_};
-    } else {
-      std::shared_ptr<ForeachWriter> user;
-      if (!q.sink.writer.empty()) {
-        STREAMSIM_ASSIGN_OR_RETURN(ForeachWriterFactory make, ForeachWriterRegistry::factory(q.sink.writer));
-        user = make();
-      }
-      foreach_ = std::make_shared<RecordingWriter>(std::move(user));
-      writer.sink(makeForeachSink(foreach_, q.shufflePartitions));
-      query_ = TestQuery{writer, std::make_shared<ForeachView>(foreach_)};
-    }
-    return Status::OK();
+    writer.sink(sink_);
+    return writer;
   }
 
   std::vector<std::string> outputKeyColumns() const { return outputKeys(sc_); }
@@ -602,11 +616,26 @@ class Runner {
               push(actions, where, Crash{s.at, s.batch, s.partition, s.nth}, at);
             }
           } else if constexpr (std::is_same_v<T, RestartStep>) {
-            push(actions, where, Restart{}, at);
+            if (!s.query) {
+              push(actions, where, Restart{}, at);
+              return;
+            }
+            // The driver goes down as in a plain restart, then comes back with the other query
+            // on the same checkpoint (later restarts keep it).
+            auto writer = writerFor(*s.query);
+            if (!writer.ok()) return setupFail(at, writer.status().message());
+            push(actions, where, Crash{}, at);
+            push(actions, where, StartStream{*writer}, at);
           } else if constexpr (std::is_same_v<T, StopStep>) {
             push(actions, where, StopStream{}, at);
           } else if constexpr (std::is_same_v<T, ExpectStep>) {
-            if (!options_.skipExpectations) addExpect(s, actions, where, at);
+            if (!options_.skipExpectations) {
+              addExpect(s, actions, where, at);
+            } else if (s.error) {
+              // An expected error steers the run (the query is down after it), so a run that
+              // skips the checks still takes it, or a failed start would end that run.
+              push(actions, where, ExpectFailure{*s.error, std::nullopt, s.errorCondition, s.errorParameters}, at);
+            }
           }
         },
         step.step);
@@ -940,6 +969,8 @@ class Runner {
   const ScenarioRunOptions& options_;
   SimEnv sim_;
   TestQuery query_{DataStreamWriter(DataFrame()), nullptr};
+  std::vector<SourceFactory> sources_;  // built once: every writer of the run reads them
+  SinkFactory sink_;                    // likewise, writes it
   std::vector<std::shared_ptr<MemoryStreamData>> memory_;
   Status setup_;
   std::string failure_;

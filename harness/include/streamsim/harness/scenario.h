@@ -209,7 +209,14 @@ struct ProduceStep {  // records appended to a topic at virtual times (they arri
   std::optional<TimeMs> at;
   std::vector<ProduceRecord> records;
 };
-struct RestartStep {};
+// `restart: {}` crashes the driver (when it runs) and starts it again; `restart: {query: {...}}`
+// starts it with the query's operators, outputMode, trigger, stateStore, shufflePartitions,
+// taskRetries or conf replaced by those given (a new processor version, sync -> async,
+// micro-batch -> real time) on the same sources, sink and checkpoint, as Spark restarts a
+// changed query on its checkpoint. Later restarts keep the new query.
+struct RestartStep {
+  std::optional<QuerySpec> query;
+};
 struct StopStep {};
 
 struct StateExpectation {

@@ -32,7 +32,8 @@ struct ScenarioRunOptions {
   // extra runs the oracles need (reference, determinism) are made with this false.
   bool applyOracles = true;
   // The reference run of exactly_once: the steps without their expectations (and, for a plain
-  // run's reference, without the scenario's own `crash` steps).
+  // run's reference, without the scenario's own `crash` steps). An `expect: {error: ...}` is
+  // still taken: it steers the run (the failed query is down after it).
   bool skipExpectations = false;
   bool skipCrashSteps = false;
   // run/replay --keep DIR: when the run ends, its simulated filesystem is copied to `keepFs`
