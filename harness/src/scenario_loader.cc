@@ -92,6 +92,11 @@ Row RowSpec::toRow() const { return Row::fromNamed(fields); }
 
 namespace {
 
+// A simulated topic keeps every partition in memory, as the state stores of the shuffle
+// partitions are: the same bound. A produced record's copies are appended one by one.
+constexpr int kMaxTopicPartitions = kMaxShufflePartitions;
+constexpr int kMaxRecordDuplicates = 10000;
+
 std::string joinNames(const std::vector<std::string>& names) {
   std::string out;
   for (const auto& n : names) {
@@ -755,7 +760,7 @@ class Parser {
       if (n[k]) error(n[k], fmt::format("a kafka source takes no '{}': its rows are key, value, topic, "
                                         "partition, offset, timestamp, timestampType", k));
     s.topic = requiredStr(n, "topic", "a kafka source");
-    if (auto p = n["partitions"]; p) s.partitions = static_cast<int>(integer(p, "partitions", 1));
+    if (auto p = n["partitions"]; p) s.partitions = int32(p, "partitions", 1, kMaxTopicPartitions);
     if (auto r = n["retention"]; r) s.retentionMs = duration(r, "retention");
     s.schema = kafkaSourceSchema();
     s.schemaDDL = s.schema->toDDL();
@@ -810,7 +815,7 @@ class Parser {
     }
     if (s.kind == SinkSpec::Kind::kKafka) {
       s.topic = requiredStr(n, "topic", "a kafka sink");
-      if (auto p = n["partitions"]; p) s.partitions = static_cast<int>(integer(p, "partitions", 1));
+      if (auto p = n["partitions"]; p) s.partitions = int32(p, "partitions", 1, kMaxTopicPartitions);
     }
     if (auto p = n["path"]; p) s.path = str(p, "sink path");
     if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
@@ -1104,8 +1109,8 @@ class Parser {
         error(r, "missing key 'value' in a produced record");
       }
       if (auto a = r["at"]; a) rec.at = timestamp(a, "record at");
-      if (auto p = r["partition"]; p) rec.partition = static_cast<int>(integer(p, "partition", 0));
-      if (auto d = r["duplicates"]; d) rec.duplicates = static_cast<int>(integer(d, "duplicates", 0));
+      if (auto p = r["partition"]; p) rec.partition = int32(p, "partition", 0, kMaxTopicPartitions - 1);
+      if (auto d = r["duplicates"]; d) rec.duplicates = int32(d, "duplicates", 0, kMaxRecordDuplicates);
       s.records.push_back(std::move(rec));
     }
     return s;

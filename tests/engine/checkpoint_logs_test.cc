@@ -405,6 +405,72 @@ TEST(CompactibleLogFormat, ALogStartingAfterZeroWithoutItsCompactFileIsMissingBa
   EXPECT_TRUE(log.allFiles().ok());
 }
 
+// The compact interval is the one the log on disk was written with, as Spark derives it
+// (CompactibleFileStreamLog.compactInterval, SPARK-18187), not always the default 10.
+TEST(CompactibleLogFormat, DeriveCompactIntervalAsSparkDoes) {
+  auto derive = [](int def, int64_t latest) { return deriveCompactInterval(def, latest, "/log"); };
+  EXPECT_EQ(*derive(5, 4), 5);    // Spark's CompactibleFileStreamLogSuite
+  EXPECT_EQ(*derive(4, 9), 5);
+  EXPECT_EQ(*derive(5, 11), 6);   // the example of Spark's comment: 11.compact, default 5
+  EXPECT_EQ(*derive(10, 2), 3);   // the Spark 2.1 source log fixture (2.compact)
+  EXPECT_EQ(*derive(10, 7), 8);   // the Spark 2.1 sink log fixture (7.compact)
+  EXPECT_EQ(*derive(10, 19), 20); // 10 >= 20 / 2: Spark takes 20 itself, not its divisor 10
+  EXPECT_EQ(*derive(7, 12), 13);  // 13 is prime
+  EXPECT_EQ(*derive(3, 99), 4);   // the smallest divisor of 100 from 3 on
+  EXPECT_EQ(*derive(10, 2147483646), 2147483647);  // prime, at int's edge
+  auto past = derive(10, 2147483647);              // 2^31: past Spark's Int
+  ASSERT_FALSE(past.ok());
+  EXPECT_EQ(past.status().code(), Status::Code::kCorruption);
+  EXPECT_NE(past.status().message().find("/log/2147483647.compact"), std::string::npos);
+  EXPECT_EQ(*compactIntervalOf(10, {}, "/log"), 10);
+  EXPECT_EQ(*compactIntervalOf(5, {11}, "/log"), 6);
+  EXPECT_EQ(*compactIntervalOf(10, {5, 11}, "/log"), 6);  // two compact files: their gap
+}
+
+TEST(CompactibleLogFormat, ASourceLogWrittenWithInterval3KeepsCompactingEvery3Batches) {
+  SimEnv s;
+  ASSERT_TRUE(s.fs.mkdirs("/ck/sources/0").ok());
+  for (std::string n : {"2.compact", "3", "4"})
+    ASSERT_TRUE(s.fs.putDurable("/ck/sources/0/" + n,
+                                readFixture("file-source-log-version-2.1.0/" + n)).ok());
+  FileSourceLog log(s.env(), "/ck/sources/0");  // the default interval, 10
+  EXPECT_EQ(*log.compactInterval(), 3);
+  EXPECT_EQ(*log.fileNameFor(5), "5.compact");
+  ASSERT_TRUE(*log.add(5, {FileSourceEntry{"/a/b/5", 1480730952000, 5}}));
+  EXPECT_TRUE(s.fs.exists("/ck/sources/0/5.compact"));
+  EXPECT_FALSE(s.fs.exists("/ck/sources/0/5"));
+  auto compact = log.get(5);
+  ASSERT_TRUE(compact.ok() && compact->has_value());
+  EXPECT_EQ((*compact)->size(), 6u);  // every file up to batch 5
+  FileSourceLog again(s.env(), "/ck/sources/0");  // 2.compact and 5.compact: 3 apart
+  EXPECT_EQ(*again.compactInterval(), 3);
+  ASSERT_TRUE(*again.add(6, {FileSourceEntry{"/a/b/6", 1480730953000, 6}}));
+  EXPECT_TRUE(s.fs.exists("/ck/sources/0/6"));
+}
+
+TEST(CompactibleLogFormat, ASinkLogWithOneCompactFileCompactsAtItsDerivedInterval) {
+  SimEnv s;
+  ASSERT_TRUE(s.fs.mkdirs("/out/_spark_metadata").ok());
+  for (std::string n : {"7.compact", "8", "9"})
+    ASSERT_TRUE(s.fs.putDurable("/out/_spark_metadata/" + n,
+                                readFixture("file-sink-log-version-2.1.0/" + n)).ok());
+  FileSinkLog log(s.env(), "/out");
+  EXPECT_EQ(*log.compactInterval(), 8);  // 7.compact alone, 7 + 1 <= 10: 8 (Spark: not 10)
+  for (int64_t b = 10; b <= 15; ++b) {
+    SinkFileStatus f;
+    f.path = "/a/b/" + std::to_string(b);
+    ASSERT_TRUE(*log.add(b, {f}));
+  }
+  for (int64_t b = 10; b <= 14; ++b) EXPECT_TRUE(s.fs.exists("/out/_spark_metadata/" + std::to_string(b)));
+  EXPECT_TRUE(s.fs.exists("/out/_spark_metadata/15.compact"));
+  auto all = log.allFiles();
+  ASSERT_TRUE(all.ok()) << all.status().toString();
+  EXPECT_EQ(all->size(), 15u);  // the fixture's /a/b/1..9 and /a/b/10..15
+  // A log without compact files takes the default it is given.
+  FileSinkLog fresh(s.env(), "/fresh", 3);
+  EXPECT_EQ(*fresh.compactInterval(), 3);
+}
+
 // Entries as this engine writes them are read without a JSON DOM; every other spelling goes to
 // the DOM reader. Both must give the same entries and the same errors.
 RC_GTEST_PROP(FileSourceLogEntry, WhatIsWrittenIsReadBack, ()) {

@@ -1,6 +1,6 @@
 // The malformed-input suite of issue 18: every reader of a checkpoint the CLI has, fed each
 // class of damage (truncation, a bit flip, a wrong version, an empty file, a folder where the
-// file belongs, a number past its type), must answer exit 2 naming the damaged file -- never
+// file belongs, a number past its type, a JSON key or an entry line repeated), must answer exit 2 naming the damaged file -- never
 // exit 0 as if nothing were wrong, an abort, or a hang. One table: reader x damage.
 //
 // The checkpoint is written once by `streamsim run --keep` (two batches of a files-to-files
@@ -29,19 +29,20 @@ enum Reads { kInspect = 1, kReplay = 2, kState = 4 };
 
 struct Reader {
   const char* name;
-  std::string rel;  // under the kept folder
-  int reads;        // which commands read it
+  std::string rel;       // under the kept folder
+  int reads;             // which commands read it
+  bool entries = false;  // its lines after the first are entries: a repeated one is a second entry
 };
 
 // The files of the kept folder, one per reader. The sink log and the state file's names are
 // looked up (they depend on the run).
 std::vector<Reader> readers() {
   return {
-      {"offset log", "chk/offsets/1", kInspect | kReplay},
+      {"offset log", "chk/offsets/1", kInspect | kReplay, true},
       {"commit log", "chk/commits/1", kInspect},
       {"query metadata", "chk/metadata", kInspect | kReplay},
-      {"file source log", "chk/sources/0/1", kInspect | kReplay},
-      {"file sink log", "out/_spark_metadata/1", kInspect},
+      {"file source log", "chk/sources/0/1", kInspect | kReplay, true},
+      {"file sink log", "out/_spark_metadata/1", kInspect, true},
       {"operator metadata", "chk/state/0/_metadata/metadata", kInspect},
       {"state changelog", "chk/state/0/0/2.delta", kState},
   };
@@ -50,8 +51,9 @@ std::vector<Reader> readers() {
 struct Damage {
   const char* name;
   std::function<void(const std::string& path)> apply;  // damages the file at `path` in place
-  std::function<bool(const std::string& text)> skip;   // true: does not apply to this file
-  bool applies(const std::string& text) const { return !skip || !skip(text); }
+  // true: does not apply to this reader's file
+  std::function<bool(const Reader& r, const std::string& text)> skip;
+  bool applies(const Reader& r, const std::string& text) const { return !skip || !skip(r, text); }
 };
 
 std::string slurp(const std::string& path) {
@@ -89,7 +91,7 @@ std::vector<Damage> damages() {
          else t.replace(0, 2, "v99");
          spit(p, t);
        },
-       [](const std::string& t) { return !binary(t) && t.rfind("v1", 0) != 0; }},
+       [](const Reader&, const std::string& t) { return !binary(t) && t.rfind("v1", 0) != 0; }},
       {"empty", [](const std::string& p) { spit(p, ""); }, {}},
       {"a folder where the file belongs",
        [](const std::string& p) { fs::remove(p); fs::create_directories(p + "/x"); }, {}},
@@ -102,7 +104,25 @@ std::vector<Damage> damages() {
          t.replace(d, e - d, "99999999999999999999999");
          spit(p, t);
        },
-       [](const std::string& t) { return binary(t) || firstNumber(t) == std::string::npos; }},
+       [](const Reader&, const std::string& t) { return binary(t) || firstNumber(t) == std::string::npos; }},
+      // Spark's writers never repeat a key; a reader would keep one of the two silently.
+      {"a JSON key repeated",
+       [](const std::string& p) {
+         auto t = slurp(p);
+         size_t open = t.find("{\"");
+         size_t end = t.find_first_of(",}", open);
+         t.insert(open + 1, t.substr(open + 1, end - open - 1) + ",");  // {"k":v,"k":v,...
+         spit(p, t);
+       },
+       [](const Reader&, const std::string& t) { return binary(t) || t.find("{\"") == std::string::npos; }},
+      // The last entry line twice: a second source offset, a file listed twice in a batch.
+      {"an entry line repeated",
+       [](const std::string& p) {
+         auto t = slurp(p);
+         while (!t.empty() && t.back() == '\n') t.pop_back();
+         spit(p, t + "\n" + t.substr(t.rfind('\n') + 1));
+       },
+       [](const Reader& r, const std::string& t) { return !r.entries || binary(t); }},
   };
 }
 
@@ -125,7 +145,7 @@ TEST_F(MalformedInputs, EveryReaderAnswersEveryDamageWithExitTwoNamingTheFile) {
     const std::string original = kept_->path() + "/kept/" + r.rel;
     ASSERT_TRUE(fs::is_regular_file(original)) << original;
     for (const Damage& dmg : damages()) {
-      if (!dmg.applies(slurp(original))) continue;
+      if (!dmg.applies(r, slurp(original))) continue;
       SCOPED_TRACE(std::string(r.name) + " (" + r.rel + "), " + dmg.name);
       ScratchDir d("malformed_case");
       fs::copy(kept_->path() + "/kept", d.path(), fs::copy_options::recursive);
@@ -154,7 +174,7 @@ TEST_F(MalformedInputs, EveryReaderAnswersEveryDamageWithExitTwoNamingTheFile) {
       }
     }
   }
-  EXPECT_GE(cases, 35);  // 7 readers x 6 damages, less the ones that do not apply
+  EXPECT_GE(cases, 44);  // 7 readers x 8 damages, less the ones that do not apply
 }
 
 }  // namespace

@@ -134,6 +134,7 @@ class Inspector {
       return;
     }
     offset_ids_ = *ids;
+    std::map<size_t, std::vector<int64_t>> sourceCounts;  // offsets per file -> the files
     for (int64_t id : offset_ids_) {
       BatchReport& b = batch(id);
       b.hasOffsets = true;
@@ -150,8 +151,29 @@ class Inspector {
       b.batchTimestampMs = s.metadata.batchTimestampMs;
       b.batchWatermarkMs = s.metadata.batchWatermarkMs;
       b.sourceOffsets = s.offsets;
+      sourceCounts[s.offsets.size()].push_back(id);
     }
     if (!offset_ids_.empty()) report_.latestOffsetsId = offset_ids_.back();
+    // A query's sources never change: every offsets file lists as many as the others (a restart
+    // with another number fails in Spark: "There are [N] sources in the checkpoint offsets and
+    // now there are [M] sources requested by the query"). The count most files have is taken for
+    // the query's (on a tie, the earlier files'); every file that lists another is damaged.
+    if (sourceCounts.size() > 1) {
+      auto usual = sourceCounts.begin();
+      for (auto it = sourceCounts.begin(); it != sourceCounts.end(); ++it)
+        if (it->second.size() > usual->second.size() ||
+            (it->second.size() == usual->second.size() && it->second.front() < usual->second.front()))
+          usual = it;
+      for (const auto& [count, ids] : sourceCounts) {
+        if (count == usual->first) continue;
+        for (int64_t id : ids)
+          add(DiagnosisKind::kUnreadable,
+              fmt::format("{} lists {} source offset(s) where offsets/{} lists {}: a query's "
+                          "sources never change",
+                          log.batchPath(id), count, usual->second.front(), usual->first),
+              {id}, {log.batchPath(id)});
+      }
+    }
   }
 
   void readCommits() {

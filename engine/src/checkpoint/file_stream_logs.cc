@@ -1,5 +1,8 @@
 // File source and file sink log entries (SEMANTICS.md §2, docs/checkpoint-format.md).
+#include <algorithm>
 #include <charconv>
+#include <map>
+#include <cstdint>
 #include <optional>
 #include <set>
 
@@ -16,9 +19,52 @@ namespace detail {
 Result<std::vector<LogLine>> compactibleLogLines(std::string_view text,
                                                  const std::string& pathForErrors) {
   STREAMSIM_ASSIGN_OR_RETURN(auto file, splitLogFile(text, 1, pathForErrors));
+  // The same entry twice in one file (the same file taken twice by a source batch, or listed
+  // twice as a sink's output) is never written by Spark: its batch would read the file twice.
+  std::map<std::string_view, int> seen;  // entry -> its first line
+  for (const LogLine& l : file.lines) {
+    auto [it, fresh] = seen.emplace(trimView(l.text), l.lineNo);
+    if (!fresh)
+      return Status::Corruption(fmt::format(
+          "{}:{}: the entry of line {} repeated; expected each file listed once", pathForErrors,
+          l.lineNo, it->second));
+  }
   return std::move(file.lines);
 }
 }  // namespace detail
+
+Result<int> deriveCompactInterval(int defaultInterval, int64_t latestCompactBatchId,
+                                  const std::string& dir) {
+  const int64_t n = latestCompactBatchId + 1;
+  if (latestCompactBatchId < 0 || n > INT32_MAX)
+    return Status::Corruption(fmt::format(
+        "{}/{}.compact: a compact batch id past int's range (Spark's compact interval is an int)",
+        dir, latestCompactBatchId));
+  if (n <= defaultInterval || defaultInterval >= n / 2) return static_cast<int>(n);
+  // The smallest divisor of n in [defaultInterval, n / 2]; divisors found in pairs (d, n / d)
+  // up to sqrt(n), so at most ~46341 steps.
+  int64_t best = n;
+  for (int64_t d = 1; d * d <= n; ++d) {
+    if (n % d != 0) continue;
+    for (int64_t c : {d, n / d})
+      if (c >= defaultInterval && c <= n / 2) best = std::min(best, c);
+  }
+  return static_cast<int>(best);
+}
+
+Result<int> compactIntervalOf(int defaultInterval, const std::vector<int64_t>& compactBatchIds,
+                              const std::string& dir) {
+  if (compactBatchIds.empty()) return defaultInterval;
+  const int64_t latest = compactBatchIds.back();
+  if (compactBatchIds.size() == 1) return deriveCompactInterval(defaultInterval, latest, dir);
+  const int64_t gap = latest - compactBatchIds[compactBatchIds.size() - 2];
+  if (gap <= 0 || gap > INT32_MAX)
+    return Status::Corruption(fmt::format(
+        "{}: compact files {}.compact and {}.compact are {} batches apart; expected a compact "
+        "interval between 1 and {}",
+        dir, compactBatchIds[compactBatchIds.size() - 2], latest, gap, INT32_MAX));
+  return static_cast<int>(gap);
+}
 
 namespace {
 Result<detail::OJson> entryObject(std::string_view line, const std::string& path, int lineNo,

@@ -1,17 +1,40 @@
 #include "checkpoint/json_util.h"
 
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
 #include <fmt/format.h>
 
 namespace streamsim::detail {
 
 Result<OJson> parseJsonAt(std::string_view text, const std::string& path, int lineNo,
                           std::string_view what) {
-  OJson j = OJson::parse(text.begin(), text.end(), nullptr, /*allow_exceptions=*/false);
+  // A key written twice in one object: Spark's writers write each key once, and a reader keeps
+  // one of the two (Jackson and nlohmann the last) without a word -- a damaged file, refused.
+  std::vector<std::set<std::string>> keys;  // one per object being parsed
+  std::optional<std::string> repeated;
+  auto onEvent = [&](int /*depth*/, OJson::parse_event_t event, OJson& parsed) {
+    if (event == OJson::parse_event_t::object_start) {
+      keys.emplace_back();
+    } else if (event == OJson::parse_event_t::object_end) {
+      if (!keys.empty()) keys.pop_back();
+    } else if (event == OJson::parse_event_t::key && !keys.empty() && parsed.is_string()) {
+      if (!keys.back().insert(parsed.get<std::string>()).second && !repeated)
+        repeated = parsed.get<std::string>();
+    }
+    return true;
+  };
+  OJson j = OJson::parse(text.begin(), text.end(), onEvent, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     std::string shown(text.substr(0, 80));
     return Status::Corruption(fmt::format("{}:{}: expected {} as JSON, found `{}`{}", path, lineNo,
                                           what, shown, text.size() > 80 ? "..." : ""));
   }
+  if (repeated)
+    return Status::Corruption(fmt::format("{}:{}: key {} appears twice in {}; expected each key once",
+                                          path, lineNo, quoteJson(*repeated), what));
   return j;
 }
 

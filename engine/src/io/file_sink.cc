@@ -108,7 +108,8 @@ Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) 
   for (const SinkFileStatus& f : files) names += (names.empty() ? "" : ",") + quote(f.path);
   trace(&env, fmt::format(R"({{"event":"sink_write","sink":"files","batch":{},"rows":{},"files":[{}]}})",
                           ctx.batchId, rows.size(), names));
-  fc.path = joinPath(log.dir(), log.fileNameFor(ctx.batchId));
+  STREAMSIM_ASSIGN_OR_RETURN(std::string writtenAs, log.fileNameFor(ctx.batchId));
+  fc.path = joinPath(log.dir(), writtenAs);
   return passFaultPoint(env, faults::kSinkAfterMetadata, fc);
 }
 

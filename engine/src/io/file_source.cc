@@ -353,7 +353,8 @@ Result<std::optional<std::string>> FileSource::latestOffset(
     }
     FaultContext fc;
     fc.batchId = ctx.batchId;
-    fc.path = joinPath(log.dir(), log.fileNameFor(k));
+    STREAMSIM_ASSIGN_OR_RETURN(std::string writtenAs, log.fileNameFor(k));
+    fc.path = joinPath(log.dir(), writtenAs);
     STREAMSIM_RETURN_IF_ERROR(passFaultPoint(*ctx.env, faults::kSourceLogAfterWrite, fc));
   }
   purge();

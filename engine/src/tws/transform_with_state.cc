@@ -231,9 +231,11 @@ class TransformWithStateOperator final : public Operator {
     into.numValueStateWithTTLVars += f.numValueStateWithTTLVars;
     into.numListStateWithTTLVars += f.numListStateWithTTLVars;
     into.numMapStateWithTTLVars += f.numMapStateWithTTLVars;
-    for (const auto& [name, removed] : f.ttlRemovedByVariable) {
+    // Not a structured binding: clang 14 (the sanitized build) cannot capture one in a lambda.
+    for (const auto& variable : f.ttlRemovedByVariable) {
+      const auto& [name, removed] = variable;
       auto it = std::find_if(into.ttlRemovedByVariable.begin(), into.ttlRemovedByVariable.end(),
-                             [&](const auto& e) { return e.first == name; });
+                             [&](const auto& e) { return e.first == variable.first; });
       if (it == into.ttlRemovedByVariable.end())
         into.ttlRemovedByVariable.emplace_back(name, removed);
       else

@@ -28,6 +28,20 @@ inline bool isCompactionBatch(int64_t batchId, int compactInterval) {
   return (batchId + 1) % compactInterval == 0;
 }
 
+// Spark's CompactibleFileStreamLog.deriveCompactInterval: the interval for a log whose only
+// compact file is `latestCompactBatchId.compact`, written with an interval that divides
+// latestCompactBatchId + 1 (= n): n if n <= defaultInterval or defaultInterval >= n / 2, else
+// the smallest divisor of n in [defaultInterval, n / 2] (n if there is none). Spark's interval
+// is an Int: Corruption if n is past int's range (`dir` names the log).
+Result<int> deriveCompactInterval(int defaultInterval, int64_t latestCompactBatchId,
+                                  const std::string& dir);
+// Spark's CompactibleFileStreamLog.compactInterval (SPARK-18187): a log on disk keeps the
+// interval it was written with, whatever the default. Two or more compact files: the gap between
+// the latest two; one: deriveCompactInterval; none: `defaultInterval`. `compactBatchIds` are the
+// ids of the log's latest `N.compact` files (at most the two latest matter), ascending.
+Result<int> compactIntervalOf(int defaultInterval, const std::vector<int64_t>& compactBatchIds,
+                              const std::string& dir);
+
 // Codec provides:
 //   static std::string serializeEntry(const Entry&);   // one JSON line, no '\n'
 //   static Result<Entry> parseEntry(std::string_view line, const std::string& path, int lineNo);
@@ -35,17 +49,31 @@ inline bool isCompactionBatch(int64_t batchId, int compactInterval) {
 template <typename Entry, typename Codec>
 class CompactibleFileStreamLog {
  public:
+  // `defaultCompactInterval` is Spark's conf (fileSink/fileSource.log.compactInterval); the
+  // interval used is the one the log on disk was written with (compactInterval()).
   CompactibleFileStreamLog(const Env& env, std::string dir,
-                           int compactInterval = kDefaultCompactInterval)
-      : files_(env, std::move(dir)), compact_interval_(compactInterval) {}
+                           int defaultCompactInterval = kDefaultCompactInterval)
+      : files_(env, std::move(dir)), default_interval_(defaultCompactInterval) {}
 
   const std::string& dir() const { return files_.dir(); }
-  int compactInterval() const { return compact_interval_; }
+  // Spark's lazy val compactInterval: derived from the compact files on disk at first use
+  // (compactIntervalOf), then fixed for this object.
+  Result<int> compactInterval() {
+    if (interval_) return *interval_;
+    STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> ids, listBatchIds());
+    std::vector<int64_t> compacts;  // the latest two, ascending
+    for (auto it = ids.rbegin(); it != ids.rend() && compacts.size() < 2; ++it)
+      if (isCompactFile(*it)) compacts.insert(compacts.begin(), *it);
+    STREAMSIM_ASSIGN_OR_RETURN(int interval, compactIntervalOf(default_interval_, compacts, dir()));
+    interval_ = interval;
+    return interval;
+  }
 
   // File name batch `batchId` is written under by this log.
-  std::string fileNameFor(int64_t batchId) const {
-    return isCompactionBatch(batchId, compact_interval_) ? std::to_string(batchId) + ".compact"
-                                                         : std::to_string(batchId);
+  Result<std::string> fileNameFor(int64_t batchId) {
+    STREAMSIM_ASSIGN_OR_RETURN(int interval, compactInterval());
+    return isCompactionBatch(batchId, interval) ? std::to_string(batchId) + ".compact"
+                                                : std::to_string(batchId);
   }
 
   static std::string serialize(const std::vector<Entry>& entries) {
@@ -73,15 +101,16 @@ class CompactibleFileStreamLog {
     if (files_.env().fs->exists(files_.batchPath(batchId)) ||
         files_.env().fs->exists(files_.batchPath(batchId) + ".compact"))
       return false;
-    if (!isCompactionBatch(batchId, compact_interval_))
-      return files_.addRaw(batchId, serialize(entries), fileNameFor(batchId));
+    STREAMSIM_ASSIGN_OR_RETURN(std::string name, fileNameFor(batchId));
+    STREAMSIM_ASSIGN_OR_RETURN(int interval, compactInterval());
+    if (!isCompactionBatch(batchId, interval))
+      return files_.addRaw(batchId, serialize(entries), name);
     std::vector<Entry> all;
     if (batchId > 0) {
       STREAMSIM_ASSIGN_OR_RETURN(all, allFilesUpTo(batchId - 1));
     }
     all.insert(all.end(), entries.begin(), entries.end());
-    return files_.addRaw(batchId, serialize(Codec::compactLogs(std::move(all))),
-                         fileNameFor(batchId));
+    return files_.addRaw(batchId, serialize(Codec::compactLogs(std::move(all))), name);
   }
 
   // Entries of batch `batchId` as stored (`N` or else `N.compact`); nullopt if neither exists.
@@ -153,7 +182,8 @@ class CompactibleFileStreamLog {
 
  private:
   MetadataLogFiles files_;
-  int compact_interval_;
+  int default_interval_;
+  std::optional<int> interval_;
 };
 
 }  // namespace streamsim
