@@ -76,7 +76,8 @@ Status compareWithSink(const Env& real, const std::string& sinkDir,
       // A compact file lists every file so far; its own batch's files are those the earlier
       // batches of the log did not list, which only holds when those batches are all still there.
       if (log.isCompactFile(id)) {
-        const int64_t from = std::max<int64_t>(0, id - log.compactInterval());
+        STREAMSIM_ASSIGN_OR_RETURN(const int interval, log.compactInterval());
+        const int64_t from = std::max<int64_t>(0, id - interval);
         for (int64_t k = from; k < id; ++k)
           if (!logged.count(k)) {
             rb.sinkNote = fmt::format(
