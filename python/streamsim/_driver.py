@@ -27,7 +27,9 @@ from pyspark.sql.streaming.stateful_processor import (
 )
 
 _counter = itertools.count()
-_OWN_FILES = (os.path.abspath(__file__), os.path.dirname(os.path.abspath(sys.modules["pyspark"].__file__)))
+# streamsim's own frames (this package, the pyspark shim) are left out of tracebacks.
+_OWN_FILES = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
+              os.path.dirname(os.path.abspath(sys.modules["pyspark"].__file__)))
 
 
 class RuleViolation(Exception):

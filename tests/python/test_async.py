@@ -122,3 +122,40 @@ def test_wait_for_timeouts_under_context_switches_equal_the_sequential_run():
     r = streamsim.sweep(os.path.join(SCENARIOS, "async_wait_for_timeouts.yaml"), seeds=150, jobs=2)
     assert r["passed"], r["output"]
     assert "tws.switch" in r["output"], r["output"]  # the sweep did switch keys
+
+
+TRAPS = os.path.join(SCENARIOS, "processors", "async_traps.py")
+
+
+def _one_batch(tmp_path, cls):
+    scenario = tmp_path / f"{cls}.yaml"
+    scenario.write_text(f"""
+name: {cls}
+query:
+  source: {{kind: memory, schema: "key string"}}
+  operators:
+    - groupBy: [key]
+      transformWithState: {{python: {TRAPS}, class: {cls}, outputStructType: "key string"}}
+  sink: {{kind: memory}}
+  outputMode: update
+steps:
+  - add_rows: [{{key: a}}, {{key: b}}]
+  - run: available
+  - expect: {{sink: [{{key: a}}, {{key: b}}]}}
+""")
+    r = streamsim.run(str(scenario))
+    assert not r["passed"], r["output"]
+    return r["output"]
+
+
+def test_a_wall_clock_read_in_an_async_handler_is_reported_with_file_and_line(tmp_path):
+    out = _one_batch(tmp_path, "ReadsTheClock")
+    assert "read the wall clock" in out, out
+    assert f"time.time() at {TRAPS}:13 in handleInputRows" in out, out
+
+
+def test_a_python_exception_in_an_async_handler_names_its_file_and_line(tmp_path):
+    out = _one_batch(tmp_path, "Raises")
+    assert "KeyError: 'no such user'" in out, out
+    assert f"at {TRAPS}:23 in handleInputRows" in out, out
+    assert "_async.py" not in out, out  # streamsim's own frames are left out
