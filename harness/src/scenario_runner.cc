@@ -996,9 +996,14 @@ bool orderDependent(const Scenario& sc) {
   for (const auto& op : sc.query.operators) {
     auto* t = std::get_if<TransformWithStateOp>(&op.op);
     if (t == nullptr) continue;
-    auto p = ProcessorRegistry::create(t->processor);
-    if (!p.ok()) continue;
-    if (auto* a = dynamic_cast<detail::AsyncProcessorAdapter*>(p->get()); a && a->processor().orderDependent())
+    std::unique_ptr<StatefulProcessor> p;
+    if (!t->pythonFile.empty()) {  // a Python class says so with `orderDependent = True`
+      auto f = loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}});
+      if (f.ok()) p = (*f)();
+    } else if (auto r = ProcessorRegistry::create(t->processor); r.ok()) {
+      p = std::move(*r);
+    }
+    if (auto* a = dynamic_cast<detail::AsyncProcessorAdapter*>(p.get()); a && a->processor().orderDependent())
       return true;
   }
   return false;

@@ -48,3 +48,9 @@ class TimeoutCountProcessor(AsyncStatefulProcessor):
         total = (await self.count.get() or (0,))[0] + n
         await self.count.update((total,))
         yield Row(word=key[0], count=total, answered=answered)
+
+
+class DeclaredOrderDependentCount(RacyCountProcessor):
+    """The racy count, declared order-dependent on purpose: the interleaving oracle leaves it."""
+
+    orderDependent = True
