@@ -263,21 +263,16 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", args.stateStore);
       return kExitBadInput;
     }
-    // A real-time scenario that names no store of its own keeps RocksDB, real-time mode's
-    // default: a stateful real-time query refuses another provider (Spark's
-    // SQL_CONFIGURATION_NOT_SUPPORTED), so the override would only turn it into that error.
-    int keptRocksDB = 0;
-    for (auto& sc : scenarios) {
-      sc.query.stateStore = args.stateStore;
-      if (args.stateStore != "rocksdb" && !sc.query.stateStoreSet &&
-          sc.query.trigger.kind == harness::TriggerSpec::Kind::kRealTime)
-        ++keptRocksDB;
-    }
-    if (keptRocksDB > 0)
-      err << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) without a "
-                         "stateStore of their own keep RocksDB (real-time mode's default; a "
-                         "stateful real-time query refuses another provider)\n",
-                         args.stateStore, keptRocksDB);
+    // A real-time scenario keeps its store: a stateful real-time query refuses any provider but
+    // RocksDB (Spark's SQL_CONFIGURATION_NOT_SUPPORTED), and one naming another shows that refusal.
+    int kept = 0;
+    for (auto& sc : scenarios)
+      if (!harness::overrideStateStore(sc, args.stateStore)) ++kept;
+    if (kept > 0)
+      err << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) keep their own "
+                         "store (real time runs on RocksDB; one naming another store shows Spark's "
+                         "refusal of it)\n",
+                         args.stateStore, kept);
   }
 
   harness::ScenarioSweepOptions so;
@@ -479,7 +474,7 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     err << sc.status().message() << "\n";
     return kExitBadInput;
   }
-  if (!args.stateStore.empty()) sc->query.stateStore = args.stateStore;
+  if (!args.stateStore.empty()) harness::overrideStateStore(*sc, args.stateStore);
   sim::FaultPlan plan;
   if (!args.plan.empty()) {
     auto p = planArg(args.plan);

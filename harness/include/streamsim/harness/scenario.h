@@ -340,4 +340,9 @@ ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& opti
 // InvalidArgument whose message lists every error, one per line.
 Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options = {});
 
+// `sweep`/`replay --state-store S`: runs the scenario's query, and every query a
+// `restart: {query: ...}` switches to, on store S. A real-time scenario keeps its own store
+// (real time runs on RocksDB; one naming another store shows Spark's refusal of it): false then.
+bool overrideStateStore(Scenario& scenario, const std::string& store);
+
 }  // namespace streamsim::harness
