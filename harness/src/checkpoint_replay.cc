@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <functional>
 #include <string_view>
 #include <map>
 #include <memory>
@@ -60,17 +61,21 @@ bool isDir(const Env& env, const std::string& path) {
   return st.ok() && st->isDir;
 }
 
-// Copies every file under `from` (real) to `to` (sim), recursively, keeping mtimes.
+// Copies every file under `from` (real) whose name `keep` accepts to `to` (sim), recursively,
+// keeping mtimes.
 Status copyTree(const Env& real, const std::string& from, sim::SimFileSystem& sim,
-                const std::string& to) {
+                const std::string& to,
+                const std::function<bool(const std::string& name)>& keep = nullptr) {
   STREAMSIM_ASSIGN_OR_RETURN(auto entries, real.fs->list(from));
   STREAMSIM_RETURN_IF_ERROR(sim.mkdirs(to));
   for (const FileInfo& e : entries) {
-    std::string target = to + "/" + baseName(e.path);
+    const std::string name = baseName(e.path);
+    std::string target = to + "/" + name;
     if (e.isDir) {
-      STREAMSIM_RETURN_IF_ERROR(copyTree(real, e.path, sim, target));
+      STREAMSIM_RETURN_IF_ERROR(copyTree(real, e.path, sim, target, keep));
       continue;
     }
+    if (keep && !keep(name)) continue;
     STREAMSIM_ASSIGN_OR_RETURN(std::string data, real.fs->read(e.path));
     STREAMSIM_RETURN_IF_ERROR(sim.putDurable(target, data));
     STREAMSIM_RETURN_IF_ERROR(sim.setModificationTime(target, e.modificationTime));
@@ -89,27 +94,6 @@ std::optional<int64_t> stateFileVersion(const std::string& name) {
   auto [end, ec] = std::from_chars(name.data(), name.data() + dot, v);
   if (ec != std::errc() || end != name.data() + dot) return std::nullopt;
   return v;
-}
-
-// Copies state/ as it stood when version `upTo` was the newest: state files of later versions
-// are left out (the replay writes them), everything else is copied.
-Status copyStateUpTo(const Env& real, const std::string& from, sim::SimFileSystem& sim,
-                     const std::string& to, int64_t upTo) {
-  STREAMSIM_ASSIGN_OR_RETURN(auto entries, real.fs->list(from));
-  STREAMSIM_RETURN_IF_ERROR(sim.mkdirs(to));
-  for (const FileInfo& e : entries) {
-    std::string name = baseName(e.path);
-    std::string target = to + "/" + name;
-    if (e.isDir) {
-      STREAMSIM_RETURN_IF_ERROR(copyStateUpTo(real, e.path, sim, target, upTo));
-      continue;
-    }
-    if (auto v = stateFileVersion(name); v && *v > upTo) continue;
-    STREAMSIM_ASSIGN_OR_RETURN(std::string data, real.fs->read(e.path));
-    STREAMSIM_RETURN_IF_ERROR(sim.putDurable(target, data));
-    STREAMSIM_RETURN_IF_ERROR(sim.setModificationTime(target, e.modificationTime));
-  }
-  return Status::OK();
 }
 
 Status copyFile(const Env& real, const std::string& from, sim::SimFileSystem& sim,
@@ -319,7 +303,13 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/commits/{}", chk, k), fs,
                                        fmt::format("{}/commits/{}", simChk, k)));
     if (isDir(real, chk + "/state"))
-      STREAMSIM_RETURN_IF_ERROR(copyStateUpTo(real, chk + "/state", fs, simChk + "/state", k + 1));
+      // state/ as it stood when version k+1 was the newest: later state files are the replay's
+      // to write; schema records and operator metadata are copied whole.
+      STREAMSIM_RETURN_IF_ERROR(copyTree(real, chk + "/state", fs, simChk + "/state",
+                                         [upTo = k + 1](const std::string& name) {
+                                           auto v = stateFileVersion(name);
+                                           return !v || *v <= upTo;
+                                         }));
   }
 
   STREAMSIM_ASSIGN_OR_RETURN(auto source, makeFileSource(result.landingPath, schema));
