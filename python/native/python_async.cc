@@ -185,7 +185,8 @@ void spawn(CallCtx& ctx) {
 Task<> nothing() { co_return; }
 
 // The root coroutine of one handler call: `start` (under the GIL) makes the CallRun.
-Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start, Output* out) {
+Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start, Output* out,
+               OutputColumns* columns = nullptr) {
   CallCtx ctx;
   ctx.shared = shared.get();
   {
@@ -209,7 +210,8 @@ Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start
   } catch (py::error_already_set& e) {
     std::rethrow_exception(engineError(e, *shared));
   }
-  if (out != nullptr) emitOutput(*shared, rows, *out);
+  OutputColumns own;
+  if (out != nullptr) emitOutput(*shared, columns != nullptr ? *columns : own, rows, *out);
 }
 
 class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState {
@@ -219,6 +221,8 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
   ~PythonAsyncProcessor() override {
     *alive_ = false;
     py::gil_scoped_acquire gil;
+    input_ = InputRows();
+    output_ = OutputColumns();
     driver_ = py::object();
   }
 
@@ -235,15 +239,11 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
   Task<> handleInputRows(const Row& key, RowRange rows, const TimerValues& tv,
                          Output& out) override {
     return runCall(shared_, [this, &key, rows, tv] {
-      py::list names;
-      std::vector<int> cols;
-      if (!rows.empty()) visibleColumns(*shared_, *rows.front().schema(), names, cols);
-      py::list values;
-      for (const Row& r : rows) values.append(visibleValues(r, rows.front(), names, cols));
-      return driver_.attr("start_input")(rowToTuple(key), names, values,
+      py::list values = input_.build(*shared_, rows, /*tuples=*/false);
+      return driver_.attr("start_input")(rowToTuple(key), input_.names, values,
                                          tv.getCurrentProcessingTimeInMs(),
                                          tv.getCurrentWatermarkInMs());
-    }, &out);
+    }, &out, &output_);
   }
 
   Task<> handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
@@ -252,7 +252,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
     return runCall(shared_, [this, &key, tv, expiry] {
       return driver_.attr("start_timer")(rowToTuple(key), tv.getCurrentProcessingTimeInMs(),
                                          tv.getCurrentWatermarkInMs(), expiry);
-    }, &out);
+    }, &out, &output_);
   }
 
   Task<> handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
@@ -282,6 +282,8 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
   std::shared_ptr<Shared> shared_;
   Alive alive_;
   py::object driver_;
+  InputRows input_;
+  OutputColumns output_;
 };
 
 }  // namespace

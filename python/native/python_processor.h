@@ -16,6 +16,16 @@ namespace streamsim::python {
 // cleared when the processor that created it is destroyed.
 using Alive = std::shared_ptr<bool>;
 
+// The output columns (positions in outputStructType) of the names a processor's rows carry, kept
+// for the last names seen: a processor yields rows of one shape again and again.
+struct OutputColumns {
+  std::vector<py::object> names;
+  std::vector<std::string> text;
+  std::vector<int> index;
+  // (names, values) as an engine row of `schema`, values matched by name and cast.
+  Row toRow(py::handle names, py::handle values, const SchemaPtr& schema);
+};
+
 // What every processor instance of one factory shares; freed under the GIL (makeShared).
 struct Shared {
   std::string name;
@@ -33,6 +43,18 @@ struct Shared {
   bool orderDependent = false;
   ~Shared();
 };
+
+// The input rows of handler calls as Python objects, built in one pass: instances of the Row class
+// of their column names (pyspark.sql.types._row_class, which holds the names once), or plain
+// tuples in pandas mode. The names, columns and class are kept while the rows' schema repeats.
+struct InputRows {
+  SchemaPtr schema;
+  py::object names;  // a list, set by build (null until then: made without the GIL)
+  std::vector<int> cols;
+  py::object rowClass;
+  // The rows (and `names` for them); `tuples`: plain tuples instead of Rows.
+  py::list build(const Shared& shared, RowRange rows, bool tuples);
+};
 std::shared_ptr<Shared> makeShared();
 
 // The `_streamsim_native.Handle` on the engine's handle of one partition task.
@@ -47,7 +69,9 @@ void visibleColumns(const Shared& shared, const Schema& schema, py::list& names,
 py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
                         const std::vector<int>& cols);
 // Emits the (names, values) pairs the driver returned as engine rows (outputStructType).
-void emitOutput(Shared& shared, const py::object& result, Output& out);
+// `columns`: the calling processor's own (an instance runs on one thread; another thread may take
+// the GIL inside a conversion).
+void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out);
 
 // An async processor on `shared` (python_async.cc), seen by the engine as any async processor.
 std::unique_ptr<StatefulProcessor> makePythonAsyncProcessor(std::shared_ptr<Shared> shared);

@@ -20,17 +20,17 @@
 namespace streamsim::python {
 namespace {
 
-[[noreturn]] void mismatch(py::handle o, Type type, const std::string& what) {
+[[noreturn]] void mismatch(py::handle o, Type type, const WhatFn& what) {
   std::string got = py::str(py::type::handle_of(o).attr("__name__"));
   std::string repr = py::repr(o);
   streamsim::detail::throwRule(
       "CANNOT_CONVERT_TYPE",
-      fmt::format("{}: cannot store {} ({}) as {}", what, repr, got, typeName(type)));
+      fmt::format("{}: cannot store {} ({}) as {}", what(), repr, got, typeName(type)));
 }
 
 bool hasAttr(py::handle o, const char* name) { return PyObject_HasAttrString(o.ptr(), name) == 1; }
 
-int64_t asInt64(py::handle o, Type type, const std::string& what) {
+int64_t asInt64(py::handle o, Type type, const WhatFn& what) {
   PyObject* idx = PyNumber_Index(o.ptr());
   if (idx == nullptr) {
     PyErr_Clear();
@@ -44,7 +44,7 @@ int64_t asInt64(py::handle o, Type type, const std::string& what) {
 }
 
 // Milliseconds since the epoch of a datetime (naive = UTC) or an int.
-int64_t timestampMs(py::handle o, const std::string& what) {
+int64_t timestampMs(py::handle o, const WhatFn& what) {
   if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo")) {
     py::object dt = py::reinterpret_borrow<py::object>(o);
     if (dt.attr("tzinfo").is_none()) {
@@ -78,6 +78,10 @@ py::object toPython(const Value& v) {
 }
 
 Value fromPython(py::handle o, Type type, const std::string& what) {
+  return fromPython(o, type, WhatFn([&] { return what; }));
+}
+
+Value fromPython(py::handle o, Type type, const WhatFn& what) {
   if (o.is_none()) return Value();
   PyObject* p = o.ptr();
   switch (type) {
@@ -117,14 +121,15 @@ Value fromPython(py::handle o, Type type, const std::string& what) {
 namespace {
 Value inferValueImpl(py::handle o) {
   PyObject* p = o.ptr();
+  const WhatFn what([] { return std::string("an output value"); });
   if (o.is_none()) return Value();
   if (PyBool_Check(p)) return Value(PyObject_IsTrue(p) == 1);
-  if (PyLong_Check(p)) return Value(asInt64(o, Type::kLong, "an output value"));
+  if (PyLong_Check(p)) return Value(asInt64(o, Type::kLong, what));
   if (PyFloat_Check(p)) return Value(PyFloat_AsDouble(p));
   if (PyUnicode_Check(p)) return Value(o.cast<std::string>());
   if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo"))
-    return Value::timestamp(timestampMs(o, "an output value"));
-  if (hasAttr(o, "__index__")) return Value(asInt64(o, Type::kLong, "an output value"));
+    return Value::timestamp(timestampMs(o, what));
+  if (hasAttr(o, "__index__")) return Value(asInt64(o, Type::kLong, what));
   if (hasAttr(o, "__float__")) return Value(o.cast<double>());
   return Value(std::string(py::str(o)));
 }
@@ -133,21 +138,36 @@ Value inferValueImpl(py::handle o) {
 Value inferFromPython(py::handle o) { return inferValueImpl(o); }
 
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what) {
-  if (!PySequence_Check(values.ptr()) || PyUnicode_Check(values.ptr()))
+  return tupleToRow(values, schema, WhatFn([&] { return what; }));
+}
+
+Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what) {
+  PyObject* p = values.ptr();
+  if (!PySequence_Check(p) || PyUnicode_Check(p))
     streamsim::detail::throwRule(
         "CANNOT_CONVERT_TYPE",
-        fmt::format("{}: expected a tuple of {} value(s) ({}), got {}", what, schema->size(),
+        fmt::format("{}: expected a tuple of {} value(s) ({}), got {}", what(), schema->size(),
                     schema->toDDL(), std::string(py::repr(values))));
-  py::sequence seq = py::reinterpret_borrow<py::sequence>(values);
-  if (seq.size() != schema->size())
+  // A tuple (or Row, a tuple subclass) is read in place; any other sequence through the protocol.
+  py::object seqHolder;
+  if (!PyTuple_Check(p)) {
+    seqHolder = py::reinterpret_steal<py::object>(PySequence_Tuple(p));
+    if (!seqHolder) throw py::error_already_set();
+    p = seqHolder.ptr();
+  }
+  const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(p));
+  if (n != schema->size())
     streamsim::detail::throwRule(
         "STATE_SCHEMA_MISMATCH",
-        fmt::format("{}: the schema ({}) has {} column(s) but the tuple {} has {}", what,
-                    schema->toDDL(), schema->size(), std::string(py::repr(values)), seq.size()));
+        fmt::format("{}: the schema ({}) has {} column(s) but the tuple {} has {}", what(),
+                    schema->toDDL(), schema->size(), std::string(py::repr(values)), n));
   std::vector<Value> out;
-  out.reserve(schema->size());
-  for (size_t i = 0; i < schema->size(); ++i)
-    out.push_back(fromPython(seq[i], schema->field(i).type, what + " column '" + schema->field(i).name + "'"));
+  out.reserve(n);
+  for (size_t i = 0; i < n; ++i) {
+    const Field& f = schema->field(i);
+    out.push_back(fromPython(PyTuple_GET_ITEM(p, static_cast<Py_ssize_t>(i)), f.type,
+                             WhatFn([&] { return what() + " column '" + f.name + "'"; })));
+  }
   return Row(schema, std::move(out));
 }
 
@@ -300,7 +320,7 @@ struct PyValueState {
   }
   void update(py::handle value) {
     checkAlive(alive, "ValueState");
-    s.update(tupleToRow(value, schema, "ValueState '" + name + "' update()"));
+    s.update(tupleToRow(value, schema, WhatFn([&] { return "ValueState '" + name + "' update()"; })));
   }
   void clear() { checkAlive(alive, "ValueState"); s.clear(); }
 };
@@ -312,7 +332,7 @@ struct PyListState {
   Alive alive;
   std::vector<Row> rows(py::handle list, const char* op) {
     std::vector<Row> out;
-    std::string what = fmt::format("ListState '{}' {}()", name, op);
+    const WhatFn what([&] { return fmt::format("ListState '{}' {}()", name, op); });
     for (py::handle item : list) out.push_back(tupleToRow(item, schema, what));
     return out;
   }
@@ -326,7 +346,7 @@ struct PyListState {
   void put(py::handle list) { checkAlive(alive, "ListState"); s.put(rows(list, "put")); }
   void appendValue(py::handle value) {
     checkAlive(alive, "ListState");
-    s.appendValue(tupleToRow(value, schema, "ListState '" + name + "' appendValue()"));
+    s.appendValue(tupleToRow(value, schema, WhatFn([&] { return "ListState '" + name + "' appendValue()"; })));
   }
   void appendList(py::handle list) { checkAlive(alive, "ListState"); s.appendList(rows(list, "appendList")); }
   void clear() { checkAlive(alive, "ListState"); s.clear(); }
@@ -339,7 +359,7 @@ struct PyMapState {
   std::string name;
   Alive alive;
   Row key(py::handle k, const char* op) {
-    return tupleToRow(k, keySchema, fmt::format("MapState '{}' {}() key", name, op));
+    return tupleToRow(k, keySchema, WhatFn([&] { return fmt::format("MapState '{}' {}() key", name, op); }));
   }
   bool exists() { checkAlive(alive, "MapState"); return s.exists(); }
   py::object getValue(py::handle k) {
@@ -352,7 +372,7 @@ struct PyMapState {
   void updateValue(py::handle k, py::handle v) {
     checkAlive(alive, "MapState");
     s.updateValue(key(k, "updateValue"),
-                  tupleToRow(v, valueSchema, "MapState '" + name + "' updateValue() value"));
+                  tupleToRow(v, valueSchema, WhatFn([&] { return "MapState '" + name + "' updateValue() value"; })));
   }
   py::iterator iterator() {
     checkAlive(alive, "MapState");
@@ -413,9 +433,84 @@ struct PyHandle {
   }
 };
 
+// Row.__new__ in C (pyspark.sql.types installs it when this module is there): Row(a=1, b=2) and
+// Row(1, 2) without a Python frame; every other form goes to the Python __new__ it replaces.
+struct RowNew {
+  PyObject* rowType = nullptr;   // pyspark.sql.types.Row
+  PyObject* classes = nullptr;   // _ROW_CLASSES: names tuple -> Row class
+  PyObject* rowClass = nullptr;  // _row_class
+  PyObject* pythonNew = nullptr;
+};
+RowNew g_rowNew;
+
+PyObject* rowNewFallback(PyObject* args, PyObject* kwargs) {
+  return PyObject_Call(g_rowNew.pythonNew, args, kwargs);
+}
+
+PyObject* rowNew(PyObject*, PyObject* args, PyObject* kwargs) {
+  const Py_ssize_t nargs = PyTuple_GET_SIZE(args);  // (cls, *values)
+  if (nargs < 1) return rowNewFallback(args, kwargs);
+  PyObject* cls = PyTuple_GET_ITEM(args, 0);
+  const bool named = kwargs != nullptr && PyDict_GET_SIZE(kwargs) > 0;
+  if (!named) {  // Row(1, 2): a tuple of the values
+    if (!PyType_Check(cls)) return rowNewFallback(args, kwargs);
+    PyObject* values = PyTuple_GetSlice(args, 1, nargs);
+    if (values == nullptr) return nullptr;
+    auto* type = reinterpret_cast<PyTypeObject*>(cls);
+    PyObject* row = type->tp_alloc(type, nargs - 1);
+    if (row != nullptr)
+      for (Py_ssize_t i = 0; i + 1 < nargs; ++i) {
+        PyObject* v = PyTuple_GET_ITEM(values, i);
+        Py_INCREF(v);
+        PyTuple_SET_ITEM(row, i, v);
+      }
+    Py_DECREF(values);
+    return row;
+  }
+  if (nargs != 1 || cls != g_rowNew.rowType) return rowNewFallback(args, kwargs);
+  const Py_ssize_t n = PyDict_GET_SIZE(kwargs);
+  PyObject* key = PyTuple_New(n);
+  if (key == nullptr) return nullptr;
+  Py_ssize_t pos = 0, i = 0;
+  PyObject *k, *v;
+  while (PyDict_Next(kwargs, &pos, &k, &v)) {
+    Py_INCREF(k);
+    PyTuple_SET_ITEM(key, i++, k);
+  }
+  PyObject* type = PyDict_GetItemWithError(g_rowNew.classes, key);  // borrowed
+  Py_DECREF(key);
+  if (type == nullptr) {
+    if (PyErr_Occurred()) return nullptr;
+    // A new set of names: _row_class makes (and keeps) its class, or says it keeps no more.
+    return rowNewFallback(args, kwargs);
+  }
+  auto* t = reinterpret_cast<PyTypeObject*>(type);
+  PyObject* row = t->tp_alloc(t, n);
+  if (row == nullptr) return nullptr;
+  pos = 0;
+  i = 0;
+  while (PyDict_Next(kwargs, &pos, &k, &v)) {
+    Py_INCREF(v);
+    PyTuple_SET_ITEM(row, i++, v);
+  }
+  return row;
+}
+
+PyMethodDef g_rowNewDef = {"__new__", reinterpret_cast<PyCFunction>(reinterpret_cast<void (*)()>(&rowNew)),
+                           METH_VARARGS | METH_KEYWORDS,
+                           "Row(...) (streamsim: named rows of a cached Row class, built in C)"};
+
 }  // namespace
 
 void defineNativeModule(py::module_& m) {
+  m.def("row_new", [](py::object rowType, py::object classes, py::object rowClass, py::object pythonNew) {
+    // Kept for the process's life, as the Row class they belong to.
+    g_rowNew = RowNew{rowType.release().ptr(), classes.release().ptr(), rowClass.release().ptr(),
+                      pythonNew.release().ptr()};
+    PyObject* f = PyCFunction_New(&g_rowNewDef, nullptr);
+    if (f == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(f);
+  }, "Row.__new__ in C for pyspark.sql.types.Row (installed by that module)");
   m.doc() = "streamsim's engine objects for Python processors (state variables, handle)";
   defineAsyncModule(m);
   py::register_exception_translator([](std::exception_ptr p) {
@@ -510,11 +605,97 @@ py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
   return t;
 }
 
-void emitOutput(Shared& shared, const py::object& result, Output& out) {
+py::list InputRows::build(const Shared& shared, RowRange rows, bool tuples) {
+  if (rows.empty()) {
+    names = py::list();
+    schema = nullptr;
+    return py::list();
+  }
+  const SchemaPtr& first = rows.front().schema();
+  if (first != schema || !rowClass) {
+    py::list fresh;
+    cols.clear();
+    visibleColumns(shared, *first, fresh, cols);
+    names = fresh;
+    rowClass = py::module_::import("pyspark.sql.types").attr("_row_class")(names);
+    schema = first;
+  }
+  auto* cls = reinterpret_cast<PyTypeObject*>(rowClass.ptr());
+  const auto n = static_cast<Py_ssize_t>(cols.size());
+  py::list out(rows.size());
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const Row& row = rows[r];
+    const bool same = row.schema() == first;
+    PyObject* t = tuples ? PyTuple_New(n) : cls->tp_alloc(cls, n);
+    if (t == nullptr) throw py::error_already_set();
+    PyList_SET_ITEM(out.ptr(), static_cast<Py_ssize_t>(r), t);  // the list owns it (and frees it on a throw)
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      const Value& v = same ? row[static_cast<size_t>(cols[static_cast<size_t>(i)])]
+                            : row.get(py::reinterpret_borrow<py::list>(names)[static_cast<size_t>(i)]
+                                          .cast<std::string>());
+      PyTuple_SET_ITEM(t, i, toPython(v).release().ptr());
+    }
+  }
+  return out;
+}
+
+Row OutputColumns::toRow(py::handle ns, py::handle values, const SchemaPtr& schema) {
+  py::object nfast = py::reinterpret_steal<py::object>(PySequence_Fast(ns.ptr(), "output names"));
+  if (!nfast) throw py::error_already_set();
+  const Py_ssize_t n = PySequence_Fast_GET_SIZE(nfast.ptr());
+  PyObject** items = PySequence_Fast_ITEMS(nfast.ptr());
+  bool same = static_cast<size_t>(n) == names.size();
+  for (Py_ssize_t i = 0; same && i < n; ++i) {
+    int eq = PyObject_RichCompareBool(items[i], names[static_cast<size_t>(i)].ptr(), Py_EQ);
+    if (eq < 0) throw py::error_already_set();
+    same = eq == 1;
+  }
+  if (!same) {
+    names.clear();
+    text.clear();
+    index.clear();
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      std::string name = py::reinterpret_borrow<py::object>(items[i]).cast<std::string>();
+      int idx = schema->indexOf(name);
+      if (idx < 0) {
+        names.clear();
+        text.clear();
+        index.clear();
+        streamsim::detail::throwRule(
+            "OUTPUT_SCHEMA_MISMATCH",
+            fmt::format("an output row has a column '{}' that outputStructType ({}) does not have",
+                        name, schema->toDDL()));
+      }
+      names.push_back(py::reinterpret_borrow<py::object>(items[i]));
+      text.push_back(std::move(name));
+      index.push_back(idx);
+    }
+  }
+  py::object vfast = py::reinterpret_steal<py::object>(PySequence_Fast(values.ptr(), "output values"));
+  if (!vfast) throw py::error_already_set();
+  if (PySequence_Fast_GET_SIZE(vfast.ptr()) < n)
+    streamsim::detail::throwRule("OUTPUT_SCHEMA_MISMATCH",
+                                 fmt::format("an output row has {} names but {} values", n,
+                                             PySequence_Fast_GET_SIZE(vfast.ptr())));
+  PyObject** vals = PySequence_Fast_ITEMS(vfast.ptr());
+  std::vector<Value> out(schema->size());
+  for (Py_ssize_t i = 0; i < n; ++i) {
+    const auto k = static_cast<size_t>(i);
+    out[static_cast<size_t>(index[k])] =
+        fromPython(vals[i], schema->field(static_cast<size_t>(index[k])).type,
+                   WhatFn([&] { return "output column '" + text[k] + "'"; }));
+  }
+  return Row(schema, std::move(out));
+}
+
+void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out) {
   try {
     for (py::handle item : result) {
       py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
-      out.emit(outputToRow(pair[0], pair[1], shared.outputSchema));
+      if (shared.outputSchema && !pair[0].is_none())
+        out.emit(columns.toRow(pair[0], pair[1], shared.outputSchema));
+      else
+        out.emit(outputToRow(pair[0], pair[1], shared.outputSchema));
     }
   } catch (py::error_already_set& e) {
     shared.record->lastError = e.value();
@@ -531,6 +712,9 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   ~PythonProcessor() override {
     *alive_ = false;
     py::gil_scoped_acquire gil;
+    handleInputRows_ = py::object();
+    input_ = InputRows();
+    output_ = OutputColumns();
     driver_ = py::object();
   }
 
@@ -541,6 +725,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
       driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
                                      shared_->outputNames);
       PyHandle h{&handle, alive_, shared_->record};
+      handleInputRows_ = driver_.attr("handleInputRows");
       driver_.attr("init")(py::cast(std::move(h)));
       return py::none();
     });
@@ -549,14 +734,11 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void handleInputRows(const Row& key, RowRange rows, const TimerValues& tv, Output& out) override {
     py::gil_scoped_acquire gil;
     emit(call([&] {
-           py::list names;
-           std::vector<int> cols;
-           if (!rows.empty()) visibleColumns(*rows.front().schema(), names, cols);
-           py::list values;
-           for (const Row& r : rows) values.append(visibleValues(r, rows.front(), names, cols));
-           return driver_.attr("handleInputRows")(rowToTuple(key), names, values,
-                                                  tv.getCurrentProcessingTimeInMs(),
-                                                  tv.getCurrentWatermarkInMs());
+           const bool tuples = PyObject_IsTrue(shared_->inPandas.ptr()) == 1;
+           py::list values = input_.build(*shared_, rows, tuples);
+           if (!handleInputRows_) handleInputRows_ = driver_.attr("handleInputRows");
+           return handleInputRows_(rowToTuple(key), input_.names, values,
+                                   tv.getCurrentProcessingTimeInMs(), tv.getCurrentWatermarkInMs());
          }),
          out);
   }
@@ -608,11 +790,14 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void visibleColumns(const Schema& schema, py::list& names, std::vector<int>& cols) const {
     python::visibleColumns(*shared_, schema, names, cols);
   }
-  void emit(const py::object& result, Output& out) { emitOutput(*shared_, result, out); }
+  void emit(const py::object& result, Output& out) { emitOutput(*shared_, output_, result, out); }
 
   std::shared_ptr<Shared> shared_;
   Alive alive_;
   py::object driver_;
+  py::object handleInputRows_;  // driver_.handleInputRows, looked up once
+  InputRows input_;
+  OutputColumns output_;
 };
 
 }  // namespace

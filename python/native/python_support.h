@@ -5,6 +5,7 @@
 // sweep (their Python code then runs one at a time). Python objects are owned under the GIL.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -62,9 +63,14 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
 // The engine's values as Python objects and back (cast to `type`; throws StatefulProcessorError
 // for a value that does not fit).
 py::object toPython(const Value& v);
+// What a value is ("ValueState 'count' update() column 'n'"), for the message of a value that does
+// not fit: built only then, not for every value converted.
+using WhatFn = std::function<std::string()>;
 Value fromPython(py::handle o, Type type, const std::string& what);
+Value fromPython(py::handle o, Type type, const WhatFn& what);
 // A tuple (or Row) in `schema`'s column order as an engine Row.
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what);
+Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what);
 py::tuple rowToTuple(const Row& row);
 // A Python value as an engine Value of the type its Python type suggests (int -> long, ...).
 Value inferFromPython(py::handle o);

@@ -210,7 +210,7 @@ class Driver:
                     out.append((names, tuple(_plain(v) for v in values)))
             # numpy scalars in rows, dicts and tuples are converted by the engine's adapter.
             elif hasattr(item, "__fields__"):
-                out.append((item.__fields__, tuple(item)))
+                out.append((item.__fields__, item))  # a Row is a tuple: read in place
             elif isinstance(item, dict):
                 out.append((list(item.keys()), tuple(item.values())))
             else:
@@ -218,11 +218,11 @@ class Driver:
         return out
 
     def _rows(self, names: Sequence[str], rows: Sequence[Tuple[Any, ...]]) -> Any:
+        """The engine's adapter gives the rows built already: Rows, or tuples in pandas mode."""
         if self.in_pandas:
             import pandas as pd
             return iter([pd.DataFrame.from_records(list(rows), columns=list(names))])
-        names = list(names)
-        return (_create_row(names, r) for r in rows)  # one names list shared by the rows
+        return iter(rows)
 
     def init(self, native_handle: Any) -> None:
         self._run("init", self.processor.init, StatefulProcessorHandle(native_handle))

@@ -274,6 +274,9 @@ class Row(tuple):
             raise PySparkValueError(errorClass="CANNOT_SET_TOGETHER",
                                     messageParameters={"arg_list": "args and kwargs"})
         if kwargs:
+            named = _row_class(kwargs) if cls is Row else None
+            if named is not None:
+                return tuple.__new__(named, kwargs.values())
             row = tuple.__new__(cls, list(kwargs.values()))
             row.__fields__ = list(kwargs.keys())
             return row
@@ -339,8 +342,46 @@ class Row(tuple):
 from pyspark.errors import PySparkRuntimeError  # noqa: E402
 
 
+# Named rows are instances of a Row subclass per tuple of names that holds the names as a class
+# attribute (``__fields__``, one list shared by the rows, which are read-only): a row then costs a
+# tuple, not a tuple and a dict. Still a Row (isinstance, repr, asDict, pickling by names and
+# values); the classes are kept for the first _MAX_ROW_CLASSES name tuples seen.
+_ROW_CLASSES: Dict[Tuple[Any, ...], type] = {}
+_MAX_ROW_CLASSES = 4096
+
+
+def _row_class(fields: Any) -> Optional[type]:
+    """The Row class of rows named ``fields`` (None when the names cannot key a class)."""
+    try:
+        key = tuple(fields)
+        cls = _ROW_CLASSES.get(key)
+    except TypeError:  # unhashable names
+        return None
+    if cls is None:
+        if len(_ROW_CLASSES) >= _MAX_ROW_CLASSES:
+            return None
+        cls = type(Row)("Row", (Row,), {"__slots__": (), "__fields__": list(key),
+                                        "__module__": Row.__module__, "__qualname__": "Row"})
+        _ROW_CLASSES[key] = cls
+    return cls
+
+
+def _install_native_row_new() -> None:
+    """Inside streamsim, Row(...) is built by the engine's module (the same rows, without a
+    Python frame per row); outside it this Python __new__ stays."""
+    try:
+        import _streamsim_native
+    except ImportError:
+        return
+    python_new = Row.__dict__["__new__"].__func__
+    Row.__new__ = staticmethod(_streamsim_native.row_new(Row, _ROW_CLASSES, _row_class, python_new))
+
+
 def _create_row(fields: List[str], values: Tuple[Any, ...]) -> Row:
-    """A named row; ``fields`` is shared, not copied (rows are read-only)."""
+    """A named row."""
+    cls = _row_class(fields)
+    if cls is not None:
+        return tuple.__new__(cls, values)
     row = tuple.__new__(Row, values)
     row.__dict__["__fields__"] = fields
     return row
@@ -351,3 +392,6 @@ __all__ = [
     "LongType", "FloatType", "DoubleType", "TimestampType", "TimestampNTZType", "DateType",
     "BinaryType", "DecimalType", "ArrayType", "MapType", "StructField", "StructType", "Row",
 ]
+
+
+_install_native_row_new()
