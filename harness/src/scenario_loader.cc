@@ -55,7 +55,8 @@ std::string_view OperatorSpec::kindName() const {
                                                              : "dropDuplicates";
     case 2: return "select";
     case 3: return "window aggregation";
-    default: return "transformWithState";
+    case 4: return "transformWithState";
+    default: return "join";
   }
 }
 
@@ -184,6 +185,7 @@ class Parser {
       if (auto n = root["query"]; n) {
         query_node_ = n;
         parseQuery(n, sc.query);
+        sink_kind_ = sc.query.sink.kind;
       } else {
         error(root, "missing key 'query' (source, operators, sink, ...)");
       }
@@ -570,7 +572,7 @@ class Parser {
     if (!expectMap(n, "an operator")) return spec;
     checkKeys(n, "an operator",
               {"withWatermark", "dropDuplicates", "dropDuplicatesWithinWatermark", "select",
-               "groupBy", "window", "agg", "transformWithState"});
+               "join", "groupBy", "window", "agg", "transformWithState"});
     if (auto w = n["withWatermark"]; w) {
       WatermarkOp op;
       if (expectMap(w, "withWatermark")) {
@@ -610,6 +612,8 @@ class Parser {
         columns = std::move(selected);
       }
       spec.op = op;
+    } else if (auto j = n["join"]; j) {
+      spec.op = parseJoin(j, columns);
     } else if (auto g = n["groupBy"]; g) {
       std::vector<std::string> groupBy = names(g, "groupBy");
       checkColumns(g, groupBy, columns, "groupBy");
@@ -627,9 +631,96 @@ class Parser {
       error(n, "window, agg and transformWithState need 'groupBy' (use groupBy: [] for none)");
     } else {
       error(n, "an operator needs one of withWatermark, dropDuplicates, "
-               "dropDuplicatesWithinWatermark, select, groupBy");
+               "dropDuplicatesWithinWatermark, select, join, groupBy");
     }
     return spec;
+  }
+
+  // `join: {static: {schema: DDL, rows: [...]}, on: [cols], how: inner}`. Everything the engine
+  // would refuse when the query starts is refused here, at its line (ops/stream_static_join.h);
+  // `columns` becomes the join's output: join columns, the stream's others, the table's others.
+  JoinOp parseJoin(const YAML::Node& j, std::optional<std::vector<Field>>& columns) {
+    JoinOp op;
+    if (!expectMap(j, "join")) return op;
+    checkKeys(j, "join", {"static", "on", "how"});
+    if (auto h = j["how"]; h) {
+      op.how = str(h, "join how");
+      if (auto type = parseJoinType(op.how); !type.ok()) {
+        error(h, type.status().message());
+      } else if (auto st = checkStreamStaticJoinType(*type); !st.ok()) {
+        error(h, st.message());  // the stream is the left side
+      }
+    }
+    if (auto o = j["on"]; o) {
+      op.on = names(o, "join on");
+      if (op.on.empty()) error(o, "join needs at least one column in 'on' (the columns both sides share)");
+      checkColumns(o, op.on, columns, "join");
+    } else {
+      error(j, "missing key 'on' in join (the columns both sides share, e.g. on: [device])");
+    }
+    auto s = j["static"];
+    if (!s) {
+      error(j, "missing key 'static' in join (the table: {schema: DDL, rows: [...]})");
+      return op;
+    }
+    if (!expectMap(s, "join static")) return op;
+    checkKeys(s, "join static", {"schema", "rows"});
+    if (auto d = s["schema"]; d) {
+      auto schema = parseSchema(str(d, "join static schema"));
+      if (!schema.ok()) {
+        error(d, fmt::format("bad schema: {}; expected Spark DDL such as \"device string, site string\"",
+                             schema.status().message()));
+        return op;
+      }
+      op.schema = *schema;
+    } else {
+      error(s, "missing key 'schema' in join static (Spark DDL, e.g. \"device string, site string\")");
+      return op;
+    }
+    if (auto r = s["rows"]; r) {
+      for (const RowSpec& spec : rows(r, "a static row")) {
+        auto row = spec.toRow(*op.schema);
+        if (!row.ok()) {
+          errors_.push_back({spec.where, fmt::format("row does not fit the static schema: {}", row.status().message())});
+        } else {
+          op.rows.push_back(std::move(row).value());
+        }
+      }
+    }
+    for (size_t k = 0; k < op.on.size(); ++k) {
+      if (op.schema->indexOf(op.on[k]) < 0)
+        error(j["on"], fmt::format("column '{}' is not in the static table ({})", op.on[k], op.schema->toDDL()));
+    }
+    if (!columns) return op;
+    auto type = parseJoinType(op.how);
+    bool existence = type.ok() && (*type == JoinType::kLeftSemi || *type == JoinType::kLeftAnti);
+    std::vector<Field> out;
+    for (const auto& c : op.on) {
+      const Field* left = findColumn(*columns, c);
+      int r = op.schema->indexOf(c);
+      if (left == nullptr || r < 0) return op;  // reported above
+      const Field& right = op.schema->field(static_cast<size_t>(r));
+      if (left->type != right.type)
+        error(j["on"], fmt::format("join column '{}' is {} in the stream and {} in the static table; "
+                                   "streamsim joins equal types only (Spark would cast one side)",
+                                   c, sparkSqlType(left->type), sparkSqlType(right.type)));
+      out.push_back(*left);
+    }
+    for (const Field& f : *columns)
+      if (std::find(op.on.begin(), op.on.end(), f.name) == op.on.end()) out.push_back(f);
+    if (!existence) {
+      for (Field f : op.schema->fields()) {
+        if (std::find(op.on.begin(), op.on.end(), f.name) != op.on.end()) continue;
+        if (findColumn(*columns, f.name) != nullptr)
+          error(s["schema"], fmt::format("column '{}' is in both the stream and the static table and is not "
+                                         "a join column: Spark keeps both and any later use of the name fails "
+                                         "with [AMBIGUOUS_REFERENCE]; rename one of them", f.name));
+        if (type.ok() && *type == JoinType::kLeftOuter) f.nullable = true;
+        out.push_back(std::move(f));
+      }
+    }
+    columns = std::move(out);
+    return op;
   }
 
   WindowAggregationOp parseWindowAgg(const YAML::Node& n, const YAML::Node& w,
@@ -803,15 +894,27 @@ class Parser {
     SinkSpec s;
     s.where = loc(n);
     if (!expectMap(n, "sink")) return s;
-    checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions"});
+    checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions", "numRows", "truncate"});
     if (auto k = n["kind"]; k) {
-      std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach", "kafka"});
+      std::string kind = oneOf(k, "sink kind", {"files", "memory", "foreach", "kafka", "console"});
       s.kind = kind == "files"     ? SinkSpec::Kind::kFiles
                : kind == "foreach" ? SinkSpec::Kind::kForeach
                : kind == "kafka"   ? SinkSpec::Kind::kKafka
+               : kind == "console" ? SinkSpec::Kind::kConsole
                                    : SinkSpec::Kind::kMemory;
     } else {
-      error(n, "missing key 'kind' in sink; expected files, memory, foreach or kafka");
+      error(n, "missing key 'kind' in sink; expected files, memory, foreach, kafka or console");
+    }
+    for (const char* key : {"numRows", "truncate"}) {
+      auto o = n[key];
+      if (!o) continue;
+      if (s.kind != SinkSpec::Kind::kConsole) {
+        error(o, fmt::format("'{}' is an option of the console sink: it needs kind: console", key));
+      } else if (std::string_view(key) == "numRows") {
+        s.numRows = int32(o, "numRows", 0);
+      } else {
+        s.truncate = boolean(o, "truncate");
+      }
     }
     if (s.kind == SinkSpec::Kind::kKafka) {
       s.topic = requiredStr(n, "topic", "a kafka sink");
@@ -1159,7 +1262,11 @@ class Parser {
     ExpectStep e;
     if (!expectMap(v, "expect")) return e;
     checkKeys(v, "expect",
-              {"sink", "new_rows", "state", "timers", "progress", "checkpoint", "error"});
+              {"sink", "new_rows", "state", "timers", "progress", "checkpoint", "error", "console"});
+    if (auto c = v["console"]; c) {
+      if (sink_kind_ != SinkSpec::Kind::kConsole) error(c, "expect console needs a console sink (sink: {kind: console})");
+      else e.console = str(c, "expect console");
+    }
     if (auto s = v["sink"]; s) {
       e.sinkWhere = loc(s);
       e.sink = rows(s, "an expected sink row");
@@ -1495,6 +1602,7 @@ class Parser {
   const LoaderOptions& options_;
   std::vector<ScenarioError> errors_;
   std::vector<SourceSpec> sources_;
+  SinkSpec::Kind sink_kind_ = SinkSpec::Kind::kMemory;  // the query's (expect console needs a console sink)
   YAML::Node query_node_;  // the scenario's `query:`, which `restart: {query: ...}` overrides
 };
 

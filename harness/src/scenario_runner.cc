@@ -21,6 +21,7 @@
 #include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/checkpoint/file_sink_log.h"
+#include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/foreach_sink.h"
 #include "streamsim/io/kafka_source.h"
@@ -204,6 +205,29 @@ class ForeachView final : public SinkView {
 
  private:
   std::shared_ptr<RecordingWriter> writer_;
+};
+
+// The console sink as a person reading the driver's output takes it: for each batch, its latest
+// print (a batch a crash made it print again shows twice in the text, once here).
+class ConsoleView final : public SinkView {
+ public:
+  explicit ConsoleView(std::shared_ptr<ConsoleOutput> out) : out_(std::move(out)) {}
+  Result<std::vector<Row>> rows() override {
+    std::vector<Row> out;
+    for (auto& [batch, rows] : latest()) out.insert(out.end(), rows.begin(), rows.end());
+    return out;
+  }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override { return latest(); }
+  std::string description() const override { return "console (each batch's latest print)"; }
+  const ConsoleOutput& output() const { return *out_; }
+
+ private:
+  std::map<int64_t, std::vector<Row>> latest() const {
+    std::map<int64_t, std::vector<Row>> out;
+    for (const auto& p : out_->printed()) out[p.batchId] = p.rows;
+    return out;
+  }
+  std::shared_ptr<ConsoleOutput> out_;
 };
 
 // A Kafka-like output topic as a consumer reads it: every record (duplicates of an at-least-once
@@ -456,6 +480,10 @@ class Runner {
       sink_ = makeKafkaSink(log_, q.sink.topic);
       kafka_view_ = std::make_shared<KafkaTopicView>(log_, q.sink.topic);
       view = kafka_view_;
+    } else if (q.sink.kind == SinkSpec::Kind::kConsole) {
+      console_ = std::make_shared<ConsoleOutput>();
+      sink_ = makeConsoleSink(console_, ConsoleSinkOptions{q.sink.numRows, q.sink.truncate});
+      view = std::make_shared<ConsoleView>(console_);
     } else {
       std::shared_ptr<ForeachWriter> user;
       if (!q.sink.writer.empty()) {
@@ -481,6 +509,8 @@ class Runner {
         df = df.withWatermark(w->column, w->delayMs);
       } else if (auto* s = std::get_if<SelectOp>(&op.op)) {
         df = df.select(s->columns);
+      } else if (auto* j = std::get_if<JoinOp>(&op.op)) {
+        df = df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
       } else {
         auto f = buildOperator(op);
         if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
@@ -681,6 +711,18 @@ class Runner {
                            return Status::FailedPrecondition(failure_);
                          },
                          "expect new_rows"},
+           at);
+    }
+    if (e.console) {
+      std::string expected = *e.console;
+      push(actions, where,
+           AssertOnQuery{[this, expected](StreamTestContext&) -> Status {
+                           std::string got = console_ != nullptr ? console_->latestText() : "";
+                           if (got == expected) return Status::OK();
+                           failure_ = "the console output differs: expected\n" + expected + "got\n" + got;
+                           return Status::FailedPrecondition(failure_);
+                         },
+                         "expect console"},
            at);
     }
     if (e.sink) {
@@ -978,6 +1020,7 @@ class Runner {
   size_t seen_count_ = 0;
   int64_t seen_batch_ = -1;
   std::shared_ptr<RecordingWriter> foreach_;
+  std::shared_ptr<ConsoleOutput> console_;  // a console sink's prints
   // The Kafka-like log of the run's sources and sink (outside the engine: survives crashes).
   std::shared_ptr<sim::KafkaLog> log_ = std::make_shared<sim::KafkaLog>();
   std::shared_ptr<KafkaTopicView> kafka_view_;
@@ -1222,6 +1265,7 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   OracleInput in(r);
   in.sinkKind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
                 : sc.query.sink.kind == SinkSpec::Kind::kKafka ? "kafka"
+                : sc.query.sink.kind == SinkSpec::Kind::kConsole ? "console"
                 : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
                                                                : "memory";
   in.reference = [&]() -> Result<std::vector<Row>> {

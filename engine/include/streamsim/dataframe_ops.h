@@ -1,5 +1,5 @@
-// Spark-named stateful operators on DataFrame (DESIGN.md §3): dropDuplicates,
-// dropDuplicatesWithinWatermark, groupBy(...).transformWithState(...) and
+// Spark-named operators on DataFrame (DESIGN.md §3): dropDuplicates,
+// dropDuplicatesWithinWatermark, join with a static table, groupBy(...).transformWithState(...) and
 // groupBy(...).window(...).agg(...). Declared as DataFrame members in query.h (which includes this
 // header); GroupedData and the options live here. Values only: like DataFrame they hold factories,
 // so they are cheap to copy and build fresh operators on every start(). Not thread-safe.
@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/ops/stream_static_join.h"
 #include "streamsim/ops/window_aggregation.h"
 #include "streamsim/query.h"
 #include "streamsim/tws/transform_with_state.h"

@@ -83,6 +83,7 @@ struct QueryOptions {
 class StreamingQuery;
 class DataStreamWriter;
 class GroupedData;
+struct StaticTable;  // ops/stream_static_join.h
 
 class DataFrame {
  public:
@@ -99,6 +100,10 @@ class DataFrame {
   DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
   DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
   GroupedData groupBy(std::vector<std::string> columns) const;
+  // Spark's join(static, usingColumns, joinType) with this stream on the left
+  // (ops/stream_static_join.h): inner, left_outer, left_semi, left_anti and Spark's other names;
+  // an unknown name, right_outer and full_outer fail start().
+  DataFrame join(StaticTable table, std::vector<std::string> on, std::string joinType = "inner") const;
   DataStreamWriter writeStream() const;
 
   const std::vector<SourceFactory>& sources() const { return sources_; }

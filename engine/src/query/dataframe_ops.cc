@@ -49,6 +49,15 @@ DataFrame DataFrame::dropDuplicatesWithinWatermark(std::vector<std::string> colu
   return transform([columns] { return makeDropDuplicatesWithinWatermark(columns); });
 }
 
+DataFrame DataFrame::join(StaticTable table, std::vector<std::string> on, std::string joinType) const {
+  // An unknown join type fails start(), as every other rule of the operator.
+  return transform([table = std::move(table), on = std::move(on), joinType]() -> std::unique_ptr<Operator> {
+    auto type = parseJoinType(joinType);
+    if (!type.ok()) return std::make_unique<FailingOperator>("join", type.status());
+    return makeStreamStaticJoin(table, on, *type);
+  });
+}
+
 GroupedData DataFrame::groupBy(std::vector<std::string> columns) const {
   return GroupedData(*this, std::move(columns));
 }

@@ -92,7 +92,7 @@ Status StreamingQuery::checkRealTimeQuery() {
   if (dynamic_cast<RealTimeSink*>(sink_.get()) == nullptr)
     return rtmError("STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED",
                     fmt::format("The sink {} is not supported in real-time mode: use a Kafka-like, "
-                                "foreach or memory sink.", sink_->description()));
+                                "foreach, memory or console sink.", sink_->description()));
   if (stateful) {
     if (options_.stateStore.kind != StateStoreKind::kRocksDB)
       return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED",

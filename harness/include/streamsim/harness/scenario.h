@@ -110,21 +110,33 @@ struct TransformWithStateOp {
   bool inPandas = false;
 };
 
+// `join: {static: {schema, rows}, on: [cols], how: inner}`: a stream–static join
+// (ops/stream_static_join.h); the rows are cast to the schema when the scenario loads.
+struct JoinOp {
+  SchemaPtr schema;
+  std::vector<Row> rows;
+  std::vector<std::string> on;
+  std::string how = "inner";  // Spark's join type name, checked when the scenario loads
+};
+
 struct OperatorSpec {
-  std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp>
+  std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp,
+               JoinOp>
       op;
   SourceLocation where;
   std::string_view kindName() const;  // withWatermark, dropDuplicates, ...
 };
 
 struct SinkSpec {
-  enum class Kind { kFiles, kMemory, kForeach, kKafka };
+  enum class Kind { kFiles, kMemory, kForeach, kKafka, kConsole };
   Kind kind = Kind::kMemory;
   std::string path;  // files only
   std::string topic;   // kafka only: the topic written (created with `partitions`)
   int partitions = 1;  // kafka only
   std::string format = "json";
   std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
+  int numRows = 20;     // console only: Spark's numRows and truncate options
+  bool truncate = true;
   SourceLocation where;
 };
 
@@ -253,6 +265,9 @@ struct ExpectStep {
   std::map<std::string, Value> progress;  // field -> value of the last progress record
   std::optional<CheckpointExpectation> checkpoint;
   std::optional<std::string> error;  // the query failed with a message containing this
+  // The console sink's text: what it printed for each batch (its latest print of a batch a crash
+  // made it print again), in batch order (io/console_sink.h).
+  std::optional<std::string> console;
   // error: {condition: NAME, parameters: {name: value}, message: text}: Spark's condition too.
   std::string errorCondition;
   std::vector<std::pair<std::string, std::string>> errorParameters;
