@@ -288,6 +288,26 @@ TEST_F(Fixture, MinWatermarkPolicyAcrossTwoInputs) {
   EXPECT_EQ(q2->currentWatermark(), 100);
 }
 
+// Spark's CheckAnalysis refuses a watermark on a column that is not a timestamp; the C++
+// DataFrame has no plan schema, so the first row that shows another type fails the batch
+// (issue 14: the C++ withWatermark was not type-checked, only scenarios were).
+TEST_F(Fixture, WatermarkOnALongColumnFailsWithEventTimeIsNotOnTimestampType) {
+  SchemaPtr longs = *parseSchema("id string, n long");
+  auto data = std::make_shared<MemoryStreamData>(longs);
+  auto w = readStream(makeMemorySource(data)).withWatermark("n", 0).writeStream();
+  w.sink(makeMemorySink(output)).option("checkpointLocation", "/chk-long");
+  auto q = *w.start(env);
+  ASSERT_TRUE(data->addData({Row(longs, {Value("a"), Value(int64_t{1000})})}).ok());
+  auto ran = q->triggerOnce();
+  ASSERT_FALSE(ran.ok());
+  EXPECT_EQ(ran.status().condition(), "EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE");
+  EXPECT_EQ(ran.status().parameter("eventType"), "\"BIGINT\"");
+  EXPECT_NE(ran.status().message().find("The event time `n` has the invalid type \"BIGINT\""),
+            std::string::npos)
+      << ran.status().message();
+  EXPECT_TRUE(output->appendView().empty());
+}
+
 TEST_F(Fixture, ShufflePartitionsRecordedInCheckpointWinOnRestart) {
   auto w = writer(readStream(makeMemorySource(input)));
   w.option("spark.sql.shuffle.partitions", "3");

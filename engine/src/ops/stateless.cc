@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/operator.h"
+#include "streamsim/spark_errors.h"
 
 namespace streamsim {
 
@@ -112,11 +113,23 @@ class WithWatermarkOperator final : public Operator {
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     auto& obs = ctx.eventTimes[plan_index_];
     for (const auto& r : input) {
-      auto t = eventTimeOf(r, col_);
-      if (!t) continue;
-      if (obs.count == 0 || *t < obs.min) obs.min = *t;
-      if (obs.count == 0 || *t > obs.max) obs.max = *t;
-      obs.sum += static_cast<double>(*t);
+      if (r.schema() != schema_) {  // the column's position, once per input schema
+        schema_ = r.schema();
+        index_ = schema_->indexOf(col_);
+      }
+      if (index_ < 0) continue;
+      const Value& v = r[static_cast<size_t>(index_)];
+      if (v.isNull()) continue;
+      // Spark's CheckAnalysis (EventTimeWatermark): the event time must be a timestamp. Spark
+      // knows the column's type when the query starts; the C++ DataFrame has no plan schema, so
+      // the first row of another type fails the batch (scenarios are checked at load).
+      if (v.type() != Type::kTimestamp)
+        return sparkError(Status::Code::kInvalidArgument, "EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+                          {{"eventName", sparkSqlId(col_)}, {"eventType", sparkSqlType(v.type())}});
+      TimeMs t = v.asLong();
+      if (obs.count == 0 || t < obs.min) obs.min = t;
+      if (obs.count == 0 || t > obs.max) obs.max = t;
+      obs.sum += static_cast<double>(t);
       ++obs.count;
     }
     return input;
@@ -126,6 +139,8 @@ class WithWatermarkOperator final : public Operator {
   std::string col_;
   DurationMs delay_;
   int plan_index_ = 0;
+  SchemaPtr schema_;  // the input schema index_ is the column's position in (-1: absent)
+  int index_ = -1;
 };
 
 }  // namespace
