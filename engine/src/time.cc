@@ -186,8 +186,14 @@ Result<TimeMs> parseTimestamp(std::string_view text) {
 }
 
 void appendTimestamp(std::string& out, TimeMs t) {
-  int64_t days = t / 86400000 - (t % 86400000 < 0 ? 1 : 0);  // floor, INT64_MIN included
-  int64_t rem = t - days * 86400000;
+  // Floor division, INT64_MIN included: the remainder is taken from t % 86400000, not from
+  // t - days * 86400000 (that product overflows for the lowest day; UBSan, issue 18).
+  int64_t rem = t % 86400000;
+  int64_t days = t / 86400000;
+  if (rem < 0) {
+    rem += 86400000;
+    --days;
+  }
   int64_t y;
   unsigned m, d;
   civilFromDays(days, y, m, d);

@@ -21,6 +21,7 @@
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/trigger.h"
 #include "streamsim/tws/processor_registry.h"
+#include "yaml_documents.h"
 
 namespace streamsim::harness {
 
@@ -156,9 +157,16 @@ class Parser {
     ScenarioLoad out;
     YAML::Node root;
     try {
-      std::vector<YAML::Node> docs = YAML::LoadAll(std::string(text));
-      if (!docs.empty()) root = docs[0];
-      if (docs.size() > 1) secondDocument(text, docs[1]);
+      YamlDocuments docs = readYamlDocuments(text);
+      if (docs.stuck) {
+        size_t at = static_cast<size_t>(docs.stuck->pos);
+        error(*docs.stuck, fmt::format("not valid YAML: a document cannot start with '{}'",
+                                       at < text.size() ? text.substr(at, 1) : ""));
+        out.errors = std::move(errors_);
+        return out;
+      }
+      root = docs.first;
+      if (docs.second) secondDocument(text, *docs.second);
     } catch (const YAML::Exception& e) {
       error(e.mark, fmt::format("not valid YAML: {}", e.msg));
       out.errors = std::move(errors_);
@@ -220,8 +228,7 @@ class Parser {
   void error(const YAML::Node& n, std::string msg) { error(n.Mark(), std::move(msg)); }
 
   // A second YAML document after the scenario's (yaml-cpp's Load would drop it silently).
-  void secondDocument(std::string_view text, const YAML::Node& doc) {
-    YAML::Mark m = doc.Mark();
+  void secondDocument(std::string_view text, YAML::Mark m) {
     if (m.line < 0) {  // an empty document has no mark: point at its `---`
       m = YAML::Mark();
       size_t at = 0;
@@ -1186,12 +1193,13 @@ class Parser {
         s.topic = src.topic;
         break;
       }
-    YAML::Node recs = v;
+    // Bound once, never assigned: assigning a YAML::Node rebinds the node it shares (here the
+    // scenario's own `produce:`), and assigning a missing key's node throws.
+    const YAML::Node recs = v.IsMap() ? v["records"] : v;
     if (v.IsMap()) {
       checkKeys(v, "produce", {"topic", "at", "records"});
       if (auto t = v["topic"]; t) s.topic = str(t, "produce topic");
       if (auto a = v["at"]; a) s.at = timestamp(a, "produce at");
-      recs = v["records"];
       if (!recs) {
         error(v, "missing key 'records' in produce");
         return s;
