@@ -356,6 +356,7 @@ void defineTesterModule(py::module_& m) {
     a.firstSeed = firstSeed;
     a.noProgress = true;
     a.program = STREAMSIM_CLI;
+    a.workerExe = STREAMSIM_CLI;  // Python scenarios' seeds in worker processes with jobs > 1
     a.json = tempJson();
     return runCli(a, &streamsim::cli::sweepCommand, a.json);
   }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);

@@ -1,6 +1,7 @@
 // The streamsim CLI's command line (CLI11): subcommands, options, exit codes (cli.h).
 #include "cli/cli.h"
 
+#include <filesystem>
 #include <iostream>
 
 #include <CLI/CLI.hpp>
@@ -39,7 +40,8 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_option("--seeds", sweep.seeds, "Seeds per scenario, >= 1 (default: the file's sweep.seeds)")
       ->check(CLI::PositiveNumber);
   sweepCmd->add_option("--first-seed", sweep.firstSeed, "First seed (default 0)");
-  sweepCmd->add_option("--jobs,-j", sweep.jobs, "Worker threads (default 1)")->check(CLI::Range(1, 256));
+  sweepCmd->add_option("--jobs,-j", sweep.jobs,
+                     "Worker threads (default 1); worker processes when a scenario runs a Python processor")->check(CLI::Range(1, 256));
   sweepCmd->add_option("--shard", sweep.shard,
                        "i/n: run only seeds with seed % n == i (CI matrices, indexed jobs)");
   sweepCmd->add_option("--junit", sweep.junit, "Write a JUnit XML report");
@@ -49,6 +51,13 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
   sweepCmd->add_option("--state-store", sweep.stateStore,
                        "memory | rocksdb: run every scenario on this state store");
+  // Internal: a sweep's worker process (scenarios with Python processors run their seeds in
+  // these with --jobs > 1: one interpreter has one GIL).
+  SweepWorkerArgs sweepWorker;
+  auto* sweepWorkerCmd = app.add_subcommand("sweep-worker", "")->group("");
+  sweepWorkerCmd->add_option("--program", sweepWorker.program);
+  sweepWorkerCmd->add_option("--state-store", sweepWorker.stateStore);
+  sweepWorkerCmd->add_option("files", sweepWorker.files)->required();
 
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;
@@ -141,7 +150,13 @@ int runCli(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitBadInput;
   }
   if (*runCmd) return runCommand(run, std::cout, std::cerr);
-  if (*sweepCmd) return sweepCommand(sweep, std::cout, std::cerr);
+  if (*sweepCmd) {
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) sweep.workerExe = self.string();
+    return sweepCommand(sweep, std::cout, std::cerr);
+  }
+  if (*sweepWorkerCmd) return sweepWorkerCommand(sweepWorker, std::cerr);
   if (*replayCmd) {
     if (!ckReplay.checkpoint.empty()) return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
     if (replay.file.empty() || replaySeed->count() == 0) {

@@ -237,6 +237,52 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   return failed ? kExitCheckFailed : kExitOk;
 }
 
+namespace {
+// --state-store: every scenario's store replaced (false, said on `err`, for a bad name). A
+// real-time scenario keeps its store: a stateful real-time query refuses any provider but RocksDB
+// (Spark's SQL_CONFIGURATION_NOT_SUPPORTED), and one naming another shows that refusal; `note`
+// (when given) says how many kept theirs.
+bool overrideStateStores(std::vector<harness::Scenario>& scenarios, const std::string& store,
+                         std::ostream* note, std::ostream& err) {
+  if (store.empty()) return true;
+  if (store != "memory" && store != "rocksdb") {
+    err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", store);
+    return false;
+  }
+  int kept = 0;
+  for (auto& sc : scenarios)
+    if (!harness::overrideStateStore(sc, store)) ++kept;
+  if (kept > 0 && note != nullptr)
+    *note << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) keep their own "
+                         "store (real time runs on RocksDB; one naming another store shows Spark's "
+                         "refusal of it)\n",
+                         store, kept);
+  return true;
+}
+}  // namespace
+
+int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
+  std::vector<harness::Scenario> scenarios;
+  if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
+  if (!overrideStateStores(scenarios, args.stateStore, nullptr, err)) return kExitBadInput;
+  harness::ScenarioSweepOptions so;
+  so.program = args.program;
+  so.stateStore = args.stateStore;
+  // The answers go to the parent on the original stdout; stdout itself now writes to stderr.
+  std::cout.flush();
+  const int answers = ::dup(STDOUT_FILENO);
+  if (answers < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    err << "streamsim sweep-worker: cannot set up its output\n";
+    return kExitBadInput;
+  }
+  std::map<size_t, std::vector<sim::CrashTarget>> reach;
+  harness::serveWorker(STDIN_FILENO, answers, [&](const std::string& request) {
+    return harness::serveSweepRequest(scenarios, so, reach, request);
+  });
+  ::close(answers);
+  return kExitOk;
+}
+
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   if (!scenarioFiles({args.path}, "sweep", files, err)) return kExitBadInput;
@@ -258,22 +304,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   }
   std::vector<harness::Scenario> scenarios;
   if (!loadAll(files, scenarios, err)) return kExitBadInput;
-  if (!args.stateStore.empty()) {
-    if (args.stateStore != "memory" && args.stateStore != "rocksdb") {
-      err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", args.stateStore);
-      return kExitBadInput;
-    }
-    // A real-time scenario keeps its store: a stateful real-time query refuses any provider but
-    // RocksDB (Spark's SQL_CONFIGURATION_NOT_SUPPORTED), and one naming another shows that refusal.
-    int kept = 0;
-    for (auto& sc : scenarios)
-      if (!harness::overrideStateStore(sc, args.stateStore)) ++kept;
-    if (kept > 0)
-      err << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) keep their own "
-                         "store (real time runs on RocksDB; one naming another store shows Spark's "
-                         "refusal of it)\n",
-                         args.stateStore, kept);
-  }
+  if (!overrideStateStores(scenarios, args.stateStore, &err, err)) return kExitBadInput;
 
   harness::ScenarioSweepOptions so;
   so.seeds = args.seeds;
@@ -283,6 +314,12 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   so.shardCount = shardCount;
   so.program = args.program;
   so.stateStore = args.stateStore;
+  if (std::error_code ec; !args.workerExe.empty() && std::filesystem::is_regular_file(args.workerExe, ec)) {
+    so.workerCommand = {args.workerExe, "sweep-worker", "--program", args.program};
+    if (!args.stateStore.empty()) so.workerCommand.insert(so.workerCommand.end(), {"--state-store", args.stateStore});
+    so.workerCommand.push_back("--");
+    so.workerCommand.insert(so.workerCommand.end(), files.begin(), files.end());
+  }
   const bool bar = !args.noProgress && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   // Off a terminal (CI logs), one line per file as its last seed finishes.

@@ -35,7 +35,21 @@ struct SweepArgs {
   std::string json;
   std::string html;  // --html FILE: the sweep's page, and its failing seeds' pages beside it
   bool noProgress = false;
+  // The streamsim CLI to start as worker processes (`sweep-worker`) when Python processors make
+  // threads share one GIL; empty: threads only.
+  std::string workerExe;
 };
+
+// `streamsim sweep-worker` (internal): a sweep's worker process. Loads `files` (in this order: the
+// parent's scenario indexes), answers "<scenario index> <seed>" lines on stdin with the seed's
+// outcome (harness::serveSweepRequest) on stdout; anything else printing to stdout (a processor's
+// print()) goes to stderr.
+struct SweepWorkerArgs {
+  std::string program = "streamsim";
+  std::string stateStore;
+  std::vector<std::string> files;
+};
+int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 
 struct ReplayArgs {
   std::string program = "streamsim";

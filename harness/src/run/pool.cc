@@ -2,7 +2,19 @@
 #include "streamsim/harness/run/pool.h"
 
 #include <atomic>
+#include <optional>
+#include <string_view>
 #include <thread>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char** environ;
 
 namespace streamsim::harness {
 
@@ -24,6 +36,149 @@ void forEachIndex(size_t n, int jobs, const std::function<void(size_t)>& fn) {
   for (int t = 1; t < jobs; ++t) threads.emplace_back(work);
   work();
   for (auto& t : threads) t.join();
+}
+
+namespace {
+
+bool writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t w = ::write(fd, data.data(), data.size());
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) return false;
+    data.remove_prefix(static_cast<size_t>(w));
+  }
+  return true;
+}
+
+struct Worker {
+  pid_t pid = -1;
+  int in = -1;   // its stdin
+  int out = -1;  // its stdout
+  std::string buffer;
+  std::optional<size_t> item;  // the request it is answering
+};
+
+void closeFd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+std::optional<Worker> spawnWorker(const std::vector<std::string>& argv) {
+  int toChild[2], fromChild[2];
+  if (::pipe2(toChild, O_CLOEXEC) != 0) return std::nullopt;
+  if (::pipe2(fromChild, O_CLOEXEC) != 0) {
+    ::close(toChild[0]);
+    ::close(toChild[1]);
+    return std::nullopt;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, toChild[0], STDIN_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, fromChild[1], STDOUT_FILENO);
+  std::vector<char*> args;
+  for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+  args.push_back(nullptr);
+  Worker w;
+  int rc = ::posix_spawn(&w.pid, args[0], &actions, nullptr, args.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(toChild[0]);
+  ::close(fromChild[1]);
+  if (rc != 0) {
+    ::close(toChild[1]);
+    ::close(fromChild[0]);
+    return std::nullopt;
+  }
+  w.in = toChild[1];
+  w.out = fromChild[0];
+  return w;
+}
+
+}  // namespace
+
+void forEachIndexInWorkers(size_t n, int jobs, const std::vector<std::string>& argv,
+                           const std::function<std::string(size_t)>& request,
+                           const std::function<void(size_t, const std::string&)>& reply) {
+  // A worker that dies must not kill the sweep with SIGPIPE when its next request is written.
+  struct sigaction ignore {}, previous {};
+  ignore.sa_handler = SIG_IGN;
+  ::sigaction(SIGPIPE, &ignore, &previous);
+  std::vector<Worker> workers;
+  for (size_t k = 0; k < std::min(n, static_cast<size_t>(std::max(jobs, 1))); ++k)
+    if (auto w = spawnWorker(argv)) workers.push_back(std::move(*w));
+  size_t next = 0;
+  auto give = [&](Worker& w) {
+    w.item.reset();
+    if (next < n) {
+      size_t i = next++;
+      w.item = i;
+      if (writeAll(w.in, request(i) + "\n")) return;
+      closeFd(w.in);  // it ended: its reader sees the end and answers "" for this item
+      return;
+    }
+    closeFd(w.in);  // no more work: the worker exits at the end of its input
+  };
+  for (Worker& w : workers) give(w);
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<Worker*> polled;
+    for (Worker& w : workers)
+      if (w.out >= 0) {
+        fds.push_back(pollfd{w.out, POLLIN, 0});
+        polled.push_back(&w);
+      }
+    if (fds.empty()) break;
+    int ready = ::poll(fds.data(), fds.size(), -1);
+    if (ready < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    for (size_t f = 0; f < fds.size(); ++f) {
+      if (fds[f].revents == 0) continue;
+      Worker& w = *polled[f];
+      char chunk[65536];
+      ssize_t got = ::read(w.out, chunk, sizeof chunk);
+      if (got < 0 && errno == EINTR) continue;
+      if (got <= 0) {  // the worker ended
+        closeFd(w.out);
+        closeFd(w.in);
+        if (w.item) reply(*w.item, "");
+        w.item.reset();
+        continue;
+      }
+      w.buffer.append(chunk, static_cast<size_t>(got));
+      for (size_t nl; w.item && (nl = w.buffer.find('\n')) != std::string::npos;) {
+        std::string line = w.buffer.substr(0, nl);
+        w.buffer.erase(0, nl + 1);
+        reply(*w.item, line);
+        give(w);
+      }
+    }
+  }
+  for (Worker& w : workers) {
+    closeFd(w.in);
+    closeFd(w.out);
+    int status = 0;
+    while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  }
+  while (next < n) reply(next++, "");  // every worker ended (or none started)
+  ::sigaction(SIGPIPE, &previous, nullptr);
+}
+
+void serveWorker(int inFd, int outFd, const std::function<std::string(const std::string&)>& serve) {
+  std::string buffer;
+  char chunk[65536];
+  for (;;) {
+    ssize_t got = ::read(inFd, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return;
+    buffer.append(chunk, static_cast<size_t>(got));
+    for (size_t nl; (nl = buffer.find('\n')) != std::string::npos;) {
+      std::string line = buffer.substr(0, nl);
+      buffer.erase(0, nl + 1);
+      if (!writeAll(outFd, serve(line) + "\n")) return;
+    }
+  }
 }
 
 }  // namespace streamsim::harness

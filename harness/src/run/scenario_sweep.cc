@@ -1,10 +1,13 @@
 // Scenario sweeps: plans, runs, shrinks, reproduce lines and totals (run/scenario_sweep.h).
 #include "streamsim/harness/run/scenario_sweep.h"
 
+#include <cinttypes>
 #include <chrono>
+#include <cstdio>
 #include <mutex>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
@@ -141,6 +144,161 @@ nlohmann::json SweepTotals::toJson() const {
           {"seconds", seconds}};
 }
 
+namespace {
+
+// One seed of a sweep: its plan, run, and when it fails its shrink and replay line. `runs`: the
+// runs it took (its own, the oracles', the shrink's).
+ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t seed,
+                                 const std::vector<sim::CrashTarget>& reach,
+                                 const ScenarioSweepOptions& options, int& runs) {
+  const auto s0 = std::chrono::steady_clock::now();
+  ScenarioSeedOutcome o;
+  o.scenario = scenario;
+  o.seed = seed;
+  sim::FaultPlan plan = scenarioPlan(sc, o.seed, reach);
+  o.plan = plan.toJson();
+  ScenarioRunResult r = runScenarioSeed(sc, o.seed, plan);
+  o.traceHash = r.traceHash;
+  o.faults = r.faults;
+  o.crashes = r.crashes;
+  o.restarts = r.restarts;
+  o.oracleChecks = r.oracleChecks;
+  o.violations = static_cast<int>(r.violations.size());
+  o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
+  runs = 1 + r.oracleRuns;
+  if (!r.setupError.ok()) {
+    o.passed = false;
+    o.setupError = true;
+    o.kind = failureKind(r);
+    o.report = r.setupError.message();
+    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+  } else if (!r.passed()) {
+    o.passed = false;
+    o.kind = failureKind(r);
+    o.report = r.report();
+    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+    if (options.shrink) {
+      o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
+      runs += o.shrunk->runs + 1;
+      if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
+      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore);
+    }
+  }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+  return o;
+}
+
+bool runsPython(const QuerySpec& q) {
+  for (const OperatorSpec& op : q.operators)
+    if (const auto* t = std::get_if<TransformWithStateOp>(&op.op); t != nullptr && !t->pythonFile.empty())
+      return true;
+  return false;
+}
+
+nlohmann::json firedToWire(const FiredFault& f) {
+  return {{"kind", f.kind}, {"point", f.point}, {"batch", f.batch}, {"partition", f.partition},
+          {"planned", f.planned}};
+}
+
+}  // namespace
+
+bool scenarioRunsPython(const Scenario& scenario) {
+  if (runsPython(scenario.query)) return true;
+  for (const Step& step : scenario.steps)
+    if (const auto* r = std::get_if<RestartStep>(&step.step); r != nullptr && r->query && runsPython(*r->query))
+      return true;
+  return false;
+}
+
+nlohmann::json ScenarioSeedOutcome::toWire(int runs) const {
+  nlohmann::json fired = nlohmann::json::array();
+  for (const FiredFault& f : faults.fired) fired.push_back(firedToWire(f));
+  nlohmann::json w = {{"scenario", scenario},
+                      {"seed", seed},
+                      {"passed", passed},
+                      {"setupError", setupError},
+                      {"traceHash", traceHash},
+                      {"plan", plan},
+                      {"report", report},
+                      {"kind", kind.keys},
+                      {"replay", replay},
+                      {"faultPlan", faults.plan.toJson()},
+                      {"planFired", faults.planFired},
+                      {"fired", fired},
+                      {"crashes", crashes},
+                      {"restarts", restarts},
+                      {"oracleChecks", oracleChecks},
+                      {"violations", violations},
+                      {"judged", judgedAgainstRestartReference},
+                      {"seconds", seconds},
+                      {"runs", runs}};
+  if (shrunk)
+    w["shrunk"] = {{"plan", shrunk->plan.toJson()},
+                   {"originalFaults", shrunk->originalFaults},
+                   {"runs", shrunk->runs},
+                   {"traceHash", shrunk->result.traceHash}};
+  return w;
+}
+
+Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& w, int& runs) {
+  try {
+    ScenarioSeedOutcome o;
+    o.scenario = w.at("scenario").get<size_t>();
+    o.seed = w.at("seed").get<uint64_t>();
+    o.passed = w.at("passed").get<bool>();
+    o.setupError = w.at("setupError").get<bool>();
+    o.traceHash = w.at("traceHash").get<std::string>();
+    o.plan = w.at("plan").get<std::string>();
+    o.report = w.at("report").get<std::string>();
+    o.kind.keys = w.at("kind").get<std::set<std::string>>();
+    o.replay = w.at("replay").get<std::string>();
+    STREAMSIM_ASSIGN_OR_RETURN(o.faults.plan, sim::FaultPlan::fromJson(w.at("faultPlan").get<std::string>()));
+    o.faults.planFired = w.at("planFired").get<std::vector<int>>();
+    for (const auto& f : w.at("fired")) {
+      FiredFault ff;
+      ff.kind = f.at("kind").get<std::string>();
+      ff.point = f.at("point").get<std::string>();
+      ff.batch = f.at("batch").get<int64_t>();
+      ff.partition = f.at("partition").get<int>();
+      ff.planned = f.at("planned").get<bool>();
+      o.faults.fired.push_back(std::move(ff));
+    }
+    o.crashes = w.at("crashes").get<int64_t>();
+    o.restarts = w.at("restarts").get<int64_t>();
+    o.oracleChecks = w.at("oracleChecks").get<int>();
+    o.violations = w.at("violations").get<int>();
+    o.judgedAgainstRestartReference = w.at("judged").get<std::string>();
+    o.seconds = w.at("seconds").get<double>();
+    runs = w.at("runs").get<int>();
+    if (w.contains("shrunk")) {
+      const auto& sh = w.at("shrunk");
+      ScenarioShrunk shrunk;
+      STREAMSIM_ASSIGN_OR_RETURN(shrunk.plan, sim::FaultPlan::fromJson(sh.at("plan").get<std::string>()));
+      shrunk.originalFaults = sh.at("originalFaults").get<size_t>();
+      shrunk.runs = sh.at("runs").get<int>();
+      shrunk.result.traceHash = sh.at("traceHash").get<std::string>();
+      o.shrunk = std::move(shrunk);
+    }
+    return o;
+  } catch (const nlohmann::json::exception& e) {
+    return Status::Corruption(std::string("a sweep worker's answer: ") + e.what());
+  }
+}
+
+std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
+                              std::map<size_t, std::vector<sim::CrashTarget>>& reach,
+                              const std::string& request) {
+  size_t scenario = 0;
+  uint64_t seed = 0;
+  if (std::sscanf(request.c_str(), "%zu %" SCNu64, &scenario, &seed) != 2 || scenario >= scenarios.size())
+    return "";  // the parent reports the seed as lost
+  auto it = reach.find(scenario);
+  if (it == reach.end()) it = reach.emplace(scenario, scenarioReach(scenarios[scenario])).first;
+  int runs = 0;
+  ScenarioSeedOutcome o = runSweepSeed(scenarios[scenario], scenario, seed, it->second, options, runs);
+  return o.toWire(runs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   struct Job {
@@ -148,61 +306,66 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
     uint64_t seed;
   };
   std::vector<Job> jobs;
+  bool python = false;
   for (size_t i = 0; i < scenarios.size(); ++i) {
     int n = sweepSeeds(scenarios[i], options.seeds);
     for (uint64_t s : shardSeeds(options.firstSeed, n, options.shardIndex, options.shardCount)) jobs.push_back({i, s});
+    python = python || scenarioRunsPython(scenarios[i]);
   }
-  // Where each scenario's fault-free run goes: the plans aim there.
-  std::vector<std::vector<sim::CrashTarget>> reach(scenarios.size());
-  forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
-
   ScenarioSweepReport report;
   report.outcomes.resize(jobs.size());
   std::mutex mu;
   size_t done = 0, failures = 0;
-  forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
-    const auto s0 = std::chrono::steady_clock::now();
-    const Scenario& sc = scenarios[jobs[j].scenario];
-    ScenarioSeedOutcome o;
-    o.scenario = jobs[j].scenario;
-    o.seed = jobs[j].seed;
-    sim::FaultPlan plan = scenarioPlan(sc, o.seed, reach[o.scenario]);
-    o.plan = plan.toJson();
-    ScenarioRunResult r = runScenarioSeed(sc, o.seed, plan);
-    o.traceHash = r.traceHash;
-    o.faults = r.faults;
-    o.crashes = r.crashes;
-    o.restarts = r.restarts;
-    o.oracleChecks = r.oracleChecks;
-    o.violations = static_cast<int>(r.violations.size());
-    o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
-    int runs = 1 + r.oracleRuns;
-    if (!r.setupError.ok()) {
-      o.passed = false;
-      o.setupError = true;
-      o.kind = failureKind(r);
-      o.report = r.setupError.message();
-      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
-    } else if (!r.passed()) {
-      o.passed = false;
-      o.kind = failureKind(r);
-      o.report = r.report();
-      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
-      if (options.shrink) {
-        o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
-        runs += o.shrunk->runs + 1;
-        if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
-        o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore);
-      }
-    }
-    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+  auto record = [&](size_t j, ScenarioSeedOutcome o, int runs) {
     std::lock_guard<std::mutex> lock(mu);
     report.totals.runs += static_cast<size_t>(runs);
     report.outcomes[j] = std::move(o);
     ++done;
     if (!report.outcomes[j].passed) ++failures;
     if (options.progress) options.progress(report.outcomes[j], done, jobs.size(), failures);
-  });
+  };
+  if (python && options.jobs > 1 && !options.workerCommand.empty()) {
+    // One interpreter has one GIL: seeds of sweeps with Python processors run in worker
+    // processes (each computes the reach of the scenarios it is given, as below).
+    forEachIndexInWorkers(
+        jobs.size(), options.jobs, options.workerCommand,
+        [&](size_t j) { return fmt::format("{} {}", jobs[j].scenario, jobs[j].seed); },
+        [&](size_t j, const std::string& line) {
+          int runs = 0;
+          Result<ScenarioSeedOutcome> o = Status::Aborted("the worker process ended before answering");
+          if (!line.empty()) {
+            nlohmann::json w = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+            o = w.is_discarded() ? Result<ScenarioSeedOutcome>(Status::Corruption("a sweep worker's answer is not JSON"))
+                                 : ScenarioSeedOutcome::fromWire(w, runs);
+          }
+          if (!o.ok()) {
+            ScenarioSeedOutcome lost;
+            lost.scenario = jobs[j].scenario;
+            lost.seed = jobs[j].seed;
+            lost.passed = false;
+            lost.setupError = true;
+            lost.kind.addError();
+            lost.report = fmt::format("seed {} of {}: {} ({})", lost.seed, scenarios[lost.scenario].file,
+                                      o.status().message(), fmt::join(options.workerCommand, " "));
+            lost.replay = fmt::format("{} replay {} --seed {}{}", options.program,
+                                      shellQuote(scenarios[lost.scenario].file), lost.seed,
+                                      options.stateStore.empty() ? "" : " --state-store " + options.stateStore);
+            record(j, std::move(lost), 0);
+            return;
+          }
+          record(j, std::move(*o), runs);
+        });
+  } else {
+    // Where each scenario's fault-free run goes: the plans aim there.
+    std::vector<std::vector<sim::CrashTarget>> reach(scenarios.size());
+    forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
+    forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
+      int runs = 0;
+      ScenarioSeedOutcome o =
+          runSweepSeed(scenarios[jobs[j].scenario], jobs[j].scenario, jobs[j].seed, reach[jobs[j].scenario], options, runs);
+      record(j, std::move(o), runs);
+    });
+  }
 
   SweepTotals& t = report.totals;
   t.scenarios = scenarios.size();

@@ -73,6 +73,10 @@ struct ScenarioSeedOutcome {
   std::string judgedAgainstRestartReference;
   double seconds = 0;  // wall time of the seed (its run and shrink)
   nlohmann::json toJson(const Scenario& sc) const;
+  // What a sweep's worker process sends back (with the seed's run count): everything above; of
+  // the shrunk run only its traceHash.
+  nlohmann::json toWire(int runs) const;
+  static Result<ScenarioSeedOutcome> fromWire(const nlohmann::json& wire, int& runs);
 };
 
 struct ScenarioSweepOptions {
@@ -85,6 +89,10 @@ struct ScenarioSweepOptions {
   int shrinkMaxRuns = 200;
   std::string program = "streamsim";  // the program the reproduce lines name (argv[0])
   std::string stateStore;  // set when the scenarios' store was overridden (the lines say so)
+  // The command of a worker process (argv; `streamsim sweep-worker ...`): with jobs > 1, a sweep
+  // of scenarios with a Python processor runs its seeds in such processes (run/pool.h), one
+  // interpreter having one GIL. Empty: threads.
+  std::vector<std::string> workerCommand;
   // Called after each seed (serialised): the seed's outcome, seeds done, total, failures.
   std::function<void(const ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures)> progress;
 };
@@ -112,5 +120,13 @@ struct ScenarioSweepReport {
 };
 
 ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options);
+
+// Whether a scenario runs a Python processor (in its query or a restart's).
+bool scenarioRunsPython(const Scenario& scenario);
+// A worker process's answer to one request "<scenario index> <seed>" of sweepScenarios: the
+// seed's outcome as one JSON line (toWire). `reach`: the reach of the scenarios seen so far.
+std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
+                              std::map<size_t, std::vector<sim::CrashTarget>>& reach,
+                              const std::string& request);
 
 }  // namespace streamsim::harness

@@ -1,0 +1,26 @@
+"""A row counter that also writes the id of the process it runs in (os.getpid()) to the file
+named by $STREAMSIM_TEST_PID_FILE when that is set: how test_parallel_sweeps.py sees which
+process ran a sweep's seeds. Its output does not depend on it. With $STREAMSIM_TEST_EXIT_IN_INIT
+set, init ends the process (os._exit): a sweep worker that dies."""
+
+import os
+
+from pyspark.sql import Row
+from pyspark.sql.streaming import StatefulProcessor
+
+
+class PidRecordingCounter(StatefulProcessor):
+    def init(self, handle):
+        if os.environ.get("STREAMSIM_TEST_EXIT_IN_INIT"):
+            os._exit(3)
+        path = os.environ.get("STREAMSIM_TEST_PID_FILE")
+        if path:
+            with open(path, "a", encoding="utf-8") as f:
+                f.write(f"{os.getpid()}\n")
+        self.count = handle.getValueState("count", "count long")
+
+    def handleInputRows(self, key, rows, timerValues):
+        current = self.count.get()
+        n = (current[0] if current is not None else 0) + sum(1 for _ in rows)
+        self.count.update((n,))
+        yield Row(id=key[0], count=n)
