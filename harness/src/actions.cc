@@ -157,6 +157,7 @@ class Runner {
     return Status(st).withContext(fmt::format("{} failed", what));
   }
   Status processAll(std::string_view what) {
+    STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (!sim_.running()) return Status::OK();
     Status st = driver_.supervise([](StreamingQuery& q) { return q.processAllAvailable(); });
     return queryError(st, what);
@@ -192,6 +193,7 @@ class Runner {
   Status apply(AdvanceManualClock& a) {
     if (a.by < 0) return Status::InvalidArgument("AdvanceManualClock: time moves forward only");
     sim_.clock().advance(a.by);
+    STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (!sim_.running()) return Status::OK();
     if (!driver_.options().restartPlannedCrashes) {
       auto r = sim_.guarded([](StreamingQuery& q) { return q.triggerOnce(); });
@@ -211,6 +213,7 @@ class Runner {
     return queryError(st, "AdvanceManualClock");
   }
   Status apply(RunBatches& a) {
+    STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (!sim_.running()) return Status::FailedPrecondition("RunBatches: the query is not running");
     if (!driver_.options().restartPlannedCrashes) {
       auto r = sim_.guarded([&](StreamingQuery& q) { return q.runBatches(a.n); });
@@ -230,6 +233,7 @@ class Runner {
     return queryError(st, "RunBatches");
   }
   Status apply(ProcessAllAvailable&) {
+    STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (!sim_.running())
       return Status::FailedPrecondition("ProcessAllAvailable: the query is not running");
     return processAll("ProcessAllAvailable");
@@ -239,14 +243,29 @@ class Runner {
     return Status::OK();
   }
   Status apply(StartStream& a) {
+    down_until_.reset();  // an explicit start ends a restart's downtime
     if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
     Status st = a.writer ? driver_.startWith(*a.writer) : driver_.start(query_.writer);
     if (!st.ok() && st.code() != Status::Code::kAborted && !nextIsExpectFailure())
       start_error_ = st;  // copied into the result if this action fails
     return queryError(st, "StartStream");
   }
-  Status apply(Restart&) {
+  Status apply(Restart& a) {
     if (sim_.running()) sim_.crash();
+    if (a.after > 0) {
+      down_until_ = sim_.clock().nowMs() + a.after;  // down: comeBack() starts it
+      return Status::OK();
+    }
+    return queryError(driver_.start(query_.writer), "Restart");
+  }
+  // After a `Restart{after}`: an action that needs the query brings the driver back, at the end
+  // of the downtime at the earliest (the clock moves on to it).
+  Status comeBack() {
+    if (!down_until_) return Status::OK();
+    const TimeMs until = *down_until_;
+    down_until_.reset();
+    if (sim_.running()) return Status::OK();
+    sim_.downUntil(until, "restart");
     return queryError(driver_.start(query_.writer), "Restart");
   }
   Status apply(Crash& a) {
@@ -298,6 +317,7 @@ class Runner {
   Status apply(ExpectFailure& a) {
     Status err = pending_error_;
     pending_error_ = Status::OK();
+    if (err.ok()) STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (err.ok() && sim_.running()) {
       err = driver_.supervise([](StreamingQuery& q) { return q.processAllAvailable(); });
       if (err.ok() && sim_.running() && !sim_.query()->exception().ok()) err = sim_.query()->exception();
@@ -395,6 +415,7 @@ class Runner {
   Status start_error_;  // why the last StartStream failed (not a simulated crash)
   int64_t last_checked_batch_ = -1;
   int64_t crash_seen_ = 0;
+  std::optional<TimeMs> down_until_;  // a Restart{after}'s driver comes back then
   StreamTestOptions options_;
   Driver driver_;
   std::vector<std::pair<size_t, int>> armed_;  // (Crash action, injector handle)
@@ -447,7 +468,9 @@ std::string describe(const Action& action) {
           [](const ProcessAllAvailable&) { return std::string("ProcessAllAvailable"); },
           [](const StopStream&) { return std::string("StopStream"); },
           [](const StartStream& a) { return std::string(a.writer ? "StartStream(another query)" : "StartStream"); },
-          [](const Restart&) { return std::string("Restart"); },
+          [](const Restart& a) {
+            return a.after > 0 ? fmt::format("Restart(after {})", formatDuration(a.after)) : std::string("Restart");
+          },
           [](const Crash& a) {
             if (a.point.empty()) return std::string("Crash(now)");
             std::string s = "Crash(at " + a.point;

@@ -15,6 +15,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/run/downtime_range.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
 #include "streamsim/spark_errors.h"
@@ -985,7 +986,11 @@ class Parser {
     RestartStep r;
     if (v.IsNull() || (v.IsMap() && v.size() == 0)) return r;
     if (!expectMap(v, "restart")) return r;
-    checkKeys(v, "restart", {"query"});
+    checkKeys(v, "restart", {"query", "after"});
+    if (auto a = v["after"]; a) {
+      r.after = duration(a, "restart's after (the downtime)");
+      if (v["query"]) error(a, "restart: `after` and `query` together are not supported; use a `restart: {after: ...}` step, then `restart: {query: ...}`");
+    }
     YAML::Node q = v["query"];
     if (!q) return r;
     if (!expectMap(q, "restart's query")) return r;
@@ -1503,7 +1508,7 @@ class Parser {
     if (!expectMap(n, "sweep")) return s;
     checkKeys(n, "sweep",
               {"seeds", "crash_points", "max_crashes", "torn_writes", "task_failures", "io_errors",
-               "landing_faults", "batches", "switches", "switch_steps"});
+               "landing_faults", "batches", "switches", "switch_steps", "downtime"});
     if (auto v = n["seeds"]; v) s.seeds = int32(v, "seeds", 1);
     if (auto v = n["crash_points"]; v) {
       if (v.IsScalar() && v.Scalar() == "all") {
@@ -1525,6 +1530,18 @@ class Parser {
     if (auto v = n["batches"]; v) s.batches = integer(v, "batches", 1);
     if (auto v = n["switches"]; v) s.switches = number(v, "switches", 0, 1);
     if (auto v = n["switch_steps"]; v) s.switchSteps = integer(v, "switch_steps", 1);
+    if (auto v = n["downtime"]; v) {
+      // `0..5m` (a range) or `5m` (= 0..5m).
+      if (!v.IsScalar()) {
+        error(v, fmt::format("downtime must be a duration range such as 0..5m (or one duration, 5m = 0..5m); got {}",
+                             nodeTypeName(v)));
+      } else if (auto range = parseDowntimeRange(v.Scalar()); !range.ok()) {
+        error(v, range.status().message());
+      } else {
+        s.downtimeMin = range->first;
+        s.downtimeMax = range->second;
+      }
+    }
     return s;
   }
 

@@ -66,6 +66,8 @@ sim::FaultKnobs sweepKnobs(const Scenario& sc) {
     k.batches = sc.sweep->batches;
     k.switchProbability = sc.sweep->switches;
     k.switchSteps = sc.sweep->switchSteps;
+    k.downtimeMin = sc.sweep->downtimeMin;
+    k.downtimeMax = sc.sweep->downtimeMax;
   }
   return k;
 }
@@ -647,7 +649,7 @@ class Runner {
             }
           } else if constexpr (std::is_same_v<T, RestartStep>) {
             if (!s.query) {
-              push(actions, where, Restart{}, at);
+              push(actions, where, Restart{s.after}, at);
               return;
             }
             // The driver goes down as in a plain restart, then comes back with the other query
@@ -1186,8 +1188,8 @@ ScenarioRunOptions faultFreeReference(const ScenarioRunOptions& options) {
 // same batches.
 ScenarioRunOptions referenceOf(const ScenarioRunOptions& options, const ScenarioRunResult& r) {
   ScenarioRunOptions ref = faultFreeReference(options);
-  if (std::vector<int64_t> clean = withheldAfterCleanRestart(r.trace); !clean.empty())
-    ref.faultPlan = withCleanRestarts(sim::FaultPlan{}, clean);
+  if (sim::FaultPlan same = withSameRestarts(sim::FaultPlan{}, r.trace); !same.faults.empty())
+    ref.faultPlan = std::move(same);
   return ref;
 }
 
@@ -1210,6 +1212,9 @@ std::optional<std::string> restartTransparencyBreach(const Scenario& sc, const S
   faulted.noDataBatchBeforeFirstBatchOfRun = true;
   ScenarioRunOptions plain = faultFreeReference(faulted);
   ScenarioRunResult t = runScenario(sc, faulted);
+  // The plan's downtime stays (the clock moved on): the fault-free run takes it too.
+  if (sim::FaultPlan down = withSameRestarts(sim::FaultPlan{}, t.trace, /*cleanRestarts=*/false); !down.faults.empty())
+    plain.faultPlan = std::move(down);
   ScenarioRunResult b = runScenario(sc, plain);
   runs += 2;
   const char* rule = "with a no-data batch allowed before a run's first batch (not Spark's rule)";
@@ -1234,7 +1239,8 @@ std::string restartJudgement(const Scenario& sc, const ScenarioRunOptions& optio
       options.noDataBatchBeforeFirstBatchOfRun || !r.setupError.ok() || r.failures.empty())
     return {};
   const std::vector<int64_t> clean = withheldAfterCleanRestart(r.trace);
-  if (clean.empty()) return {};
+  const bool downtime = !downtimeAfterCrashes(r.trace).empty();
+  if (clean.empty() && !downtime) return {};
   ScenarioRunOptions plainOptions = faultFreeReference(options);
   ScenarioRunResult plain = Runner(sc, plainOptions).run();
   ++runs;
@@ -1243,13 +1249,18 @@ std::string restartJudgement(const Scenario& sc, const ScenarioRunOptions& optio
   std::vector<int64_t> planOnly;
   for (int64_t c : clean)
     if (std::find(own.begin(), own.end(), c) == own.end()) planOnly.push_back(c);
-  if (planOnly.empty()) return {};  // (a)
+  if (planOnly.empty() && !downtime) return {};  // (a)
   ScenarioRunResult same = Runner(sc, referenceOf(options, r)).run();
   ++runs;
   if (!same.setupError.ok() || same.failures.empty()) return {};  // (c)
   const CheckFailure& a = r.failures.front();
   const CheckFailure& b = same.failures.front();
   if (a.where.toString() != b.where.toString() || a.message != b.message) return {};
+  if (planOnly.empty())
+    return fmt::format(
+        "{}: the plan's crashes left the driver down while the clock moved on; the fault-free run passes this "
+        "expectation and the reference with the same downtime fails it the same way",
+        a.where.toString());
   return fmt::format(
       "{}: a clean restart of the plan after batch {} withheld the next no-data batch (Spark runs none "
       "before a batch of the new run); the fault-free run passes this expectation and the reference with "

@@ -1,5 +1,7 @@
 #include "streamsim/harness/sim_env.h"
 
+#include <fmt/format.h>
+
 
 namespace streamsim::harness {
 
@@ -14,6 +16,7 @@ SimEnv::SimEnv(SimEnvOptions options)
   env_.fs = &fs_;
   env_.ids = &ids_;
   env_.faults = injector_.get();
+  injector_->onDowntime([this](TimeMs until) { downUntil(until, "commit"); });
   env_.trace = options_.traceEngine ? &trace_ : nullptr;
   if (std::vector<sim::SwitchFault> switches = options_.faultPlan.switches(); !switches.empty()) {
     scheduler_ = std::make_unique<sim::PlannedScheduler>(switches);
@@ -39,6 +42,9 @@ void SimEnv::collectProgress() {
 
 Status SimEnv::start(const DataStreamWriter& writer) {
   if (query_ != nullptr) return Status::FailedPrecondition("a query is already running");
+  if (!writer_)  // the first start: a reference's downtime before it (DowntimeFault batch -1)
+    for (const sim::DowntimeFault& d : options_.faultPlan.downtimes())
+      if (d.batch < 0) downUntil(d.until, "commit");
   writer_.emplace(writer);
   return startAgain();
 }
@@ -56,6 +62,20 @@ Status SimEnv::startAgain() {
   }
   progress_seen_ = 0;
   return Status::OK();
+}
+
+void SimEnv::downUntil(TimeMs until, std::string_view after, int64_t crashBatch) {
+  const TimeMs from = clock_.nowMs();
+  if (until <= from) return;
+  if (downtime_handler_) downtime_handler_(until);
+  if (clock_.nowMs() < until) clock_.set(until);
+  until = clock_.nowMs();  // a handler may end it later (a generated workload: at a trigger time)
+  trace_.event(fmt::format(R"({{"event":"driver_down","after":"{}","batch":{},"from":{},"until":{}}})", after,
+                           crashBatch, from, until));
+  if (after == "crash") {
+    downtime_ms_ += until - from;
+    ++downtimes_;
+  }
 }
 
 void SimEnv::onCrash(const sim::SimulatedCrash& c) {

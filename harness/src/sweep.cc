@@ -92,6 +92,7 @@ nlohmann::json SeedOutcome::toJson() const {
                    {"runs", shrunk->runs}};
   }
   if (!replay.empty()) j["replay"] = replay;
+  if (downtimeMs > 0) j["downtimeMs"] = downtimeMs;
   return j;
 }
 
@@ -101,6 +102,7 @@ SeedOutcome SeedOutcome::fromJson(const nlohmann::json& j) {
   o.passed = j.value("passed", true);
   o.fingerprint = j.value("fingerprint", "");
   o.plan = j.value("plan", "");
+  o.downtimeMs = j.value("downtimeMs", DurationMs{0});
   if (j.contains("violations"))
     for (const auto& v : j["violations"]) o.violations.push_back(Violation::fromJson(v));
   o.error = j.value("error", "");
@@ -174,8 +176,10 @@ std::string SweepReport::summary() const {
     if (o.shrunk) out += "  shrunk to: " + o.shrunk->sizes() + "\n";
     if (!o.replay.empty()) out += "  replay: " + o.replay + "\n";
   }
-  out += fmt::format("{} {}: {} seeds, {} failed\n", failures() ? "FAIL" : "PASS", workload,
-                     outcomes.size(), failures());
+  size_t down = 0;
+  for (const auto& o : outcomes) down += o.downtimeMs > 0 ? 1 : 0;
+  out += fmt::format("{} {}: {} seeds, {} failed, downtime in {} seeds\n", failures() ? "FAIL" : "PASS", workload,
+                     outcomes.size(), failures(), down);
   return out;
 }
 
@@ -204,6 +208,7 @@ SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& opti
         ro.determinism = true;
       RunResult r = runCase(config, rc, ro);
       o.fingerprint = r.fingerprintHex();
+      o.downtimeMs = r.downtimeMs;
       o.violations = r.violations;
       if (!r.error.ok()) o.error = r.error.message();
       o.passed = r.passed();

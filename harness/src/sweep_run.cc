@@ -71,7 +71,8 @@ struct Built {
 
 Result<Built> buildQuery(const WorkloadConfig& c) {
   STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(sim::kEventSchema));
-  STREAMSIM_ASSIGN_OR_RETURN(auto source, makeFileSource(kLanding, schema, {}));
+  STREAMSIM_ASSIGN_OR_RETURN(SourceFactory source, makeFileSource(kLanding, schema, {}));
+  if (c.wrapSource) source = c.wrapSource(std::move(source));
   DataFrame df = readStream(source);
   OutputMode mode = OutputMode::kUpdate;
   auto wrap = [&](OperatorFactory f) { return c.wrapOperator ? c.wrapOperator(std::move(f)) : f; };
@@ -282,6 +283,9 @@ sim::FaultKnobs defaultFaultKnobs() {
   k.batches = 24;
   k.partitions = 2;
   k.checkpointDir = kCheckpoint;
+  // Outages: about half of the seeds' crashes leave the driver down up to 10 s (the standard
+  // input lands over 20 s), while files keep landing.
+  k.downtimeMax = 10'000;
   return k;
 }
 
@@ -371,26 +375,44 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   }
   TimeMs last = kStart;
   for (const auto& a : actions) last = std::max(last, a.at);
-  const TimeMs end = last + c.drainMs;
+  // The run goes on drainMs after the last file lands and after the driver last came back.
+  TimeMs end = last + c.drainMs;
   size_t next = 0;
-  // The supervisor: a crash or a failed trigger is followed by a restart (same virtual time).
+  Status landing;
+  // Landing actions due by `t`, each at its own time.
+  auto land = [&](TimeMs t) {
+    while (landing.ok() && next < actions.size() && actions[next].at <= t) {
+      sim.clock().set(std::max(sim.clock().nowMs(), actions[next].at));
+      Status st = sim::applyLandingAction(sim.fs(), actions[next]);
+      if (!st.ok()) landing = st.withContext("landing action " + actions[next].describe());
+      ++next;
+    }
+  };
+  // While the driver is down (a crash's downtime, a reference's DowntimeFault) the files keep
+  // landing; it comes back at a trigger time.
+  sim.setDowntimeHandler([&](TimeMs until) {
+    const TimeMs since = until - kStart;
+    const TimeMs back = kStart + (since + c.triggerInterval - 1) / c.triggerInterval * c.triggerInterval;
+    land(back);
+    sim.clock().set(std::max(sim.clock().nowMs(), back));
+    end = std::max(end, back + c.drainMs);
+  });
+  // The supervisor: a crash or a failed trigger is followed by a restart (after the crash's
+  // downtime; else at the same virtual time).
   SupervisorOptions supervisor;
   supervisor.restartPlannedCrashes = true;
   supervisor.restartOnFailure = true;
   Driver driver(sim, supervisor);
   bool started = false;
+  TimeMs lastTrigger = kStart;  // a trigger time is taken once (a restart after downtime took it)
   for (TimeMs t = kStart + c.triggerInterval; r.error.ok() && t <= end + c.triggerInterval - 1;
        t += c.triggerInterval) {
-    // Landing actions due by now, each at its own time.
-    while (next < actions.size() && actions[next].at <= t) {
-      sim.clock().set(std::max(sim.clock().nowMs(), actions[next].at));
-      Status st = sim::applyLandingAction(sim.fs(), actions[next]);
-      if (!st.ok()) {
-        r.error = st.withContext("landing action " + actions[next].describe());
-        return r;
-      }
-      ++next;
+    land(t);
+    if (!landing.ok()) {
+      r.error = landing;
+      return r;
     }
+    if (t <= lastTrigger) continue;  // the driver was down then
     sim.clock().set(t);
     if (!started) {  // the first start at the first trigger's time
       started = true;
@@ -405,6 +427,8 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
           return q.triggerOnce().status();
         },
         [&] { return batchBefore >= 0 && sim.query()->nextBatchId() > batchBefore; });
+    if (r.error.ok()) r.error = landing;
+    lastTrigger = sim.clock().nowMs();
   }
   if (sim.running()) sim.stop();
   built->readSink(sim, r);
@@ -433,7 +457,8 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
   in.reference = [&]() -> Result<std::vector<Row>> {
     RunCase ref = rc;
     // Restarted where the run restarted cleanly and had a no-data batch withheld.
-    ref.plan = withCleanRestarts(referencePlan(rc.plan), withheldAfterCleanRestart(r.trace));
+    // and took the same downtime at the same batch boundaries.
+    ref.plan = withSameRestarts(referencePlan(rc.plan), r.trace);
     std::shared_ptr<const RunResult> cached;
     std::string cacheKey;
     if (o.references) {

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/fault_points.h"
 #include "streamsim/sim/random.h"
 
 namespace streamsim::sim {
@@ -69,6 +70,8 @@ bool FaultInjector::arm(const Fault& fault, int planIndex, int laterIndex) {
   if (std::holds_alternative<TornWriteFault>(fault) || std::holds_alternative<LandingFault>(fault) ||
       std::holds_alternative<SwitchFault>(fault))
     return false;
+  // Before the first start: SimEnv::start takes it.
+  if (auto* d = std::get_if<DowntimeFault>(&fault); d != nullptr && d->batch < 0) return false;
   if (auto* t = std::get_if<TaskFailureFault>(&fault)) count = t->count;
   if (auto* io = std::get_if<IoErrorFault>(&fault)) count = io->count;
   if (count <= 0) return false;
@@ -155,6 +158,20 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
     finish(a);
   }
 
+  // Downtime after a commit comes before a crash at the same pass (the reference of a crash with
+  // downtime may also restart there: run/clean_restarts.h).
+  if (point == faults::kCommitsAfterWrite) {
+    for (Armed& a : armed_) {
+      auto* d = std::get_if<DowntimeFault>(&a.fault);
+      if (a.done || d == nullptr || d->batch != ctx.batchId) continue;
+      finish(a);
+      a.fired = 1;
+      fired(a);
+      record("downtime", point, ctx, pass, a.planIndex >= 0);
+      if (on_downtime_) on_downtime_(d->until);
+    }
+  }
+
   for (size_t i = 0; i < armed_.size(); ++i) {
     Armed& a = armed_[i];
     if (a.done) continue;
@@ -164,6 +181,7 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
       // Every other crash that matches this pass counts it too and fires with it: one crash
       // happens, and it is a step's armed crash if any armed one is among them.
       bool planned = a.planIndex >= 0;
+      DurationMs downtime = c->downtime;
       std::vector<Armed*> firing{&a};
       for (size_t k = i + 1; k < armed_.size(); ++k) {
         Armed& b = armed_[k];
@@ -172,6 +190,7 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
         if (++b.matched < d->nth) continue;
         firing.push_back(&b);
         planned = planned && b.planIndex >= 0;
+        downtime = std::max(downtime, d->downtime);
       }
       for (Armed* f : firing) {
         finish(*f);
@@ -180,7 +199,7 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
       }
       ++crashes_;
       record("crash", point, ctx, pass, planned);
-      throw SimulatedCrash{std::string(point), ctx, pass, planned};
+      throw SimulatedCrash{std::string(point), ctx, pass, planned, downtime};
     }
     if (auto* t = std::get_if<TaskFailureFault>(&a.fault)) {
       if (t->point != point || !matches(t->batch, t->partition, ctx)) continue;

@@ -40,6 +40,7 @@ Json toJsonValue(const Fault& fault) {
                    if (f.batch >= 0) j["batch"] = f.batch;
                    if (f.partition >= 0) j["partition"] = f.partition;
                    if (f.nth != 1) j["nth"] = f.nth;
+                   if (f.downtime != 0) j["downtime"] = f.downtime;
                  },
                  [&](const TaskFailureFault& f) {
                    j["type"] = "task_failure";
@@ -74,6 +75,11 @@ Json toJsonValue(const Fault& fault) {
                    j["partition"] = f.partition;
                    j["step"] = f.step;
                    if (f.pick != 1) j["pick"] = f.pick;
+                 },
+                 [&](const DowntimeFault& f) {
+                   j["type"] = "downtime";
+                   j["batch"] = f.batch;
+                   j["until"] = f.until;
                  },
              },
              fault);
@@ -148,6 +154,7 @@ Result<Fault> faultFromJson(const Json& j, size_t index) {
     STREAMSIM_RETURN_IF_ERROR(r.getInt("batch", f.batch));
     STREAMSIM_RETURN_IF_ERROR(r.getInt("partition", f.partition));
     STREAMSIM_RETURN_IF_ERROR(r.getInt("nth", f.nth));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("downtime", f.downtime));
     out = f;
   } else if (type == "task_failure") {
     TaskFailureFault f;
@@ -202,8 +209,13 @@ Result<Fault> faultFromJson(const Json& j, size_t index) {
     STREAMSIM_RETURN_IF_ERROR(r.getInt("step", f.step));
     STREAMSIM_RETURN_IF_ERROR(r.getInt("pick", f.pick));
     out = f;
+  } else if (type == "downtime") {
+    DowntimeFault f;
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("batch", f.batch));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("until", f.until));
+    out = f;
   } else {
-    return r.error(fmt::format("unknown type \"{}\" (expected crash, task_failure, io_error, torn_write, landing or switch)", type));
+    return r.error(fmt::format("unknown type \"{}\" (expected crash, task_failure, io_error, torn_write, landing, switch or downtime)", type));
   }
   STREAMSIM_RETURN_IF_ERROR(r.finish());
   return out;
@@ -221,6 +233,7 @@ Status validateFault(const Fault& fault, size_t i) {
                         [&](const CrashFault& f) -> Status {
                           STREAMSIM_RETURN_IF_ERROR(point(f.point));
                           if (f.nth < 1) return bad(fmt::format("nth must be >= 1, got {}", f.nth));
+                          if (f.downtime < 0) return bad(fmt::format("downtime must be >= 0 ms, got {}", f.downtime));
                           return Status::OK();
                         },
                         [&](const TaskFailureFault& f) -> Status {
@@ -248,6 +261,10 @@ Status validateFault(const Fault& fault, size_t i) {
                           if (f.batch < 0 || f.partition < 0 || f.step < 0)
                             return bad("a switch needs batch, partition and step >= 0");
                           if (f.pick < 1) return bad(fmt::format("pick must be >= 1, got {}", f.pick));
+                          return Status::OK();
+                        },
+                        [&](const DowntimeFault& f) -> Status {
+                          if (f.batch < -1) return bad(fmt::format("batch must be >= -1, got {}", f.batch));
                           return Status::OK();
                         },
                     },
@@ -282,6 +299,7 @@ std::string describe(const Fault& fault) {
           [](const CrashFault& f) {
             std::string out = fmt::format("crash at {}{}", f.point, where(f.batch, f.partition));
             if (f.nth != 1) out += fmt::format(" (pass {})", f.nth);
+            if (f.downtime != 0) out += fmt::format(", then down {}", formatDuration(f.downtime));
             return out;
           },
           [](const TaskFailureFault& f) {
@@ -313,6 +331,11 @@ std::string describe(const Fault& fault) {
             std::string out = fmt::format("switch at batch {} partition {} step {}", f.batch, f.partition, f.step);
             if (f.pick != 1) out += fmt::format(" (candidate {})", f.pick);
             return out;
+          },
+          [](const DowntimeFault& f) {
+            std::string after = f.batch < 0 ? std::string("before the first start")
+                                            : fmt::format("after batch {} commits", f.batch);
+            return fmt::format("driver down {} until {} (no crash)", after, formatTimestamp(f.until));
           },
       },
       fault);
@@ -372,9 +395,10 @@ std::vector<FaultPlan> FaultPlan::shrinks() const {
     FaultPlan p = *this;
     bool changed = std::visit(Overloaded{
                                   [](CrashFault& f) {
-                                    bool c = f.nth != 1 || f.partition != -1;
+                                    bool c = f.nth != 1 || f.partition != -1 || f.downtime != 0;
                                     f.nth = 1;
                                     f.partition = -1;
+                                    f.downtime = 0;
                                     return c;
                                   },
                                   [](TaskFailureFault& f) {
@@ -402,6 +426,7 @@ std::vector<FaultPlan> FaultPlan::shrinks() const {
                                     f.pick = 1;
                                     return c;
                                   },
+                                  [](DowntimeFault&) { return false; },
                               },
                               p.faults[i]);
     if (changed) out.push_back(std::move(p));
@@ -430,6 +455,13 @@ std::vector<SwitchFault> FaultPlan::switches() const {
   return out;
 }
 
+std::vector<DowntimeFault> FaultPlan::downtimes() const {
+  std::vector<DowntimeFault> out;
+  for (const Fault& f : faults)
+    if (auto* d = std::get_if<DowntimeFault>(&f)) out.push_back(*d);
+  return out;
+}
+
 Status validate(const FaultPlan& plan) {
   for (size_t i = 0; i < plan.faults.size(); ++i) STREAMSIM_RETURN_IF_ERROR(validateFault(plan.faults[i], i));
   return Status::OK();
@@ -453,6 +485,9 @@ Status validate(const FaultKnobs& k) {
   STREAMSIM_RETURN_IF_ERROR(prob("switches", k.switchProbability));
   if (k.switchSteps < 1) return Status::InvalidArgument(fmt::format("fault knobs: switch_steps must be >= 1, got {}", k.switchSteps));
   if (k.files < 0) return Status::InvalidArgument(fmt::format("fault knobs: files must be >= 0, got {}", k.files));
+  if (k.downtimeMin < 0 || k.downtimeMax < k.downtimeMin)
+    return Status::InvalidArgument(fmt::format("fault knobs: downtime must be a range 0 <= min <= max, got {}..{} ms",
+                                               k.downtimeMin, k.downtimeMax));
   return Status::OK();
 }
 
@@ -506,6 +541,14 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
       if (f.point == faults::kRealTimeAfterRecord) f.nth = r.uniformInt(1, 10);
       plan.faults.push_back(f);
     }
+  }
+  // Downtime: one value per seed (0 in about half of them), taken by every crash of the plan.
+  if (k.downtimeMax > 0) {
+    Random r = rng.split("downtime");
+    DurationMs d = 0;
+    if (r.bernoulli(0.5)) d = r.uniformInt(std::max<DurationMs>(1, k.downtimeMin), k.downtimeMax);
+    for (Fault& f : plan.faults)
+      if (auto* c = std::get_if<CrashFault>(&f)) c->downtime = d;
   }
   // Task failures: per (batch, partition).
   if (k.taskFailureProbability > 0) {

@@ -51,12 +51,15 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_flag("--no-progress", sweep.noProgress, "Plain lines even on a terminal");
   sweepCmd->add_option("--state-store", sweep.stateStore,
                        "memory | rocksdb: run every scenario on this state store");
+  sweepCmd->add_option("--downtime", sweep.downtime,
+                       "MIN..MAX (e.g. 0..5m): every scenario's crashes leave the driver down this long (sweep.downtime)");
   // Internal: a sweep's worker process (scenarios with Python processors run their seeds in
   // these with --jobs > 1: one interpreter has one GIL).
   SweepWorkerArgs sweepWorker;
   auto* sweepWorkerCmd = app.add_subcommand("sweep-worker", "")->group("");
   sweepWorkerCmd->add_option("--program", sweepWorker.program);
   sweepWorkerCmd->add_option("--state-store", sweepWorker.stateStore);
+  sweepWorkerCmd->add_option("--downtime", sweepWorker.downtime);
   sweepWorkerCmd->add_option("files", sweepWorker.files)->required();
 
   ReplayArgs replay;

@@ -25,6 +25,7 @@
 #include "cli/report_command.h"
 #include "streamsim/harness/checkpoint_replay.h"
 #include "streamsim/harness/report/html_report.h"
+#include "streamsim/harness/run/downtime_range.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/run/scenario_sweep.h"
@@ -259,12 +260,30 @@ bool overrideStateStores(std::vector<harness::Scenario>& scenarios, const std::s
                          store, kept);
   return true;
 }
+// `--downtime MIN..MAX` over every scenario's sweep.downtime (nothing when empty); false after
+// printing why the range is bad.
+bool overrideDowntime(std::vector<harness::Scenario>& scenarios, const std::string& downtime,
+                      std::ostream& err) {
+  if (downtime.empty()) return true;
+  auto range = harness::parseDowntimeRange(downtime);
+  if (!range.ok()) {
+    err << "streamsim sweep: --downtime: " << range.status().message() << "\n";
+    return false;
+  }
+  for (auto& sc : scenarios) {
+    if (!sc.sweep) sc.sweep = harness::SweepSpec{};
+    sc.sweep->downtimeMin = range->first;
+    sc.sweep->downtimeMax = range->second;
+  }
+  return true;
+}
 }  // namespace
 
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   std::vector<harness::Scenario> scenarios;
   if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
   if (!overrideStateStores(scenarios, args.stateStore, nullptr, err)) return kExitBadInput;
+  if (!overrideDowntime(scenarios, args.downtime, err)) return kExitBadInput;
   harness::ScenarioSweepOptions so;
   so.program = args.program;
   so.stateStore = args.stateStore;
@@ -306,6 +325,8 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   if (!loadAll(files, scenarios, err)) return kExitBadInput;
   if (!overrideStateStores(scenarios, args.stateStore, &err, err)) return kExitBadInput;
 
+  if (!overrideDowntime(scenarios, args.downtime, err)) return kExitBadInput;
+
   harness::ScenarioSweepOptions so;
   so.seeds = args.seeds;
   so.firstSeed = args.firstSeed;
@@ -317,6 +338,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   if (std::error_code ec; !args.workerExe.empty() && std::filesystem::is_regular_file(args.workerExe, ec)) {
     so.workerCommand = {args.workerExe, "sweep-worker", "--program", args.program};
     if (!args.stateStore.empty()) so.workerCommand.insert(so.workerCommand.end(), {"--state-store", args.stateStore});
+    if (!args.downtime.empty()) so.workerCommand.insert(so.workerCommand.end(), {"--downtime", args.downtime});
     so.workerCommand.push_back("--");
     so.workerCommand.insert(so.workerCommand.end(), files.begin(), files.end());
   }

@@ -27,6 +27,7 @@ struct SweepArgs {
   std::string program = "streamsim";
   std::string path;
   std::string stateStore;  // memory | rocksdb: overrides every scenario's query.stateStore
+  std::string downtime;    // MIN..MAX: overrides every scenario's sweep.downtime
   int seeds = 0;  // 0: the file's sweep.seeds
   uint64_t firstSeed = 0;
   int jobs = 1;
@@ -47,6 +48,7 @@ struct SweepArgs {
 struct SweepWorkerArgs {
   std::string program = "streamsim";
   std::string stateStore;
+  std::string downtime;  // the parent's --downtime
   std::vector<std::string> files;
 };
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);

@@ -40,4 +40,42 @@ sim::FaultPlan withCleanRestarts(sim::FaultPlan reference, const std::vector<int
   return reference;
 }
 
+std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& trace) {
+  std::vector<sim::Fault> out;
+  TimeMs from = 0, until = -1;  // a plan crash's downtime, not yet followed by a start
+  int64_t crashBatch = -1;
+  for (const std::string& line : trace) {
+    if (line.find("\"driver_down\"") == std::string::npos && line.find("\"query_started\"") == std::string::npos)
+      continue;
+    auto e = nlohmann::json::parse(line, nullptr, false);
+    if (e.is_discarded() || !e.is_object()) continue;
+    const std::string ev = e.value("event", "");
+    if (ev == "driver_down") {
+      if (e.value("after", "") != "crash") continue;
+      if (until < 0) from = e.value("from", TimeMs{0});  // a crash during the restart adds to it
+      until = e.value("until", TimeMs{0});
+      crashBatch = e.value("batch", int64_t{-1});
+    } else if (ev == "query_started" && until >= 0) {
+      const int64_t next = e.value("nextBatch", int64_t{0});
+      if (e.value("rerun", false)) {
+        out.push_back(sim::DowntimeFault{next, until});
+      } else {
+        const bool afterCommit = next > 0 && crashBatch == next - 1;
+        out.push_back(sim::CrashFault{std::string(afterCommit ? faults::kCommitsAfterWrite : faults::kOffsetsBeforeWrite),
+                                      afterCommit ? next - 1 : next, -1, 1, until - from});
+      }
+      until = -1;
+    }
+  }
+  return out;
+}
+
+sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std::string>& trace,
+                                bool cleanRestarts) {
+  // The downtime first: at a batch's commit it comes before that batch's clean restart.
+  for (sim::Fault& f : downtimeAfterCrashes(trace)) reference.faults.push_back(std::move(f));
+  if (!cleanRestarts) return reference;
+  return withCleanRestarts(std::move(reference), withheldAfterCleanRestart(trace));
+}
+
 }  // namespace streamsim::harness

@@ -9,6 +9,10 @@ bool Driver::recovers(const sim::SimulatedCrash& crash) const {
   return options_.restartPlannedCrashes && crash.planned;
 }
 
+void Driver::takeDowntime(const sim::SimulatedCrash& crash) {
+  if (crash.downtime > 0) sim_.downUntil(sim_.clock().nowMs() + crash.downtime, "crash", crash.context.batchId);
+}
+
 Status Driver::countRestart(std::string_view why) {
   if (++restarts_ <= options_.maxRestarts) return Status::OK();
   return Status::FailedPrecondition(fmt::format(
@@ -28,6 +32,7 @@ Status Driver::launch(const DataStreamWriter* writer, bool replace) {
       const sim::SimulatedCrash& c = *sim_.lastCrash();
       if (!recovers(c)) return st;
       STREAMSIM_RETURN_IF_ERROR(countRestart(c.what() + " during the start"));
+      takeDowntime(c);
       continue;
     }
     if (!options_.restartOnFailure) return st;
@@ -67,6 +72,7 @@ Status Driver::supervise(const std::function<Status(StreamingQuery&)>& work,
     const sim::SimulatedCrash& c = *sim_.lastCrash();
     if (!recovers(c)) return st;  // Aborted naming the crash: the driver stays down
     STREAMSIM_RETURN_IF_ERROR(countRestart(c.what()));
+    takeDowntime(c);
   }
 }
 

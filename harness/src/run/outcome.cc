@@ -75,6 +75,8 @@ void RunOutcome::collect(SimEnv& sim) {
   progress = sim.allProgress();
   batches = static_cast<int64_t>(progress.size());
   crashes = sim.crashCount();
+  downtimeMs = sim.downtimeMs();
+  downtimes = sim.downtimes();
   faults = FaultAccount::of(sim);
   reach = sim.injector().reach();
 }

@@ -93,6 +93,7 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
   nlohmann::json r = {{"file", sc.file},     {"name", sc.name},           {"seed", seed},
                       {"passed", passed},    {"traceHash", traceHash},    {"plan", plan},
                       {"crashes", crashes},  {"restarts", restarts},      {"oracleChecks", oracleChecks},
+                      {"downtimeMs", downtimeMs},
                       {"seconds", seconds},  {"faults", faults.toJson()},
                       {"stateStore", sc.query.stateStore}};
   if (!judgedAgainstRestartReference.empty()) r["judgedAgainstRestartReference"] = judgedAgainstRestartReference;
@@ -120,10 +121,12 @@ std::string SweepTotals::line() const {
   double share = seeds ? 100.0 * static_cast<double>(seedsWhoseFaultsFired) / static_cast<double>(seeds) : 0;
   return fmt::format(
       "TOTAL {} {}: {} scenario{}, {} seeds, {} runs, {} oracle checks, {} violation{}; faults fired {} "
-      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts; judged against the restart reference: {}; {:.1f} s",
+      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts, downtime in {} seed{} ({}); judged against the "
+      "restart reference: {}; {:.1f} s",
       failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
       scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
       fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points, share, crashes, restarts,
+      seedsWithDowntime, seedsWithDowntime == 1 ? "" : "s", formatDuration(downtimeMs),
       judgedAgainstRestartReference, seconds);
 }
 
@@ -137,6 +140,8 @@ nlohmann::json SweepTotals::toJson() const {
           {"seedsWithFaults", seedsWithFaults},
           {"seedsWhoseFaultsFired", seedsWhoseFaultsFired},
           {"judgedAgainstRestartReference", judgedAgainstRestartReference},
+          {"seedsWithDowntime", seedsWithDowntime},
+          {"downtimeMs", downtimeMs},
           {"crashes", crashes},
           {"restarts", restarts},
           {"firedByKind", firedByKind},
@@ -162,6 +167,7 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t s
   o.faults = r.faults;
   o.crashes = r.crashes;
   o.restarts = r.restarts;
+  o.downtimeMs = r.downtimeMs;
   o.oracleChecks = r.oracleChecks;
   o.violations = static_cast<int>(r.violations.size());
   o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
@@ -227,6 +233,7 @@ nlohmann::json ScenarioSeedOutcome::toWire(int runs) const {
                       {"fired", fired},
                       {"crashes", crashes},
                       {"restarts", restarts},
+                      {"downtimeMs", downtimeMs},
                       {"oracleChecks", oracleChecks},
                       {"violations", violations},
                       {"judged", judgedAgainstRestartReference},
@@ -265,6 +272,7 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& 
     }
     o.crashes = w.at("crashes").get<int64_t>();
     o.restarts = w.at("restarts").get<int64_t>();
+    o.downtimeMs = w.at("downtimeMs").get<decltype(o.downtimeMs)>();
     o.oracleChecks = w.at("oracleChecks").get<int>();
     o.violations = w.at("violations").get<int>();
     o.judgedAgainstRestartReference = w.at("judged").get<std::string>();
@@ -375,6 +383,8 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
     t.oracleChecks += static_cast<size_t>(o.oracleChecks);
     t.crashes += o.crashes;
     t.restarts += o.restarts;
+    if (o.downtimeMs > 0) ++t.seedsWithDowntime;
+    t.downtimeMs += o.downtimeMs;
     bool planned = o.faults.executablePlanned() > 0;
     if (planned) ++t.seedsWithFaults;
     if (o.faults.plannedThatFired() > 0) ++t.seedsWhoseFaultsFired;

@@ -112,7 +112,12 @@ struct StopStream {};           // stop: graceful (processors' close)
 struct StartStream {
   std::optional<DataStreamWriter> writer{};
 };
-struct Restart {};              // restart: crash the driver if running, then start again
+// restart: crash the driver if running, then start again; with `after` > 0 it stays down that
+// long (virtual time; later actions that add data or move the clock happen meanwhile) and comes
+// back at the first action that needs the query, the clock moved to the end of the downtime.
+struct Restart {
+  DurationMs after = 0;
+};
 // crash: with `point`, arms a crash at that fault point (the nth matching pass from now);
 // without, crashes the driver now. A run that hits the crash leaves the query down.
 struct Crash {

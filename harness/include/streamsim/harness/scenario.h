@@ -225,9 +225,13 @@ struct ProduceStep {  // records appended to a topic at virtual times (they arri
 // starts it with the query's operators, outputMode, trigger, stateStore, shufflePartitions,
 // taskRetries or conf replaced by those given (a new processor version, sync -> async,
 // micro-batch -> real time) on the same sources, sink and checkpoint, as Spark restarts a
-// changed query on its checkpoint. Later restarts keep the new query.
+// changed query on its checkpoint. Later restarts keep the new query. `restart: {after: 2m}`:
+// the driver stays down for that virtual time (an outage) — the steps after it (put, add_rows,
+// advance, expect) happen while it is down — and comes back when a step needs the query (a run,
+// advance with triggerOnce), once the clock is at least that far.
 struct RestartStep {
   std::optional<QuerySpec> query;
+  DurationMs after = 0;
 };
 struct StopStep {};
 
@@ -299,6 +303,10 @@ struct SweepSpec {
   int64_t batches = 10;
   double switches = 0;        // probability per (batch, partition) of async context switches
   int64_t switchSteps = 8;    // the scheduling steps they target: [0, switch_steps)
+  // `downtime: 0..5m` (or `downtime: 5m`, the same): the plan's crashes leave the driver down
+  // that long (sim::FaultKnobs::downtimeMin/Max: a value per seed, 0 in about half of them).
+  DurationMs downtimeMin = 0;
+  DurationMs downtimeMax = 0;
   SourceLocation where;
 };
 

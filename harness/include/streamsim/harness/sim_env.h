@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -69,6 +70,21 @@ class SimEnv {
   // Graceful stop (processors' close()); the query object is destroyed.
   void stop();
 
+  // --- downtime (an outage) ---
+  // The driver is down until virtual time `until` (no later than now: nothing): the world moves
+  // on — the downtime handler, when set, applies what arrives meanwhile (a generated workload's
+  // landing files at their times) — and the clock ends at `until`. Traced as
+  // {"event":"driver_down","after":<after>,"from":...,"until":...}. `after`: "crash" (the
+  // supervisor after a plan crash with downtime: Driver), "restart" (a `restart: {after: D}`
+  // step), "commit" (a reference's DowntimeFault).
+  // `crashBatch`: the batch the crash's fault point was in (after "crash").
+  void downUntil(TimeMs until, std::string_view after, int64_t crashBatch = -1);
+  // What the world does while the driver is down (must leave the clock at `until` or before).
+  void setDowntimeHandler(std::function<void(TimeMs until)> f) { downtime_handler_ = std::move(f); }
+  // The downtime the plan's crashes caused ("crash"): total virtual ms and how many times.
+  DurationMs downtimeMs() const { return downtime_ms_; }
+  int64_t downtimes() const { return downtimes_; }
+
   // Runs `f(query)` and turns a SimulatedCrash thrown inside it into a crash of the driver:
   // the query is destroyed, the crash applied to the filesystem, and the crash recorded
   // (lastCrash()). Returns f's result, or Aborted naming the crash. REQUIRES: running().
@@ -104,6 +120,9 @@ class SimEnv {
   std::vector<QueryProgress> all_progress_;
   std::optional<sim::SimulatedCrash> last_crash_;
   int64_t crash_count_ = 0;
+  std::function<void(TimeMs)> downtime_handler_;
+  DurationMs downtime_ms_ = 0;
+  int64_t downtimes_ = 0;
 };
 
 template <class F>

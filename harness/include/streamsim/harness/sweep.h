@@ -81,8 +81,10 @@ struct WorkloadConfig {
   ProcessorFactory processor;
   TimeMode timeMode = TimeMode::kNone;
   std::string outputSchema;  // DDL of the output rows (file sink); default per kind
-  // Test hooks: wrap the stateful operator (broken engine variants), replace the sink.
+  // Test hooks: wrap the stateful operator or the file source (broken engine variants), replace
+  // the sink.
   std::function<OperatorFactory(OperatorFactory)> wrapOperator;
+  std::function<SourceFactory(SourceFactory)> wrapSource;
   std::function<CustomSink()> customSink;
 
   // Oracles to apply (names of oracleNames()); empty = the ones that fit the kind.
@@ -180,6 +182,7 @@ struct SeedOutcome {
   std::string error;
   std::optional<ShrunkCase> shrunk;
   std::string replay;
+  DurationMs downtimeMs = 0;  // the driver down after the plan's crashes (virtual time)
   nlohmann::json toJson() const;
   static SeedOutcome fromJson(const nlohmann::json& j);
 };

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -48,6 +49,10 @@ class FaultInjector final : public FaultHook {
   bool armedFired(int handle) const;
   // Drops every armed fault that has not fired yet.
   void disarmAll();
+  // Called when a DowntimeFault of batch >= 0 fires (at commits.after_write of its batch, before
+  // a crash at the same pass): the world must move on until the fault's `until`. Without it the
+  // fault does nothing. (SimEnv::downUntil.)
+  void onDowntime(std::function<void(TimeMs until)> f) { on_downtime_ = std::move(f); }
 
   // Applies a crash to `fs` with the plan's torn-write rules (TornWriteFault), then records it.
   // Call after the crashed engine is destroyed and before the restart.
@@ -97,6 +102,7 @@ class FaultInjector final : public FaultHook {
   std::vector<int> plan_fired_;
   std::vector<char> later_fired_;  // per fault armed later: fired
   bool record_reach_ = false;
+  std::function<void(TimeMs)> on_downtime_;
   std::vector<CrashTarget> reach_;
 };
 

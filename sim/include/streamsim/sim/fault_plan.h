@@ -20,12 +20,14 @@ class Random;
 
 // Crash the driver (throw SimulatedCrash) at `point`, once: on the `nth` pass of the point that
 // matches `batch` and `partition` (-1 = any). Counting spans restarts: the injector outlives
-// the engine instances it crashes.
+// the engine instances it crashes. A supervisor restarts the driver `downtime` virtual ms after
+// the crash (an outage): meanwhile the clock moves on and the world (landing files) goes on.
 struct CrashFault {
   std::string point;
   int64_t batch = -1;
   int partition = -1;
   int64_t nth = 1;
+  DurationMs downtime = 0;
   bool operator==(const CrashFault&) const = default;
 };
 
@@ -99,8 +101,18 @@ struct SwitchFault {
   bool operator==(const SwitchFault&) const = default;
 };
 
+// The driver is down, without a crash, right after batch `batch` commits (at
+// commits.after_write), until virtual time `until`: the clock moves on and the world goes on.
+// batch -1: before the first start. The reference run's half of a crash with downtime
+// (harness/run/clean_restarts.h): it takes the same downtime at the same batch boundary.
+struct DowntimeFault {
+  int64_t batch = -1;
+  TimeMs until = 0;
+  bool operator==(const DowntimeFault&) const = default;
+};
+
 using Fault = std::variant<CrashFault, TaskFailureFault, IoErrorFault, TornWriteFault, LandingFault,
-                           SwitchFault>;
+                           SwitchFault, DowntimeFault>;
 
 // One line, e.g. "crash at offsets.after_write batch 2".
 std::string describe(const Fault& fault);
@@ -129,6 +141,7 @@ struct FaultPlan {
   std::vector<LandingFault> landingFaults() const;
   std::vector<TornWriteFault> tornWrites() const;
   std::vector<SwitchFault> switches() const;
+  std::vector<DowntimeFault> downtimes() const;
 
   bool operator==(const FaultPlan&) const = default;
 };
@@ -159,6 +172,11 @@ struct FaultKnobs {
   std::string checkpointDir = "/chk";  // I/O errors hit its offsets/, commits/, state/, sources/
   double switchProbability = 0;        // per (batch, partition): context switches of async keys
   int64_t switchSteps = 8;             // switches target scheduling steps in [0, switchSteps)
+  // Downtime of the plan's crashes (an outage): each seed draws one value from its "downtime"
+  // stream — 0 in about half of the seeds, else uniform in [downtimeMin, downtimeMax] — and every
+  // crash of its plan takes it. downtimeMax 0: no downtime.
+  DurationMs downtimeMin = 0;
+  DurationMs downtimeMax = 0;
   // Where the fault-free run went (FaultInjector::reach()). When set, crashes aim only at these
   // (point, batch) pairs of the knob points — on one of the passes the run made there — so that
   // they fire; and there are at least minCrashes of them.

@@ -21,6 +21,9 @@ struct SimulatedCrash {
   // them); false when a crash armed later (a scenario's `crash: {at: P}` step, armCrash) fired,
   // alone or together with a plan crash at the same pass: that crash is the step's.
   bool planned = false;
+  // How long a supervisor leaves the driver down before it restarts it (the largest downtime of
+  // the plan crashes that fired at this pass; CrashFault::downtime).
+  DurationMs downtime = 0;
 
   std::string what() const {
     std::string out = fmt::format("simulated crash at {} (batch {}", point, context.batchId);

@@ -24,4 +24,23 @@ std::vector<int64_t> withheldAfterCleanRestart(const std::vector<std::string>& t
 // `reference` and a planned crash at commits.after_write of each batch in `batches`.
 sim::FaultPlan withCleanRestarts(sim::FaultPlan reference, const std::vector<int64_t>& batches);
 
+// Downtime (an outage) changes what a correct processor outputs when it reads processing time:
+// the clock moved on while the driver was down. The reference takes the same downtime at the same
+// batch boundary, for each restart after a plan crash with downtime (the trace's driver_down
+// events with "after":"crash", then query_started):
+// - the restart re-ran batch N (its offsets were logged): a DowntimeFault after N commits, until
+//   the time the driver came back — down without a crash, so the batch after N is a batch of the
+//   same run, as in the run. (A reference that crashed there too would re-run N from the same
+//   offsets log and hide an engine that re-plans a logged batch from the current listing.)
+// - a clean restart at batch N (nothing of N logged): the same restart — a crash with the same
+//   downtime at commits.after_write of N-1 when the run crashed in batch N-1 (at or after its
+//   commit), else at offsets.before_write of N (N was being planned) — at the same virtual time.
+// In order.
+std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& trace);
+
+// The reference of a run with this trace: `reference` with the run's downtime (above) and its
+// clean restarts (withheldAfterCleanRestart). With `cleanRestarts` false, only the downtime.
+sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std::string>& trace,
+                                bool cleanRestarts = true);
+
 }  // namespace streamsim::harness

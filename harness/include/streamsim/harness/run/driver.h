@@ -1,7 +1,8 @@
 // The run core's driver (DESIGN.md §5 "One run core"): every way of running a query — a scenario,
 // a generated-workload sweep seed, `replay`, testStream — starts it, runs its steps or batches
 // and, as a supervisor, restarts it after a crash (also a crash during the start or during a
-// restart's recovery) and, for generated workloads, after a failed trigger. One restart limit per
+// restart's recovery) — after the crash's downtime (SimEnv::downUntil) — and, for generated
+// workloads, after a failed trigger. One restart limit per
 // run; hitting it is an error that names the limit. The driver borrows a SimEnv (the simulated
 // world and the query's lifecycle) and decides nothing else. Not thread-safe (one per run).
 #pragma once
@@ -56,6 +57,8 @@ class Driver {
  private:
   Status launch(const DataStreamWriter* writer, bool replace);
   bool recovers(const sim::SimulatedCrash& crash) const;
+  // A recovered crash's downtime (CrashFault::downtime): the driver stays down that long.
+  void takeDowntime(const sim::SimulatedCrash& crash);
   // Counts a restart; the limit error once the limit is passed.
   Status countRestart(std::string_view why);
 

@@ -13,6 +13,7 @@
 #include "streamsim/harness/oracles.h"
 #include "streamsim/progress.h"
 #include "streamsim/sim/fault_plan.h"
+#include "streamsim/time.h"
 #include "streamsim/value.h"
 
 namespace streamsim::harness {
@@ -53,6 +54,8 @@ struct RunOutcome {
   int64_t crashes = 0;
   int64_t restarts = 0;  // supervisor restarts (after a plan's crash or a failure)
   int64_t batches = 0;   // batches that ran (re-runs included)
+  DurationMs downtimeMs = 0;  // virtual time the driver was down after the plan's crashes
+  int64_t downtimes = 0;      // how many times it was
   int oracleChecks = 0;  // oracles applied
   int oracleRuns = 0;    // extra runs the oracles made (reference, determinism)
   std::vector<sim::CrashTarget> reach;  // (point, batch) passed, when recorded
