@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/fault_points.h"
 #include "streamsim/harness/actions.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
@@ -1170,6 +1171,41 @@ Result<OracleInput::ModeRuns> modeRuns(const Scenario& sc, const ScenarioRunOpti
   return m;
 }
 
+// restart_equivalence's runs: the scenario (its expectations skipped, the seed's plan left out)
+// restarted cleanly right after each committed batch — every other restart after 90 s of
+// downtime — and the scenario down as long at the same batches without restarting; both with a
+// no-data batch allowed right after a restart (not Spark's rule: the one visible effect of a clean
+// restart that is Spark's, not the processor's).
+Result<RestartRuns> restartRuns(const Scenario& sc, const ScenarioRunOptions& quiet) {
+  constexpr int64_t kBoundaries = 64;
+  constexpr DurationMs kDowntime = 90'000;
+  ScenarioRunOptions o = quiet;
+  o.applyOracles = false;
+  o.skipExpectations = true;
+  o.collectState = true;
+  o.noDataBatchBeforeFirstBatchOfRun = true;
+  o.faultPlan = sim::FaultPlan{};
+  for (int64_t b = 0; b < kBoundaries; ++b)
+    o.faultPlan->faults.push_back(
+        sim::CrashFault{std::string(faults::kCommitsAfterWrite), b, -1, 1, b % 2 == 1 ? kDowntime : 0});
+  ScenarioRunResult restarted = runScenario(sc, o);
+  o.faultPlan = sim::FaultPlan{};
+  for (const sim::DowntimeFault& d : downtimeWithoutRestarts(restarted.trace)) o.faultPlan->faults.push_back(d);
+  ScenarioRunResult paused = runScenario(sc, o);
+  for (auto* run : {&restarted, &paused})
+    if (!run->passed())
+      return Status::FailedPrecondition(fmt::format(
+          "the run {} failed:\n{}", run == &restarted ? "restarted after each batch" : "without the restarts",
+          run->report()));
+  RestartRuns out;
+  out.restartedSink = std::move(restarted.sinkRows);
+  out.pausedSink = std::move(paused.sinkRows);
+  out.restartedState = std::move(restarted.committedState);
+  out.pausedState = std::move(paused.committedState);
+  out.restarts = restarted.restarts;
+  return out;
+}
+
 // The fault-free reference of a run with `options`: the scenario without the plan's faults (a
 // plain run's also without its own crash steps).
 ScenarioRunOptions faultFreeReference(const ScenarioRunOptions& options) {
@@ -1315,6 +1351,10 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     return runScenario(sc, quiet);
   };
   addLogicOracleInputs(sc, quiet, in, r.oracleRuns);
+  in.restartRuns = [&]() -> Result<RestartRuns> {
+    r.oracleRuns += 2;
+    return restartRuns(sc, quiet);
+  };
   in.committedState = r.committedState;
   if (options.faultPlan && !options.faultPlan->switches().empty() && !orderDependent(sc)) {
     in.sequential = [&]() -> std::optional<OracleInput::Sequential> {

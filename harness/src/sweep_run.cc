@@ -192,7 +192,8 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
 bool wanted(const WorkloadConfig& c, std::string_view oracle) {
   if (!c.oracles.empty()) return std::find(c.oracles.begin(), c.oracles.end(), oracle) != c.oracles.end();
   if (oracle == "state_bound") return c.stateBound.has_value();
-  if (oracle == "batch_split" || oracle == "process_isolation" || oracle == "timer_bound")
+  if (oracle == "batch_split" || oracle == "process_isolation" || oracle == "timer_bound" ||
+      oracle == "restart_equivalence")
     return false;  // opt-in (named in the config's oracles)
   if (oracle == "latency_bound" || oracle == "mode_equivalence")
     return false;  // real-time mode's: scenarios only (a workload runs micro-batch, no Kafka-like log)

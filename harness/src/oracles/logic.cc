@@ -57,6 +57,29 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
   return std::nullopt;
 }
 
+std::optional<Violation> checkRestartEquivalence(const RestartRuns& runs) {
+  std::optional<Violation> v = checkExactlyOnce(runs.pausedSink, runs.restartedSink);
+  if (v) {
+    v->message = fmt::format(
+        "restarting after each batch ({} restarts) changed the reader's view (the run without the "
+        "restarts, down as long at the same batches, is the reference): {}",
+        runs.restarts, v->message);
+  } else if (runs.pausedState != runs.restartedState) {
+    v = Violation{};
+    size_t i = 0;
+    while (i < runs.restartedState.size() && i < runs.pausedState.size() &&
+           runs.restartedState[i] == runs.pausedState[i])
+      ++i;
+    v->message = fmt::format(
+        "restarting after each batch ({} restarts) changed the committed state: first difference at "
+        "entry {}: without the restarts {}, with them {}",
+        runs.restarts, i, i < runs.pausedState.size() ? runs.pausedState[i] : "(none)",
+        i < runs.restartedState.size() ? runs.restartedState[i] : "(none)");
+  }
+  if (v) v->oracle = "restart_equivalence";
+  return v;
+}
+
 std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after) {
   const char* kWhy =
       "the processor keeps data outside its state variables (a static or process-wide cache)";

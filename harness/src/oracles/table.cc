@@ -118,6 +118,12 @@ Result<std::optional<Violation>> modeEquivalence(OracleInput& in) {
                               m.keyColumns);
 }
 
+Result<std::optional<Violation>> restartEquivalence(OracleInput& in) {
+  if (!in.restartRuns) return Status::FailedPrecondition("restart_equivalence needs the restarted and the paused run");
+  STREAMSIM_ASSIGN_OR_RETURN(RestartRuns runs, in.restartRuns());
+  return checkRestartEquivalence(runs);
+}
+
 }  // namespace
 
 const std::vector<Oracle>& oracleTable() {
@@ -134,6 +140,7 @@ const std::vector<Oracle>& oracleTable() {
       {"interleaving", "the same case without its context switches: its sink and committed state", interleaving},
       {"latency_bound", "the progress records' latency percentiles (real time) and the bounds", latencyBound},
       {"mode_equivalence", "the same case drained in micro-batch and in real-time mode: final state and last output per key", modeEquivalence},
+      {"restart_equivalence", "the same case restarted after each batch (with and without downtime) and down as long without restarts: sink and committed state", restartEquivalence},
   };
   return kTable;
 }

@@ -70,6 +70,17 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
   return out;
 }
 
+std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::string>& trace) {
+  std::vector<sim::DowntimeFault> out;
+  for (const std::string& line : trace) {
+    if (line.find("\"driver_down\"") == std::string::npos) continue;
+    auto e = nlohmann::json::parse(line, nullptr, false);
+    if (e.is_discarded() || !e.is_object() || e.value("after", "") != "crash") continue;
+    out.push_back(sim::DowntimeFault{e.value("batch", int64_t{-1}), e.value("until", TimeMs{0})});
+  }
+  return out;
+}
+
 sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std::string>& trace,
                                 bool cleanRestarts) {
   // The downtime first: at a batch's commit it comes before that batch's clean restart.

@@ -1,5 +1,6 @@
 // Oracles for a processor's own logic (issue 13): checks that find processor bugs without
-// expected rows — a timer leak (timer_bound), a process-wide cache (process_isolation). Pure
+// expected rows — a timer leak (timer_bound), a process-wide cache (process_isolation), output that
+// depends on the query run (restart_equivalence). Pure
 // functions over a run's committed trace and fingerprints, like those of oracles.h; rows of the
 // oracle table (oracles/table.cc). docs/oracles.md lists each with the bug class it catches.
 #pragma once
@@ -27,5 +28,20 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
 // cache captured by its factory) breaks it; the oracle runs both itself, so its replay is exact
 // wherever it runs.
 std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after);
+
+// restart_equivalence's two runs of one case: restarted cleanly right after each committed batch
+// (every other restart after a downtime), and not restarted but down for the same virtual time at
+// the same batch boundaries (DowntimeFault), both with a no-data batch allowed right after a
+// restart (Spark withholds it: a restart's visible effect that is Spark's rule, not the
+// processor's).
+struct RestartRuns {
+  std::vector<Row> restartedSink, pausedSink;  // what a reader sees
+  std::vector<std::string> restartedState, pausedState;  // the committed state, every entry
+  int64_t restarts = 0;  // of the restarted run
+};
+// restart_equivalence: both runs have one reader view (a multiset) and one committed state. A
+// processor whose output depends on the query run breaks it — state scoped to
+// getQueryInfo().runId, which each restart changes, or anything a restart's new run resets.
+std::optional<Violation> checkRestartEquivalence(const RestartRuns& runs);
 
 }  // namespace streamsim::harness

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/logic.h"
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/status.h"
 
@@ -61,6 +62,9 @@ struct OracleInput {
     std::vector<std::string> keyColumns;
   };
   std::function<Result<ModeRuns>()> modeRuns;
+  // restart_equivalence: the case restarted after each batch and the case down as long at the
+  // same batches without restarting (an error: a run failed).
+  std::function<Result<RestartRuns>()> restartRuns;
   // Filled by applyOracles (the timers and ttl oracles share it).
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };

@@ -38,6 +38,11 @@ sim::FaultPlan withCleanRestarts(sim::FaultPlan reference, const std::vector<int
 // In order.
 std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& trace);
 
+// The downtime of each restart after a plan crash with downtime, as downtime without a crash at
+// the batch the crash was in (restart_equivalence's run without the restarts, whose restarts are
+// all right after a commit).
+std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::string>& trace);
+
 // The reference of a run with this trace: `reference` with the run's downtime (above) and its
 // clean restarts (withheldAfterCleanRestart). With `cleanRestarts` false, only the downtime.
 sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std::string>& trace,
