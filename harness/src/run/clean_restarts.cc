@@ -61,8 +61,14 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
         out.push_back(sim::DowntimeFault{next, until});
       } else {
         const bool afterCommit = next > 0 && crashBatch == next - 1;
-        out.push_back(sim::CrashFault{std::string(afterCommit ? faults::kCommitsAfterWrite : faults::kOffsetsBeforeWrite),
-                                      afterCommit ? next - 1 : next, -1, 1, until - from});
+        sim::CrashFault c{std::string(afterCommit ? faults::kCommitsAfterWrite : faults::kOffsetsBeforeWrite),
+                          afterCommit ? next - 1 : next, -1, 1, until - from};
+        // The run restarted there before (a crash during a start, then one planning the batch):
+        // the reference's crash is the next pass of the same point.
+        for (const sim::Fault& f : out)
+          if (auto* o = std::get_if<sim::CrashFault>(&f); o != nullptr && o->point == c.point && o->batch == c.batch)
+            c.nth = o->nth + 1;
+        out.push_back(std::move(c));
       }
       until = -1;
     }

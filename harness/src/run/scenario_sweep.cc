@@ -126,7 +126,8 @@ std::string SweepTotals::line() const {
       failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
       scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
       fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points, share, crashes, restarts,
-      seedsWithDowntime, seedsWithDowntime == 1 ? "" : "s", formatDuration(downtimeMs),
+      seedsWithDowntime, seedsWithDowntime == 1 ? "" : "s",
+      fmt::format("{:.1f} h virtual", static_cast<double>(downtimeMs) / 3'600'000.0),
       judgedAgainstRestartReference, seconds);
 }
 
