@@ -651,13 +651,18 @@ class Parser {
     JoinOp op;
     if (!expectMap(j, "join")) return op;
     checkKeys(j, "join", {"static", "on", "how"});
+    std::optional<JoinType> type;
     if (auto h = j["how"]; h) {
       op.how = str(h, "join how");
-      if (auto type = parseJoinType(op.how); !type.ok()) {
-        error(h, type.status().message());
-      } else if (auto st = checkStreamStaticJoinType(*type); !st.ok()) {
+      if (auto parsed = parseJoinType(op.how); !parsed.ok()) {
+        error(h, parsed.status().message());
+      } else if (auto st = checkStreamStaticJoinType(*parsed); !st.ok()) {
         error(h, st.message());  // the stream is the left side
+      } else {
+        type = *parsed;
       }
+    } else {
+      type = JoinType::kInner;
     }
     if (auto o = j["on"]; o) {
       op.on = names(o, "join on");
@@ -700,34 +705,25 @@ class Parser {
         error(j["on"], fmt::format("column '{}' is not in the static table ({})", op.on[k], op.schema->toDDL()));
     }
     if (!columns) return op;
-    auto type = parseJoinType(op.how);
-    bool existence = type.ok() && (*type == JoinType::kLeftSemi || *type == JoinType::kLeftAnti);
-    std::vector<Field> out;
-    for (const auto& c : op.on) {
-      const Field* left = findColumn(*columns, c);
-      int r = op.schema->indexOf(c);
-      if (left == nullptr || r < 0) return op;  // reported above
-      const Field& right = op.schema->field(static_cast<size_t>(r));
-      if (left->type != right.type)
-        error(j["on"], fmt::format("join column '{}' is {} in the stream and {} in the static table; "
-                                   "streamsim joins equal types only (Spark would cast one side)",
-                                   c, sparkSqlType(left->type), sparkSqlType(right.type)));
-      out.push_back(*left);
+    if (!type) {
+      columns.reset();  // the output's columns are unknown: later operators' checks are skipped
+      return op;
     }
-    for (const Field& f : *columns)
-      if (std::find(op.on.begin(), op.on.end(), f.name) == op.on.end()) out.push_back(f);
-    if (!existence) {
-      for (Field f : op.schema->fields()) {
-        if (std::find(op.on.begin(), op.on.end(), f.name) != op.on.end()) continue;
-        if (findColumn(*columns, f.name) != nullptr)
-          error(s["schema"], fmt::format("column '{}' is in both the stream and the static table and is not "
-                                         "a join column: Spark keeps both and any later use of the name fails "
-                                         "with [AMBIGUOUS_REFERENCE]; rename one of them", f.name));
-        if (type.ok() && *type == JoinType::kLeftOuter) f.nullable = true;
-        out.push_back(std::move(f));
+    Schema stream(*columns);
+    for (const auto& c : op.on) {
+      if (stream.indexOf(c) < 0 || op.schema->indexOf(c) < 0) {  // reported above
+        columns.reset();
+        return op;
       }
     }
-    columns = std::move(out);
+    StreamStaticJoinShape shape = streamStaticJoinShape(stream, *op.schema, op.on, *type);
+    if (!shape.status.ok()) {
+      bool table = shape.problem == StreamStaticJoinShape::Problem::kTableColumn;
+      error(table ? s["schema"] : j["on"], shape.status.message());
+      columns.reset();
+      return op;
+    }
+    columns = std::move(shape.fields);
     return op;
   }
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/trace_events.h"
+
 
 namespace streamsim::harness {
 
@@ -70,8 +72,12 @@ void SimEnv::downUntil(TimeMs until, std::string_view after, int64_t crashBatch)
   if (downtime_handler_) downtime_handler_(until);
   if (clock_.nowMs() < until) clock_.set(until);
   until = clock_.nowMs();  // a handler may end it later (a generated workload: at a trigger time)
-  trace_.event(fmt::format(R"({{"event":"driver_down","after":"{}","batch":{},"from":{},"until":{}}})", after,
-                           crashBatch, from, until));
+  TraceEvent(events::kDriverDown)
+      .add("after", after)
+      .add("batch", crashBatch)
+      .add("from", from)
+      .add("until", until)
+      .emit(&trace_);
   if (after == "crash") {
     downtime_ms_ += until - from;
     ++downtimes_;

@@ -3,10 +3,10 @@
 #include <algorithm>
 
 #include <fmt/format.h>
-#include <nlohmann/json.hpp>
 
 #include "streamsim/fault_points.h"
 #include "streamsim/sim/random.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim::sim {
 namespace {
@@ -118,16 +118,12 @@ void FaultInjector::finish(Armed& a) {
 void FaultInjector::record(std::string kind, std::string_view point, const FaultContext& ctx, int64_t pass,
                            bool planned) {
   if (trace_ != nullptr) {
-    nlohmann::ordered_json j;
-    j["event"] = "fault_injected";
-    j["kind"] = kind;
-    j["point"] = point;
-    j["batch"] = ctx.batchId;
-    if (ctx.partition >= 0) j["partition"] = ctx.partition;
-    if (ctx.operatorId >= 0) j["operator"] = ctx.operatorId;
-    if (!ctx.path.empty()) j["path"] = ctx.path;
-    j["pass"] = pass;
-    trace_->event(j.dump());
+    TraceEvent e(events::kFaultInjected);
+    e.add("kind", kind).add("point", point).add("batch", ctx.batchId);
+    if (ctx.partition >= 0) e.add("partition", ctx.partition);
+    if (ctx.operatorId >= 0) e.add("operator", ctx.operatorId);
+    if (!ctx.path.empty()) e.add("path", ctx.path);
+    std::move(e).add("pass", pass).emit(trace_);
   }
   injected_.push_back(InjectedFault{std::move(kind), std::string(point), ctx, pass, planned});
 }
@@ -240,12 +236,11 @@ void FaultInjector::applyCrash(SimFileSystem& fs) {
     return keep;
   });
   if (trace_ != nullptr) {
-    nlohmann::ordered_json j;
-    j["event"] = "crash_applied";
-    j["crash"] = number;
-    j["files_unsynced"] = files;
-    j["bytes_dropped"] = dropped;
-    trace_->event(j.dump());
+    TraceEvent(events::kCrashApplied)
+        .add("crash", number)
+        .add("files_unsynced", files)
+        .add("bytes_dropped", dropped)
+        .emit(trace_);
   }
   FaultContext ctx;
   injected_.push_back(InjectedFault{"crash_applied", "", ctx, static_cast<int64_t>(number), false});

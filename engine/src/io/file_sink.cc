@@ -9,6 +9,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/json_rows.h"
+#include "streamsim/trace_events.h"
 #include "json_text.h"
 
 namespace streamsim {
@@ -24,9 +25,6 @@ std::string quote(std::string_view s) {
   return out;
 }
 
-void trace(const Env* env, const std::string& json) {
-  if (env != nullptr && env->trace != nullptr) env->trace->event(json);
-}
 
 }  // namespace
 
@@ -73,8 +71,8 @@ Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) 
   FileSinkLog log(env, options_.path, options_.compactInterval);
   STREAMSIM_ASSIGN_OR_RETURN(auto latest, log.getLatestBatchId());
   if (latest && ctx.batchId <= *latest) {
-    trace(&env, fmt::format(R"({{"event":"sink_skip","sink":"files","batch":{},"latestCommitted":{}}})",
-                            ctx.batchId, *latest));
+    if (env.trace != nullptr)
+      TraceEvent(events::kSinkSkip).add("sink", "files").add("batch", ctx.batchId).add("latestCommitted", *latest).emit(env.trace);
     return Status::OK();
   }
   std::vector<SinkFileStatus> files;
@@ -104,10 +102,16 @@ Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) 
         "be writing to this folder",
         description(), ctx.batchId));
   }
-  std::string names;
-  for (const SinkFileStatus& f : files) names += (names.empty() ? "" : ",") + quote(f.path);
-  trace(&env, fmt::format(R"({{"event":"sink_write","sink":"files","batch":{},"rows":{},"files":[{}]}})",
-                          ctx.batchId, rows.size(), names));
+  if (env.trace != nullptr) {
+    std::string names = "[";
+    for (const SinkFileStatus& f : files) names += (names.size() == 1 ? "" : ",") + quote(f.path);
+    TraceEvent(events::kSinkWrite)
+        .add("sink", "files")
+        .add("batch", ctx.batchId)
+        .add("rows", rows.size())
+        .addJson("files", names + "]")
+        .emit(env.trace);
+  }
   STREAMSIM_ASSIGN_OR_RETURN(std::string writtenAs, log.fileNameFor(ctx.batchId));
   fc.path = joinPath(log.dir(), writtenAs);
   return passFaultPoint(env, faults::kSinkAfterMetadata, fc);

@@ -10,6 +10,7 @@
 #include "streamsim/checkpoint/offset_log.h"
 #include "json_text.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim {
 
@@ -63,12 +64,6 @@ std::string_view baseNameView(std::string_view path) {
   while (path.size() > 1 && path.back() == '/') path.remove_suffix(1);
   auto pos = path.rfind('/');
   return pos == std::string_view::npos ? path : path.substr(pos + 1);
-}
-
-std::string quote(std::string_view s) {
-  std::string out;
-  detail::appendJsonString(out, s);
-  return out;
 }
 
 }  // namespace
@@ -343,13 +338,17 @@ Result<std::optional<std::string>> FileSource::latestOffset(
     log_offset_ = k;
     for (const Candidate& c : fresh) markSeen(c.path, c.timestamp);
     if (ctx.env->trace != nullptr) {  // the event is built only for a trace sink
-      std::string files;
+      std::string files = "[";
       for (const Candidate& c : fresh) {
-        if (!files.empty()) files += ',';
-        detail::appendJsonString(files, c.path);  // = quote(c.path)
+        if (files.size() > 1) files += ',';
+        detail::appendJsonString(files, c.path);
       }
-      trace(ctx, fmt::format(R"({{"event":"files_taken","batch":{},"source":{},"logOffset":{},"files":[{}]}})",
-                             ctx.batchId, ctx.sourceIndex, k, files));
+      trace(ctx, TraceEvent(events::kFilesTaken)
+                     .add("batch", ctx.batchId)
+                     .add("source", ctx.sourceIndex)
+                     .add("logOffset", k)
+                     .addJson("files", files + "]")
+                     .done());
     }
     FaultContext fc;
     fc.batchId = ctx.batchId;
@@ -412,13 +411,18 @@ void FileSource::cleanFile(const SourceContext& ctx, const std::string& path) {
   }
   const char* action = options_.cleanSource == CleanSourceMode::kDelete ? "delete" : "archive";
   if (st.ok()) {
-    trace(ctx, fmt::format(R"({{"event":"clean_source","batch":{},"action":"{}","path":{}{}}})",
-                           ctx.batchId, action, quote(path),
-                           to.empty() ? std::string() : ",\"to\":" + quote(to)));
+    TraceEvent e(events::kCleanSource);
+    e.add("batch", ctx.batchId).add("action", action).add("path", path);
+    if (!to.empty()) e.add("to", to);
+    trace(ctx, std::move(e).done());
   } else {
     // Best-effort, as Spark: the failure is reported, the query goes on.
-    trace(ctx, fmt::format(R"({{"event":"clean_source_failed","batch":{},"action":"{}","path":{},"error":{}}})",
-                           ctx.batchId, action, quote(path), quote(st.toString())));
+    trace(ctx, TraceEvent(events::kCleanSourceFailed)
+                   .add("batch", ctx.batchId)
+                   .add("action", action)
+                   .add("path", path)
+                   .add("error", st.toString())
+                   .done());
   }
 }
 
@@ -434,10 +438,11 @@ Status FileSource::commit(const SourceContext& ctx, const std::string& end) {
   for (int64_t id = cleaned_through_ + 1; id <= k; ++id) {
     auto entries = log.get(id);
     if (!entries.ok() || !*entries) {
-      trace(ctx, fmt::format(R"({{"event":"clean_source_failed","batch":{},"logOffset":{},"error":{}}})",
-                             ctx.batchId, id,
-                             quote(entries.ok() ? std::string("log batch missing")
-                                                : entries.status().toString())));
+      trace(ctx, TraceEvent(events::kCleanSourceFailed)
+                     .add("batch", ctx.batchId)
+                     .add("logOffset", id)
+                     .add("error", entries.ok() ? std::string("log batch missing") : entries.status().toString())
+                     .done());
       continue;
     }
     for (const FileSourceEntry& e : **entries)
@@ -453,8 +458,7 @@ Status FileSource::commit(const SourceContext& ctx, const std::string& end) {
       fc.path = paths[i];
       Status st = passFaultPoint(*ctx.env, faults::kCleanSourceMid, fc);
       if (!st.ok()) {
-        trace(ctx, fmt::format(R"({{"event":"clean_source_failed","batch":{},"error":{}}})",
-                               ctx.batchId, quote(st.toString())));
+        trace(ctx, TraceEvent(events::kCleanSourceFailed).add("batch", ctx.batchId).add("error", st.toString()).done());
         return Status::OK();
       }
     }

@@ -1,4 +1,5 @@
 #include "streamsim/io/foreach_sink.h"
+#include "streamsim/trace_events.h"
 
 #include <exception>
 
@@ -27,8 +28,7 @@ Status ForeachSink::addBatch(const SinkContext& ctx, const std::vector<Row>& row
     writer_->close(Status::OK());
   }
   if (ctx.env != nullptr && ctx.env->trace != nullptr) {
-    ctx.env->trace->event(fmt::format(R"({{"event":"sink_write","sink":"foreach","batch":{},"rows":{}}})",
-                                      ctx.batchId, n));
+    TraceEvent(events::kSinkWrite).add("sink", "foreach").add("batch", ctx.batchId).add("rows", n).emit(ctx.env->trace);
   }
   return Status::OK();
 }

@@ -1,4 +1,5 @@
 #include "streamsim/io/memory_sink.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim {
 
@@ -67,8 +68,12 @@ void MemorySinkData::clear() {
 Status MemorySink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) {
   bool added = data_->addBatch(ctx.batchId, rows, ctx.outputMode);
   if (ctx.env != nullptr && ctx.env->trace != nullptr) {
-    ctx.env->trace->event(fmt::format(R"({{"event":"sink_write","sink":"memory","batch":{},"rows":{},"skipped":{}}})",
-                                      ctx.batchId, rows.size(), added ? "false" : "true"));
+    TraceEvent(events::kSinkWrite)
+        .add("sink", "memory")
+        .add("batch", ctx.batchId)
+        .add("rows", rows.size())
+        .add("skipped", !added)
+        .emit(ctx.env->trace);
   }
   return Status::OK();
 }

@@ -7,6 +7,7 @@
 #include "streamsim/checkpoint/operator_metadata.h"
 #include "streamsim/env.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim::ops {
 
@@ -109,9 +110,12 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
     for (int attempt = 0;; ++attempt) {
       // For the oracles (harness/oracles.h): events after this belong to this attempt.
       if (ctx.env->trace != nullptr)
-        ctx.env->trace->event(fmt::format(
-            R"({{"event":"task_attempt","operator":{},"batch":{},"partition":{},"attempt":{}}})",
-            operatorId, ctx.batchId, p, attempt));
+        TraceEvent(events::kTaskAttempt)
+            .add("operator", operatorId)
+            .add("batch", ctx.batchId)
+            .add("partition", p)
+            .add("attempt", attempt)
+            .emit(ctx.env->trace);
       Result<AttemptResult> r = runOneAttempt(ctx, operatorId, p, task);
       if (r.ok()) {
         progress.numRowsTotal += r->metrics.numKeys;
@@ -141,9 +145,12 @@ Result<StateStore*> RealTimeStateStores::get(BatchContext& ctx, int operatorId, 
   auto it = stores_.find(key);
   if (it != stores_.end()) return it->second.get();
   if (ctx.env->trace != nullptr)
-    ctx.env->trace->event(fmt::format(
-        R"({{"event":"task_attempt","operator":{},"batch":{},"partition":{},"attempt":0}})",
-        operatorId, ctx.batchId, partition));
+    TraceEvent(events::kTaskAttempt)
+        .add("operator", operatorId)
+        .add("batch", ctx.batchId)
+        .add("partition", partition)
+        .add("attempt", 0)
+        .emit(ctx.env->trace);
   STREAMSIM_ASSIGN_OR_RETURN(
       std::unique_ptr<StateStore> store,
       ctx.stateStores->open(ctx.checkpointRoot, operatorId, partition, ctx.batchId));

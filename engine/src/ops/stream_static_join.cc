@@ -63,6 +63,59 @@ Status checkStreamStaticJoinType(JoinType type) {
   return Status::InvalidArgument(msg).withCondition("_LEGACY_ERROR_TEMP_3102", {{"msg", msg}});
 }
 
+StreamStaticJoinShape streamStaticJoinShape(const Schema& stream, const Schema& table,
+                                            const std::vector<std::string>& on, JoinType type) {
+  StreamStaticJoinShape s;
+  auto fail = [&](StreamStaticJoinShape::Problem problem, std::string message) {
+    s.status = Status::InvalidArgument(std::move(message));
+    s.problem = problem;
+    return s;
+  };
+  auto has = [](const std::vector<int>& v, size_t i) {
+    return std::find(v.begin(), v.end(), static_cast<int>(i)) != v.end();
+  };
+  for (const auto& c : on) {
+    int i = stream.indexOf(c);
+    if (i < 0)
+      return fail(StreamStaticJoinShape::Problem::kJoinColumn,
+                  fmt::format("join column '{}' is not in the stream's rows ({})", c, stream.toDDL()));
+    int r = table.indexOf(c);
+    if (r < 0)
+      return fail(StreamStaticJoinShape::Problem::kJoinColumn,
+                  fmt::format("join column '{}' is not in the static table ({})", c, table.toDDL()));
+    const Field& left = stream.field(static_cast<size_t>(i));
+    const Field& right = table.field(static_cast<size_t>(r));
+    if (left.type != right.type)
+      return fail(StreamStaticJoinShape::Problem::kJoinColumn,
+                  fmt::format("join column '{}' is {} in the stream and {} in the static table; streamsim "
+                              "joins equal types only (Spark would cast one side)",
+                              c, sparkSqlType(left.type), sparkSqlType(right.type)));
+    s.streamKeys.push_back(i);
+    s.tableKeys.push_back(r);
+    s.fields.push_back(left);
+  }
+  for (size_t i = 0; i < stream.size(); ++i) {
+    if (has(s.streamKeys, i)) continue;
+    s.streamRest.push_back(static_cast<int>(i));
+    s.fields.push_back(stream.field(i));
+  }
+  if (type == JoinType::kLeftSemi || type == JoinType::kLeftAnti) return s;
+  for (size_t i = 0; i < table.size(); ++i) {
+    if (has(s.tableKeys, i)) continue;
+    Field f = table.field(i);
+    if (stream.indexOf(f.name) >= 0)
+      return fail(StreamStaticJoinShape::Problem::kTableColumn,
+                  fmt::format("column '{}' is in both the stream and the static table and is not a join "
+                              "column: Spark keeps both and any later use of the name fails with "
+                              "[AMBIGUOUS_REFERENCE]; rename one of them",
+                              f.name));
+    if (type == JoinType::kLeftOuter) f.nullable = true;
+    s.tableRest.push_back(static_cast<int>(i));
+    s.fields.push_back(std::move(f));
+  }
+  return s;
+}
+
 namespace {
 
 class StreamStaticJoin final : public Operator {
@@ -112,7 +165,7 @@ class StreamStaticJoin final : public Operator {
       if (row.schema() != shape_schema_) STREAMSIM_RETURN_IF_ERROR(shape(row.schema()));
       key.clear();
       bool hasNull = false;
-      for (int i : stream_keys_) {
+      for (int i : shape_.streamKeys) {
         key.push_back(row[static_cast<size_t>(i)]);
         hasNull = hasNull || key.back().isNull();
       }
@@ -138,52 +191,12 @@ class StreamStaticJoin final : public Operator {
   }
 
  private:
-  // Works out the join for rows of `schema`: where the join columns are, and the output schema
-  // (join columns, the stream's others, the table's others).
+  // Works out the join for rows of `schema` (streamStaticJoinShape).
   Status shape(const SchemaPtr& schema) {
-    stream_keys_.clear();
-    stream_rest_.clear();
-    table_rest_.clear();
-    std::vector<Field> fields;
-    for (size_t k = 0; k < on_.size(); ++k) {
-      int i = schema->indexOf(on_[k]);
-      if (i < 0)
-        return Status::InvalidArgument(fmt::format("join: column '{}' is not in the stream's rows ({})",
-                                                   on_[k], schema->toDDL()));
-      const Field& left = schema->field(static_cast<size_t>(i));
-      const Field& right = table_.schema->field(static_cast<size_t>(table_keys_[k]));
-      if (left.type != right.type)
-        return Status::InvalidArgument(fmt::format(
-            "join: column '{}' is {} in the stream and {} in the static table; streamsim joins "
-            "equal types only (Spark would cast one side): cast one of them",
-            on_[k], sparkSqlType(left.type), sparkSqlType(right.type)));
-      stream_keys_.push_back(i);
-      fields.push_back(left);
-    }
-    for (size_t i = 0; i < schema->size(); ++i) {
-      if (std::find(stream_keys_.begin(), stream_keys_.end(), static_cast<int>(i)) != stream_keys_.end())
-        continue;
-      stream_rest_.push_back(static_cast<int>(i));
-      fields.push_back(schema->field(i));
-    }
-    if (type_ != JoinType::kLeftSemi && type_ != JoinType::kLeftAnti) {
-      for (size_t i = 0; i < table_.schema->size(); ++i) {
-        if (std::find(table_keys_.begin(), table_keys_.end(), static_cast<int>(i)) != table_keys_.end())
-          continue;
-        Field f = table_.schema->field(i);
-        if (schema->indexOf(f.name) >= 0)
-          return Status::InvalidArgument(fmt::format(
-              "join: column '{}' is in both the stream and the static table and is not a join "
-              "column: Spark keeps both, and any later use of the name fails with "
-              "[AMBIGUOUS_REFERENCE]; rename one of them (streamsim rows cannot hold two columns "
-              "of one name)",
-              f.name));
-        if (type_ == JoinType::kLeftOuter) f.nullable = true;
-        table_rest_.push_back(static_cast<int>(i));
-        fields.push_back(std::move(f));
-      }
-    }
-    out_schema_ = makeSchema(std::move(fields));
+    StreamStaticJoinShape s = streamStaticJoinShape(*schema, *table_.schema, on_, type_);
+    if (!s.status.ok()) return s.status;
+    shape_ = std::move(s);
+    out_schema_ = makeSchema(shape_.fields);
     shape_schema_ = schema;
     return Status::OK();
   }
@@ -191,9 +204,9 @@ class StreamStaticJoin final : public Operator {
   Row joined(const Row& row, const Row* match) const {
     std::vector<Value> values;
     values.reserve(out_schema_->size());
-    for (int i : stream_keys_) values.push_back(row[static_cast<size_t>(i)]);
-    for (int i : stream_rest_) values.push_back(row[static_cast<size_t>(i)]);
-    for (int i : table_rest_) values.push_back(match != nullptr ? (*match)[static_cast<size_t>(i)] : Value());
+    for (int i : shape_.streamKeys) values.push_back(row[static_cast<size_t>(i)]);
+    for (int i : shape_.streamRest) values.push_back(row[static_cast<size_t>(i)]);
+    for (int i : shape_.tableRest) values.push_back(match != nullptr ? (*match)[static_cast<size_t>(i)] : Value());
     return Row(out_schema_, std::move(values));
   }
 
@@ -202,8 +215,8 @@ class StreamStaticJoin final : public Operator {
   JoinType type_;
   std::vector<int> table_keys_;
   std::map<std::vector<Value>, std::vector<size_t>> index_;
-  SchemaPtr shape_schema_;  // the input schema stream_keys_... were worked out for
-  std::vector<int> stream_keys_, stream_rest_, table_rest_;
+  SchemaPtr shape_schema_;  // the input schema shape_ was worked out for
+  StreamStaticJoinShape shape_;
   SchemaPtr out_schema_;
 };
 

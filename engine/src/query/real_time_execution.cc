@@ -23,6 +23,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/real_time.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim {
 namespace {
@@ -152,8 +153,13 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
   const TimeMs plannedEnd = rerun ? startMs : startMs + options_.trigger.intervalMs;
   const TimeMs evictionWatermark = rerun ? rerun->watermark : watermark_;
   if (env_.trace != nullptr)
-    trace(fmt::format(R"({{"batch":{},"event":"batch_planned","realTime":true,"rerun":{},"timestamp":{},"until":{},"watermark":{}}})",
-                      batchId, rerun.has_value(), startMs, plannedEnd, evictionWatermark));
+    trace(TraceEvent(events::kBatchPlanned, batchId)
+              .add("realTime", true)
+              .add("rerun", rerun.has_value())
+              .add("timestamp", startMs)
+              .add("until", plannedEnd)
+              .add("watermark", evictionWatermark)
+              .done());
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (!committed_offsets_[i]) continue;
     SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false, false};
@@ -208,7 +214,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
     return std::tie(a.doneMs, a.task, a.offset) < std::tie(b.doneMs, b.task, b.offset);
   });
   if (env_.trace != nullptr)
-    trace(fmt::format(R"({{"batch":{},"event":"input","rows":{}}})", batchId, progress.numInputRows));
+    trace(TraceEvent(events::kInput, batchId).add("rows", progress.numInputRows).done());
 
   ops::RealTimeStateStores stores;
   BatchContext ctx;
@@ -301,7 +307,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
   }
   progress.numOutputRows = emitted;
   if (env_.trace != nullptr)
-    trace(fmt::format(R"({{"batch":{},"event":"sink_write","rows":{}}})", batchId, emitted));
+    trace(TraceEvent(events::kSinkWrite, batchId).add("rows", emitted).done());
 
   ctx.stateProgress = std::move(stateProgress);
   advanceWatermark(ctx, progress, evictionWatermark);

@@ -5,15 +5,13 @@
 #include <algorithm>
 #include <charconv>
 
-#include <nlohmann/json.hpp>
-
 #include "streamsim/checkpoint/checkpoint_metadata.h"
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/query.h"
+#include "streamsim/trace_events.h"
 
-#include "../json_text.h"
 #include "real_time_execution.h"
 
 namespace streamsim {
@@ -25,43 +23,6 @@ constexpr const char* kWatermarkPolicyConf = "spark.sql.streaming.multipleWaterm
 constexpr const char* kCheckpointFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
 
 std::string offsetText(const std::optional<std::string>& o) { return o ? *o : std::string(); }
-
-// A batch's trace event as nlohmann::json{{"event", E}, {"batch", B}, more...}.dump() wrote it
-// (keys in the std::map order the DOM kept: "batch", "event", then the rest, which callers pass
-// in sorted order), written straight into a string: a DOM and its dump for each of the five
-// events of every batch were ~2.6% of a sweep seed's instructions. `event` is a plain name.
-class BatchEvent {
- public:
-  BatchEvent(std::string_view event, int64_t batch) {
-    text_ = "{\"batch\":";
-    detail::appendJsonInt(text_, batch);
-    text_ += ",\"event\":\"";
-    text_ += event;
-    text_ += '"';
-  }
-  BatchEvent& add(std::string_view key, int64_t v) {
-    appendKey(key);
-    detail::appendJsonInt(text_, v);
-    return *this;
-  }
-  BatchEvent& add(std::string_view key, bool v) {
-    appendKey(key);
-    text_ += v ? "true" : "false";
-    return *this;
-  }
-  std::string done() {
-    text_ += '}';
-    return std::move(text_);
-  }
-
- private:
-  void appendKey(std::string_view key) {
-    text_ += ",\"";
-    text_ += key;
-    text_ += "\":";
-  }
-  std::string text_;
-};
 
 }  // namespace
 
@@ -81,8 +42,8 @@ Status StreamingQuery::fail(Status st) {
       for (auto& op : operators_) op->stop();
       active_ = false;
     }
-    nlohmann::json j{{"event", "query_failed"}, {"batch", next_batch_id_}, {"error", st.toString()}};
-    trace(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));  // quotes input
+    if (env_.trace != nullptr)
+      trace(TraceEvent(events::kQueryFailed, next_batch_id_).add("error", st.toString()).done());
   }
   return st;
 }
@@ -233,11 +194,12 @@ Status StreamingQuery::open() {
 
   if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeCheckpoint());
   active_ = true;
-  nlohmann::json j{{"event", "query_started"},
-                   {"nextBatch", next_batch_id_},
-                   {"rerun", pending_rerun_.has_value()},
-                   {"watermark", watermark_}};
-  trace(j.dump());
+  if (env_.trace != nullptr)
+    trace(TraceEvent(events::kQueryStarted)
+              .add("nextBatch", next_batch_id_)
+              .add("rerun", pending_rerun_.has_value())
+              .add("watermark", watermark_)
+              .done());
   return Status::OK();
 }
 
@@ -295,7 +257,7 @@ Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
       // repeats the restart (harness/run/clean_restarts.h).
       noData = false;
       if (env_.trace != nullptr)
-        trace(fmt::format(R"({{"event":"no_data_batch_withheld","batch":{}}})", next_batch_id_));
+        trace(TraceEvent(events::kNoDataBatchWithheld).add("batch", next_batch_id_).done());
     }
   }
   if (!hasNewData && !noData) {
@@ -316,7 +278,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   const std::string& root = options_.checkpointLocation;
   FaultContext fctx{batchId, -1, -1, ""};
   if (env_.trace != nullptr) {  // no JSON built without a trace sink
-    trace(BatchEvent("batch_planned", batchId)
+    trace(TraceEvent(events::kBatchPlanned, batchId)
               .add("rerun", rerun)
               .add("timestamp", batchTimestampMs)
               .add("watermark", evictionWatermark)
@@ -363,7 +325,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     progress.sources.push_back(std::move(sp));
   }
   if (env_.trace != nullptr) {
-    trace(BatchEvent("input", batchId).add("rows", progress.numInputRows).done());
+    trace(TraceEvent(events::kInput, batchId).add("rows", progress.numInputRows).done());
   }
 
   // Run the operators.
@@ -391,7 +353,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   STREAMSIM_RETURN_IF_ERROR(sink_->addBatch(skctx, rows).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
   progress.numOutputRows = static_cast<int64_t>(rows.size());
   if (env_.trace != nullptr) {
-    trace(BatchEvent("sink_write", batchId).add("rows", progress.numOutputRows).done());
+    trace(TraceEvent(events::kSinkWrite, batchId).add("rows", progress.numOutputRows).done());
   }
 
   advanceWatermark(ctx, progress, evictionWatermark);
@@ -417,7 +379,7 @@ Status StreamingQuery::writeOffsets(int64_t batchId, const std::vector<std::opti
         "offsets/{} already exists in {}: another run is using this checkpoint (SPARK-26425)",
         batchId, root));
   if (env_.trace != nullptr) {
-    trace(BatchEvent("offsets_written", batchId).done());
+    trace(TraceEvent(events::kOffsetsWritten, batchId).done());
   }
   return passFaultPoint(env_, faults::kOffsetsAfterWrite, fctx);
 }
@@ -469,7 +431,7 @@ Status StreamingQuery::writeCommit(int64_t batchId) {
     return Status::FailedPrecondition(fmt::format(
         "commits/{} already exists in {}: another run is using this checkpoint (SPARK-26425)", batchId, root));
   if (env_.trace != nullptr) {
-    trace(BatchEvent("commit", batchId).add("nextWatermark", watermark_).done());
+    trace(TraceEvent(events::kCommit, batchId).add("nextWatermark", watermark_).done());
   }
   return passFaultPoint(env_, faults::kCommitsAfterWrite, fctx);
 }
@@ -483,7 +445,7 @@ void StreamingQuery::finishBatch(int64_t batchId, const std::vector<std::optiona
   next_batch_id_ = batchId + 1;
   // Formatted only for a trace sink: the progress JSON is the costliest event of a batch.
   if (env_.trace != nullptr)
-    trace(fmt::format("{{\"event\":\"progress\",\"progress\":{}}}", progress.toJson()));
+    trace(TraceEvent(events::kProgress).addJson("progress", progress.toJson()).done());
   progress_.push_back(std::move(progress));
   if (progress_.size() > 1000) progress_.erase(progress_.begin(), progress_.begin() + 500);
 }
@@ -510,7 +472,7 @@ Status StreamingQuery::purgeLogs(int64_t batchId) {
   }
   purged_below_ = threshold;
   if (env_.trace != nullptr)
-    trace(fmt::format(R"({{"event":"logs_purged","batch":{},"below":{}}})", batchId, threshold));
+    trace(TraceEvent(events::kLogsPurged).add("batch", batchId).add("below", threshold).done());
   return Status::OK();
 }
 
@@ -566,8 +528,8 @@ void StreamingQuery::stop() {
   if (!active_) return;
   for (auto& op : operators_) op->stop();
   active_ = false;
-  nlohmann::json j{{"event", "query_stopped"}, {"nextBatch", next_batch_id_}};
-  trace(j.dump());
+  if (env_.trace != nullptr)
+    trace(TraceEvent(events::kQueryStopped).add("nextBatch", next_batch_id_).done());
 }
 
 const QueryProgress* StreamingQuery::lastProgress() const {

@@ -12,6 +12,7 @@
 #include "json_text.h"
 #include "state/crc32.h"
 #include "state/crc32_fold.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim {
 namespace {
@@ -333,13 +334,8 @@ Status replayStateVersion(const Env& env, const std::string& dir, StateStoreKind
       Status st = data.ok() ? parseStateFile(*data, path, StateFileKind::kSnapshot, base, visit)
                             : data.status().withContext(fmt::format("reading {}", path));
       if (!st.ok()) {
-        if (env.trace != nullptr) {
-          std::string event = R"({"event":"state_snapshot_skipped","path":)";
-          detail::appendJsonString(event, path);
-          event += R"(,"error":)";
-          detail::appendJsonString(event, st.message());
-          env.trace->event(event + "}");
-        }
+        if (env.trace != nullptr)
+          TraceEvent(events::kStateSnapshotSkipped).add("path", path).add("error", st.message()).emit(env.trace);
         if (firstError.ok()) firstError = Status::Corruption(st.message());
         continue;
       }

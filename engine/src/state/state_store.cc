@@ -3,6 +3,7 @@
 // written with the engine's FileSystem. The working copy itself is in memory_state_store.cc /
 // rocksdb_state_store.cc. Format and re-run policy: docs/state-format.md.
 #include "streamsim/state/state_store.h"
+#include "streamsim/trace_events.h"
 
 #include <algorithm>
 #include <cassert>
@@ -71,8 +72,10 @@ Status writeStateFile(const Env& env, const std::string& path, const std::string
     bool parses = existing.ok() &&
                   parseStateFile(*existing, path, kind, version, [](const StateRecordView&) {}).ok();
     if (env.trace != nullptr)
-      env.trace->event(fmt::format(R"({{"event":"state_file_replaced","path":"{}","reason":"{}"}})",
-                                   path, parses ? "content differs" : "torn"));
+      TraceEvent(events::kStateFileReplaced)
+          .add("path", path)
+          .add("reason", parses ? "content differs" : "torn")
+          .emit(env.trace);
     STREAMSIM_RETURN_IF_ERROR(env.fs->remove(path));
   }
   return writeFileAtomically(env, path, data, ctx);
@@ -163,9 +166,12 @@ class VersionedStateStore final : public StateStore {
     int64_t numKeys = metrics().numKeys;
     release(/*valid=*/true);
     if (env_.trace != nullptr)
-      env_.trace->event(fmt::format(
-          R"({{"event":"state_commit","operator":{},"partition":{},"version":{},"keys":{}}})",
-          operator_id_, partition_, next, numKeys));
+      TraceEvent(events::kStateCommit)
+          .add("operator", operator_id_)
+          .add("partition", partition_)
+          .add("version", next)
+          .add("keys", numKeys)
+          .emit(env_.trace);
     return passFaultPoint(env_, faults::kStateAfterCommit, ctx);
   }
 
@@ -242,9 +248,12 @@ class VersionedStateStore final : public StateStore {
         std::vector<std::string> deleted,
         deleteOldStateFiles(env_, dir_, kind_, files, next, options_.minVersionsToRetain));
     if (env_.trace != nullptr && !deleted.empty())
-      env_.trace->event(fmt::format(
-          R"({{"event":"state_files_deleted","operator":{},"partition":{},"version":{},"count":{}}})",
-          operator_id_, partition_, next, deleted.size()));
+      TraceEvent(events::kStateFilesDeleted)
+          .add("operator", operator_id_)
+          .add("partition", partition_)
+          .add("version", next)
+          .add("count", deleted.size())
+          .emit(env_.trace);
     return Status::OK();
   }
 

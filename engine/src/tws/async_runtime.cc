@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim {
 namespace detail {
@@ -243,7 +244,7 @@ class PhaseRunner final : public AsyncRuntime {
           const Choice& c = choices[pick];
           enter(c.call);
           if (phase_.trace)
-            phase_.trace("tws.switch",
+            phase_.trace(events::kTwsSwitch,
                          fmt::format(R"("step":{},"at":{},"instead_key":{},"instead_at":{})",
                                      at.step, nlohmann::json(ats[pick]).dump(),
                                      sequentialWaits ? "null" : keyJson(choices[0].call),

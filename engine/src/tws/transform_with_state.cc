@@ -12,6 +12,7 @@
 #include "streamsim/ops/partitioning.h"
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/state/row_encoding.h"
+#include "streamsim/trace_events.h"
 #include "tws/async_runtime.h"
 #include "tws/tws_internal.h"
 
@@ -449,10 +450,13 @@ class TransformWithStateOperator final : public Operator {
       int64_t batch = ctx.batchId;
       task.trace = [sink, op, batch, partition, &task](std::string_view event,
                                                        const std::string& fields) {
-        sink->event(fmt::format(
-            R"({{"event":"{}","operator":{},"batch":{},"partition":{},"key":{}{}{}}})", event, op,
-            batch, partition, task.hasKey ? task.keyRow.toJson() : "null",
-            fields.empty() ? "" : ",", fields));
+        TraceEvent(event)
+            .add("operator", op)
+            .add("batch", batch)
+            .add("partition", partition)
+            .addJson("key", task.hasKey ? task.keyRow.toJson() : "null")
+            .addMembers(fields)
+            .emit(sink);
       };
     }
     run.handle = std::make_unique<TaskHandle>(task);
@@ -516,7 +520,7 @@ class TransformWithStateOperator final : public Operator {
           [&](size_t) { return ++finished == half ? midway() : Status::OK(); },
           [&](size_t i, Output& o) {
             if (task.trace)
-              task.trace("tws.rows", fmt::format(R"("in":{},"out":{})", groups[i].rows.size(),
+              task.trace(events::kTwsRows, fmt::format(R"("in":{},"out":{})", groups[i].rows.size(),
                                                  o.rows().size()));
             return collect(ctx, partition, task, o, out);
           }));
@@ -533,7 +537,7 @@ class TransformWithStateOperator final : public Operator {
         fields += std::to_string(g.rows.size());
         fields += ",\"out\":";
         fields += std::to_string(o.rows().size());
-        task.trace("tws.rows", fields);
+        task.trace(events::kTwsRows, fields);
       }
       STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));
       if (i + 1 == half) STREAMSIM_RETURN_IF_ERROR(midway());
@@ -557,17 +561,17 @@ class TransformWithStateOperator final : public Operator {
             [&](size_t i) { return due.timers[i].key; },
             [&](size_t i, Output& o) -> Task<> {
               const detail::DueTimer& t = due.timers[i];
-              if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) {
+              if (task.timersDeleted != deletedBefore && !detail::timerExists(store, task.timerKeys, t.key, t.ts)) {
                 skipped[i] = 1;
                 return Task<>();
               }
-              if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
+              if (task.trace) task.trace(events::kTimerFired, fmt::format(R"("ts":{})", t.ts));
               keys[i] = task.keyRow;
               return async->processor().handleExpiredTimer(keys[i], timerValues, infos[i], o);
             },
             [&](size_t i) {
               if (skipped[i]) return Status::OK();
-              detail::deleteTimerEntries(store, due.timers[i].key, due.timers[i].ts);
+              detail::deleteTimerEntries(store, task.timerKeys, due.timers[i].key, due.timers[i].ts);
               ++task.timersFired;
               return Status::OK();
             },
@@ -577,14 +581,14 @@ class TransformWithStateOperator final : public Operator {
                                                         : std::span(due.timers)) {
         // An earlier handler of this scan may have deleted it (only deleteTimer can: a handler
         // registers timers at any time, but the scan's list is fixed when it starts).
-        if (task.timersDeleted != deletedBefore && !detail::timerExists(store, t.key, t.ts)) continue;
+        if (task.timersDeleted != deletedBefore && !detail::timerExists(store, task.timerKeys, t.key, t.ts)) continue;
         setKey(task, t.key);
-        if (task.trace) task.trace("tws.timer_fired", fmt::format(R"("ts":{})", t.ts));
+        if (task.trace) task.trace(events::kTimerFired, fmt::format(R"("ts":{})", t.ts));
         STREAMSIM_RETURN_IF_ERROR(invoke(ctx, partition, task, Phase::kExpiredTimer, [&] {
           processor.handleExpiredTimer(task.keyRow, timerValues, ExpiredTimerInfo(t.ts), o);
         }));
         STREAMSIM_RETURN_IF_ERROR(collect(ctx, partition, task, o, out));
-        detail::deleteTimerEntries(store, t.key, t.ts);
+        detail::deleteTimerEntries(store, task.timerKeys, t.key, t.ts);
         ++task.timersFired;
       }
     }
@@ -607,7 +611,7 @@ class TransformWithStateOperator final : public Operator {
       task.ttlRemoved += removed;
       task.ttlRemovedByVariable[vi] = removed;
       if (task.trace && removed > 0)
-        task.trace("tws.ttl_expired", fmt::format(R"("state":{},"count":{})",
+        task.trace(events::kTtlExpired, fmt::format(R"("state":{},"count":{})",
                                                   nlohmann::json(v.name).dump(), removed));
     }
     return Status::OK();

@@ -52,6 +52,19 @@ struct StateVariable {
   StatefulProcessorHandle::StateVariableInfo info;
 };
 
+// A timer's two index keys: (grouping key, time) in $timers_key, (time, grouping key) in
+// $timers_ts. A timer batch makes four per fired timer, longer than std::string's inline buffer:
+// they are built in a buffer per kind that keeps its capacity (the store copies what it keeps; no
+// caller holds a key across another call of the same kind). One per task.
+class TimerKeys {
+ public:
+  std::string_view byKey(std::string_view key, TimeMs ts);
+  std::string_view byTime(std::string_view key, TimeMs ts);
+
+ private:
+  std::string by_key_, by_time_;
+};
+
 struct TaskContext {
   StateStore* store = nullptr;  // nullptr in start()'s dry run of init() (handle state PRE_INIT)
   const Env* env = nullptr;
@@ -73,6 +86,7 @@ struct TaskContext {
   // Timers deleted by deleteTimer() in this task: the expired-timer scan re-checks that a due
   // timer still exists only when a handler deleted one since the scan began.
   int64_t timersDeleted = 0;
+  TimerKeys timerKeys;
   // Counters for progress (Spark's custom metrics of the operator).
   int64_t timersFired = 0;
   int64_t ttlRemoved = 0;
@@ -127,7 +141,7 @@ class TaskHandle final : public StatefulProcessorHandle {
 };
 
 // Timers of the task's store.
-void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts);
+void deleteTimerEntries(StateStore& store, TimerKeys& keys, std::string_view key, TimeMs ts);
 struct DueTimer {
   TimeMs ts;
   std::string_view key;  // into DueTimers::keys
@@ -140,7 +154,7 @@ struct DueTimers {
 };
 // All timers with ts <= threshold, ascending by (ts, key).
 DueTimers dueTimers(StateStore& store, TimeMs threshold);
-bool timerExists(StateStore& store, std::string_view key, TimeMs ts);
+bool timerExists(StateStore& store, TimerKeys& keys, std::string_view key, TimeMs ts);
 
 // Physically removes the values of `variable` expired at `now` (the TTL cleanup pass).
 // Returns how many values (list elements, map entries) were removed.

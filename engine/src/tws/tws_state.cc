@@ -7,6 +7,7 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/trace_events.h"
 #include "tws/tws_internal.h"
 
 namespace streamsim {
@@ -153,29 +154,24 @@ namespace detail {
 // ---------------------------------------------------------------------------------------------
 
 namespace {
-// A timer's two index keys: (grouping key, time) in $timers_key, (time, grouping key) in
-// $timers_ts. A timer batch makes four per fired timer, longer than std::string's inline
-// buffer: they are built in a buffer per kind and thread that keeps its capacity (the store
-// copies what it keeps; no caller holds a key across another call of the same kind).
-std::string_view timerKeyByKey(std::string_view key, TimeMs ts) {
-  thread_local std::string out;
-  out.assign(key);
-  appendOrderedTime(ts, out);
-  return out;
-}
-std::string_view timerKeyByTime(std::string_view key, TimeMs ts) {
-  thread_local std::string out;
-  out.clear();
-  appendOrderedTime(ts, out);
-  out.append(key);
-  return out;
-}
-
 [[noreturn]] void corrupt(std::string_view stateName, std::string_view what) {
   throwRule("STATE_DECODE", fmt::format("state variable '{}': corrupt stored entry ({})",
                                         stateName, what));
 }
 }  // namespace
+
+std::string_view TimerKeys::byKey(std::string_view key, TimeMs ts) {
+  by_key_.assign(key);
+  appendOrderedTime(ts, by_key_);
+  return by_key_;
+}
+
+std::string_view TimerKeys::byTime(std::string_view key, TimeMs ts) {
+  by_time_.clear();
+  appendOrderedTime(ts, by_time_);
+  by_time_.append(key);
+  return by_time_;
+}
 
 EntryView decodeEntry(std::string_view stored, std::string_view stateName) {
   auto e = state_layout::readEntry(stored);
@@ -332,13 +328,13 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     std::optional<std::string> stored = task_.store->get(name_, k);
     if (!stored) {
       // Tested first: the trace fields' string would be built per read otherwise.
-      if (tracingTtl()) traceTtl("tws.ttl_read", R"("stored":false,"returned":false)");
+      if (tracingTtl()) traceTtl(events::kTtlRead, R"("stored":false,"returned":false)");
       return std::nullopt;
     }
     EntryView e = decodeEntry(*stored, name_);
     bool expired = isExpired(e.expiresAt, now());
     if (tracingTtl())
-      traceTtl("tws.ttl_read", fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
+      traceTtl(events::kTtlRead, fmt::format(R"("stored":true,"returned":{},"expiresAt":{})",
                                            !expired, e.expiresAt ? *e.expiresAt : -1));
     if (expired) return std::nullopt;
     // The payload is the entry after its header: cut in place, not copied.
@@ -361,12 +357,12 @@ class ValueBackendImpl final : public ValueStateBackend, VariableBase {
     entry_.append(bytes);
     task_.store->put(name_, k, entry_);
     index(expiresAt, k);
-    if (expiresAt) traceTtl("tws.ttl_write", fmt::format(R"("expiresAt":{})", *expiresAt));
+    if (expiresAt) traceTtl(events::kTtlWrite, fmt::format(R"("expiresAt":{})", *expiresAt));
   }
   void clear() override {
     const std::string& k = key("clear");
     task_.store->remove(name_, k);
-    traceTtl("tws.ttl_clear", "");
+    traceTtl(events::kTtlClear, "");
   }
 
  private:
@@ -384,7 +380,7 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
     const std::string& k = key("get");
     auto stored = task_.store->get(name_, k);
     if (!stored) {
-      if (tracingTtl()) traceTtl("tws.ttl_list_read", R"("expiresAt":[])");
+      if (tracingTtl()) traceTtl(events::kTtlListRead, R"("expiresAt":[])");
       return out;
     }
     std::vector<TimeMs> returned;
@@ -394,7 +390,7 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
       out.push_back(std::move(e.payload));
     }
     if (tracingTtl())
-      traceTtl("tws.ttl_list_read", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
+      traceTtl(events::kTtlListRead, fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
   std::vector<StoredValue> stored() override {
@@ -417,7 +413,7 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
   void clear() override {
     const std::string& k = key("clear");
     task_.store->remove(name_, k);
-    traceTtl("tws.ttl_list_clear", "");
+    traceTtl(events::kTtlListClear, "");
   }
 
  private:
@@ -430,7 +426,7 @@ class ListBackendImpl final : public ListStateBackend, VariableBase {
     task_.store->put(name_, k, encodeList(list));
     index(expiresAt, k);
     if (expiresAt && tracingTtl())
-      traceTtl("tws.ttl_list_write", fmt::format(R"("mode":"{}","count":{},"expiresAt":{})", mode,
+      traceTtl(events::kTtlListWrite, fmt::format(R"("mode":"{}","count":{},"expiresAt":{})", mode,
                                                  count, *expiresAt));
   }
 };
@@ -446,14 +442,14 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
     auto stored = task_.store->get(name_, k);
     if (!stored) {
       if (tracingTtl())
-        traceTtl("tws.ttl_map_read", fmt::format(R"("userKey":"{}","stored":false,"returned":false)",
+        traceTtl(events::kTtlMapRead, fmt::format(R"("userKey":"{}","stored":false,"returned":false)",
                                                  hex(userKey)));
       return std::nullopt;
     }
     EntryView e = decodeEntry(*stored, name_);
     bool expired = isExpired(e.expiresAt, now());
     if (tracingTtl())
-      traceTtl("tws.ttl_map_read",
+      traceTtl(events::kTtlMapRead,
                fmt::format(R"("userKey":"{}","stored":true,"returned":{},"expiresAt":{})",
                            hex(userKey), !expired, e.expiresAt ? *e.expiresAt : -1));
     if (expired) return std::nullopt;
@@ -465,7 +461,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
     task_.store->put(name_, k, encodeEntry(expiresAt, value));
     index(expiresAt, k);
     if (expiresAt && tracingTtl())
-      traceTtl("tws.ttl_map_write",
+      traceTtl(events::kTtlMapWrite,
                fmt::format(R"("userKey":"{}","expiresAt":{})", hex(userKey), *expiresAt));
   }
   std::vector<std::pair<std::string, std::string>> entries() override {
@@ -483,7 +479,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
       return true;
     });
     if (tracing)
-      traceTtl("tws.ttl_map_iter", fmt::format(R"("expiresAt":{})", expiryArray(returned)));
+      traceTtl(events::kTtlMapIter, fmt::format(R"("expiresAt":{})", expiryArray(returned)));
     return out;
   }
   std::vector<std::pair<std::string, StoredValue>> stored() override {
@@ -500,7 +496,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
     std::string k = key("removeKey") + std::string(userKey);
     task_.store->remove(name_, k);
     if (tracingTtl())
-      traceTtl("tws.ttl_map_remove", fmt::format(R"("userKey":"{}")", hex(userKey)));
+      traceTtl(events::kTtlMapRemove, fmt::format(R"("userKey":"{}")", hex(userKey)));
   }
   void clear() override {
     const std::string& prefix = key("clear");
@@ -510,7 +506,7 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
       return true;
     });
     for (const std::string& k : keys) task_.store->remove(name_, k);
-    traceTtl("tws.ttl_map_clear", "");
+    traceTtl(events::kTtlMapClear, "");
   }
 };
 
@@ -601,20 +597,20 @@ void TaskHandle::checkTimerCall(std::string_view op) {
 void TaskHandle::registerTimer(TimeMs ts) {
   checkTimerCall("register_timer");
   ++task_.registerTimerCalls;
-  const std::string_view byKey = timerKeyByKey(task_.key, ts);
+  const std::string_view byKey = task_.timerKeys.byKey(task_.key, ts);
   // One timer per (key, timestamp).
   if (!task_.store->putIfAbsent(kTimersByKeyCf, byKey, "")) return;
-  task_.store->put(kTimersByTimeCf, timerKeyByTime(task_.key, ts), "");
-  if (task_.trace) task_.trace("tws.timer_registered", fmt::format("\"ts\":{}", ts));
+  task_.store->put(kTimersByTimeCf, task_.timerKeys.byTime(task_.key, ts), "");
+  if (task_.trace) task_.trace(events::kTimerRegistered, fmt::format("\"ts\":{}", ts));
 }
 
 void TaskHandle::deleteTimer(TimeMs ts) {
   checkTimerCall("delete_timer");
   ++task_.deleteTimerCalls;
-  if (!timerExists(*task_.store, task_.key, ts)) return;
-  deleteTimerEntries(*task_.store, task_.key, ts);
+  if (!timerExists(*task_.store, task_.timerKeys, task_.key, ts)) return;
+  deleteTimerEntries(*task_.store, task_.timerKeys, task_.key, ts);
   ++task_.timersDeleted;
-  if (task_.trace) task_.trace("tws.timer_deleted", fmt::format("\"ts\":{}", ts));
+  if (task_.trace) task_.trace(events::kTimerDeleted, fmt::format("\"ts\":{}", ts));
 }
 
 std::vector<TimeMs> TaskHandle::listTimers() {
@@ -643,13 +639,13 @@ void TaskHandle::deleteIfExists(const std::string& name) {
 // Timers and TTL cleanup
 // ---------------------------------------------------------------------------------------------
 
-bool timerExists(StateStore& store, std::string_view key, TimeMs ts) {
-  return store.get(kTimersByKeyCf, timerKeyByKey(key, ts)).has_value();
+bool timerExists(StateStore& store, TimerKeys& keys, std::string_view key, TimeMs ts) {
+  return store.get(kTimersByKeyCf, keys.byKey(key, ts)).has_value();
 }
 
-void deleteTimerEntries(StateStore& store, std::string_view key, TimeMs ts) {
-  store.remove(kTimersByKeyCf, timerKeyByKey(key, ts));
-  store.remove(kTimersByTimeCf, timerKeyByTime(key, ts));
+void deleteTimerEntries(StateStore& store, TimerKeys& keys, std::string_view key, TimeMs ts) {
+  store.remove(kTimersByKeyCf, keys.byKey(key, ts));
+  store.remove(kTimersByTimeCf, keys.byTime(key, ts));
 }
 
 DueTimers dueTimers(StateStore& store, TimeMs threshold) {

@@ -39,6 +39,25 @@ struct StaticTable {
   std::vector<Row> rows;  // each in `schema`
 };
 
+// Where the join of stream rows of one schema with the table takes each output column from:
+// the analyzer's using-join output order above. `problem` says what a failed `status` is about,
+// so a caller can point at its own input (the scenario loader: `on` or the table's schema).
+struct StreamStaticJoinShape {
+  enum class Problem { kNone, kJoinColumn, kTableColumn };
+  Status status;  // InvalidArgument when the join cannot be made
+  Problem problem = Problem::kNone;
+  std::vector<Field> fields;  // the output columns
+  std::vector<int> streamKeys;  // indexes into the stream's schema, in `on` order
+  std::vector<int> streamRest;  // the stream's other columns
+  std::vector<int> tableKeys;   // indexes into the table's schema, in `on` order
+  std::vector<int> tableRest;   // the table's other columns (none for semi and anti joins)
+};
+// Fails for a join column missing from either side or typed differently in the two, and for a
+// non-join column on both sides (Spark keeps both, and any later use of the name is
+// AMBIGUOUS_REFERENCE; streamsim rows cannot hold two columns of one name).
+StreamStaticJoinShape streamStaticJoinShape(const Schema& stream, const Schema& table,
+                                            const std::vector<std::string>& on, JoinType type);
+
 // start() fails (InvalidArgument) for right and full outer joins, for a join column missing from
 // the table, and for a non-join column in both sides (Spark keeps both and any later use of the
 // name is AMBIGUOUS_REFERENCE; streamsim rows cannot hold two columns of one name). process()

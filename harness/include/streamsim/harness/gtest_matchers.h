@@ -86,6 +86,13 @@ class EmitsRowsImpl {
   RowMatch match_;
 };
 
+// The status a matcher looks at: a Status itself, or a Result's.
+inline const Status& statusOf(const Status& s) { return s; }
+template <class T>
+const Status& statusOf(const Result<T>& r) {
+  return r.status();
+}
+
 class StatusImpl {
  public:
   StatusImpl(bool wantOk, std::optional<Status::Code> code, std::string substring)
@@ -122,11 +129,6 @@ class StatusImpl {
   }
 
  private:
-  static const Status& statusOf(const Status& s) { return s; }
-  template <class T>
-  static const Status& statusOf(const Result<T>& r) {
-    return r.status();
-  }
   bool want_ok_;
   std::optional<Status::Code> code_;
   std::string substring_;
@@ -159,11 +161,6 @@ class ConditionImpl {
   }
 
  private:
-  static const Status& statusOf(const Status& s) { return s; }
-  template <class T>
-  static const Status& statusOf(const Result<T>& r) {
-    return r.status();
-  }
   std::string condition_;
   ErrorParams params_;
 };
