@@ -179,8 +179,10 @@ class Parser {
     auto start = parseTimestamp("2026-01-01T00:00:00Z");
     sc.start = start.ok() ? *start : 0;
     if (!root.IsMap()) {
-      error(root, fmt::format("a scenario file must be a map with keys name, query, steps; got {}",
-                              nodeTypeName(root)));
+      // An empty file (or only comments) has no node to point at: its line 1.
+      error(root.Mark().line >= 0 ? root.Mark() : YAML::Mark(),
+            fmt::format("a scenario file must be a map with keys name, query, steps; got {}",
+                        nodeTypeName(root)));
     } else {
       checkKeys(root, "the scenario",
                 {"name", "description", "start", "query", "steps", "oracles", "sweep", "services"});

@@ -27,6 +27,9 @@ if(STREAMSIM_SANITIZE)
   endif()
   add_compile_options(${_streamsim_san} -fno-omit-frame-pointer)
   add_link_options(${_streamsim_san})
+  # ASan + UBSan run the suite 2-5x slower (a Python scenario's `run` went past its 120 s):
+  # every test's timeout is this many times the normal one (tests/CMakeLists.txt, Streamsim.cmake).
+  set(STREAMSIM_TEST_TIMEOUT_SCALE 4)
   # The sanitizers' reports name the line; a test that trips one fails.
   set(STREAMSIM_SANITIZER_ENV
       "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1"

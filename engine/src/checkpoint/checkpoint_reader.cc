@@ -17,6 +17,7 @@
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/io/kafka_log.h"
+#include "streamsim/state/state_schema.h"
 
 namespace streamsim {
 
@@ -572,6 +573,14 @@ class Inspector {
       return;
     }
     report_.operators = std::move(*ops);
+    // Each operator's state schema record (state/<op>/_stateSchema/<n>.json), read as a restart
+    // reads it: a damaged one fails the query's start.
+    for (const OperatorMetadata& op : report_.operators) {
+      auto schema = readStateSchema(env_, report_.root, static_cast<int>(op.operatorId));
+      if (!schema.ok())
+        add(DiagnosisKind::kUnreadable, schema.status().message(), {},
+            {joinPath(joinPath(joinPath(report_.root, "state"), std::to_string(op.operatorId)), "_stateSchema")});
+    }
   }
 
   void collectDataFiles(const std::string& dir, std::vector<FileInfo>& out, int depth) {

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "checkpoint/json_util.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/value.h"
 
@@ -48,21 +49,29 @@ Result<Recorded> readLatest(const Env& env, const std::string& root, int operato
   std::string dir = schemaDir(root, operatorId);
   if (!env.fs->exists(dir)) return out;
   STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(dir));
+  bool isDir = false;
   for (const FileInfo& f : entries) {
-    int64_t n = f.isDir ? -1 : fileNumber(baseName(f.path));
+    int64_t n = fileNumber(baseName(f.path));
     if (n > out.number) {
       out.number = n;
       out.path = f.path;
+      isDir = f.isDir;
     }
   }
   if (out.number < 0) return out;
-  STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(out.path));
   auto bad = [&](std::string_view why) {
-    return Status::Corruption(fmt::format("state schema file {}: {}", out.path, why));
+    return Status::Corruption(fmt::format("{}: bad state schema file: {}", out.path, why));
   };
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-  if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
-  if (j.value("formatVersion", 0) != kFormatVersion)
+  // A folder named as the latest record was skipped before: the query started as if nothing
+  // had been recorded (malformed_inputs_test).
+  if (isDir) return bad("a folder where the file belongs");
+  STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(out.path));
+  // A key written twice is refused, as in every checkpoint file (detail::parseJsonAt).
+  STREAMSIM_ASSIGN_OR_RETURN(detail::OJson j, detail::parseJsonAt(text, out.path, 1, "a state schema record"));
+  if (!j.is_object()) return bad("not a JSON object");
+  // An integer first: a number past int (1e23) read as one is undefined behaviour.
+  auto version = j.find("formatVersion");
+  if (version == j.end() || !version->is_number_integer() || *version != kFormatVersion)
     return bad(fmt::format("unknown formatVersion {} (this build reads {})",
                            j.contains("formatVersion") ? j["formatVersion"].dump() : "(none)", kFormatVersion));
   if (!j.contains("stateVariables") || !j["stateVariables"].is_array()) return bad("no stateVariables array");
@@ -142,7 +151,7 @@ Result<Change> compareVariable(int operatorId, const std::string& file, const St
   auto oldKey = Schema::parseDDL(before.keySchema);
   auto oldValue = Schema::parseDDL(before.valueSchema);
   if (!oldKey.ok() || !oldValue.ok())
-    return Status::Corruption(fmt::format("state schema file {}: state variable '{}' has a malformed schema: {}",
+    return Status::Corruption(fmt::format("{}: bad state schema file: state variable '{}' has a malformed schema: {}",
                                           file, before.name,
                                           (!oldKey.ok() ? oldKey.status() : oldValue.status()).message()));
   // Spark's conditions (StateSchemaCompatibilityChecker, TransformWithStateVariableUtils); the
