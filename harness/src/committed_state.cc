@@ -218,6 +218,32 @@ Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::s
   return out;
 }
 
+Result<std::map<std::string, int64_t>> committedStateRowsPerKey(const Env& env, const std::string& root,
+                                                                StateStoreKind kind) {
+  STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
+  std::map<std::string, int64_t> out;
+  if (version == 0) return out;
+  for (const auto& op : operators(env, root)) {
+    if (op.layout.variables.empty()) continue;  // not a transformWithState
+    for (int64_t partition : op.partitions) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+      for (const auto& [cf, entries] : dump) {
+        if (cf.empty() || cf[0] == '$' || op.layout.find(cf) == nullptr) continue;
+        for (const auto& [k, v] : entries) {
+          auto row = state_layout::decodeRow(op.layout, cf, k, v);
+          if (!row.ok()) return row.status().withContext(fmt::format("operator {} partition {}", op.op, partition));
+          if (row->family != state_layout::DecodedRow::Family::kVariable) continue;
+          std::string key;
+          for (const Value& g : row->groupingKey) key += (key.empty() ? "" : ", ") + g.toString();
+          out[fmt::format("operator {} key [{}]", op.op, key)] += static_cast<int64_t>(row->items.size());
+        }
+      }
+    }
+  }
+  return out;
+}
+
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key) {
   FileSystem& fs = *env.fs;

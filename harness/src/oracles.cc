@@ -42,7 +42,8 @@ const std::vector<std::string>& oracleNames() {
                                                   "watermark",    "determinism", "state_bound",
                                                   "batch_split",  "interleaving", "timer_bound",
                                                   "process_isolation", "latency_bound",
-                                                  "mode_equivalence", "restart_equivalence"};
+                                                  "mode_equivalence", "restart_equivalence",
+                                                  "reference"};
   return kNames;
 }
 

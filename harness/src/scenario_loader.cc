@@ -15,6 +15,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/downtime_range.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
@@ -1448,14 +1449,32 @@ class Parser {
         sc.oracles.push_back("latency_bound");
         continue;
       }
+      if (o.IsMap() && o.size() == 1 && o["reference"]) {  // {reference: NAME}
+        const YAML::Node ref = o["reference"];
+        sc.reference = str(ref, "reference (the name of a registered reference function)");
+        if (ref.IsScalar()) {
+          if (auto f = ReferenceRegistry::function(sc.reference); !f.ok()) error(ref, f.status().message());
+        }
+        sc.oracles.push_back("reference");
+        continue;
+      }
       if (o.IsMap()) {  // {state_bound: N}, {timer_bound: N}
         if (o.size() != 1 || !(o["state_bound"] || o["timer_bound"])) {
-          error(o, "an oracle with a parameter is written {state_bound: N}, {timer_bound: N} or "
-                   "{latency_bound: {p99: 50ms}}; expected a name or one of those");
+          error(o, "an oracle with a parameter is written {state_bound: N}, {state_bound: {per_key: N}}, "
+                   "{timer_bound: N}, {reference: NAME} or {latency_bound: {p99: 50ms}}; expected a "
+                   "name or one of those");
           continue;
         }
-        if (o["state_bound"]) {
-          sc.stateBound = integer(o["state_bound"], "state_bound (the most state rows allowed)", 0);
+        if (const YAML::Node b = o["state_bound"]; b && b.IsMap()) {  // {per_key: N, total: M}
+          checkKeys(b, "state_bound", {"per_key", "total"});
+          if (auto x = b["per_key"]; x)
+            sc.stateBoundPerKey = integer(x, "state_bound per_key (the most state rows of one grouping key)", 0);
+          if (auto x = b["total"]; x) sc.stateBound = integer(x, "state_bound total (the most state rows allowed)", 0);
+          if (!sc.stateBound && !sc.stateBoundPerKey)
+            error(b, "state_bound needs per_key or total (e.g. {state_bound: {per_key: 10}})");
+          sc.oracles.push_back("state_bound");
+        } else if (b) {
+          sc.stateBound = integer(b, "state_bound (the most state rows allowed)", 0);
           sc.oracles.push_back("state_bound");
         } else {
           sc.timerBound = integer(o["timer_bound"],
@@ -1490,6 +1509,11 @@ class Parser {
       }
       if (o.IsScalar() && name == "state_bound") {
         error(o, "oracle 'state_bound' needs its bound: write {state_bound: N}");
+        continue;
+      }
+      if (o.IsScalar() && name == "reference") {
+        error(o, fmt::format("oracle 'reference' needs the name of its reference function: write "
+                             "{{reference: NAME}}; registered: {}", joinNames(ReferenceRegistry::names())));
         continue;
       }
       if (o.IsScalar() && name == "timer_bound") {

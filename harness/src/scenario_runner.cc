@@ -16,6 +16,7 @@
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
+#include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/row_diff.h"
@@ -116,34 +117,6 @@ std::vector<std::string> outputKeys(const Scenario& sc) {
     }
   }
   return keys;
-}
-
-// The latest row per key (rows in batch order): the reader's view of an update-mode output.
-// Rows without every key column are kept as they are.
-std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<std::string>& keys) {
-  if (keys.empty()) return rows;
-  std::vector<Row> out;
-  std::map<std::string, size_t> index;
-  for (const Row& r : rows) {
-    std::string k;
-    bool all = true;
-    for (const auto& c : keys) {
-      int i = r.schema()->indexOf(c);
-      if (i < 0) {
-        all = false;
-        break;
-      }
-      k += r[static_cast<size_t>(i)].toString() + '\x1f';
-    }
-    if (!all) {
-      out.push_back(r);
-      continue;
-    }
-    auto [it, fresh] = index.emplace(k, out.size());
-    if (fresh) out.push_back(r);
-    else out[it->second] = r;
-  }
-  return out;
 }
 
 // What a reader of a file sink's folder sees: the files each batch listed in
@@ -420,6 +393,12 @@ class Runner {
     result.actual = std::move(actual_);
     result.sinkRows = std::move(final_rows_);
     result.sinkBatchOf = std::move(final_batch_of_);
+    result.delivered = delivered_;
+    if (sc_.stateBoundPerKey) {  // the state_bound oracle per key
+      auto rows = committedStateRowsPerKey(sim_.env(), sc_.query.checkpoint, storeKind());
+      if (rows.ok()) result.stateRowsPerKey = std::move(*rows);
+      else result.setupError = rows.status().withContext("reading the final state's rows per key");
+    }
     if (options_.collectState) {
       auto dump = dumpCommittedState(sim_.env(), sc_.query.checkpoint, storeKind(), false);
       if (dump.ok()) result.committedState = std::move(*dump);
@@ -465,6 +444,11 @@ class Runner {
         if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
         sources.push_back(*f);
       }
+    }
+    if (!sc_.reference.empty()) {  // the reference oracle reads what each source delivered
+      delivered_ = std::make_shared<DeliveredRows>();
+      for (size_t i = 0; i < sources.size(); ++i)
+        sources[i] = recordingSource(std::move(sources[i]), static_cast<int>(i), delivered_);
     }
     sources_ = std::move(sources);
     STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
@@ -1015,6 +999,7 @@ class Runner {
   SimEnv sim_;
   TestQuery query_{DataStreamWriter(DataFrame()), nullptr};
   std::vector<SourceFactory> sources_;  // built once: every writer of the run reads them
+  std::shared_ptr<DeliveredRows> delivered_;  // what they delivered (the reference oracle)
   SinkFactory sink_;                    // likewise, writes it
   std::vector<std::shared_ptr<MemoryStreamData>> memory_;
   Status setup_;
@@ -1106,15 +1091,26 @@ void addLogicOracleInputs(const Scenario& sc, const ScenarioRunOptions& quiet, O
     runs += 2;
     return runScenario(sc, quiet);
   };
+  in.againInFreshRegistry = [&sc, quiet, &runs]() -> RunOutcome {
+    ProcessorRegistry::FreshScope fresh;  // new factories for this run
+    ++runs;
+    return runScenario(sc, quiet);
+  };
   in.keyColumns = finalGroupBy(sc);
-  in.batchSplit = [&sc, quiet, &runs] {
+  if (std::find(sc.oracles.begin(), sc.oracles.end(), "batch_split") == sc.oracles.end()) return;
+  // The cut varies by seed (its stream "batch_cut"; a plain run, seed 0: all input in one batch),
+  // so a replay line's --seed reproduces it.
+  auto variant = std::make_shared<Scenario>(
+      quiet.seed == 0 ? oneBatchScenario(sc) : cutScenario(sc, sim::Random(quiet.seed).split("batch_cut"), &in.batchCut));
+  if (quiet.seed == 0) in.batchCut = "all input in one batch";
+  in.batchCut += fmt::format(" (the cut of seed {})", quiet.seed);
+  in.batchSplit = [&sc, quiet, &runs, variant] {
     ScenarioRunOptions plain = quiet;  // fault-free: the cut is what differs
     plain.skipExpectations = true;
     plain.skipCrashSteps = true;
     plain.faultPlan.reset();
     runs += 2;
-    return std::make_pair(runScenario(oneBatchScenario(sc), plain).sinkRows,
-                          runScenario(sc, plain).sinkRows);
+    return std::make_pair(runScenario(*variant, plain).sinkRows, runScenario(sc, plain).sinkRows);
   };
 }
 
@@ -1341,6 +1337,21 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     in.arrivals = [&sc, wm] { return arrivals(sc, wm->column); };
   }
   in.stateBound = sc.stateBound;
+  in.stateBoundPerKey = sc.stateBoundPerKey;
+  in.stateRowsPerKey = [&]() -> Result<std::map<std::string, int64_t>> { return r.stateRowsPerKey; };
+  if (!sc.reference.empty()) {
+    in.referenceViews = [&]() -> Result<ReferenceViews> {
+      STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, ReferenceRegistry::function(sc.reference));
+      if (!r.delivered) return Status::FailedPrecondition("reference: the run recorded no source rows");
+      ReferenceViews views;
+      views.name = sc.reference;
+      views.expected = f(r.delivered->input(sc.query.sources.size(), finalGroupBy(sc)));
+      std::vector<std::string> keys = ReferenceRegistry::keyColumns(sc.reference);
+      if (keys.empty()) keys = outputKeys(sc);
+      views.actual = sc.query.outputMode == "update" ? latestPerKey(r.sinkRows, keys) : r.sinkRows;
+      return views;
+    };
+  }
   in.latencyBound = sc.latencyBound;
   in.modeRuns = [&]() -> Result<OracleInput::ModeRuns> {
     r.oracleRuns += 2;
@@ -1372,7 +1383,7 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   }
   std::vector<std::string> names;
   for (const auto& o : sc.oracles)
-    if ((o != "state_bound" || sc.stateBound) && (o != "timer_bound" || sc.timerBound))
+    if ((o != "state_bound" || sc.stateBound || sc.stateBoundPerKey) && (o != "timer_bound" || sc.timerBound))
       names.push_back(o);
   // An oracle that could not be applied (its reference run failed) is a broken promise too.
   for (auto& e : applyOracles(names, in, r)) {

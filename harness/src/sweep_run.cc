@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/driver.h"
@@ -67,12 +68,18 @@ std::string outputSchemaFor(const WorkloadConfig& c) {
 struct Built {
   DataStreamWriter writer{DataFrame()};
   std::function<void(SimEnv&, RunResult&)> readSink;
+  std::shared_ptr<DeliveredRows> delivered;  // with a reference: the rows the file source delivered
 };
 
 Result<Built> buildQuery(const WorkloadConfig& c) {
   STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(sim::kEventSchema));
   STREAMSIM_ASSIGN_OR_RETURN(SourceFactory source, makeFileSource(kLanding, schema, {}));
   if (c.wrapSource) source = c.wrapSource(std::move(source));
+  std::shared_ptr<DeliveredRows> delivered;
+  if (c.reference) {
+    delivered = std::make_shared<DeliveredRows>();
+    source = recordingSource(std::move(source), 0, delivered);
+  }
   DataFrame df = readStream(source);
   OutputMode mode = OutputMode::kUpdate;
   auto wrap = [&](OperatorFactory f) { return c.wrapOperator ? c.wrapOperator(std::move(f)) : f; };
@@ -131,6 +138,7 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
     df = df.withWatermark("event_time", c.watermarkDelay).transform(wrap([w] { return makeWindowAggregation(w); }));
   }
   Built b;
+  b.delivered = std::move(delivered);
   b.writer = df.writeStream();
   b.writer.option("checkpointLocation", kCheckpoint);
   b.writer.option("spark.sql.shuffle.partitions", std::to_string(c.partitions));
@@ -191,7 +199,8 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
 
 bool wanted(const WorkloadConfig& c, std::string_view oracle) {
   if (!c.oracles.empty()) return std::find(c.oracles.begin(), c.oracles.end(), oracle) != c.oracles.end();
-  if (oracle == "state_bound") return c.stateBound.has_value();
+  if (oracle == "state_bound") return c.stateBound.has_value() || c.stateBoundPerKey.has_value();
+  if (oracle == "reference") return static_cast<bool>(c.reference);
   if (oracle == "batch_split" || oracle == "process_isolation" || oracle == "timer_bound" ||
       oracle == "restart_equivalence")
     return false;  // opt-in (named in the config's oracles)
@@ -433,6 +442,13 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   }
   if (sim.running()) sim.stop();
   built->readSink(sim, r);
+  r.delivered = built->delivered;
+  if (c.stateBoundPerKey && isTws(c.kind)) {
+    auto rows = committedStateRowsPerKey(sim.env(), kCheckpoint, c.stateStore == "rocksdb" ? StateStoreKind::kRocksDB
+                                                                                             : StateStoreKind::kMemory);
+    if (rows.ok()) r.stateRowsPerKey = std::move(*rows);
+    else if (r.error.ok()) r.error = rows.status().withContext("reading the final state's rows per key");
+  }
   r.collect(sim);
   r.restarts = driver.restarts();
   // The fingerprint covers what the run did (the trace) and what it produced (the sink).
@@ -494,6 +510,20 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
   }
   in.arrivals = [&] { return arrivals(w, actionsFor(c, w, rc)); };
   in.stateBound = c.stateBound;
+  in.stateBoundPerKey = c.stateBoundPerKey;
+  in.stateRowsPerKey = [&]() -> Result<std::map<std::string, int64_t>> { return r.stateRowsPerKey; };
+  if (c.reference) {
+    in.referenceViews = [&]() -> Result<ReferenceViews> {
+      if (!r.delivered) return Status::FailedPrecondition("reference: the run recorded no source rows");
+      ReferenceViews views;
+      views.name = c.referenceName;
+      views.expected = c.reference(r.delivered->input(1, isTws(c.kind) ? std::vector<std::string>{"key"}
+                                                                        : std::vector<std::string>{}));
+      // Update mode (transformWithState): the last row per key; append mode: every row.
+      views.actual = isTws(c.kind) ? latestPerKey(r.sinkRows, {"key"}) : r.sinkRows;
+      return views;
+    };
+  }
   in.again = [&]() -> RunOutcome {
     ++r.oracleRuns;
     return simulateWorkload(c, rc, w);
@@ -505,9 +535,14 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     r.oracleRuns += 2;
     return simulateWorkload(c, rc, w);
   };
+  // The other cut varies by seed (its stream "batch_cut", so the replay line's --seed reproduces
+  // it): the files land every 0 (all at once), 250, 500, 2000 or 3000 ms instead.
+  const DurationMs cutInterval = sim::Random(rc.seed).split("batch_cut").pick(std::vector<DurationMs>{0, 250, 500, 2000, 3000});
+  in.batchCut = fmt::format("the files landing every {} ms instead of every {} ms (the cut of seed {})", cutInterval,
+                            c.spec.arrivalInterval, rc.seed);
   in.batchSplit = [&] {
     WorkloadConfig all = c;
-    all.spec.arrivalInterval = 0;
+    all.spec.arrivalInterval = cutInterval;
     RunCase plain = rc;
     plain.plan = sim::FaultPlan{};
     r.oracleRuns += 2;

@@ -126,4 +126,52 @@ TEST(ReproduceLines, GeneratedWorkloadLinesRunAsPrinted) {
   checkWorkloadLine(STREAMSIM_RUNNER, "rocksdb");
 }
 
+// process_isolation (issue 13 §1) on the runner's count kept in a cache its factory captured: the
+// run is right (first in its process), the run after another case is not, the run in a fresh
+// processor registry is; the lines `run` and `sweep` print reproduce the violation as printed.
+TEST(ReproduceLines, AProcessIsolationViolationReplaysAsPrinted) {
+  std::string f = writeTemp("isolation.yaml", R"(name: a count in a cache its factory captured
+query:
+  source: {kind: memory, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: runner_factory_cache_count, outputMode: update, timeMode: None}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - add_rows: [{device: d1}, {device: d2}]
+  - run: 1
+  - add_rows: [{device: d1}]
+  - run: 1
+oracles: [process_isolation]
+sweep: {crash_points: [commits.before_write], max_crashes: 1}
+)");
+  const std::string program = STREAMSIM_RUNNER;
+  Out run = shell(program + " run " + f);
+  ASSERT_EQ(run.code, 1) << run.text;
+  const std::string verdict = after(run.text, "run again after another seed's run in the same process, the case ");
+  EXPECT_EQ(verdict.rfind("differed", 0), 0u) << run.text;
+  EXPECT_NE(verdict.find("in a fresh processor registry (new factories), the case was the same"), std::string::npos)
+      << run.text;
+  std::string line = after(run.text, "reproduce: ");
+  ASSERT_EQ(line.rfind(program + " run ", 0), 0u) << run.text;
+  Out again = shell(line);
+  EXPECT_EQ(again.code, 1) << line << "\n" << again.text;
+  EXPECT_EQ(after(again.text, "run again after another seed's run in the same process, the case "), verdict)
+      << line << "\n" << again.text;
+
+  // A sweep's seeds run in one process: a later seed's run already differs from the case in a
+  // fresh registry. Its replay line (a process of its own) reproduces a process_isolation violation.
+  Out sweep = shell(program + " sweep " + f + " --seeds 3 --no-progress");
+  ASSERT_EQ(sweep.code, 1) << sweep.text;
+  EXPECT_NE(sweep.text.find("in a fresh processor registry (new factories), the case differed"), std::string::npos)
+      << sweep.text;
+  std::string replay = after(sweep.text, "replay: ");
+  ASSERT_EQ(replay.rfind(program + " replay " + f + " --seed ", 0), 0u) << sweep.text;
+  Out replayed = shell(replay);
+  EXPECT_EQ(replayed.code, 1) << replay << "\n" << replayed.text;
+  EXPECT_NE(replayed.text.find("process_isolation"), std::string::npos) << replay << "\n" << replayed.text;
+  std::filesystem::remove(f);
+}
+
 }  // namespace

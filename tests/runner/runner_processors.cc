@@ -1,6 +1,10 @@
 // The processors of the test suite's own runner (streamsim_add_runner(streamsim_test_runner ...)
 // in tests/CMakeLists.txt): a user's runner is the CLI plus their processors, and the reproduce
 // lines it prints must name it (tests/harness/reproduce_lines_test.cc).
+#include <map>
+#include <memory>
+#include <string>
+
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -10,3 +14,30 @@ class RunnerCountProcessor final : public streamsim::processors::CountProcessor 
 }  // namespace
 
 STREAMSIM_REGISTER_PROCESSOR("runner_count", RunnerCountProcessor);
+
+namespace {
+// A count kept in a cache its factory captured (shared by every instance the factory makes):
+// right in the first run of a process, wrong in any run after it — unless the registry is built
+// afresh (ProcessorRegistry::FreshScope). The process_isolation oracle's planted bug
+// (tests/harness/reproduce_lines_test.cc runs the lines it prints).
+class FactoryCacheCount final : public streamsim::StatefulProcessor {
+ public:
+  explicit FactoryCacheCount(std::shared_ptr<std::map<std::string, int64_t>> cache) : cache_(std::move(cache)) {}
+  void init(streamsim::StatefulProcessorHandle&) override {}
+  void handleInputRows(const streamsim::Row& key, streamsim::RowRange rows, const streamsim::TimerValues&,
+                       streamsim::Output& out) override {
+    int64_t& n = (*cache_)[key[0].toString()];
+    n += static_cast<int64_t>(rows.size());
+    out.emit(streamsim::processors::withKey(key, "count", streamsim::Value(n)));
+  }
+
+ private:
+  std::shared_ptr<std::map<std::string, int64_t>> cache_;
+};
+
+const streamsim::ProcessorRegistry::Registrar kFactoryCache(
+    "runner_factory_cache_count", streamsim::ProcessorRegistry::FactoryMaker([] {
+      auto cache = std::make_shared<std::map<std::string, int64_t>>();
+      return streamsim::ProcessorFactory([cache] { return std::make_unique<FactoryCacheCount>(cache); });
+    }));
+}  // namespace

@@ -31,6 +31,7 @@ void linkAllBuiltins() {
 namespace {
 struct Entry {
   ProcessorFactory factory;
+  ProcessorRegistry::FactoryMaker maker;  // null: registered with a plain factory or parameters
   std::vector<std::string> paramNames;
   ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
   int registrations = 0;
@@ -44,6 +45,13 @@ std::map<std::string, Entry, std::less<>>& entries() {
 ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory factory) {
   Entry& e = entries()[std::string(name)];
   if (e.registrations++ == 0) e.factory = std::move(factory);
+}
+
+ProcessorRegistry::Registrar::Registrar(std::string_view name, FactoryMaker make) {
+  Entry& e = entries()[std::string(name)];
+  if (e.registrations++ != 0) return;
+  e.maker = std::move(make);
+  e.factory = e.maker();
 }
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
@@ -78,17 +86,36 @@ Result<const Entry*> findEntry(std::string_view name) {
         "the processor '{}' cannot be made with its default parameters", name));
   return &it->second;
 }
+thread_local ProcessorRegistry::FreshScope* current_scope = nullptr;
 }  // namespace
 
+ProcessorRegistry::FreshScope::FreshScope() : previous_(current_scope) { current_scope = this; }
+ProcessorRegistry::FreshScope::~FreshScope() { current_scope = previous_; }
+
+Result<ProcessorFactory> ProcessorRegistry::FreshScope::factory(std::string_view name) {
+  if (auto it = made_.find(name); it != made_.end()) return it->second;
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
+  ProcessorFactory f = e->factory;
+  if (e->maker) {
+    f = e->maker();
+  } else if (e->paramFactory) {
+    auto fresh = e->paramFactory(ProcessorParams{});
+    if (fresh.ok()) f = std::move(*fresh);
+  }
+  made_.emplace(std::string(name), f);
+  return f;
+}
+
 Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
+  if (current_scope != nullptr) return current_scope->factory(name);
   STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
   return e->factory;
 }
 
 Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name,
                                                     const ProcessorParams& params) {
+  if (params.empty()) return factory(name);
   STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
-  if (params.empty()) return e->factory;
   for (const auto& [param, value] : params) {
     if (std::find(e->paramNames.begin(), e->paramNames.end(), param) != e->paramNames.end())
       continue;

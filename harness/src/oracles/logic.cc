@@ -57,6 +57,21 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
   return std::nullopt;
 }
 
+std::optional<Violation> checkStateBoundPerKey(const std::map<std::string, int64_t>& rows, int64_t bound) {
+  auto worst = rows.end();
+  for (auto it = rows.begin(); it != rows.end(); ++it)
+    if (it->second > bound && (worst == rows.end() || it->second > worst->second)) worst = it;
+  if (worst == rows.end()) return std::nullopt;
+  Violation v;
+  v.oracle = "state_bound";
+  v.key = worst->first;
+  v.message = fmt::format(
+      "{} holds {} state rows in the committed state after the run, over the bound {} per key "
+      "(state that grows without bound for a key: a list appended to and never trimmed)",
+      worst->first, worst->second, bound);
+  return v;
+}
+
 std::optional<Violation> checkRestartEquivalence(const RestartRuns& runs) {
   std::optional<Violation> v = checkExactlyOnce(runs.pausedSink, runs.restartedSink);
   if (v) {
@@ -80,32 +95,43 @@ std::optional<Violation> checkRestartEquivalence(const RestartRuns& runs) {
   return v;
 }
 
-std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after) {
-  const char* kWhy =
-      "the processor keeps data outside its state variables (a static or process-wide cache)";
-  if (auto v = checkDeterminism(first.fingerprint, after.fingerprint, first.trace, after.trace)) {
-    v->oracle = "process_isolation";
-    v->message = fmt::format("run again after another seed's run in the same process, the case "
-                             "changed: {}; {}",
-                             v->message, kWhy);
-    return v;
-  }
+namespace {
+
+// How `other` differs from `first` (nullopt: the same fingerprint and sink): the first differing
+// trace line or sink row, as determinism reports it.
+std::optional<Violation> isolationDiff(const RunOutcome& first, const RunOutcome& other) {
+  if (auto v = checkDeterminism(first.fingerprint, other.fingerprint, first.trace, other.trace)) return v;
   size_t i = 0;
-  while (i < first.sinkRows.size() && i < after.sinkRows.size() &&
-         first.sinkRows[i] == after.sinkRows[i])
-    ++i;
-  if (i == first.sinkRows.size() && i == after.sinkRows.size()) return std::nullopt;
+  while (i < first.sinkRows.size() && i < other.sinkRows.size() && first.sinkRows[i] == other.sinkRows[i]) ++i;
+  if (i == first.sinkRows.size() && i == other.sinkRows.size()) return std::nullopt;
   Violation v;
-  v.oracle = "process_isolation";
   if (i < first.sinkBatchOf.size()) v.batch = first.sinkBatchOf[i];
-  v.message = fmt::format("run again after another seed's run in the same process, the case "
-                          "wrote other sink rows ({} rows, then {}; the first difference is row "
-                          "{}); {}",
-                          first.sinkRows.size(), after.sinkRows.size(), i + 1, kWhy);
-  v.events.push_back("run first:       " +
+  v.message = fmt::format("other sink rows ({} rows, then {}; the first difference is row {})",
+                          first.sinkRows.size(), other.sinkRows.size(), i + 1);
+  v.events.push_back("the case:   " +
                      (i < first.sinkRows.size() ? first.sinkRows[i].toJson() : std::string("(none)")));
-  v.events.push_back("run after other: " +
-                     (i < after.sinkRows.size() ? after.sinkRows[i].toJson() : std::string("(none)")));
+  v.events.push_back("run again:  " +
+                     (i < other.sinkRows.size() ? other.sinkRows[i].toJson() : std::string("(none)")));
+  return v;
+}
+
+}  // namespace
+
+std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after,
+                                               const RunOutcome* fresh) {
+  std::optional<Violation> afterDiff = isolationDiff(first, after);
+  std::optional<Violation> freshDiff = fresh != nullptr ? isolationDiff(first, *fresh) : std::nullopt;
+  if (!afterDiff && !freshDiff) return std::nullopt;
+  Violation v = afterDiff ? *afterDiff : *freshDiff;
+  v.oracle = "process_isolation";
+  auto verdict = [](const std::optional<Violation>& d) {
+    return d ? fmt::format("differed: {}", d->message) : std::string("was the same");
+  };
+  v.message = fmt::format(
+      "run again after another seed's run in the same process, the case {}; run again in a fresh "
+      "processor registry (new factories), the case {}; the processor keeps data outside its state "
+      "variables (a static or process-wide cache, or a cache its factory captured)",
+      verdict(afterDiff), fresh != nullptr ? verdict(freshDiff) : std::string("was not run"));
   return v;
 }
 

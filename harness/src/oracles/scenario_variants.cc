@@ -6,26 +6,59 @@
 
 namespace streamsim::harness {
 
-Scenario oneBatchScenario(const Scenario& scenario) {
+namespace {
+
+// 0: not kept; 1: a data step; 2: an advance step.
+int kind(const Step& s) {
+  return std::visit(
+      [](const auto& step) {
+        using T = std::decay_t<decltype(step)>;
+        if constexpr (std::is_same_v<T, AdvanceStep>) return 2;
+        return std::is_same_v<T, PutStep> || std::is_same_v<T, PutPartialStep> ||
+                       std::is_same_v<T, ResendStep> || std::is_same_v<T, TouchStep> ||
+                       std::is_same_v<T, DeleteStep> || std::is_same_v<T, AddRowsStep>
+                   ? 1
+                   : 0;
+      },
+      s.step);
+}
+
+Scenario cut(const Scenario& scenario, sim::Random* random, std::string* where) {
   Scenario out = scenario;
   out.steps.clear();
-  for (const Step& s : scenario.steps) {
-    bool keep = std::visit(
-        [](const auto& step) {
-          using T = std::decay_t<decltype(step)>;
-          return std::is_same_v<T, PutStep> || std::is_same_v<T, PutPartialStep> ||
-                 std::is_same_v<T, ResendStep> || std::is_same_v<T, TouchStep> ||
-                 std::is_same_v<T, DeleteStep> || std::is_same_v<T, AddRowsStep> ||
-                 std::is_same_v<T, AdvanceStep>;
-        },
-        s.step);
-    if (keep) out.steps.push_back(s);
+  std::vector<size_t> data;
+  for (size_t i = 0; i < scenario.steps.size(); ++i)
+    if (kind(scenario.steps[i]) == 1) data.push_back(i);
+  std::string lines;
+  for (size_t i = 0; i < scenario.steps.size(); ++i) {
+    const Step& s = scenario.steps[i];
+    if (kind(s) == 0) continue;
+    out.steps.push_back(s);
+    // Draws one value per data step but the last, whatever came before (the cut of a seed
+    // depends only on the scenario's data steps).
+    if (random != nullptr && kind(s) == 1 && !data.empty() && i != data.back() && random->bernoulli(0.5)) {
+      Step run;
+      run.step = RunStep{};
+      run.where = s.where;
+      out.steps.push_back(run);
+      lines += (lines.empty() ? "" : ", ") + std::to_string(s.where.line);
+    }
   }
   Step run;
   run.step = RunStep{};
   run.where = scenario.steps.empty() ? SourceLocation{scenario.file, 0, 0} : scenario.steps.back().where;
   out.steps.push_back(run);
+  if (where != nullptr)
+    *where = lines.empty() ? "all input in one batch" : "a run after the data steps at lines " + lines + ", then one at the end";
   return out;
+}
+
+}  // namespace
+
+Scenario oneBatchScenario(const Scenario& scenario) { return cut(scenario, nullptr, nullptr); }
+
+Scenario cutScenario(const Scenario& scenario, sim::Random random, std::string* where) {
+  return cut(scenario, &random, where);
 }
 
 std::vector<std::string> finalGroupBy(const Scenario& scenario) {

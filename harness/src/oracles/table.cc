@@ -76,8 +76,12 @@ Result<std::optional<Violation>> determinism(OracleInput& in) {
 }
 
 Result<std::optional<Violation>> stateBound(OracleInput& in) {
-  if (!in.stateBound) return std::optional<Violation>();
-  return checkStateBound(in.run.progress, *in.stateBound);
+  if (in.stateBound)
+    if (auto v = checkStateBound(in.run.progress, *in.stateBound)) return v;
+  if (!in.stateBoundPerKey) return std::optional<Violation>();
+  if (!in.stateRowsPerKey) return Status::FailedPrecondition("state_bound per key needs the committed state");
+  STREAMSIM_ASSIGN_OR_RETURN(auto rows, in.stateRowsPerKey());
+  return checkStateBoundPerKey(rows, *in.stateBoundPerKey);
 }
 
 Result<std::optional<Violation>> timerBound(OracleInput& in) {
@@ -90,13 +94,17 @@ Result<std::optional<Violation>> processIsolation(OracleInput& in) {
   if (!in.againAfterOther)
     return Status::FailedPrecondition("process_isolation needs a run after another case");
   RunOutcome after = in.againAfterOther();
-  return checkProcessIsolation(in.run, after);
+  if (!in.againInFreshRegistry) return checkProcessIsolation(in.run, after);
+  RunOutcome fresh = in.againInFreshRegistry();
+  return checkProcessIsolation(in.run, after, &fresh);
 }
 
 Result<std::optional<Violation>> batchSplit(OracleInput& in) {
   if (!in.batchSplit) return Status::FailedPrecondition("batch_split needs the one-batch run");
   auto [a, b] = in.batchSplit();
-  return checkBatchSplitInvariance(a, b, in.keyColumns);
+  auto v = checkBatchSplitInvariance(a, b, in.keyColumns);
+  if (v && !in.batchCut.empty()) v->message += fmt::format(" (the other batching: {})", in.batchCut);
+  return v;
 }
 
 Result<std::optional<Violation>> interleaving(OracleInput& in) {
@@ -124,6 +132,12 @@ Result<std::optional<Violation>> restartEquivalence(OracleInput& in) {
   return checkRestartEquivalence(runs);
 }
 
+Result<std::optional<Violation>> reference(OracleInput& in) {
+  if (!in.referenceViews) return Status::FailedPrecondition("reference needs a reference function");
+  STREAMSIM_ASSIGN_OR_RETURN(ReferenceViews views, in.referenceViews());
+  return checkReference(views);
+}
+
 }  // namespace
 
 const std::vector<Oracle>& oracleTable() {
@@ -141,6 +155,7 @@ const std::vector<Oracle>& oracleTable() {
       {"latency_bound", "the progress records' latency percentiles (real time) and the bounds", latencyBound},
       {"mode_equivalence", "the same case drained in micro-batch and in real-time mode: final state and last output per key", modeEquivalence},
       {"restart_equivalence", "the same case restarted after each batch (with and without downtime) and down as long without restarts: sink and committed state", restartEquivalence},
+      {"reference", "the user's reference function over the rows the sources delivered, and the final view", reference},
   };
   return kTable;
 }

@@ -37,9 +37,35 @@ class ProcessorRegistry {
   // Sorted.
   static std::vector<std::string> names();
 
+  // Builds a processor's factory: called once for the process's registry and again in every
+  // FreshScope, so that what a factory captures (a cache shared by its instances) starts anew.
+  using FactoryMaker = std::function<ProcessorFactory()>;
+
+  // While one is alive on this thread, factory() and create() use a freshly built registry: each
+  // processor's factory is made anew (once per scope) by its FactoryMaker or its parameter
+  // factory; a processor registered with a plain ProcessorFactory keeps that one (it cannot be
+  // rebuilt; a `static` inside a processor is not reset either). The process_isolation oracle
+  // runs a case in one. Scopes nest; not shared between threads.
+  class FreshScope {
+   public:
+    FreshScope();
+    ~FreshScope();
+    FreshScope(const FreshScope&) = delete;
+    FreshScope& operator=(const FreshScope&) = delete;
+    // The scope's factory of `name`, made on first use.
+    Result<ProcessorFactory> factory(std::string_view name);
+
+   private:
+    FreshScope* previous_;
+    std::map<std::string, ProcessorFactory, std::less<>> made_;
+  };
+
   // Used by STREAMSIM_REGISTER_PROCESSOR; registering a name twice makes create() fail for it.
   struct Registrar {
     Registrar(std::string_view name, ProcessorFactory factory);
+    // A processor whose factory captures something (a cache shared by its instances): `make`
+    // builds the factory (see FactoryMaker).
+    Registrar(std::string_view name, FactoryMaker make);
     // A processor that takes parameters: their names, and the factory that reads them
     // (called with an empty map for the defaults).
     Registrar(std::string_view name, std::vector<std::string> paramNames,

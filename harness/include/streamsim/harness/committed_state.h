@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -55,6 +56,13 @@ Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::strin
 // value to compare two runs' committed state with. The engine's own column families
 // ('$'-prefixed: timers) only with `withInternal` (the interleaving oracle compares them; the
 // mode_equivalence oracle does not: the two modes fire timers at different times).
+// The state rows each grouping key holds in the last committed state of every transformWithState
+// operator — a value 1, a list one per element, a map one per entry; the engine's own families
+// (timers, TTL index) not counted — keyed "operator N key [v1, v2]" (the state_bound oracle per
+// key). Operators of other kinds are left out.
+Result<std::map<std::string, int64_t>> committedStateRowsPerKey(const Env& env, const std::string& root,
+                                                                StateStoreKind kind);
+
 Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::string& root,
                                                     StateStoreKind kind, bool withInternal);
 

@@ -329,8 +329,10 @@ struct Scenario {
   std::vector<Step> steps;
   std::vector<std::string> oracles;
   SourceLocation oraclesWhere;
-  std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]`
+  std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]` or `{state_bound: {total: N}}`
+  std::optional<int64_t> stateBoundPerKey;  // `oracles: [{state_bound: {per_key: N}}]`
   std::optional<int64_t> timerBound;  // `oracles: [{timer_bound: N}]`
+  std::string reference;  // `oracles: [{reference: NAME}]`: a registered reference function
   // `oracles: [{latency_bound: {p99: 50ms}}]`: percentile (50, 95, 99) -> most ms allowed.
   std::map<int, DurationMs> latencyBound;
   std::optional<SweepSpec> sweep;

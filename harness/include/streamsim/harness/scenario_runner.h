@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -76,6 +77,9 @@ struct ScenarioRunResult : RunOutcome {
   // The last committed state (dumpCommittedState): for the interleaving oracle (with the
   // engine's timers) or, with collectState, for mode_equivalence (without them).
   std::vector<std::string> committedState;
+  // With a state_bound per key: the state rows per grouping key after the run
+  // (committedStateRowsPerKey).
+  std::map<std::string, int64_t> stateRowsPerKey;
   // Why the run's expectations gave way to its reference with the same restarts (a clean restart
   // of the plan withheld a no-data batch, docs/oracles.md "Restarts and no-data batches"); empty
   // when they did not.

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/harness/run/shrink.h"
 #include "streamsim/operator.h"
@@ -90,6 +91,11 @@ struct WorkloadConfig {
   // Oracles to apply (names of oracleNames()); empty = the ones that fit the kind.
   std::vector<std::string> oracles;
   std::optional<int64_t> stateBound;  // state_bound (only with a bound)
+  std::optional<int64_t> stateBoundPerKey;  // state_bound per grouping key (state rows)
+  // reference (oracles/reference.h): the final view the query should leave, from the rows the
+  // file source delivered; set: the oracle applies.
+  ReferenceFunction reference;
+  std::string referenceName = "reference";  // for the report
 };
 
 // The standard workloads of the sweeps and property tests, by kind, on a state store.
@@ -112,6 +118,7 @@ struct RunResult : RunOutcome {
   Status error;          // the run could not be driven (bad config, the restart limit)
   int64_t files = 0;     // landing files that took part
   int64_t events = 0;    // events in them
+  std::map<std::string, int64_t> stateRowsPerKey;  // with stateBoundPerKey (committedStateRowsPerKey)
   bool passed() const { return error.ok() && violations.empty(); }
   std::string report() const;  // violations (or the error), one block each
 };

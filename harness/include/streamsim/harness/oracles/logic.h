@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,12 +23,22 @@ namespace streamsim::harness {
 // registrations still pending.
 std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batches, int64_t bound);
 
+// state_bound per key: every grouping key holds at most `bound` state rows (a value, each list
+// element, each map entry) in the committed state after the run; `rows` as
+// committedStateRowsPerKey gives them. A processor whose state grows without bound for a key (a
+// ListState appended to and never trimmed) breaks any bound it states. The report names the key.
+std::optional<Violation> checkStateBoundPerKey(const std::map<std::string, int64_t>& rows, int64_t bound);
+
 // process_isolation: the same case gives one trace fingerprint and one sink when it runs first
 // and when it runs again after another case (another seed's run) in the same process. A
 // processor that keeps data outside its state variables across instances (a `static` map, a
 // cache captured by its factory) breaks it; the oracle runs both itself, so its replay is exact
 // wherever it runs.
-std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after);
+// `fresh` (optional): the case run again in a freshly built processor registry (new factories:
+// ProcessorRegistry::FreshScope), which a cache captured by a factory does not survive. The
+// violation says which of the two runs differed from the case.
+std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after,
+                                               const RunOutcome* fresh = nullptr);
 
 // restart_equivalence's two runs of one case: restarted cleanly right after each committed batch
 // (every other restart after a downtime), and not restarted but down for the same virtual time at

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "streamsim/harness/scenario.h"
+#include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
 
@@ -13,6 +14,13 @@ namespace streamsim::harness {
 // touch, delete, add_rows) and its advance steps in order, then one `run: available`; no
 // expectations, runs, crashes, restarts or stops.
 Scenario oneBatchScenario(const Scenario& scenario);
+
+// The scenario with its input cut into batches by `cut` (a seed's named stream "batch_cut"): its
+// data and advance steps in order, a `run: available` after each data step but the last with
+// probability 1/2, then one `run: available`; no expectations, runs, crashes, restarts or stops.
+// `where` gets the lines of the data steps after which it runs ("after the steps at lines 12,
+// 14", or "all input in one batch").
+Scenario cutScenario(const Scenario& scenario, sim::Random cut, std::string* where = nullptr);
 
 // The grouping columns of the scenario's last transformWithState: the key of the final rows
 // batch_split compares.

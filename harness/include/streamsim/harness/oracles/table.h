@@ -14,6 +14,7 @@
 
 #include "streamsim/harness/oracles.h"
 #include "streamsim/harness/oracles/logic.h"
+#include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/status.h"
 
@@ -26,6 +27,11 @@ struct OracleInput {
   std::string_view sinkKind = "memory";  // memory | files | foreach | custom (exactly_once's report)
   TimerClock timerClock = TimerClock::kProcessingTime;
   std::optional<int64_t> stateBound;
+  // state_bound per key: the most state rows (a value, each list element, each map entry) a
+  // grouping key may hold in the committed state, and those rows per (operator, key) after the
+  // run (an error: the checkpoint could not be read).
+  std::optional<int64_t> stateBoundPerKey;
+  std::function<Result<std::map<std::string, int64_t>>()> stateRowsPerKey;
   // timer_bound: the most pending timers a grouping key may hold after a batch.
   std::optional<int64_t> timerBound;
   // exactly_once: the sink rows of the same case without its driver-side faults (an error: the
@@ -36,12 +42,16 @@ struct OracleInput {
   // process_isolation: the same case run again after another case (another seed's run) ran in
   // this process.
   std::function<RunOutcome()> againAfterOther;
+  // process_isolation: the same case run again in a freshly built processor registry (new
+  // factories: ProcessorRegistry::FreshScope); unset: only the run after another case.
+  std::function<RunOutcome()> againInFreshRegistry;
   // watermark: the query's delay (nullopt: it has no withWatermark) and the input events in
   // arrival order.
   std::optional<DurationMs> watermarkDelay;
   std::function<std::vector<sim::Event>()> arrivals;
   // batch_split: the final outputs with all input in one batch and as planned, and the key.
   std::function<std::pair<std::vector<Row>, std::vector<Row>>()> batchSplit;
+  std::string batchCut;  // how the other run cut the input (for the report)
   std::vector<std::string> keyColumns = {"key"};
   // interleaving (async processors): the same case without its context switches — its sink and
   // committed state — (nullopt: the run had no switches, the processor declares its results
@@ -65,6 +75,9 @@ struct OracleInput {
   // restart_equivalence: the case restarted after each batch and the case down as long at the
   // same batches without restarting (an error: a run failed).
   std::function<Result<RestartRuns>()> restartRuns;
+  // reference: the user's reference function's final view over the rows the sources delivered
+  // and the run's final view (an error: no reference function, or an unknown name).
+  std::function<Result<ReferenceViews>()> referenceViews;
   // Filled by applyOracles (the timers and ttl oracles share it).
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,7 @@
 namespace streamsim::harness {
 
 class SimEnv;
+class DeliveredRows;  // oracles/reference.h
 
 // One fault the injector injected (crash, task_failure, io_error, no_space).
 struct FiredFault {
@@ -60,6 +62,8 @@ struct RunOutcome {
   int oracleRuns = 0;    // extra runs the oracles made (reference, determinism)
   std::vector<sim::CrashTarget> reach;  // (point, batch) passed, when recorded
   std::vector<Violation> violations;
+  // The rows each source delivered (only when the reference oracle asks for them).
+  std::shared_ptr<const DeliveredRows> delivered;
   std::string fingerprintHex() const;
   // Fills the trace, fingerprint, progress, faults and crashes from the world after a run.
   void collect(SimEnv& sim);

@@ -1,0 +1,89 @@
+// The `reference` oracle (issue 13 §1): the user names a plain reference function — the whole
+// input (the rows each source delivered, in order) to the final view the query should leave —
+// and the run's final view must equal it under every fault plan. References are registered by
+// name (STREAMSIM_REGISTER_REFERENCE) for scenarios (`oracles: [{reference: NAME}]`) and given
+// as a function in C++ (WorkloadConfig::reference). Registration happens during static
+// initialisation; afterwards the registry is only read, so lookups are safe from several threads.
+// A DeliveredRows belongs to one run (one thread).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "streamsim/harness/oracles.h"
+#include "streamsim/query.h"
+#include "streamsim/status.h"
+#include "streamsim/value.h"
+
+namespace streamsim::harness {
+
+// What a reference function reads.
+struct ReferenceInput {
+  // Per source (the query's order): the rows it delivered, batch by batch (a re-run batch once).
+  std::vector<std::vector<Row>> sources;
+  // Every source's rows, batch by batch (inside a batch in source order).
+  std::vector<Row> rows;
+  // The grouping columns of the query's last transformWithState (empty: none).
+  std::vector<std::string> groupBy;
+};
+
+// The final view the query should leave: in update mode one row per output key (the last), in
+// append mode every row. Compared as a multiset.
+using ReferenceFunction = std::function<std::vector<Row>(const ReferenceInput&)>;
+
+class ReferenceRegistry {
+ public:
+  // NotFound: "unknown reference 'x'; registered: a, b".
+  static Result<ReferenceFunction> function(std::string_view name);
+  // The columns that key the reference's view in update mode (empty: the grouping columns).
+  static std::vector<std::string> keyColumns(std::string_view name);
+  static std::vector<std::string> names();  // sorted
+  struct Registrar {
+    // `keyColumns`: the output columns that hold the key when they are not the grouping columns
+    // (a processor that emits {id, ...} for grouping column `key`).
+    Registrar(std::string_view name, ReferenceFunction function, std::vector<std::string> keyColumns = {});
+  };
+};
+
+// The rows the sources of one run delivered, recorded by recordingSource: batch -> source ->
+// rows (a re-run of the batch replaces them; Spark re-reads the logged offsets, the same rows).
+class DeliveredRows {
+ public:
+  void record(int64_t batch, int source, std::vector<Row> rows);
+  ReferenceInput input(size_t sources, std::vector<std::string> groupBy) const;
+
+ private:
+  std::map<int64_t, std::map<int, std::vector<Row>>> batches_;
+};
+
+// `inner` with every batch it delivers recorded in `rows` as source `index`.
+SourceFactory recordingSource(SourceFactory inner, int index, std::shared_ptr<DeliveredRows> rows);
+
+// The latest row per key (rows in batch order): the reader's view of an update-mode output.
+// Rows without every key column are kept as they are; no keys: the rows as they are.
+std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<std::string>& keys);
+
+// The reference oracle's two views: the reference function's and the run's.
+struct ReferenceViews {
+  std::string name;  // the reference's
+  std::vector<Row> expected, actual;
+};
+
+// reference: the run's final view equals the reference function's as a multiset; the violation
+// lists the missing and the unexpected rows (row_diff).
+std::optional<Violation> checkReference(const ReferenceViews& views);
+
+}  // namespace streamsim::harness
+
+// At namespace scope in a .cc file of your runner (or test):
+//   STREAMSIM_REGISTER_REFERENCE("my_count", [](const ReferenceInput& in) { ... });
+// (a third argument, {"id"}, names the view's key columns when they are not the grouping ones).
+#define STREAMSIM_REGISTER_REFERENCE(name, ...)                                      \
+  static const ::streamsim::harness::ReferenceRegistry::Registrar STREAMSIM_CONCAT( \
+      streamsim_reference_registrar_, __LINE__)(name, __VA_ARGS__)
