@@ -5,9 +5,11 @@
 #include <memory>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
+#include "streamsim/fault_points.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/clean_restarts.h"
@@ -353,11 +355,19 @@ sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) {
 
 namespace {
 
+// What restart_equivalence's runs need besides a plain run: Spark's no-data batch rule set aside
+// (QueryOptions::noDataBatchBeforeFirstBatchOfRun) and the committed state after the run.
+struct RunExtras {
+  bool noDataBatchBeforeFirstBatchOfRun = false;
+  std::vector<std::string> committedState;  // out: dumpCommittedState without timers
+  Status stateError;
+};
+
 // simulate() on an already generated workload (runCase generates it once for all its runs).
 // `traced` false: the engine gets no trace sink (the trace and the fingerprint then cover only
 // the sink), for the fault-free reference, of which only the sink rows and the error are read.
 RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim::Workload& w,
-                           bool traced = true) {
+                           bool traced = true, RunExtras* extras = nullptr) {
   RunResult r;
   r.seed = rc.seed;
   auto actions = actionsFor(c, w, rc);
@@ -378,6 +388,11 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   if (!built.ok()) {
     r.error = built.status();
     return r;
+  }
+  if (extras != nullptr && extras->noDataBatchBeforeFirstBatchOfRun) {
+    QueryOptions qo = built->writer.queryOptions();
+    qo.noDataBatchBeforeFirstBatchOfRun = true;
+    built->writer.options(std::move(qo));
   }
   if (Status st = sim.fs().mkdirs(kLanding); !st.ok()) {
     r.error = st;
@@ -443,9 +458,14 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   if (sim.running()) sim.stop();
   built->readSink(sim, r);
   r.delivered = built->delivered;
+  const StateStoreKind store = c.stateStore == "rocksdb" ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
+  if (extras != nullptr) {
+    auto state = dumpCommittedState(sim.env(), kCheckpoint, store, false);
+    if (state.ok()) extras->committedState = std::move(*state);
+    else extras->stateError = state.status();
+  }
   if (c.stateBoundPerKey && isTws(c.kind)) {
-    auto rows = committedStateRowsPerKey(sim.env(), kCheckpoint, c.stateStore == "rocksdb" ? StateStoreKind::kRocksDB
-                                                                                             : StateStoreKind::kMemory);
+    auto rows = committedStateRowsPerKey(sim.env(), kCheckpoint, store);
     if (rows.ok()) r.stateRowsPerKey = std::move(*rows);
     else if (r.error.ok()) r.error = rows.status().withContext("reading the final state's rows per key");
   }
@@ -547,6 +567,38 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     plain.plan = sim::FaultPlan{};
     r.oracleRuns += 2;
     return std::make_pair(simulate(all, plain).sinkRows, simulate(c, plain).sinkRows);
+  };
+  // restart_equivalence: the seed's input (its landing faults) restarted cleanly right after each
+  // committed batch — every other restart after 5 triggers of downtime, while files keep landing —
+  // against the same input down as long at the same batches without restarting; both with a
+  // no-data batch allowed right after a restart (Spark withholds it: docs/oracles.md).
+  in.restartRuns = [&]() -> Result<RestartRuns> {
+    const DurationMs downtime = 5 * c.triggerInterval;
+    RunCase restarted = rc;
+    restarted.plan = referencePlan(rc.plan);
+    for (int64_t b = 0; b < c.knobs.batches; ++b)
+      restarted.plan.faults.push_back(
+          sim::CrashFault{std::string(faults::kCommitsAfterWrite), b, -1, 1, b % 2 == 1 ? downtime : 0});
+    RunExtras a, b;
+    a.noDataBatchBeforeFirstBatchOfRun = b.noDataBatchBeforeFirstBatchOfRun = true;
+    RunResult ra = simulateWorkload(c, restarted, w, true, &a);
+    RunCase paused = rc;
+    paused.plan = referencePlan(rc.plan);
+    for (const sim::DowntimeFault& d : downtimeWithoutRestarts(ra.trace)) paused.plan.faults.push_back(d);
+    RunResult rb = simulateWorkload(c, paused, w, true, &b);
+    r.oracleRuns += 2;
+    for (const auto& [run, extras, what] : {std::tuple{&ra, &a, "restarted after each batch"},
+                                            std::tuple{&rb, &b, "without the restarts"}}) {
+      if (!run->error.ok()) return run->error.withContext(fmt::format("the run {}", what));
+      if (!extras->stateError.ok()) return extras->stateError.withContext(fmt::format("the run {}: its state", what));
+    }
+    RestartRuns out;
+    out.restartedSink = std::move(ra.sinkRows);
+    out.pausedSink = std::move(rb.sinkRows);
+    out.restartedState = std::move(a.committedState);
+    out.pausedState = std::move(b.committedState);
+    out.restarts = ra.restarts;
+    return out;
   };
   std::vector<std::string> names;
   for (const Oracle& oracle : oracleTable()) {
