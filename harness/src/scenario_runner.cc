@@ -335,7 +335,10 @@ class Runner {
  public:
   Runner(const Scenario& sc, const ScenarioRunOptions& options)
       : sc_(sc), options_(options), sim_(simOptions(sc, options)) {
-    if (options.recordReach) sim_.injector().recordReach();
+    if (options.recordReach) {
+      sim_.injector().recordReach();
+      sim_.recordSchedulingChoices();
+    }
   }
 
   ScenarioRunResult run() {

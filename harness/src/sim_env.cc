@@ -30,6 +30,11 @@ SimEnv::SimEnv(SimEnvOptions options)
   }
 }
 
+void SimEnv::recordSchedulingChoices() {
+  if (scheduler_ == nullptr) scheduler_ = std::make_unique<sim::PlannedScheduler>(std::vector<sim::SwitchFault>());
+  env_.scheduler = scheduler_.get();
+}
+
 SimEnv::~SimEnv() {
   // The query borrows everything here: it must go first.
   query_.reset();

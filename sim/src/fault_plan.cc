@@ -605,7 +605,23 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
     }
   }
   // Context switches of async processors: per (batch, partition), one or two.
-  if (k.switchProbability > 0) {
+  if (k.switchProbability > 0 && k.switchTargets) {
+    // Per (batch, partition) the fault-free run made choices in, one or two of its steps.
+    Random r = rng.split("switches");
+    const std::vector<SwitchTarget>& all = *k.switchTargets;
+    for (size_t i = 0; i < all.size();) {
+      size_t end = i;
+      while (end < all.size() && all[end].batch == all[i].batch && all[end].partition == all[i].partition) ++end;
+      if (r.bernoulli(k.switchProbability)) {
+        int n = r.bernoulli(0.3) ? 2 : 1;
+        for (int s = 0; s < n; ++s) {
+          const SwitchTarget& at = all[i + static_cast<size_t>(r.uniformInt(0, static_cast<int64_t>(end - i) - 1))];
+          plan.faults.push_back(SwitchFault{at.batch, at.partition, at.step, static_cast<int>(r.uniformInt(1, 3))});
+        }
+      }
+      i = end;
+    }
+  } else if (k.switchProbability > 0) {
     Random r = rng.split("switches");
     for (int64_t b = 0; b < k.batches; ++b)
       for (int p = 0; p < k.partitions; ++p) {

@@ -7,6 +7,10 @@ PlannedScheduler::PlannedScheduler(const std::vector<SwitchFault>& switches) {
 }
 
 size_t PlannedScheduler::pick(const SchedulingPoint& at, std::span<const SchedulingCandidate> ready) {
+  // A switch is possible here: in a sequential wait any candidate runs instead of the wait;
+  // otherwise another than the first.
+  if (!ready.empty() && (at.sequentialWaits || ready.size() >= 2))
+    choices_.insert(SwitchTarget{at.batch, at.partition, at.step});
   auto it = picks_.find(std::make_tuple(at.batch, at.partition, at.step));
   if (it == picks_.end() || ready.empty()) return at.sequentialWaits ? kWait : 0;
   const size_t k = static_cast<size_t>(it->second - 1);

@@ -3,6 +3,8 @@
 // virtual time, concurrency of keys under a planned context switch, state-operation errors that
 // fail the task without reaching the processor's code, and the sync <-> async switch on one
 // checkpoint.
+#include <algorithm>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -489,6 +491,44 @@ TEST(PlannedScheduler, DeviatesOnlyAtItsStepsAndNeverPicksTheSequentialCandidate
   at.step = 7;
   EXPECT_EQ(s.pick(at, three), Scheduler::kWait);
   EXPECT_EQ(s.taken(), 3);
+}
+
+TEST(PlannedScheduler, RecordsEveryPlaceASwitchCouldBeTakenOnce) {
+  sim::PlannedScheduler s({});
+  std::vector<SchedulingCandidate> one(1), two(2);
+  SchedulingPoint at;
+  at.batch = 0;
+  at.partition = 1;
+  at.phase = "handleInputRows";
+  EXPECT_EQ(s.pick(at, two), 0u);   // a choice: another key could run
+  at.step = 1;
+  EXPECT_EQ(s.pick(at, one), 0u);   // none: only the sequential candidate
+  at.step = 2;
+  at.sequentialWaits = true;
+  EXPECT_EQ(s.pick(at, one), Scheduler::kWait);  // a choice: run it instead of waiting
+  at.step = 0;
+  at.sequentialWaits = false;
+  EXPECT_EQ(s.pick(at, two), 0u);   // a re-run attempt meets the same choice
+  EXPECT_EQ(s.taken(), 0);
+  EXPECT_EQ(s.choices(), (std::vector<sim::SwitchTarget>{{0, 1, 0}, {0, 1, 2}}));
+}
+
+TEST(FaultPlanSwitches, AimAtTheChoicesOfTheFaultFreeRunWhenGiven) {
+  sim::FaultKnobs knobs;
+  knobs.maxCrashes = 0;
+  knobs.switchProbability = 1;
+  knobs.switchTargets = std::vector<sim::SwitchTarget>{{0, 0, 3}, {0, 0, 5}, {2, 1, 0}};
+  for (uint64_t seed = 0; seed < 50; ++seed) {
+    sim::FaultPlan p = sim::generateFaultPlan(sim::Random(seed), knobs);
+    ASSERT_FALSE(p.switches().empty());
+    for (const sim::SwitchFault& f : p.switches()) {
+      sim::SwitchTarget at{f.batch, f.partition, f.step};
+      EXPECT_NE(std::find(knobs.switchTargets->begin(), knobs.switchTargets->end(), at), knobs.switchTargets->end())
+          << "seed " << seed << ": " << p.toJson();
+    }
+  }
+  knobs.switchTargets = std::vector<sim::SwitchTarget>{};  // the run met no choice: no switch can fire
+  EXPECT_TRUE(sim::generateFaultPlan(sim::Random(1), knobs).switches().empty());
 }
 
 }  // namespace

@@ -101,5 +101,47 @@ TEST(ScenarioSweep, NearlyEverySeedsFaultFires) {
   }
 }
 
+// Context switches aim at the scheduling choices the fault-free run met: before, they drew steps
+// in [0, switch_steps) of every (batch, partition), and 51 of this scenario's 170 planned faults
+// in its first 40 seeds never fired (sync_async_switch_one_checkpoint.yaml, whose tasks have one
+// key each and so no choice at all, planned 268 switches that could never fire). A switch taken
+// can move the later steps, so not every one fires.
+TEST(ScenarioSweep, SwitchesAimAtTheSchedulingChoicesOfTheFaultFreeRun) {
+  EXPECT_TRUE(scenarioReach(loadFile("scenarios/async/sync_async_switch_one_checkpoint.yaml")).switches.empty());
+  Scenario sc = loadFile("scenarios/async/count_events_open_close.yaml");
+  EXPECT_FALSE(scenarioReach(sc).switches.empty());
+  ScenarioSweepOptions o;
+  o.seeds = 40;
+  o.shrink = false;
+  ScenarioSweepReport report = sweepScenarios({sc}, o);
+  EXPECT_EQ(report.totals.failed, 0u) << report.totals.line();
+  size_t planned = 0, unfired = 0;
+  for (const auto& out : report.outcomes) {
+    for (size_t i = 0; i < out.faults.plan.faults.size(); ++i) {
+      if (!std::holds_alternative<sim::SwitchFault>(out.faults.plan.faults[i])) continue;
+      ++planned;
+      unfired += out.faults.planFired[i] == 0;
+    }
+  }
+  EXPECT_GT(planned, 40u);
+  EXPECT_LE(unfired * 20, planned) << unfired << " of " << planned << " planned switches did not fire";
+}
+
+// A query Spark refuses when it starts passes no fault point: its seeds plan no fault (they drew
+// crashes at random before, which never fired), and the totals say how many seeds had one.
+TEST(ScenarioSweep, AScenarioThatReachesNoFaultPointPlansNoFault) {
+  Scenario sc = loadFile("scenarios/realtime/unsupported/file_sink.yaml");
+  EXPECT_TRUE(scenarioReach(sc).crashes.empty());
+  ScenarioSweepOptions o;
+  o.seeds = 20;
+  o.shrink = false;
+  ScenarioSweepReport report = sweepScenarios({sc}, o);
+  EXPECT_EQ(report.totals.failed, 0u) << report.totals.line();
+  EXPECT_EQ(report.totals.seedsWithFaults, 0u) << report.totals.line();
+  for (const auto& out : report.outcomes) EXPECT_TRUE(out.faults.plan.faults.empty()) << out.plan;
+  EXPECT_NE(report.totals.line().find("(0.0% of the 0 with a planned fault)"), std::string::npos)
+      << report.totals.line();
+}
+
 }  // namespace
 }  // namespace streamsim::harness

@@ -294,7 +294,7 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
     err << "streamsim sweep-worker: cannot set up its output\n";
     return kExitBadInput;
   }
-  std::map<size_t, std::vector<sim::CrashTarget>> reach;
+  std::map<size_t, sim::Reach> reach;
   harness::serveWorker(STDIN_FILENO, answers, [&](const std::string& request) {
     return harness::serveSweepRequest(scenarios, so, reach, request);
   });

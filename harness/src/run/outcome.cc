@@ -78,7 +78,8 @@ void RunOutcome::collect(SimEnv& sim) {
   downtimeMs = sim.downtimeMs();
   downtimes = sim.downtimes();
   faults = FaultAccount::of(sim);
-  reach = sim.injector().reach();
+  reach.crashes = sim.injector().reach();
+  reach.switches = sim.scheduler() != nullptr ? sim.scheduler()->choices() : std::vector<sim::SwitchTarget>();
 }
 
 }  // namespace streamsim::harness

@@ -14,7 +14,7 @@
 #include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
-std::vector<sim::CrashTarget> scenarioReach(const Scenario& scenario) {
+sim::Reach scenarioReach(const Scenario& scenario) {
   ScenarioRunOptions o;
   o.faultPlan = sim::FaultPlan{};  // a sweep's fault-free run: the scenario's own crashes kept
   o.applyOracles = false;
@@ -23,13 +23,18 @@ std::vector<sim::CrashTarget> scenarioReach(const Scenario& scenario) {
   return runScenario(scenario, o).reach;
 }
 
-sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed,
-                            const std::vector<sim::CrashTarget>& reach) {
+sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::Reach& reach) {
+  if (reach.crashes.empty() && reach.switches.empty()) {
+    sim::FaultPlan none;  // nothing the run passes: no fault could fire
+    none.seed = seed;
+    return none;
+  }
   sim::FaultKnobs knobs = sweepKnobs(scenario);
-  if (!reach.empty()) {
-    knobs.targets = reach;
+  if (!reach.crashes.empty()) {
+    knobs.targets = reach.crashes;
     knobs.minCrashes = 1;
   }
+  knobs.switchTargets = reach.switches;
   sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), knobs);
   plan.seed = seed;
   return plan;
@@ -118,14 +123,16 @@ std::string SweepTotals::line() const {
     fired += n;
   }
   for (const auto& [p, n] : firedByPoint) points += fmt::format("{}{} {}", points.empty() ? "" : ", ", p, n);
-  double share = seeds ? 100.0 * static_cast<double>(seedsWhoseFaultsFired) / static_cast<double>(seeds) : 0;
+  auto percent = [](size_t n, size_t of) { return of ? 100.0 * static_cast<double>(n) / static_cast<double>(of) : 0.0; };
   return fmt::format(
       "TOTAL {} {}: {} scenario{}, {} seeds, {} runs, {} oracle checks, {} violation{}; faults fired {} "
-      "({}{}{}) in {:.1f}% of seeds, {} crashes, {} restarts, downtime in {} seed{} ({}); judged against the "
+      "({}{}{}) in {:.1f}% of seeds ({:.1f}% of the {} with a planned fault), {} crashes, {} restarts, downtime in {} seed{} ({}); judged against the "
       "restart reference: {}; {:.1f} s",
       failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
       scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
-      fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points, share, crashes, restarts,
+      fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points,
+      percent(seedsWhoseFaultsFired, seeds), percent(seedsWhoseFaultsFired, seedsWithFaults), seedsWithFaults,
+      crashes, restarts,
       seedsWithDowntime, seedsWithDowntime == 1 ? "" : "s",
       fmt::format("{:.1f} h virtual", static_cast<double>(downtimeMs) / 3'600'000.0),
       judgedAgainstRestartReference, seconds);
@@ -155,7 +162,7 @@ namespace {
 // One seed of a sweep: its plan, run, and when it fails its shrink and replay line. `runs`: the
 // runs it took (its own, the oracles', the shrink's).
 ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t seed,
-                                 const std::vector<sim::CrashTarget>& reach,
+                                 const sim::Reach& reach,
                                  const ScenarioSweepOptions& options, int& runs) {
   const auto s0 = std::chrono::steady_clock::now();
   ScenarioSeedOutcome o;
@@ -295,7 +302,7 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& 
 }
 
 std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
-                              std::map<size_t, std::vector<sim::CrashTarget>>& reach,
+                              std::map<size_t, sim::Reach>& reach,
                               const std::string& request) {
   size_t scenario = 0;
   uint64_t seed = 0;
@@ -366,7 +373,7 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
         });
   } else {
     // Where each scenario's fault-free run goes: the plans aim there.
-    std::vector<std::vector<sim::CrashTarget>> reach(scenarios.size());
+    std::vector<sim::Reach> reach(scenarios.size());
     forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
     forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
       int runs = 0;

@@ -49,8 +49,13 @@ class SimEnv {
   sim::SimFileSystem& fs() { return fs_; }
   sim::SeededIdGenerator& ids() { return ids_; }
   sim::FaultInjector& injector() { return *injector_; }
-  // The async scheduler of the plan's context switches (nullptr: the plan has none).
+  // The async scheduler of the plan's context switches (nullptr: the plan has none and no
+  // choices are recorded).
   const sim::PlannedScheduler* scheduler() const { return scheduler_.get(); }
+  // Gives async tasks the plan's scheduler even without switches, so that it records every
+  // scheduling choice they meet (PlannedScheduler::choices: the reach of a fault-free run).
+  // Before the first start.
+  void recordSchedulingChoices();
   sim::TraceRecorder& trace() { return trace_; }
   // The Env handed to queries (clock, fs, ids, fault hook, trace).
   const Env& env() const { return env_; }

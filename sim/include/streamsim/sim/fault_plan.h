@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -157,6 +158,22 @@ struct CrashTarget {
   bool operator==(const CrashTarget&) const = default;
 };
 
+// A scheduling choice a fault-free run of an async processor met: at step `step` of the
+// partition task (batch, partition) another coroutine could have run (PlannedScheduler).
+struct SwitchTarget {
+  int64_t batch = -1;
+  int partition = 0;
+  int64_t step = 0;
+  auto operator<=>(const SwitchTarget&) const = default;
+};
+
+// Where a fault-free run went: the (point, batch) pairs it passed, and the scheduling choices of
+// its async tasks. Generated plans aim at these so that their faults fire.
+struct Reach {
+  std::vector<CrashTarget> crashes;
+  std::vector<SwitchTarget> switches;
+};
+
 // What generateFaultPlan may produce. Probabilities are per opportunity (see each field).
 struct FaultKnobs {
   std::vector<std::string> points;     // crash points; empty or {"all"}: every fault point
@@ -182,6 +199,10 @@ struct FaultKnobs {
   // they fire; and there are at least minCrashes of them.
   std::vector<CrashTarget> targets;
   int minCrashes = 0;
+  // The scheduling choices of the fault-free run. When set, context switches aim only at these
+  // steps (none when it has none: a processor that awaits one thing at a time has no choice);
+  // otherwise at steps in [0, switchSteps) of every (batch, partition).
+  std::optional<std::vector<SwitchTarget>> switchTargets;
   // A real-time query: "all" includes realtime.after_record (after 1..10 records); otherwise
   // that point, never passed in micro-batch mode, is left out of "all".
   bool realTime = false;

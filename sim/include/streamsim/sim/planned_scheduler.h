@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <tuple>
 #include <vector>
 
@@ -25,11 +26,16 @@ class PlannedScheduler final : public Scheduler {
     auto it = taken_at_.find(std::make_tuple(batch, partition, step));
     return it == taken_at_.end() ? 0 : it->second;
   }
+  // Every place a switch could have been taken so far, sorted by (batch, partition, step)
+  // without repeats (a re-run attempt meets the same ones): a fault-free run's choices are the
+  // targets of generated plans (FaultKnobs::switchTargets).
+  std::vector<SwitchTarget> choices() const { return {choices_.begin(), choices_.end()}; }
 
  private:
   using Key = std::tuple<int64_t, int, int64_t>;  // (batch, partition, step)
   std::map<Key, int> picks_;                       // -> pick
   std::map<Key, int64_t> taken_at_;
+  std::set<SwitchTarget> choices_;
   int64_t taken_ = 0;
 };
 

@@ -60,7 +60,7 @@ struct RunOutcome {
   int64_t downtimes = 0;      // how many times it was
   int oracleChecks = 0;  // oracles applied
   int oracleRuns = 0;    // extra runs the oracles made (reference, determinism)
-  std::vector<sim::CrashTarget> reach;  // (point, batch) passed, when recorded
+  sim::Reach reach;  // (point, batch) passed and scheduling choices met, when recorded
   std::vector<Violation> violations;
   // The rows each source delivered (only when the reference oracle asks for them).
   std::shared_ptr<const DeliveredRows> delivered;

@@ -20,13 +20,15 @@
 
 namespace streamsim::harness {
 
-// What the fault-free run of a scenario reached: the (point, batch) pairs it passed and how often.
-// Generated plans aim their crashes at these, so that a seed's crash fires.
-std::vector<sim::CrashTarget> scenarioReach(const Scenario& scenario);
+// What the fault-free run of a scenario reached: the (point, batch) pairs it passed and how
+// often, and the scheduling choices of its async tasks. Generated plans aim their crashes and
+// context switches at these, so that a seed's faults fire.
+sim::Reach scenarioReach(const Scenario& scenario);
 
-// The generated fault plan of `seed` (the scenario's `sweep:` knobs; aimed at `reach` when given).
-sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed,
-                            const std::vector<sim::CrashTarget>& reach = {});
+// The generated fault plan of `seed` (the scenario's `sweep:` knobs), aimed at `reach`: no faults
+// when the fault-free run reached no fault point and no scheduling choice (a query that fails
+// when it starts, say).
+sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::Reach& reach);
 // One seed's run under `plan` (oracles applied). With `keepFs` (run/replay --keep DIR) the run's
 // simulated filesystem is copied there under `keepDir` when it ends.
 ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
@@ -130,7 +132,7 @@ bool scenarioRunsPython(const Scenario& scenario);
 // A worker process's answer to one request "<scenario index> <seed>" of sweepScenarios: the
 // seed's outcome as one JSON line (toWire). `reach`: the reach of the scenarios seen so far.
 std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
-                              std::map<size_t, std::vector<sim::CrashTarget>>& reach,
+                              std::map<size_t, sim::Reach>& reach,
                               const std::string& request);
 
 }  // namespace streamsim::harness
