@@ -141,27 +141,43 @@ std::string sparkSqlType(Type t) {
     case Type::kDouble: return "\"DOUBLE\"";
     case Type::kString: return "\"STRING\"";
     case Type::kTimestamp: return "\"TIMESTAMP\"";
+    case Type::kStruct: return "\"STRUCT\"";
+    case Type::kArray: return "\"ARRAY\"";
+    case Type::kMap: return "\"MAP\"";
   }
   return "\"?\"";
 }
 
+namespace {
+// DataType.toString: LongType, ArrayType(LongType,true), MapType(StringType,IntegerType,true),
+// StructType(StructField(a,IntegerType,true),...).
+std::string sparkTypeString(const Field& f) {
+  switch (f.type) {
+    case Type::kNull: return "NullType";
+    case Type::kBoolean: return "BooleanType";
+    case Type::kInt: return "IntegerType";
+    case Type::kLong: return "LongType";
+    case Type::kDouble: return "DoubleType";
+    case Type::kString: return "StringType";
+    case Type::kTimestamp: return "TimestampType";
+    case Type::kStruct: return f.nested ? sparkStructTypeString(*f.nested) : "StructType()";
+    case Type::kArray:
+      if (!f.nested) return "ArrayType(StringType,true)";
+      return fmt::format("ArrayType({},{})", sparkTypeString(f.nested->field(0)), f.nested->field(0).nullable);
+    case Type::kMap:
+      if (!f.nested) return "MapType(StringType,StringType,true)";
+      return fmt::format("MapType({},{},{})", sparkTypeString(f.nested->field(0)),
+                         sparkTypeString(f.nested->field(1)), f.nested->field(1).nullable);
+  }
+  return "?";
+}
+}  // namespace
+
 std::string sparkStructTypeString(const Schema& schema) {
-  auto typeString = [](Type t) -> std::string_view {
-    switch (t) {
-      case Type::kNull: return "NullType";
-      case Type::kBoolean: return "BooleanType";
-      case Type::kInt: return "IntegerType";
-      case Type::kLong: return "LongType";
-      case Type::kDouble: return "DoubleType";
-      case Type::kString: return "StringType";
-      case Type::kTimestamp: return "TimestampType";
-    }
-    return "?";
-  };
   std::string out = "StructType(";
   for (size_t i = 0; i < schema.fields().size(); ++i) {
     const Field& f = schema.fields()[i];
-    out += fmt::format("{}StructField({},{},{})", i ? "," : "", f.name, typeString(f.type), f.nullable);
+    out += fmt::format("{}StructField({},{},{})", i ? "," : "", f.name, sparkTypeString(f), f.nullable);
   }
   return out + ")";
 }

@@ -39,9 +39,12 @@ std::vector<int64_t> numericEntries(FileSystem& fs, const std::string& dir, bool
   return out;
 }
 
-// Decoded codec values -> one Value (several, as a Row codec writes, become "{a, b}").
-Value oneValue(const std::vector<Value>& values) {
+// Decoded codec values -> one Value. Several, as a Row codec writes, become a struct of the
+// recorded schema `ddl` (its string form "{a, b}"), or the string "{a, b}" without one.
+Value oneValue(const std::vector<Value>& values, const std::string& ddl) {
   if (values.size() == 1) return values[0];
+  if (auto schema = parseSchema(ddl); schema.ok() && (*schema)->size() == values.size() && !values.empty())
+    return Value::structOf(*schema, values);
   std::string s = "{";
   for (size_t i = 0; i < values.size(); ++i) s += (i ? ", " : "") + values[i].toString();
   return Value(s + "}");
@@ -167,19 +170,20 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
         switch (row.kind) {
           case state_layout::VariableKind::kValue:
             out.kind = K::kValue;
-            out.value = oneValue(row.items.at(0).values);
+            out.value = oneValue(row.items.at(0).values, schema->valueSchema);
             out.valueExpiresAt = row.items.at(0).expiresAt;
             break;
           case state_layout::VariableKind::kList:
             out.kind = K::kList;
             for (const auto& item : row.items) {
-              out.list.push_back(oneValue(item.values));
+              out.list.push_back(oneValue(item.values, schema->valueSchema));
               out.listExpiresAt.push_back(item.expiresAt);
             }
             break;
           case state_layout::VariableKind::kMap:
             out.kind = K::kMap;
-            out.map.emplace_back(oneValue(row.userKey), oneValue(row.items.at(0).values));
+            out.map.emplace_back(oneValue(row.userKey, schema->keySchema),
+                                 oneValue(row.items.at(0).values, schema->valueSchema));
             out.mapExpiresAt.push_back(row.items.at(0).expiresAt);
             break;
         }

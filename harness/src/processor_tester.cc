@@ -598,7 +598,7 @@ Result<Row> ProcessorTesterBase::keyRow(const GroupKey& key) const {
     for (size_t i = 0; i < cols.size(); ++i) {
       // A Row key may name its columns; otherwise they are taken in groupBy order.
       const Value& v = r.has(cols[i]) ? r.get(cols[i]) : r[i];
-      fields.push_back(Field{cols[i], inferredType(v), true});
+      fields.push_back(fieldOf(cols[i], v));
       values.push_back(v);
     }
     return Row(makeSchema(std::move(fields)), std::move(values));
@@ -608,7 +608,7 @@ Result<Row> ProcessorTesterBase::keyRow(const GroupKey& key) const {
                                                "with one value per column",
                                                cols.size(), fmt::join(cols, ", ")));
   const Value& v = *key.value();
-  return Row(makeSchema({Field{cols[0], inferredType(v), true}}), {v});
+  return Row(makeSchema({fieldOf(cols[0], v)}), {v});
 }
 
 std::string ProcessorTesterBase::formatKey(const Row& key) {

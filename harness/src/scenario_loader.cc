@@ -80,7 +80,7 @@ Result<Row> RowSpec::toRow(const Schema& schema) const {
           fmt::format("column '{}' is not in the schema ({})", name, schema.toDDL()));
     }
     if (value.isNull()) continue;
-    auto cast = value.castTo(schema.field(i).type);
+    auto cast = value.castTo(schema.field(i));
     if (!cast.ok()) {
       return Status::InvalidArgument(fmt::format("column '{}': value '{}' is not a {}: {}", name,
                                                  value.toString(),
@@ -422,6 +422,46 @@ class Parser {
 
   // ---- rows
 
+  // A value of a row: a scalar (scalarValue), a sequence (an array) or a map (a map with the
+  // keys' scalar values; the column's type makes it a struct or a map: Value::castTo(Field)).
+  std::optional<Value> yamlValue(const YAML::Node& n, const std::string& what) {
+    if (n.IsNull() || n.IsScalar()) return scalarValue(n);
+    if (n.IsSequence()) {
+      std::vector<Value> elements;
+      for (size_t i = 0; i < n.size(); ++i) {
+        auto e = yamlValue(n[i], fmt::format("{}, element {}", what, i));
+        if (!e) return std::nullopt;
+        elements.push_back(std::move(*e));
+      }
+      return Value::arrayOf(std::move(elements));
+    }
+    if (n.IsMap()) {
+      std::vector<std::pair<Value, Value>> entries;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (!it->first.IsScalar()) {
+          error(it->first, fmt::format("a key in {} must be a scalar; got {}", what, nodeTypeName(it->first)));
+          return std::nullopt;
+        }
+        Value key = scalarValue(it->first);
+        if (key.isNull()) {
+          error(it->first, fmt::format("a key in {} is null: map keys and field names cannot be", what));
+          return std::nullopt;
+        }
+        auto v = yamlValue(it->second, fmt::format("{}, key '{}'", what, it->first.Scalar()));
+        if (!v) return std::nullopt;
+        entries.emplace_back(std::move(key), std::move(*v));
+      }
+      auto m = Value::mapOf(std::move(entries));
+      if (!m.ok()) {
+        error(n, fmt::format("{}: {}", what, m.status().message()));
+        return std::nullopt;
+      }
+      return std::move(m).value();
+    }
+    error(n, fmt::format("{} must be a value; got {}", what, nodeTypeName(n)));
+    return std::nullopt;
+  }
+
   RowSpec row(const YAML::Node& n, std::string_view what) {
     RowSpec r;
     r.where = loc(n);
@@ -434,12 +474,9 @@ class Parser {
         error(it->first, fmt::format("a column name in {} must be a string", what));
         continue;
       }
-      if (!(it->second.IsScalar() || it->second.IsNull())) {
-        error(it->second, fmt::format("column '{}' in {} must be a scalar value; got {}",
-                                      it->first.Scalar(), what, nodeTypeName(it->second)));
-        continue;
-      }
-      r.fields.emplace_back(it->first.Scalar(), scalarValue(it->second));
+      auto v = yamlValue(it->second, fmt::format("column '{}' in {}", it->first.Scalar(), what));
+      if (!v) continue;
+      r.fields.emplace_back(it->first.Scalar(), std::move(*v));
     }
     return r;
   }
@@ -1314,15 +1351,16 @@ class Parser {
         int forms = 0;
         if (auto val = m["value"]; val) {
           ++forms;
-          if (!(val.IsScalar() || val.IsNull())) error(val, "value must be a scalar (use values: for a list, entries: for a map)");
-          else if (scalarValue(val).isNull()) st.absent = true;
-          else st.value = scalarValue(val);
+          // A scalar, or a nested value ([1, 2], {a: 1}) for a Row or vector state value.
+          auto v = yamlValue(val, "value");
+          if (v && v->isNull()) st.absent = true;
+          else if (v) st.value = std::move(*v);
         }
         if (auto vals = m["values"]; vals) {
           ++forms;
           std::vector<Value> list;
           if (expectList(vals, "values"))
-            for (const auto& x : vals) list.push_back(x.IsScalar() ? scalarValue(x) : Value());
+            for (const auto& x : vals) list.push_back(yamlValue(x, "an element of values").value_or(Value()));
           st.list = std::move(list);
         }
         if (auto ent = m["entries"]; ent) {
@@ -1330,7 +1368,8 @@ class Parser {
           std::vector<std::pair<Value, Value>> map;
           if (expectMap(ent, "entries"))
             for (auto it = ent.begin(); it != ent.end(); ++it)
-              map.emplace_back(scalarValue(it->first), it->second.IsScalar() ? scalarValue(it->second) : Value());
+              map.emplace_back(scalarValue(it->first),
+                               yamlValue(it->second, "a value of entries").value_or(Value()));
           st.map = std::move(map);
         }
         if (auto a = m["absent"]; a) {

@@ -82,6 +82,19 @@ Value jsonValue(const nlohmann::json& j) {
   if (j.is_number_integer()) return Value(j.get<int64_t>());
   if (j.is_number()) return Value(j.get<double>());
   if (j.is_string()) return Value(j.get<std::string>());
+  // A struct or map column written as an object, an array as an array (Spark's JSON layout):
+  // read back as a map and an array, typed like the expected rows by typedLike.
+  if (j.is_array()) {
+    std::vector<Value> elements;
+    for (const auto& e : j) elements.push_back(jsonValue(e));
+    return Value::arrayOf(std::move(elements));
+  }
+  if (j.is_object()) {
+    std::vector<std::pair<Value, Value>> entries;
+    for (auto it = j.begin(); it != j.end(); ++it) entries.emplace_back(Value(it.key()), jsonValue(*it));
+    auto m = Value::mapOf(std::move(entries));
+    if (m.ok()) return std::move(m).value();
+  }
   return Value(j.dump());
 }
 
@@ -249,17 +262,17 @@ class KafkaTopicView final : public SinkView {
 
 // Expected rows as written, with each value cast to the type its column has in `actual`.
 std::vector<Row> typedLike(const std::vector<RowSpec>& expected, const std::vector<Row>& actual) {
-  std::map<std::string, Type> types;
+  std::map<std::string, Field> types;  // a nested column's element types too
   for (const auto& r : actual)
     for (size_t i = 0; i < r.size(); ++i)
-      if (!r[i].isNull()) types.emplace(r.schema()->field(i).name, r[i].type());
+      if (!r[i].isNull()) types.emplace(r.schema()->field(i).name, fieldOf(r.schema()->field(i).name, r[i]));
   std::vector<Row> out;
   for (const auto& spec : expected) {
     std::vector<std::pair<std::string, Value>> named;
     for (const auto& [name, value] : spec.fields) {
       Value v = value;
       auto t = types.find(name);
-      if (t != types.end() && !v.isNull() && v.type() != t->second) {
+      if (t != types.end() && !v.isNull() && (v.type() != t->second.type || v.isNested())) {
         auto cast = v.castTo(t->second);
         if (cast.ok()) v = *cast;
       }
@@ -836,8 +849,8 @@ class Runner {
       Value v = it->second;
       if (schema) {
         int idx = schema->indexOf(col);
-        if (idx >= 0 && !v.isNull() && v.type() != schema->field(idx).type) {
-          STREAMSIM_ASSIGN_OR_RETURN(v, v.castTo(schema->field(idx).type));
+        if (idx >= 0 && !v.isNull() && (v.type() != schema->field(idx).type || v.isNested())) {
+          STREAMSIM_ASSIGN_OR_RETURN(v, v.castTo(schema->field(idx)));
         }
       }
       named.emplace_back(col, v);
@@ -854,6 +867,10 @@ class Runner {
   static bool sameValue(const Value& want, const Value& got) {
     if (want == got) return true;
     if (want.isNull() || got.isNull()) return false;
+    if (got.isNested() && want.isNested()) {  // typed like the stored value, then strictly
+      auto cast = want.castTo(fieldOf("value", got));
+      return cast.ok() && *cast == got;
+    }
     auto cast = want.castTo(got.type());
     if (cast.ok() && *cast == got) return true;
     return want.toString() == got.toString();

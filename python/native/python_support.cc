@@ -73,6 +73,21 @@ py::object toPython(const Value& v) {
       static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
       return (*epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
     }
+    case Type::kStruct: {  // a tuple, as PySpark's Row is one
+      py::tuple t(v.items().size());
+      for (size_t i = 0; i < v.items().size(); ++i) t[i] = toPython(v.items()[i]);
+      return t;
+    }
+    case Type::kArray: {
+      py::list l;
+      for (const Value& e : v.items()) l.append(toPython(e));
+      return l;
+    }
+    case Type::kMap: {
+      py::dict d;
+      for (size_t i = 0; i < v.mapSize(); ++i) d[toPython(v.mapKey(i))] = toPython(v.mapValue(i));
+      return d;
+    }
   }
   return py::none();
 }
@@ -114,6 +129,9 @@ Value fromPython(py::handle o, Type type, const WhatFn& what) {
     case Type::kTimestamp:
       if (PyBool_Check(p) || PyUnicode_Check(p)) break;
       return Value::timestamp(timestampMs(o, what));
+    case Type::kStruct:
+    case Type::kArray:
+    case Type::kMap: break;  // nested values from Python: not yet (docs/processors.md)
   }
   mismatch(o, type, what);
 }

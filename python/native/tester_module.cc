@@ -114,7 +114,7 @@ class NativeTester {
         std::vector<Field> fields = r.schema()->fields();
         std::vector<Value> values = r.values();
         Value k = inferFromPython(t[0]);
-        fields.push_back(Field{kKeyColumn, inferredType(k), true});
+        fields.push_back(fieldOf(kKeyColumn, k));
         values.push_back(k);
         rows.emplace_back(makeSchema(std::move(fields)), std::move(values));
       }

@@ -1,6 +1,7 @@
 // Values, schemas and rows (DESIGN.md §3). A Schema is written as a Spark DDL string
-// ("id string, count long, t timestamp"). A Row is a vector of Values plus a shared, immutable
-// Schema. Thread-safety: plain values; Schemas are immutable once built and shared freely.
+// ("id string, count long, t timestamp", nested: "s struct<a: int, b: string>, xs array<long>,
+// m map<string, int>"). A Row is a vector of Values plus a shared, immutable Schema.
+// Thread-safety: plain values; Schemas and nested values are immutable once built and shared.
 #pragma once
 
 #include <cstdint>
@@ -18,14 +19,23 @@
 
 namespace streamsim {
 
-enum class Type { kNull, kBoolean, kInt, kLong, kDouble, kString, kTimestamp };
+// kStruct, kArray and kMap are Spark's StructType, ArrayType and MapType: their element types
+// are on the Field (Field::nested), their items in the Value (Value::items).
+enum class Type { kNull, kBoolean, kInt, kLong, kDouble, kString, kTimestamp, kStruct, kArray, kMap };
 
-// "boolean", "int", "long", "double", "string", "timestamp" (Spark's names; "bigint",
-// "integer" accepted on input).
+// "boolean", "int", "long", "double", "string", "timestamp", "struct", "array", "map" (Spark's
+// names; "bigint", "integer" accepted on input). A nested type's whole name: typeDDL(Field).
 std::string_view typeName(Type t);
+// A primitive type's name (a nested type needs its element types: Schema::parseDDL).
 Result<Type> parseTypeName(std::string_view name);
 
-// A single value: null, boolean, int (32), long (64), double, string or timestamp (ms).
+class Schema;
+class Row;
+struct Field;
+struct NestedItems;
+
+// A single value: null, boolean, int (32), long (64), double, string, timestamp (ms), or a nested
+// struct, array or map (immutable items shared between copies).
 class Value {
  public:
   Value() = default;  // null
@@ -43,8 +53,31 @@ class Value {
     return v;
   }
 
+  // A struct: its fields' values positioned by `schema` (Spark's Row inside a Row).
+  static Value structOf(std::shared_ptr<const Schema> schema, std::vector<Value> fields);
+  static Value structOf(const Row& row);
+  // An array of elements (nulls allowed: Spark's containsNull).
+  static Value arrayOf(std::vector<Value> elements);
+  // A map: keys in insertion order, never null (InvalidArgument); a repeated key keeps its first
+  // place and its last value (Spark's LAST_WIN map key dedup policy).
+  static Result<Value> mapOf(std::vector<std::pair<Value, Value>> entries);
+
   Type type() const { return type_; }
   bool isNull() const { return type_ == Type::kNull; }
+  bool isNested() const {
+    return type_ == Type::kStruct || type_ == Type::kArray || type_ == Type::kMap;
+  }
+  // REQUIRES: isNested(). A struct's field values, an array's elements, a map's keys and
+  // values interleaved (k0, v0, k1, v1, ...).
+  const std::vector<Value>& items() const;
+  // REQUIRES: kStruct. The struct's fields (names and types).
+  const std::shared_ptr<const Schema>& structSchema() const;
+  // REQUIRES: kStruct. The struct as a Row of its schema.
+  Row asRow() const;
+  // REQUIRES: kMap.
+  size_t mapSize() const { return items().size() / 2; }
+  const Value& mapKey(size_t i) const { return items()[2 * i]; }
+  const Value& mapValue(size_t i) const { return items()[2 * i + 1]; }
   bool asBool() const { return std::get<bool>(v_); }
   // Int, long and timestamp values are all stored as int64.
   int64_t asLong() const { return std::get<int64_t>(v_); }
@@ -68,12 +101,21 @@ class Value {
 
   // Casts to `t` (long->timestamp, string->timestamp via parseTimestamp, int<->long, ...).
   Result<Value> castTo(Type t) const;
+  // Casts to the type of `f`, nested types element by element: an array to an array, a struct
+  // to a struct (position by position, taking f's field names), a map to a map, and a map with
+  // string keys (a YAML or JSON object) to a struct by field name (missing fields null, unknown
+  // ones an error). Nulls where f's type does not allow them are an error. Errors name the path
+  // ("field 'a': ...", "element 2: ...").
+  Result<Value> castTo(const Field& f) const;
 
-  // Human form: null, true, 42, 1.5, abc, 2026-01-01T00:00:00Z.
+  // Human form: null, true, 42, 1.5, abc, 2026-01-01T00:00:00Z; nested as Spark's cast to
+  // string writes them: {1, x} (struct), [1, 2] (array), {a -> 1} (map).
   std::string toString() const;
 
   // Total order: null first, then by type group, then by value. Int/long/timestamp compare
-  // numerically with each other.
+  // numerically with each other. Arrays and structs compare element by element (a prefix
+  // first); maps (not orderable in Spark) compare as their entries sorted by key, so two maps
+  // with the same entries in another order are equal.
   friend int compare(const Value& a, const Value& b);
   friend bool operator==(const Value& a, const Value& b) { return compare(a, b) == 0; }
   friend bool operator<(const Value& a, const Value& b) { return compare(a, b) < 0; }
@@ -81,21 +123,55 @@ class Value {
 
  private:
   Type type_ = Type::kNull;
-  std::variant<std::monostate, bool, int64_t, double, std::string> v_;
+  std::variant<std::monostate, bool, int64_t, double, std::string,
+               std::shared_ptr<const NestedItems>>
+      v_;
 };
+
+struct NestedItems {
+  std::shared_ptr<const Schema> schema;  // a struct's; null for arrays and maps
+  std::vector<Value> items;
+};
+
+inline const std::vector<Value>& Value::items() const {
+  return std::get<std::shared_ptr<const NestedItems>>(v_)->items;
+}
+inline const std::shared_ptr<const Schema>& Value::structSchema() const {
+  return std::get<std::shared_ptr<const NestedItems>>(v_)->schema;
+}
 
 struct Field {
   std::string name;
   Type type = Type::kString;
   bool nullable = true;
-  friend bool operator==(const Field&, const Field&) = default;
+  // The element types of a nested type (null for the others): kStruct its fields; kArray one
+  // field "element" (nullable: Spark's containsNull); kMap the fields "key" (never nullable)
+  // and "value" (nullable: valueContainsNull).
+  std::shared_ptr<const Schema> nested;
+  // Compares nested types by content.
+  friend bool operator==(const Field& a, const Field& b);
 };
+
+// Nested fields: structField("s", schema), arrayField("xs", Field{"element", Type::kLong}),
+// mapField("m", Field{"key", Type::kString, false}, Field{"value", Type::kInt}).
+Field structField(std::string name, std::shared_ptr<const Schema> fields, bool nullable = true);
+Field arrayField(std::string name, Field element, bool nullable = true);
+Field mapField(std::string name, Field key, Field value, bool nullable = true);
+// The type of `f` in DDL form: "long", "struct<a: int, b: string NOT NULL>", "array<long>",
+// "map<string, int>" (the form Schema::toDDL and errors use).
+std::string typeDDL(const Field& f);
+// The field a value of `v`'s own type would have (a null is typed string; an empty array's or
+// map's elements string).
+Field fieldOf(std::string name, const Value& v);
 
 class Schema {
  public:
   Schema() = default;
   explicit Schema(std::vector<Field> fields) : fields_(std::move(fields)) {}
-  // "id string, count long, t timestamp" (optionally "name type NOT NULL").
+  // "id string, count long, t timestamp" (optionally "name type NOT NULL"), with Spark's nested
+  // types: "struct<a: int, b string>" (colon optional), "array<long>", "map<string, int>",
+  // nested freely; names and keywords case-insensitive, `backquoted` names. A bad DDL is an
+  // InvalidArgument naming the character position and what was expected.
   static Result<Schema> parseDDL(std::string_view ddl);
   std::string toDDL() const;
 
@@ -116,6 +192,8 @@ Result<SchemaPtr> parseSchema(std::string_view ddl);
 
 // The column type a row built from named values gives `v`: its own, or string for a null.
 inline Type inferredType(const Value& v) { return v.isNull() ? Type::kString : v.type(); }
+// Whether fieldOf(f.name, v) has f's type (nested element types included; cheap for the rest).
+bool hasInferredType(const Field& f, const Value& v);
 
 // The schema of a row whose column i is named name(i) and holds values[i], with types inferred
 // from the values as Row::fromNamed does (a null is typed string). The schema returned last on
@@ -142,7 +220,9 @@ class Row {
   bool has(std::string_view name) const { return schema_->indexOf(name) >= 0; }
   const std::vector<Value>& values() const { return values_; }
 
-  // {"a":1,"b":"x"} — Spark's JSON form (timestamps as ISO strings, nulls omitted).
+  // {"a":1,"b":"x"} — Spark's JSON form (timestamps as ISO strings, nulls omitted; a struct an
+  // object, an array a JSON array, a map an object keyed by its keys' strings, nulls inside
+  // arrays and maps written as null, inside structs omitted).
   std::string toJson() const;
   // a=1, b=x
   std::string toString() const;

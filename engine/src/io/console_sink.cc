@@ -60,6 +60,28 @@ std::string prettyCell(const Value& v) {
     case Type::kLong: return std::to_string(v.asLong());
     case Type::kDouble: return javaDouble(v.asDouble());
     case Type::kTimestamp: return prettyTimestamp(v.asLong());
+    case Type::kString: return v.asString();
+    // ToPrettyString of nested values (Cast's form, nulls inside as NULL): {1, x}, [1, NULL],
+    // {a -> 1}.
+    case Type::kStruct:
+    case Type::kArray: {
+      std::string out(1, v.type() == Type::kStruct ? '{' : '[');
+      for (size_t i = 0; i < v.items().size(); ++i) {
+        if (i) out += ", ";
+        out += prettyCell(v.items()[i]);
+      }
+      out.push_back(v.type() == Type::kStruct ? '}' : ']');
+      return out;
+    }
+    case Type::kMap: {
+      std::string out = "{";
+      for (size_t i = 0; i < v.mapSize(); ++i) {
+        if (i) out += ", ";
+        out += prettyCell(v.mapKey(i)) + " -> " + prettyCell(v.mapValue(i));
+      }
+      out.push_back('}');
+      return out;
+    }
     default: return v.asString();
   }
 }

@@ -39,6 +39,104 @@ using json = nlohmann::json;
 
 void appendQuoted(std::string& out, const std::string& s) { out += json(s).dump(); }
 
+bool isNestedType(Type t) { return t == Type::kStruct || t == Type::kArray || t == Type::kMap; }
+
+// A JSON value (inside a struct, array or map column) as a value of `f`'s type, with the casts
+// of the top-level reader (the header's table): a struct from an object (keys not in the struct
+// ignored, missing ones null), an array from an array, a map from an object (keys cast from
+// their strings to the key type).
+Result<Value> jsonToValue(const json& j, const Field& f) {
+  if (j.is_null()) return Value();
+  auto bad = [&] {
+    // Scalars quoted as they were; a container by its kind (a deep one is not printed).
+    const std::string text = j.is_structured() ? std::string(j.is_object() ? "{...}" : "[...]") : j.dump();
+    return Status::InvalidArgument(fmt::format("cannot read JSON value {} as {}", text, typeDDL(f)));
+  };
+  switch (f.type) {
+    case Type::kStruct: {
+      if (!j.is_object()) return bad();
+      std::vector<Value> fields(f.nested->size());
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        int at = f.nested->indexOf(it.key());
+        if (at < 0) continue;
+        auto v = jsonToValue(it.value(), f.nested->field(at));
+        if (!v.ok()) return v.status().withContext(fmt::format("field '{}'", it.key()));
+        fields[at] = std::move(v).value();
+      }
+      return Value::structOf(f.nested, std::move(fields));
+    }
+    case Type::kArray: {
+      if (!j.is_array()) return bad();
+      std::vector<Value> elements;
+      elements.reserve(j.size());
+      for (const json& e : j) {
+        auto v = jsonToValue(e, f.nested->field(0));
+        if (!v.ok()) return v.status().withContext(fmt::format("element {}", elements.size()));
+        elements.push_back(std::move(v).value());
+      }
+      return Value::arrayOf(std::move(elements));
+    }
+    case Type::kMap: {
+      if (!j.is_object()) return bad();
+      std::vector<std::pair<Value, Value>> entries;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        auto k = Value(it.key()).castTo(f.nested->field(0));
+        if (!k.ok()) return k.status().withContext(fmt::format("map key '{}'", it.key()));
+        auto v = jsonToValue(it.value(), f.nested->field(1));
+        if (!v.ok()) return v.status().withContext(fmt::format("value of map key '{}'", it.key()));
+        entries.emplace_back(std::move(k).value(), std::move(v).value());
+      }
+      return Value::mapOf(std::move(entries));
+    }
+    case Type::kString:
+      if (j.is_string()) return Value(j.get<std::string>());
+      return Value(j.dump());  // as the top-level reader keeps a nested value's JSON text
+    case Type::kBoolean:
+      if (j.is_boolean()) return Value(j.get<bool>());
+      return bad();
+    case Type::kInt:
+      if (j.is_number_integer()) {
+        if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(INT32_MAX)) return bad();
+        const int64_t n = j.get<int64_t>();
+        if (n < std::numeric_limits<int32_t>::min() || n > std::numeric_limits<int32_t>::max()) return bad();
+        return Value(static_cast<int32_t>(n));
+      }
+      return bad();
+    case Type::kLong:
+      if (j.is_number_unsigned() && j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        return bad();
+      if (j.is_number_integer()) return Value(j.get<int64_t>());
+      return bad();
+    case Type::kDouble:
+      if (j.is_number()) return Value(j.get<double>());
+      if (j.is_string()) {
+        const std::string& str = j.get_ref<const std::string&>();
+        if (str == "NaN") return Value(std::numeric_limits<double>::quiet_NaN());
+        if (str == "Infinity" || str == "+Infinity" || str == "+INF")
+          return Value(std::numeric_limits<double>::infinity());
+        if (str == "-Infinity" || str == "-INF") return Value(-std::numeric_limits<double>::infinity());
+      }
+      return bad();
+    case Type::kTimestamp:
+      if (j.is_string() && !j.get_ref<const std::string&>().empty()) {
+        auto ts = parseTimestamp(j.get_ref<const std::string&>());
+        if (!ts.ok()) return ts.status();
+        return Value::timestamp(*ts);
+      }
+      if (j.is_number_integer() && !j.is_number_unsigned()) {
+        const int64_t n = j.get<int64_t>();
+        if (n > std::numeric_limits<int64_t>::max() / 1000 || n < std::numeric_limits<int64_t>::min() / 1000)
+          return bad();
+        return Value::timestamp(n * 1000);
+      }
+      if (j.is_number_unsigned() && j.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max() / 1000))
+        return Value::timestamp(static_cast<int64_t>(j.get<uint64_t>()) * 1000);
+      return bad();
+    case Type::kNull: return Value();
+  }
+  return bad();
+}
+
 // SAX handler building one row straight from the token stream (no DOM). Values of columns not
 // in the schema are skipped; a nested value under a string column is re-serialised compactly
 // (Spark's default, non-exact string parsing).
@@ -285,11 +383,13 @@ class RowSax {
     if (depth_ == 1) return true;  // the record itself
     if (depth_ == 2) {
       if (field_ < 0) return true;  // skipped column
-      if (schema_.field(field_).type != Type::kString) {
+      const Type t = schema_.field(field_).type;
+      if (t != Type::kString && !isNestedType(t)) {
         --depth_;
         return badValue(open == '{' ? "{...}" : "[...]");
       }
       capture_depth_ = depth_;
+      capture_nested_ = isNestedType(t);
       raw_.clear();
       first_.clear();
       after_key_ = false;
@@ -298,6 +398,12 @@ class RowSax {
       return true;
     }
     if (capturing()) {
+      // A struct/array/map column's value is read by recursion over its type: bounded depth.
+      if (capture_nested_ && depth_ - capture_depth_ > kMaxNestedDepth) {
+        --depth_;
+        return fail(fmt::format("field '{}': JSON nested deeper than {}", schema_.field(field_).name,
+                                kMaxNestedDepth));
+      }
       separator();
       raw_.push_back(open);
       first_.push_back(true);
@@ -312,7 +418,18 @@ class RowSax {
         capture_depth_ = 0;
         std::string text;
         text.swap(raw_);
-        set(Value(std::move(text)));
+        const Field& f = schema_.field(field_);
+        if (isNestedType(f.type)) {
+          // A struct, array or map column: its JSON text, captured whole, read by its type.
+          auto v = jsonToValue(json::parse(text, nullptr, false), f);
+          if (!v.ok()) {
+            --depth_;
+            return fail(fmt::format("field '{}': {}", f.name, v.status().message()));
+          }
+          set(std::move(v).value());
+        } else {
+          set(Value(std::move(text)));
+        }
       }
     }
     --depth_;
@@ -327,6 +444,8 @@ class RowSax {
   int depth_ = 0;
   int field_ = -1;
   int capture_depth_ = 0;
+  bool capture_nested_ = false;  // the captured value is a struct/array/map column's
+  static constexpr int kMaxNestedDepth = 256;
   bool after_key_ = false;
   std::vector<bool> first_;
   std::string raw_;

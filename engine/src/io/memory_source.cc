@@ -26,7 +26,7 @@ Status MemoryStreamData::addData(std::vector<Row> rows) {
     std::vector<Value> values;
     values.reserve(schema_->size());
     for (const Field& f : schema_->fields()) {
-      auto v = in.get(f.name).castTo(f.type);
+      auto v = in.get(f.name).castTo(f);
       if (!v.ok()) {
         return Status::InvalidArgument(fmt::format("addData row {} ({}), column '{}': {}", r,
                                                    in.toString(), f.name, v.status().message()));

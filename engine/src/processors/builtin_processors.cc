@@ -38,7 +38,7 @@ Row withKey(const Row& key, std::string_view name, Value value) {
   thread_local SchemaPtr lastOut;
   bool same = lastOut != nullptr && key.schema() == lastKeySchema && lastName == name &&
               lastOut->size() == values.size();
-  for (size_t i = 0; same && i < values.size(); ++i) same = lastOut->field(i).type == inferredType(values[i]);
+  for (size_t i = 0; same && i < values.size(); ++i) same = hasInferredType(lastOut->field(i), values[i]);
   if (!same) {
     lastOut = inferSchema(values, [&](size_t i) -> std::string_view {
       return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;

@@ -19,6 +19,13 @@ constexpr uint8_t kTagLong = 0x11;
 constexpr uint8_t kTagTimestamp = 0x12;
 constexpr uint8_t kTagDouble = 0x13;
 constexpr uint8_t kTagString = 0x20;
+// Nested values: the tag, then each item preceded by kItem, then kEnd (a prefix sorts first).
+// A struct's items are its fields, a map's its keys and values interleaved.
+constexpr uint8_t kTagStruct = 0x30;
+constexpr uint8_t kTagArray = 0x31;
+constexpr uint8_t kTagMap = 0x32;
+constexpr char kItem = '\x02';
+constexpr char kEnd = '\x01';
 
 // Strings: 0x00 inside the string is written 0x00 0xFF; the string ends with 0x00 0x01.
 constexpr char kEscape = '\x00';
@@ -114,10 +121,60 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       out.push_back(kTerminator);
       return;
     }
+    case Type::kStruct:
+    case Type::kArray:
+    case Type::kMap:
+      out.push_back(static_cast<char>(v.type() == Type::kStruct  ? kTagStruct
+                                      : v.type() == Type::kArray ? kTagArray
+                                                                 : kTagMap));
+      for (const Value& item : v.items()) {
+        out.push_back(kItem);
+        encodeOrderedValue(item, out);
+      }
+      out.push_back(kEnd);
+      return;
   }
 }
 
-Result<Value> decodeOrderedValue(std::string_view& in) {
+void beginOrderedArray(std::string& out) { out.push_back(static_cast<char>(kTagArray)); }
+void orderedArrayElement(std::string& out) { out.push_back(kItem); }
+void endOrderedArray(std::string& out) { out.push_back(kEnd); }
+
+Status readOrderedArrayBegin(std::string_view& in) {
+  if (in.empty()) return truncated("array (no type tag)");
+  if (static_cast<uint8_t>(in[0]) != kTagArray)
+    return Status::Corruption(
+        fmt::format("ordered encoding: expected an array, found type tag 0x{:02x}", static_cast<uint8_t>(in[0])));
+  in.remove_prefix(1);
+  return Status::OK();
+}
+
+Result<bool> readOrderedArrayNext(std::string_view& in) {
+  if (in.empty()) return truncated("array (no end)");
+  const char c = in[0];
+  in.remove_prefix(1);
+  if (c == kItem) return true;
+  if (c == kEnd) return false;
+  return Status::Corruption(
+      fmt::format("ordered encoding: bad item marker 0x{:02x}", static_cast<uint8_t>(c)));
+}
+
+bool readOrderedNull(std::string_view& in) {
+  if (in.empty() || static_cast<uint8_t>(in[0]) != kTagNull) return false;
+  in.remove_prefix(1);
+  return true;
+}
+
+namespace {
+// Nested values deeper than this are corrupt bytes, not a stack overflow.
+constexpr int kMaxNesting = 64;
+Result<Value> decodeAt(std::string_view& in, int depth);
+}  // namespace
+
+Result<Value> decodeOrderedValue(std::string_view& in) { return decodeAt(in, 0); }
+
+namespace {
+Result<Value> decodeAt(std::string_view& in, int depth) {
   if (in.empty()) return truncated("value (no type tag)");
   uint8_t tag = static_cast<uint8_t>(in[0]);
   in.remove_prefix(1);
@@ -164,9 +221,54 @@ Result<Value> decodeOrderedValue(std::string_view& in) {
       in.remove_prefix(i);
       return Value(std::move(s));
     }
+    case kTagStruct:
+    case kTagArray:
+    case kTagMap: {
+      if (depth >= kMaxNesting)
+        return Status::Corruption(fmt::format("ordered encoding: values nested deeper than {}", kMaxNesting));
+      std::vector<Value> items;
+      while (true) {
+        if (in.empty()) return truncated("nested value (no end)");
+        const char c = in[0];
+        in.remove_prefix(1);
+        if (c == kEnd) break;
+        if (c != kItem)
+          return Status::Corruption(
+              fmt::format("ordered encoding: bad item marker 0x{:02x}", static_cast<uint8_t>(c)));
+        STREAMSIM_ASSIGN_OR_RETURN(Value item, decodeAt(in, depth + 1));
+        items.push_back(std::move(item));
+      }
+      if (tag == kTagArray) return Value::arrayOf(std::move(items));
+      if (tag == kTagMap) {
+        if (items.size() % 2 != 0) return Status::Corruption("ordered encoding: a map with a key but no value");
+        std::vector<std::pair<Value, Value>> entries;
+        for (size_t i = 0; i < items.size(); i += 2)
+          entries.emplace_back(std::move(items[i]), std::move(items[i + 1]));
+        auto m = Value::mapOf(std::move(entries));
+        if (!m.ok()) return Status::Corruption("ordered encoding: " + m.status().message());
+        return m;
+      }
+      // Without the schema the fields are named _1, _2, ... (decodeOrderedValue(in, f) names them).
+      std::vector<Field> fields;
+      for (size_t i = 0; i < items.size(); ++i) fields.push_back(fieldOf("_" + std::to_string(i + 1), items[i]));
+      return Value::structOf(makeSchema(std::move(fields)), std::move(items));
+    }
     default:
       return Status::Corruption(fmt::format("ordered encoding: unknown type tag 0x{:02x}", tag));
   }
+}
+}  // namespace
+
+Result<Value> decodeOrderedValue(std::string_view& in, const Field& f) {
+  STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
+  if (v.isNull()) return v;
+  if (v.type() != f.type)
+    return Status::Corruption(fmt::format("ordered encoding: field '{}' holds a {}, its type is {}", f.name,
+                                          typeName(v.type()), typeDDL(f)));
+  if (!f.nested) return v;
+  auto typed = v.castTo(f);
+  if (!typed.ok()) return Status::Corruption(fmt::format("ordered encoding: field '{}': {}", f.name, typed.status().message()));
+  return typed;
 }
 
 Status decodeOrderedValueInto(std::string_view& in, Value& out) {
@@ -196,8 +298,14 @@ Result<Row> decodeOrderedRow(std::string_view in, const SchemaPtr& schema) {
     if (values.size() == schema->size())
       return Status::Corruption(fmt::format(
           "ordered encoding: more than {} values for schema '{}'", schema->size(), schema->toDDL()));
-    STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
     const Field& f = schema->field(values.size());
+    if (f.nested) {
+      auto typed = decodeOrderedValue(in, f);
+      if (!typed.ok()) return typed.status().withContext(fmt::format("schema '{}'", schema->toDDL()));
+      values.push_back(std::move(typed).value());
+      continue;
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
     if (!v.isNull() && v.type() != f.type)
       return Status::Corruption(fmt::format("ordered encoding: field '{}' holds a {}, schema '{}' says {}",
                                             f.name, typeName(v.type()), schema->toDDL(), typeName(f.type)));

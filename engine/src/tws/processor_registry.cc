@@ -19,12 +19,14 @@ void linkListTtlProcessor();
 void linkTimerAtProcessor();
 void linkAsyncProcessors();  // processors/async_processors.cc
 void linkRealTimeProcessors();
+void linkNestedProcessors();  // processors/nested_processors.cc
 void linkAllBuiltins() {
   linkAsyncProcessors();
   linkBuiltinProcessors();
   linkListTtlProcessor();
   linkTimerAtProcessor();
   linkRealTimeProcessors();
+  linkNestedProcessors();
 }
 }  // namespace detail
 

@@ -150,6 +150,21 @@ Result<std::vector<Value>> takeValues(std::string_view& in, size_t n) {
   return out;
 }
 
+// Nested values typed by the recorded schema (a struct gets its field names); values the schema
+// does not describe are left as decoded.
+void typeByDdl(std::vector<Value>& values, const std::string& ddl) {
+  bool nested = false;
+  for (const Value& v : values) nested = nested || v.isNested();
+  if (!nested) return;
+  auto schema = Schema::parseDDL(ddl);
+  if (!schema.ok()) return;
+  for (size_t i = 0; i < values.size() && i < schema->size(); ++i) {
+    if (!values[i].isNested() || values[i].type() != schema->field(i).type) continue;
+    auto typed = values[i].castTo(schema->field(i));
+    if (typed.ok()) values[i] = std::move(typed).value();
+  }
+}
+
 Status corrupt(std::string_view cf, const Status& st) {
   return Status::Corruption(fmt::format("column family '{}': {}", cf, st.message()));
 }
@@ -168,17 +183,20 @@ Result<DecodedRow> decodeVariableRow(const OperatorLayout& layout, const StateVa
                              takeValues(k, row.kind == VariableKind::kMap ? layout.groupingColumns : 0));
   if (row.kind == VariableKind::kMap) {
     STREAMSIM_ASSIGN_OR_RETURN(row.userKey, decodeValues(k));
+    typeByDdl(row.userKey, schema.keySchema);
   }
   if (row.kind == VariableKind::kList) {
     STREAMSIM_ASSIGN_OR_RETURN(auto list, readList(value));
     for (const auto& e : list) {
       STREAMSIM_ASSIGN_OR_RETURN(auto values, decodeValues(e.payload));
+      typeByDdl(values, schema.valueSchema);
       row.items.push_back({e.expiresAt, std::move(values)});
     }
     return row;
   }
   STREAMSIM_ASSIGN_OR_RETURN(Entry e, readEntry(value));
   STREAMSIM_ASSIGN_OR_RETURN(auto values, decodeValues(e.payload));
+  typeByDdl(values, schema.valueSchema);
   row.items.push_back({e.expiresAt, std::move(values)});
   return row;
 }

@@ -287,6 +287,13 @@ class TransformWithStateOperator final : public Operator {
                 what, r.toString(), cols[i], ops::formatColumnList(cols)));
         }
         schema = r.schema().get();
+        // A struct key's field names (and nested element types) are not in its encoding: the
+        // decoded key takes them from the input's schema.
+        if (&cols == &spec_.groupBy) {
+          key_fields_.resize(cols.size());
+          for (size_t i = 0; i < cols.size(); ++i)
+            if (schema->field(positions[i]).nested) key_fields_[i] = schema->field(positions[i]);
+        }
       }
       for (int i : positions) encodeOrderedValue(static_cast<size_t>(i) < r.size() ? r[i] : null, keys);
       keyEnds.push_back(static_cast<uint32_t>(keys.size()));
@@ -307,14 +314,17 @@ class TransformWithStateOperator final : public Operator {
     for (size_t i = 0; i < n; ++i) {
       Value& slot = inPlace ? row[i] : fresh[i];
       if (!decodeOrderedValueInto(in, slot).ok()) slot = Value();
-      same = same && cached->field(i).type == inferredType(slot);
+      if (slot.isNested() && i < key_fields_.size() && key_fields_[i].type == slot.type()) {
+        if (auto typed = slot.castTo(key_fields_[i]); typed.ok()) slot = std::move(typed).value();
+      }
+      same = same && hasInferredType(cached->field(i), slot);
     }
     if (inPlace && same) return;
     std::vector<Value> values = inPlace ? row.values() : std::move(fresh);
     if (!same) {
       std::vector<Field> fields;
       fields.reserve(n);
-      for (size_t i = 0; i < n; ++i) fields.push_back(Field{spec_.groupBy[i], inferredType(values[i]), true});
+      for (size_t i = 0; i < n; ++i) fields.push_back(fieldOf(spec_.groupBy[i], values[i]));
       cached = makeSchema(std::move(fields));
     }
     row = Row(cached, std::move(values));
@@ -618,6 +628,8 @@ class TransformWithStateOperator final : public Operator {
   }
 
   TransformWithStateSpec spec_;
+  // The input's nested grouping columns (Field::nested set), by groupBy position (group()).
+  mutable std::vector<Field> key_fields_;
   bool started_ = false;
   bool initial_applied_ = false;  // real time: batch 0's initial state went in
   int operator_id_ = 0;

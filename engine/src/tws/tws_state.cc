@@ -28,6 +28,9 @@ bool sameGroup(Type a, Type b) {
       case Type::kDouble: return 2;
       case Type::kBoolean: return 3;
       case Type::kString: return 4;
+      case Type::kStruct: return 5;
+      case Type::kArray: return 6;
+      case Type::kMap: return 7;
       case Type::kNull: return 0;
     }
     return 0;
@@ -52,6 +55,16 @@ Value castForCodec(const Value& v, Type t, std::string_view what) {
     throwRule("STATE_VALUE_TYPE",
               fmt::format("{}: cannot store {} as {}: {}", what, v.toString(), typeName(t),
                           r.status().message()));
+  return std::move(r).value();
+}
+
+Value castForCodec(const Value& v, const Field& f, std::string_view what) {
+  if (!f.nested) return castForCodec(v, f.type, what);
+  if (v.isNull()) return v;
+  auto r = v.castTo(f);
+  if (!r.ok())
+    throwRule("STATE_VALUE_TYPE", fmt::format("{}: cannot store {} as {}: {}", what, v.toString(),
+                                              typeDDL(f), r.status().message()));
   return std::move(r).value();
 }
 
@@ -100,7 +113,7 @@ void StateCodec<Row>::encode(const Row& row, std::string& out) const {
   for (const Field& f : schema->fields()) {
     int i = row.schema()->indexOf(f.name);
     Value v = i < 0 || static_cast<size_t>(i) >= row.size() ? Value() : row[i];
-    encodeOrderedValue(detail::castForCodec(v, f.type, "column " + f.name), out);
+    encodeOrderedValue(detail::castForCodec(v, f, "column " + f.name), out);
   }
 }
 
@@ -114,7 +127,7 @@ Result<Row> StateCodec<Row>::decode(std::string_view& in) const {
       values.emplace_back();
       continue;
     }
-    auto r = decodeOrderedValue(in);
+    auto r = schema->field(i).nested ? decodeOrderedValue(in, schema->field(i)) : decodeOrderedValue(in);
     if (!r.ok()) return r.status().withContext("column " + schema->field(i).name);
     Value v = std::move(r).value();
     if (!v.isNull() && v.type() != schema->field(i).type) {

@@ -16,9 +16,23 @@ namespace streamsim {
 void encodeOrderedValue(const Value& v, std::string& out);
 // Reads one value written by encodeOrderedValue from `in`, advancing it.
 Result<Value> decodeOrderedValue(std::string_view& in);
+// The same, typed by `f` (a struct gets f's field names; a value of another type is Corruption).
+Result<Value> decodeOrderedValue(std::string_view& in, const Field& f);
 // The same into `out`, reusing the buffer of the string it holds (a row decoded per key into the
 // previous key's row). On an error `out` is left unspecified.
 Status decodeOrderedValueInto(std::string_view& in, Value& out);
+
+// The pieces of an array's encoding, for codecs writing their elements themselves
+// (tws/state_codec.h): begin, then before each element orderedArrayElement, then end.
+void beginOrderedArray(std::string& out);
+void orderedArrayElement(std::string& out);
+void endOrderedArray(std::string& out);
+// Reading them back: readOrderedArrayBegin, then while readOrderedArrayNext gives true, one
+// element.
+Status readOrderedArrayBegin(std::string_view& in);
+Result<bool> readOrderedArrayNext(std::string_view& in);
+// Consumes a null's encoding if one comes next (true), else leaves `in` as it is.
+bool readOrderedNull(std::string_view& in);
 
 // All values of `row` in order (its schema is not stored: the caller knows it).
 std::string encodeOrderedRow(const Row& row);

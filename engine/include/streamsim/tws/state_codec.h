@@ -1,15 +1,18 @@
 // StateCodec<T>: how a transformWithState state variable turns a C++ value into the bytes kept in
 // the state store and back (DESIGN.md §3). Built-ins: int32_t, int64_t, double, bool, std::string,
-// Row (with a schema) and std::tuple of codec-able types. Users specialise StateCodec for their own
+// Row (with a schema, nested struct/array/map columns included), std::tuple, std::vector (an
+// array) and std::optional (a nullable value) of codec-able types. Users specialise StateCodec for their own
 // structs (docs/processors.md). Codecs are small immutable values; thread-safe to share.
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <utility>
+#include <vector>
 
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/status.h"
@@ -56,6 +59,18 @@ namespace detail {
 Result<Value> decodeStateValue(std::string_view& in, Type expected);
 // Reads `v` as `t` (with Spark's casts: int <-> long, ...). Throws StatefulProcessorError.
 Value castForCodec(const Value& v, Type t, std::string_view what);
+// The same for a column of any type (nested included).
+Value castForCodec(const Value& v, const Field& f, std::string_view what);
+
+// The type a codec's values have in a DDL ("long", "struct<count long>", "array<long>").
+template <class C>
+std::string codecTypeName(const C& c) {
+  if constexpr (requires { c.typeName(); }) {
+    return std::string(c.typeName());
+  } else {
+    return "struct<" + c.schemaDDL() + ">";
+  }
+}
 }  // namespace detail
 
 #define STREAMSIM_PRIMITIVE_STATE_CODEC(CppType, TypeEnum, DdlType, FromValue)              \
@@ -126,11 +141,7 @@ struct StateCodec<std::tuple<Ts...>> {
  private:
   template <class C>
   static std::string elementType(const C& c) {
-    if constexpr (requires { c.typeName(); }) {
-      return std::string(c.typeName());
-    } else {
-      return "struct<" + c.schemaDDL() + ">";
-    }
+    return detail::codecTypeName(c);
   }
   template <size_t... I>
   void encodeAt(const std::tuple<Ts...>& v, std::string& out, std::index_sequence<I...>) const {
@@ -151,6 +162,58 @@ struct StateCodec<std::tuple<Ts...>> {
     (one(std::get<I>(v), std::get<I>(elements)), ...);
     return st;
   }
+};
+
+// Vectors: an array of the elements (Spark's ArrayType; schema "value array<long>").
+template <class T>
+struct StateCodec<std::vector<T>> {
+  StateCodec<T> element;
+  std::string typeName() const { return "array<" + detail::codecTypeName(element) + ">"; }
+  std::string schemaDDL() const { return "value " + typeName(); }
+  void encode(const std::vector<T>& v, std::string& out) const {
+    beginOrderedArray(out);
+    for (const T& e : v) {
+      orderedArrayElement(out);
+      element.encode(e, out);
+    }
+    endOrderedArray(out);
+  }
+  Result<std::vector<T>> decode(std::string_view& in) const {
+    std::vector<T> v;
+    Status st = readOrderedArrayBegin(in);
+    if (!st.ok()) return st;
+    while (true) {
+      auto more = readOrderedArrayNext(in);
+      if (!more.ok()) return more.status();
+      if (!*more) return v;
+      auto e = element.decode(in);
+      if (!e.ok()) return e.status().withContext("element " + std::to_string(v.size()));
+      v.push_back(std::move(e).value());
+    }
+  }
+};
+
+// Optionals: the value, or a null (std::nullopt; a ValueState's update rejects it as Spark
+// rejects a null value, a field of a tuple or an element of a vector may be one).
+template <class T>
+struct StateCodec<std::optional<T>> {
+  StateCodec<T> inner;
+  std::string typeName() const { return detail::codecTypeName(inner); }
+  std::string schemaDDL() const { return inner.schemaDDL(); }
+  void encode(const std::optional<T>& v, std::string& out) const {
+    if (v) {
+      inner.encode(*v, out);
+    } else {
+      encodeOrderedValue(Value(), out);
+    }
+  }
+  Result<std::optional<T>> decode(std::string_view& in) const {
+    if (readOrderedNull(in)) return std::optional<T>();
+    auto r = inner.decode(in);
+    if (!r.ok()) return r.status();
+    return std::optional<T>(std::move(r).value());
+  }
+  bool isNull(const std::optional<T>& v) const { return !v.has_value(); }
 };
 
 namespace detail {
