@@ -401,6 +401,7 @@ class DdlParser {
 
  private:
   Status expected(std::string_view what) {
+    skipSpace();  // the position and text of the offending token
     std::string got = pos_ < ddl_.size() ? fmt::format("'{}'", ddl_.substr(pos_, 12)) : "the end";
     return Status::InvalidArgument(fmt::format("bad schema '{}' at character {}: expected {}, got {}",
                                                ddl_, pos_, what, got));
