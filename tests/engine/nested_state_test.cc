@@ -8,17 +8,6 @@
 namespace streamsim {
 namespace {
 
-template <class T>
-T roundTrip(const StateCodec<T>& c, const T& v) {
-  std::string bytes;
-  c.encode(v, bytes);
-  std::string_view in = bytes;
-  auto r = c.decode(in);
-  EXPECT_TRUE(r.ok()) << r.status().toString();
-  EXPECT_TRUE(in.empty());
-  return *r;
-}
-
 SchemaPtr schemaOf(std::string_view ddl) {
   auto s = parseSchema(ddl);
   EXPECT_TRUE(s.ok()) << s.status().toString();
@@ -27,22 +16,22 @@ SchemaPtr schemaOf(std::string_view ddl) {
 
 TEST(NestedCodec, OptionalAndVector) {
   StateCodec<std::optional<int64_t>> opt;
-  EXPECT_EQ(roundTrip(opt, std::optional<int64_t>(5)), std::optional<int64_t>(5));
-  EXPECT_EQ(roundTrip(opt, std::optional<int64_t>()), std::nullopt);
+  EXPECT_EQ(testing::roundTrip(opt, std::optional<int64_t>(5)), std::optional<int64_t>(5));
+  EXPECT_EQ(testing::roundTrip(opt, std::optional<int64_t>()), std::nullopt);
   EXPECT_TRUE(detail::codecIsNull(opt, std::optional<int64_t>()));
   EXPECT_EQ(opt.schemaDDL(), "value long");
   StateCodec<std::vector<std::string>> vec;
   std::vector<std::string> v = {"a", std::string("b\0c", 3), ""};
-  EXPECT_EQ(roundTrip(vec, v), v);
-  EXPECT_EQ(roundTrip(vec, std::vector<std::string>{}), std::vector<std::string>{});
+  EXPECT_EQ(testing::roundTrip(vec, v), v);
+  EXPECT_EQ(testing::roundTrip(vec, std::vector<std::string>{}), std::vector<std::string>{});
   EXPECT_EQ(vec.schemaDDL(), "value array<string>");
   // Nulls inside: a vector of optionals, a tuple holding a vector and an optional.
   StateCodec<std::vector<std::optional<int32_t>>> holes;
   std::vector<std::optional<int32_t>> h = {1, std::nullopt, 3};
-  EXPECT_EQ(roundTrip(holes, h), h);
+  EXPECT_EQ(testing::roundTrip(holes, h), h);
   auto t = std::make_tuple(std::vector<int64_t>{1, 2}, std::optional<std::string>());
   StateCodec<decltype(t)> tc;
-  EXPECT_EQ(roundTrip(tc, t), t);
+  EXPECT_EQ(testing::roundTrip(tc, t), t);
   EXPECT_EQ(tc.schemaDDL(), "_1 array<long>, _2 string");
   // The vector's encoding is the array Value's: a Row codec reads it as an array column.
   std::string bytes;
@@ -61,7 +50,7 @@ TEST(NestedCodec, RowWithNestedColumnsAndTupleOfRow) {
   Row in{{"s", Value::structOf(Row{{"a", int64_t{1}}, {"b", "x"}})},
          {"xs", Value::arrayOf({Value(int32_t{1}), Value()})},
          {"m", *mapped}};
-  Row out = roundTrip(rc, in);
+  Row out = testing::roundTrip(rc, in);
   EXPECT_EQ(out.get("s").toString(), "{1, x}");
   EXPECT_EQ(out.get("s").items()[0].type(), Type::kInt);
   EXPECT_EQ(out.get("s").structSchema()->field(1).name, "b");
@@ -81,7 +70,7 @@ TEST(NestedCodec, RowWithNestedColumnsAndTupleOfRow) {
   StateCodec<std::tuple<int64_t, Row>> tc{{StateCodec<int64_t>{}, rowCodec("a int, b string")}};
   EXPECT_EQ(tc.schemaDDL(), "_1 long, _2 struct<a int, b string>");
   EXPECT_TRUE(parseSchema(tc.schemaDDL()).ok());
-  auto t = roundTrip(tc, std::make_tuple(int64_t{7}, Row{{"a", int32_t{2}}, {"b", "y"}}));
+  auto t = testing::roundTrip(tc, std::make_tuple(int64_t{7}, Row{{"a", int32_t{2}}, {"b", "y"}}));
   EXPECT_EQ(std::get<1>(t).get("b"), Value("y"));
 }
 

@@ -29,28 +29,17 @@ struct streamsim::StateCodec<docs_example::Session> {
 namespace streamsim {
 namespace {
 
-template <class T>
-T roundTrip(const StateCodec<T>& c, const T& v) {
-  std::string bytes;
-  c.encode(v, bytes);
-  std::string_view in = bytes;
-  auto r = c.decode(in);
-  EXPECT_TRUE(r.ok()) << r.status().toString();
-  EXPECT_TRUE(in.empty());
-  return *r;
-}
-
 TEST(TwsCodecTest, BuiltinsRoundTrip) {
-  EXPECT_EQ(roundTrip(StateCodec<int32_t>{}, int32_t{-7}), -7);
-  EXPECT_EQ(roundTrip(StateCodec<int64_t>{}, int64_t{1} << 40), int64_t{1} << 40);
-  EXPECT_EQ(roundTrip(StateCodec<double>{}, 2.5), 2.5);
-  EXPECT_EQ(roundTrip(StateCodec<bool>{}, true), true);
-  EXPECT_EQ(roundTrip(StateCodec<std::string>{}, std::string("a\0b", 3)), std::string("a\0b", 3));
+  EXPECT_EQ(testing::roundTrip(StateCodec<int32_t>{}, int32_t{-7}), -7);
+  EXPECT_EQ(testing::roundTrip(StateCodec<int64_t>{}, int64_t{1} << 40), int64_t{1} << 40);
+  EXPECT_EQ(testing::roundTrip(StateCodec<double>{}, 2.5), 2.5);
+  EXPECT_EQ(testing::roundTrip(StateCodec<bool>{}, true), true);
+  EXPECT_EQ(testing::roundTrip(StateCodec<std::string>{}, std::string("a\0b", 3)), std::string("a\0b", 3));
   auto t = std::make_tuple(std::string("x"), int64_t{3}, false);
-  EXPECT_EQ(roundTrip(StateCodec<decltype(t)>{}, t), t);
+  EXPECT_EQ(testing::roundTrip(StateCodec<decltype(t)>{}, t), t);
   EXPECT_EQ(StateCodec<decltype(t)>{}.schemaDDL(), "_1 string, _2 long, _3 boolean");
   StateCodec<Row> rc = rowCodec("n long, s string");
-  Row r = roundTrip(rc, Row{{"s", "hi"}, {"n", int32_t{4}}});
+  Row r = testing::roundTrip(rc, Row{{"s", "hi"}, {"n", int32_t{4}}});
   EXPECT_EQ(r, (Row{{"n", int64_t{4}}, {"s", "hi"}}));
   EXPECT_EQ(r[0].type(), Type::kLong) << "cast to the declared type";
 }

@@ -8,10 +8,13 @@
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "streamsim/operator.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/state/state_store.h"
+#include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/transform_with_state.h"
 
 namespace streamsim::testing {
@@ -172,6 +175,18 @@ class TwsDriver {
 inline std::vector<Row> sorted(std::vector<Row> rows) {
   std::sort(rows.begin(), rows.end());
   return rows;
+}
+
+// `v` encoded and decoded again by `c`, which must take every byte it wrote.
+template <class T>
+T roundTrip(const StateCodec<T>& c, const T& v) {
+  std::string bytes;
+  c.encode(v, bytes);
+  std::string_view in = bytes;
+  auto r = c.decode(in);
+  EXPECT_TRUE(r.ok()) << r.status().toString();
+  EXPECT_TRUE(in.empty());
+  return *r;
 }
 
 }  // namespace streamsim::testing

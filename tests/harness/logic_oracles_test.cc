@@ -160,21 +160,6 @@ steps:
 oracles: )" + oracles + "\n";
 }
 
-std::vector<std::string> violated(const ScenarioRunResult& r) {
-  std::vector<std::string> out;
-  for (const auto& v : r.violations) out.push_back(v.oracle);
-  return out;
-}
-
-// The first seeds of a sweep of `sc` (generated fault plans): every one passes.
-void expectSweepPasses(const Scenario& sc, int seeds) {
-  auto reach = scenarioReach(sc);
-  for (int s = 1; s <= seeds; ++s) {
-    auto r = runScenarioSeed(sc, static_cast<uint64_t>(s), scenarioPlan(sc, static_cast<uint64_t>(s), reach));
-    ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
-  }
-}
-
 TEST(TimerBound, ATimerLeakIsCaughtWithoutExpectedRows) {
   auto r = runScenario(load(heartbeatScenario("test_leaky_heartbeat", "[{timer_bound: 1}]")));
   ASSERT_EQ(violated(r), std::vector<std::string>{"timer_bound"}) << r.report();

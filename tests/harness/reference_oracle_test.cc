@@ -161,20 +161,6 @@ sweep: {crash_points: all, max_crashes: 2}
 )";
 }
 
-std::vector<std::string> violated(const ScenarioRunResult& r) {
-  std::vector<std::string> out;
-  for (const auto& v : r.violations) out.push_back(v.oracle);
-  return out;
-}
-
-void expectSweepPasses(const Scenario& sc, int seeds) {
-  auto reach = scenarioReach(sc);
-  for (int s = 1; s <= seeds; ++s) {
-    auto r = runScenarioSeed(sc, static_cast<uint64_t>(s), scenarioPlan(sc, static_cast<uint64_t>(s), reach));
-    ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
-  }
-}
-
 TEST(Reference, TheTtlMisunderstandingIsCaughtWithoutExpectedRows) {
   // The engine expires the first item as Spark does (the ttl oracle agrees); the reference says
   // what the user meant.

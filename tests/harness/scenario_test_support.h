@@ -1,12 +1,16 @@
-// Loading scenarios in tests: from YAML text (named `fileName` in messages and printed lines) and
-// from a file of the repository. A load error fails the test and gives an empty Scenario.
+// Scenarios in tests: loaded from YAML text (named `fileName` in messages and printed lines) or
+// from a file of the repository (a load error fails the test and gives an empty Scenario), and
+// the checks the oracle tests share.
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
 
 namespace streamsim::harness {
 
@@ -21,6 +25,22 @@ inline Scenario loadFile(const std::string& rel) {
   auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + "/" + rel);
   EXPECT_TRUE(sc.ok()) << sc.status().message();
   return sc.ok() ? *sc : Scenario{};
+}
+
+// The oracles the run's violations name, in order.
+inline std::vector<std::string> violated(const ScenarioRunResult& r) {
+  std::vector<std::string> out;
+  for (const auto& v : r.violations) out.push_back(v.oracle);
+  return out;
+}
+
+// The first seeds of a sweep of `sc` (generated fault plans): every one passes.
+inline void expectSweepPasses(const Scenario& sc, int seeds) {
+  auto reach = scenarioReach(sc);
+  for (int s = 1; s <= seeds; ++s) {
+    auto r = runScenarioSeed(sc, static_cast<uint64_t>(s), scenarioPlan(sc, static_cast<uint64_t>(s), reach));
+    ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
+  }
 }
 
 }  // namespace streamsim::harness
