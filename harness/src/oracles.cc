@@ -11,6 +11,7 @@
 #include <fmt/ranges.h>
 
 #include "streamsim/harness/row_diff.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim::harness {
 
@@ -80,7 +81,7 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
     auto e = nlohmann::json::parse(line, nullptr, false);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
-    if (ev == "batch_planned") {
+    if (ev == events::kBatchPlanned) {
       cur.emplace();
       cur->batch.batch = num(e, "batch");
       cur->batch.timestamp = num(e, "timestamp", 0);
@@ -89,12 +90,12 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
       continue;
     }
     if (!cur) continue;
-    if (ev == "query_started" || ev == "query_failed" || ev == "crash_applied" ||
-        (ev == "fault_injected" && e.value("kind", "") == "crash")) {
+    if (ev == events::kQueryStarted || ev == events::kQueryFailed || ev == events::kCrashApplied ||
+        (ev == events::kFaultInjected && e.value("kind", "") == "crash")) {
       cur.reset();  // this attempt never committed
       continue;
     }
-    if (ev == "task_attempt") {
+    if (ev == events::kTaskAttempt) {
       auto k = std::make_pair(num(e, "operator"), num(e, "partition"));
       auto it = cur->tasks.find(k);
       if (it == cur->tasks.end()) cur->taskOrder.push_back(k);
@@ -108,7 +109,7 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
       cur->tasks[k].emplace_back(e, line);
       continue;
     }
-    if (ev == "commit" && num(e, "batch") == cur->batch.batch) {
+    if (ev == events::kCommit && num(e, "batch") == cur->batch.batch) {
       // Keep trace order: driver events first, then each task's final attempt in order.
       for (auto& [j, l] : cur->driver) {
         cur->batch.events.push_back(std::move(j));
@@ -196,16 +197,16 @@ std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches,
       if (!startsWith(ev, "tws.")) continue;
       auto part = std::make_pair(num(e, "operator"), num(e, "partition"));
       auto tk = std::make_tuple(num(e, "operator"), keyOf(e), num(e, "ts"));
-      if (ev == "tws.rows" && scanned.count(part)) {
+      if (ev == events::kTwsRows && scanned.count(part)) {
         return Violation{"timers", b.batch, keyOf(e),
                          "input rows were handled after timers fired in the same partition: timers "
                          "must fire after all input of the batch",
                          {b.lines[i]}};
-      } else if (ev == "tws.timer_registered") {
+      } else if (ev == events::kTimerRegistered) {
         pending[tk] = Timer{b.batch, scanned.count(part) > 0, b.lines[i]};
-      } else if (ev == "tws.timer_deleted") {
+      } else if (ev == events::kTimerDeleted) {
         pending.erase(tk);
-      } else if (ev == "tws.timer_fired") {
+      } else if (ev == events::kTimerFired) {
         scanned.insert(part);
         auto it = pending.find(tk);
         if (it == pending.end())
@@ -317,11 +318,11 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
       sawTtl = true;
       const std::string state = e.value("state", "");
       auto k = std::make_tuple(num(e, "operator"), keyOf(e), state);
-      if (ev == "tws.ttl_write") {
+      if (ev == events::kTtlWrite) {
         live[k] = Entry{num(e, "expiresAt"), b.lines[i]};
-      } else if (ev == "tws.ttl_clear") {
+      } else if (ev == events::kTtlClear) {
         live.erase(k);
-      } else if (ev == "tws.ttl_read") {
+      } else if (ev == events::kTtlRead) {
         bool returned = e.value("returned", false);
         int64_t exp = num(e, "expiresAt");
         auto it = live.find(k);
@@ -341,30 +342,30 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
                            fmt::format("a read of '{}' returned a value that was cleared or expired "
                                        "and removed earlier", state),
                            {b.lines[i]}};
-      } else if (ev == "tws.ttl_list_write") {
+      } else if (ev == events::kTtlListWrite) {
         auto& list = lists[k];
         if (e.value("mode", "") == "put") list.clear();
         for (int64_t n = num(e, "count", 0); n > 0; --n)
           list.push_back(Entry{num(e, "expiresAt"), b.lines[i]});
-      } else if (ev == "tws.ttl_list_clear") {
+      } else if (ev == events::kTtlListClear) {
         lists.erase(k);
-      } else if (ev == "tws.ttl_list_read") {
+      } else if (ev == events::kTtlListRead) {
         std::vector<const Entry*> model;
         if (auto it = lists.find(k); it != lists.end())
           for (const Entry& x : it->second) model.push_back(&x);
         if (auto v = checkCollection(e, i, "list", model)) return v;
-      } else if (ev == "tws.ttl_map_write") {
+      } else if (ev == events::kTtlMapWrite) {
         maps[k][e.value("userKey", "")] = Entry{num(e, "expiresAt"), b.lines[i]};
-      } else if (ev == "tws.ttl_map_remove") {
+      } else if (ev == events::kTtlMapRemove) {
         if (auto it = maps.find(k); it != maps.end()) it->second.erase(e.value("userKey", ""));
-      } else if (ev == "tws.ttl_map_clear") {
+      } else if (ev == events::kTtlMapClear) {
         maps.erase(k);
-      } else if (ev == "tws.ttl_map_iter") {
+      } else if (ev == events::kTtlMapIter) {
         std::vector<const Entry*> model;
         if (auto it = maps.find(k); it != maps.end())
           for (const auto& [uk, x] : it->second) model.push_back(&x);
         if (auto v = checkCollection(e, i, "map", model)) return v;
-      } else if (ev == "tws.ttl_map_read") {
+      } else if (ev == events::kTtlMapRead) {
         const std::string userKey = e.value("userKey", "");
         bool returned = e.value("returned", false);
         int64_t exp = num(e, "expiresAt");
@@ -389,7 +390,7 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
                                        "removed, cleared or expired and removed earlier",
                                        state, userKey),
                            {b.lines[i]}};
-      } else if (ev == "tws.ttl_expired") {
+      } else if (ev == events::kTtlExpired) {
         removedByEngine[{num(e, "operator"), state}] += num(e, "count", 0);
       }
     }

@@ -709,7 +709,7 @@ Status ProcessorTesterBase::runProbe(const GroupKey& key, bool commit,
   if (options_.inputEventTimeColumn && !k.has(*options_.inputEventTimeColumn)) {
     std::vector<Field> fields = k.schema()->fields();
     std::vector<Value> values = k.values();
-    fields.push_back(Field{*options_.inputEventTimeColumn, Type::kTimestamp, true});
+    fields.push_back(Field{*options_.inputEventTimeColumn, Type::kTimestamp, true, nullptr});
     values.push_back(Value::timestamp(std::numeric_limits<TimeMs>::max() / 4));
     dummy = Row(makeSchema(std::move(fields)), std::move(values));
   }
@@ -783,7 +783,7 @@ Status ProcessorTesterBase::deleteTimer(const GroupKey& key, TimeMs ts) {
 Result<std::vector<std::pair<std::string, std::string>>> ProcessorTesterBase::stateVariables() {
   std::vector<Value> nulls(options_.groupBy.size());
   std::vector<Field> fields;
-  for (const std::string& c : options_.groupBy) fields.push_back(Field{c, Type::kString, true});
+  for (const std::string& c : options_.groupBy) fields.push_back(Field{c, Type::kString, true, nullptr});
   std::vector<std::pair<std::string, std::string>> out;
   STREAMSIM_RETURN_IF_ERROR(runProbe(Row(makeSchema(fields), nulls), false, [&](ProbeScope& s) {
     out = s.variables();

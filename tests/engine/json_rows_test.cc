@@ -286,9 +286,9 @@ TEST(JsonRows, LinesReadTogetherParseAsReadAlone) {
 // as bytes: a key that only starts like that name, one cut short, one with an escape, or a
 // column name that is not plain (a quote, a backslash, non-ASCII) still reads as it reads alone.
 TEST(JsonRows, KeysMatchedAgainstTheLinesBeforeParseAsAlone) {
-  auto schema = makeSchema({Field{"a", Type::kString}, Field{"ab", Type::kLong},
-                            Field{"q\"x", Type::kString}, Field{"b\\s", Type::kString},
-                            Field{"\xC3\xA9", Type::kString}, Field{"_corrupt_record", Type::kString}});
+  auto schema = makeSchema({Field{"a", Type::kString, true, nullptr}, Field{"ab", Type::kLong, true, nullptr},
+                            Field{"q\"x", Type::kString, true, nullptr}, Field{"b\\s", Type::kString, true, nullptr},
+                            Field{"\xC3\xA9", Type::kString, true, nullptr}, Field{"_corrupt_record", Type::kString, true, nullptr}});
   const std::vector<std::string> lines = {
       R"({"a":"1","ab":2})", R"({"ab":3,"a":"4"})", R"({"a":"5","ab":6})", R"({"a":"7","a":8})",
       R"({"a":"9","ab)", R"({"a":"9","a)", R"({"a)", R"({"a":"10","a\u0062":11})",

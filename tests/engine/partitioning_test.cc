@@ -13,7 +13,7 @@ namespace streamsim::ops {
 namespace {
 
 Row row(std::string key, int64_t seq) {
-  static SchemaPtr schema = makeSchema({Field{"k", Type::kString, true}, Field{"seq", Type::kLong, true}});
+  static SchemaPtr schema = makeSchema({Field{"k", Type::kString, true, nullptr}, Field{"seq", Type::kLong, true, nullptr}});
   return Row(schema, {Value(std::move(key)), Value(seq)});
 }
 

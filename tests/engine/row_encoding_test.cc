@@ -152,21 +152,21 @@ TEST(RowEncoding, DecodeIntoAnyPreviousValueReadsTheSameValue) {
 }
 
 TEST(RowEncoding, RowWithFewerValuesGetsNullsForAppendedNullableFields) {
-  SchemaPtr oldSchema = makeSchema({{"a", Type::kString, true}});
-  SchemaPtr newSchema = makeSchema({{"a", Type::kString, true}, {"b", Type::kLong, true}});
+  SchemaPtr oldSchema = makeSchema({{"a", Type::kString, true, nullptr}});
+  SchemaPtr newSchema = makeSchema({{"a", Type::kString, true, nullptr}, {"b", Type::kLong, true, nullptr}});
   std::string bytes = encodeOrderedRow(Row(oldSchema, {Value("x")}));
   Result<Row> r = decodeOrderedRow(bytes, newSchema);
   ASSERT_TRUE(r.ok()) << r.status().toString();
   EXPECT_EQ((*r)[0].asString(), "x");
   EXPECT_TRUE((*r)[1].isNull());
 
-  SchemaPtr notNull = makeSchema({{"a", Type::kString, true}, {"b", Type::kLong, false}});
+  SchemaPtr notNull = makeSchema({{"a", Type::kString, true, nullptr}, {"b", Type::kLong, false, nullptr}});
   EXPECT_EQ(decodeOrderedRow(bytes, notNull).status().code(), Status::Code::kCorruption);
 }
 
 TEST(RowEncoding, RowDecodeChecksTypesAgainstSchema) {
-  SchemaPtr s = makeSchema({{"a", Type::kLong, true}});
-  std::string bytes = encodeOrderedRow(Row(makeSchema({{"a", Type::kString, true}}), {Value("x")}));
+  SchemaPtr s = makeSchema({{"a", Type::kLong, true, nullptr}});
+  std::string bytes = encodeOrderedRow(Row(makeSchema({{"a", Type::kString, true, nullptr}}), {Value("x")}));
   Result<Row> r = decodeOrderedRow(bytes, s);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.status().message().find("field 'a' holds a string"), std::string::npos) << r.status().message();

@@ -367,7 +367,9 @@ TEST_P(TwsQueryTest, StopAndRestartBetweenAnyTwoBatchesGivesTheUninterruptedOutp
       }
       ASSERT_TRUE(*ran) << i;
     }
-    if (!idleAfterRestart) EXPECT_EQ(e.output->batches(), ref.output->batches());
+    if (!idleAfterRestart) {
+      EXPECT_EQ(e.output->batches(), ref.output->batches());
+    }
   }
 }
 

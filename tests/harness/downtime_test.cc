@@ -30,7 +30,9 @@ TEST(Downtime, PlansCarryItAndHalfTheSeedsHaveNone) {
     DurationMs d = -1;
     for (const sim::Fault& f : p.faults) {
       const auto& c = std::get<sim::CrashFault>(f);
-      if (d >= 0) EXPECT_EQ(c.downtime, d) << "one value per seed";
+      if (d >= 0) {
+        EXPECT_EQ(c.downtime, d) << "one value per seed";
+      }
       d = c.downtime;
       EXPECT_TRUE(c.downtime == 0 || (c.downtime >= 1'000 && c.downtime <= 300'000)) << c.downtime;
     }

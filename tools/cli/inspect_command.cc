@@ -20,6 +20,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/state/state_files.h"
+#include "streamsim/trace_events.h"
 #include "streamsim/tws/state_layout.h"
 
 namespace streamsim::cli {
@@ -380,7 +381,7 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
         std::vector<std::string> notes;
         void event(std::string_view json) override {
           auto e = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
-          if (e.is_object() && e.value("event", "") == "state_snapshot_skipped")
+          if (e.is_object() && e.value("event", "") == events::kStateSnapshotSkipped)
             notes.push_back(fmt::format("{} is unreadable ({}); read from older files instead",
                                         e.value("path", ""), e.value("error", "")));
         }

@@ -62,13 +62,13 @@ Result<KafkaOffsets> parseKafkaOffsets(std::string_view json, std::string_view w
 }
 
 SchemaPtr kafkaSourceSchema() {
-  static const SchemaPtr schema = makeSchema({{"key", Type::kString, true},
-                                              {"value", Type::kString, true},
-                                              {"topic", Type::kString, true},
-                                              {"partition", Type::kInt, true},
-                                              {"offset", Type::kLong, true},
-                                              {"timestamp", Type::kTimestamp, true},
-                                              {"timestampType", Type::kInt, true}});
+  static const SchemaPtr schema = makeSchema({{"key", Type::kString, true, nullptr},
+                                              {"value", Type::kString, true, nullptr},
+                                              {"topic", Type::kString, true, nullptr},
+                                              {"partition", Type::kInt, true, nullptr},
+                                              {"offset", Type::kLong, true, nullptr},
+                                              {"timestamp", Type::kTimestamp, true, nullptr},
+                                              {"timestampType", Type::kInt, true, nullptr}});
   return schema;
 }
 

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/trace_events.h"
+
 namespace streamsim::harness {
 namespace {
 
@@ -28,10 +30,10 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
     for (size_t i = 0; i < b.events.size(); ++i) {
       const auto& e = b.events[i];
       const std::string ev = e.value("event", "");
-      if (ev != "tws.timer_registered" && ev != "tws.timer_deleted" && ev != "tws.timer_fired")
+      if (ev != events::kTimerRegistered && ev != events::kTimerDeleted && ev != events::kTimerFired)
         continue;
       auto& timers = live[{num(e, "operator"), keyOf(e)}];
-      if (ev == "tws.timer_registered") {
+      if (ev == events::kTimerRegistered) {
         timers[num(e, "ts")] = b.lines[i];
       } else {
         timers.erase(num(e, "ts"));

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/trace_events.h"
 
 namespace streamsim::harness {
 
@@ -21,12 +22,12 @@ std::vector<int64_t> withheldAfterCleanRestart(const std::vector<std::string>& t
     auto e = nlohmann::json::parse(line, nullptr, false);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
-    if (ev == "query_started") {
+    if (ev == events::kQueryStarted) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       cleanAt = !e.value("rerun", false) && next > 0 ? next - 1 : -1;
-    } else if (ev == "batch_planned") {
+    } else if (ev == events::kBatchPlanned) {
       cleanAt = -1;  // a batch ran in this run: no-data batches follow again
-    } else if (ev == "no_data_batch_withheld" && cleanAt >= 0) {
+    } else if (ev == events::kNoDataBatchWithheld && cleanAt >= 0) {
       if (std::find(out.begin(), out.end(), cleanAt) == out.end()) out.push_back(cleanAt);
       cleanAt = -1;
     }
@@ -50,12 +51,12 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
     auto e = nlohmann::json::parse(line, nullptr, false);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
-    if (ev == "driver_down") {
+    if (ev == events::kDriverDown) {
       if (e.value("after", "") != "crash") continue;
       if (until < 0) from = e.value("from", TimeMs{0});  // a crash during the restart adds to it
       until = e.value("until", TimeMs{0});
       crashBatch = e.value("batch", int64_t{-1});
-    } else if (ev == "query_started" && until >= 0) {
+    } else if (ev == events::kQueryStarted && until >= 0) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       if (e.value("rerun", false)) {
         out.push_back(sim::DowntimeFault{next, until});
