@@ -1,4 +1,4 @@
-// Fuzzes the scenario loader (harness/src/scenario_loader.cc): any bytes load or are rejected
+// Fuzzes the scenario loader (harness/src/scenario/loader.cc): any bytes load or are rejected
 // with errors that name the file; nothing aborts, hangs or reads out of bounds.
 #include <cstddef>
 #include <cstdint>

@@ -1,0 +1,355 @@
+// The scenario loader's operators (parse_query.h): withWatermark, dropDuplicates, select, join,
+// window aggregations and transformWithState with its processor's parameters. Everything the
+// engine would refuse when the query starts is refused here, at its line.
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "scenario/parse_query.h"
+#include "streamsim/spark_errors.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim::harness::detail {
+namespace {
+
+void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithStateOp& op);
+
+const Field* findColumn(const std::vector<Field>& columns, const std::string& name) {
+  for (const Field& f : columns)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+void checkColumns(ParseContext& pc, const YAML::Node& n, const std::vector<std::string>& cols,
+                  const std::optional<std::vector<Field>>& columns, std::string_view op) {
+  if (!columns) return;
+  for (const auto& c : cols) {
+    if (findColumn(*columns, c) == nullptr) {
+      std::vector<std::string> names;
+      for (const Field& f : *columns) names.push_back(f.name);
+      pc.error(n, fmt::format("column '{}' is not in the input of {}; columns: {}", c, op,
+                              joinNames(names)));
+    }
+  }
+}
+
+// `join: {static: {schema: DDL, rows: [...]}, on: [cols], how: inner}`. Everything the engine
+// would refuse when the query starts is refused here, at its line (ops/stream_static_join.h);
+// `columns` becomes the join's output: join columns, the stream's others, the table's others.
+JoinOp parseJoin(ParseContext& pc, const YAML::Node& j, std::optional<std::vector<Field>>& columns) {
+  JoinOp op;
+  if (!pc.expectMap(j, "join")) return op;
+  pc.checkKeys(j, "join", {"static", "on", "how"});
+  std::optional<JoinType> type;
+  if (auto h = j["how"]; h) {
+    op.how = pc.str(h, "join how");
+    if (auto parsed = parseJoinType(op.how); !parsed.ok()) {
+      pc.error(h, parsed.status().message());
+    } else if (auto st = checkStreamStaticJoinType(*parsed); !st.ok()) {
+      pc.error(h, st.message());  // the stream is the left side
+    } else {
+      type = *parsed;
+    }
+  } else {
+    type = JoinType::kInner;
+  }
+  if (auto o = j["on"]; o) {
+    op.on = pc.names(o, "join on");
+    if (op.on.empty()) pc.error(o, "join needs at least one column in 'on' (the columns both sides share)");
+    checkColumns(pc, o, op.on, columns, "join");
+  } else {
+    pc.error(j, "missing key 'on' in join (the columns both sides share, e.g. on: [device])");
+  }
+  auto s = j["static"];
+  if (!s) {
+    pc.error(j, "missing key 'static' in join (the table: {schema: DDL, rows: [...]})");
+    return op;
+  }
+  if (!pc.expectMap(s, "join static")) return op;
+  pc.checkKeys(s, "join static", {"schema", "rows"});
+  if (auto d = s["schema"]; d) {
+    auto schema = parseSchema(pc.str(d, "join static schema"));
+    if (!schema.ok()) {
+      pc.error(d, fmt::format("bad schema: {}; expected Spark DDL such as \"device string, site string\"",
+                              schema.status().message()));
+      return op;
+    }
+    op.schema = *schema;
+  } else {
+    pc.error(s, "missing key 'schema' in join static (Spark DDL, e.g. \"device string, site string\")");
+    return op;
+  }
+  if (auto r = s["rows"]; r) {
+    for (const RowSpec& spec : pc.rows(r, "a static row")) {
+      auto row = spec.toRow(*op.schema);
+      if (!row.ok()) {
+        pc.addError({spec.where, fmt::format("row does not fit the static schema: {}", row.status().message())});
+      } else {
+        op.rows.push_back(std::move(row).value());
+      }
+    }
+  }
+  for (size_t k = 0; k < op.on.size(); ++k) {
+    if (op.schema->indexOf(op.on[k]) < 0)
+      pc.error(j["on"], fmt::format("column '{}' is not in the static table ({})", op.on[k], op.schema->toDDL()));
+  }
+  if (!columns) return op;
+  if (!type) {
+    columns.reset();  // the output's columns are unknown: later operators' checks are skipped
+    return op;
+  }
+  Schema stream(*columns);
+  for (const auto& c : op.on) {
+    if (stream.indexOf(c) < 0 || op.schema->indexOf(c) < 0) {  // reported above
+      columns.reset();
+      return op;
+    }
+  }
+  StreamStaticJoinShape shape = streamStaticJoinShape(stream, *op.schema, op.on, *type);
+  if (!shape.status.ok()) {
+    bool table = shape.problem == StreamStaticJoinShape::Problem::kTableColumn;
+    pc.error(table ? s["schema"] : j["on"], shape.status.message());
+    columns.reset();
+    return op;
+  }
+  columns = std::move(shape.fields);
+  return op;
+}
+
+WindowAggregationOp parseWindowAgg(ParseContext& pc, const YAML::Node& n, const YAML::Node& w,
+                                   std::vector<std::string> groupBy,
+                                   const std::optional<std::vector<Field>>& columns) {
+  WindowAggregationOp op;
+  op.groupBy = std::move(groupBy);
+  if (pc.expectMap(w, "window")) {
+    pc.checkKeys(w, "window", {"column", "duration", "slide", "startTime"});
+    if (auto c = w["column"]; c) {
+      op.timeColumn = pc.str(c, "window column");
+      checkColumns(pc, c, {op.timeColumn}, columns, "window");
+    } else {
+      pc.error(w, "missing key 'column' in window");
+    }
+    if (auto d = w["duration"]; d) {
+      op.windowMs = pc.duration(d, "window duration");
+    } else {
+      pc.error(w, "missing key 'duration' in window (e.g. 10m)");
+    }
+    if (auto s = w["slide"]; s) {
+      op.slideMs = pc.duration(s, "window slide");
+      if (op.windowMs > 0 && op.slideMs > op.windowMs)
+        pc.error(s, "window slide must not be longer than the window duration");
+    }
+    if (auto s = w["startTime"]; s) op.startTimeMs = pc.duration(s, "window startTime", true);
+  }
+  auto agg = n["agg"];
+  if (!agg) {
+    pc.error(n, "a window aggregation needs 'agg' (e.g. agg: [count, {sum: amount}])");
+    return op;
+  }
+  if (!pc.expectList(agg, "agg")) return op;
+  static const std::vector<std::string> kFns = {"count", "sum", "min", "max", "avg"};
+  for (const auto& item : agg) {
+    AggSpec a;
+    if (item.IsScalar()) {  // `count`
+      a.function = pc.oneOf(item, "aggregate", {"count"});
+    } else if (item.IsMap()) {  // {sum: amount, as: total}
+      pc.checkKeys(item, "an aggregate", {"count", "sum", "min", "max", "avg", "as"});
+      int fns = 0;
+      for (const auto& fn : kFns) {
+        if (auto c = item[fn]; c) {
+          ++fns;
+          a.function = fn;
+          a.column = pc.str(c, fn);
+          if (a.column == "*") a.column.clear();
+          if (!a.column.empty()) checkColumns(pc, c, {a.column}, columns, fn);
+        }
+      }
+      if (fns != 1) pc.error(item, "an aggregate names exactly one of count, sum, min, max, avg");
+      if (a.function != "count" && a.column.empty() && fns == 1)
+        pc.error(item, fmt::format("{} needs a column", a.function));
+      if (auto as = item["as"]; as) a.as = pc.str(as, "as");
+    } else {
+      pc.error(item, fmt::format("an aggregate must be `count` or a map like {{sum: amount}}; got {}",
+                                 nodeTypeName(item)));
+    }
+    op.aggregates.push_back(a);
+  }
+  return op;
+}
+
+// `python: processors/x.py` (relative to the scenario's folder), `class: Name`, optional
+// `outputStructType: DDL` and `inPandas: true` (transformWithStateInPandas).
+void parsePythonProcessor(ParseContext& pc, const YAML::Node& t, const YAML::Node& py, TransformWithStateOp& op) {
+  if (t["processor"]) pc.error(t["processor"], "give either 'processor' or 'python', not both");
+  std::string file = pc.str(py, "python");
+  std::filesystem::path path(file);
+  if (path.is_relative()) path = std::filesystem::path(pc.file()).parent_path() / path;
+  op.pythonFile = path.lexically_normal().string();
+  std::error_code ec;
+  if (!file.empty() && !std::filesystem::is_regular_file(op.pythonFile, ec))
+    pc.error(py, fmt::format("no Python processor file '{}' (looked for {})", file, op.pythonFile));
+  if (auto c = t["class"]; c) {
+    op.pythonClass = pc.str(c, "class");
+  } else {
+    pc.error(t, "a Python processor needs 'class' (the StatefulProcessor subclass in the file)");
+  }
+  if (auto o = t["outputStructType"]; o) op.outputStructType = pc.str(o, "outputStructType");
+  if (auto i = t["inPandas"]; i) op.inPandas = i.IsScalar() && i.as<std::string>() == "true";
+  op.processor = "python:" + file + ":" + op.pythonClass;
+}
+
+TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector<std::string> groupBy,
+                              const std::optional<std::vector<Field>>& columns) {
+  TransformWithStateOp op;
+  op.groupBy = std::move(groupBy);
+  if (!pc.expectMap(t, "transformWithState")) return op;
+  pc.checkKeys(t, "transformWithState",
+               {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl",
+                "params", "python", "class", "outputStructType", "inPandas"});
+  if (auto py = t["python"]; py) {
+    parsePythonProcessor(pc, t, py, op);
+  } else if (auto p = t["processor"]; p) {
+    op.processor = pc.str(p, "processor");
+    if (p.IsScalar() && !pc.isProcessor(op.processor)) {
+      pc.error(p, fmt::format("unknown processor '{}'; known processors: {} (link yours into a "
+                              "runner with streamsim_add_runner)",
+                              op.processor, joinNames(pc.processorNames())));
+    }
+  } else {
+    pc.error(t, "missing key 'processor' in transformWithState (a registered processor name, "
+             "or python: FILE with class: NAME)");
+  }
+  if (auto m = t["outputMode"]; m) op.outputMode = pc.oneOf(m, "transformWithState outputMode", {"append", "update"});
+  if (auto m = t["timeMode"]; m)
+    op.timeMode = pc.oneOf(m, "timeMode", {"None", "ProcessingTime", "EventTime"});
+  if (auto c = t["eventTimeColumn"]; c) {
+    op.eventTimeColumn = pc.str(c, "eventTimeColumn");
+    checkColumns(pc, c, {*op.eventTimeColumn}, columns,
+                 "transformWithState's eventTimeColumn");
+  }
+  if (auto i = t["initialState"]; i) op.initialState = pc.rows(i, "an initialState row");
+  if (auto d = t["ttl"]; d) {
+    op.ttlMs = pc.duration(d, "ttl");
+    if (op.timeMode != "ProcessingTime")
+      pc.error(d, "ttl needs timeMode: ProcessingTime (TTL is measured in processing time)");
+  }
+  parseProcessorParams(pc, t, op);
+  return op;
+}
+
+// A Kafka-like source: the topic (created with `partitions` and `retention`), Spark's
+
+// `params: {name: value}` and `ttl:` (the parameter "ttl") reach the processor's factory
+// (ProcessorRegistry::factory(name, params)); checked here against what it takes.
+void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithStateOp& op) {
+  auto p = t["params"];
+  if (p) {
+    if (!p.IsMap()) {
+      pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
+    } else {
+      for (const auto& kv : p) {
+        std::string name = pc.str(kv.first, "a parameter name");
+        op.params[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
+      }
+    }
+  }
+  auto ttlNode = t["ttl"];
+  if (ttlNode && ttlNode.IsScalar()) {
+    if (op.params.count("ttl") != 0) pc.error(ttlNode, "ttl is given twice: as ttl: and in params:");
+    op.params["ttl"] = ttlNode.Scalar();
+  }
+  if (op.params.empty()) return;
+  const YAML::Node& where = p ? p : ttlNode;
+  if (!op.pythonFile.empty()) {
+    pc.error(where, "params and ttl reach registered C++ processors; a Python processor sets its "
+                 "TTL in its own init");
+    return;
+  }
+  // A processor only a runner's own hook knows is checked when the query is built.
+  auto names = ProcessorRegistry::paramNames(op.processor);
+  if (!names.ok()) return;
+  for (const auto& [name, value] : op.params) {
+    if (std::find(names->begin(), names->end(), name) != names->end()) continue;
+    const YAML::Node& at = name == "ttl" && ttlNode ? ttlNode : where;
+    pc.error(at, fmt::format("the processor '{}' takes no parameter '{}'; it takes: {}",
+                             op.processor, name, names->empty() ? "none" : joinNames(*names)));
+    return;
+  }
+  auto made = ProcessorRegistry::factory(op.processor, op.params);
+  if (!made.ok()) pc.error(where, std::string(made.status().message()));
+}
+}  // namespace
+
+OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<std::vector<Field>>& columns) {
+  OperatorSpec spec;
+  spec.where = pc.loc(n);
+  spec.op = SelectOp{};
+  if (!pc.expectMap(n, "an operator")) return spec;
+  pc.checkKeys(n, "an operator",
+               {"withWatermark", "dropDuplicates", "dropDuplicatesWithinWatermark", "select",
+                "join", "groupBy", "window", "agg", "transformWithState"});
+  if (auto w = n["withWatermark"]; w) {
+    WatermarkOp op;
+    if (pc.expectMap(w, "withWatermark")) {
+      pc.checkKeys(w, "withWatermark", {"column", "delay"});
+      if (auto c = w["column"]; c) {
+        op.column = pc.str(c, "withWatermark column");
+        checkColumns(pc, c, {op.column}, columns, "withWatermark");
+        // Spark's CheckAnalysis (EventTimeWatermark): the event time must be a timestamp.
+        if (const Field* f = columns ? findColumn(*columns, op.column) : nullptr; f && f->type != Type::kTimestamp)
+          pc.error(c, sparkErrorMessage("EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
+                                        {{"eventName", sparkSqlId(op.column)}, {"eventType", sparkSqlType(f->type)}}));
+      } else {
+        pc.error(w, "missing key 'column' in withWatermark");
+      }
+      if (auto d = w["delay"]; d) {
+        op.delayMs = pc.duration(d, "withWatermark delay");
+      } else {
+        pc.error(w, "missing key 'delay' in withWatermark (e.g. 10m)");
+      }
+    }
+    spec.op = op;
+  } else if (auto d = n["dropDuplicates"]; d) {
+    DropDuplicatesOp op{pc.names(d, "dropDuplicates"), false};
+    checkColumns(pc, d, op.columns, columns, "dropDuplicates");
+    spec.op = op;
+  } else if (auto d = n["dropDuplicatesWithinWatermark"]; d) {
+    DropDuplicatesOp op{pc.names(d, "dropDuplicatesWithinWatermark"), true};
+    checkColumns(pc, d, op.columns, columns, "dropDuplicatesWithinWatermark");
+    spec.op = op;
+  } else if (auto s = n["select"]; s) {
+    SelectOp op{pc.names(s, "select")};
+    checkColumns(pc, s, op.columns, columns, "select");
+    if (columns) {
+      std::vector<Field> selected;
+      for (const auto& c : op.columns)
+        if (const Field* f = findColumn(*columns, c)) selected.push_back(*f);
+      columns = std::move(selected);
+    }
+    spec.op = op;
+  } else if (auto j = n["join"]; j) {
+    spec.op = parseJoin(pc, j, columns);
+  } else if (auto g = n["groupBy"]; g) {
+    std::vector<std::string> groupBy = pc.names(g, "groupBy");
+    checkColumns(pc, g, groupBy, columns, "groupBy");
+    if (auto t = n["transformWithState"]; t) {
+      if (n["window"] || n["agg"])
+        pc.error(n, "an operator with transformWithState takes no 'window' or 'agg'");
+      spec.op = parseTws(pc, t, groupBy, columns);
+    } else if (auto w = n["window"]; w) {
+      spec.op = parseWindowAgg(pc, n, w, groupBy, columns);
+    } else {
+      pc.error(n, "groupBy needs 'transformWithState' or 'window' + 'agg'");
+    }
+    columns.reset();  // the output columns are the processor's / aggregation's
+  } else if (n["window"] || n["agg"] || n["transformWithState"]) {
+    pc.error(n, "window, agg and transformWithState need 'groupBy' (use groupBy: [] for none)");
+  } else {
+    pc.error(n, "an operator needs one of withWatermark, dropDuplicates, "
+             "dropDuplicatesWithinWatermark, select, join, groupBy");
+  }
+  return spec;
+}
+
+}  // namespace streamsim::harness::detail

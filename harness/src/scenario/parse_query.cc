@@ -1,0 +1,233 @@
+// The scenario loader's query part (parse_query.h): `query:`, its sources, sink and trigger.
+// Keys and forms are documented in docs/scenarios.md; keep the two in step.
+#include "scenario/parse_query.h"
+
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/foreach_writers.h"
+#include "streamsim/io/kafka_source.h"
+#include "streamsim/trigger.h"
+
+namespace streamsim::harness::detail {
+namespace {
+
+SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s);
+SinkSpec parseSink(ParseContext& pc, const YAML::Node& n);
+void checkSinkIsNotASource(ParseContext& pc, const YAML::Node& sinkNode, const QuerySpec& q);
+TriggerSpec parseTrigger(ParseContext& pc, const YAML::Node& n);
+
+// `options:` of a source: Spark's option names, scalar values.
+void parseSourceOptions(ParseContext& pc, const YAML::Node& n, SourceSpec& s) {
+  if (auto o = n["options"]; o && pc.expectMap(o, "source options")) {
+    for (auto it = o.begin(); it != o.end(); ++it) {
+      if (!it->second.IsScalar()) {
+        pc.error(it->second, fmt::format("option '{}' must be a scalar; got {}",
+                                         it->first.Scalar(), nodeTypeName(it->second)));
+        continue;
+      }
+      s.options[pc.str(it->first, "an option name")] = it->second.Scalar();
+    }
+  }
+}
+
+SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
+  SourceSpec s;
+  s.where = pc.loc(n);
+  if (!pc.expectMap(n, "source")) return s;
+  pc.checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
+                             "retention"});
+  if (auto k = n["kind"]; k) {
+    std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka"});
+    s.kind = kind == "memory"  ? SourceSpec::Kind::kMemory
+             : kind == "kafka" ? SourceSpec::Kind::kKafka
+                               : SourceSpec::Kind::kFiles;
+  } else {
+    pc.error(n, "missing key 'kind' in source; expected files, memory or kafka");
+  }
+  if (s.kind == SourceSpec::Kind::kKafka) return parseKafkaSource(pc, n, s);
+  if (auto p = n["path"]; p) s.path = pc.str(p, "source path");
+  if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
+    pc.error(n, "a files source needs 'path' (the landing folder)");
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json"});
+  if (auto d = n["schema"]; d) {
+    s.schemaDDL = pc.str(d, "schema");
+    if (d.IsScalar()) {
+      auto schema = parseSchema(s.schemaDDL);
+      if (!schema.ok()) {
+        pc.error(d, fmt::format("bad schema \"{}\": {}; expected Spark DDL such as "
+                                "\"event_id string, event_time timestamp\"",
+                                s.schemaDDL, schema.status().message()));
+      } else if ((*schema)->size() == 0) {
+        pc.error(d, "the schema has no columns; expected Spark DDL such as \"id string, n long\"");
+      } else {
+        s.schema = *schema;
+      }
+    }
+  } else {
+    pc.error(n, "missing key 'schema' in source (Spark DDL, e.g. \"id string, t timestamp\")");
+  }
+  parseSourceOptions(pc, n, s);
+  return s;
+}
+
+SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s) {
+  for (const char* k : {"path", "format", "schema"})
+    if (n[k]) pc.error(n[k], fmt::format("a kafka source takes no '{}': its rows are key, value, topic, "
+                                         "partition, offset, timestamp, timestampType", k));
+  s.topic = pc.requiredStr(n, "topic", "a kafka source");
+  if (auto p = n["partitions"]; p) s.partitions = pc.int32(p, "partitions", 1, kMaxTopicPartitions);
+  if (auto r = n["retention"]; r) s.retentionMs = pc.duration(r, "retention");
+  s.schema = kafkaSourceSchema();
+  s.schemaDDL = s.schema->toDDL();
+  s.options["subscribe"] = s.topic;
+  parseSourceOptions(pc, n, s);
+  return s;
+}
+
+// A files sink writing into a file source's folder feeds every batch's output back in as the
+// next batch's input: `run: available` would never drain. Refused at the sink's path.
+void checkSinkIsNotASource(ParseContext& pc, const YAML::Node& sinkNode, const QuerySpec& q) {
+  if (q.sink.kind != SinkSpec::Kind::kFiles || q.sink.path.empty()) return;
+  auto norm = [](const std::string& p) {
+    std::string s = std::filesystem::path(p).lexically_normal().string();
+    while (s.size() > 1 && s.back() == '/') s.pop_back();
+    return s;
+  };
+  for (size_t i = 0; i < q.sources.size(); ++i) {
+    const SourceSpec& src = q.sources[i];
+    if (src.kind != SourceSpec::Kind::kFiles || norm(src.path) != norm(q.sink.path)) continue;
+    const YAML::Node p = sinkNode["path"];
+    pc.error(p ? p : sinkNode,
+             fmt::format("the files sink writes into {}, the folder source {} reads: each batch's "
+                         "output would be the next batch's input and the query never drains; "
+                         "expected a sink folder of its own",
+                         q.sink.path, i));
+  }
+}
+
+SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
+  SinkSpec s;
+  s.where = pc.loc(n);
+  if (!pc.expectMap(n, "sink")) return s;
+  pc.checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions", "numRows", "truncate"});
+  if (auto k = n["kind"]; k) {
+    std::string kind = pc.oneOf(k, "sink kind", {"files", "memory", "foreach", "kafka", "console"});
+    s.kind = kind == "files"     ? SinkSpec::Kind::kFiles
+             : kind == "foreach" ? SinkSpec::Kind::kForeach
+             : kind == "kafka"   ? SinkSpec::Kind::kKafka
+             : kind == "console" ? SinkSpec::Kind::kConsole
+                                 : SinkSpec::Kind::kMemory;
+  } else {
+    pc.error(n, "missing key 'kind' in sink; expected files, memory, foreach, kafka or console");
+  }
+  for (const char* key : {"numRows", "truncate"}) {
+    auto o = n[key];
+    if (!o) continue;
+    if (s.kind != SinkSpec::Kind::kConsole) {
+      pc.error(o, fmt::format("'{}' is an option of the console sink: it needs kind: console", key));
+    } else if (std::string_view(key) == "numRows") {
+      s.numRows = pc.int32(o, "numRows", 0);
+    } else {
+      s.truncate = pc.boolean(o, "truncate");
+    }
+  }
+  if (s.kind == SinkSpec::Kind::kKafka) {
+    s.topic = pc.requiredStr(n, "topic", "a kafka sink");
+    if (auto p = n["partitions"]; p) s.partitions = pc.int32(p, "partitions", 1, kMaxTopicPartitions);
+  }
+  if (auto p = n["path"]; p) s.path = pc.str(p, "sink path");
+  if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
+    pc.error(n, "a files sink needs 'path' (the output folder)");
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json"});
+  if (auto w = n["writer"]; w) {
+    s.writer = pc.str(w, "sink writer");
+    if (s.kind != SinkSpec::Kind::kForeach) {
+      pc.error(w, "'writer' names a ForeachWriter: it needs kind: foreach");
+    } else if (auto f = ForeachWriterRegistry::factory(s.writer); !f.ok()) {
+      pc.error(w, std::string(f.status().message()));
+    }
+  }
+  return s;
+}
+
+TriggerSpec parseTrigger(ParseContext& pc, const YAML::Node& n) {
+  TriggerSpec t;
+  const std::vector<std::string> kForms = {"default", "availableNow", "once", "realTime",
+                                           "{processingTime: 1s}", "{realTime: 5m}"};
+  if (n.IsScalar()) {
+    std::string k = pc.oneOf(n, "trigger", {"default", "availableNow", "once", "realTime"});
+    t.kind = k == "availableNow" ? TriggerSpec::Kind::kAvailableNow
+             : k == "once"       ? TriggerSpec::Kind::kOnce
+             : k == "realTime"   ? TriggerSpec::Kind::kRealTime
+                                 : TriggerSpec::Kind::kDefault;
+    if (t.kind == TriggerSpec::Kind::kRealTime) t.intervalMs = kDefaultRealTimeBatchMs;
+    return t;
+  }
+  if (!n.IsMap() || n.size() != 1) {
+    pc.error(n, fmt::format("trigger must be one of {}", joinNames(kForms)));
+    return t;
+  }
+  pc.checkKeys(n, "trigger", {"processingTime", "availableNow", "once", "realTime"});
+  if (auto r = n["realTime"]; r) {
+    // The engine checks the minimum (INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL).
+    t.kind = TriggerSpec::Kind::kRealTime;
+    t.intervalMs = r.IsScalar() && r.Scalar().size() > 0 && r.Scalar()[0] == '-'
+                       ? -1
+                       : pc.duration(r, "realTime");
+  } else if (auto p = n["processingTime"]; p) {
+    t.kind = TriggerSpec::Kind::kProcessingTime;
+    t.intervalMs = pc.duration(p, "processingTime");  // 0: back to back (Spark allows it)
+  } else if (auto a = n["availableNow"]; a) {
+    if (pc.boolean(a, "availableNow")) t.kind = TriggerSpec::Kind::kAvailableNow;
+  } else if (auto o = n["once"]; o) {
+    if (pc.boolean(o, "once")) t.kind = TriggerSpec::Kind::kOnce;
+  }
+  return t;
+}
+}  // namespace
+
+void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
+  q.where = pc.loc(n);
+  if (!pc.expectMap(n, "query")) return;
+  pc.checkKeys(n, "query",
+               {"source", "sources", "operators", "sink", "outputMode", "trigger", "checkpoint",
+                "stateStore", "shufflePartitions", "taskRetries", "conf"});
+  if (auto s = n["source"]; s) {
+    q.sources.push_back(parseSource(pc, s));
+  } else if (auto ss = n["sources"]; ss) {
+    if (pc.expectList(ss, "sources"))
+      for (const auto& item : ss) q.sources.push_back(parseSource(pc, item));
+  } else {
+    pc.error(n, "missing key 'source' in query (kind files|memory, ...)");
+  }
+  pc.setSources(q.sources);
+  std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
+  if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
+  if (auto ops = n["operators"]; ops && !ops.IsNull()) {
+    if (pc.expectList(ops, "operators"))
+      for (const auto& item : ops) q.operators.push_back(parseOperator(pc, item, columns));
+  }
+  if (auto s = n["sink"]; s) {
+    q.sink = parseSink(pc, s);
+    checkSinkIsNotASource(pc, s, q);
+  } else {
+    q.sink.where = pc.loc(n);  // memory sink by default
+  }
+  if (auto m = n["outputMode"]; m) q.outputMode = pc.oneOf(m, "outputMode", {"append", "update", "complete"});
+  if (auto t = n["trigger"]; t) q.trigger = parseTrigger(pc, t);
+  if (auto c = n["checkpoint"]; c) q.checkpoint = pc.str(c, "checkpoint");
+  if (auto s = n["stateStore"]; s) {
+    q.stateStore = pc.oneOf(s, "stateStore", {"memory", "rocksdb"});
+    q.stateStoreSet = true;
+  }
+  if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = pc.int32(p, "shufflePartitions", 1, kMaxShufflePartitions);
+  if (auto r = n["taskRetries"]; r) q.taskRetries = pc.int32(r, "taskRetries", 0);
+  if (auto c = n["conf"]; c && pc.expectMap(c, "conf")) {
+    for (auto it = c.begin(); it != c.end(); ++it)
+      q.conf[pc.str(it->first, "a conf name")] = pc.str(it->second, "a conf value");
+  }
+}
+
+}  // namespace streamsim::harness::detail
