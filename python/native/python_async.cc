@@ -211,7 +211,11 @@ Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start
     std::rethrow_exception(engineError(e, *shared));
   }
   OutputColumns own;
-  if (out != nullptr) emitOutput(*shared, columns != nullptr ? *columns : own, rows, *out);
+  if (out != nullptr) {
+    py::object run = py::reinterpret_borrow<py::object>(ctx.run.get());
+    emitOutput(*shared, columns != nullptr ? *columns : own, rows, *out, run.attr("driver"),
+               run.attr("method").cast<std::string>());
+  }
 }
 
 class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState {

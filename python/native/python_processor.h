@@ -70,8 +70,12 @@ py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
                         const std::vector<int>& cols);
 // Emits the (names, values) pairs the driver returned as engine rows (outputStructType).
 // `columns`: the calling processor's own (an instance runs on one thread; another thread may take
-// the GIL inside a conversion).
-void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out);
+// the GIL inside a conversion). A row that does not fit fails with its condition and the file:line
+// of `driver`'s processor's `method`.
+void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out,
+                const py::object& driver, const std::string& method);
+// A StatefulProcessorError as the PySparkValueError processors see (its condition, parameters).
+py::object pysparkValueError(const StatefulProcessorError& e);
 
 // An async processor on `shared` (python_async.cc), seen by the engine as any async processor.
 std::unique_ptr<StatefulProcessor> makePythonAsyncProcessor(std::shared_ptr<Shared> shared);

@@ -18,218 +18,6 @@
 #endif
 
 namespace streamsim::python {
-namespace {
-
-[[noreturn]] void mismatch(py::handle o, Type type, const WhatFn& what) {
-  std::string got = py::str(py::type::handle_of(o).attr("__name__"));
-  std::string repr = py::repr(o);
-  streamsim::detail::throwRule(
-      "CANNOT_CONVERT_TYPE",
-      fmt::format("{}: cannot store {} ({}) as {}", what(), repr, got, typeName(type)));
-}
-
-bool hasAttr(py::handle o, const char* name) { return PyObject_HasAttrString(o.ptr(), name) == 1; }
-
-int64_t asInt64(py::handle o, Type type, const WhatFn& what) {
-  PyObject* idx = PyNumber_Index(o.ptr());
-  if (idx == nullptr) {
-    PyErr_Clear();
-    mismatch(o, type, what);
-  }
-  int overflow = 0;
-  long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
-  Py_DECREF(idx);
-  if (overflow != 0) mismatch(o, type, what);
-  return v;
-}
-
-// Milliseconds since the epoch of a datetime (naive = UTC) or an int.
-int64_t timestampMs(py::handle o, const WhatFn& what) {
-  if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo")) {
-    py::object dt = py::reinterpret_borrow<py::object>(o);
-    if (dt.attr("tzinfo").is_none()) {
-      py::object utc = py::module_::import("datetime").attr("timezone").attr("utc");
-      dt = dt.attr("replace")(py::arg("tzinfo") = utc);
-    }
-    double seconds = dt.attr("timestamp")().cast<double>();
-    return static_cast<int64_t>(seconds * 1000.0 + (seconds >= 0 ? 0.5 : -0.5));
-  }
-  return asInt64(o, Type::kTimestamp, what);
-}
-
-}  // namespace
-
-py::object toPython(const Value& v) {
-  switch (v.type()) {
-    case Type::kNull: return py::none();
-    case Type::kBoolean: return py::bool_(v.asBool());
-    case Type::kInt:
-    case Type::kLong: return py::int_(v.asLong());
-    case Type::kDouble: return py::float_(v.asDouble());
-    case Type::kString: return py::str(v.asString());
-    case Type::kTimestamp: {
-      static py::object* epoch = new py::object(
-          py::module_::import("datetime").attr("datetime")(1970, 1, 1));
-      static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
-      return (*epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
-    }
-    case Type::kStruct: {  // a tuple, as PySpark's Row is one
-      py::tuple t(v.items().size());
-      for (size_t i = 0; i < v.items().size(); ++i) t[i] = toPython(v.items()[i]);
-      return t;
-    }
-    case Type::kArray: {
-      py::list l;
-      for (const Value& e : v.items()) l.append(toPython(e));
-      return l;
-    }
-    case Type::kMap: {
-      py::dict d;
-      for (size_t i = 0; i < v.mapSize(); ++i) d[toPython(v.mapKey(i))] = toPython(v.mapValue(i));
-      return d;
-    }
-  }
-  return py::none();
-}
-
-Value fromPython(py::handle o, Type type, const std::string& what) {
-  return fromPython(o, type, WhatFn([&] { return what; }));
-}
-
-Value fromPython(py::handle o, Type type, const WhatFn& what) {
-  if (o.is_none()) return Value();
-  PyObject* p = o.ptr();
-  switch (type) {
-    case Type::kNull: return Value();
-    case Type::kString:
-      if (PyUnicode_Check(p)) return Value(o.cast<std::string>());
-      break;
-    case Type::kBoolean:
-      if (PyBool_Check(p) || std::string(py::str(py::type::handle_of(o).attr("__name__"))) == "bool_")
-        return Value(PyObject_IsTrue(p) == 1);
-      break;
-    case Type::kInt: {
-      if (PyBool_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p)) break;
-      int64_t v = asInt64(o, type, what);
-      if (v < INT32_MIN || v > INT32_MAX) mismatch(o, type, what);
-      return Value(static_cast<int32_t>(v));
-    }
-    case Type::kLong:
-      if (PyBool_Check(p) || PyFloat_Check(p) || PyUnicode_Check(p)) break;
-      return Value(asInt64(o, type, what));
-    case Type::kDouble: {
-      if (PyBool_Check(p) || PyUnicode_Check(p)) break;
-      double d = PyFloat_AsDouble(p);
-      if (d == -1.0 && PyErr_Occurred()) {
-        PyErr_Clear();
-        break;
-      }
-      return Value(d);
-    }
-    case Type::kTimestamp:
-      if (PyBool_Check(p) || PyUnicode_Check(p)) break;
-      return Value::timestamp(timestampMs(o, what));
-    case Type::kStruct:
-    case Type::kArray:
-    case Type::kMap: break;  // nested values from Python: not yet (docs/processors.md)
-  }
-  mismatch(o, type, what);
-}
-
-namespace {
-Value inferValueImpl(py::handle o) {
-  PyObject* p = o.ptr();
-  const WhatFn what([] { return std::string("an output value"); });
-  if (o.is_none()) return Value();
-  if (PyBool_Check(p)) return Value(PyObject_IsTrue(p) == 1);
-  if (PyLong_Check(p)) return Value(asInt64(o, Type::kLong, what));
-  if (PyFloat_Check(p)) return Value(PyFloat_AsDouble(p));
-  if (PyUnicode_Check(p)) return Value(o.cast<std::string>());
-  if (hasAttr(o, "timestamp") && hasAttr(o, "tzinfo"))
-    return Value::timestamp(timestampMs(o, what));
-  if (hasAttr(o, "__index__")) return Value(asInt64(o, Type::kLong, what));
-  if (hasAttr(o, "__float__")) return Value(o.cast<double>());
-  return Value(std::string(py::str(o)));
-}
-}  // namespace
-
-Value inferFromPython(py::handle o) { return inferValueImpl(o); }
-
-Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what) {
-  return tupleToRow(values, schema, WhatFn([&] { return what; }));
-}
-
-Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what) {
-  PyObject* p = values.ptr();
-  if (!PySequence_Check(p) || PyUnicode_Check(p))
-    streamsim::detail::throwRule(
-        "CANNOT_CONVERT_TYPE",
-        fmt::format("{}: expected a tuple of {} value(s) ({}), got {}", what(), schema->size(),
-                    schema->toDDL(), std::string(py::repr(values))));
-  // A tuple (or Row, a tuple subclass) is read in place; any other sequence through the protocol.
-  py::object seqHolder;
-  if (!PyTuple_Check(p)) {
-    seqHolder = py::reinterpret_steal<py::object>(PySequence_Tuple(p));
-    if (!seqHolder) throw py::error_already_set();
-    p = seqHolder.ptr();
-  }
-  const size_t n = static_cast<size_t>(PyTuple_GET_SIZE(p));
-  if (n != schema->size())
-    streamsim::detail::throwRule(
-        "STATE_SCHEMA_MISMATCH",
-        fmt::format("{}: the schema ({}) has {} column(s) but the tuple {} has {}", what(),
-                    schema->toDDL(), schema->size(), std::string(py::repr(values)), n));
-  std::vector<Value> out;
-  out.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    const Field& f = schema->field(i);
-    out.push_back(fromPython(PyTuple_GET_ITEM(p, static_cast<Py_ssize_t>(i)), f.type,
-                             WhatFn([&] { return what() + " column '" + f.name + "'"; })));
-  }
-  return Row(schema, std::move(out));
-}
-
-py::tuple rowToTuple(const Row& row) {
-  py::tuple t(row.size());
-  for (size_t i = 0; i < row.size(); ++i) t[i] = toPython(row[i]);
-  return t;
-}
-
-Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
-  py::sequence vals = py::reinterpret_borrow<py::sequence>(values);
-  if (schema) {
-    if (names.is_none()) return tupleToRow(values, schema, "an output row");
-    py::sequence ns = py::reinterpret_borrow<py::sequence>(names);
-    std::vector<Value> out(schema->size());
-    for (size_t i = 0; i < ns.size(); ++i) {
-      std::string n = ns[i].cast<std::string>();
-      int idx = schema->indexOf(n);
-      if (idx < 0)
-        streamsim::detail::throwRule(
-            "OUTPUT_SCHEMA_MISMATCH",
-            fmt::format("an output row has a column '{}' that outputStructType ({}) does not have",
-                        n, schema->toDDL()));
-      out[idx] = fromPython(vals[i], schema->field(idx).type, "output column '" + n + "'");
-    }
-    return Row(schema, std::move(out));
-  }
-  std::vector<Value> out;
-  out.reserve(vals.size());
-  for (size_t i = 0; i < vals.size(); ++i) out.push_back(inferFromPython(vals[i]));
-  if (names.is_none()) {
-    std::vector<std::string> gen;
-    for (size_t i = 0; i < out.size(); ++i) gen.push_back("_" + std::to_string(i + 1));
-    SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return gen[i]; });
-    return Row(std::move(inferred), std::move(out));
-  }
-  std::vector<std::string> ns = names.cast<std::vector<std::string>>();
-  if (ns.size() != out.size())
-    streamsim::detail::throwRule("OUTPUT_SCHEMA_MISMATCH",
-                                 fmt::format("an output row has {} names but {} values", ns.size(),
-                                             out.size()));
-  SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return ns[i]; });
-  return Row(std::move(inferred), std::move(out));
-}
 
 [[noreturn]] void rethrowForEngine(py::error_already_set& e) {
   py::object value = e.value();
@@ -239,7 +27,7 @@ Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
   } catch (py::error_already_set& inner) {
     text = e.what();
   }
-  if (hasAttr(value, "_streamsim_rule")) {
+  if (py::hasattr(value, "_streamsim_rule")) {
     std::string rule = py::str(value.attr("_streamsim_rule"));
     throw StatefulProcessorError(rule, text);
   }
@@ -520,6 +308,17 @@ PyMethodDef g_rowNewDef = {"__new__", reinterpret_cast<PyCFunction>(reinterpret_
 
 }  // namespace
 
+py::object pysparkValueError(const StatefulProcessorError& e) {
+  py::object cls = py::module_::import("pyspark.errors").attr("PySparkValueError");
+  py::dict params;
+  params["message"] = e.what();
+  for (const auto& [k, v] : e.parameters()) params[py::str(k)] = v;  // Spark's parameters
+  py::object exc = cls(py::arg("message") = std::string(e.what()), py::arg("errorClass") = e.rule(),
+                       py::arg("messageParameters") = params);
+  exc.attr("_streamsim_rule") = e.rule();
+  return exc;
+}
+
 void defineNativeModule(py::module_& m) {
   m.def("row_new", [](py::object rowType, py::object classes, py::object rowClass, py::object pythonNew) {
     // Kept for the process's life, as the Row class they belong to.
@@ -535,15 +334,8 @@ void defineNativeModule(py::module_& m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const StatefulProcessorError& e) {
-      py::object cls = py::module_::import("pyspark.errors").attr("PySparkValueError");
-      py::dict params;
-      params["message"] = e.what();
-      for (const auto& [k, v] : e.parameters()) params[py::str(k)] = v;  // Spark's parameters
-      py::object exc = cls(py::arg("message") = std::string(e.what()),
-                           py::arg("errorClass") = e.rule(),
-                           py::arg("messageParameters") = params);
-      exc.attr("_streamsim_rule") = e.rule();
-      PyErr_SetObject(cls.ptr(), exc.ptr());
+      py::object exc = pysparkValueError(e);
+      PyErr_SetObject(exc.get_type().ptr(), exc.ptr());
     }
   });
   py::class_<PyValueState>(m, "ValueState")
@@ -700,13 +492,14 @@ Row OutputColumns::toRow(py::handle ns, py::handle values, const SchemaPtr& sche
   for (Py_ssize_t i = 0; i < n; ++i) {
     const auto k = static_cast<size_t>(i);
     out[static_cast<size_t>(index[k])] =
-        fromPython(vals[i], schema->field(static_cast<size_t>(index[k])).type,
-                   WhatFn([&] { return "output column '" + text[k] + "'"; }));
+        fromPython(vals[i], schema->field(static_cast<size_t>(index[k])),
+                   WhatFn([&] { return "output column '" + text[k] + "'"; }), NamedRows::kByName);
   }
   return Row(schema, std::move(out));
 }
 
-void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out) {
+void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result, Output& out,
+                const py::object& driver, const std::string& method) {
   try {
     for (py::handle item : result) {
       py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
@@ -718,6 +511,21 @@ void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result
   } catch (py::error_already_set& e) {
     shared.record->lastError = e.value();
     rethrowForEngine(e);
+  } catch (const StatefulProcessorError& e) {
+    // A row that does not fit outputStructType: the rows were taken after the handler returned,
+    // so the handler is named where it is defined.
+    std::string where;
+    try {
+      where = py::module_::import("streamsim._driver")
+                  .attr("handler_location")(driver, method)
+                  .cast<std::string>();
+    } catch (py::error_already_set&) {
+      where = "in " + method;
+    }
+    StatefulProcessorError located(e.rule(), e.parameters(),
+                                   std::string(e.what()) + " (a row returned by " + where + ")");
+    shared.record->lastError = pysparkValueError(located);
+    throw located;
   }
 }
 
@@ -758,7 +566,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
            return handleInputRows_(rowToTuple(key), input_.names, values,
                                    tv.getCurrentProcessingTimeInMs(), tv.getCurrentWatermarkInMs());
          }),
-         out);
+         out, "handleInputRows");
   }
 
   void handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
@@ -770,7 +578,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
                                                      tv.getCurrentWatermarkInMs(),
                                                      info.getExpiryTimeInMs());
          }),
-         out);
+         out, "handleExpiredTimer");
   }
 
   void handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
@@ -785,7 +593,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
                                                      tv.getCurrentProcessingTimeInMs(),
                                                      tv.getCurrentWatermarkInMs());
          }),
-         out);
+         out, "handleInitialState");
   }
 
   void close() override {
@@ -808,7 +616,9 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void visibleColumns(const Schema& schema, py::list& names, std::vector<int>& cols) const {
     python::visibleColumns(*shared_, schema, names, cols);
   }
-  void emit(const py::object& result, Output& out) { emitOutput(*shared_, output_, result, out); }
+  void emit(const py::object& result, Output& out, const char* method) {
+    emitOutput(*shared_, output_, result, out, driver_, method);
+  }
 
   std::shared_ptr<Shared> shared_;
   Alive alive_;

@@ -60,19 +60,35 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
 // Loads spec.file and returns a factory of spec.className instances (the harness hook).
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
 
-// The engine's values as Python objects and back (cast to `type`; throws StatefulProcessorError
-// for a value that does not fit).
+// The engine's values as Python objects and back (python_values.cc; cast to `type`; throws
+// StatefulProcessorError for a value that does not fit). A struct comes out as a Row with its
+// field names, an array as a list, a map as a dict (PySpark's forms of a state value).
 py::object toPython(const Value& v);
 // What a value is ("ValueState 'count' update() column 'n'"), for the message of a value that does
 // not fit: built only then, not for every value converted.
 using WhatFn = std::function<std::string()>;
 Value fromPython(py::handle o, Type type, const std::string& what);
 Value fromPython(py::handle o, Type type, const WhatFn& what);
+// How a struct given as a Row with field names is read: by name in output rows (PySpark hands
+// Row.asDict(True) to Arrow), by position in state values (StructType.toInternal, a Row being a
+// tuple).
+enum class NamedRows { kByName, kByPosition };
+// A value of field `f`, nested types included: a struct from a tuple or list (by position, its
+// length checked), a dict (by name) or a named Row (NamedRows); an array from a list or tuple (or
+// a numpy array); a map from a dict. A value that does not fit raises PySpark's condition
+// (FIELD_DATA_TYPE_UNACCEPTABLE_WITH_NAME, FIELD_STRUCT_LENGTH_MISMATCH_WITH_NAME,
+// FIELD_NOT_NULLABLE_WITH_NAME for None inside a nested value where its type has no nulls) or,
+// for a scalar, CANNOT_CONVERT_TYPE.
+Value fromPython(py::handle o, const Field& f, const WhatFn& what,
+                 NamedRows named = NamedRows::kByPosition);
 // A tuple (or Row) in `schema`'s column order as an engine Row.
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what);
-Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what);
+Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what,
+               NamedRows named = NamedRows::kByPosition);
 py::tuple rowToTuple(const Row& row);
-// A Python value as an engine Value of the type its Python type suggests (int -> long, ...).
+// A Python value as an engine Value of the type its Python type suggests (int -> long, ...; a
+// Row or tuple -> a struct (fields _1, _2, ... for a tuple), a list -> an array, a dict -> a map,
+// of the element types of their first items that are not None).
 Value inferFromPython(py::handle o);
 // (names or None, values) as emitted by _driver.Driver, as an engine Row: with `schema`
 // (outputStructType) the values are matched by name and cast, otherwise types are inferred.

@@ -162,11 +162,15 @@ def load(path: str, class_name: str) -> Loaded:
 
 
 def _plain(v: Any) -> Any:
-    """numpy scalars and NaN as Python values."""
+    """numpy scalars and NaN as Python values (numpy arrays as lists)."""
     if v is None or isinstance(v, (str, bool, int, float)):
         if isinstance(v, float) and v != v:
             return None
         return v
+    if isinstance(v, (list, tuple, dict)):
+        return v
+    if getattr(v, "ndim", 0) > 0 and hasattr(v, "tolist"):
+        return v.tolist()
     item = getattr(v, "item", None)
     if item is not None:
         v = item()
@@ -249,6 +253,14 @@ class Driver:
 
     def close(self) -> None:
         self._run("close", self.processor.close)
+
+
+def handler_location(driver: "Driver", method: str) -> str:
+    """``file:line in method`` where the processor of ``driver`` defines ``method``."""
+    code = getattr(getattr(type(driver.processor), method, None), "__code__", None)
+    if code is None:
+        return f"{type(driver.processor).__name__}.{method}"
+    return f"{code.co_filename}:{code.co_firstlineno} in {method}"
 
 
 def format_exception(exc: BaseException) -> str:

@@ -1,8 +1,8 @@
 """pyspark.sql.types for streamsim: Row, the scalar types, StructField/StructType and DDL strings.
 
 The types streamsim's engine stores are boolean, int (byte/short/int), long, double (float and
-double) and timestamp, and string; ``toEngineDDL`` writes a schema in the engine's DDL and rejects
-any other type with a PySparkTypeError naming it.
+double) and timestamp, and string, and structs, arrays and maps of them; ``toEngineDDL`` writes a
+schema in the engine's DDL and rejects any other type with a PySparkTypeError naming it.
 """
 
 import re
@@ -251,18 +251,35 @@ def toStructType(schema: Union[StructType, DataType, str]) -> StructType:
                                               "arg_type": type(schema).__name__})
 
 
+def _engine_name(name: str) -> str:
+    return name if re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name) else "`" + name.replace("`", "``") + "`"
+
+
+def _engine_type(dt: DataType, where: str) -> str:
+    """A type in the engine's DDL: its scalar names, ``struct<a: int>``, ``array<long>``,
+    ``map<string, int>`` (an array's containsNull and a map's valueContainsNull are not kept:
+    Spark's DDL has no words for them either)."""
+    if isinstance(dt, StructType):
+        return "struct<" + ", ".join(
+            f"{_engine_name(f.name)}: {_engine_type(f.dataType, where)}" + ("" if f.nullable else " NOT NULL")
+            for f in dt.fields) + ">"
+    if isinstance(dt, ArrayType):
+        return f"array<{_engine_type(dt.elementType, where)}>"
+    if isinstance(dt, MapType):
+        return f"map<{_engine_type(dt.keyType, where)}, {_engine_type(dt.valueType, where)}>"
+    engine = getattr(dt, "_engine", None)
+    if engine is None:
+        raise PySparkTypeError(
+            errorClass="UNSUPPORTED_DATA_TYPE",
+            messageParameters={"data_type": f"{where} {dt.simpleString()} (streamsim stores boolean, "
+                               "int, long, double, string, timestamp, and structs, arrays and maps of them)"})
+    return engine
+
+
 def toEngineDDL(schema: Union[StructType, DataType, str]) -> str:
-    """The schema in streamsim's engine DDL ("count int, name string")."""
-    parts = []
-    for f in toStructType(schema).fields:
-        engine = getattr(f.dataType, "_engine", None)
-        if engine is None:
-            raise PySparkTypeError(
-                errorClass="UNSUPPORTED_DATA_TYPE",
-                messageParameters={"data_type": f"{f.name} {f.dataType.simpleString()} "
-                                   "(streamsim stores boolean, int, long, double, string, timestamp)"})
-        parts.append(f"{f.name} {engine}" + ("" if f.nullable else " NOT NULL"))
-    return ", ".join(parts)
+    """The schema in streamsim's engine DDL ("count int, name string, s struct<a: int>")."""
+    return ", ".join(f"{_engine_name(f.name)} {_engine_type(f.dataType, f.name)}"
+                     + ("" if f.nullable else " NOT NULL") for f in toStructType(schema).fields)
 
 
 class Row(tuple):
