@@ -47,14 +47,26 @@ class PyRef {
   PyObject* p_ = nullptr;
 };
 
+struct CallCtx;
+// The calls of one processor instance in flight: their CallRuns share the instance's event loop,
+// so one call's code may make another ready (a Python asyncio.Lock released). One thread.
+struct Calls {
+  std::vector<CallCtx*> live;
+};
+
 // One handler call: its Python CallRun and the children serving its requests.
 struct CallCtx {
   Shared* shared = nullptr;
+  Calls* calls = nullptr;
+  size_t call = 0;               // the runtime's index of the call (AsyncRuntime::currentCall)
   PyRef run;
   std::coroutine_handle<> root;  // the root, once it waits for the main task
   bool done = false;             // the call's main task finished (or stepping it failed)
   std::exception_ptr error;      // stepping failed
   std::vector<Task<>> children;  // destroyed before `run`
+  ~CallCtx() {
+    if (calls != nullptr) std::erase(calls->live, this);
+  }
 };
 
 std::exception_ptr engineError(py::error_already_set& e, Shared& shared) {
@@ -80,6 +92,16 @@ struct WaitForMain {
   void await_resume() const noexcept {}
 };
 
+// Ready again as a coroutine of call `call` (a call another call's code woke).
+struct ReadyAs {
+  size_t call;
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    detail::AsyncRuntime::current().postFor(call, h);
+  }
+  void await_resume() const noexcept {}
+};
+
 struct TransferTo {
   std::coroutine_handle<> target;
   bool await_ready() const noexcept { return false; }
@@ -87,7 +109,7 @@ struct TransferTo {
   void await_resume() const noexcept {}
 };
 
-enum class RequestKind { kState, kService, kSleep };
+enum class RequestKind { kState, kService, kSleep, kWake };
 
 struct Request {
   PyRef req;
@@ -101,19 +123,36 @@ struct Request {
 
 void spawn(CallCtx& ctx);
 
+// The calls that `ctx`'s last step made ready (their wake requests): served as theirs.
+// REQUIRES: the GIL.
+std::vector<CallCtx*> takeWoken(CallCtx& ctx) {
+  std::vector<CallCtx*> out;
+  py::list woken = ctx.run.get().attr("take_woken")();
+  for (py::handle w : woken)
+    for (CallCtx* other : ctx.calls->live)
+      if (other != &ctx && other->run.get().ptr() == w.ptr()) out.push_back(other);
+  return out;
+}
+void wake(const std::vector<CallCtx*>& woken) {
+  for (CallCtx* other : woken) spawn(*other);
+}
+
 // The step after a request is done: resolve its future, run what became ready, serve what the
 // coroutines ask next.
 void resumePython(CallCtx& ctx, const PyRef& req) {
+  std::vector<CallCtx*> woken;
   {
     py::gil_scoped_acquire gil;
     try {
       req.get().attr("resolve")();
       ctx.done = ctx.run.get().attr("step")().cast<bool>();
+      woken = takeWoken(ctx);
     } catch (py::error_already_set& e) {
       ctx.error = engineError(e, *ctx.shared);
       ctx.done = true;
     }
   }
+  wake(woken);
   if (!ctx.done) spawn(ctx);
 }
 
@@ -142,6 +181,9 @@ Task<> serve(CallCtx& ctx, Request r) {
     case RequestKind::kSleep:
       co_await SleepUntil{r.whenMs};
       break;
+    case RequestKind::kWake:
+      co_await ReadyAs{ctx.call};
+      break;
   }
   resumePython(ctx, r.req);
   if (ctx.done && ctx.root) co_await TransferTo{ctx.root};
@@ -169,6 +211,8 @@ void spawn(CallCtx& ctx) {
         } else if (kind == "sleep") {
           r.kind = RequestKind::kSleep;
           r.whenMs = item.attr("when_ms").cast<TimeMs>();
+        } else if (kind == "wake") {
+          r.kind = RequestKind::kWake;
         }
         r.req = PyRef(py::reinterpret_borrow<py::object>(item));
         ctx.children.push_back(serve(ctx, std::move(r)));
@@ -185,19 +229,25 @@ void spawn(CallCtx& ctx) {
 Task<> nothing() { co_return; }
 
 // The root coroutine of one handler call: `start` (under the GIL) makes the CallRun.
-Task<> runCall(std::shared_ptr<Shared> shared, std::function<py::object()> start, Output* out,
-               OutputColumns* columns = nullptr) {
+Task<> runCall(std::shared_ptr<Shared> shared, Calls& calls, std::function<py::object()> start,
+               Output* out, OutputColumns* columns = nullptr) {
   CallCtx ctx;
   ctx.shared = shared.get();
+  ctx.calls = &calls;
+  ctx.call = detail::AsyncRuntime::current().currentCall();
+  calls.live.push_back(&ctx);
+  std::vector<CallCtx*> woken;
   {
     py::gil_scoped_acquire gil;
     try {
       ctx.run = PyRef(start());
       ctx.done = ctx.run.get().attr("step")().cast<bool>();
+      woken = takeWoken(ctx);
     } catch (py::error_already_set& e) {
       std::rethrow_exception(engineError(e, *shared));
     }
   }
+  wake(woken);
   if (!ctx.done) {
     spawn(ctx);
     co_await WaitForMain{&ctx};
@@ -232,7 +282,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
 
   Task<> init(AsyncStatefulProcessorHandle& handle) override {
     StatefulProcessorHandle* sync = &handle.sync();
-    return runCall(shared_, [this, sync] {
+    return runCall(shared_, calls_, [this, sync] {
       py::object instance = shared_->makeInstance();
       driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
                                      shared_->outputNames);
@@ -242,7 +292,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
 
   Task<> handleInputRows(const Row& key, RowRange rows, const TimerValues& tv,
                          Output& out) override {
-    return runCall(shared_, [this, &key, rows, tv] {
+    return runCall(shared_, calls_, [this, &key, rows, tv] {
       py::list values = input_.build(*shared_, rows, /*tuples=*/false);
       return driver_.attr("start_input")(rowToTuple(key), input_.names, values,
                                          tv.getCurrentProcessingTimeInMs(),
@@ -253,7 +303,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
   Task<> handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
                             Output& out) override {
     const TimeMs expiry = info.getExpiryTimeInMs();
-    return runCall(shared_, [this, &key, tv, expiry] {
+    return runCall(shared_, calls_, [this, &key, tv, expiry] {
       return driver_.attr("start_timer")(rowToTuple(key), tv.getCurrentProcessingTimeInMs(),
                                          tv.getCurrentWatermarkInMs(), expiry);
     }, &out, &output_);
@@ -261,7 +311,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
 
   Task<> handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
                             Output& out) override {
-    return runCall(shared_, [this, &key, &state, tv] {
+    return runCall(shared_, calls_, [this, &key, &state, tv] {
       py::list names;
       std::vector<int> cols;
       visibleColumns(*shared_, *state.schema(), names, cols);
@@ -277,7 +327,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
       py::gil_scoped_acquire gil;
       if (!driver_) return nothing();
     }
-    return runCall(shared_, [this] { return driver_.attr("start_close")(); }, nullptr);
+    return runCall(shared_, calls_, [this] { return driver_.attr("start_close")(); }, nullptr);
   }
 
   bool orderDependent() const override { return shared_->orderDependent; }
@@ -288,6 +338,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
   py::object driver_;
   InputRows input_;
   OutputColumns output_;
+  Calls calls_;
 };
 
 }  // namespace

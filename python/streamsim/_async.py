@@ -1,8 +1,13 @@
 """How streamsim runs a Python AsyncStatefulProcessor (seed 000; docs/python.md "Async processors").
 
-Every handler call (one grouping key's handleInputRows, one timer, init, close) gets a ``CallRun``:
-an asyncio event loop of its own (``VirtualLoop``) whose time is the engine's virtual clock and
-which never waits: it runs the callbacks that are ready and stops. What a coroutine awaits at the
+Every handler call (one grouping key's handleInputRows, one timer, init, close) is a ``CallRun``
+on the event loop of its processor instance (``VirtualLoop``, one per partition task, as the
+instance is): its time is the engine's virtual clock and it never waits: stepping a call runs
+that call's ready callbacks and stops. The calls share the loop, so asyncio objects kept in
+``self`` (a Lock, an Event, a Queue) work across keys; a callback belongs to the call whose
+context (a ContextVar every task of the call inherits) scheduled it, and a call that another
+call's code made ready (a Lock released) is woken through the engine (a "wake" request, a
+scheduling point like any other). What a coroutine awaits at the
 bottom — a state or timer operation, a call of a simulated outside service, ``asyncio.sleep`` — is
 a *request* the loop hands to the engine (python/native/python_async.cc): each becomes a
 coroutine of the engine's async runtime (engine/src/tws/async_runtime.cc), so the engine's
@@ -17,6 +22,7 @@ awaiting coroutine resumes.
 
 import asyncio
 import collections
+import contextvars
 import inspect
 import math
 from typing import Any, Deque, List, Optional, Tuple
@@ -31,6 +37,11 @@ from pyspark.sql.streaming.stateful_processor import (
 )
 from pyspark.sql.types import toEngineDDL
 from streamsim._driver import Driver, RuleViolation
+
+
+# The CallRun a coroutine belongs to (set in the context of each call's main task, which every
+# task it creates copies).
+_current_call: "contextvars.ContextVar[CallRun]" = contextvars.ContextVar("streamsim_call")
 
 
 def _loop() -> "VirtualLoop":
@@ -50,7 +61,7 @@ class _Request:
     """One await the engine serves. kind: "state" (run() is the operation), "service" or "sleep"."""
 
     __slots__ = ("kind", "future", "fn", "label", "service", "timeout_ms", "payload", "when_ms",
-                 "timer", "result")
+                 "timer", "result", "call")
 
     def __init__(self, kind: str, future: Any) -> None:
         self.kind = kind
@@ -63,6 +74,7 @@ class _Request:
         self.when_ms = 0
         self.timer: Any = None
         self.result: Any = None
+        self.call: Any = None  # a "wake": the CallRun woken
 
     def run(self) -> None:
         """The state operation (the engine calls it with the key current). A future cancelled
@@ -72,6 +84,9 @@ class _Request:
         self.result = self.fn()
 
     def resolve(self) -> None:
+        if self.kind == "wake":
+            self.call._wake_pending = False
+            return
         if self.kind == "sleep":
             if not self.timer.cancelled():
                 self.timer._run()
@@ -88,17 +103,24 @@ def _state_request(fn: Any, kind: str, name: str, op: str) -> Any:
     r = _Request("state", loop.create_future())
     r.fn = fn
     r.label = (kind, name, op)
-    loop.requests.append(r)
+    loop.call_of(None).requests.append(r)
     return r.future
 
 
 class VirtualLoop(asyncio.AbstractEventLoop):
-    """The event loop of one handler call: virtual time, no waiting (see the module's doc)."""
+    """The event loop of one processor instance's handler calls: virtual time, no waiting (see the
+    module's doc). Ready callbacks, requests and tasks are kept per call."""
 
     def __init__(self) -> None:
-        self._ready: Deque[Any] = collections.deque()
-        self.requests: List[_Request] = []
-        self.tasks: List[Any] = []
+        self.calls: List["CallRun"] = []  # the calls not done, in the order they started
+        self.woken: List["CallRun"] = []  # calls another call made ready, for the engine to wake
+
+    def call_of(self, context: Any) -> "CallRun":
+        """The call a callback scheduled in ``context`` (None: the running one) belongs to."""
+        call = context.get(_current_call) if context is not None else _current_call.get(None)
+        if call is None:
+            raise RuntimeError("an asyncio operation ran outside the handler calls streamsim runs")
+        return call
 
     # --- what asyncio's Futures, Tasks, sleep, gather, wait_for and timeout call ---
     def time(self) -> float:
@@ -106,7 +128,7 @@ class VirtualLoop(asyncio.AbstractEventLoop):
 
     def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
         handle = asyncio.Handle(callback, args, self, context)
-        self._ready.append(handle)
+        self.call_of(context)._ready.append(handle)
         return handle
 
     def call_later(self, delay: float, callback: Any, *args: Any, context: Any = None) -> Any:
@@ -118,7 +140,7 @@ class VirtualLoop(asyncio.AbstractEventLoop):
         r = _Request("sleep", None)
         r.timer = timer
         r.when_ms = int(math.ceil(round(when * 1000.0, 6)))
-        self.requests.append(r)
+        self.call_of(context).requests.append(r)
         return timer
 
     def _timer_handle_cancelled(self, handle: Any) -> None:
@@ -128,8 +150,9 @@ class VirtualLoop(asyncio.AbstractEventLoop):
         return asyncio.Future(loop=self)
 
     def create_task(self, coro: Any, *, name: Any = None, context: Any = None) -> Any:
+        call = self.call_of(context)
         task = asyncio.Task(coro, loop=self, name=name, context=context)
-        self.tasks.append(task)
+        call.tasks.append(task)
         return task
 
     def call_soon_threadsafe(self, callback: Any, *args: Any, context: Any = None) -> Any:
@@ -162,15 +185,28 @@ class VirtualLoop(asyncio.AbstractEventLoop):
         return None
 
     # --- streamsim's side ---
-    def run_ready(self) -> None:
+    def run_ready(self, call: "CallRun") -> None:
+        """Runs ``call``'s ready callbacks; a call they made ready gets a wake request (woken)."""
         asyncio.events._set_running_loop(self)
         try:
-            while self._ready:
-                handle = self._ready.popleft()
+            while call._ready:
+                handle = call._ready.popleft()
                 if not handle._cancelled:
                     handle._run()
         finally:
             asyncio.events._set_running_loop(None)
+        self.calls = [c for c in self.calls if not c.main.done()]
+        for other in self.calls:
+            if other is not call and other._ready and not other._wake_pending:
+                other._wake_pending = True
+                r = _Request("wake", None)
+                r.call = other
+                other.requests.append(r)
+                self.woken.append(other)
+
+    def take_woken(self) -> List["CallRun"]:
+        out, self.woken = self.woken, []
+        return out
 
 
 class ServiceResponse:
@@ -206,7 +242,7 @@ class AsyncService:
         r.service = self.name
         r.timeout_ms = self.timeout_ms
         r.payload = str(request)
-        loop.requests.append(r)
+        loop.call_of(None).requests.append(r)
         return await r.future
 
 
@@ -360,14 +396,22 @@ class AsyncHandle(AsyncStatefulProcessorHandle):
 
 
 class CallRun:
-    """One handler call on its own VirtualLoop; the engine steps it (step), serves its requests
-    (take_requests) and takes its rows (result) once ``done``."""
+    """One handler call on its driver's VirtualLoop; the engine steps it (step), serves its
+    requests (take_requests), wakes the calls it made ready (take_woken) and takes its rows
+    (result) once ``done``."""
 
     def __init__(self, driver: "AsyncDriver", method: str, fn: Any, args: Tuple[Any, ...]) -> None:
         self.driver = driver
         self.method = method
-        self.loop = VirtualLoop()
-        self.main = self.loop.create_task(self._main(fn, args))
+        self.loop = driver.loop
+        self._ready: Deque[Any] = collections.deque()
+        self.requests: List[_Request] = []
+        self.tasks: List[Any] = []
+        self._wake_pending = False
+        context = contextvars.copy_context()
+        context.run(_current_call.set, self)
+        self.main = self.loop.create_task(self._main(fn, args), context=context)
+        self.loop.calls.append(self)
 
     async def _main(self, fn: Any, args: Tuple[Any, ...]) -> List[Any]:
         result = fn(*args)
@@ -386,15 +430,18 @@ class CallRun:
         if guard is not None:
             guard.active = True
         try:
-            self.loop.run_ready()
+            self.loop.run_ready(self)
         finally:
             if guard is not None:
                 guard.active = False
         return self.main.done()
 
     def take_requests(self) -> List[_Request]:
-        out, self.loop.requests = self.loop.requests, []
+        out, self.requests = self.requests, []
         return out
+
+    def take_woken(self) -> List["CallRun"]:
+        return self.loop.take_woken()
 
     def result(self) -> List[Tuple[Any, Tuple[Any, ...]]]:
         guard = self.driver.guard
@@ -405,7 +452,7 @@ class CallRun:
         exc = self.main.exception()
         if exc is not None:
             raise exc
-        pending = [t for t in self.loop.tasks if t is not self.main and not t.done()]
+        pending = [t for t in self.tasks if t is not self.main and not t.done()]
         if pending:
             raise RuleViolation(
                 "ASYNC_TASK_NOT_AWAITED",
@@ -425,6 +472,7 @@ class AsyncDriver(Driver):
                 f"{type(processor).__name__} is an AsyncStatefulProcessor: async processors run "
                 "with transformWithState (rows), not transformWithStateInPandas")
         super().__init__(processor, guard, False, output_names)
+        self.loop = VirtualLoop()  # every call of this instance (one partition task) runs on it
 
     def start_init(self, native_handle: Any) -> CallRun:
         return CallRun(self, "init", self.processor.init, (AsyncHandle(native_handle),))

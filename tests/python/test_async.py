@@ -116,6 +116,24 @@ def test_the_race_free_twin_passes_the_same_sweep():
     assert r["passed"], r["output"]
 
 
+def test_an_asyncio_lock_in_self_is_shared_by_the_keys_of_a_task(tmp_path):
+    # One event loop per partition task: a key waits for the lock another key holds across its
+    # awaits, is woken when it is released, and the interleaving sweep finds nothing.
+    path = os.path.join(SCENARIOS, "async_lock_in_self.yaml")
+    r = streamsim.sweep(path, seeds=30)
+    assert r["passed"], r["output"]
+    assert "tws.switch" in r["output"], r["output"]
+    # The same sweep with a processor that fails once a key got the lock after waiting for it:
+    # the schedules do make keys wait, and the waits end.
+    probe = tmp_path / "lock_probe.yaml"
+    probe.write_text(open(path).read().replace("class: LockedCountProcessor", "class: LockWaitProbe")
+                     .replace("python: processors/async_race.py",
+                              "python: " + os.path.join(SCENARIOS, "processors", "async_race.py")))
+    r = streamsim.sweep(str(probe), seeds=30)
+    assert not r["passed"], r["output"]
+    assert "waited for the lock and got it" in r["output"], r["output"]
+
+
 def test_wait_for_timeouts_under_context_switches_equal_the_sequential_run():
     # A reply that came before its timeout is seen first even when a switch delayed the key;
     # an abandoned call never resumes a finished handler (engine/src/tws/async_runtime.cc).

@@ -68,6 +68,10 @@ class PhaseRunner final : public AsyncRuntime {
     else
       waiting_.push_back(Fiber{h, nullptr, current_, seq_++, readyAt});
   }
+  size_t currentCall() const override { return current_; }
+  void postFor(size_t call, std::coroutine_handle<> h) override {
+    ready_.push_back(Fiber{h, nullptr, call, seq_++, now()});
+  }
   TimeMs now() override {
     Clock* clock = phase_.env != nullptr ? phase_.env->clock : nullptr;
     return clock != nullptr ? clock->nowMs() : local_now_;
@@ -235,7 +239,10 @@ class PhaseRunner final : public AsyncRuntime {
         at.sequentialWaits = sequentialWaits;
         pick = phase_.scheduler->pick(at, candidates);
         if (pick == Scheduler::kWait) {
-          wait = sequentialWaits;
+          // Waiting helps only when something the oldest call waits for comes with time: one
+          // that waits for another call (a Python asyncio.Lock) cannot wait, the first other
+          // candidate runs.
+          wait = sequentialWaits && !waiting_.empty();
           pick = 0;
         } else if (pick >= choices.size()) {
           pick = 0;

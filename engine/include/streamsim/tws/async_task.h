@@ -45,6 +45,11 @@ class AsyncRuntime {
   virtual void post(std::coroutine_handle<> h, PendingOp* op) = 0;
   // `h` becomes ready when the virtual clock reaches `readyAt`.
   virtual void postAt(std::coroutine_handle<> h, TimeMs readyAt) = 0;
+  // The handler call whose coroutine runs now (an index of the phase), and `h` made ready as a
+  // coroutine of call `call`: a call made ready by another call's code (a Python asyncio.Lock one
+  // key's handler releases while another key's waits for it) resumes as its own call.
+  virtual size_t currentCall() const = 0;
+  virtual void postFor(size_t call, std::coroutine_handle<> h) = 0;
   virtual TimeMs now() = 0;
   // The run's outside services (null: none).
   virtual ServiceDirectory* services() = 0;
