@@ -5,11 +5,14 @@
 #include "streamsim/harness/run/shell_quote.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <atomic>
 #include <mutex>
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace streamsim::harness {
 
@@ -183,55 +186,93 @@ std::string SweepReport::summary() const {
   return out;
 }
 
+SeedOutcome runWorkloadSeed(const WorkloadConfig& config, uint64_t seed, const SweepOptions& options) {
+  SeedOutcome o;
+  o.seed = seed;
+  RunCase rc;
+  rc.seed = seed;
+  rc.plan = planFor(config, seed);
+  o.plan = rc.plan.toJson();
+  RunOptions ro = options.run;
+  if (options.determinismEvery > 0 && (seed - options.firstSeed) % static_cast<uint64_t>(options.determinismEvery) == 0)
+    ro.determinism = true;
+  RunResult r = runCase(config, rc, ro);
+  o.fingerprint = r.fingerprintHex();
+  o.downtimeMs = r.downtimeMs;
+  o.violations = r.violations;
+  if (!r.error.ok()) o.error = r.error.message();
+  o.passed = r.passed();
+  if (!o.passed) {
+    if (options.shrink) {
+      RunOptions so = ro;
+      so.determinism = ro.determinism && !r.violations.empty() && r.violations.front().oracle == "determinism";
+      o.shrunk = shrinkCase(config, rc, failureKind(r), so, options.shrinkMaxRuns);
+      o.replay = replayCommand(config, o.shrunk->minimal, options.programName);
+    } else {
+      o.replay = replayCommand(config, rc, options.programName);
+    }
+  }
+  return o;
+}
+
+std::string serveWorkloadRequest(const WorkloadConfig& config, const SweepOptions& options,
+                                 const std::string& request) {
+  uint64_t seed = 0;
+  if (std::sscanf(request.c_str(), "%" SCNu64, &seed) != 1) return "";  // the parent reports it lost
+  return runWorkloadSeed(config, seed, options)
+      .toJson()
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& options) {
   const std::vector<uint64_t> seeds =
       shardSeeds(options.firstSeed, options.seeds, options.shardIndex, options.shardCount);
   std::vector<std::optional<SeedOutcome>> outcomes(seeds.size());
-  RunOptions base = options.run;
-  if (!base.references) base.references = makeReferenceCache();
+  SweepOptions base = options;
+  if (!base.run.references) base.run.references = makeReferenceCache();
   std::atomic<uint64_t> smallestFailing{UINT64_MAX};
   std::mutex mu;
   int done = 0, failures = 0;
-
-  forEachIndex(seeds.size(), options.jobs, [&](size_t i) {
-    {
-      const uint64_t seed = seeds[i];
-      if (options.stopAtFirstFailure && seed > smallestFailing.load()) return;
-      SeedOutcome o;
-      o.seed = seed;
-      RunCase rc;
-      rc.seed = seed;
-      rc.plan = planFor(config, seed);
-      o.plan = rc.plan.toJson();
-      RunOptions ro = base;
-      if (options.determinismEvery > 0 && (seed - options.firstSeed) % static_cast<uint64_t>(options.determinismEvery) == 0)
-        ro.determinism = true;
-      RunResult r = runCase(config, rc, ro);
-      o.fingerprint = r.fingerprintHex();
-      o.downtimeMs = r.downtimeMs;
-      o.violations = r.violations;
-      if (!r.error.ok()) o.error = r.error.message();
-      o.passed = r.passed();
-      if (!o.passed) {
-        uint64_t cur = smallestFailing.load();
-        while (seed < cur && !smallestFailing.compare_exchange_weak(cur, seed)) {
-        }
-        if (options.shrink) {
-          RunOptions so = ro;
-          so.determinism = ro.determinism && !r.violations.empty() && r.violations.front().oracle == "determinism";
-          o.shrunk = shrinkCase(config, rc, failureKind(r), so, options.shrinkMaxRuns);
-          o.replay = replayCommand(config, o.shrunk->minimal, options.programName);
-        } else {
-          o.replay = replayCommand(config, rc, options.programName);
-        }
+  auto record = [&](size_t i, SeedOutcome o) {
+    if (!o.passed) {
+      uint64_t cur = smallestFailing.load();
+      while (o.seed < cur && !smallestFailing.compare_exchange_weak(cur, o.seed)) {
       }
-      std::lock_guard<std::mutex> lock(mu);
-      ++done;
-      if (!o.passed) ++failures;
-      outcomes[i] = std::move(o);
-      if (options.progress) options.progress(done, static_cast<int>(seeds.size()), failures);
     }
-  });
+    std::lock_guard<std::mutex> lock(mu);
+    ++done;
+    if (!o.passed) ++failures;
+    outcomes[i] = std::move(o);
+    if (options.progress) options.progress(done, static_cast<int>(seeds.size()), failures);
+  };
+
+  if (options.jobs > 1 && !options.workerCommand.empty()) {
+    // Each worker runs the very code below (runWorkloadSeed) on its own copy of the processor.
+    forEachIndexInWorkers(
+        seeds.size(), options.jobs, options.workerCommand,
+        [&](size_t i) { return std::to_string(seeds[i]); },
+        [&](size_t i, const std::string& line) {
+          nlohmann::json j = line.empty() ? nlohmann::json()
+                                          : nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+          if (!j.is_object()) {
+            SeedOutcome lost;
+            lost.seed = seeds[i];
+            lost.passed = false;
+            lost.error = fmt::format("{} ({})",
+                                     line.empty() ? "the worker process ended before answering"
+                                                  : "a sweep worker's answer is not JSON",
+                                     fmt::join(options.workerCommand, " "));
+            record(i, std::move(lost));
+            return;
+          }
+          record(i, SeedOutcome::fromJson(j));
+        });
+  } else {
+    forEachIndex(seeds.size(), options.jobs, [&](size_t i) {
+      if (options.stopAtFirstFailure && seeds[i] > smallestFailing.load()) return;
+      record(i, runWorkloadSeed(config, seeds[i], base));
+    });
+  }
 
   SweepReport report;
   report.workload = config.name + "/" + config.stateStore;

@@ -14,6 +14,7 @@
 #include "python_support.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/python_workload.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/sim/simulated_service.h"
 
@@ -274,21 +275,22 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
                         std::vector<std::string> oracles, const std::string& outputSchema,
                         const std::string& timeMode, int jobs) {
   ProcessorRecord none;
-  std::string ddl = py::module_::import("pyspark.sql.types").attr("toEngineDDL")(outputSchema)
-                        .cast<std::string>();
-  harness::PythonProcessorSpec spec{path, className, ddl, false, {}};
+  harness::PythonWorkloadSpec spec;
+  spec.file = path;
+  spec.className = className;
+  spec.outputSchemaDDL = py::module_::import("pyspark.sql.types").attr("toEngineDDL")(outputSchema)
+                             .cast<std::string>();
+  spec.timeMode = timeMode;
+  spec.oracles = std::move(oracles);
   harness::WorkloadConfig c;
-  c.kind = harness::WorkloadKind::kCustom;
-  c.name = path + ":" + className;
-  c.processor = orRaise(loadPythonProcessorFile(spec), none);
-  c.outputSchema = ddl;
-  c.timeMode = orRaise(parseTimeMode(timeMode), none);
-  c.oracles = oracles;
   harness::SweepOptions o;
   o.seeds = seeds;
   o.jobs = jobs;
-  o.run.batchSplit = std::find(oracles.begin(), oracles.end(), "batch_split") != oracles.end();
-  o.run.determinism = std::find(oracles.begin(), oracles.end(), "determinism") != oracles.end();
+  orRaise(harness::preparePythonSweep(spec, c, o), none);
+  // jobs > 1: worker processes of the built CLI (one interpreter has one GIL), each loading the
+  // processor file again.
+  o.workerCommand = {STREAMSIM_CLI};
+  for (std::string& a : spec.workerArgs()) o.workerCommand.push_back(std::move(a));
   std::optional<harness::SweepReport> report;
   {
     py::gil_scoped_release release;

@@ -66,3 +66,38 @@ def test_a_worker_process_that_dies_fails_its_seeds_with_a_message_and_the_sweep
     assert not r["passed"] and r["exit_code"] == 2, r["output"]
     assert r["output"].count("the worker process ended before answering") == 5, r["output"]
     assert "5 seeds, 5 failed" in r["output"], r["output"]
+
+
+PROCESSORS = os.path.join(SCENARIOS, "processors")
+
+
+def test_sweep_processor_with_jobs_runs_its_seeds_in_worker_processes_with_the_jobs1_result(tmp_path, monkeypatch):
+    path = os.path.join(PROCESSORS, "worker_pid.py")
+    one_file, two_file = tmp_path / "jobs1.pids", tmp_path / "jobs2.pids"
+    args = dict(seeds=12, output_schema="id string, count long", oracles=["exactly_once", "batch_split"])
+    monkeypatch.setenv("STREAMSIM_TEST_PID_FILE", str(one_file))
+    one = streamsim.sweep_processor(path, "PidRecordingCounter", jobs=1, **args)
+    monkeypatch.setenv("STREAMSIM_TEST_PID_FILE", str(two_file))
+    two = streamsim.sweep_processor(path, "PidRecordingCounter", jobs=2, **args)
+    assert one["passed"] and two["passed"], one["summary"] + two["summary"]
+    assert one["report"] == two["report"] and one["summary"] == two["summary"]
+    assert _pids(str(one_file)) == {os.getpid()}
+    workers = _pids(str(two_file))
+    assert len(workers) == 2 and os.getpid() not in workers, workers
+
+
+def test_a_failing_sweep_processor_shrinks_to_the_same_cases_in_worker_processes():
+    path = os.path.join(PROCESSORS, "traps.py")
+    one = streamsim.sweep_processor(path, "SelfCountProcessor", seeds=4, jobs=1)
+    two = streamsim.sweep_processor(path, "SelfCountProcessor", seeds=4, jobs=2)
+    assert not one["passed"] and one["failures"] == two["failures"] > 0, one["summary"]
+    assert one["report"] == two["report"], (one["summary"], two["summary"])
+    assert "batch_split" in two["summary"] and "shrunk to:" in two["summary"], two["summary"]
+
+
+def test_a_sweep_processor_worker_that_dies_fails_its_seeds_with_a_message(monkeypatch):
+    monkeypatch.setenv("STREAMSIM_TEST_EXIT_IN_INIT", "1")
+    r = streamsim.sweep_processor(os.path.join(PROCESSORS, "worker_pid.py"), "PidRecordingCounter",
+                                  seeds=3, jobs=2, output_schema="id string, count long")
+    assert not r["passed"] and r["failures"] == 3, r["summary"]
+    assert r["summary"].count("the worker process ended before answering") == 3, r["summary"]

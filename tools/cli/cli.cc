@@ -61,6 +61,14 @@ int runCli(int argc, char** argv) {
   sweepWorkerCmd->add_option("--state-store", sweepWorker.stateStore);
   sweepWorkerCmd->add_option("--downtime", sweepWorker.downtime);
   sweepWorkerCmd->add_option("files", sweepWorker.files)->required();
+  // Internal: a worker process of streamsim.sweep_processor(..., jobs > 1).
+  WorkloadWorkerArgs workloadWorker;
+  auto* workloadWorkerCmd = app.add_subcommand("workload-worker", "")->group("");
+  workloadWorkerCmd->add_option("--python", workloadWorker.spec.file)->required();
+  workloadWorkerCmd->add_option("--class", workloadWorker.spec.className)->required();
+  workloadWorkerCmd->add_option("--output-schema", workloadWorker.spec.outputSchemaDDL)->required();
+  workloadWorkerCmd->add_option("--time-mode", workloadWorker.spec.timeMode);
+  workloadWorkerCmd->add_option("--oracle", workloadWorker.spec.oracles);
 
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;
@@ -160,6 +168,7 @@ int runCli(int argc, char** argv) {
     return sweepCommand(sweep, std::cout, std::cerr);
   }
   if (*sweepWorkerCmd) return sweepWorkerCommand(sweepWorker, std::cerr);
+  if (*workloadWorkerCmd) return workloadWorkerCommand(workloadWorker, std::cerr);
   if (*replayCmd) {
     if (!ckReplay.checkpoint.empty()) return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
     if (replay.file.empty() || replaySeed->count() == 0) {

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -279,6 +280,23 @@ bool overrideDowntime(std::vector<harness::Scenario>& scenarios, const std::stri
 }
 }  // namespace
 
+namespace {
+// A worker process's loop: request lines on stdin answered by `serve` on the original stdout;
+// stdout itself writes to stderr meanwhile (a processor's print() cannot garble the answers).
+int serveOnStdio(const char* command, std::ostream& err,
+                 const std::function<std::string(const std::string&)>& serve) {
+  std::cout.flush();
+  const int answers = ::dup(STDOUT_FILENO);
+  if (answers < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
+    err << "streamsim " << command << ": cannot set up its output\n";
+    return kExitBadInput;
+  }
+  harness::serveWorker(STDIN_FILENO, answers, serve);
+  ::close(answers);
+  return kExitOk;
+}
+}  // namespace
+
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   std::vector<harness::Scenario> scenarios;
   if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
@@ -287,19 +305,24 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   harness::ScenarioSweepOptions so;
   so.program = args.program;
   so.stateStore = args.stateStore;
-  // The answers go to the parent on the original stdout; stdout itself now writes to stderr.
-  std::cout.flush();
-  const int answers = ::dup(STDOUT_FILENO);
-  if (answers < 0 || ::dup2(STDERR_FILENO, STDOUT_FILENO) < 0) {
-    err << "streamsim sweep-worker: cannot set up its output\n";
-    return kExitBadInput;
-  }
   std::map<size_t, sim::Reach> reach;
-  harness::serveWorker(STDIN_FILENO, answers, [&](const std::string& request) {
+  return serveOnStdio("sweep-worker", err, [&](const std::string& request) {
     return harness::serveSweepRequest(scenarios, so, reach, request);
   });
-  ::close(answers);
-  return kExitOk;
+}
+
+int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
+  harness::WorkloadConfig config;
+  harness::SweepOptions options;
+  Status st = harness::preparePythonSweep(args.spec, config, options);
+  if (!st.ok()) {
+    err << "streamsim workload-worker: " << st.message() << "\n";
+    return kExitBadInput;
+  }
+  options.run.references = harness::makeReferenceCache();  // this worker's fault-free runs
+  return serveOnStdio("workload-worker", err, [&](const std::string& request) {
+    return harness::serveWorkloadRequest(config, options, request);
+  });
 }
 
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {

@@ -53,6 +53,14 @@ struct SweepWorkerArgs {
 };
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 
+// `streamsim workload-worker` (internal): a worker process of streamsim.sweep_processor(...,
+// jobs > 1). Rebuilds the sweep of a Python processor file (harness/run/python_workload.h) and
+// answers "<seed>" lines on stdin with the seed's outcome (harness::serveWorkloadRequest).
+struct WorkloadWorkerArgs {
+  harness::PythonWorkloadSpec spec;
+};
+int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err);
+
 struct ReplayArgs {
   std::string program = "streamsim";
   std::string file;  // a scenario file, or a standard workload's name (count, dedup, ...)

@@ -208,6 +208,10 @@ struct SweepOptions {
   RunOptions run;
   // Called after each seed (from worker threads, serialised): seeds done, total, failures.
   std::function<void(int done, int total, int failures)> progress;
+  // Set, with jobs > 1: the seeds run in `jobs` worker processes started with this argv (each
+  // answers seed lines with serveWorkloadRequest, run/pool.h), for processors that cannot run on
+  // two threads at once (Python: one interpreter has one GIL). Results are those of jobs = 1.
+  std::vector<std::string> workerCommand;
 };
 
 struct SweepReport {
@@ -224,5 +228,13 @@ struct SweepReport {
 };
 
 SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& options);
+
+// One seed of sweepWorkload: its plan, run, shrink and replay line (options.run.references, when
+// set, caches the fault-free runs between seeds).
+SeedOutcome runWorkloadSeed(const WorkloadConfig& config, uint64_t seed, const SweepOptions& options);
+// A sweep worker's answer to the request line "SEED": runWorkloadSeed's outcome as one line of
+// JSON (SeedOutcome::toJson); "" for a line that is not a seed.
+std::string serveWorkloadRequest(const WorkloadConfig& config, const SweepOptions& options,
+                                 const std::string& request);
 
 }  // namespace streamsim::harness

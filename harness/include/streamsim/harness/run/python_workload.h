@@ -1,0 +1,30 @@
+// Generated-workload sweeps of a Python processor file (streamsim.sweep_processor, issue 17 §4):
+// the one description of such a sweep, built by the Python module and rebuilt by each
+// `streamsim workload-worker` process that runs its seeds with jobs > 1 (one interpreter has one
+// GIL). Values; preparePythonSweep loads the processor (it takes the GIL).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "streamsim/harness/sweep.h"
+#include "streamsim/status.h"
+
+namespace streamsim::harness {
+
+struct PythonWorkloadSpec {
+  std::string file;             // the processor's .py file
+  std::string className;        // its StatefulProcessor class
+  std::string outputSchemaDDL;  // the engine's DDL of its output rows
+  std::string timeMode = "None";
+  std::vector<std::string> oracles;
+  // `workload-worker` and its arguments, which rebuild this spec (argv after the program).
+  std::vector<std::string> workerArgs() const;
+};
+
+// The workload (events event_id, key, event_time, value grouped by key; kCustom with the
+// processor loaded) and what its oracles ask of the sweep (batch_split and determinism runs).
+Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config,
+                          SweepOptions& options);
+
+}  // namespace streamsim::harness
