@@ -74,7 +74,7 @@ PROCESSORS = os.path.join(SCENARIOS, "processors")
 def test_sweep_processor_with_jobs_runs_its_seeds_in_worker_processes_with_the_jobs1_result(tmp_path, monkeypatch):
     path = os.path.join(PROCESSORS, "worker_pid.py")
     one_file, two_file = tmp_path / "jobs1.pids", tmp_path / "jobs2.pids"
-    args = dict(seeds=12, output_schema="id string, count long", oracles=["exactly_once", "batch_split"])
+    args = dict(seeds=12, output_schema="id string, count long", oracles=["exactly_once"])
     monkeypatch.setenv("STREAMSIM_TEST_PID_FILE", str(one_file))
     one = streamsim.sweep_processor(path, "PidRecordingCounter", jobs=1, **args)
     monkeypatch.setenv("STREAMSIM_TEST_PID_FILE", str(two_file))

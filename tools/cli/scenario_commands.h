@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/run/python_workload.h"
 
 namespace streamsim::cli {
 
