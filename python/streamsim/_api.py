@@ -17,14 +17,20 @@ def sweep(path: str, seeds: int = 0, jobs: int = 1, first_seed: int = 0) -> Dict
 
 
 def sweep_processor(path: str, class_name: str, seeds: int = 50,
-                    oracles: Any = ("exactly_once", "batch_split"),
+                    oracles: Any = None,
                     output_schema: str = "key string, count long", time_mode: str = "None",
                     jobs: int = 1) -> Dict[str, Any]:
     """Sweeps a Python processor file over generated workloads: landing files of events
     ``event_id string, key string, event_time timestamp, value long`` grouped by ``key``, under
     seeded crashes and task failures, checked by ``oracles`` (``batch_split``: the same events in
     one batch must end with the same row per key; this is what catches per-key data kept in
-    ``self``). Returns {"passed", "failures", "summary", "report"}."""
+    ``self``). By default ``exactly_once``, plus ``batch_split`` when ``output_schema`` has the
+    grouping column ``key`` (batch_split matches rows by it; naming it for an output without
+    that column is an error). Returns {"passed", "failures", "summary", "report"}."""
     import _streamsim_native
+    if oracles is None:
+        from pyspark.sql.types import StructType
+        names = StructType.fromDDL(output_schema).fieldNames()
+        oracles = ("exactly_once", "batch_split") if "key" in names else ("exactly_once",)
     return _streamsim_native.sweep_processor(str(path), class_name, seeds, list(oracles),
                                              output_schema, time_mode, jobs)

@@ -4,6 +4,7 @@
 
 #include "../engine/tws_test_util.h"
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/table.h"
 #include "streamsim/sim/trace.h"
 
 namespace streamsim::harness {
@@ -366,6 +367,28 @@ TEST(Oracles, WatermarkDeterminismStateBoundBatchSplit) {
   Row a1{{"key", "a"}, {"count", int64_t{1}}}, a2{{"key", "a"}, {"count", int64_t{2}}};
   EXPECT_FALSE(checkBatchSplitInvariance({a1, a2}, {a2}, {"key"}));
   EXPECT_TRUE(checkBatchSplitInvariance({a2, a1}, {a2}, {"key"}));
+}
+
+// Bug batch_split_output_without_key: a correct processor whose output names its key column
+// `id` (not the grouping column `key`) failed batch_split — every row counted as the one null
+// key's, and the last of them depends on the batching. It is an error naming the column now.
+TEST(Oracles, BatchSplitOutputWithoutKeyIsAnErrorNotAViolation) {
+  RunOutcome run;
+  OracleInput in(run);
+  Row a{{"id", "a"}, {"count", int64_t{2}}}, b{{"id", "b"}, {"count", int64_t{1}}};
+  in.batchSplit = [&] { return std::make_pair(std::vector<Row>{a, b}, std::vector<Row>{b, a}); };
+  RunOutcome out;
+  auto errors = applyOracles({"batch_split"}, in, out);
+  EXPECT_TRUE(out.violations.empty());
+  ASSERT_EQ(errors.size(), 1u);
+  EXPECT_EQ(errors[0].oracle, "batch_split");
+  EXPECT_NE(errors[0].status.message().find("no column 'key' (its columns: id, count)"), std::string::npos)
+      << errors[0].status.message();
+  // With the grouping column the same rows are judged, and pass.
+  Row ka{{"key", "a"}, {"count", int64_t{2}}}, kb{{"key", "b"}, {"count", int64_t{1}}};
+  in.batchSplit = [&] { return std::make_pair(std::vector<Row>{ka, kb}, std::vector<Row>{kb, ka}); };
+  EXPECT_TRUE(applyOracles({"batch_split"}, in, out).empty());
+  EXPECT_TRUE(out.violations.empty());
 }
 
 TEST(Oracles, ViolationJsonRoundTrip) {

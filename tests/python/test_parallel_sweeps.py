@@ -101,3 +101,15 @@ def test_a_sweep_processor_worker_that_dies_fails_its_seeds_with_a_message(monke
                                   seeds=3, jobs=2, output_schema="id string, count long")
     assert not r["passed"] and r["failures"] == 3, r["summary"]
     assert r["summary"].count("the worker process ended before answering") == 3, r["summary"]
+
+
+def test_sweep_processor_batch_split_output_without_key_passes_by_default_and_names_the_column_if_asked():
+    # Bug batch_split_output_without_key: a correct counter whose rows are keyed by `id` failed
+    # the default batch_split (rows matched by the grouping column `key`, absent here).
+    path = os.path.join(PROCESSORS, "worker_pid.py")
+    r = streamsim.sweep_processor(path, "PidRecordingCounter", seeds=12, output_schema="id string, count long")
+    assert r["passed"], r["summary"]
+    asked = streamsim.sweep_processor(path, "PidRecordingCounter", seeds=2, output_schema="id string, count long",
+                                      oracles=["exactly_once", "batch_split"])
+    assert not asked["passed"], asked["summary"]
+    assert "no column 'key' (its columns: id, count)" in asked["summary"], asked["summary"]
