@@ -21,6 +21,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
+#include "test_paths.h"
 
 namespace streamsim {
 namespace {

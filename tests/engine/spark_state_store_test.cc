@@ -9,6 +9,7 @@
 #include <filesystem>
 
 #include "streamsim/platform/platform.h"
+#include "test_paths.h"
 
 namespace streamsim {
 namespace {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "reliability/cli_test_support.h"
+#include "test_paths.h"
 
 namespace {
 

@@ -20,6 +20,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/query.h"
 #include "streamsim/sim/virtual_clock.h"
+#include "test_paths.h"
 
 namespace {
 

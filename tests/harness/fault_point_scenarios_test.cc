@@ -8,6 +8,7 @@
 
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/scenario.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

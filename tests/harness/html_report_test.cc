@@ -14,6 +14,7 @@
 
 #include "reliability/cli_test_support.h"
 #include "streamsim/harness/report/html_report.h"
+#include "test_paths.h"
 
 namespace {
 

@@ -19,6 +19,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

@@ -11,6 +11,7 @@
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/sim/kafka_log.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

@@ -14,6 +14,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/sweep.h"
 #include "../reliability/cli_test_support.h"
+#include "test_paths.h"
 
 namespace {
 

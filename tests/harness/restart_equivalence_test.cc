@@ -13,6 +13,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/tws/processor_registry.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

@@ -10,6 +10,7 @@
 
 #include "streamsim/harness/scenario.h"
 #include "streamsim/time.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/scenario_test_support.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {

@@ -11,6 +11,7 @@
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 

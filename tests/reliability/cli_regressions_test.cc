@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "reliability/cli_test_support.h"
+#include "test_paths.h"
 
 namespace streamsim::testing {
 namespace {

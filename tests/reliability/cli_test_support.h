@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include "test_paths.h"
 
 namespace streamsim::testing {
 
