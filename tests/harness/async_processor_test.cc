@@ -325,6 +325,55 @@ TEST(AsyncQuery, TheSameSwitchLeavesACorrectProcessorCorrect) {
               IsOk());
 }
 
+// A gate one key's handler waits at and a later key's handler opens: a wait that no amount of
+// virtual time ends (a Python asyncio.Lock held in `self` across keys is one). The waiter is made
+// ready as its own call (AsyncRuntime::postFor).
+class GateProcessor : public AsyncStatefulProcessor {
+ public:
+  Task<> init(AsyncStatefulProcessorHandle&) override { co_return; }
+  Task<> handleInputRows(const Row& key, RowRange, const TimerValues&, Output& out) override {
+    if (key[0] == Value("a")) {
+      co_await GateWait{this};
+    } else {
+      open_ = true;
+      for (auto [call, h] : waiters_) streamsim::detail::AsyncRuntime::current().postFor(call, h);
+      waiters_.clear();
+    }
+    out.emit(Row{{"word", key[0]}, {"count", int64_t{1}}});
+  }
+
+ private:
+  struct GateWait {
+    GateProcessor* p;
+    bool await_ready() const { return p->open_; }
+    void await_suspend(std::coroutine_handle<> h) {
+      p->waiters_.emplace_back(streamsim::detail::AsyncRuntime::current().currentCall(), h);
+    }
+    void await_resume() const {}
+  };
+  bool open_ = false;
+  std::vector<std::pair<size_t, std::coroutine_handle<>>> waiters_;
+};
+
+// Regression (bug scheduler_waits_for_what_no_time_brings): where the sequential run waits and
+// nothing it waits for comes with time, a scheduler's "wait" ran the clock on an empty queue; the
+// next other call runs instead, and the trace names that switch.
+TEST(AsyncQuery, AWaitThatNoTimeEndsRunsTheNextKeyInstead) {
+  AsyncQuery<GateProcessor> q;
+  SimEnv sim;
+  sim.recordSchedulingChoices();  // a scheduler without switches: at a wait it answers "wait"
+  EXPECT_THAT(testStream(sim, q.query, AddData{q.input, {word("a"), word("b")}},
+                         CheckAnswer{{count("a", 1), count("b", 1)}}),
+              IsOk());
+  bool switched = false;
+  for (const std::string& line : sim.trace().lines())
+    if (line.find("\"tws.switch\"") != std::string::npos &&
+        line.find("\"instead_at\":\"wait\"") != std::string::npos &&
+        line.find("\"key\":{\"word\":\"b\"}") != std::string::npos)
+      switched = true;
+  EXPECT_TRUE(switched);
+}
+
 TEST(AsyncQuery, AFailedStateOperationFailsTheTaskWhichIsRetriedAndTheCodeNeverSeesIt) {
   g_observed_errors = 0;
   AsyncQuery<CatchingProcessor> q;

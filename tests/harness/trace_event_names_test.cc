@@ -11,6 +11,7 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/trace_events.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {
@@ -22,7 +23,9 @@ TEST(TraceEventNames, EveryEventTheScenariosTraceIsRegistered) {
     if (e.path().string().find("/python/") != std::string::npos) continue;  // the same engine, slower
     auto sc = loadScenario(e.path().string());
     ASSERT_TRUE(sc.ok()) << sc.status().message();
-    ScenarioRunResult r = runScenario(*sc, {.applyOracles = false});
+    ScenarioRunOptions options;
+    options.applyOracles = false;
+    ScenarioRunResult r = runScenario(*sc, options);
     for (const std::string& line : r.trace) {
       auto j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
       ASSERT_TRUE(j.is_object()) << e.path() << ": " << line;
