@@ -1,5 +1,6 @@
 // The embedded-CPython adapter (python_support.h).
 #include "python_support.h"
+#include "build_paths.h"
 #include "python_processor.h"
 
 #include <Python.h>
@@ -13,9 +14,6 @@
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/state_variables.h"
 
-#ifndef STREAMSIM_PYTHON_DIR
-#error "STREAMSIM_PYTHON_DIR (the python/ folder of the source tree) must be defined"
-#endif
 
 namespace streamsim::python {
 
@@ -70,7 +68,7 @@ Status ensureInterpreter() {
       }
       try {
         py::gil_scoped_acquire gil;
-        prepare(STREAMSIM_PYTHON_DIR);
+        prepare(pythonDir());
       } catch (py::error_already_set& e) {
         status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
       }
@@ -80,7 +78,7 @@ Status ensureInterpreter() {
     }
     py::gil_scoped_acquire gil;
     try {
-      prepare(STREAMSIM_PYTHON_DIR);
+      prepare(pythonDir());
     } catch (py::error_already_set& e) {
       status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
     }

@@ -11,6 +11,7 @@
 
 #include "bench/bench.h"
 #include "cli/scenario_commands.h"
+#include "build_paths.h"
 #include "python_support.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
@@ -289,7 +290,7 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
   orRaise(harness::preparePythonSweep(spec, c, o), none);
   // jobs > 1: worker processes of the built CLI (one interpreter has one GIL), each loading the
   // processor file again.
-  o.workerCommand = {STREAMSIM_CLI};
+  o.workerCommand = {cliPath()};
   for (std::string& a : spec.workerArgs()) o.workerCommand.push_back(std::move(a));
   std::optional<harness::SweepReport> report;
   {
@@ -347,7 +348,7 @@ void defineTesterModule(py::module_& m) {
     streamsim::cli::RunArgs a;
     a.files = {path};
     a.seed = seed;
-    a.program = STREAMSIM_CLI;
+    a.program = cliPath();
     return runCli(a, &streamsim::cli::runCommand, "");
   }, py::arg("path"), py::arg("seed") = 0);
   m.def("sweep", [](const std::string& path, int seeds, int jobs, uint64_t firstSeed) {
@@ -357,8 +358,8 @@ void defineTesterModule(py::module_& m) {
     a.jobs = jobs;
     a.firstSeed = firstSeed;
     a.noProgress = true;
-    a.program = STREAMSIM_CLI;
-    a.workerExe = STREAMSIM_CLI;  // Python scenarios' seeds in worker processes with jobs > 1
+    a.program = cliPath();
+    a.workerExe = cliPath();  // Python scenarios' seeds in worker processes with jobs > 1
     a.json = tempJson();
     return runCli(a, &streamsim::cli::sweepCommand, a.json);
   }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);
