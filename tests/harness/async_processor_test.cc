@@ -283,6 +283,15 @@ struct AsyncQuery {
 Row word(const char* w) { return Row{{"word", w}}; }
 Row count(const char* w, int64_t n) { return Row{{"word", w}, {"count", n}}; }
 
+// Whether one line of the run's trace holds every one of `parts`.
+bool traced(SimEnv& sim, std::initializer_list<std::string_view> parts) {
+  for (const std::string& line : sim.trace().lines())
+    if (std::all_of(parts.begin(), parts.end(),
+                    [&](std::string_view p) { return line.find(p) != std::string::npos; }))
+      return true;
+  return false;
+}
+
 sim::FaultPlan oneSwitch() {
   sim::FaultPlan plan;
   plan.faults.push_back(sim::SwitchFault{0, 0, 0, 1});
@@ -305,13 +314,8 @@ TEST(AsyncQuery, OneSwitchCorruptsTheSharedMemberAndTheTraceNamesIt) {
   EXPECT_THAT(testStream(sim, q.query, AddData{q.input, {word("a"), word("a"), word("b")}},
                          CheckAnswer{{count("a", 1), count("b", 1)}}),
               IsOk());
-  bool named = false;
-  for (const std::string& line : sim.trace().lines())
-    if (line.find("\"tws.switch\"") != std::string::npos &&
-        line.find("\"key\":{\"word\":\"b\"}") != std::string::npos &&
-        line.find("ValueState 'count'.getOption()") != std::string::npos)
-      named = true;
-  EXPECT_TRUE(named);
+  EXPECT_TRUE(traced(sim, {"\"tws.switch\"", "\"key\":{\"word\":\"b\"}",
+                           "ValueState 'count'.getOption()"}));
 }
 
 TEST(AsyncQuery, TheSameSwitchLeavesACorrectProcessorCorrect) {
@@ -365,13 +369,7 @@ TEST(AsyncQuery, AWaitThatNoTimeEndsRunsTheNextKeyInstead) {
   EXPECT_THAT(testStream(sim, q.query, AddData{q.input, {word("a"), word("b")}},
                          CheckAnswer{{count("a", 1), count("b", 1)}}),
               IsOk());
-  bool switched = false;
-  for (const std::string& line : sim.trace().lines())
-    if (line.find("\"tws.switch\"") != std::string::npos &&
-        line.find("\"instead_at\":\"wait\"") != std::string::npos &&
-        line.find("\"key\":{\"word\":\"b\"}") != std::string::npos)
-      switched = true;
-  EXPECT_TRUE(switched);
+  EXPECT_TRUE(traced(sim, {"\"tws.switch\"", "\"instead_at\":\"wait\"", "\"key\":{\"word\":\"b\"}"}));
 }
 
 TEST(AsyncQuery, AFailedStateOperationFailsTheTaskWhichIsRetriedAndTheCodeNeverSeesIt) {
