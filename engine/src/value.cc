@@ -664,30 +664,60 @@ Row::Row(std::initializer_list<std::pair<std::string, Value>> named)
 
 SchemaPtr inferSchema(const std::vector<Value>& values,
                       const std::function<std::string_view(size_t)>& name) {
-  // Code building rows from named values (processors emitting output) mostly builds many rows
-  // of one shape in a row: the schema inferred last on this thread is reused when names and
-  // types match, instead of allocating a new one per row. Schemas are immutable, so sharing
-  // one is invisible to callers.
-  thread_local SchemaPtr last;
-  bool same = last != nullptr && last->size() == values.size();
-  for (size_t i = 0; same && i < values.size(); ++i)
-    same = hasInferredType(last->field(i), values[i]) && last->field(i).name == name(i);
-  if (!same) {
-    std::vector<Field> fields;
-    fields.reserve(values.size());
-    for (size_t i = 0; i < values.size(); ++i) fields.push_back(fieldOf(std::string(name(i)), values[i]));
-    last = makeSchema(std::move(fields));
-  }
-  return last;
+  std::vector<Field> fields;
+  fields.reserve(values.size());
+  for (size_t i = 0; i < values.size(); ++i) fields.push_back(fieldOf(std::string(name(i)), values[i]));
+  return makeSchema(std::move(fields));
 }
 
-Row Row::fromNamed(std::vector<std::pair<std::string, Value>> named) {
+namespace {
+std::vector<Value> valuesOf(std::vector<std::pair<std::string, Value>>& named) {
   std::vector<Value> values;
   values.reserve(named.size());
   for (auto& [name, value] : named) values.push_back(std::move(value));
+  return values;
+}
+}  // namespace
+
+Row Row::fromNamed(std::vector<std::pair<std::string, Value>> named) {
+  std::vector<Value> values = valuesOf(named);
   SchemaPtr schema =
       inferSchema(values, [&](size_t i) -> std::string_view { return named[i].first; });
   return Row(std::move(schema), std::move(values));
+}
+
+SchemaPtr RowShapes::infer(const std::vector<Value>& values,
+                           const std::function<std::string_view(size_t)>& name) {
+  bool same = last_ != nullptr && last_->size() == values.size();
+  for (size_t i = 0; same && i < values.size(); ++i)
+    same = hasInferredType(last_->field(i), values[i]) && last_->field(i).name == name(i);
+  if (!same) last_ = inferSchema(values, name);
+  return last_;
+}
+
+Row RowShapes::fromNamed(std::vector<std::pair<std::string, Value>> named) {
+  std::vector<Value> values = valuesOf(named);
+  SchemaPtr schema = infer(values, [&](size_t i) -> std::string_view { return named[i].first; });
+  return Row(std::move(schema), std::move(values));
+}
+
+Row RowShapes::appended(const Row& row, std::string_view name, Value value) {
+  std::vector<Value> values;
+  values.reserve(row.size() + 1);
+  for (size_t i = 0; i < row.size(); ++i) values.push_back(row[i]);
+  values.push_back(std::move(value));
+  bool same = appended_out_ != nullptr && row.schema() == appended_in_ &&
+              appended_name_ == name && appended_out_->size() == values.size();
+  for (size_t i = 0; same && i < values.size(); ++i)
+    same = hasInferredType(appended_out_->field(i), values[i]);
+  if (!same) {
+    appended_out_ = infer(values, [&](size_t i) -> std::string_view {
+      return i < row.size() ? std::string_view(row.schema()->field(i).name) : name;
+    });
+    appended_in_ = row.schema();
+    appended_name_ = std::string(name);
+  }
+  return Row(appended_out_, std::move(values));
 }
 
 const Value& Row::get(std::string_view name) const {

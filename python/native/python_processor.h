@@ -24,6 +24,8 @@ struct OutputColumns {
   std::vector<int> index;
   // (names, values) as an engine row of `schema`, values matched by name and cast.
   Row toRow(py::handle names, py::handle values, const SchemaPtr& schema);
+  // The schemas of rows whose types are inferred (no outputStructType).
+  RowShapes inferred;
 };
 
 // What every processor instance of one factory shares; freed under the GIL (makeShared).

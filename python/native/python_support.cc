@@ -504,7 +504,7 @@ void emitOutput(Shared& shared, OutputColumns& columns, const py::object& result
       if (shared.outputSchema && !pair[0].is_none())
         out.emit(columns.toRow(pair[0], pair[1], shared.outputSchema));
       else
-        out.emit(outputToRow(pair[0], pair[1], shared.outputSchema));
+        out.emit(outputToRow(pair[0], pair[1], shared.outputSchema, columns.inferred));
     }
   } catch (py::error_already_set& e) {
     shared.record->lastError = e.value();

@@ -92,7 +92,7 @@ py::tuple rowToTuple(const Row& row);
 Value inferFromPython(py::handle o);
 // (names or None, values) as emitted by _driver.Driver, as an engine Row: with `schema`
 // (outputStructType) the values are matched by name and cast, otherwise types are inferred.
-Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema);
+Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema, RowShapes& shapes);
 
 // Defines the classes of `_streamsim_native` (handle and state variables) in `m`.
 void defineNativeModule(py::module_& m);

@@ -354,7 +354,7 @@ py::tuple rowToTuple(const Row& row) {
   return t;
 }
 
-Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
+Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema, RowShapes& shapes) {
   py::sequence vals = py::reinterpret_borrow<py::sequence>(values);
   if (schema) {
     if (names.is_none())
@@ -381,7 +381,7 @@ Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
   if (names.is_none()) {
     std::vector<std::string> gen;
     for (size_t i = 0; i < out.size(); ++i) gen.push_back("_" + std::to_string(i + 1));
-    SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return gen[i]; });
+    SchemaPtr inferred = shapes.infer(out, [&](size_t i) -> std::string_view { return gen[i]; });
     return Row(std::move(inferred), std::move(out));
   }
   std::vector<std::string> ns = names.cast<std::vector<std::string>>();
@@ -389,7 +389,7 @@ Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema) {
     streamsim::detail::throwRule("OUTPUT_SCHEMA_MISMATCH",
                                  fmt::format("an output row has {} names but {} values", ns.size(),
                                              out.size()));
-  SchemaPtr inferred = inferSchema(out, [&](size_t i) -> std::string_view { return ns[i]; });
+  SchemaPtr inferred = shapes.infer(out, [&](size_t i) -> std::string_view { return ns[i]; });
   return Row(std::move(inferred), std::move(out));
 }
 }  // namespace streamsim::python

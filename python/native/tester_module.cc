@@ -60,7 +60,8 @@ void orRaise(const Status& st, ProcessorRecord& record) {
 }
 
 Row namedRow(py::handle names, py::handle values) {
-  return outputToRow(names, values, nullptr);
+  RowShapes once;
+  return outputToRow(names, values, nullptr, once);
 }
 
 py::list rowsToPython(const std::vector<Row>& rows) {

@@ -619,8 +619,8 @@ TEST_P(TwsTest, TraceHasTimerAndRowEvents) {
     EXPECT_NE(text.find(e), std::string::npos) << e << " missing in:\n" << text;
 }
 
-// withKey(key, name, value) reuses its previous output schema only while the key schema, the
-// name and the types are the same: every change shows in the row's columns.
+// withKey(shapes, key, name, value) reuses its previous output schema only while the key schema,
+// the name and the types are the same: every change shows in the row's columns.
 TEST(WithKeyTest, OutputSchemaFollowsKeyNameAndTypes) {
   auto shape = [](const Row& r) {
     std::string out;
@@ -632,15 +632,40 @@ TEST(WithKeyTest, OutputSchemaFollowsKeyNameAndTypes) {
   Row k2{{"id", "a"}};
   Row kLong{{"k", int64_t{1}}};
   Row kNull{{"k", Value()}};
-  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{1}))), "k:string count:long ");
-  EXPECT_EQ(shape(processors::withKey(k1, "count", Value(int64_t{2}))), "k:string count:long ");
-  EXPECT_EQ(shape(processors::withKey(k1, "n", Value(int64_t{2}))), "k:string n:long ");
-  EXPECT_EQ(shape(processors::withKey(k1, "n", Value("x"))), "k:string n:string ");
-  EXPECT_EQ(shape(processors::withKey(k2, "n", Value("x"))), "id:string n:string ");
-  EXPECT_EQ(shape(processors::withKey(kLong, "n", Value("x"))), "k:long n:string ");
-  EXPECT_EQ(shape(processors::withKey(kNull, "n", Value())), "k:string n:string ");
+  RowShapes shapes;
+  Row first = processors::withKey(shapes, k1, "count", Value(int64_t{1}));
+  Row second = processors::withKey(shapes, k1, "count", Value(int64_t{2}));
+  EXPECT_EQ(shape(first), "k:string count:long ");
+  EXPECT_EQ(shape(second), "k:string count:long ");
+  EXPECT_EQ(first.schema(), second.schema()) << "one shape, one schema object";
+  EXPECT_EQ(shape(processors::withKey(shapes, k1, "n", Value(int64_t{2}))), "k:string n:long ");
+  EXPECT_EQ(shape(processors::withKey(shapes, k1, "n", Value("x"))), "k:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(shapes, k2, "n", Value("x"))), "id:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(shapes, kLong, "n", Value("x"))), "k:long n:string ");
+  EXPECT_EQ(shape(processors::withKey(shapes, kNull, "n", Value())), "k:string n:string ");
+  EXPECT_EQ(shape(processors::withKey(shapes, k1, {{"n", Value("x")}, {"m", Value(int64_t{1})}})),
+            "k:string n:string m:long ");
   Row r = processors::withKey(k1, "count", Value(int64_t{7}));
   EXPECT_EQ(r.toString(), "k=a, count=7");
+}
+
+// The schema cache belongs to a RowShapes, not to the thread (issue 12 §4): two producers of the
+// same shape get schemas of their own, and rows built without one share nothing.
+TEST(RowShapesTest, EachOwnerKeepsItsOwnSchemas) {
+  RowShapes a;
+  RowShapes b;
+  Row a1 = a.fromNamed({{"k", "x"}, {"n", int64_t{1}}});
+  Row a2 = a.fromNamed({{"k", "y"}, {"n", int64_t{2}}});
+  Row b1 = b.fromNamed({{"k", "x"}, {"n", int64_t{1}}});
+  EXPECT_EQ(a1.schema(), a2.schema());
+  EXPECT_NE(a1.schema(), b1.schema());
+  EXPECT_EQ(a1.schema()->toDDL(), b1.schema()->toDDL());
+  Row a3 = a.fromNamed({{"k", "x"}, {"n", "one"}});
+  EXPECT_NE(a3.schema(), a1.schema()) << "a changed type gets a new schema";
+  EXPECT_EQ(a3.schema()->toDDL(), "k string, n string");
+  Row plain1{{"k", "x"}};
+  Row plain2{{"k", "x"}};
+  EXPECT_NE(plain1.schema(), plain2.schema());
 }
 
 TEST(ProcessorRegistryTest, KnowsTheBuiltIns) {

@@ -196,8 +196,8 @@ inline Type inferredType(const Value& v) { return v.isNull() ? Type::kString : v
 bool hasInferredType(const Field& f, const Value& v);
 
 // The schema of a row whose column i is named name(i) and holds values[i], with types inferred
-// from the values as Row::fromNamed does (a null is typed string). The schema returned last on
-// this thread is returned again while names and types repeat.
+// from the values as Row::fromNamed does (a null is typed string). A new schema every call: a
+// producer of many rows of one shape asks its RowShapes instead.
 SchemaPtr inferSchema(const std::vector<Value>& values,
                       const std::function<std::string_view(size_t)>& name);
 
@@ -235,6 +235,30 @@ class Row {
  private:
   SchemaPtr schema_;
   std::vector<Value> values_;
+};
+
+// The schemas of the rows one producer builds from named values (a processor's output, an
+// operator's result rows, a view of a sink), shared while the shape repeats: rows of one shape
+// in a row get one schema object instead of a new one each. Schemas are immutable, so sharing
+// is invisible to the rows' readers. Owned by the producer; not thread-safe.
+class RowShapes {
+ public:
+  // inferSchema's schema, the previous one again while the names and types repeat.
+  SchemaPtr infer(const std::vector<Value>& values,
+                  const std::function<std::string_view(size_t)>& name);
+  // Row::fromNamed with the schema from infer().
+  Row fromNamed(std::vector<std::pair<std::string, Value>> named);
+  // `row`'s columns followed by one more, `name` = `value`. While the row's schema object, the
+  // name and the value types repeat, the previous output schema is reused without comparing
+  // column names (a processor emitting {key..., count} per key).
+  Row appended(const Row& row, std::string_view name, Value value);
+
+ private:
+  SchemaPtr last_;
+  // appended()'s previous input schema (held so its address cannot be reused), name and output.
+  SchemaPtr appended_in_;
+  std::string appended_name_;
+  SchemaPtr appended_out_;
 };
 
 // Rows whose columns are `cols` of `row`, for grouping and dedup keys.

@@ -329,7 +329,7 @@ class WindowAggregationOperator final : public Operator {
     for (size_t i = 0; i < slots.size(); ++i) {
       named.emplace_back(spec_.aggregates[i].resolvedName(), finalValue(spec_.aggregates[i], slots[i]));
     }
-    return Row::fromNamed(std::move(named));
+    return shapes_.fromNamed(std::move(named));
   }
 
   WindowAggregationSpec spec_;
@@ -337,6 +337,8 @@ class WindowAggregationOperator final : public Operator {
   OutputMode mode_ = OutputMode::kAppend;
   bool watermark_on_time_ = false;
   std::optional<TimeMs> last_eviction_watermark_;
+  // The result rows' schemas (outputRow is const: the schemas are a cache, not state).
+  mutable RowShapes shapes_;
 };
 
 }  // namespace

@@ -20,7 +20,7 @@ Task<> AsyncCountProcessor::handleInputRows(const Row& key, RowRange rows, const
   int64_t total = (co_await count_.getOption()).value_or(0);
   total += static_cast<int64_t>(rows.size());
   co_await count_.update(total);
-  out.emit(withKey(key, "count", Value(total)));
+  out.emit(withKey(shapes_, key, "count", Value(total)));
 }
 
 // --- async_score_gather / async_score_sequential ---
@@ -51,7 +51,7 @@ Task<> ScoreProcessor::handleInputRows(const Row& key, RowRange rows, const Time
   }
   double best = scores.empty() ? 0.0 : *std::max_element(scores.begin(), scores.end());
   co_await score_state_.update(best);
-  out.emit(withKey(key, "score", Value(best)));
+  out.emit(withKey(shapes_, key, "score", Value(best)));
 }
 
 // --- async_idle_timeout ---
@@ -69,13 +69,13 @@ Task<> AsyncIdleTimeoutProcessor::handleInputRows(const Row& key, RowRange rows,
   auto timers = handle_->listTimers();
   while (auto t = co_await timers.next()) co_await handle_->deleteTimer(*t);
   co_await handle_->registerTimer(timerValues.getCurrentProcessingTimeInMs() + 30'000);
-  out.emit(withKey(key, {{"count", Value(total)}, {"event", Value("input")}}));
+  out.emit(withKey(shapes_, key, {{"count", Value(total)}, {"event", Value("input")}}));
 }
 
 Task<> AsyncIdleTimeoutProcessor::handleExpiredTimer(const Row& key, const TimerValues&,
                                                      const ExpiredTimerInfo&, Output& out) {
   std::optional<int64_t> count = co_await count_.getOption();
-  out.emit(withKey(key, {{"count", count ? Value(*count) : Value()}, {"event", Value("idle")}}));
+  out.emit(withKey(shapes_, key, {{"count", count ? Value(*count) : Value()}, {"event", Value("idle")}}));
 }
 
 // --- async_racy_count ---
@@ -90,7 +90,7 @@ Task<> RacyCountProcessor::handleInputRows(const Row& key, RowRange rows, const 
   rows_in_call_ = static_cast<int64_t>(rows.size());  // the bug: shared by every key
   int64_t total = (co_await count_.getOption()).value_or(0) + rows_in_call_;
   co_await count_.update(total);
-  out.emit(withKey(key, "count", Value(total)));
+  out.emit(withKey(shapes_, key, "count", Value(total)));
 }
 
 }  // namespace processors

@@ -11,13 +11,17 @@ namespace streamsim {
 namespace processors {
 
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
-  // Values straight into the row (no intermediate named pairs); the schema is shared with the
-  // previous row of the same shape (inferSchema).
+  RowShapes once;
+  return withKey(once, key, std::move(extra));
+}
+
+Row withKey(RowShapes& shapes, const Row& key, std::vector<std::pair<std::string, Value>> extra) {
+  // Values straight into the row (no intermediate named pairs).
   std::vector<Value> values;
   values.reserve(key.size() + extra.size());
   for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
   for (auto& e : extra) values.push_back(std::move(e.second));
-  SchemaPtr schema = inferSchema(values, [&](size_t i) -> std::string_view {
+  SchemaPtr schema = shapes.infer(values, [&](size_t i) -> std::string_view {
     return i < key.size() ? std::string_view(key.schema()->field(i).name)
                           : std::string_view(extra[i - key.size()].first);
   });
@@ -25,28 +29,12 @@ Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra) {
 }
 
 Row withKey(const Row& key, std::string_view name, Value value) {
-  std::vector<Value> values;
-  values.reserve(key.size() + 1);
-  for (size_t i = 0; i < key.size(); ++i) values.push_back(key[i]);
-  values.push_back(std::move(value));
-  // The previous call's output schema while the key's schema object, the name and the value
-  // types repeat (the operator keeps one key schema while the key types repeat): the same
-  // names and types inferSchema would give, without comparing every column name per row. The
-  // key schema is held so that its address cannot be reused by another schema.
-  thread_local SchemaPtr lastKeySchema;
-  thread_local std::string lastName;
-  thread_local SchemaPtr lastOut;
-  bool same = lastOut != nullptr && key.schema() == lastKeySchema && lastName == name &&
-              lastOut->size() == values.size();
-  for (size_t i = 0; same && i < values.size(); ++i) same = hasInferredType(lastOut->field(i), values[i]);
-  if (!same) {
-    lastOut = inferSchema(values, [&](size_t i) -> std::string_view {
-      return i < key.size() ? std::string_view(key.schema()->field(i).name) : name;
-    });
-    lastKeySchema = key.schema();
-    lastName = std::string(name);
-  }
-  return Row(lastOut, std::move(values));
+  RowShapes once;
+  return once.appended(key, name, std::move(value));
+}
+
+Row withKey(RowShapes& shapes, const Row& key, std::string_view name, Value value) {
+  return shapes.appended(key, name, std::move(value));
 }
 
 namespace {
@@ -64,7 +52,7 @@ void CountProcessor::handleInputRows(const Row& key, RowRange rows, const TimerV
   // getOption(): one state read (exists() then get() would read twice).
   int64_t total = count_.getOption().value_or(0) + static_cast<int64_t>(rows.size());
   count_.update(total);
-  out.emit(withKey(key, "count", Value(total)));
+  out.emit(withKey(shapes_, key, "count", Value(total)));
 }
 
 // --- simple_counter ---
@@ -95,8 +83,8 @@ void SimpleCounterProcessor::handleInputRows(const Row& key, RowRange rows, cons
   if (map_state_.exists() && map_state_.containsKey(userKey)) value += *map_state_.getValue(userKey);
   map_state_.updateValue(userKey, value);
   Value id = firstKeyValue(key);
-  out.emit(Row{{"id", id.isNull() ? Value() : Value(id.toString())},
-               {"countAsString", std::to_string(count)}});
+  out.emit(shapes_.fromNamed({{"id", id.isNull() ? Value() : Value(id.toString())},
+                             {"countAsString", std::to_string(count)}}));
 }
 
 // --- session_tracker ---
@@ -131,7 +119,7 @@ void CounterWithInitialState::handleInputRows(const Row& key, RowRange rows, con
   int32_t count = count_state_.exists() ? count_state_.get() : 0;
   count += static_cast<int32_t>(rows.size());
   count_state_.update(count);
-  out.emit(Row{{"id", firstKeyValue(key)}, {"count", count}});
+  out.emit(shapes_.fromNamed({{"id", firstKeyValue(key)}, {"count", count}}));
 }
 
 // --- heartbeat ---
@@ -152,7 +140,7 @@ void HeartbeatProcessor::handleInputRows(const Row&, RowRange, const TimerValues
 void HeartbeatProcessor::handleExpiredTimer(const Row& key, const TimerValues&,
                                             const ExpiredTimerInfo&, Output& out) {
   Value lastSeen = last_seen_.exists() ? Value(last_seen_.get()) : Value();
-  out.emit(withKey(key, {{"status", "missing"}, {"last_seen", lastSeen}}));
+  out.emit(withKey(shapes_, key, {{"status", "missing"}, {"last_seen", lastSeen}}));
   last_seen_.clear();
 }
 
@@ -168,7 +156,7 @@ void TtlCacheProcessor::handleInputRows(const Row& key, RowRange rows, const Tim
   std::string latest;
   for (const Row& row : rows) latest = row.has("value") ? row.get("value").toString() : row.toJson();
   value_.update(latest);
-  out.emit(withKey(key, {{"value", latest}, {"previous", previous ? Value(*previous) : Value()}}));
+  out.emit(withKey(shapes_, key, {{"value", latest}, {"previous", previous ? Value(*previous) : Value()}}));
 }
 
 }  // namespace processors

@@ -25,11 +25,12 @@ class ListTtlProcessor : public StatefulProcessor {
       Value item = row.has("item") ? row.get("item") : Value();
       items_.appendValue(item.isNull() ? std::string() : item.toString());
     }
-    out.emit(withKey(key, {{"items", static_cast<int64_t>(items_.get().size())}}));
+    out.emit(withKey(shapes_, key, {{"items", static_cast<int64_t>(items_.get().size())}}));
   }
 
  private:
   ListState<std::string> items_;
+  RowShapes shapes_;
 };
 
 }  // namespace

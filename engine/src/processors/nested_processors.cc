@@ -49,7 +49,7 @@ class NestedHistoryProcessor : public StatefulProcessor {
     // Read back: the values as stored (cast to the declared types).
     std::vector<Value> kept;
     for (const Row& r : history_.get()) kept.push_back(Value::structOf(r));
-    out.emit(withKey(key, {{"count", count},
+    out.emit(withKey(shapes_, key, {{"count", count},
                            {"latest", Value::structOf(latest_.get())},
                            {"history", Value::arrayOf(std::move(kept))}}));
   }
@@ -68,6 +68,7 @@ class NestedHistoryProcessor : public StatefulProcessor {
   ListState<Row> history_;
   ValueState<std::vector<int64_t>> batches_;
   ValueState<std::optional<int64_t>> count_;
+  RowShapes shapes_;
 };
 
 const ProcessorRegistry::Registrar kNestedHistory(

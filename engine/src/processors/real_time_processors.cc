@@ -27,12 +27,13 @@ class CallCounterProcessor : public StatefulProcessor {
     int64_t n = rows_.getOption().value_or(0) + static_cast<int64_t>(rows.size());
     calls_.update(calls);
     rows_.update(n);
-    out.emit(withKey(key, {{"calls", calls}, {"rows", n}}));
+    out.emit(withKey(shapes_, key, {{"calls", calls}, {"rows", n}}));
   }
 
  private:
   ValueState<int64_t> calls_;
   ValueState<int64_t> rows_;
+  RowShapes shapes_;
 };
 
 class LateTimerProcessor : public StatefulProcessor {
@@ -52,12 +53,13 @@ class LateTimerProcessor : public StatefulProcessor {
   void handleExpiredTimer(const Row& key, const TimerValues& timerValues,
                           const ExpiredTimerInfo& info, Output& out) override {
     fired_.update(fired_.getOption().value_or(0) + 1);
-    out.emit(withKey(key, {{"due", Value::timestamp(info.getExpiryTimeInMs())},
+    out.emit(withKey(shapes_, key, {{"due", Value::timestamp(info.getExpiryTimeInMs())},
                            {"fired_at", Value::timestamp(timerValues.getCurrentProcessingTimeInMs())}}));
   }
 
  private:
   ValueState<int64_t> fired_;
+  RowShapes shapes_;
 };
 
 }  // namespace

@@ -30,11 +30,12 @@ class TimerAtProcessor : public StatefulProcessor {
 
   void handleExpiredTimer(const Row& key, const TimerValues&, const ExpiredTimerInfo& info,
                           Output& out) override {
-    out.emit(withKey(key, {{"fired_at", Value::timestamp(info.getExpiryTimeInMs())}}));
+    out.emit(withKey(shapes_, key, {{"fired_at", Value::timestamp(info.getExpiryTimeInMs())}}));
   }
 
  private:
   ValueState<int64_t> rows_;
+  RowShapes shapes_;
 };
 
 }  // namespace

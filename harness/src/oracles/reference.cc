@@ -72,11 +72,12 @@ std::vector<Row> countPerKey(const ReferenceInput& in, const std::vector<std::st
 
 // "count": rows per grouping key, {key columns..., count}.
 std::vector<Row> countReference(const ReferenceInput& in) {
+  RowShapes shapes;
   return countPerKey(in, in.groupBy, [&](const Row& first, int64_t n) {
     std::vector<std::pair<std::string, Value>> named;
     for (const auto& c : in.groupBy) named.emplace_back(c, first.has(c) ? first.get(c) : Value());
     named.emplace_back("count", Value(n));
-    return Row::fromNamed(std::move(named));
+    return shapes.fromNamed(std::move(named));
   });
 }
 

@@ -40,6 +40,7 @@ Value jsonValue(const nlohmann::json& j) {
 
 Result<std::vector<Row>> parseJsonLines(const std::string& path, const std::string& text) {
   std::vector<Row> out;
+  RowShapes shapes;
   size_t start = 0;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
@@ -52,7 +53,7 @@ Result<std::vector<Row>> parseJsonLines(const std::string& path, const std::stri
       return Status::Corruption(fmt::format("{}: not a JSON object: {}", path, line));
     std::vector<std::pair<std::string, Value>> named;
     for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
-    out.push_back(Row::fromNamed(std::move(named)));
+    out.push_back(shapes.fromNamed(std::move(named)));
   }
   return out;
 }
@@ -106,15 +107,16 @@ Result<std::map<int64_t, std::vector<Row>>> FileSinkView::batches() {
 
 Result<std::vector<Row>> KafkaTopicView::rows() {
   std::vector<Row> out;
+  RowShapes shapes;
   batch_of_.clear();
   for (const LogRecord& r : log_->all(topic_)) {
     auto j = nlohmann::json::parse(r.value, nullptr, false);
     if (!j.is_discarded() && j.is_object()) {
       std::vector<std::pair<std::string, Value>> named;
       for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));
-      out.push_back(Row::fromNamed(std::move(named)));
+      out.push_back(shapes.fromNamed(std::move(named)));
     } else {
-      out.push_back(Row::fromNamed({{"key", r.key ? Value(*r.key) : Value()}, {"value", Value(r.value)}}));
+      out.push_back(shapes.fromNamed({{"key", r.key ? Value(*r.key) : Value()}, {"value", Value(r.value)}}));
     }
     int64_t batch = -1;
     for (const auto& [k, v] : r.headers)

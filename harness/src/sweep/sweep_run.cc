@@ -96,12 +96,12 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
       case WorkloadKind::kSessionTracker:
         s.processorFactory = [] { return std::make_unique<processors::SessionTrackerProcessor>(); };
         df = df.map(
-            [](const Row& r) {
+            [shapes = RowShapes()](const Row& r) mutable {
               std::vector<std::pair<std::string, Value>> named;
               for (size_t i = 0; i < r.size(); ++i) named.emplace_back(r.schema()->field(i).name, r[i]);
               int64_t v = r.get("value").isNull() ? 0 : r.get("value").asLong();
               named.emplace_back("session_id", Value("s" + std::to_string(v % 3)));
-              return Row::fromNamed(std::move(named));
+              return shapes.fromNamed(std::move(named));
             },
             "session_id = s<value % 3>");
         break;

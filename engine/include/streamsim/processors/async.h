@@ -23,6 +23,7 @@ class AsyncCountProcessor : public AsyncStatefulProcessor {
 
  private:
   AsyncValueState<int64_t> count_;
+  RowShapes shapes_;
 };
 
 // Seed 000's HttpScoreRowGatherProcessor: for every input row one call to the outside service
@@ -41,6 +42,7 @@ class ScoreProcessor : public AsyncStatefulProcessor {
   bool gather_;
   AsyncValueState<double> score_state_;
   AsyncService session_;
+  RowShapes shapes_;
 };
 
 // Counts rows per key in ValueState<long> "count" with a 1-minute TTL and keeps one
@@ -58,6 +60,7 @@ class AsyncIdleTimeoutProcessor : public AsyncStatefulProcessor {
  private:
   AsyncStatefulProcessorHandle* handle_ = nullptr;
   AsyncValueState<int64_t> count_;
+  RowShapes shapes_;
 };
 
 // A planted bug: AsyncCountProcessor, but the current call's row count is kept in a member
@@ -72,6 +75,7 @@ class RacyCountProcessor : public AsyncStatefulProcessor {
  private:
   AsyncValueState<int64_t> count_;
   int64_t rows_in_call_ = 0;
+  RowShapes shapes_;
 };
 
 }  // namespace streamsim::processors

@@ -13,10 +13,13 @@
 
 namespace streamsim::processors {
 
-// The key's columns followed by `extra` ({key..., extra...}).
+// The key's columns followed by `extra` ({key..., extra...}). A processor emitting a row per key
+// passes its own RowShapes, so the rows of one shape share one schema.
 Row withKey(const Row& key, std::vector<std::pair<std::string, Value>> extra);
+Row withKey(RowShapes& shapes, const Row& key, std::vector<std::pair<std::string, Value>> extra);
 // The same with one extra column (no vector of pairs to build per row).
 Row withKey(const Row& key, std::string_view name, Value value);
+Row withKey(RowShapes& shapes, const Row& key, std::string_view name, Value value);
 
 // Rows per key (the sync twin of the seeds' AsyncCountProcessor). State: ValueState<long>
 // "count". Emits {key columns..., count long} for every key with input.
@@ -28,6 +31,7 @@ class CountProcessor : public StatefulProcessor {
 
  private:
   ValueState<int64_t> count_;
+  RowShapes shapes_;
 };
 
 // Seed 001's SimpleCounterProcessor: ValueState<int> "valueState", ListState<int> "listState",
@@ -42,6 +46,7 @@ class SimpleCounterProcessor : public StatefulProcessor {
   ValueState<int32_t> value_state_;
   ListState<int32_t> list_state_;
   MapState<std::string, int32_t> map_state_;
+  RowShapes shapes_;
 };
 
 // Seed 001's SessionTracker: grouped by user, counts rows per "session_id" column in
@@ -68,6 +73,7 @@ class CounterWithInitialState : public StatefulProcessorWithInitialState {
 
  private:
   ValueState<int32_t> count_state_;
+  RowShapes shapes_;
 };
 
 // Sensor heartbeat (seed 001): every input row resets a processing-time timer to
@@ -85,6 +91,7 @@ class HeartbeatProcessor : public StatefulProcessor {
  private:
   DurationMs timeout_ms_;
   ValueState<int64_t> last_seen_;
+  RowShapes shapes_;
 };
 
 // The last "value" of each key, kept for a TTL: ValueState<string> "value" with TTL. For every key
@@ -100,6 +107,7 @@ class TtlCacheProcessor : public StatefulProcessor {
  private:
   DurationMs ttl_ms_;
   ValueState<std::string> value_;
+  RowShapes shapes_;
 };
 
 }  // namespace streamsim::processors
