@@ -496,7 +496,9 @@ std::vector<std::string> crashPoints(const FaultKnobs& k) {
   bool all = k.points.empty() || std::find(k.points.begin(), k.points.end(), "all") != k.points.end();
   if (all) {
     for (const auto& info : faults::allFaultPoints())
-      if (k.realTime || info.name != faults::kRealTimeAfterRecord) out.emplace_back(info.name);
+      if (info.drawn == faults::DrawnByAll::kAlways ||
+          (info.drawn == faults::DrawnByAll::kRealTimeOnly && k.realTime))
+        out.emplace_back(info.name);
     return out;
   }
   for (const std::string& p : k.points)

@@ -172,12 +172,14 @@ TEST(FaultPlanTest, KnobValidation) {
   FaultKnobs k;
   k.points = {"all"};
   EXPECT_TRUE(validate(k).ok());
-  // "all" leaves realtime.after_record out unless the query runs in real time.
+  // "all" leaves realtime.after_record out unless the query runs in real time, and
+  // async.state_op out always (a plan names it).
   std::vector<std::string> all = crashPoints(k);
-  EXPECT_EQ(all.size() + 1, faults::allFaultPoints().size());
+  EXPECT_EQ(all.size() + 2, faults::allFaultPoints().size());
   EXPECT_EQ(std::find(all.begin(), all.end(), faults::kRealTimeAfterRecord), all.end());
+  EXPECT_EQ(std::find(all.begin(), all.end(), faults::kAsyncStateOp), all.end());
   k.realTime = true;
-  EXPECT_EQ(crashPoints(k).size(), faults::allFaultPoints().size());
+  EXPECT_EQ(crashPoints(k).size() + 1, faults::allFaultPoints().size());
   k.realTime = false;
   k.points = {"offsets.after_wirte"};
   Status st = validate(k);

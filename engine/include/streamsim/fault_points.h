@@ -8,6 +8,20 @@
 
 namespace streamsim::faults {
 
+// Which generated plans draw crashes at a point when their knobs say crash_points: all.
+enum class DrawnByAll {
+  kAlways,
+  kRealTimeOnly,  // only for a real-time query (the point is passed in real-time mode only)
+  kNever,         // only when named (kept out so "all" draws what it drew before for every seed)
+};
+
+struct FaultPointInfo {
+  std::string_view name;
+  std::string_view description;
+  bool perPartition = false;  // passed once per partition task (a fault may name the partition)
+  DrawnByAll drawn = DrawnByAll::kAlways;
+};
+
 inline constexpr std::string_view kOffsetsBeforeWrite = "offsets.before_write";
 inline constexpr std::string_view kOffsetsAfterWrite = "offsets.after_write";
 inline constexpr std::string_view kSourceLogAfterWrite = "source.after_log_write";
@@ -26,13 +40,31 @@ inline constexpr std::string_view kAsyncStateOp = "async.state_op";
 // foreach) in the middle of a long batch. Its nth pass = after N records.
 inline constexpr std::string_view kRealTimeAfterRecord = "realtime.after_record";
 
-struct FaultPointInfo {
-  std::string_view name;
-  std::string_view description;
-  bool perPartition = false;  // passed once per partition task (a fault may name the partition)
+// The registry: every fault point with what it means, in batch-protocol order (async.state_op
+// and realtime.after_record, passed only by some queries, last). A new point is a constant above
+// and a row here.
+inline constexpr FaultPointInfo kFaultPoints[] = {
+    {kOffsetsBeforeWrite, "planning done, offsets/N not yet written"},
+    {kSourceLogAfterWrite, "the file source wrote sources/<i>/K for the files it picked"},
+    {kOffsetsAfterWrite, "offsets/N written, nothing processed yet"},
+    {kCleanSourceMid, "cleanSource archived/deleted some of the previous batch's files"},
+    {kTaskMidPartition, "a partition task ran part of its keys", true},
+    {kStateBeforeCommit, "a partition task finished, its state version not yet committed", true},
+    {kStateAfterCommit, "one partition's state version committed", true},
+    {kSinkAfterDataFiles, "the file sink wrote data files, _spark_metadata/N not yet"},
+    {kSinkAfterMetadata, "the sink finished batch N"},
+    {kCommitsBeforeWrite, "everything done but commits/N"},
+    {kCommitsAfterWrite, "commits/N written"},
+    {kLogMidWrite, "a log file's temp copy written, not yet renamed into place"},
+    {kRealTimeAfterRecord,
+     "real-time mode: the sink got an output record mid-batch (nth pass: after N records)", false,
+     DrawnByAll::kRealTimeOnly},
+    {kAsyncStateOp,
+     "an async processor's awaited state or timer operation is about to run (named only)", false,
+     DrawnByAll::kNever},
 };
 
-// Every fault point, in batch-protocol order.
+// Lookups in kFaultPoints.
 std::span<const FaultPointInfo> allFaultPoints();
 bool isFaultPoint(std::string_view name);
 bool isPerPartition(std::string_view name);
