@@ -38,16 +38,6 @@ Violation Violation::fromJson(const nlohmann::json& j) {
   return v;
 }
 
-const std::vector<std::string>& oracleNames() {
-  static const std::vector<std::string> kNames = {"exactly_once", "ttl",         "timers",
-                                                  "watermark",    "determinism", "state_bound",
-                                                  "batch_split",  "interleaving", "timer_bound",
-                                                  "process_isolation", "latency_bound",
-                                                  "mode_equivalence", "restart_equivalence",
-                                                  "reference"};
-  return kNames;
-}
-
 // ---------------------------------------------------------------------------------------------
 
 namespace {

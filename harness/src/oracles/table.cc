@@ -180,6 +180,15 @@ const std::vector<Oracle>& oracleTable() {
   return kTable;
 }
 
+const std::vector<std::string>& oracleNames() {
+  static const std::vector<std::string> kNames = [] {
+    std::vector<std::string> names;
+    for (const Oracle& o : oracleTable()) names.emplace_back(o.name);
+    return names;
+  }();
+  return kNames;
+}
+
 std::vector<OracleError> applyOracles(const std::vector<std::string>& names, OracleInput& in,
                                       RunOutcome& out) {
   std::vector<OracleError> errors;

@@ -36,19 +36,6 @@ std::string ScenarioLoad::errorText() const {
   return out;
 }
 
-std::string_view OperatorSpec::kindName() const {
-  switch (op.index()) {
-    case 0: return "withWatermark";
-    case 1:
-      return std::get<DropDuplicatesOp>(op).withinWatermark ? "dropDuplicatesWithinWatermark"
-                                                             : "dropDuplicates";
-    case 2: return "select";
-    case 3: return "window aggregation";
-    case 4: return "transformWithState";
-    default: return "join";
-  }
-}
-
 Result<Row> RowSpec::toRow(const Schema& schema) const {
   std::vector<Value> values(schema.size());
   for (const auto& [name, value] : fields) {

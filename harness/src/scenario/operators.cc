@@ -1,14 +1,20 @@
-// The scenario loader's operators (parse_query.h): withWatermark, dropDuplicates, select, join,
-// window aggregations and transformWithState with its processor's parameters. Everything the
-// engine would refuse when the query starts is refused here, at its line.
+// A scenario query's operators (operators.h): withWatermark, dropDuplicates, select, join, window
+// aggregations and transformWithState with its processor's parameters -- each one's parse (what
+// the engine would refuse when the query starts is refused here, at its line), its kind name and
+// its apply onto a DataFrame.
+#include "scenario/operators.h"
+
 #include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
 
-#include "scenario/parse_query.h"
+#include "streamsim/harness/python_processors.h"
+#include "streamsim/ops/dedup.h"
+#include "streamsim/ops/window_aggregation.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/tws/processor_registry.h"
+#include "streamsim/tws/transform_with_state.h"
 
 namespace streamsim::harness::detail {
 namespace {
@@ -352,4 +358,86 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   return spec;
 }
 
+namespace {
+
+Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
+  if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
+    auto cols = d->columns;
+    if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
+    return OperatorFactory([cols] { return makeDropDuplicates(cols); });
+  }
+  if (auto* w = std::get_if<WindowAggregationOp>(&spec.op)) {
+    WindowAggregationSpec s;
+    s.groupBy = w->groupBy;
+    s.window = {w->timeColumn, w->windowMs, w->slideMs, w->startTimeMs};
+    for (const auto& a : w->aggregates) {
+      Aggregate agg;
+      agg.function = a.function == "sum"   ? AggregateFunction::kSum
+                     : a.function == "min" ? AggregateFunction::kMin
+                     : a.function == "max" ? AggregateFunction::kMax
+                     : a.function == "avg" ? AggregateFunction::kAvg
+                                           : AggregateFunction::kCount;
+      agg.column = a.column;
+      agg.outputName = a.as;
+      s.aggregates.push_back(agg);
+    }
+    STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(s));
+    return OperatorFactory([s] { return makeWindowAggregation(s); });
+  }
+  if (auto* t = std::get_if<TransformWithStateOp>(&spec.op)) {
+    TransformWithStateSpec s;
+    s.groupBy = t->groupBy;
+    if (!t->pythonFile.empty()) {
+      STREAMSIM_ASSIGN_OR_RETURN(
+          s.processorFactory,
+          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}}));
+    } else {
+      STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
+                                 ProcessorRegistry::factory(t->processor, t->params));
+    }
+    s.processorName = t->processor;
+    STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));
+    if (t->outputMode) {
+      STREAMSIM_ASSIGN_OR_RETURN(OutputMode m, parseOutputMode(*t->outputMode));
+      s.outputMode = m;
+    }
+    s.eventTimeColumnName = t->eventTimeColumn;
+    if (!t->initialState.empty()) {
+      std::vector<Row> rows;
+      for (const auto& r : t->initialState) rows.push_back(r.toRow());
+      s.initialState = rows;
+    }
+    return OperatorFactory([s] { return makeTransformWithState(s); });
+  }
+  return Status::InvalidArgument("unsupported operator");
+}
+
+}  // namespace
+
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op) {
+  if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
+  if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
+  if (auto* j = std::get_if<JoinOp>(&op.op)) return df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
+  auto f = buildOperator(op);
+  if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
+  return df.transform(*f);
+}
+
 }  // namespace streamsim::harness::detail
+
+namespace streamsim::harness {
+
+std::string_view OperatorSpec::kindName() const {
+  switch (op.index()) {
+    case 0: return "withWatermark";
+    case 1:
+      return std::get<DropDuplicatesOp>(op).withinWatermark ? "dropDuplicatesWithinWatermark"
+                                                             : "dropDuplicates";
+    case 2: return "select";
+    case 3: return "window aggregation";
+    case 4: return "transformWithState";
+    default: return "join";
+  }
+}
+
+}  // namespace streamsim::harness

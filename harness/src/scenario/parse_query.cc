@@ -2,6 +2,8 @@
 // Keys and forms are documented in docs/scenarios.md; keep the two in step.
 #include "scenario/parse_query.h"
 
+#include "scenario/operators.h"
+
 #include <filesystem>
 
 #include <fmt/format.h>

@@ -7,12 +7,12 @@
 
 #include <fmt/format.h>
 
+#include "scenario/operators.h"
 #include "scenario/sink_views.h"
 #include "scenario/steps.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
-#include "streamsim/harness/python_processors.h"
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -20,67 +20,8 @@
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/memory_source.h"
-#include "streamsim/ops/dedup.h"
-#include "streamsim/ops/window_aggregation.h"
-#include "streamsim/tws/processor_registry.h"
-#include "streamsim/tws/transform_with_state.h"
 
 namespace streamsim::harness::detail {
-namespace {
-
-Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
-  if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
-    auto cols = d->columns;
-    if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
-    return OperatorFactory([cols] { return makeDropDuplicates(cols); });
-  }
-  if (auto* w = std::get_if<WindowAggregationOp>(&spec.op)) {
-    WindowAggregationSpec s;
-    s.groupBy = w->groupBy;
-    s.window = {w->timeColumn, w->windowMs, w->slideMs, w->startTimeMs};
-    for (const auto& a : w->aggregates) {
-      Aggregate agg;
-      agg.function = a.function == "sum"   ? AggregateFunction::kSum
-                     : a.function == "min" ? AggregateFunction::kMin
-                     : a.function == "max" ? AggregateFunction::kMax
-                     : a.function == "avg" ? AggregateFunction::kAvg
-                                           : AggregateFunction::kCount;
-      agg.column = a.column;
-      agg.outputName = a.as;
-      s.aggregates.push_back(agg);
-    }
-    STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(s));
-    return OperatorFactory([s] { return makeWindowAggregation(s); });
-  }
-  if (auto* t = std::get_if<TransformWithStateOp>(&spec.op)) {
-    TransformWithStateSpec s;
-    s.groupBy = t->groupBy;
-    if (!t->pythonFile.empty()) {
-      STREAMSIM_ASSIGN_OR_RETURN(
-          s.processorFactory,
-          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}}));
-    } else {
-      STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
-                                 ProcessorRegistry::factory(t->processor, t->params));
-    }
-    s.processorName = t->processor;
-    STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));
-    if (t->outputMode) {
-      STREAMSIM_ASSIGN_OR_RETURN(OutputMode m, parseOutputMode(*t->outputMode));
-      s.outputMode = m;
-    }
-    s.eventTimeColumnName = t->eventTimeColumn;
-    if (!t->initialState.empty()) {
-      std::vector<Row> rows;
-      for (const auto& r : t->initialState) rows.push_back(r.toRow());
-      s.initialState = rows;
-    }
-    return OperatorFactory([s] { return makeTransformWithState(s); });
-  }
-  return Status::InvalidArgument("unsupported operator");
-}
-
-}  // namespace
 
 Runner::Runner(const Scenario& sc, const ScenarioRunOptions& options)
     : sc_(sc), options_(options), sim_(simOptions(sc, options)) {
@@ -244,17 +185,7 @@ Status Runner::build() {
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   DataFrame df = readStream(sources_);
   for (const auto& op : q.operators) {
-    if (auto* w = std::get_if<WatermarkOp>(&op.op)) {
-      df = df.withWatermark(w->column, w->delayMs);
-    } else if (auto* s = std::get_if<SelectOp>(&op.op)) {
-      df = df.select(s->columns);
-    } else if (auto* j = std::get_if<JoinOp>(&op.op)) {
-      df = df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
-    } else {
-      auto f = buildOperator(op);
-      if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
-      df = df.transform(*f);
-    }
+    STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);

@@ -32,7 +32,8 @@ struct Violation {
   static Violation fromJson(const nlohmann::json& j);
 };
 
-// Every oracle name, in report order (a scenario's `oracles:` list takes these).
+// Every oracle name, in report order: the names of oracleTable() (oracles/table.h); a scenario's
+// `oracles:` list takes these.
 const std::vector<std::string>& oracleNames();
 
 // --- the committed view of a trace ---------------------------------------------------------

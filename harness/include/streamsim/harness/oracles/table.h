@@ -89,7 +89,7 @@ struct Oracle {
   Result<std::optional<Violation>> (*check)(OracleInput& in);
 };
 
-// Every oracle, in report order (oracleNames() lists the same names).
+// Every oracle, in report order (oracleNames() lists their names).
 const std::vector<Oracle>& oracleTable();
 
 // An oracle that could not be applied (e.g. its reference run failed), or an unknown name.

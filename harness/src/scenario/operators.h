@@ -1,0 +1,22 @@
+// Everything the scenario harness knows about a query's operators, in one place (operators.cc):
+// each operator's parse (YAML -> its OperatorSpec alternative, refusing at its line what the
+// engine would refuse when the query starts) and its apply (the spec onto a DataFrame). The
+// loader (parseQuery) and the runner (Runner::writerFor) both go through these two functions.
+// Not for several threads (one ParseContext each).
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "scenario/parse_context.h"
+#include "streamsim/query.h"
+
+namespace streamsim::harness::detail {
+
+// One entry of `operators:`; `columns` (the operator's input, when known) becomes its output.
+OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n,
+                           std::optional<std::vector<Field>>& columns);
+// `df` with the operator `op` applied (an error names the operator and its line).
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op);
+
+}  // namespace streamsim::harness::detail
