@@ -12,7 +12,9 @@
 #include <gtest/gtest.h>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/sweep.h"
+#include "streamsim/tws/processor_registry.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"
 
@@ -93,6 +95,53 @@ void checkScenarioLines(const std::string& program, const std::string& processor
 }
 
 TEST(ReproduceLines, ScenarioLinesRunAsPrintedFromStreamsim) { checkScenarioLines(STREAMSIM_CLI, "count"); }
+
+// Bug reproduce_line_of_a_path_with_a_space: `run`'s "reproduce:" line named the file unquoted,
+// so a path with a space ran as two arguments (exit 2).
+TEST(ReproduceLines, RunsReproduceLineOfAPathWithASpaceRunsAsPrinted) {
+  const std::string program = STREAMSIM_CLI;
+  std::string f = writeTemp("with space.yaml", failingScenario("count"));
+  Out run = shell(program + " run " + streamsim::harness::shellQuote(f));
+  ASSERT_EQ(run.code, 1) << run.text;
+  std::string line = after(run.text, "reproduce: ");
+  EXPECT_EQ(line, program + " run " + streamsim::harness::shellQuote(f) + " --seed 0") << run.text;
+  Out again = shell(line);
+  EXPECT_EQ(again.code, 1) << line << "\n" << again.text;
+  EXPECT_EQ(traceHash(again.text), traceHash(run.text)) << line << "\n" << again.text;
+  std::filesystem::remove(f);
+}
+
+// A sweep's seed that cannot run at all (a user's runner built without Python, on a scenario with
+// a Python processor) prints "ERROR ... replay: LINE": the line runs as printed and fails the same
+// way (exit 2).
+TEST(ReproduceLines, ASweepsErrorLineRunsAsPrinted) {
+  const std::string program = STREAMSIM_RUNNER;
+  std::string f = writeTemp("error.yaml", R"(name: a Python processor in a runner without Python
+query:
+  source: {kind: memory, schema: "key string"}
+  operators:
+    - groupBy: [key]
+      transformWithState: {python: )" + std::string(STREAMSIM_SOURCE_DIR) +
+                                              R"(/tests/python/scenarios/processors/traps.py, class: CountProcessor, outputStructType: "key string, count long"}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - add_rows: [{key: a}]
+  - run: available
+)");
+  Out sweep = shell(program + " sweep " + f + " --seeds 2 --no-progress");
+  ASSERT_EQ(sweep.code, 2) << sweep.text;
+  const size_t error = sweep.text.find("ERROR " + f + " seed 1: ");
+  ASSERT_NE(error, std::string::npos) << sweep.text;
+  const std::string why = after(sweep.text, "seed 1: ", error);
+  EXPECT_NE(why.find("without Python support"), std::string::npos) << sweep.text;
+  std::string line = after(sweep.text, "replay: ", error);
+  ASSERT_EQ(line.rfind(program + " replay " + f + " --seed 1 --plan '", 0), 0u) << sweep.text;
+  Out replayed = shell(line);
+  EXPECT_EQ(replayed.code, 2) << line << "\n" << replayed.text;
+  EXPECT_NE(replayed.text.find(f + ": cannot run: " + why), std::string::npos) << line << "\n" << replayed.text;
+  std::filesystem::remove(f);
+}
 
 TEST(ReproduceLines, ScenarioLinesNameAUsersRunnerAndRunFromIt) {
   checkScenarioLines(STREAMSIM_RUNNER, "runner_count");

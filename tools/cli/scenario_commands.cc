@@ -232,7 +232,7 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       ++failed;
       out << fmt::format("{} {}: {} ({} batches, {} crashes, trace {})\n{}", verdict(false, tty), sc.file,
                          sc.name, r.batches, r.crashes, r.traceHash, r.report());
-      out << fmt::format("  reproduce: {} run {} --seed {}\n", args.program, sc.file, args.seed);
+      out << fmt::format("  reproduce: {} run {} --seed {}\n", args.program, harness::shellQuote(sc.file), args.seed);
     }
   }
   if (badInput) return kExitBadInput;

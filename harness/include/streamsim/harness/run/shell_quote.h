@@ -6,7 +6,9 @@
 
 namespace streamsim::harness {
 
-// `s` in single quotes, each ' written as '\'' (the shell reads it back byte for byte).
+// `s` as one shell word: as it is when it holds only letters, digits and _-./:,=@%+ (a plain
+// path, a workload name), else in single quotes, each ' written as '\'' (the shell reads it back
+// byte for byte).
 std::string shellQuote(const std::string& s);
 
 }  // namespace streamsim::harness
