@@ -637,4 +637,14 @@ FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& k) {
   return plan;
 }
 
+FaultPlan generateFaultPlan(const Random& rng, FaultKnobs knobs, const Reach& reach) {
+  if (reach.crashes.empty() && reach.switches.empty()) return FaultPlan{};  // no fault could fire
+  if (!reach.crashes.empty()) {
+    knobs.targets = reach.crashes;
+    knobs.minCrashes = 1;
+  }
+  knobs.switchTargets = reach.switches;
+  return generateFaultPlan(rng, knobs);
+}
+
 }  // namespace streamsim::sim

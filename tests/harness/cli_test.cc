@@ -244,9 +244,17 @@ TEST(Cli, MergeShardReportsCoversEverySeedOnce) {
   for (const char* x : {"_a.json", "_b.json", "_all.json"}) std::filesystem::remove(base + x);
 }
 
+// The TOTAL line in `text` without its wall time ("; 1.2 s").
+std::string totalLine(const std::string& text) {
+  size_t at = text.find("TOTAL ");
+  if (at == std::string::npos) return "";
+  std::string line = text.substr(at, text.find('\n', at) - at);
+  return line.substr(0, line.rfind("; "));
+}
+
 // The scale-out carriers (docs/scale-out.md: a CI matrix, a Kubernetes Indexed Job) run one
 // process per shard and merge the reports: three shard processes at once, merged, give the same
-// results as the sweep in one process (timings aside).
+// results and the same TOTAL line as the sweep in one process (timings aside).
 TEST(Cli, MergedShardProcessesEqualTheSingleProcessSweep) {
   std::string f = scenario("crash/offsets_after_write.yaml");
   std::string base = (std::filesystem::temp_directory_path() /
@@ -277,6 +285,11 @@ TEST(Cli, MergedShardProcessesEqualTheSingleProcessSweep) {
   auto merged = results(base + "_merged.json");
   EXPECT_EQ(merged.size(), 12u);
   EXPECT_EQ(merged, results(base + "_one.json"));
+  // The totals: rebuilt from the shards' results, the single process's line (faults fired, runs,
+  // crashes, restarts, oracle checks), its wall time aside.
+  EXPECT_NE(totalLine(one.text), "") << one.text;
+  EXPECT_NE(totalLine(one.text).find("TOTAL PASS (0 failed): 1 scenario, 12 seeds"), std::string::npos) << one.text;
+  EXPECT_EQ(totalLine(m.text), totalLine(one.text)) << m.text << "\n" << one.text;
   for (const char* x : {"_0.json", "_1.json", "_2.json", "_merged.json", "_one.json"}) std::filesystem::remove(base + x);
 }
 

@@ -633,100 +633,37 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
 
 bool readSweepReports(const std::vector<std::string>& files, std::string_view command, nlohmann::json& merged,
                       std::ostream& err) {
-  merged = nlohmann::json::object();
-  merged["shard"] = {{"index", 0}, {"count", 1}};
-  merged["merged"] = nlohmann::json::array();
-  merged["results"] = nlohmann::json::array();
-  std::map<std::pair<std::string, uint64_t>, std::string> seen;  // (file, seed) -> report
-  bool bad = false;
-  for (const auto& f : files) {
-    bool ok = false;
-    std::string text = readFile(f, ok);
-    nlohmann::json j;
-    if (ok) j = nlohmann::json::parse(text, nullptr, /*allow_exceptions=*/false);
-    if (!ok || j.is_discarded() || !j.is_object() || !j.contains("results") ||
-        !j["results"].is_array()) {
-      err << fmt::format("streamsim {}: {}: {}; expected a `streamsim sweep --json` report\n", command, f,
-                         ok ? "not a sweep report" : "cannot read");
-      return false;
-    }
-    merged["merged"].push_back(f);
-    for (const auto& r : j["results"]) {
-      // Each result is what sweep --json writes: {"file": "...", "seed": N, "passed": bool, ...}.
-      if (!r.is_object() || !r.contains("file") || !r["file"].is_string() ||
-          !r.contains("seed") || !r["seed"].is_number_unsigned() ||
-          (r.contains("passed") && !r["passed"].is_boolean()) ||
-          (r.contains("replay") && !r["replay"].is_string())) {
-        err << fmt::format("streamsim {}: {}: result {} is not a sweep result; expected "
-                           "{{\"file\": string, \"seed\": unsigned integer, \"passed\": bool}}, "
-                           "found {}\n", command, f, &r - &j["results"][0],
-                           r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-        return false;
-      }
-      auto key = std::make_pair(r["file"].get<std::string>(), r["seed"].get<uint64_t>());
-      if (seen.count(key)) {
-        err << fmt::format("streamsim {}: {} seed {} is in both {} and {} (overlapping shards?)\n",
-                           command, key.first, key.second, seen[key], f);
-        bad = true;
-        continue;
-      }
-      seen[key] = f;
-      merged["results"].push_back(r);
-    }
-    if (files.size() == 1 && j.contains("totals")) merged["totals"] = j["totals"];
+  auto m = harness::mergeSweepReports(files);
+  if (!m.ok()) {
+    std::stringstream lines(m.status().message());
+    for (std::string line; std::getline(lines, line);) err << fmt::format("streamsim {}: {}\n", command, line);
+    return false;
   }
-  if (bad) return false;
-  // Results in (file, seed) order, whatever the order of the shards.
-  auto& results = merged["results"];
-  std::sort(results.begin(), results.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
-    return std::make_pair(a.value("file", std::string()), a.value("seed", uint64_t{0})) <
-           std::make_pair(b.value("file", std::string()), b.value("seed", uint64_t{0}));
-  });
+  merged = std::move(m->report);
   return true;
 }
 
 int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
-  nlohmann::json merged;
-  if (!readSweepReports(args.files, "merge", merged, err)) return kExitBadInput;
-  merged.erase("totals");
-  const auto& results = merged["results"];
-  // Seeds missing between the lowest and highest of a file (a shard not given).
-  std::map<std::string, std::vector<uint64_t>> seeds;
-  for (const auto& r : results) seeds[r["file"].get<std::string>()].push_back(r["seed"].get<uint64_t>());
-  int exitCode = kExitOk;
-  for (const auto& [file, list] : seeds) {
-    // The gaps between consecutive seeds (the list is sorted and distinct); at most the first
-    // 20 missing seeds are named, however wide the gaps (seeds 0 and 2^64 - 1).
-    constexpr size_t kNamed = 20;
-    std::vector<uint64_t> missing;
-    uint64_t missingCount = 0;
-    for (size_t k = 1; k < list.size(); ++k) {
-      const uint64_t gap = list[k] - list[k - 1] - 1;
-      missingCount += gap;
-      for (uint64_t s = list[k - 1] + 1; s < list[k] && missing.size() < kNamed; ++s)
-        missing.push_back(s);
-    }
-    if (missingCount > 0) {
-      err << fmt::format("streamsim merge: {}: seeds {}{} are missing (a shard's report not "
-                         "given?)\n", file, fmt::join(missing, ","),
-                         missingCount > missing.size()
-                             ? fmt::format(",... ({} in all)", missingCount) : std::string());
-      exitCode = kExitBadInput;
-    }
+  auto m = harness::mergeSweepReports(args.files);
+  if (!m.ok()) {
+    std::stringstream lines(m.status().message());
+    for (std::string line; std::getline(lines, line);) err << "streamsim merge: " << line << "\n";
+    return kExitBadInput;
   }
-  size_t failed = 0;
-  for (const auto& r : results) {
+  for (const auto& gap : m->gaps) err << "streamsim merge: " << gap << " (a shard's report not given?)\n";
+  for (const auto& r : m->report["results"]) {
     if (r.value("passed", true)) continue;
-    ++failed;
     out << fmt::format("FAIL {} seed {}\n  replay: {}\n", r.value("file", std::string()),
                        r.value("seed", uint64_t{0}), r.value("replay", std::string()));
   }
+  const size_t failed = m->totals.failed;
   out << fmt::format("{} {} report{}: {} seeds of {} file{}, {} failed\n", failed ? "FAIL" : "PASS",
-                     args.files.size(), args.files.size() == 1 ? "" : "s", results.size(),
-                     seeds.size(), seeds.size() == 1 ? "" : "s", failed);
-  if (!args.json.empty() && !writeReport(args.json, reportJson(merged), "merge --json", err))
+                     args.files.size(), args.files.size() == 1 ? "" : "s", m->totals.seeds, m->totals.scenarios,
+                     m->totals.scenarios == 1 ? "" : "s", failed);
+  out << m->totals.line() << "\n";
+  if (!args.json.empty() && !writeReport(args.json, reportJson(m->report), "merge --json", err))
     return kExitBadInput;
-  if (exitCode != kExitOk) return exitCode;
+  if (!m->gaps.empty()) return kExitBadInput;
   return failed ? kExitCheckFailed : kExitOk;
 }
 

@@ -14,6 +14,11 @@ nlohmann::json FiredFault::toJson() const {
   return j;
 }
 
+FiredFault FiredFault::fromJson(const nlohmann::json& j) {
+  return FiredFault{j.value("kind", std::string()), j.value("point", std::string()), j.value("batch", int64_t{-1}),
+                    j.value("partition", -1), !j.value("armedByStep", false)};
+}
+
 namespace {
 bool executable(const sim::Fault& f) {
   return !std::holds_alternative<sim::TornWriteFault>(f) && !std::holds_alternative<sim::LandingFault>(f);
@@ -33,7 +38,7 @@ int FaultAccount::plannedThatFired() const {
 }
 
 nlohmann::json FaultAccount::toJson() const {
-  nlohmann::json j{{"planned", executablePlanned()}, {"plannedFired", plannedThatFired()}};
+  nlohmann::json j{{"planned", executablePlanned()}, {"plannedFired", plannedThatFired()}, {"planFired", planFired}};
   j["fired"] = nlohmann::json::array();
   for (const auto& f : fired) j["fired"].push_back(f.toJson());
   j["unfired"] = nlohmann::json::array();
@@ -41,6 +46,20 @@ nlohmann::json FaultAccount::toJson() const {
     if (executable(plan.faults[i]) && (i >= planFired.size() || planFired[i] == 0))
       j["unfired"].push_back(sim::describe(plan.faults[i]));
   return j;
+}
+
+Result<FaultAccount> FaultAccount::fromJson(const nlohmann::json& j, sim::FaultPlan plan) {
+  if (!j.is_object() || !j.contains("fired") || !j["fired"].is_array())
+    return Status::InvalidArgument("a seed's \"faults\": expected an object with a \"fired\" array");
+  FaultAccount a;
+  a.plan = std::move(plan);
+  try {
+    a.planFired = j.value("planFired", std::vector<int>());
+    for (const auto& f : j["fired"]) a.fired.push_back(FiredFault::fromJson(f));
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(std::string("a seed's \"faults\": ") + e.what());
+  }
+  return a;
 }
 
 FaultAccount FaultAccount::of(SimEnv& sim) {

@@ -4,7 +4,9 @@
 #include <cinttypes>
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -24,18 +26,7 @@ sim::Reach scenarioReach(const Scenario& scenario) {
 }
 
 sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::Reach& reach) {
-  if (reach.crashes.empty() && reach.switches.empty()) {
-    sim::FaultPlan none;  // nothing the run passes: no fault could fire
-    none.seed = seed;
-    return none;
-  }
-  sim::FaultKnobs knobs = sweepKnobs(scenario);
-  if (!reach.crashes.empty()) {
-    knobs.targets = reach.crashes;
-    knobs.minCrashes = 1;
-  }
-  knobs.switchTargets = reach.switches;
-  sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), knobs);
+  sim::FaultPlan plan = sim::generateFaultPlan(sim::Random(seed), sweepKnobs(scenario), reach);
   plan.seed = seed;
   return plan;
 }
@@ -90,22 +81,21 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
 
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore) {
-  return fmt::format("{} replay {} --seed {}{} --plan {}", program, file, seed,
+  return fmt::format("{} replay {} --seed {}{} --plan {}", program, shellQuote(file), seed,
                      stateStore.empty() ? "" : " --state-store " + stateStore, shellQuote(plan.toJson()));
 }
 
 nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
-  nlohmann::json r = {{"file", sc.file},     {"name", sc.name},           {"seed", seed},
-                      {"passed", passed},    {"traceHash", traceHash},    {"plan", plan},
-                      {"crashes", crashes},  {"restarts", restarts},      {"oracleChecks", oracleChecks},
-                      {"downtimeMs", downtimeMs},
-                      {"seconds", seconds},  {"faults", faults.toJson()},
+  nlohmann::json r = {{"file", sc.file},     {"name", sc.name},       {"seed", seed},
+                      {"traceHash", traceHash}, {"plan", plan},       {"violations", violations},
                       {"stateStore", sc.query.stateStore}};
+  writeJson(r);
   if (!judgedAgainstRestartReference.empty()) r["judgedAgainstRestartReference"] = judgedAgainstRestartReference;
   if (!passed) {
     r["kind"] = kind.toString();
     r["failure"] = report;
     r["replay"] = replay;
+    if (setupError) r["setupError"] = true;
     if (shrunk) {
       r["shrunkPlan"] = shrunk->plan.toJson();
       r["shrunkSummary"] = shrunk->summary();
@@ -115,55 +105,29 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
   return r;
 }
 
-std::string SweepTotals::line() const {
-  std::string kinds, points;
-  int64_t fired = 0;
-  for (const auto& [k, n] : firedByKind) {
-    kinds += fmt::format("{}{} {}", kinds.empty() ? "" : ", ", k, n);
-    fired += n;
+Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromJson(const nlohmann::json& r) {
+  ScenarioSeedOutcome o;
+  try {
+    o.seed = r.at("seed").get<uint64_t>();
+    o.traceHash = r.value("traceHash", std::string());
+    o.plan = r.value("plan", std::string());
+    o.violations = r.value("violations", 0);
+    o.judgedAgainstRestartReference = r.value("judgedAgainstRestartReference", std::string());
+    o.report = r.value("failure", std::string());
+    o.replay = r.value("replay", std::string());
+    o.setupError = r.value("setupError", false);
+  } catch (const nlohmann::json::exception& e) {
+    return Status::InvalidArgument(std::string("a sweep result: ") + e.what());
   }
-  for (const auto& [p, n] : firedByPoint) points += fmt::format("{}{} {}", points.empty() ? "" : ", ", p, n);
-  auto percent = [](size_t n, size_t of) { return of ? 100.0 * static_cast<double>(n) / static_cast<double>(of) : 0.0; };
-  return fmt::format(
-      "TOTAL {} {}: {} scenario{}, {} seeds, {} runs, {} oracle checks, {} violation{}; faults fired {} "
-      "({}{}{}) in {:.1f}% of seeds ({:.1f}% of the {} with a planned fault), {} crashes, {} restarts, downtime in {} seed{} ({}); judged against the "
-      "restart reference: {}; {:.1f} s",
-      failed ? "FAIL" : "PASS", failed ? fmt::format("({} failed)", failed) : std::string("(0 failed)"),
-      scenarios, scenarios == 1 ? "" : "s", seeds, runs, oracleChecks, violations, violations == 1 ? "" : "s",
-      fired, kinds.empty() ? "none" : kinds, points.empty() ? "" : "; ", points,
-      percent(seedsWhoseFaultsFired, seeds), percent(seedsWhoseFaultsFired, seedsWithFaults), seedsWithFaults,
-      crashes, restarts,
-      seedsWithDowntime, seedsWithDowntime == 1 ? "" : "s",
-      fmt::format("{:.1f} h virtual", static_cast<double>(downtimeMs) / 3'600'000.0),
-      judgedAgainstRestartReference, seconds);
-}
-
-nlohmann::json SweepTotals::toJson() const {
-  return {{"scenarios", scenarios},
-          {"seeds", seeds},
-          {"runs", runs},
-          {"failed", failed},
-          {"violations", violations},
-          {"oracleChecks", oracleChecks},
-          {"seedsWithFaults", seedsWithFaults},
-          {"seedsWhoseFaultsFired", seedsWhoseFaultsFired},
-          {"judgedAgainstRestartReference", judgedAgainstRestartReference},
-          {"seedsWithDowntime", seedsWithDowntime},
-          {"downtimeMs", downtimeMs},
-          {"crashes", crashes},
-          {"restarts", restarts},
-          {"firedByKind", firedByKind},
-          {"firedByPoint", firedByPoint},
-          {"seconds", seconds}};
+  STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o), SeedAccount::readJson(r, o.plan));
+  return o;
 }
 
 namespace {
 
-// One seed of a sweep: its plan, run, and when it fails its shrink and replay line. `runs`: the
-// runs it took (its own, the oracles', the shrink's).
+// One seed of a sweep: its plan, run, and when it fails its shrink and replay line.
 ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t seed,
-                                 const sim::Reach& reach,
-                                 const ScenarioSweepOptions& options, int& runs) {
+                                 const sim::Reach& reach, const ScenarioSweepOptions& options) {
   const auto s0 = std::chrono::steady_clock::now();
   ScenarioSeedOutcome o;
   o.scenario = scenario;
@@ -179,7 +143,7 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t s
   o.oracleChecks = r.oracleChecks;
   o.violations = static_cast<int>(r.violations.size());
   o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
-  runs = 1 + r.oracleRuns;
+  o.runs = 1 + r.oracleRuns;
   if (!r.setupError.ok()) {
     o.passed = false;
     o.setupError = true;
@@ -193,7 +157,7 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t s
     o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
     if (options.shrink) {
       o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
-      runs += o.shrunk->runs + 1;
+      o.runs += o.shrunk->runs + 1;
       if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
       o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore);
     }
@@ -209,11 +173,6 @@ bool runsPython(const QuerySpec& q) {
   return false;
 }
 
-nlohmann::json firedToWire(const FiredFault& f) {
-  return {{"kind", f.kind}, {"point", f.point}, {"batch", f.batch}, {"partition", f.partition},
-          {"planned", f.planned}};
-}
-
 }  // namespace
 
 bool scenarioRunsPython(const Scenario& scenario) {
@@ -224,29 +183,19 @@ bool scenarioRunsPython(const Scenario& scenario) {
   return false;
 }
 
-nlohmann::json ScenarioSeedOutcome::toWire(int runs) const {
-  nlohmann::json fired = nlohmann::json::array();
-  for (const FiredFault& f : faults.fired) fired.push_back(firedToWire(f));
+nlohmann::json ScenarioSeedOutcome::toWire() const {
   nlohmann::json w = {{"scenario", scenario},
                       {"seed", seed},
-                      {"passed", passed},
                       {"setupError", setupError},
                       {"traceHash", traceHash},
                       {"plan", plan},
+                      {"faultPlan", faults.plan.toJson()},
                       {"report", report},
                       {"kind", kind.keys},
                       {"replay", replay},
-                      {"faultPlan", faults.plan.toJson()},
-                      {"planFired", faults.planFired},
-                      {"fired", fired},
-                      {"crashes", crashes},
-                      {"restarts", restarts},
-                      {"downtimeMs", downtimeMs},
-                      {"oracleChecks", oracleChecks},
                       {"violations", violations},
-                      {"judged", judgedAgainstRestartReference},
-                      {"seconds", seconds},
-                      {"runs", runs}};
+                      {"judged", judgedAgainstRestartReference}};
+  writeJson(w);
   if (shrunk)
     w["shrunk"] = {{"plan", shrunk->plan.toJson()},
                    {"originalFaults", shrunk->originalFaults},
@@ -255,37 +204,21 @@ nlohmann::json ScenarioSeedOutcome::toWire(int runs) const {
   return w;
 }
 
-Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& w, int& runs) {
+Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& w) {
   try {
     ScenarioSeedOutcome o;
     o.scenario = w.at("scenario").get<size_t>();
     o.seed = w.at("seed").get<uint64_t>();
-    o.passed = w.at("passed").get<bool>();
     o.setupError = w.at("setupError").get<bool>();
     o.traceHash = w.at("traceHash").get<std::string>();
     o.plan = w.at("plan").get<std::string>();
     o.report = w.at("report").get<std::string>();
     o.kind.keys = w.at("kind").get<std::set<std::string>>();
     o.replay = w.at("replay").get<std::string>();
-    STREAMSIM_ASSIGN_OR_RETURN(o.faults.plan, sim::FaultPlan::fromJson(w.at("faultPlan").get<std::string>()));
-    o.faults.planFired = w.at("planFired").get<std::vector<int>>();
-    for (const auto& f : w.at("fired")) {
-      FiredFault ff;
-      ff.kind = f.at("kind").get<std::string>();
-      ff.point = f.at("point").get<std::string>();
-      ff.batch = f.at("batch").get<int64_t>();
-      ff.partition = f.at("partition").get<int>();
-      ff.planned = f.at("planned").get<bool>();
-      o.faults.fired.push_back(std::move(ff));
-    }
-    o.crashes = w.at("crashes").get<int64_t>();
-    o.restarts = w.at("restarts").get<int64_t>();
-    o.downtimeMs = w.at("downtimeMs").get<decltype(o.downtimeMs)>();
-    o.oracleChecks = w.at("oracleChecks").get<int>();
     o.violations = w.at("violations").get<int>();
     o.judgedAgainstRestartReference = w.at("judged").get<std::string>();
-    o.seconds = w.at("seconds").get<double>();
-    runs = w.at("runs").get<int>();
+    STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o),
+                               SeedAccount::readJson(w, w.at("faultPlan").get<std::string>()));
     if (w.contains("shrunk")) {
       const auto& sh = w.at("shrunk");
       ScenarioShrunk shrunk;
@@ -310,9 +243,9 @@ std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const Scen
     return "";  // the parent reports the seed as lost
   auto it = reach.find(scenario);
   if (it == reach.end()) it = reach.emplace(scenario, scenarioReach(scenarios[scenario])).first;
-  int runs = 0;
-  ScenarioSeedOutcome o = runSweepSeed(scenarios[scenario], scenario, seed, it->second, options, runs);
-  return o.toWire(runs).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return runSweepSeed(scenarios[scenario], scenario, seed, it->second, options)
+      .toWire()
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options) {
@@ -332,9 +265,8 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
   report.outcomes.resize(jobs.size());
   std::mutex mu;
   size_t done = 0, failures = 0;
-  auto record = [&](size_t j, ScenarioSeedOutcome o, int runs) {
+  auto record = [&](size_t j, ScenarioSeedOutcome o) {
     std::lock_guard<std::mutex> lock(mu);
-    report.totals.runs += static_cast<size_t>(runs);
     report.outcomes[j] = std::move(o);
     ++done;
     if (!report.outcomes[j].passed) ++failures;
@@ -347,12 +279,11 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
         jobs.size(), options.jobs, options.workerCommand,
         [&](size_t j) { return fmt::format("{} {}", jobs[j].scenario, jobs[j].seed); },
         [&](size_t j, const std::string& line) {
-          int runs = 0;
           Result<ScenarioSeedOutcome> o = Status::Aborted("the worker process ended before answering");
           if (!line.empty()) {
             nlohmann::json w = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
             o = w.is_discarded() ? Result<ScenarioSeedOutcome>(Status::Corruption("a sweep worker's answer is not JSON"))
-                                 : ScenarioSeedOutcome::fromWire(w, runs);
+                                 : ScenarioSeedOutcome::fromWire(w);
           }
           if (!o.ok()) {
             ScenarioSeedOutcome lost;
@@ -366,45 +297,100 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
             lost.replay = fmt::format("{} replay {} --seed {}{}", options.program,
                                       shellQuote(scenarios[lost.scenario].file), lost.seed,
                                       options.stateStore.empty() ? "" : " --state-store " + options.stateStore);
-            record(j, std::move(lost), 0);
+            record(j, std::move(lost));
             return;
           }
-          record(j, std::move(*o), runs);
+          record(j, std::move(*o));
         });
   } else {
     // Where each scenario's fault-free run goes: the plans aim there.
     std::vector<sim::Reach> reach(scenarios.size());
     forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
     forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
-      int runs = 0;
-      ScenarioSeedOutcome o =
-          runSweepSeed(scenarios[jobs[j].scenario], jobs[j].scenario, jobs[j].seed, reach[jobs[j].scenario], options, runs);
-      record(j, std::move(o), runs);
+      record(j, runSweepSeed(scenarios[jobs[j].scenario], jobs[j].scenario, jobs[j].seed, reach[jobs[j].scenario],
+                             options));
     });
   }
 
   SweepTotals& t = report.totals;
   t.scenarios = scenarios.size();
-  t.seeds = jobs.size();
-  for (const auto& o : report.outcomes) {
-    if (!o.passed) ++t.failed;
-    t.oracleChecks += static_cast<size_t>(o.oracleChecks);
-    t.crashes += o.crashes;
-    t.restarts += o.restarts;
-    if (o.downtimeMs > 0) ++t.seedsWithDowntime;
-    t.downtimeMs += o.downtimeMs;
-    bool planned = o.faults.executablePlanned() > 0;
-    if (planned) ++t.seedsWithFaults;
-    if (o.faults.plannedThatFired() > 0) ++t.seedsWhoseFaultsFired;
-    if (!o.judgedAgainstRestartReference.empty()) ++t.judgedAgainstRestartReference;
-    for (const auto& f : o.faults.fired) {
-      ++t.firedByKind[f.kind];
-      ++t.firedByPoint[f.point];
-    }
-  }
-  for (const auto& o : report.outcomes) t.violations += static_cast<size_t>(o.violations);
+  for (const auto& o : report.outcomes)
+    t.add(o, static_cast<size_t>(o.violations), !o.judgedAgainstRestartReference.empty());
   t.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
+}
+
+Result<MergedSweepReports> mergeSweepReports(const std::vector<std::string>& files) {
+  MergedSweepReports m;
+  nlohmann::json& merged = m.report;
+  merged = nlohmann::json::object();
+  merged["shard"] = {{"index", 0}, {"count", 1}};
+  merged["merged"] = nlohmann::json::array();
+  merged["results"] = nlohmann::json::array();
+  std::map<std::pair<std::string, uint64_t>, std::string> seen;  // (file, seed) -> report
+  std::string twice;
+  double seconds = 0;
+  for (const auto& f : files) {
+    std::ifstream in(f, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    nlohmann::json j;
+    if (in) j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
+    if (!in || j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array())
+      return Status::InvalidArgument(fmt::format("{}: {}; expected a `streamsim sweep --json` report", f,
+                                                 in ? "not a sweep report" : "cannot read"));
+    merged["merged"].push_back(f);
+    for (const auto& r : j["results"]) {
+      // Each result is what sweep --json writes (ScenarioSeedOutcome::toJson).
+      Result<ScenarioSeedOutcome> o = Status::InvalidArgument("");
+      if (r.is_object() && r.contains("file") && r["file"].is_string() && r.contains("seed") &&
+          r["seed"].is_number_unsigned() && (!r.contains("passed") || r["passed"].is_boolean()) &&
+          (!r.contains("replay") || r["replay"].is_string()))
+        o = ScenarioSeedOutcome::fromJson(r);
+      if (!o.ok())
+        return Status::InvalidArgument(fmt::format(
+            "{}: result {} is not a sweep result; expected {{\"file\": string, \"seed\": unsigned integer, "
+            "\"passed\": bool}}, found {}", f, &r - &j["results"][0],
+            r.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
+      auto key = std::make_pair(r["file"].get<std::string>(), o->seed);
+      if (auto [it, fresh] = seen.try_emplace(key, f); !fresh) {
+        twice += fmt::format("{}{} seed {} is in both {} and {} (overlapping shards?)", twice.empty() ? "" : "\n",
+                             key.first, key.second, it->second, f);
+        continue;
+      }
+      merged["results"].push_back(r);
+      m.totals.add(*o, static_cast<size_t>(o->violations), !o->judgedAgainstRestartReference.empty());
+    }
+    seconds += j.contains("totals") && j["totals"].is_object() ? j["totals"].value("seconds", 0.0) : 0.0;
+  }
+  if (!twice.empty()) return Status::InvalidArgument(twice);
+  // Results in (file, seed) order, whatever the order of the shards.
+  auto& results = merged["results"];
+  std::sort(results.begin(), results.end(), [](const nlohmann::json& a, const nlohmann::json& b) {
+    return std::make_pair(a.value("file", std::string()), a.value("seed", uint64_t{0})) <
+           std::make_pair(b.value("file", std::string()), b.value("seed", uint64_t{0}));
+  });
+  // Seeds missing between the lowest and highest of a file (a shard not given): the gaps between
+  // consecutive seeds, at most the first 20 named however wide (seeds 0 and 2^64 - 1).
+  std::map<std::string, std::vector<uint64_t>> seeds;
+  for (const auto& [key, report] : seen) seeds[key.first].push_back(key.second);
+  for (const auto& [file, list] : seeds) {
+    constexpr size_t kNamed = 20;
+    std::vector<uint64_t> missing;
+    uint64_t missingCount = 0;
+    for (size_t k = 1; k < list.size(); ++k) {
+      missingCount += list[k] - list[k - 1] - 1;
+      for (uint64_t s = list[k - 1] + 1; s < list[k] && missing.size() < kNamed; ++s) missing.push_back(s);
+    }
+    if (missingCount > 0)
+      m.gaps.push_back(fmt::format("{}: seeds {}{} are missing", file, fmt::join(missing, ","),
+                                   missingCount > missing.size() ? fmt::format(",... ({} in all)", missingCount)
+                                                                 : std::string()));
+  }
+  m.totals.scenarios = seeds.size();
+  m.totals.seconds = seconds;
+  merged["totals"] = m.totals.toJson();
+  return m;
 }
 
 }  // namespace streamsim::harness

@@ -206,6 +206,7 @@ struct FaultKnobs {
   // A real-time query: "all" includes realtime.after_record (after 1..10 records); otherwise
   // that point, never passed in micro-batch mode, is left out of "all".
   bool realTime = false;
+  bool operator==(const FaultKnobs&) const = default;
 };
 
 // InvalidArgument if a point name is unknown or a number is out of range.
@@ -217,5 +218,10 @@ std::vector<std::string> crashPoints(const FaultKnobs& knobs);
 // `rng` ("crashes", "task_failures", "io_errors", "torn", "landing"), so changing one knob does
 // not change the faults of another kind (and "switches"). REQUIRES: validate(knobs).ok().
 FaultPlan generateFaultPlan(const Random& rng, const FaultKnobs& knobs);
+// generateFaultPlan aimed at where a fault-free run went (the one rule of scenario and
+// generated-workload sweeps): crashes only at the (point, batch) pairs it passed, at least one
+// when it passed any; context switches only at its scheduling choices; no faults at all when it reached no fault point and no choice (a query that
+// fails when it starts, say).
+FaultPlan generateFaultPlan(const Random& rng, FaultKnobs knobs, const Reach& reach);
 
 }  // namespace streamsim::sim

@@ -30,6 +30,7 @@ struct FiredFault {
   int partition = -1;
   bool planned = false;  // of the run's fault plan (not armed by a step)
   nlohmann::json toJson() const;
+  static FiredFault fromJson(const nlohmann::json& j);  // what toJson wrote
 };
 
 // The faults of a run: planned (the plan) and fired.
@@ -41,7 +42,10 @@ struct FaultAccount {
   // landing faults have no firing to count.
   int executablePlanned() const;
   int plannedThatFired() const;   // plan faults that fired at least once
-  nlohmann::json toJson() const;  // {"planned": n, "fired": [...], "unfired": ["crash at ...", ...]}
+  // {"planned": n, "plannedFired": n, "planFired": [...], "fired": [...], "unfired": ["crash at ...", ...]}
+  nlohmann::json toJson() const;
+  // What toJson wrote, with the plan it was of (which it leaves out).
+  static Result<FaultAccount> fromJson(const nlohmann::json& j, sim::FaultPlan plan);
   static FaultAccount of(SimEnv& sim);
 };
 

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/run/shrink.h"
+#include "streamsim/harness/run/totals.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/sim/fault_plan.h"
@@ -54,10 +55,11 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore = "");
 
-struct ScenarioSeedOutcome {
+// A seed of a scenario sweep: its account (run/totals.h: passed, faults, crashes, restarts,
+// downtime, oracle checks, runs, wall time) and what the report prints of it.
+struct ScenarioSeedOutcome : SeedAccount {
   size_t scenario = 0;  // index into the sweep's scenarios
   uint64_t seed = 0;
-  bool passed = true;
   bool setupError = false;
   std::string traceHash;
   std::string plan;   // JSON
@@ -65,21 +67,17 @@ struct ScenarioSeedOutcome {
   FailureKind kind;
   std::optional<ScenarioShrunk> shrunk;
   std::string replay;  // the reproduce line (of the shrunk plan when shrunk)
-  FaultAccount faults;
-  int64_t crashes = 0;
-  int64_t restarts = 0;
-  DurationMs downtimeMs = 0;  // the driver down after the plan's crashes (virtual time)
-  int oracleChecks = 0;
   int violations = 0;  // of the seed's run
   // Why its expectations gave way to the reference with the same restarts (ScenarioRunResult::
   // judgedAgainstRestartReference); empty when they did not.
   std::string judgedAgainstRestartReference;
-  double seconds = 0;  // wall time of the seed (its run and shrink)
+  // The --json report's result (what `merge` reads back with fromJson).
   nlohmann::json toJson(const Scenario& sc) const;
-  // What a sweep's worker process sends back (with the seed's run count): everything above; of
-  // the shrunk run only its traceHash.
-  nlohmann::json toWire(int runs) const;
-  static Result<ScenarioSeedOutcome> fromWire(const nlohmann::json& wire, int& runs);
+  static Result<ScenarioSeedOutcome> fromJson(const nlohmann::json& result);
+  // What a sweep's worker process sends back: everything above; of the shrunk run only its
+  // traceHash.
+  nlohmann::json toWire() const;
+  static Result<ScenarioSeedOutcome> fromWire(const nlohmann::json& wire);
 };
 
 struct ScenarioSweepOptions {
@@ -100,32 +98,27 @@ struct ScenarioSweepOptions {
   std::function<void(const ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures)> progress;
 };
 
-// Totals of a sweep: the line it ends with.
-struct SweepTotals {
-  size_t scenarios = 0, seeds = 0, runs = 0, failed = 0, violations = 0, oracleChecks = 0;
-  size_t seedsWithFaults = 0;       // seeds whose plan had a fault the injector executes
-  size_t seedsWhoseFaultsFired = 0; // seeds where one of them fired
-  size_t judgedAgainstRestartReference = 0;  // seeds judged against the reference with the same restarts
-  size_t seedsWithDowntime = 0;  // seeds whose crashes left the driver down (virtual time)
-  DurationMs downtimeMs = 0;     // their downtime in all
-  int64_t restarts = 0, crashes = 0;
-  std::map<std::string, int64_t> firedByKind;   // "crash" -> n
-  std::map<std::string, int64_t> firedByPoint;  // "offsets.after_write" -> n
-  double seconds = 0;
-  // "TOTAL 32 scenarios, 6400 seeds, 12345 runs: 0 failed, 0 violations, 9000 oracle checks;
-  //  faults fired 7000 (crash 6000, task_failure 1000; offsets.after_write 900, ...), fired in
-  //  96.1% of seeds, 6000 crashes, 7000 restarts, downtime in 3100 seeds (9.1 d); judged against
-  //  the restart reference: 3; 61.2 s"
-  std::string line() const;
-  nlohmann::json toJson() const;
-};
-
 struct ScenarioSweepReport {
   std::vector<ScenarioSeedOutcome> outcomes;  // (scenario, seed) order
   SweepTotals totals;
 };
 
 ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options);
+
+// `merge` and `report` of shard reports (docs/scale-out.md): the `sweep --json` reports of a
+// sweep's shards read into one report in (file, seed) order, with the totals rebuilt from their
+// results through SweepTotals::add — the TOTAL line of the same sweep in one process (its wall
+// time the shards' added up).
+struct MergedSweepReports {
+  // {"shard": {"index": 0, "count": 1}, "merged": [files], "results": [...], "totals": {...}}
+  nlohmann::json report;
+  SweepTotals totals;
+  // Per file whose seeds have gaps (a shard's report not given): "FILE: seeds 1,3 are missing".
+  std::vector<std::string> gaps;
+};
+// InvalidArgument naming the file for a report that cannot be read or is not a sweep report, a
+// result that is not a sweep result, or a (file, seed) in two reports.
+Result<MergedSweepReports> mergeSweepReports(const std::vector<std::string>& files);
 
 // Whether a scenario runs a Python processor (in its query or a restart's).
 bool scenarioRunsPython(const Scenario& scenario);
