@@ -291,6 +291,7 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
   orRaise(harness::preparePythonSweep(spec, c, o), none);
   // jobs > 1: worker processes of the built CLI (one interpreter has one GIL), each loading the
   // processor file again.
+  o.programName = cliPath();  // the replay lines name the built CLI, which loads the file again
   o.workerCommand = {cliPath()};
   for (std::string& a : spec.workerArgs()) o.workerCommand.push_back(std::move(a));
   std::optional<harness::SweepReport> report;

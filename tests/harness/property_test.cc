@@ -30,8 +30,11 @@ void holds(WorkloadKind kind, const char* store, int cases) {
                       [&] {
                         RunCase rcase = *gen;
                         RunResult r = runCase(c, rcase, {.references = refs});
-                        if (!r.error.ok()) RC_FAIL(r.error.toString() + "\n" + replayCommand(c, rcase));
-                        if (!r.violations.empty()) RC_FAIL(r.report() + replayCommand(c, rcase));
+                        // The replay line, or why the CLI cannot rebuild this workload.
+                        auto line = replayCommand(c, rcase);
+                        const std::string replay = line.ok() ? *line : line.status().message();
+                        if (!r.error.ok()) RC_FAIL(r.error.toString() + "\n" + replay);
+                        if (!r.violations.empty()) RC_FAIL(r.report() + replay);
                       });
   EXPECT_TRUE(ok);
   (void)cases;

@@ -1,7 +1,10 @@
 // Every kind of reproduce line the CLI prints runs as printed and reproduces the trace hash it
-// printed: `run`'s line, a sweep's (shrunk plan), `replay`'s own shrink, and a generated
-// workload's `replay <workload> --seed --plan --files` line (sweep.h's replayCommand); from the
-// project's `streamsim` and from a runner built with streamsim_add_runner, whose lines name it.
+// printed: `run`'s line (of a path with a space too), a sweep's (shrunk plan), a sweep's ERROR
+// line, `replay`'s own shrink, and a generated workload's `replay <workload> --seed --plan
+// --files` line (sweep.h's replayCommand) — of a standard workload and, printed by a failing,
+// shrunk sweep, of a processor registered in a user's runner; from the project's `streamsim` and
+// from a runner built with streamsim_add_runner, whose lines name it. A workload sweep no CLI can
+// rebuild (a test's own processor class) prints no line and says why.
 #include <unistd.h>
 
 #include <cstdio>
@@ -163,7 +166,9 @@ void checkWorkloadLine(const std::string& program, const std::string& store) {
   rc.files = std::vector<int64_t>{0, 3};
   harness::RunResult r = harness::runCase(c, rc);
   ASSERT_TRUE(r.passed()) << r.report();
-  std::string line = harness::replayCommand(c, rc, program);
+  auto printed = harness::replayCommand(c, rc, program);
+  ASSERT_TRUE(printed.ok()) << printed.status().message();
+  std::string line = *printed;
   ASSERT_EQ(line.rfind(program + " replay count --seed 7", 0), 0u) << line;
   EXPECT_NE(line.find("--files 0,3"), std::string::npos) << line;
   Out o = shell(line);
@@ -174,6 +179,68 @@ void checkWorkloadLine(const std::string& program, const std::string& store) {
 TEST(ReproduceLines, GeneratedWorkloadLinesRunAsPrinted) {
   checkWorkloadLine(STREAMSIM_CLI, "memory");
   checkWorkloadLine(STREAMSIM_RUNNER, "rocksdb");
+}
+
+// The first failing seed of a sweep of `config` (shrunk), its replay line naming `program`.
+streamsim::harness::SeedOutcome firstFailingSeed(const streamsim::harness::WorkloadConfig& config,
+                                                 const std::string& program, streamsim::harness::RunOptions run) {
+  streamsim::harness::SweepOptions o;
+  o.seeds = 10;
+  o.stopAtFirstFailure = true;
+  o.shrinkMaxRuns = 60;
+  o.programName = program;
+  o.run = run;
+  streamsim::harness::SweepReport r = streamsim::harness::sweepWorkload(config, o);
+  EXPECT_TRUE(r.firstFailingSeed().has_value()) << r.summary();
+  if (!r.firstFailingSeed()) return {};
+  EXPECT_TRUE(r.outcomes.back().shrunk.has_value()) << r.summary();
+  return r.outcomes.back();
+}
+
+// A C++ user's sweep of a processor registered in their runner (processorRef: its name): the line
+// the failing, shrunk seed prints names the runner and the processor, runs as printed and
+// reproduces the shrunk case's fingerprint and its batch_split violation.
+TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
+  using namespace streamsim::harness;
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  c.processorRef = "runner_caching_count";
+  c.outputSchema = "key string, count long";
+  const std::string program = STREAMSIM_RUNNER;
+  SeedOutcome failed = firstFailingSeed(c, program, {.batchSplit = true});
+  ASSERT_TRUE(failed.shrunk.has_value());
+  EXPECT_EQ(failed.noReplay, "");
+  ASSERT_EQ(failed.replay.rfind(program + " replay runner_caching_count --seed " + std::to_string(failed.seed), 0), 0u)
+      << failed.replay;
+  EXPECT_NE(failed.replay.find(" --batch-split "), std::string::npos) << failed.replay;
+  Out o = shell(failed.replay);
+  EXPECT_EQ(o.code, 1) << failed.replay << "\n" << o.text;
+  EXPECT_EQ(traceHash(o.text), failed.shrunk->fingerprint) << failed.replay << "\n" << o.text;
+  EXPECT_NE(o.text.find("batch_split"), std::string::npos) << o.text;
+  // The plain binary does not know the processor: the line must name the runner.
+  Out plain = shell(std::string(STREAMSIM_CLI) + failed.replay.substr(program.size()));
+  EXPECT_EQ(plain.code, 2) << plain.text;
+}
+
+// A sweep of a processor only this program knows (a factory, no processorRef) prints no line that
+// looks runnable: it says why, and how to reproduce the case in the program.
+TEST(ReproduceLines, AFailingSweepOfAFactoryOnlyThisProgramKnowsSaysWhyThereIsNoLine) {
+  using namespace streamsim::harness;
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  c.processor = *streamsim::ProcessorRegistry::factory("runner_caching_count");
+  c.name = "caching-count";
+  SweepOptions o;
+  o.seeds = 10;
+  o.stopAtFirstFailure = true;
+  o.shrink = false;
+  o.run.batchSplit = true;
+  SweepReport r = sweepWorkload(c, o);
+  ASSERT_TRUE(r.firstFailingSeed().has_value()) << r.summary();
+  const SeedOutcome& failed = r.outcomes.back();
+  EXPECT_EQ(failed.replay, "");
+  EXPECT_NE(failed.noReplay.find("no replay line: its processor is a factory only this program knows"),
+            std::string::npos) << failed.noReplay;
+  EXPECT_EQ(r.summary().find("replay: "), std::string::npos) << r.summary();
+  EXPECT_NE(r.summary().find("runCase(config, RunCase::fromJson("), std::string::npos) << r.summary();
 }
 
 // process_isolation (issue 13 §1) on the runner's count kept in a cache its factory captured: the

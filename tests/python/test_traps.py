@@ -1,5 +1,6 @@
 # The traps of the seed documents, caught: state kept in `self`, the wall clock, exceptions.
 import os
+import subprocess
 
 import pytest
 
@@ -17,6 +18,25 @@ def test_a_count_kept_in_self_is_caught_by_the_batch_split_oracle():
     r = streamsim.sweep_processor(TRAPS, "SelfCountProcessor", seeds=5)
     assert not r["passed"], r["summary"]
     assert "batch_split" in r["summary"]
+
+
+def test_a_failing_sweep_processors_printed_replay_line_runs_and_reproduces_its_trace():
+    # The line a failing, shrunk seed prints (`<streamsim> replay traps.py:Class --output-schema ...
+    # --oracle ... --plan ... --files ...`) runs as printed: exit 1, the shrunk case's fingerprint,
+    # the same oracle.
+    r = streamsim.sweep_processor(TRAPS, "SelfCountProcessor", seeds=3)
+    assert not r["passed"], r["summary"]
+    failed = next(o for o in r["report"]["outcomes"] if not o["passed"])
+    line = failed["replay"]
+    assert " replay " + TRAPS + ":SelfCountProcessor --seed " + str(failed["seed"]) in line, line
+    assert "replay: " + line in r["summary"], r["summary"]
+    # The report carries the seed's faults and the sweep's totals.
+    assert {"planned", "plannedFired", "fired"} <= set(failed["faults"]), failed
+    assert r["report"]["totals"]["seeds"] == 3 and "TOTAL FAIL" in r["summary"], r["summary"]
+    done = subprocess.run(line, shell=True, capture_output=True, text=True, check=False)
+    assert done.returncode == 1, line + "\n" + done.stdout + done.stderr
+    assert "trace " + failed["shrunk"]["fingerprint"] in done.stdout, line + "\n" + done.stdout + done.stderr
+    assert "batch_split" in done.stdout, done.stdout
 
 
 def test_the_same_count_in_a_value_state_passes_the_oracles():

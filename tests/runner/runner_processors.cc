@@ -3,6 +3,7 @@
 // lines it prints must name it (tests/harness/reproduce_lines_test.cc).
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "streamsim/processors/builtin.h"
@@ -41,3 +42,28 @@ const streamsim::ProcessorRegistry::Registrar kFactoryCache(
       return streamsim::ProcessorFactory([cache] { return std::make_unique<FactoryCacheCount>(cache); });
     }));
 }  // namespace
+
+namespace {
+// A count read from state once per task and then kept in a member, so every later key of the
+// partition starts from the first key's count — the batch_split oracle's catch (the broken
+// variant of tests/harness/broken_variants_test.cc, registered so that a generated-workload
+// sweep of it prints a replay line this runner runs: reproduce_lines_test.cc).
+class CachingCountProcessor final : public streamsim::StatefulProcessor {
+ public:
+  void init(streamsim::StatefulProcessorHandle& handle) override { count_ = handle.getValueState<int64_t>("count"); }
+  void handleInputRows(const streamsim::Row& key, streamsim::RowRange rows, const streamsim::TimerValues&,
+                       streamsim::Output& out) override {
+    if (!cached_) cached_ = count_.exists() ? count_.get() : 0;  // the bug: not per key
+    const int64_t total = *cached_ + static_cast<int64_t>(rows.size());
+    cached_ = total;
+    count_.update(total);
+    out.emit(streamsim::processors::withKey(key, "count", streamsim::Value(total)));
+  }
+
+ private:
+  streamsim::ValueState<int64_t> count_;
+  std::optional<int64_t> cached_;
+};
+}  // namespace
+
+STREAMSIM_REGISTER_PROCESSOR("runner_caching_count", CachingCountProcessor);

@@ -77,8 +77,9 @@ int runCli(int argc, char** argv) {
       "Re-run one seed of a sweep (FILE --seed S [--plan JSON]), or a real checkpoint's recorded "
       "batch plan (--checkpoint DIR --landing DIR --processor NAME --schema DDL [--sink DIR])");
   auto* replayFile = replayCmd->add_option(
-      "file", replay.file, "Scenario file, or a standard workload (count, session_tracker, heartbeat, "
-                           "ttl_cache, dedup, window) as the C++ sweeps' replay lines name it");
+      "file", replay.file, "Scenario file, or a generated workload as a workload sweep's replay line names it: "
+                           "a standard one (count, session_tracker, heartbeat, ttl_cache, dedup, window), "
+                           "a registered processor, or file.py:Class");
   auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed");
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
@@ -100,6 +101,11 @@ int runCli(int argc, char** argv) {
   auto* replayStore = replayCmd->add_option("--state-store", ckReplay.stateStore,
                                             "memory | rocksdb (default: the scenario's or checkpoint's, else memory)");
   replayCmd->add_option("--files", replay.files, "A workload's landing files taking part: 0,3 or none (default all)");
+  replayCmd->add_option("--output-schema", replay.workload.outputSchema, "A workload's output rows (DDL), as its line says");
+  replayCmd->add_option("--oracle", replay.workload.oracles, "A workload's oracles, as its line says (repeatable)");
+  replayCmd->add_flag("--determinism", replay.workload.determinism, "A workload's run: run it twice and compare");
+  replayCmd->add_flag("--batch-split", replay.workload.batchSplit,
+                      "A workload's run: compare with the files landing at another pace");
   ckOpt->excludes(replayFile);
   ckOpt->excludes(replaySeed);
 
@@ -153,7 +159,7 @@ int runCli(int argc, char** argv) {
 
   // The reproduce lines name the program as it was invoked (a user's runner prints its own name).
   const std::string program = argc > 0 && argv[0] && *argv[0] ? argv[0] : "streamsim";
-  run.program = sweep.program = replay.program = reportArgs.program = program;
+  run.program = sweep.program = replay.program = reportArgs.program = workloadWorker.program = program;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -177,6 +183,7 @@ int runCli(int argc, char** argv) {
       return kExitBadInput;
     }
     if (replayStore->count() > 0) replay.stateStore = ckReplay.stateStore;
+    replay.workload.timeMode = ckReplay.timeMode;  // --time-mode: a workload's, as its line says
     return replayCommand(replay, std::cout, std::cerr);
   }
   if (*mergeCmd) return mergeCommand(merge, std::cout, std::cerr);

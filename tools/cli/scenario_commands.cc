@@ -320,6 +320,8 @@ int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
     return kExitBadInput;
   }
   options.run.references = harness::makeReferenceCache();  // this worker's fault-free runs
+  // The replay lines name this program, as the parent's (it started the worker as argv[0]).
+  options.programName = args.program;
   return serveOnStdio("workload-worker", err, [&](const std::string& request) {
     return harness::serveWorkloadRequest(config, options, request);
   });
@@ -500,11 +502,19 @@ Result<sim::FaultPlan> planArg(const std::string& text) {
   return p;
 }
 
-// `replay <workload> --seed S [--state-store X] [--plan JSON] [--files 0,3|none]`: a generated
-// workload's case (what sweepWorkload's replay lines say).
-int replayWorkload(const ReplayArgs& args, harness::WorkloadKind kind, std::ostream& out, std::ostream& err) {
-  harness::WorkloadConfig config =
-      harness::standardWorkload(kind, args.stateStore.empty() ? "memory" : args.stateStore);
+// `replay <workload> --seed S [--state-store X] [--output-schema DDL] [--time-mode M] [--oracle O]...
+// [--determinism] [--batch-split] [--plan JSON] [--files 0,3|none]`: a generated workload's case
+// (what harness::replayCommand's lines say).
+int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
+  harness::WorkloadReplayArgs w = args.workload;
+  w.workload = args.file;
+  w.stateStore = args.stateStore;
+  harness::WorkloadConfig config;
+  harness::RunOptions run;
+  if (Status st = harness::workloadForReplay(w, config, run); !st.ok()) {
+    err << "streamsim replay: " << args.file << ": " << st.message() << "\n";
+    return kExitBadInput;
+  }
   harness::RunCase c;
   c.seed = args.seed;
   c.plan = harness::planFor(config, args.seed);
@@ -535,7 +545,7 @@ int replayWorkload(const ReplayArgs& args, harness::WorkloadKind kind, std::ostr
     c.files = files;
   }
   out << fmt::format("replaying workload {} seed {}\n{}\n", config.name, args.seed, c.plan.toString());
-  harness::RunResult r = harness::runCase(config, c);
+  harness::RunResult r = harness::runCase(config, c, run);
   out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
                      r.batches, r.crashes, r.restarts, r.fingerprintHex());
   if (r.passed()) return kExitOk;
@@ -547,10 +557,8 @@ int replayWorkload(const ReplayArgs& args, harness::WorkloadKind kind, std::ostr
 
 int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
   std::error_code ec;
-  if (!std::filesystem::exists(args.file, ec)) {
-    if (auto kind = harness::parseWorkloadKind(args.file); kind.ok() && *kind != harness::WorkloadKind::kCustom)
-      return replayWorkload(args, *kind, out, err);
-  }
+  if (!std::filesystem::exists(args.file, ec) && harness::isWorkloadName(args.file))
+    return replayWorkload(args, out, err);
   auto sc = harness::loadScenario(args.file);
   if (!sc.ok()) {
     err << sc.status().message() << "\n";

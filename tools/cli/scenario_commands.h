@@ -59,15 +59,21 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 // answers "<seed>" lines on stdin with the seed's outcome (harness::serveWorkloadRequest).
 struct WorkloadWorkerArgs {
   harness::PythonWorkloadSpec spec;
+  std::string program = "streamsim";  // the program its seeds' replay lines name (argv[0])
 };
 int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err);
 
 struct ReplayArgs {
   std::string program = "streamsim";
-  std::string file;  // a scenario file, or a standard workload's name (count, dedup, ...)
+  // A scenario file, or a workload (harness::isWorkloadName: count, dedup, ..., a registered
+  // processor, file.py:Class).
+  std::string file;
   uint64_t seed = 0;
   std::string plan;
   std::string files;       // workloads: the landing files taking part ("0,3", "none")
+  // Workloads: what harness::replayCommand's line says of the workload besides `file` (its
+  // `workload`) and `stateStore`: --output-schema, --time-mode, --oracle, --determinism, --batch-split.
+  harness::WorkloadReplayArgs workload;
   std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)
   bool trace = false;
   std::string keep;  // --keep DIR

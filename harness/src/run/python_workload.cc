@@ -1,9 +1,6 @@
 // Generated-workload sweeps of a Python processor file (run/python_workload.h).
 #include "streamsim/harness/run/python_workload.h"
 
-#include <algorithm>
-
-#include "streamsim/harness/python_processors.h"
 
 namespace streamsim::harness {
 
@@ -16,19 +13,14 @@ std::vector<std::string> PythonWorkloadSpec::workerArgs() const {
 
 Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config,
                           SweepOptions& options) {
-  config.kind = WorkloadKind::kCustom;
-  config.name = spec.file + ":" + spec.className;
-  STREAMSIM_ASSIGN_OR_RETURN(
-      config.processor, loadPythonProcessor({spec.file, spec.className, spec.outputSchemaDDL, false, {}}));
-  config.outputSchema = spec.outputSchemaDDL;
-  STREAMSIM_ASSIGN_OR_RETURN(config.timeMode, parseTimeMode(spec.timeMode));
-  config.oracles = spec.oracles;
-  auto asks = [&](const char* name) {
-    return std::find(spec.oracles.begin(), spec.oracles.end(), name) != spec.oracles.end();
-  };
-  options.run.batchSplit = asks("batch_split");
-  options.run.determinism = asks("determinism");
-  return Status::OK();
+  // The workload a replay line `replay file.py:Class ...` names: one rebuild for both.
+  WorkloadReplayArgs args;
+  args.workload = spec.file + ":" + spec.className;
+  args.stateStore = config.stateStore;
+  args.outputSchema = spec.outputSchemaDDL;
+  args.timeMode = spec.timeMode;
+  args.oracles = spec.oracles;
+  return workloadForReplay(args, config, options.run);
 }
 
 }  // namespace streamsim::harness

@@ -1,10 +1,13 @@
 // The sweep runner and the RapidCheck shrink search (sweep.h).
 #include "streamsim/harness/sweep.h"
 
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
+#include "streamsim/tws/processor_registry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cinttypes>
 #include <cstdio>
 #include <atomic>
@@ -66,9 +69,118 @@ ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing, cons
   return out;
 }
 
-std::string replayCommand(const WorkloadConfig& config, const RunCase& c, const std::string& program) {
-  std::string cmd = fmt::format("{} replay {} --seed {}", program, config.name, c.seed);
-  if (config.stateStore != "memory") cmd += " --state-store " + config.stateStore;
+namespace {
+
+// `file.py:Class` -> {file.py, Class}; nullopt for another name.
+std::optional<std::pair<std::string, std::string>> pythonRef(const std::string& name) {
+  const size_t colon = name.rfind(':');
+  if (colon == std::string::npos || colon < 3 || name.compare(colon - 3, 3, ".py") != 0 || colon + 1 == name.size())
+    return std::nullopt;
+  return std::make_pair(name.substr(0, colon), name.substr(colon + 1));
+}
+
+bool names(const std::vector<std::string>& list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// The workload a replay line names, its processor not loaded.
+Result<WorkloadConfig> replayBase(const WorkloadReplayArgs& args, RunOptions& run) {
+  const std::string store = args.stateStore.empty() ? "memory" : args.stateStore;
+  WorkloadConfig c;
+  if (auto kind = parseWorkloadKind(args.workload); kind.ok() && *kind != WorkloadKind::kCustom) {
+    c = standardWorkload(*kind, store);
+  } else {
+    c = standardWorkload(WorkloadKind::kCustom, store);
+    c.name = c.processorRef = args.workload;
+  }
+  c.outputSchema = args.outputSchema;
+  if (!args.timeMode.empty()) {
+    STREAMSIM_ASSIGN_OR_RETURN(c.timeMode, parseTimeMode(args.timeMode));
+  }
+  c.oracles = args.oracles;
+  run.determinism = args.determinism || names(args.oracles, "determinism");
+  run.batchSplit = args.batchSplit || names(args.oracles, "batch_split");
+  return c;
+}
+
+// Why a replay line cannot rebuild `config` as it is ("" when it can): the first test hook or
+// field that differs from what replayBase rebuilds from the line's arguments.
+std::string whyNotRebuilt(const WorkloadConfig& c, const WorkloadConfig& r) {
+  if (c.wrapOperator) return "it wraps the stateful operator (WorkloadConfig::wrapOperator, a test hook)";
+  if (c.wrapSource) return "it wraps the file source (WorkloadConfig::wrapSource, a test hook)";
+  if (c.customSink) return "it replaces the sink (WorkloadConfig::customSink, a test hook)";
+  if (c.reference) return "its reference oracle is a function of this program (WorkloadConfig::reference)";
+  if (c.kind == WorkloadKind::kCustom && c.processorRef.empty())
+    return "its processor is a factory only this program knows: register it (STREAMSIM_REGISTER_PROCESSOR) "
+           "in a runner built with streamsim_add_runner and set WorkloadConfig::processorRef to its name";
+  const std::pair<const char*, bool> fields[] = {
+      {"kind", c.kind == r.kind},
+      {"spec (the generated input)", c.spec == r.spec},
+      {"knobs (the fault knobs)", c.knobs == r.knobs},
+      {"triggerInterval", c.triggerInterval == r.triggerInterval},
+      {"drainMs", c.drainMs == r.drainMs},
+      {"watermarkDelay", c.watermarkDelay == r.watermarkDelay},
+      {"timeoutMs", c.timeoutMs == r.timeoutMs},
+      {"ttlMs", c.ttlMs == r.ttlMs},
+      {"windowMs", c.windowMs == r.windowMs},
+      {"partitions", c.partitions == r.partitions},
+      {"taskRetries", c.taskRetries == r.taskRetries},
+      {"sink", c.sink == r.sink},
+      {"workloadSeed", c.workloadSeed == r.workloadSeed},
+      {"workloadVariety", c.workloadVariety == r.workloadVariety},
+      {"stateBound", c.stateBound == r.stateBound},
+      {"stateBoundPerKey", c.stateBoundPerKey == r.stateBoundPerKey},
+  };
+  for (const auto& [field, same] : fields)
+    if (!same)
+      return fmt::format("its {} differs from the standard {} workload's, which the CLI rebuilds", field,
+                         workloadKindName(c.kind));
+  return "";
+}
+
+}  // namespace
+
+bool isWorkloadName(const std::string& name) {
+  if (parseWorkloadKind(name).ok() || pythonRef(name)) return true;
+  return ProcessorRegistry::factory(name).ok();
+}
+
+Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config, RunOptions& run) {
+  STREAMSIM_ASSIGN_OR_RETURN(config, replayBase(args, run));
+  if (config.kind != WorkloadKind::kCustom) return Status::OK();
+  if (auto py = pythonRef(args.workload)) {
+    STREAMSIM_ASSIGN_OR_RETURN(config.processor,
+                               loadPythonProcessor({py->first, py->second, config.outputSchema, false, {}}));
+  } else {
+    STREAMSIM_ASSIGN_OR_RETURN(config.processor, ProcessorRegistry::factory(args.workload));
+  }
+  return Status::OK();
+}
+
+Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c, const std::string& program,
+                                  const RunOptions& run) {
+  WorkloadReplayArgs args;
+  args.workload = config.kind == WorkloadKind::kCustom ? config.processorRef : std::string(workloadKindName(config.kind));
+  args.stateStore = config.stateStore == "memory" ? "" : config.stateStore;
+  args.outputSchema = config.outputSchema;
+  if (config.timeMode != TimeMode::kNone) args.timeMode = std::string(timeModeName(config.timeMode));
+  args.oracles = config.oracles;
+  args.determinism = run.determinism && !names(config.oracles, "determinism");
+  args.batchSplit = run.batchSplit && !names(config.oracles, "batch_split");
+  RunOptions rebuiltRun;
+  auto rebuilt = replayBase(args, rebuiltRun);
+  std::string why = rebuilt.ok() ? whyNotRebuilt(config, *rebuilt) : rebuilt.status().message();
+  if (why.empty() && (rebuiltRun.determinism != run.determinism || rebuiltRun.batchSplit != run.batchSplit))
+    why = "its oracles name determinism or batch_split without running them (RunOptions)";
+  if (!why.empty()) return Status::FailedPrecondition("no replay line: " + why);
+
+  std::string cmd = fmt::format("{} replay {} --seed {}", program, shellQuote(args.workload), c.seed);
+  if (!args.stateStore.empty()) cmd += " --state-store " + args.stateStore;
+  if (!args.outputSchema.empty()) cmd += " --output-schema " + shellQuote(args.outputSchema);
+  if (!args.timeMode.empty()) cmd += " --time-mode " + args.timeMode;
+  for (const std::string& o : args.oracles) cmd += " --oracle " + shellQuote(o);
+  if (args.determinism) cmd += " --determinism";
+  if (args.batchSplit) cmd += " --batch-split";
   cmd += " --plan " + shellQuote(c.plan.toJson());
   if (c.files) {
     std::string list;
@@ -79,7 +191,8 @@ std::string replayCommand(const WorkloadConfig& config, const RunCase& c, const 
 }
 
 nlohmann::json SeedOutcome::toJson() const {
-  nlohmann::json j{{"seed", seed}, {"passed", passed}, {"fingerprint", fingerprint}, {"plan", plan}};
+  nlohmann::json j{{"seed", seed}, {"fingerprint", fingerprint}, {"plan", plan}};
+  writeJson(j);
   if (!violations.empty()) {
     j["violations"] = nlohmann::json::array();
     for (const auto& v : violations) j["violations"].push_back(v.toJson());
@@ -92,20 +205,20 @@ nlohmann::json SeedOutcome::toJson() const {
                    {"events", shrunk->events},
                    {"originalFaults", shrunk->originalFaults},
                    {"originalFiles", shrunk->originalFiles},
-                   {"runs", shrunk->runs}};
+                   {"runs", shrunk->runs},
+                   {"fingerprint", shrunk->fingerprint}};
   }
   if (!replay.empty()) j["replay"] = replay;
-  if (downtimeMs > 0) j["downtimeMs"] = downtimeMs;
+  if (!noReplay.empty()) j["noReplay"] = noReplay;
   return j;
 }
 
 SeedOutcome SeedOutcome::fromJson(const nlohmann::json& j) {
   SeedOutcome o;
   o.seed = j.value("seed", uint64_t{0});
-  o.passed = j.value("passed", true);
   o.fingerprint = j.value("fingerprint", "");
   o.plan = j.value("plan", "");
-  o.downtimeMs = j.value("downtimeMs", DurationMs{0});
+  if (auto account = SeedAccount::readJson(j, o.plan); account.ok()) static_cast<SeedAccount&>(o) = *account;
   if (j.contains("violations"))
     for (const auto& v : j["violations"]) o.violations.push_back(Violation::fromJson(v));
   o.error = j.value("error", "");
@@ -120,9 +233,11 @@ SeedOutcome SeedOutcome::fromJson(const nlohmann::json& j) {
     sc.originalFaults = s.value("originalFaults", size_t{0});
     sc.originalFiles = s.value("originalFiles", size_t{0});
     sc.runs = s.value("runs", 0);
+    sc.fingerprint = s.value("fingerprint", "");
     o.shrunk = sc;
   }
   o.replay = j.value("replay", "");
+  o.noReplay = j.value("noReplay", "");
   return o;
 }
 
@@ -141,6 +256,7 @@ std::optional<uint64_t> SweepReport::firstFailingSeed() const {
 nlohmann::json SweepReport::toJson() const {
   nlohmann::json j{{"workload", workload}, {"outcomes", nlohmann::json::array()}};
   for (const auto& o : outcomes) j["outcomes"].push_back(o.toJson());
+  j["totals"] = totals().toJson();
   return j;
 }
 
@@ -150,6 +266,7 @@ Result<SweepReport> SweepReport::fromJson(const nlohmann::json& j) {
   SweepReport r;
   r.workload = j.value("workload", "");
   for (const auto& o : j["outcomes"]) r.outcomes.push_back(SeedOutcome::fromJson(o));
+  if (j.contains("totals") && j["totals"].is_object()) r.seconds = j["totals"].value("seconds", 0.0);
   return r;
 }
 
@@ -165,8 +282,18 @@ Status SweepReport::merge(const SweepReport& other) {
       return Status::InvalidArgument(fmt::format("seed {} is in both sweep reports (overlapping shards)", o.seed));
     outcomes.push_back(o);
   }
+  seconds += other.seconds;
   std::sort(outcomes.begin(), outcomes.end(), [](const auto& a, const auto& b) { return a.seed < b.seed; });
   return Status::OK();
+}
+
+SweepTotals SweepReport::totals() const {
+  SweepTotals t;
+  t.unit = "workload";
+  t.scenarios = 1;
+  for (const auto& o : outcomes) t.add(o, o.violations.size());
+  t.seconds = seconds;
+  return t;
 }
 
 std::string SweepReport::summary() const {
@@ -176,42 +303,58 @@ std::string SweepReport::summary() const {
     out += fmt::format("FAIL {} seed {}\n", workload, o.seed);
     if (!o.error.empty()) out += "  run error: " + o.error + "\n";
     for (const auto& v : o.violations) out += "  " + v.toString();
-    if (o.shrunk) out += "  shrunk to: " + o.shrunk->sizes() + "\n";
+    if (o.shrunk) out += fmt::format("  shrunk to: {}, trace {}\n", o.shrunk->sizes(), o.shrunk->fingerprint);
     if (!o.replay.empty()) out += "  replay: " + o.replay + "\n";
+    if (!o.noReplay.empty()) {
+      const std::string c = o.shrunk ? o.shrunk->minimal.toJson().dump()
+                                     : fmt::format("{{\"seed\":{},\"plan\":{}}}", o.seed, o.plan);
+      out += fmt::format("  {}; runCase(config, RunCase::fromJson({})) in this program reproduces it\n", o.noReplay, c);
+    }
   }
-  size_t down = 0;
-  for (const auto& o : outcomes) down += o.downtimeMs > 0 ? 1 : 0;
-  out += fmt::format("{} {}: {} seeds, {} failed, downtime in {} seeds\n", failures() ? "FAIL" : "PASS", workload,
-                     outcomes.size(), failures(), down);
+  const SweepTotals t = totals();
+  out += fmt::format("{} {}: {} seeds, {} failed, downtime in {} seeds\n", t.failed ? "FAIL" : "PASS", workload,
+                     t.seeds, t.failed, t.seedsWithDowntime);
+  out += t.line() + "\n";
   return out;
 }
 
 SeedOutcome runWorkloadSeed(const WorkloadConfig& config, uint64_t seed, const SweepOptions& options) {
+  const auto s0 = std::chrono::steady_clock::now();
   SeedOutcome o;
   o.seed = seed;
   RunCase rc;
   rc.seed = seed;
-  rc.plan = planFor(config, seed);
+  rc.plan = planFor(config, seed, workloadReach(config, seed, options.run.references.get()));
   o.plan = rc.plan.toJson();
   RunOptions ro = options.run;
   if (options.determinismEvery > 0 && (seed - options.firstSeed) % static_cast<uint64_t>(options.determinismEvery) == 0)
     ro.determinism = true;
   RunResult r = runCase(config, rc, ro);
   o.fingerprint = r.fingerprintHex();
+  o.faults = r.faults;
+  o.crashes = r.crashes;
+  o.restarts = r.restarts;
   o.downtimeMs = r.downtimeMs;
+  o.oracleChecks = r.oracleChecks;
+  o.runs = 1 + r.oracleRuns;
   o.violations = r.violations;
   if (!r.error.ok()) o.error = r.error.message();
   o.passed = r.passed();
   if (!o.passed) {
+    RunOptions so = ro;
+    Result<std::string> line = Status::OK();
     if (options.shrink) {
-      RunOptions so = ro;
       so.determinism = ro.determinism && !r.violations.empty() && r.violations.front().oracle == "determinism";
       o.shrunk = shrinkCase(config, rc, failureKind(r), so, options.shrinkMaxRuns);
-      o.replay = replayCommand(config, o.shrunk->minimal, options.programName);
+      o.runs += o.shrunk->runs + 1;
+      line = replayCommand(config, o.shrunk->minimal, options.programName, so);
     } else {
-      o.replay = replayCommand(config, rc, options.programName);
+      line = replayCommand(config, rc, options.programName, so);
     }
+    if (line.ok()) o.replay = *line;
+    else o.noReplay = line.status().message();
   }
+  o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
   return o;
 }
 
@@ -225,6 +368,7 @@ std::string serveWorkloadRequest(const WorkloadConfig& config, const SweepOption
 }
 
 SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
   const std::vector<uint64_t> seeds =
       shardSeeds(options.firstSeed, options.seeds, options.shardIndex, options.shardCount);
   std::vector<std::optional<SeedOutcome>> outcomes(seeds.size());
@@ -282,6 +426,7 @@ SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& opti
     if (options.stopAtFirstFailure && o->seed > cut) continue;
     report.outcomes.push_back(std::move(*o));
   }
+  report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return report;
 }
 

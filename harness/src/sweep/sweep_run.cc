@@ -118,10 +118,14 @@ Result<Built> buildQuery(const WorkloadConfig& c) {
         break;
       }
       default:
-        if (!c.processor) return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor");
         s.processorFactory = c.processor;
+        if (!s.processorFactory && !c.processorRef.empty()) {
+          STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory, ProcessorRegistry::factory(c.processorRef));
+        }
+        if (!s.processorFactory)
+          return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor or processorRef");
         s.timeMode = c.timeMode;
-        s.processorName = c.name;
+        s.processorName = c.processorRef.empty() ? c.name : c.processorRef;
         break;
     }
     if (s.timeMode == TimeMode::kEventTime) df = df.withWatermark("event_time", c.watermarkDelay);
@@ -252,6 +256,7 @@ class ReferenceCache {
  public:
   std::mutex mu;
   std::map<std::string, std::shared_ptr<const RunResult>> runs;
+  std::map<uint64_t, sim::Reach> reach;  // per workload seed
 };
 
 std::shared_ptr<ReferenceCache> makeReferenceCache() { return std::make_shared<ReferenceCache>(); }
@@ -347,18 +352,23 @@ sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
   return sim::generateWorkload(sim::Random(workloadSeed(c, seed)).split("workload"), c.spec);
 }
 
-sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) {
-  sim::FaultPlan p = sim::generateFaultPlan(sim::Random(seed).split("faults"), c.knobs);
+sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed, const sim::Reach& reach) {
+  sim::FaultPlan p = sim::generateFaultPlan(sim::Random(seed).split("faults"), c.knobs, reach);
   p.seed = seed;
   return p;
 }
 
+sim::FaultPlan planFor(const WorkloadConfig& c, uint64_t seed) { return planFor(c, seed, workloadReach(c, seed)); }
+
 namespace {
 
 // What restart_equivalence's runs need besides a plain run: Spark's no-data batch rule set aside
-// (QueryOptions::noDataBatchBeforeFirstBatchOfRun) and the committed state after the run.
+// (QueryOptions::noDataBatchBeforeFirstBatchOfRun) and the committed state after the run; what
+// workloadReach's run records.
 struct RunExtras {
+  bool recordReach = false;
   bool noDataBatchBeforeFirstBatchOfRun = false;
+  bool readCommittedState = false;
   std::vector<std::string> committedState;  // out: dumpCommittedState without timers
   Status stateError;
 };
@@ -384,6 +394,10 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   so.faultPlan = rc.plan;
   so.traceEngine = traced;
   SimEnv sim(so);
+  if (extras != nullptr && extras->recordReach) {
+    sim.injector().recordReach();
+    sim.recordSchedulingChoices();
+  }
   auto built = buildQuery(c);
   if (!built.ok()) {
     r.error = built.status();
@@ -459,7 +473,7 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   built->readSink(sim, r);
   r.delivered = built->delivered;
   const StateStoreKind store = c.stateStore == "rocksdb" ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
-  if (extras != nullptr) {
+  if (extras != nullptr && extras->readCommittedState) {
     auto state = dumpCommittedState(sim.env(), kCheckpoint, store, false);
     if (state.ok()) extras->committedState = std::move(*state);
     else extras->stateError = state.status();
@@ -478,6 +492,24 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
 }
 
 }  // namespace
+
+sim::Reach workloadReach(const WorkloadConfig& c, uint64_t seed, ReferenceCache* cache) {
+  const uint64_t w = workloadSeed(c, seed);
+  if (cache != nullptr) {
+    std::lock_guard<std::mutex> lock(cache->mu);
+    if (auto it = cache->reach.find(w); it != cache->reach.end()) return it->second;
+  }
+  RunCase plain;  // the seed's workload, no faults
+  plain.seed = seed;
+  RunExtras extras;
+  extras.recordReach = true;
+  sim::Reach reach = simulateWorkload(c, plain, workloadFor(c, seed), /*traced=*/false, &extras).reach;
+  if (cache != nullptr) {
+    std::lock_guard<std::mutex> lock(cache->mu);
+    cache->reach.emplace(w, reach);
+  }
+  return reach;
+}
 
 RunResult simulate(const WorkloadConfig& c, const RunCase& rc, bool traceEngine) {
   return simulateWorkload(c, rc, workloadFor(c, rc.seed), traceEngine);
@@ -581,6 +613,7 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
           sim::CrashFault{std::string(faults::kCommitsAfterWrite), b, -1, 1, b % 2 == 1 ? downtime : 0});
     RunExtras a, b;
     a.noDataBatchBeforeFirstBatchOfRun = b.noDataBatchBeforeFirstBatchOfRun = true;
+    a.readCommittedState = b.readCommittedState = true;
     RunResult ra = simulateWorkload(c, restarted, w, true, &a);
     RunCase paused = rc;
     paused.plan = referencePlan(rc.plan);
@@ -614,7 +647,7 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
 RunResult runSeed(const WorkloadConfig& c, uint64_t seed, const RunOptions& o) {
   RunCase rc;
   rc.seed = seed;
-  rc.plan = planFor(c, seed);
+  rc.plan = planFor(c, seed, workloadReach(c, seed, o.references.get()));
   return runCase(c, rc, o);
 }
 

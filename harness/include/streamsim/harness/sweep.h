@@ -4,8 +4,10 @@
 // followed by a driver restart from the same writer — then applies the oracles against the
 // fault-free run of the same batch plan. sweepWorkload() runs N seeded fault plans on J threads
 // (each seed independent: results do not depend on J), shrinks a failure with RapidCheck's
-// shrinking search and prints a replay command. Everything here is a value; runCase() and
-// sweepWorkload() may be called from several threads at once.
+// shrinking search and prints a replay command the CLI runs (or, for a workload no CLI can
+// rebuild — a test's own hooks —, says why there is none), and ends with the totals of
+// run/totals.h. Everything here is a value; runCase() and sweepWorkload() may be called from
+// several threads at once.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/harness/run/shrink.h"
+#include "streamsim/harness/run/totals.h"
 #include "streamsim/operator.h"
 #include "streamsim/progress.h"
 #include "streamsim/query.h"
@@ -80,6 +83,11 @@ struct WorkloadConfig {
 
   // kCustom: the processor, its time mode, its output schema (file sink) and event-time column.
   ProcessorFactory processor;
+  // kCustom: where `processor` comes from, as a replay line names it — a processor registered
+  // under this name (ProcessorRegistry; `processor` may then stay empty) or `file.py:Class`
+  // (preparePythonSweep). Empty: only `processor` knows it (a test's own class); the CLI cannot
+  // rebuild the workload and a failing seed says so instead of printing a replay line.
+  std::string processorRef;
   TimeMode timeMode = TimeMode::kNone;
   std::string outputSchema;  // DDL of the output rows (file sink); default per kind
   // Test hooks: wrap the stateful operator or the file source (broken engine variants), replace
@@ -125,12 +133,20 @@ struct RunResult : RunOutcome {
 
 // The workload a seed generates (WorkloadConfig::workloadSeed wins when set).
 sim::Workload workloadFor(const WorkloadConfig& config, uint64_t seed);
-// The generated fault plan of a seed (knobs from config, plan.seed = seed).
-sim::FaultPlan planFor(const WorkloadConfig& config, uint64_t seed);
 
 // Fault-free reference runs shared by the seeds of a sweep (keyed by workload seed, landing
-// faults and files). Thread-safe.
+// faults and files), and the reach of the seeds' workloads. Thread-safe.
 class ReferenceCache;
+
+// Where the fault-free run of the seed's workload went (its fault points per batch, its
+// scheduling choices): what the seed's generated plan aims at. `cache` (a sweep's) keeps it per
+// workload seed.
+sim::Reach workloadReach(const WorkloadConfig& config, uint64_t seed, ReferenceCache* cache = nullptr);
+// The generated fault plan of a seed: the config's knobs aimed at `reach` the way scenario sweeps
+// aim theirs (sim::generateFaultPlan with a Reach), plan.seed = seed.
+sim::FaultPlan planFor(const WorkloadConfig& config, uint64_t seed, const sim::Reach& reach);
+// planFor aimed at the seed's own workloadReach.
+sim::FaultPlan planFor(const WorkloadConfig& config, uint64_t seed);
 
 struct RunOptions {
   bool oracles = true;         // false: just run (the reference run)
@@ -174,22 +190,44 @@ FailureKind failureKind(const RunResult& r);
 ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing, const FailureKind& kind,
                       const RunOptions& options = {}, int maxRuns = 400);
 
-// `<program> replay <workload> --seed S [--state-store rocksdb] --plan '<json>' [--files 0,3]`:
-// the CLI runs it for the standard workloads (standardWorkload(kind, store)) and prints the
-// run's fingerprint (RunResult::fingerprintHex).
-std::string replayCommand(const WorkloadConfig& config, const RunCase& c,
-                          const std::string& program = "streamsim");
+// What a workload's replay line names: the CLI's `replay <workload> ...` arguments.
+struct WorkloadReplayArgs {
+  std::string workload;      // a standard workload (count, ...), a registered processor, or file.py:Class
+  std::string stateStore;    // --state-store ("" = memory)
+  std::string outputSchema;  // --output-schema: DDL of the output rows
+  std::string timeMode;      // --time-mode ("" = None)
+  std::vector<std::string> oracles;  // --oracle (WorkloadConfig::oracles)
+  bool determinism = false;  // --determinism (RunOptions; also when `oracles` names it)
+  bool batchSplit = false;   // --batch-split (RunOptions; also when `oracles` names it)
+};
+// Whether `name` is a workload a replay line may name: a standard workload's, `file.py:Class`,
+// or a processor this program registered.
+bool isWorkloadName(const std::string& name);
+// The workload (and the run options) a replay line names, its processor loaded: the standard
+// workload of that kind, or standardWorkload(kCustom) with the registered processor or the
+// Python class (which takes the GIL). InvalidArgument for an unknown name or time mode.
+Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config, RunOptions& run);
 
-struct SeedOutcome {
+// `<program> replay <workload> --seed S [--state-store X] [--output-schema DDL] [--time-mode M]
+// [--oracle O]... [--determinism] [--batch-split] --plan '<json>' [--files 0,3]`: the CLI rebuilds
+// the workload with workloadForReplay and prints the run's fingerprint (RunResult::fingerprintHex).
+// FailedPrecondition saying why when the line could not rebuild `config` and `run` as they are
+// (a test hook, a processor without processorRef, knobs other than the standard workload's).
+Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c,
+                                  const std::string& program = "streamsim", const RunOptions& run = {});
+
+// A seed of a workload sweep: its account (run/totals.h: passed, faults planned and fired,
+// crashes, restarts, downtime, oracle checks, runs, wall time) and what the report prints of it.
+struct SeedOutcome : SeedAccount {
   uint64_t seed = 0;
-  bool passed = true;
   std::string fingerprint;
   std::string plan;  // the seed's plan as JSON
   std::vector<Violation> violations;
   std::string error;
   std::optional<ShrunkCase> shrunk;
-  std::string replay;
-  DurationMs downtimeMs = 0;  // the driver down after the plan's crashes (virtual time)
+  std::string replay;    // the replay line (of the shrunk case when shrunk), or empty and:
+  std::string noReplay;  // why no CLI can replay it (replayCommand's error)
+  // The report's and the workers' format (SeedAccount's fields among them).
   nlohmann::json toJson() const;
   static SeedOutcome fromJson(const nlohmann::json& j);
 };
@@ -217,13 +255,17 @@ struct SweepOptions {
 struct SweepReport {
   std::string workload;
   std::vector<SeedOutcome> outcomes;  // ascending seed
+  double seconds = 0;  // wall time (of the shards added up, after merge)
   int failures() const;
   std::optional<uint64_t> firstFailingSeed() const;
   nlohmann::json toJson() const;
   static Result<SweepReport> fromJson(const nlohmann::json& j);
   // Adds another shard's outcomes (same workload), keeping seeds ascending and unique.
   Status merge(const SweepReport& other);
-  // One line per failing seed (violation, shrunk sizes, replay) and a PASS/FAIL total.
+  // The totals of its seeds (SweepTotals::add; unit "workload").
+  SweepTotals totals() const;
+  // One block per failing seed (violation, shrunk sizes, replay line or why there is none), a
+  // PASS/FAIL line and the TOTAL line.
   std::string summary() const;
 };
 

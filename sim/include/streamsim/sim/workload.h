@@ -37,6 +37,7 @@ struct WorkloadSpec {
   DurationMs arrivalInterval = 1000;  // between two files' arrivals
   std::string dir = "/landing";
   std::string filePrefix = "part-";   // files are <dir>/<prefix><00000>.json
+  bool operator==(const WorkloadSpec&) const = default;
 };
 
 // Every number must be in range (counts >= 0, keys >= 1, fractions in [0, 1], ...).

@@ -23,7 +23,8 @@ struct PythonWorkloadSpec {
 };
 
 // The workload (events event_id, key, event_time, value grouped by key; kCustom with the
-// processor loaded) and what its oracles ask of the sweep (batch_split and determinism runs).
+// processor loaded) and what its oracles ask of the sweep (batch_split and determinism runs):
+// workloadForReplay of `file:Class` (sweep.h), so that its sweeps' replay lines rebuild it.
 Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config,
                           SweepOptions& options);
 
