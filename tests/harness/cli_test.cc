@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <string>
 
@@ -211,6 +212,61 @@ TEST(Cli, ShrunkCaseAndItsReplayCommandReproduceTheFailure) {
   EXPECT_NE(r.text.find("minimal case 0 faults (of "), std::string::npos) << r.text;
   EXPECT_EQ(replayCommandIn(r.text, "minimal case"), cmd) << r.text;
   std::filesystem::remove(f);
+}
+
+// `sweep --json` and `--junit` carry each seed's faults: planned and fired (point, batch), the
+// JUnit test cases with time= and classname = the scenario's file path.
+TEST(Cli, SweepJsonAndJunitCarryEachSeedsFaultsAndTimes) {
+  std::string f = scenario("crash/offsets_after_write.yaml");
+  std::string base = (std::filesystem::temp_directory_path() /
+                      ("streamsim_reports_" + std::to_string(::getpid()))).string();
+  Out s = runCli("sweep " + f + " --seeds 4 --no-progress --json " + base + ".json --junit " + base + ".xml");
+  ASSERT_EQ(s.code, 0) << s.text;
+  std::ifstream jin(base + ".json");
+  auto j = nlohmann::json::parse(jin, nullptr, false);
+  ASSERT_FALSE(j.is_discarded());
+  ASSERT_EQ(j["results"].size(), 4u) << j.dump(2);
+  std::map<uint64_t, std::pair<int, std::string>> faults;  // seed -> (planned, fired as JUnit says)
+  int fired = 0;
+  for (const auto& r : j["results"]) {
+    const auto& fa = r.at("faults");
+    ASSERT_TRUE(fa.at("planned").is_number_integer()) << r.dump(2);
+    ASSERT_TRUE(fa.at("plannedFired").is_number_integer()) << r.dump(2);
+    EXPECT_LE(fa["plannedFired"].get<int>(), fa["planned"].get<int>()) << r.dump(2);
+    std::string text;
+    for (const auto& x : fa.at("fired")) {
+      ASSERT_TRUE(x.at("point").is_string() && x.at("batch").is_number_integer()) << r.dump(2);
+      text += fmt::format("{}{} at {} (batch {}{})", text.empty() ? "" : "; ", x["kind"].get<std::string>(),
+                          x["point"].get<std::string>(), x["batch"].get<int64_t>(),
+                          x.contains("partition") ? fmt::format(", partition {}", x["partition"].get<int>()) : "");
+      ++fired;
+    }
+    faults[r["seed"].get<uint64_t>()] = {fa["planned"].get<int>(), text.empty() ? "none" : text};
+    EXPECT_EQ(r.at("file"), f);
+    EXPECT_TRUE(r.at("seconds").is_number()) << r.dump(2);
+  }
+  EXPECT_GT(fired, 0) << j.dump(2);  // the plans aim at what the run reaches
+  EXPECT_EQ(j.at("totals").at("seeds"), 4);
+
+  std::ifstream xin(base + ".xml");
+  std::string x((std::istreambuf_iterator<char>(xin)), {});
+  EXPECT_NE(x.find("<testsuites tests=\"4\" failures=\"0\" time=\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<testsuite name=\"" + f + "\" tests=\"4\" failures=\"0\" time=\""), std::string::npos) << x;
+  for (const auto& [seed, planned] : faults) {
+    const std::string testcase = fmt::format("<testcase classname=\"{}\" name=\"seed {}\" time=\"", f, seed);
+    const size_t at = x.find(testcase);
+    ASSERT_NE(at, std::string::npos) << testcase << "\n" << x;
+    const std::string time = x.substr(at + testcase.size(), x.find('"', at + testcase.size()) - at - testcase.size());
+    EXPECT_NO_THROW(std::stod(time)) << time;
+    const size_t end = x.find("</testcase>", at);
+    const std::string props = x.substr(at, end - at);
+    EXPECT_NE(props.find(fmt::format("<property name=\"faults.planned\" value=\"{}\"/>", planned.first)),
+              std::string::npos) << props;
+    EXPECT_NE(props.find(fmt::format("<property name=\"faults.fired\" value=\"{}\"/>", planned.second)),
+              std::string::npos) << props;
+  }
+  std::filesystem::remove(base + ".json");
+  std::filesystem::remove(base + ".xml");
 }
 
 TEST(Cli, MergeShardReportsCoversEverySeedOnce) {
