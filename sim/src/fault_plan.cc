@@ -382,58 +382,6 @@ std::string FaultPlan::toString() const {
   return out;
 }
 
-FaultPlan FaultPlan::without(size_t i) const {
-  FaultPlan out = *this;
-  out.faults.erase(out.faults.begin() + static_cast<std::ptrdiff_t>(i));
-  return out;
-}
-
-std::vector<FaultPlan> FaultPlan::shrinks() const {
-  std::vector<FaultPlan> out;
-  for (size_t i = 0; i < faults.size(); ++i) out.push_back(without(i));
-  for (size_t i = 0; i < faults.size(); ++i) {
-    FaultPlan p = *this;
-    bool changed = std::visit(Overloaded{
-                                  [](CrashFault& f) {
-                                    bool c = f.nth != 1 || f.partition != -1 || f.downtime != 0;
-                                    f.nth = 1;
-                                    f.partition = -1;
-                                    f.downtime = 0;
-                                    return c;
-                                  },
-                                  [](TaskFailureFault& f) {
-                                    bool c = f.count > 1;
-                                    f.count = std::min(f.count, 1);
-                                    return c;
-                                  },
-                                  [](IoErrorFault& f) {
-                                    bool c = f.count > 1;
-                                    f.count = std::min(f.count, 1);
-                                    return c;
-                                  },
-                                  [](TornWriteFault& f) {
-                                    bool c = f.mode == TornMode::kTornPrefix && f.bytes != 0;
-                                    if (c) f.bytes = 0;
-                                    return c;
-                                  },
-                                  [](LandingFault& f) {
-                                    bool c = f.param != 0;
-                                    f.param = 0;
-                                    return c;
-                                  },
-                                  [](SwitchFault& f) {
-                                    bool c = f.pick != 1;
-                                    f.pick = 1;
-                                    return c;
-                                  },
-                                  [](DowntimeFault&) { return false; },
-                              },
-                              p.faults[i]);
-    if (changed) out.push_back(std::move(p));
-  }
-  return out;
-}
-
 std::vector<LandingFault> FaultPlan::landingFaults() const {
   std::vector<LandingFault> out;
   for (const Fault& f : faults)

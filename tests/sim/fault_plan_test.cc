@@ -1,4 +1,4 @@
-// FaultPlan: JSON round trip, parse errors, readable listing, shrinking, seeded generation.
+// FaultPlan: JSON round trip, parse errors, readable listing, seeded generation.
 #include "streamsim/sim/fault_plan.h"
 
 #include <gtest/gtest.h>
@@ -87,19 +87,6 @@ TEST(FaultPlanTest, ToStringListsEveryFault) {
   EXPECT_NE(s.find("no space on writes under /chk/state batch 3"), std::string::npos) << s;
   EXPECT_NE(s.find("landing resend of file 3"), std::string::npos) << s;
   EXPECT_EQ(FaultPlan().toString(), "(no faults)");
-}
-
-TEST(FaultPlanTest, ShrinksRemoveThenSimplify) {
-  FaultPlan p;
-  p.faults.push_back(CrashFault{"task.mid_partition", 1, 3, 2});
-  p.faults.push_back(LandingFault{LandingFaultKind::kResend, 0, 0});
-  std::vector<FaultPlan> s = p.shrinks();
-  ASSERT_EQ(s.size(), 3u);  // two removals, one simplification (the landing fault is minimal)
-  EXPECT_EQ(s[0].faults.size(), 1u);
-  EXPECT_TRUE(std::holds_alternative<LandingFault>(s[0].faults[0]));
-  EXPECT_TRUE(std::holds_alternative<CrashFault>(s[1].faults[0]));
-  EXPECT_EQ(std::get<CrashFault>(s[2].faults[0]), (CrashFault{"task.mid_partition", 1, -1, 1}));
-  EXPECT_TRUE(FaultPlan().shrinks().empty());
 }
 
 TEST(FaultPlanTest, GeneratedPlansAreDeterministicPerSeed) {

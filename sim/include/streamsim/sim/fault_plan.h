@@ -132,13 +132,6 @@ struct FaultPlan {
   // A readable multi-line listing for reports ("(no faults)" when empty).
   std::string toString() const;
 
-  // The same plan without faults[i] (REQUIRES: i < faults.size()).
-  FaultPlan without(size_t i) const;
-  // Smaller candidates, simplest first: each fault removed, then each fault simplified
-  // (nth -> 1, count -> 1, partition -> any, torn bytes -> 0). For a home-made shrink loop;
-  // RapidCheck shrinks the vector itself.
-  std::vector<FaultPlan> shrinks() const;
-
   std::vector<LandingFault> landingFaults() const;
   std::vector<TornWriteFault> tornWrites() const;
   std::vector<SwitchFault> switches() const;
