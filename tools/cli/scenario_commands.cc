@@ -161,10 +161,6 @@ bool parseShard(const std::string& text, int& index, int& count) {
   return count >= 1 && index >= 0 && index < count;
 }
 
-std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount) {
-  return harness::shardSeeds(first, n, shardIndex, shardCount);
-}
-
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<std::string> files;
   if (!scenarioFiles(args.files, "run", files, err)) return kExitBadInput;

@@ -104,7 +104,5 @@ bool writeReport(const std::string& path, const std::string& text, std::string_v
 
 // "2/4" -> {2, 4}; false when malformed or i >= n.
 bool parseShard(const std::string& text, int& index, int& count);
-// Seeds [first, first+n) that belong to shard i of n (seed % n == i).
-std::vector<uint64_t> shardSeeds(uint64_t first, int n, int shardIndex, int shardCount);
 
 }  // namespace streamsim::cli
