@@ -396,6 +396,18 @@ std::string unsafeRowToJson(std::string_view row, const std::vector<SparkField>*
   return decodeRow(row, schema, 0).dump();
 }
 
+std::string_view stateFolderFormatName(StateFolderFormat format) {
+  switch (format) {
+    case StateFolderFormat::kEmpty: return "empty";
+    case StateFolderFormat::kStreamsim: return "streamsim";
+    case StateFolderFormat::kSparkHdfs: return "spark-hdfs";
+    case StateFolderFormat::kSparkHdfsOtherCodec: return "spark-hdfs-other-codec";
+    case StateFolderFormat::kUnrecognised: return "unrecognised";
+    case StateFolderFormat::kSparkRocksDB: return "spark-rocksdb";
+  }
+  return "?";
+}
+
 Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& dir) {
   StateFolderInfo info;
   STREAMSIM_ASSIGN_OR_RETURN(auto files, env.fs->list(dir));

@@ -24,7 +24,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/checkpoint/checkpoint_reader.h"
-#include "streamsim/checkpoint/offset_log.h"
+#include "streamsim/harness/checkpoint_state.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
@@ -108,15 +108,6 @@ std::string recordedTimeMode(const std::optional<StateOperatorSchema>& op) {
   for (const auto& [k, v] : op->properties)
     if (k == "timeMode") return v == "NoTime" ? "None" : v;
   return "";
-}
-
-// memory | rocksdb from a batch's recorded spark.sql.streaming.stateStore.providerClass.
-Result<std::string> recordedStateStore(const Env& real, const std::string& offsetsFile) {
-  STREAMSIM_ASSIGN_OR_RETURN(std::string text, real.fs->read(offsetsFile));
-  STREAMSIM_ASSIGN_OR_RETURN(OffsetSeq seq, OffsetLog::parse(text, offsetsFile));
-  auto it = seq.metadata.conf.find("spark.sql.streaming.stateStore.providerClass");
-  if (it == seq.metadata.conf.end()) return std::string();
-  return std::string(it->second.find("RocksDB") != std::string::npos ? "rocksdb" : "memory");
 }
 
 }  // namespace
@@ -245,8 +236,9 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
   // The state store: the one the checkpoint's batches ran on (its state files are in that
   // store's format) unless given -- and given, it may differ only when the replay starts at
   // batch 0 and builds all its state itself.
-  STREAMSIM_ASSIGN_OR_RETURN(std::string recordedStore,
+  STREAMSIM_ASSIGN_OR_RETURN(auto recordedKind,
                              recordedStateStore(real, fmt::format("{}/offsets/{}", chk, firstKept->batchId)));
+  const std::string recordedStore = recordedKind ? std::string(stateStoreKindName(*recordedKind)) : "";
   if (o.stateStore.empty()) {
     result.stateStore = recordedStore.empty() ? "memory" : recordedStore;
   } else {

@@ -59,6 +59,8 @@ enum class StateFolderFormat {
   kSparkRocksDB,      // Spark's RocksDB-backed store (N.zip + N.changelog): not read yet
   kUnrecognised,      // a state file no known format starts like (detail: its path, first bytes)
 };
+// "empty" | "streamsim" | "spark-hdfs" | "spark-hdfs-other-codec" | "spark-rocksdb" | "unrecognised"
+std::string_view stateFolderFormatName(StateFolderFormat format);
 struct StateFolderInfo {
   StateFolderFormat format = StateFolderFormat::kEmpty;
   std::string detail;  // e.g. the codec found ("snappy", "zstd")

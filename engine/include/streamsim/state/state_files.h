@@ -1,7 +1,7 @@
 // The durable files of the state stores (DESIGN.md §3, SEMANTICS.md §2): a changelog per
 // version and a snapshot every few versions under <checkpoint>/state/<op>/<partition>/, their
 // one writer and one reader (format: docs/state-format.md §2), and loading a version from them.
-// Both store kinds share this; the CLI uses readStateAt. Plain functions; no shared state.
+// Both store kinds share this; `state` reads via readStateAt. Plain functions; no shared state.
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,6 @@
 // The byte layout of transformWithState's state in a state store (docs/processors.md "State
 // layout"), written and read here only: by the operator (engine/src/tws), by the harness's view of
-// a committed checkpoint (committed_state.h) and by `streamsim inspect`/`state`. Which kind a
+// a committed checkpoint (committed_state.h) and by `streamsim state`. Which kind a
 // state variable is (value, list, map) is never guessed from the bytes: it is the kind recorded in
 // the checkpoint's state/<op>/_stateSchema (state_schema.h). Plain functions; thread-safe.
 //
