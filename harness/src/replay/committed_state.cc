@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/checkpoint/commit_log.h"
+#include "streamsim/harness/checkpoint_state.h"
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/state/state_files.h"
 #include "streamsim/state/state_schema.h"
@@ -15,29 +17,6 @@
 namespace streamsim::harness {
 
 namespace {
-
-bool isNumber(const std::string& s) {
-  return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos;
-}
-
-std::string base(const std::string& p) {
-  size_t slash = p.find_last_of('/');
-  return slash == std::string::npos ? p : p.substr(slash + 1);
-}
-
-// Numeric entries directly under `dir` (missing dir: none).
-std::vector<int64_t> numericEntries(FileSystem& fs, const std::string& dir, bool dirs) {
-  std::vector<int64_t> out;
-  if (!fs.exists(dir)) return out;
-  auto entries = fs.list(dir);
-  if (!entries.ok()) return out;
-  for (const auto& e : *entries) {
-    std::string n = base(e.path);
-    if (e.isDir == dirs && isNumber(n)) out.push_back(std::stoll(n));
-  }
-  std::sort(out.begin(), out.end());
-  return out;
-}
 
 // Decoded codec values -> one Value. Several, as a Row codec writes, become a struct of the
 // recorded schema `ddl` (its string form "{a, b}"), or the string "{a, b}" without one.
@@ -53,19 +32,18 @@ Value oneValue(const std::vector<Value>& values, const std::string& ddl) {
 struct OperatorState {
   int op = 0;
   state_layout::OperatorLayout layout;  // from state/<op>/_stateSchema
-  std::vector<int64_t> partitions;
+  std::vector<int> partitions;
 };
 
-std::vector<OperatorState> operators(const Env& env, const std::string& root) {
-  FileSystem& fs = *env.fs;
+Result<std::vector<OperatorState>> operators(const Env& env, const std::string& root) {
   std::vector<OperatorState> out;
-  std::string stateDir = root + "/state";
-  for (int64_t op : numericEntries(fs, stateDir, true)) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto stores, listStateStores(env, root));
+  for (auto& [op, partitions] : stores) {
     OperatorState s;
-    s.op = static_cast<int>(op);
+    s.op = op;
     auto layout = state_layout::readOperatorLayout(env, root, s.op);
     if (layout.ok()) s.layout = std::move(*layout);
-    s.partitions = numericEntries(fs, fmt::format("{}/{}", stateDir, op), true);
+    s.partitions = std::move(partitions);
     out.push_back(std::move(s));
   }
   return out;
@@ -126,16 +104,16 @@ std::string CommittedVariable::toString() const {
 }
 
 Result<std::optional<int64_t>> lastCommittedBatch(FileSystem& fs, const std::string& root) {
-  auto ids = numericEntries(fs, root + "/commits", false);
-  if (ids.empty()) return std::optional<int64_t>();
-  return std::optional<int64_t>(ids.back());
+  Env env;
+  env.fs = &fs;
+  return CommitLog(env, root).getLatestBatchId();
 }
 
 Result<CommittedVariable> readCommittedVariable(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key,
                                                 const std::string& variable) {
   FileSystem& fs = *env.fs;
-  auto ops = operators(env, root);
+  STREAMSIM_ASSIGN_OR_RETURN(auto ops, operators(env, root));
   STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(fs, root));
   const std::string prefix = encodeOrderedRow(key);
   const std::string what = fmt::format("state variable '{}'", variable);
@@ -147,10 +125,10 @@ Result<CommittedVariable> readCommittedVariable(const Env& env, const std::strin
     for (const auto& v : op.layout.variables) declared.insert(v.name);
     const StateVariableSchema* schema = op.layout.find(variable);
     if (schema != nullptr) found = true;
-    for (int64_t partition : op.partitions) {
+    for (int partition : op.partitions) {
       if (version == 0) break;
       STREAMSIM_ASSIGN_OR_RETURN(
-          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+          StateDump dump, readStateAt(env, root, op.op, partition, version, kind));
       for (const auto& [cfName, entries] : dump)
         if (!cfName.empty() && cfName[0] != '$') declared.insert(cfName);
       auto cf = dump.find(variable);
@@ -208,10 +186,11 @@ Result<std::vector<std::string>> dumpCommittedState(const Env& env, const std::s
     for (unsigned char c : b) h += fmt::format("{:02x}", c);
     return h;
   };
-  for (const auto& op : operators(env, root)) {
-    for (int64_t partition : op.partitions) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto ops, operators(env, root));
+  for (const auto& op : ops) {
+    for (int partition : op.partitions) {
       STREAMSIM_ASSIGN_OR_RETURN(
-          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+          StateDump dump, readStateAt(env, root, op.op, partition, version, kind));
       for (const auto& [cf, entries] : dump) {
         if (!withInternal && !cf.empty() && cf[0] == '$') continue;
         for (const auto& [k, v] : entries)
@@ -227,11 +206,12 @@ Result<std::map<std::string, int64_t>> committedStateRowsPerKey(const Env& env, 
   STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(*env.fs, root));
   std::map<std::string, int64_t> out;
   if (version == 0) return out;
-  for (const auto& op : operators(env, root)) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto ops, operators(env, root));
+  for (const auto& op : ops) {
     if (op.layout.variables.empty()) continue;  // not a transformWithState
-    for (int64_t partition : op.partitions) {
+    for (int partition : op.partitions) {
       STREAMSIM_ASSIGN_OR_RETURN(
-          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+          StateDump dump, readStateAt(env, root, op.op, partition, version, kind));
       for (const auto& [cf, entries] : dump) {
         if (cf.empty() || cf[0] == '$' || op.layout.find(cf) == nullptr) continue;
         for (const auto& [k, v] : entries) {
@@ -251,15 +231,15 @@ Result<std::map<std::string, int64_t>> committedStateRowsPerKey(const Env& env, 
 Result<std::vector<TimeMs>> readCommittedTimers(const Env& env, const std::string& root,
                                                 StateStoreKind kind, const Row& key) {
   FileSystem& fs = *env.fs;
-  auto ops = operators(env, root);
+  STREAMSIM_ASSIGN_OR_RETURN(auto ops, operators(env, root));
   STREAMSIM_ASSIGN_OR_RETURN(int64_t version, committedVersion(fs, root));
   const std::string prefix = encodeOrderedRow(key);
   std::vector<TimeMs> out;
   if (version == 0) return out;
   for (const auto& op : ops) {
-    for (int64_t partition : op.partitions) {
+    for (int partition : op.partitions) {
       STREAMSIM_ASSIGN_OR_RETURN(
-          StateDump dump, readStateAt(env, root, op.op, static_cast<int>(partition), version, kind));
+          StateDump dump, readStateAt(env, root, op.op, partition, version, kind));
       auto cf = dump.find(std::string(state_layout::kTimersByKeyCf));
       if (cf == dump.end()) continue;
       for (const auto& [storedKey, stored] : cf->second) {
