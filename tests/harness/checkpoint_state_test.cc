@@ -13,9 +13,7 @@
 
 #include <gtest/gtest.h>
 
-#include "streamsim/io/file_source.h"
-#include "streamsim/io/memory_sink.h"
-#include "streamsim/query.h"
+#include "harness/count_by_user_query.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
 
@@ -31,17 +29,7 @@ struct World {
 
   explicit World(const std::string& store) {
     EXPECT_TRUE(fs.mkdirs("/landing").ok());
-    auto source = makeFileSource("/landing", *parseSchema("user string"));
-    auto writer = readStream(*source)
-                      .groupBy({"user"})
-                      .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate)
-                      .writeStream();
-    writer.sink(makeMemorySink(std::make_shared<MemorySinkData>()))
-        .outputMode(OutputMode::kUpdate)
-        .option("checkpointLocation", "/chk")
-        .option("spark.sql.shuffle.partitions", "2")
-        .option("stateStore", store);
-    auto query = writer.start(env);
+    auto query = streamsim::testing::startCountByUser(env, "/landing", "/chk", store);
     EXPECT_TRUE(query.ok()) << query.status().message();
     EXPECT_TRUE(fs.putDurable("/landing/a.json", "{\"user\":\"u1\"}\n{\"user\":\"u2\"}\n{\"user\":\"u1\"}\n").ok());
     EXPECT_TRUE(*(*query)->triggerOnce());

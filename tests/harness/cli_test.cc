@@ -12,14 +12,12 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/count_by_user_query.h"
 #include "reliability/cli_test_support.h"
 
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/scenario.h"
-#include "streamsim/io/file_source.h"
-#include "streamsim/io/memory_sink.h"
 #include "streamsim/platform/platform.h"
-#include "streamsim/query.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "test_paths.h"
 
@@ -361,17 +359,7 @@ std::string writeCountCheckpoint(const std::string& name, const std::string& sto
   auto fs = platform::newPosixFileSystem();
   sim::SeededIdGenerator ids(3);
   Env env{&clock, fs.get(), &ids, nullptr, nullptr};
-  auto source = makeFileSource(root + "/landing", *parseSchema("user string"));
-  auto writer = readStream(*source)
-                    .groupBy({"user"})
-                    .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate)
-                    .writeStream();
-  writer.sink(makeMemorySink(std::make_shared<MemorySinkData>()))
-      .outputMode(OutputMode::kUpdate)
-      .option("checkpointLocation", root + "/chk")
-      .option("spark.sql.shuffle.partitions", "2")
-      .option("stateStore", store);
-  auto query = writer.start(env);
+  auto query = streamsim::testing::startCountByUser(env, root + "/landing", root + "/chk", store);
   EXPECT_TRUE(query.ok()) << query.status().message();
   std::ofstream(root + "/landing/a.json") << "{\"user\":\"u1\"}\n{\"user\":\"u2\"}\n{\"user\":\"u1\"}\n";
   EXPECT_TRUE(*(*query)->triggerOnce());
