@@ -192,28 +192,28 @@ TEST(Actions, ExpectFailureMatchesTheConditionAndItsParameters) {
   EXPECT_EQ(describe(ExpectFailure{"", std::nullopt, "C", {{"a", "1"}}}), "ExpectFailure(C a=1, \"\")");
 }
 
-// StartStream with another query on the same checkpoint and sink: a changed output mode fails
-// at start with Spark's condition; the old query starts again, "new rows" keeps its position.
-TEST(Actions, StartStreamWithAnotherOutputModeFailsWithSparksCondition) {
-  auto input = std::make_shared<MemoryStreamData>();
-  auto data = std::make_shared<MemorySinkData>(std::vector<std::string>{"word"});
-  auto writer = [&](OutputMode mode) {
+// A query on /chk counting words in `mode`; the sink data shared across writers.
+struct ModeQuery {
+  std::shared_ptr<MemoryStreamData> input = std::make_shared<MemoryStreamData>();
+  std::shared_ptr<MemorySinkData> data = std::make_shared<MemorySinkData>(std::vector<std::string>{"word"});
+  TestQuery query(OutputMode mode) const {
     return memoryQuery(readStream(makeMemorySource(input))
                            .transform(countBy("word"))
                            .writeStream()
                            .outputMode(mode)
                            .option("checkpointLocation", "/chk")
                            .option("spark.sql.shuffle.partitions", "2"),
-                       data)
-        .writer;
-  };
-  TestQuery q = memoryQuery(readStream(makeMemorySource(input))
-                                .transform(countBy("word"))
-                                .writeStream()
-                                .outputMode(OutputMode::kUpdate)
-                                .option("checkpointLocation", "/chk")
-                                .option("spark.sql.shuffle.partitions", "2"),
-                            data);
+                       data);
+  }
+};
+
+// StartStream with another query on the same checkpoint and sink: a changed output mode fails
+// at start with Spark's condition; the old query starts again, "new rows" keeps its position.
+TEST(Actions, StartStreamWithAnotherOutputModeFailsWithSparksCondition) {
+  ModeQuery m;
+  auto writer = [&](OutputMode mode) { return m.query(mode).writer; };
+  auto input = m.input;
+  TestQuery q = m.query(OutputMode::kUpdate);
   EXPECT_THAT(testStream(q, AddData{input, {word("a")}}, CheckNewAnswer{{count("a", 1)}}, StopStream{},
                          StartStream{writer(OutputMode::kAppend)},
                          ExpectFailure{"", std::nullopt, "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
@@ -222,6 +222,87 @@ TEST(Actions, StartStreamWithAnotherOutputModeFailsWithSparksCondition) {
                          StartStream{writer(OutputMode::kUpdate)}, AddData{input, {word("a")}},
                          CheckNewAnswer{{count("a", 2)}}),
               IsOk());
+}
+
+// Spark's testStream starts the query implicitly only when no StartStream comes before the first
+// action that needs it running: AssertOnQuery and AddData before a StartStream leave it down.
+// Bug start_stream_after_add_data_already_running: the query was started before any first action
+// but StartStream, so `AddData, StartStream` failed with "already running".
+TEST(Actions, StartStreamAfterAddDataOrAssertOnQueryIsTheStart) {
+  CountQuery q;
+  EXPECT_THAT(testStream(q.query,
+                         AssertOnQuery{[](StreamTestContext& ctx) {
+                                         return ctx.running() == nullptr
+                                                    ? Status::OK()
+                                                    : Status::FailedPrecondition("started early");
+                                       },
+                                       "not started yet"},
+                         AddData{q.input, {word("a")}}, StartStream{},
+                         CheckAnswer{{count("a", 1)}}),
+              IsOk());
+  CountQuery q2;
+  EXPECT_THAT(testStream(q2.query, AddData{q2.input, {word("a")}}, StartStream{},
+                         CheckNewAnswer{{count("a", 1)}}),
+              IsOk());
+  // A check before the StartStream needs the query: it was started first, as in Spark.
+  CountQuery q3;
+  EXPECT_THAT(testStream(q3.query, AddData{q3.input, {word("a")}}, CheckAnswer{{count("a", 1)}},
+                         StartStream{}),
+              FailsWith("already running"));
+}
+
+// A failed start is held, the query down, until an ExpectFailure later in the list takes it, as
+// Spark's tests write it (`StartStream, AddData, ExpectFailure`); an action that needs the running
+// query meanwhile fails with the start's error; without a later ExpectFailure the start fails.
+TEST(Actions, AFailedStartWaitsForALaterExpectFailure) {
+  const ExpectFailure refused{"", std::nullopt, "STATE_STORE_INVALID_CONFIG_AFTER_RESTART",
+                              {{"configName", "outputMode"}, {"oldConfig", "Update"}, {"newConfig", "Append"}}};
+  const AssertOnQuery down{[](StreamTestContext& ctx) {
+                             return ctx.running() == nullptr ? Status::OK()
+                                                             : Status::FailedPrecondition("running");
+                           },
+                           "the query is down"};
+  ModeQuery m;
+  SimEnv sim;
+  const DataStreamWriter append = m.query(OutputMode::kAppend).writer;
+  const DataStreamWriter update = m.query(OutputMode::kUpdate).writer;
+  // Spark's form: the failure surfaces after the data is added; the query is down until the
+  // query that fits the state starts, and that one counts the row added meanwhile.
+  EXPECT_THAT(testStream(sim, m.query(OutputMode::kUpdate), AddData{m.input, {word("a")}},
+                         CheckNewAnswer{{count("a", 1)}}, StopStream{}, StartStream{append},
+                         AddData{m.input, {word("a")}}, refused, down, StartStream{update},
+                         CheckNewAnswer{{count("a", 2)}}, StopStream{}),
+              IsOk());
+  // An action that needs the query before the ExpectFailure fails with the start's error.
+  StreamTestResult r = runStreamTest(sim, m.query(OutputMode::kUpdate),
+                                     {StartStream{append}, AddData{m.input, {word("b")}},
+                                      CheckNewAnswer{{}}, refused});
+  EXPECT_EQ(r.failedAction, 2);
+  EXPECT_THAT(r.status.message(), HasSubstr("the query failed at action 1 (StartStream(another query))"));
+  EXPECT_THAT(r.status.message(), HasSubstr("STATE_STORE_INVALID_CONFIG_AFTER_RESTART"));
+  EXPECT_THAT(r.status.message(), HasSubstr("this action needs the running query"));
+  EXPECT_EQ(r.startError.condition(), "STATE_STORE_INVALID_CONFIG_AFTER_RESTART");
+  // Without an ExpectFailure after it the start itself fails the run.
+  r = runStreamTest(sim, m.query(OutputMode::kUpdate),
+                    {AddData{m.input, {word("b")}}, StartStream{append}, AddData{m.input, {word("b")}}});
+  EXPECT_EQ(r.failedAction, 1);
+  EXPECT_THAT(r.status.message(), HasSubstr("StartStream failed"));
+  EXPECT_EQ(r.startError.condition(), "STATE_STORE_INVALID_CONFIG_AFTER_RESTART");
+  // The implicit start is held the same way (a bad option, refused when the query starts).
+  auto input = std::make_shared<MemoryStreamData>();
+  TestQuery bad = memoryQuery(readStream(makeMemorySource(input))
+                                  .transform(countBy("word"))
+                                  .writeStream()
+                                  .outputMode(OutputMode::kUpdate)
+                                  .option("checkpointLocation", "/chk")
+                                  .option("spark.sql.streaming.multipleWatermarkPolicy", "median"));
+  EXPECT_THAT(testStream(bad, AddData{input, {word("a")}}, down, ExpectFailure{"is not min or max"}),
+              IsOk());
+  SimEnv sim2;
+  r = runStreamTest(sim2, bad, {AddData{input, {word("a")}}, CheckAnswer{{}}});
+  EXPECT_EQ(r.failedAction, -1);
+  EXPECT_THAT(r.status.message(), HasSubstr("testStream failed before the first action"));
+  EXPECT_EQ(r.startError.code(), Status::Code::kInvalidArgument);
 }
 
 // Emits {word, fired} from a processing-time timer 1 s after the word's row.
@@ -368,6 +449,8 @@ TEST(Actions, DescribeNamesEveryStep) {
   EXPECT_EQ(describe(Crash{}), "Crash(now)");
   EXPECT_EQ(describe(AdvanceClock{60'000}), "AdvanceClock(" + formatDuration(60'000) + ")");
   EXPECT_EQ(describe(RunBatches{2}), "RunBatches(2)");
+  EXPECT_EQ(describe(Restart{}), "Restart");
+  EXPECT_EQ(describe(Restart{60'000}), "Restart(after " + formatDuration(60'000) + ")");
   EXPECT_EQ(describe(ExpectFailure{"x", Status::Code::kCorruption}),
             std::string("ExpectFailure(") + Status::codeName(Status::Code::kCorruption) + ", \"x\")");
   EXPECT_THAT(testStream(CountQuery().query, Crash{"no.such.point"}), FailsWith("unknown fault point"));

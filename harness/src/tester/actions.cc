@@ -81,6 +81,15 @@ std::vector<int64_t> logBatchIds(FileSystem& fs, const std::string& dir) {
 
 std::string idList(const std::vector<int64_t>& ids) { return fmt::format("[{}]", fmt::join(ids, ", ")); }
 
+// Spark's StreamMustBeRunning (StreamTest.scala: the checks and StopStream), and the actions
+// that run the query (a trigger or all available data).
+bool needsRunningQuery(const Action& a) {
+  return std::holds_alternative<CheckAnswer>(a) || std::holds_alternative<CheckNewAnswer>(a) ||
+         std::holds_alternative<CheckLastBatch>(a) || std::holds_alternative<StopStream>(a) ||
+         std::holds_alternative<RunBatches>(a) || std::holds_alternative<ProcessAllAvailable>(a) ||
+         std::holds_alternative<AdvanceManualClock>(a);
+}
+
 class Runner {
  public:
   Runner(SimEnv& sim, const TestQuery& query, std::vector<Action> actions,
@@ -101,8 +110,14 @@ class Runner {
       result.status = Status::InvalidArgument("testStream: the TestQuery has no sink view");
       return result;
     }
-    bool startFirst = actions_.empty() || !std::holds_alternative<StartStream>(actions_[0]);
-    if (startFirst && !sim_.running()) {
+    // Spark's testStream: the query starts before the first action unless a StartStream comes
+    // before the first action that needs it running (StreamMustBeRunning).
+    auto firstNeeding = std::find_if(actions_.begin(), actions_.end(), needsRunningQuery);
+    bool startedManually = std::any_of(actions_.begin(), firstNeeding, [](const Action& a) {
+      return std::holds_alternative<StartStream>(a);
+    });
+    if (!startedManually && !sim_.running()) {
+      current_ = kImplicitStart;
       const int64_t crashes = sim_.crashCount();
       Status st = driver_.start(query_.writer);
       if (!st.ok() && sim_.crashCount() > crashes && !sim_.running()) {
@@ -111,20 +126,19 @@ class Runner {
         // the actions decide what follows. Bug: a plan crash at log.mid_write while the first
         // start wrote sink_path failed correct scenarios.
         crash_seen_ = sim_.crashCount();
-      } else if (!st.ok()) {
-        if (!actions_.empty() && std::holds_alternative<ExpectFailure>(actions_[0])) {
-          pending_error_ = st;
-        } else {
-          result.startError = st;
-          return fail(result, -1, "the query did not start: " + st.toString());
-        }
+      } else if (Status held = startFailed(st, "the query did not start"); !held.ok()) {
+        return fail(result, -1, held.toString());
       }
     }
     for (size_t i = 0; i < actions_.size(); ++i) {
       current_ = i;
-      Status st = std::visit([this](auto& a) { return apply(a); }, actions_[i]);
+      Status st = pendingFailure(actions_[i]);
+      if (st.ok()) st = std::visit([this](auto& a) { return apply(a); }, actions_[i]);
       if (!st.ok()) return fail(result, static_cast<int>(i), st.toString());
     }
+    if (!pending_error_.ok())
+      return fail(result, pending_from_ < 0 ? -1 : pending_from_,
+                  pendingText() + "\nand no ExpectFailure after it took the failure");
     if (options_.unfiredCrashFails) {
       for (const auto& [index, handle] : armed_) {
         if (sim_.injector().armedFired(handle)) continue;
@@ -139,10 +153,16 @@ class Runner {
     return result;
   }
 
-  bool nextIsExpectFailure() const {
-    return current_ + 1 < actions_.size() && std::holds_alternative<ExpectFailure>(actions_[current_ + 1]);
+  static constexpr size_t kImplicitStart = static_cast<size_t>(-1);
+  bool expectFailureFollows() const {
+    const size_t from = current_ == kImplicitStart ? 0 : current_ + 1;
+    return std::any_of(actions_.begin() + static_cast<std::ptrdiff_t>(std::min(from, actions_.size())),
+                       actions_.end(),
+                       [](const Action& a) { return std::holds_alternative<ExpectFailure>(a); });
   }
-  // A query error from running or starting: kept for a following ExpectFailure, else a failure.
+  // A query error from running or starting. As in Spark, where a failed query is down until an
+  // ExpectFailure takes its error: kept while an ExpectFailure comes later in the list (actions
+  // that need the running query fail with it meanwhile, pendingFailure), else a failure now.
   Status queryError(const Status& st, std::string_view what) {
     if (st.ok()) return st;
     if (st.code() == Status::Code::kAborted && sim_.lastCrash() && crash_seen_ < sim_.crashCount()) {
@@ -150,11 +170,33 @@ class Runner {
       crash_seen_ = sim_.crashCount();
       return Status::OK();
     }
-    if (nextIsExpectFailure()) {
+    if (expectFailureFollows()) {
       pending_error_ = st;
+      pending_from_ = current_ == kImplicitStart ? -1 : static_cast<int>(current_);
       return Status::OK();
     }
     return Status(st).withContext(fmt::format("{} failed", what));
+  }
+  // A failed start (not a simulated crash): its error is also the run's startError.
+  Status startFailed(const Status& st, std::string_view what) {
+    if (!st.ok() && st.code() != Status::Code::kAborted) start_error_ = st;
+    return queryError(st, what);
+  }
+  std::string pendingText() const {
+    return fmt::format("the query failed at {}: {}",
+                       pending_from_ < 0 ? std::string("its start before the first action")
+                                         : fmt::format("action {} ({})", pending_from_ + 1,
+                                                       describe(actions_[static_cast<size_t>(pending_from_)])),
+                       pending_error_.toString());
+  }
+  // An action that needs the running query (or starts another) while a failure waits for its
+  // ExpectFailure fails with that failure (Spark: the query is down, "stream not running").
+  Status pendingFailure(const Action& a) const {
+    if (pending_error_.ok()) return Status::OK();
+    const bool starts = std::holds_alternative<StartStream>(a) || std::holds_alternative<Restart>(a);
+    if (!needsRunningQuery(a) && !starts) return Status::OK();
+    return Status::FailedPrecondition(pendingText() + (starts ? "\nand a new start would hide it"
+                                                              : "\nand this action needs the running query"));
   }
   Status processAll(std::string_view what) {
     STREAMSIM_RETURN_IF_ERROR(comeBack());
@@ -245,18 +287,18 @@ class Runner {
   Status apply(StartStream& a) {
     down_until_.reset();  // an explicit start ends a restart's downtime
     if (sim_.running()) return Status::FailedPrecondition("StartStream: the query is already running");
-    Status st = a.writer ? driver_.startWith(*a.writer) : driver_.start(query_.writer);
-    if (!st.ok() && st.code() != Status::Code::kAborted && !nextIsExpectFailure())
-      start_error_ = st;  // copied into the result if this action fails
-    return queryError(st, "StartStream");
+    return startFailed(a.writer ? driver_.startWith(*a.writer) : driver_.start(query_.writer),
+                       "StartStream");
   }
   Status apply(Restart& a) {
     if (sim_.running()) sim_.crash();
     if (a.after > 0) {
       down_until_ = sim_.clock().nowMs() + a.after;  // down: comeBack() starts it
+      down_writer_ = a.writer;
       return Status::OK();
     }
-    return queryError(driver_.start(query_.writer), "Restart");
+    return startFailed(a.writer ? driver_.startWith(*a.writer) : driver_.start(query_.writer),
+                       "Restart");
   }
   // After a `Restart{after}`: an action that needs the query brings the driver back, at the end
   // of the downtime at the earliest (the clock moves on to it).
@@ -266,7 +308,9 @@ class Runner {
     down_until_.reset();
     if (sim_.running()) return Status::OK();
     sim_.downUntil(until, "restart");
-    return queryError(driver_.start(query_.writer), "Restart");
+    std::optional<DataStreamWriter> writer = std::move(down_writer_);
+    down_writer_.reset();
+    return startFailed(writer ? driver_.startWith(*writer) : driver_.start(query_.writer), "Restart");
   }
   Status apply(Crash& a) {
     if (a.point.empty()) {
@@ -316,7 +360,9 @@ class Runner {
   }
   Status apply(ExpectFailure& a) {
     Status err = pending_error_;
+    if (!err.ok()) start_error_ = Status::OK();  // a failed start's error, taken here
     pending_error_ = Status::OK();
+    pending_from_ = -1;
     if (err.ok()) STREAMSIM_RETURN_IF_ERROR(comeBack());
     if (err.ok() && sim_.running()) {
       err = driver_.supervise([](StreamingQuery& q) { return q.processAllAvailable(); });
@@ -411,11 +457,13 @@ class Runner {
   const TestQuery& query_;
   std::vector<Action> actions_;
   size_t current_ = 0;
-  Status pending_error_;
-  Status start_error_;  // why the last StartStream failed (not a simulated crash)
+  Status pending_error_;  // a query failure waiting for a later ExpectFailure
+  int pending_from_ = -1;  // the action that failed with it (-1: the implicit start)
+  Status start_error_;     // why the last start failed (not a simulated crash), until taken
   int64_t last_checked_batch_ = -1;
   int64_t crash_seen_ = 0;
   std::optional<TimeMs> down_until_;  // a Restart{after}'s driver comes back then
+  std::optional<DataStreamWriter> down_writer_;  // ... as this query (Restart::writer)
   StreamTestOptions options_;
   Driver driver_;
   std::vector<std::pair<size_t, int>> armed_;  // (Crash action, injector handle)
@@ -469,7 +517,9 @@ std::string describe(const Action& action) {
           [](const StopStream&) { return std::string("StopStream"); },
           [](const StartStream& a) { return std::string(a.writer ? "StartStream(another query)" : "StartStream"); },
           [](const Restart& a) {
-            return a.after > 0 ? fmt::format("Restart(after {})", formatDuration(a.after)) : std::string("Restart");
+            std::string s = a.after > 0 ? fmt::format("Restart(after {}", formatDuration(a.after)) : "Restart(";
+            if (a.writer) s += a.after > 0 ? ", as another query" : "as another query";
+            return s == "Restart(" ? std::string("Restart") : s + ")";
           },
           [](const Crash& a) {
             if (a.point.empty()) return std::string("Crash(now)");

@@ -115,8 +115,10 @@ struct StartStream {
 // restart: crash the driver if running, then start again; with `after` > 0 it stays down that
 // long (virtual time; later actions that add data or move the clock happen meanwhile) and comes
 // back at the first action that needs the query, the clock moved to the end of the downtime.
+// With `writer` it comes back as that query, as StartStream{writer} does (restart: {query: ...}).
 struct Restart {
   DurationMs after = 0;
+  std::optional<DataStreamWriter> writer{};
 };
 // crash: with `point`, arms a crash at that fault point (the nth matching pass from now);
 // without, crashes the driver now. A run that hits the crash leaves the query down.
@@ -129,6 +131,9 @@ struct Crash {
 
 // --- checks (expect) ---
 // With process=true (Spark's behaviour) a running query first processes all available data.
+// `match` (row_diff.h): loose by default; {.strictTypes = true} compares value types as Spark's
+// checkAnswer does (EmitsRowsStrict), {.partial = true} only the columns each expected row names
+// (EmitsRowsWithColumns).
 struct CheckAnswer {  // the sink's whole content
   std::vector<Row> rows;
   RowOrder order = RowOrder::kAnyOrder;
@@ -147,6 +152,11 @@ struct CheckLastBatch {  // rows of the last batch in the sink
 // The query failed (or fails when it processes what is available, or failed to start) with a
 // message containing `messageContains` (and with `code` when set; with Spark's error condition
 // `condition` and each of `parameters` when set: Status::condition(), Status::parameter()).
+// As in Spark's StreamTest a failure waits for the ExpectFailure that takes it anywhere later in
+// the list (`StartStream, AddData, ExpectFailure`): the query is down meanwhile, and an action
+// that needs it running (the checks, StopStream, RunBatches, ProcessAllAvailable,
+// AdvanceManualClock) or starts it again fails with that failure. Without a later ExpectFailure
+// the action that failed fails the run.
 struct ExpectFailure {
   std::string messageContains;
   std::optional<Status::Code> code{};
@@ -186,8 +196,9 @@ struct StreamTestResult {
   Status status;             // OK, or the failure with the full report as message
   int failedAction = -1;     // index into the actions, -1 when all passed
   std::string report;        // the report (also when passing: actions, batches, sink)
-  // When the run stopped because the query did not start (before the first action or at a
-  // StartStream): the start's own error, e.g. InvalidArgument for a bad option.
+  // When the run stopped because the query did not start (the implicit start, a StartStream or
+  // a Restart) and no ExpectFailure took it: the start's own error, e.g. InvalidArgument for a
+  // bad option.
   Status startError;
   int64_t restarts = 0;      // supervisor restarts (StreamTestOptions::supervisor)
 };
@@ -203,9 +214,11 @@ struct StreamTestOptions {
   bool unfiredCrashFails = false;
 };
 
-// Runs `actions` against `query` in `sim`. The query is started before the first action unless
-// that action is StartStream. Each check compares against the sink; the first failing action
-// stops the run.
+// Runs `actions` against `query` in `sim`. As Spark's testStream, the query is started before the
+// first action unless a StartStream comes before the first action that needs the query running
+// (`AddData, StartStream, CheckAnswer` starts it at the StartStream; `AssertOnQuery` and the data
+// and file actions do not need it). Each check compares against the sink; the first failing
+// action stops the run.
 StreamTestResult runStreamTest(SimEnv& sim, const TestQuery& query, std::vector<Action> actions,
                                const StreamTestOptions& options = {});
 

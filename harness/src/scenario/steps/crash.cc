@@ -80,11 +80,12 @@ void restartActions(StepActions& a, const RestartStep& s, const SourceLocation& 
     return;
   }
   // The driver goes down as in a plain restart, then comes back with the other query on the
-  // same checkpoint (later restarts keep it).
+  // same checkpoint (later restarts keep it). One Restart, not Crash + StartStream: a StartStream
+  // before the first step that runs the query would stop the scenario's own query from starting
+  // (testStream's implicit start, Spark's rule).
   auto writer = a.writerFor(*s.query);
   if (!writer.ok()) return a.setupFail(at, writer.status().message());
-  a.push(Crash{}, at);
-  a.push(StartStream{*writer}, at);
+  a.push(Restart{0, *writer}, at);
 }
 
 }  // namespace streamsim::harness::detail
