@@ -53,6 +53,37 @@ TEST(Actions, AddDataAndCheckLikeSparksStreamTest) {
               IsOk());
 }
 
+// The checks take row_diff's RowMatch: strict types as Spark's checkAnswer (the count is a long,
+// an int does not match it), or only the columns each expected row names.
+TEST(Actions, ChecksMatchStrictTypesOrNamedColumnsOnly) {
+  CountQuery q;
+  const RowMatch strict{.strictTypes = true};
+  const RowMatch partial{.partial = true};
+  EXPECT_THAT(testStream(q.query, AddData{q.input, {word("a"), word("a")}},
+                         CheckAnswer{{Row{{"word", "a"}, {"count", int64_t{2}}}}, RowOrder::kAnyOrder, true, strict},
+                         CheckLastBatch{{Row{{"count", 2}}}, RowOrder::kAnyOrder, true, partial},
+                         AddData{q.input, {word("b")}},
+                         CheckNewAnswer{{Row{{"word", "b"}}}, RowOrder::kAnyOrder, true, partial}),
+              IsOk());
+  CountQuery q2;
+  SimEnv sim2;
+  StreamTestResult r = runStreamTest(
+      sim2, q2.query,
+      {AddData{q2.input, {word("a")}},
+       CheckAnswer{{Row{{"word", "a"}, {"count", 1}}}, RowOrder::kAnyOrder, true, strict}});
+  EXPECT_EQ(r.failedAction, 1);
+  EXPECT_THAT(r.status.message(), HasSubstr("CheckAnswer(1 row: {word=\"a\", count=1}) [strict types]"));
+  CountQuery q3;
+  EXPECT_THAT(testStream(q3.query, AddData{q3.input, {word("a")}},
+                         CheckAnswer{{Row{{"count", 2}}}, RowOrder::kAnyOrder, true, partial}),
+              FailsWith("does not match"));
+  // Loose by default: an int matches the long count.
+  CountQuery q4;
+  EXPECT_THAT(testStream(q4.query, AddData{q4.input, {word("a")}}, CheckAnswer{{count("a", 1)}}), IsOk());
+  EXPECT_EQ(describe(CheckNewAnswer{{}, RowOrder::kAnyOrder, true, partial}),
+            "CheckNewAnswer(0 rows) [named columns only]");
+}
+
 TEST(Actions, CrashAfterOffsetsAreWrittenReRunsTheSameBatch) {
   CountQuery q;
   SimEnv sim;

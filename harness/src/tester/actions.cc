@@ -57,11 +57,14 @@ std::string rowsBrief(const std::vector<Row>& rows, size_t max = 3) {
   return out;
 }
 
-std::string checkName(RowOrder order, bool process) {
-  std::string s;
-  if (order == RowOrder::kInOrder) s += "in order";
-  if (!process) s += std::string(s.empty() ? "" : ", ") + "without processing";
-  return s.empty() ? "" : " [" + s + "]";
+template <class Check>
+std::string checkName(const Check& a) {
+  std::vector<std::string> parts;
+  if (a.order == RowOrder::kInOrder) parts.emplace_back("in order");
+  if (!a.process) parts.emplace_back("without processing");
+  if (a.match.strictTypes) parts.emplace_back("strict types");
+  if (a.match.partial) parts.emplace_back("named columns only");
+  return parts.empty() ? "" : fmt::format(" [{}]", fmt::join(parts, ", "));
 }
 
 // Batch ids named by the files of a checkpoint log folder (offsets/, commits/).
@@ -324,9 +327,9 @@ class Runner {
     armed_.emplace_back(current_, sim_.injector().armCrash(a.point, a.batch, a.partition, a.nth));
     return Status::OK();
   }
-  Status checkRows(const std::vector<Row>& expected, const std::vector<Row>& actual, RowOrder order,
-                   std::string_view what) {
-    RowDiff d = diffRows(expected, actual, order);
+  template <class Check>
+  Status checkRows(const Check& a, const std::vector<Row>& actual, std::string_view what) {
+    RowDiff d = diffRows(a.rows, actual, a.order, a.match);
     if (d.equal) return Status::OK();
     return Status::FailedPrecondition(fmt::format("{} does not match\n{}", what, d.report));
   }
@@ -335,7 +338,7 @@ class Runner {
     STREAMSIM_ASSIGN_OR_RETURN(auto rows, query_.sink->rows());
     STREAMSIM_ASSIGN_OR_RETURN(auto batches, query_.sink->batches());
     if (!batches.empty()) last_checked_batch_ = batches.rbegin()->first;
-    return checkRows(a.rows, rows, a.order, "the sink's content");
+    return checkRows(a, rows, "the sink's content");
   }
   Status apply(CheckNewAnswer& a) {
     if (a.process) STREAMSIM_RETURN_IF_ERROR(processAll("CheckNewAnswer"));
@@ -346,7 +349,7 @@ class Runner {
       rows.insert(rows.end(), b.begin(), b.end());
     }
     if (!batches.empty()) last_checked_batch_ = batches.rbegin()->first;
-    return checkRows(a.rows, rows, a.order, "the rows new since the last check");
+    return checkRows(a, rows, "the rows new since the last check");
   }
   Status apply(CheckLastBatch& a) {
     if (a.process) STREAMSIM_RETURN_IF_ERROR(processAll("CheckLastBatch"));
@@ -356,7 +359,7 @@ class Runner {
       rows = batches.rbegin()->second;
       last_checked_batch_ = batches.rbegin()->first;
     }
-    return checkRows(a.rows, rows, a.order, "the last batch");
+    return checkRows(a, rows, "the last batch");
   }
   Status apply(ExpectFailure& a) {
     Status err = pending_error_;
@@ -530,13 +533,13 @@ std::string describe(const Action& action) {
             return s + ")";
           },
           [](const CheckAnswer& a) {
-            return fmt::format("CheckAnswer({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+            return fmt::format("CheckAnswer({}){}", rowsBrief(a.rows), checkName(a));
           },
           [](const CheckNewAnswer& a) {
-            return fmt::format("CheckNewAnswer({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+            return fmt::format("CheckNewAnswer({}){}", rowsBrief(a.rows), checkName(a));
           },
           [](const CheckLastBatch& a) {
-            return fmt::format("CheckLastBatch({}){}", rowsBrief(a.rows), checkName(a.order, a.process));
+            return fmt::format("CheckLastBatch({}){}", rowsBrief(a.rows), checkName(a));
           },
           [](const ExpectFailure& a) {
             std::string cond = a.condition;

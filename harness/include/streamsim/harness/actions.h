@@ -138,16 +138,19 @@ struct CheckAnswer {  // the sink's whole content
   std::vector<Row> rows;
   RowOrder order = RowOrder::kAnyOrder;
   bool process = true;
+  RowMatch match{};
 };
 struct CheckNewAnswer {  // rows of the batches committed since the previous check
   std::vector<Row> rows;
   RowOrder order = RowOrder::kAnyOrder;
   bool process = true;
+  RowMatch match{};
 };
 struct CheckLastBatch {  // rows of the last batch in the sink
   std::vector<Row> rows;
   RowOrder order = RowOrder::kAnyOrder;
   bool process = true;
+  RowMatch match{};
 };
 // The query failed (or fails when it processes what is available, or failed to start) with a
 // message containing `messageContains` (and with `code` when set; with Spark's error condition

@@ -264,6 +264,9 @@ struct CheckpointExpectation {
 struct ExpectStep {
   std::optional<std::vector<RowSpec>> sink;      // the reader's view, order-insensitive
   std::optional<std::vector<RowSpec>> newRows;   // rows added since the last expect
+  // `columns: partial`: sink and new_rows compare only the columns each expected row names
+  // (RowMatch::partial); `columns: all` (the default) compares whole rows.
+  bool partialColumns = false;
   std::vector<StateExpectation> state;
   std::vector<TimerExpectation> timers;
   std::map<std::string, Value> progress;  // field -> value of the last progress record

@@ -249,6 +249,7 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
   ScenarioRunState* state = &a.state();
   const Scenario* sc = &a.scenario();
   const ScenarioRunOptions* options = &a.options();
+  const RowMatch match{.partial = e.partialColumns};
   if (e.error)
     a.push(ExpectFailure{*e.error, std::nullopt, e.errorCondition, e.errorParameters}, at);
   for (const auto& st : e.state) stateExpect(a, st);
@@ -258,9 +259,9 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
     auto expected = *e.newRows;
     SourceLocation w = e.newRowsWhere;
     a.push(
-         AssertOnQuery{[state, sc, options, expected, w](StreamTestContext& ctx) -> Status {
+         AssertOnQuery{[state, sc, options, expected, w, match](StreamTestContext& ctx) -> Status {
                          STREAMSIM_ASSIGN_OR_RETURN(auto fresh, newRows(*state, *sc, ctx));
-                         RowDiff d = diffRows(typedLike(expected, fresh), fresh);
+                         RowDiff d = diffRows(typedLike(expected, fresh), fresh, RowOrder::kAnyOrder, match);
                          if (options->collectActual)
                            state->actual.push_back({w, "new_rows", fresh, d.equal});
                          if (d.equal) return Status::OK();
@@ -286,10 +287,10 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
     auto expected = *e.sink;
     SourceLocation w = e.sinkWhere;
     a.push(
-         AssertOnQuery{[state, sc, options, expected, w](StreamTestContext& ctx) -> Status {
+         AssertOnQuery{[state, sc, options, expected, w, match](StreamTestContext& ctx) -> Status {
                          STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
                          STREAMSIM_RETURN_IF_ERROR(markSeen(*state, *sc, ctx, rows));
-                         RowDiff d = diffRows(typedLike(expected, rows), rows);
+                         RowDiff d = diffRows(typedLike(expected, rows), rows, RowOrder::kAnyOrder, match);
                          if (options->collectActual) state->actual.push_back({w, "sink", rows, d.equal});
                          if (d.equal) return Status::OK();
                          state->failure = "the sink differs:\n" + d.report;

@@ -13,7 +13,8 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
   ExpectStep e;
   if (!pc.expectMap(v, "expect")) return e;
   pc.checkKeys(v, "expect",
-               {"sink", "new_rows", "state", "timers", "progress", "checkpoint", "error", "console"});
+               {"sink", "new_rows", "columns", "state", "timers", "progress", "checkpoint", "error",
+                "console"});
   if (auto c = v["console"]; c) {
     if (pc.sinkKind() != SinkSpec::Kind::kConsole) pc.error(c, "expect console needs a console sink (sink: {kind: console})");
     else e.console = pc.str(c, "expect console");
@@ -25,6 +26,12 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
   if (auto s = v["new_rows"]; s) {
     e.newRowsWhere = pc.loc(s);
     e.newRows = pc.rows(s, "an expected new row");
+  }
+  if (auto c = v["columns"]; c) {
+    std::string mode = pc.str(c, "expect columns");
+    if (mode == "partial") e.partialColumns = true;
+    else if (mode != "all") pc.error(c, "expect columns is 'partial' (only the columns the expected rows name) or 'all' (the default), got '" + mode + "'");
+    if (!v["sink"] && !v["new_rows"]) pc.error(c, "expect columns applies to sink and new_rows; this expect has neither");
   }
   if (auto s = v["state"]; s) {
     auto one = [&](const YAML::Node& m) {
