@@ -10,7 +10,7 @@
 namespace streamsim {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kTemplates = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kTemplates = {{
     {"EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
      "The event time <eventName> has the invalid type <eventType>, but expected \"TIMESTAMP\"."},
     {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
@@ -73,6 +73,11 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 20> kTemplat
      "stateful operators downstream in the execution pipeline. Please correct the operator logic "
      "to emit rows after current global watermark value."},
     {"INTERNAL_ERROR_TWS", "<message>"},
+    {"STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+     "Streaming stateful operator name does not match with the operator in state metadata. This "
+     "is likely to happen when a user adds/removes/changes stateful operators of existing "
+     "streaming query. Stateful operators in the metadata: [<OpsInMetadataSeq>]; Stateful "
+     "operators in current batch: [<OpsInCurBatchSeq>]."},
 }};
 
 std::string fill(std::string_view tmpl, const ErrorParams& params) {

@@ -82,6 +82,35 @@ TEST_F(StateSchemaTest, IncompatibleChangesAreRejectedNamingVariableAndSchemas) 
   EXPECT_EQ(files(), std::vector<std::string>{"0.json"});  // rejections write nothing
 }
 
+// Another stateful operator at the same id (dropDuplicates replaced by an aggregation, Spark's
+// OperatorStateMetadataSuite "Replace"): STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA
+// with Spark's pair format, checked before the operator's properties as in Spark.
+TEST_F(StateSchemaTest, AnotherOperatorAtTheSameIdIsSparksOperatorMismatch) {
+  const StateVariableSchema store{"default", "", "", false};
+  ASSERT_TRUE(checkAndRecordStateSchema(env_, "/chk", 0, StateOperatorSchema{"dedupe", {"*"}, "", {}},
+                                        {store}, "dropDuplicates")
+                  .ok());
+  Status st = checkAndRecordStateSchema(env_, "/chk", 0,
+                                        StateOperatorSchema{"stateStoreSave", {"value"}, "count", {{"outputMode", "Update"}}},
+                                        {store}, "aggregation");
+  EXPECT_EQ(st.code(), Status::Code::kFailedPrecondition);
+  EXPECT_EQ(st.condition(), "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA");
+  EXPECT_EQ(st.parameter("OpsInMetadataSeq"), "(OperatorId: 0 -> OperatorName: dedupe)");
+  EXPECT_EQ(st.parameter("OpsInCurBatchSeq"), "(OperatorId: 0 -> OperatorName: stateStoreSave)");
+  EXPECT_NE(st.message().find("Stateful operators in the metadata: [(OperatorId: 0 -> OperatorName: "
+                              "dedupe)]; Stateful operators in current batch: [(OperatorId: 0 -> "
+                              "OperatorName: stateStoreSave)]."),
+            std::string::npos)
+      << st.message();
+  // Other grouping columns of the same operator: the key schema.
+  st = checkAndRecordStateSchema(env_, "/chk", 0, StateOperatorSchema{"dedupe", {"id"}, "", {}}, {store},
+                                 "dropDuplicates");
+  EXPECT_EQ(st.condition(), "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE");
+  EXPECT_EQ(st.parameter("storedKeySchema"), "[*]");
+  EXPECT_EQ(st.parameter("newKeySchema"), "[id]");
+  EXPECT_EQ(files(), std::vector<std::string>{"0.json"});  // rejections write nothing
+}
+
 TEST_F(StateSchemaTest, BadInputAndCorruptFilesAreNamed) {
   Status dup = check({count_, count_});
   EXPECT_EQ(dup.code(), Status::Code::kInvalidArgument);

@@ -411,6 +411,53 @@ TEST_P(TwsConditionsTest, RestartWithChangedOperatorPropertiesFails) {
   }
 }
 
+// The state's keys on restart (StateSchemaCompatibilityChecker): other grouping columns and a
+// MapState's other user key schema are STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE (were a plain
+// FailedPrecondition without a condition for the grouping columns).
+TEST_P(TwsConditionsTest, RestartWithChangedKeySchemaFails) {
+  auto withMap = [](bool longKeys) {
+    auto h = std::make_shared<Hooks>();
+    h->init = [longKeys](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
+      if (longKeys)
+        (void)handle.getMapState<int64_t, int64_t>("map");
+      else
+        p.map = handle.getMapState<std::string, int64_t>("map");
+    };
+    return h;
+  };
+  auto base = [&] { return spec(withMap(false), TimeMode::kNone); };
+  struct Case {
+    std::function<TransformWithStateSpec()> changed;
+    ErrorParams params;
+  };
+  std::vector<Case> cases = {
+      {[&] {
+         auto s = base();
+         s.groupBy = {"v"};
+         return s;
+       },
+       {{"storedKeySchema", "[k]"}, {"newKeySchema", "[v]"}}},
+      {[&] {
+         auto s = base();
+         s.groupBy = {"k", "v"};
+         return s;
+       },
+       {{"storedKeySchema", "[k]"}, {"newKeySchema", "[k, v]"}}},
+      {[&] { return spec(withMap(true), TimeMode::kNone); },
+       {{"storedKeySchema", "StructType(StructField(value,StringType,true))"},
+        {"newKeySchema", "StructType(StructField(value,LongType,true))"}}},
+  };
+  for (const Case& c : cases) {
+    TwsDriver d(GetParam());
+    ASSERT_TRUE(d.start(base()).ok());
+    ASSERT_TRUE(d.run({in("a")}, 1).ok());
+    Status st = d.restartWith(c.changed());
+    EXPECT_EQ(st.code(), Status::Code::kFailedPrecondition) << st.toString();
+    EXPECT_THAT(st, FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE", c.params));
+    EXPECT_TRUE(d.restartWith(base()).ok());
+  }
+}
+
 TEST_P(TwsConditionsTest, EmittingRowsOlderThanTheWatermarkCarriesSparksParameters) {
   TwsDriver d(GetParam());
   auto h = std::make_shared<Hooks>();

@@ -216,7 +216,22 @@ Status checkOperator(const Recorded& recorded, const std::string& root, int oper
                      const StateOperatorSchema& now, std::string_view what) {
   if (!recorded.op) return Status::OK();
   const StateOperatorSchema& old = *recorded.op;
-  // Spark checks the operator's properties (timeMode, outputMode) first.
+  // Spark compares the operators with the state metadata first (IncrementalExecution's
+  // checkOperatorValidWithMetadata, on the first batch of a restart): both parameters list
+  // `(OperatorId: N -> OperatorName: name)` pairs; streamsim checks one operator at a time, so
+  // they name this operator (Spark's lists for a query with one stateful operator).
+  if (old.operatorName != now.operatorName) {
+    auto pair = [&](const std::string& name) {
+      return fmt::format("(OperatorId: {} -> OperatorName: {})", operatorId, name);
+    };
+    return sparkError(Status::Code::kFailedPrecondition,
+                      "STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
+                      {{"OpsInMetadataSeq", pair(old.operatorName)}, {"OpsInCurBatchSeq", pair(now.operatorName)}},
+                      fmt::format("{}: state/{} in checkpoint {} recorded in {}; restore the old query "
+                                  "or use a new checkpoint location",
+                                  what, operatorId, root, recorded.path));
+  }
+  // Then the operator's properties (timeMode, outputMode; TransformWithStateVariableUtils).
   for (const auto& [name, value] : now.properties) {
     for (const auto& [oldName, oldValue] : old.properties) {
       if (oldName != name || oldValue == value) continue;
@@ -226,18 +241,17 @@ Status checkOperator(const Recorded& recorded, const std::string& root, int oper
                                     root, recorded.path));
     }
   }
-  if (old.operatorName != now.operatorName)
-    return Status::FailedPrecondition(fmt::format(
-        "{}: state/{} in checkpoint {} was written by a '{}' operator (recorded in {}), but the "
-        "query now has '{}' there; the stateful operators of a query cannot change between "
-        "restarts: restore the old query or use a new checkpoint location",
-        what, operatorId, root, old.operatorName, recorded.path, now.operatorName));
+  // The grouping columns are the state's key schema (StateSchemaCompatibilityChecker). Spark
+  // compares the key fields' types and ignores their names; streamsim records the columns' names
+  // only, so it refuses any change and names the columns in the parameters.
   if (old.keyColumns != now.keyColumns)
-    return Status::FailedPrecondition(fmt::format(
-        "{}: the state in checkpoint {} is keyed by columns {} (recorded in {}), but the query "
-        "now uses {}; Spark does not allow changing them between restarts: restore the old "
-        "columns or use a new checkpoint location",
-        what, root, columnList(old.keyColumns), recorded.path, columnList(now.keyColumns)));
+    return sparkError(Status::Code::kFailedPrecondition, "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                      {{"storedKeySchema", columnList(old.keyColumns)},
+                       {"newKeySchema", columnList(now.keyColumns)}},
+                      fmt::format("{}: the grouping columns of the state in checkpoint {} (recorded "
+                                  "in {}) cannot change between restarts: restore the old columns "
+                                  "or use a new checkpoint location",
+                                  what, root, recorded.path));
   if (old.details != now.details)
     return Status::FailedPrecondition(fmt::format(
         "{}: the state in checkpoint {} was written for '{}' (recorded in {}), but the query now "
