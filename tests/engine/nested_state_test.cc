@@ -158,6 +158,28 @@ TEST_P(NestedStateTest, NestedStateValuesAndKeysSurviveARestart) {
   EXPECT_EQ((*third)[0].get("tags").toString(), "[[], [w]]");
 }
 
+// Spark 4 accepts a map-typed grouping column for transformWithState: groupBy / groupByKey plan
+// no Aggregate, so CheckAnalysis's grouping-type check (checkValidGroupingExprs, which refuses
+// only variant) does not apply, and the state key encoders take any row. A map key keeps its
+// state across a restart on both stores.
+TEST_P(NestedStateTest, MapGroupingKeyIsAccepted) {
+  testing::TwsDriver d(GetParam(), 2);
+  ASSERT_TRUE(d.start(nestedSpec()).ok());
+  auto k = Value::mapOf({{Value("a"), Value(int64_t{1})}, {Value("b"), Value()}});
+  ASSERT_TRUE(k.ok()) << k.status().toString();
+  auto first = d.run({event(*k, "a", {"x"}, {1})}, 1);
+  ASSERT_TRUE(first.ok()) << first.status().toString();
+  ASSERT_EQ(first->size(), 1u);
+  ASSERT_TRUE(d.restart().ok());
+  auto second = d.run({event(*k, "b", {"y"}, {})}, 2);
+  ASSERT_TRUE(second.ok()) << second.status().toString();
+  ASSERT_EQ(second->size(), 1u);
+  EXPECT_EQ((*second)[0].get("k"), *k);
+  EXPECT_EQ((*second)[0].get("k").type(), Type::kMap);
+  EXPECT_EQ((*second)[0].get("n"), Value(int64_t{2}));
+  EXPECT_EQ((*second)[0].get("tags").toString(), "[[x], [y]]");
+}
+
 INSTANTIATE_TEST_SUITE_P(BothStores, NestedStateTest,
                          ::testing::Values(StateStoreKind::kMemory, StateStoreKind::kRocksDB));
 

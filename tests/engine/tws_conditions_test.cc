@@ -274,24 +274,33 @@ TEST_P(TwsConditionsTest, IllegalValuesCarryTheStateName) {
     ASSERT_TRUE(d.start(spec(h, TimeMode::kNone)).ok());
     EXPECT_THAT(d.run({in("a")}, 1), FailsWithCondition(c.condition, {{"stateName", c.stateName}}));
   }
-  // Null Row list elements, map keys and map values.
-  for (int which = 0; which < 3; ++which) {
+  // Null Row list elements, map keys and map values, and ValueState.update(null) (a null Row, an
+  // empty optional: Spark's ValueState.update(null)).
+  for (int which = 0; which < 5; ++which) {
     TwsDriver d(GetParam());
     auto h = std::make_shared<Hooks>();
     auto rowList = std::make_shared<ListState<Row>>();
     auto rowMap = std::make_shared<MapState<Row, Row>>();
-    h->init = [rowList, rowMap](ScriptedProcessor&, StatefulProcessorHandle& handle) {
+    auto rowValue = std::make_shared<ValueState<Row>>();
+    auto optValue = std::make_shared<ValueState<std::optional<int64_t>>>();
+    h->init = [rowList, rowMap, rowValue, optValue](ScriptedProcessor&, StatefulProcessorHandle& handle) {
       *rowList = handle.getListState<Row>("rl", rowCodec("x long"));
       *rowMap = handle.getMapState<Row, Row>("rm", rowCodec("k string"), rowCodec("x long"));
+      *rowValue = handle.getValueState<Row>("rv", rowCodec("x long"));
+      *optValue = handle.getValueState<std::optional<int64_t>>("ov");
     };
-    h->input = [rowList, rowMap, which](ScriptedProcessor&, const Row&, RowRange, const TimerValues&, Output&) {
+    h->input = [rowList, rowMap, rowValue, optValue, which](ScriptedProcessor&, const Row&, RowRange,
+                                                            const TimerValues&, Output&) {
       if (which == 0) rowList->put({Row{{"x", int64_t{1}}}, Row()});
       if (which == 1) rowMap->updateValue(Row(), Row{{"x", int64_t{1}}});
       if (which == 2) rowMap->updateValue(Row{{"k", "a"}}, Row());
+      if (which == 3) rowValue->update(Row());
+      if (which == 4) optValue->update(std::nullopt);
     };
+    const char* names[] = {"rl", "rm", "rm", "rv", "ov"};
     ASSERT_TRUE(d.start(spec(h, TimeMode::kNone)).ok());
     EXPECT_THAT(d.run({in("a")}, 1), FailsWithCondition("ILLEGAL_STATE_STORE_VALUE.NULL_VALUE",
-                                                        {{"stateName", which == 0 ? "rl" : "rm"}}));
+                                                        {{"stateName", names[which]}}));
   }
 }
 

@@ -145,6 +145,49 @@ TEST(ProcessorTester, PeekWithoutTtlGivesTheValueAndItsExpiry) {
   EXPECT_THAT(tester.peekValueStateTTL<std::string>("k", "nope"), FailsWith(Status::Code::kNotFound));
 }
 
+// Keeps each row's `value` in a list and a map (value -> rows seen), both with a 10 s TTL.
+class TtlListAndMap : public StatefulProcessor {
+ public:
+  void init(StatefulProcessorHandle& handle) override {
+    seen_ = handle.getListState<std::string>("seen", TTLConfig{10'000});
+    counts_ = handle.getMapState<std::string, int64_t>("counts", TTLConfig{10'000});
+  }
+  void handleInputRows(const Row&, RowRange rows, const TimerValues&, Output&) override {
+    for (const Row& r : rows) {
+      std::string v = r.get("value").asString();
+      seen_.appendValue(v);
+      counts_.updateValue(v, counts_.getValue(v).value_or(0) + 1);
+    }
+  }
+
+ private:
+  ListState<std::string> seen_;
+  MapState<std::string, int64_t> counts_;
+};
+
+// Spark's getTTLValues / the MapState TTL test hooks on the tester: every list element and map
+// entry with its own expiry (the time it was written + the TTL), read without enforcing TTL;
+// the cleanup at the expiry removes the first ones only.
+TEST(ProcessorTester, PeekListAndMapStateTtlGiveEachElementsExpiry) {
+  ProcessorTester<TtlListAndMap> tester(
+      {.groupBy = {"key"}, .timeMode = TimeMode::kProcessingTime, .processingTimeMs = 1'000});
+  ASSERT_THAT(tester.test("k", {Row{{"value", "a"}}}), IsOk());
+  ASSERT_THAT(tester.setProcessingTime(5'000), IsOk());
+  ASSERT_THAT(tester.test("k", {Row{{"value", "b"}}}), IsOk());
+  using Elem = std::pair<std::string, std::optional<TimeMs>>;
+  using Entry = std::tuple<std::string, int64_t, std::optional<TimeMs>>;
+  EXPECT_THAT(valueOrFail(tester.peekListStateTTL<std::string>("k", "seen")),
+              ElementsAre(Elem{"a", 11'000}, Elem{"b", 15'000}));
+  EXPECT_THAT((valueOrFail(tester.peekMapStateTTL<std::string, int64_t>("k", "counts"))),
+              ElementsAre(Entry{"a", 1, 11'000}, Entry{"b", 1, 15'000}));
+  ASSERT_THAT(tester.setProcessingTime(11'000), IsOk());  // a expired and cleaned up
+  EXPECT_THAT(valueOrFail(tester.peekListStateTTL<std::string>("k", "seen")),
+              ElementsAre(Elem{"b", 15'000}));
+  EXPECT_THAT((valueOrFail(tester.peekMapStateTTL<std::string, int64_t>("k", "counts"))),
+              ElementsAre(Entry{"b", 1, 15'000}));
+  EXPECT_THAT((tester.peekMapStateTTL<std::string, int64_t>("k", "seen")), FailsWith("is not a MapState"));
+}
+
 TEST(ProcessorTester, TtlStampOfASetValueIsTheCurrentTime) {
   ProcessorTester<TtlCacheProcessor> tester(
       {.groupBy = {"key"}, .timeMode = TimeMode::kProcessingTime, .processingTimeMs = 5'000});

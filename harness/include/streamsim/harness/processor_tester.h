@@ -35,6 +35,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -278,6 +279,12 @@ class ProcessorTester : public ProcessorTesterBase {
   template <class T>
   Result<std::vector<std::pair<T, std::optional<TimeMs>>>> peekListStateTTL(
       const GroupKey& key, const std::string& name, StateCodec<T> codec = {});
+  // Spark's MapState getWithoutEnforcingTTL / getTTLValue: every stored entry (expired or not),
+  // ascending by user key, with its expiry.
+  template <class K, class V>
+  Result<std::vector<std::tuple<K, V, std::optional<TimeMs>>>> peekMapStateTTL(
+      const GroupKey& key, const std::string& name, StateCodec<K> keyCodec = {},
+      StateCodec<V> valueCodec = {});
   template <class T>
   Status setValueState(const GroupKey& key, const std::string& name, const T& value,
                        StateCodec<T> codec = {});

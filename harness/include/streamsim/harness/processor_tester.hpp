@@ -97,6 +97,21 @@ Result<std::vector<std::pair<T, std::optional<TimeMs>>>> ProcessorTester<P>::pee
 }
 
 template <class P>
+template <class K, class V>
+Result<std::vector<std::tuple<K, V, std::optional<TimeMs>>>> ProcessorTester<P>::peekMapStateTTL(
+    const GroupKey& key, const std::string& name, StateCodec<K> keyCodec, StateCodec<V> valueCodec) {
+  STREAMSIM_ASSIGN_OR_RETURN(RawStateValue raw, this->peekRawWithoutTTL(key, name));
+  if (raw.kind != RawStateValue::Kind::kMap) return detail::kindMismatch(name, "MapState");
+  std::vector<std::tuple<K, V, std::optional<TimeMs>>> out;
+  for (size_t i = 0; i < raw.entries.size(); ++i) {
+    STREAMSIM_ASSIGN_OR_RETURN(K k, detail::decodeStored(keyCodec, raw.entries[i].first, name));
+    STREAMSIM_ASSIGN_OR_RETURN(V v, detail::decodeStored(valueCodec, raw.entries[i].second, name));
+    out.emplace_back(std::move(k), std::move(v), raw.entriesExpiresAt[i]);
+  }
+  return out;
+}
+
+template <class P>
 template <class T>
 Status ProcessorTester<P>::setValueState(const GroupKey& key, const std::string& name,
                                          const T& value, StateCodec<T> codec) {
