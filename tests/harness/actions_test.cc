@@ -320,17 +320,13 @@ TEST(Actions, AFailedStartWaitsForALaterExpectFailure) {
   EXPECT_THAT(r.status.message(), HasSubstr("StartStream failed"));
   EXPECT_EQ(r.startError.condition(), "STATE_STORE_INVALID_CONFIG_AFTER_RESTART");
   // The implicit start is held the same way (a bad option, refused when the query starts).
-  auto input = std::make_shared<MemoryStreamData>();
-  TestQuery bad = memoryQuery(readStream(makeMemorySource(input))
-                                  .transform(countBy("word"))
-                                  .writeStream()
-                                  .outputMode(OutputMode::kUpdate)
-                                  .option("checkpointLocation", "/chk")
-                                  .option("spark.sql.streaming.multipleWatermarkPolicy", "median"));
-  EXPECT_THAT(testStream(bad, AddData{input, {word("a")}}, down, ExpectFailure{"is not min or max"}),
+  ModeQuery b;
+  TestQuery bad = b.query(OutputMode::kUpdate);
+  bad.writer.option("spark.sql.streaming.multipleWatermarkPolicy", "median");
+  EXPECT_THAT(testStream(bad, AddData{b.input, {word("a")}}, down, ExpectFailure{"is not min or max"}),
               IsOk());
   SimEnv sim2;
-  r = runStreamTest(sim2, bad, {AddData{input, {word("a")}}, CheckAnswer{{}}});
+  r = runStreamTest(sim2, bad, {AddData{b.input, {word("a")}}, CheckAnswer{{}}});
   EXPECT_EQ(r.failedAction, -1);
   EXPECT_THAT(r.status.message(), HasSubstr("testStream failed before the first action"));
   EXPECT_EQ(r.startError.code(), Status::Code::kInvalidArgument);
