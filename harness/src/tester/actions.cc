@@ -129,7 +129,7 @@ class Runner {
         // the actions decide what follows. Bug: a plan crash at log.mid_write while the first
         // start wrote sink_path failed correct scenarios.
         crash_seen_ = sim_.crashCount();
-      } else if (Status held = startFailed(st, "the query did not start"); !held.ok()) {
+      } else if (Status held = startFailed(st, "the query's start (before the first action)"); !held.ok()) {
         return fail(result, -1, held.toString());
       }
     }
