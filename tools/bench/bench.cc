@@ -49,10 +49,6 @@ namespace {
 using Clock = std::chrono::steady_clock;
 using json = nlohmann::json;
 
-double secondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 constexpr TimeMs kStartMs = 1767225600000;  // 2026-01-01T00:00:00Z
 
 uint64_t splitmix64(uint64_t x) {

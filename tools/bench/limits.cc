@@ -18,10 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t0) {
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
 LimitRun checked(double seconds, int64_t lines, int64_t counted, int64_t events,
                  std::string_view what) {
   LimitRun run;

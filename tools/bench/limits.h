@@ -4,11 +4,17 @@
 // Single-threaded; wall-clock timing lives here (tools/), never in the engine.
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace streamsim::bench {
+
+// Wall seconds since `t0` on the steady clock: the one timer of the bench and its limits.
+inline double secondsSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 struct LimitRun {
   double seconds = 0;

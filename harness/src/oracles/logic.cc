@@ -7,22 +7,9 @@
 #include <fmt/format.h>
 
 #include "streamsim/trace_events.h"
+#include "oracles/trace_fields.h"
 
 namespace streamsim::harness {
-namespace {
-
-int64_t num(const nlohmann::json& j, const char* k) {
-  auto it = j.find(k);
-  return it == j.end() || !it->is_number() ? -1 : it->get<int64_t>();
-}
-
-std::string keyOf(const nlohmann::json& e) {
-  auto it = e.find("key");
-  return it == e.end() ? std::string() : it->dump();
-}
-
-}  // namespace
-
 std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batches, int64_t bound) {
   // (operator, key) -> ts -> the registration's trace line
   std::map<std::pair<int64_t, std::string>, std::map<int64_t, std::string>> live;
@@ -32,11 +19,11 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
       const std::string ev = e.value("event", "");
       if (ev != events::kTimerRegistered && ev != events::kTimerDeleted && ev != events::kTimerFired)
         continue;
-      auto& timers = live[{num(e, "operator"), keyOf(e)}];
+      auto& timers = live[{eventInt(e, "operator"), eventKey(e)}];
       if (ev == events::kTimerRegistered) {
-        timers[num(e, "ts")] = b.lines[i];
+        timers[eventInt(e, "ts")] = b.lines[i];
       } else {
-        timers.erase(num(e, "ts"));
+        timers.erase(eventInt(e, "ts"));
       }
     }
     for (const auto& [where, timers] : live) {

@@ -12,6 +12,7 @@
 
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/trace_events.h"
+#include "oracles/trace_fields.h"
 
 namespace streamsim::harness {
 
@@ -44,17 +45,6 @@ namespace {
 
 bool startsWith(const std::string& s, std::string_view p) { return s.compare(0, p.size(), p) == 0; }
 
-int64_t num(const nlohmann::json& j, const char* k, int64_t d = -1) {
-  auto it = j.find(k);
-  if (it == j.end() || !it->is_number()) return d;
-  return it->get<int64_t>();
-}
-
-std::string keyOf(const nlohmann::json& e) {
-  auto it = e.find("key");
-  return it == e.end() ? std::string() : it->dump();
-}
-
 }  // namespace
 
 std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& traceLines) {
@@ -73,9 +63,9 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
     const std::string ev = e.value("event", "");
     if (ev == events::kBatchPlanned) {
       cur.emplace();
-      cur->batch.batch = num(e, "batch");
-      cur->batch.timestamp = num(e, "timestamp", 0);
-      cur->batch.watermark = num(e, "watermark", 0);
+      cur->batch.batch = eventInt(e, "batch");
+      cur->batch.timestamp = eventInt(e, "timestamp", 0);
+      cur->batch.watermark = eventInt(e, "watermark", 0);
       cur->driver.emplace_back(e, line);
       continue;
     }
@@ -86,7 +76,7 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
       continue;
     }
     if (ev == events::kTaskAttempt) {
-      auto k = std::make_pair(num(e, "operator"), num(e, "partition"));
+      auto k = std::make_pair(eventInt(e, "operator"), eventInt(e, "partition"));
       auto it = cur->tasks.find(k);
       if (it == cur->tasks.end()) cur->taskOrder.push_back(k);
       cur->tasks[k].clear();
@@ -94,12 +84,12 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
       continue;
     }
     if (startsWith(ev, "tws.")) {
-      auto k = std::make_pair(num(e, "operator"), num(e, "partition"));
+      auto k = std::make_pair(eventInt(e, "operator"), eventInt(e, "partition"));
       if (cur->tasks.find(k) == cur->tasks.end()) cur->taskOrder.push_back(k);
       cur->tasks[k].emplace_back(e, line);
       continue;
     }
-    if (ev == events::kCommit && num(e, "batch") == cur->batch.batch) {
+    if (ev == events::kCommit && eventInt(e, "batch") == cur->batch.batch) {
       // Keep trace order: driver events first, then each task's final attempt in order.
       for (auto& [j, l] : cur->driver) {
         cur->batch.events.push_back(std::move(j));
@@ -185,10 +175,10 @@ std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches,
       const auto& e = b.events[i];
       const std::string ev = e.value("event", "");
       if (!startsWith(ev, "tws.")) continue;
-      auto part = std::make_pair(num(e, "operator"), num(e, "partition"));
-      auto tk = std::make_tuple(num(e, "operator"), keyOf(e), num(e, "ts"));
+      auto part = std::make_pair(eventInt(e, "operator"), eventInt(e, "partition"));
+      auto tk = std::make_tuple(eventInt(e, "operator"), eventKey(e), eventInt(e, "ts"));
       if (ev == events::kTwsRows && scanned.count(part)) {
-        return Violation{"timers", b.batch, keyOf(e),
+        return Violation{"timers", b.batch, eventKey(e),
                          "input rows were handled after timers fired in the same partition: timers "
                          "must fire after all input of the batch",
                          {b.lines[i]}};
@@ -200,13 +190,13 @@ std::optional<Violation> checkTimers(const std::vector<CommittedBatch>& batches,
         scanned.insert(part);
         auto it = pending.find(tk);
         if (it == pending.end())
-          return Violation{"timers", b.batch, keyOf(e),
+          return Violation{"timers", b.batch, eventKey(e),
                            fmt::format("timer {} fired but is not registered (deleted, or it fired "
                                        "already: a timer fires exactly once)",
                                        std::get<2>(tk)),
                            {b.lines[i]}};
         if (std::get<2>(tk) > threshold)
-          return Violation{"timers", b.batch, keyOf(e),
+          return Violation{"timers", b.batch, eventKey(e),
                            fmt::format("timer {} fired early: the batch's {} is {}", std::get<2>(tk),
                                        clock == TimerClock::kProcessingTime ? "timestamp" : "watermark",
                                        threshold),
@@ -270,7 +260,7 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
       std::vector<TimeMs> got = expiryList(e);
       for (TimeMs t : got)
         if (t >= 0 && t <= now)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of {} '{}' returned an element that expired at {} "
                                        "(batch timestamp {})", what, state, t, now),
                            {b.lines[i]}};
@@ -288,13 +278,13 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
       std::set_difference(want.begin(), want.end(), got.begin(), got.end(), std::back_inserter(missing));
       std::set_difference(got.begin(), got.end(), want.begin(), want.end(), std::back_inserter(extra));
       if (!missing.empty())
-        return Violation{"ttl", b.batch, keyOf(e),
+        return Violation{"ttl", b.batch, eventKey(e),
                          fmt::format("a read of {} '{}' lost unexpired element(s) with expiry {} "
                                      "(batch timestamp {}): returned {}, expected {}",
                                      what, state, joinTimes(missing), now, joinTimes(got),
                                      joinTimes(want)),
                          lines};
-      return Violation{"ttl", b.batch, keyOf(e),
+      return Violation{"ttl", b.batch, eventKey(e),
                        fmt::format("a read of {} '{}' returned element(s) with expiry {} that were "
                                    "never written, or were cleared or removed: returned {}, "
                                    "expected {}",
@@ -307,36 +297,36 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
       if (!startsWith(ev, "tws.ttl_")) continue;
       sawTtl = true;
       const std::string state = e.value("state", "");
-      auto k = std::make_tuple(num(e, "operator"), keyOf(e), state);
+      auto k = std::make_tuple(eventInt(e, "operator"), eventKey(e), state);
       if (ev == events::kTtlWrite) {
-        live[k] = Entry{num(e, "expiresAt"), b.lines[i]};
+        live[k] = Entry{eventInt(e, "expiresAt"), b.lines[i]};
       } else if (ev == events::kTtlClear) {
         live.erase(k);
       } else if (ev == events::kTtlRead) {
         bool returned = e.value("returned", false);
-        int64_t exp = num(e, "expiresAt");
+        int64_t exp = eventInt(e, "expiresAt");
         auto it = live.find(k);
         if (returned && exp >= 0 && exp <= now)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of '{}' returned a value that expired at {} (batch "
                                        "timestamp {})", state, exp, now),
                            {b.lines[i]}};
         if (!returned && it != live.end() && it->second.expiresAt > now)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of '{}' found nothing, but a value written with expiry "
                                        "{} (later than the batch timestamp {}) was never cleared",
                                        state, it->second.expiresAt, now),
                            {it->second.line, b.lines[i]}};
         if (returned && it == live.end())
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of '{}' returned a value that was cleared or expired "
                                        "and removed earlier", state),
                            {b.lines[i]}};
       } else if (ev == events::kTtlListWrite) {
         auto& list = lists[k];
         if (e.value("mode", "") == "put") list.clear();
-        for (int64_t n = num(e, "count", 0); n > 0; --n)
-          list.push_back(Entry{num(e, "expiresAt"), b.lines[i]});
+        for (int64_t n = eventInt(e, "count", 0); n > 0; --n)
+          list.push_back(Entry{eventInt(e, "expiresAt"), b.lines[i]});
       } else if (ev == events::kTtlListClear) {
         lists.erase(k);
       } else if (ev == events::kTtlListRead) {
@@ -345,7 +335,7 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
           for (const Entry& x : it->second) model.push_back(&x);
         if (auto v = checkCollection(e, i, "list", model)) return v;
       } else if (ev == events::kTtlMapWrite) {
-        maps[k][e.value("userKey", "")] = Entry{num(e, "expiresAt"), b.lines[i]};
+        maps[k][e.value("userKey", "")] = Entry{eventInt(e, "expiresAt"), b.lines[i]};
       } else if (ev == events::kTtlMapRemove) {
         if (auto it = maps.find(k); it != maps.end()) it->second.erase(e.value("userKey", ""));
       } else if (ev == events::kTtlMapClear) {
@@ -358,30 +348,30 @@ std::optional<Violation> checkTtl(const std::vector<CommittedBatch>& batches) {
       } else if (ev == events::kTtlMapRead) {
         const std::string userKey = e.value("userKey", "");
         bool returned = e.value("returned", false);
-        int64_t exp = num(e, "expiresAt");
+        int64_t exp = eventInt(e, "expiresAt");
         const Entry* m = nullptr;
         if (auto it = maps.find(k); it != maps.end())
           if (auto jt = it->second.find(userKey); jt != it->second.end()) m = &jt->second;
         if (returned && exp >= 0 && exp <= now)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of map '{}' entry {} returned a value that expired "
                                        "at {} (batch timestamp {})", state, userKey, exp, now),
                            {b.lines[i]}};
         if (!returned && m && m->expiresAt > now)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of map '{}' entry {} found nothing, but it was "
                                        "written with expiry {} (later than the batch timestamp "
                                        "{}) and never removed",
                                        state, userKey, m->expiresAt, now),
                            {m->line, b.lines[i]}};
         if (returned && !m)
-          return Violation{"ttl", b.batch, keyOf(e),
+          return Violation{"ttl", b.batch, eventKey(e),
                            fmt::format("a read of map '{}' entry {} returned a value that was "
                                        "removed, cleared or expired and removed earlier",
                                        state, userKey),
                            {b.lines[i]}};
       } else if (ev == events::kTtlExpired) {
-        removedByEngine[{num(e, "operator"), state}] += num(e, "count", 0);
+        removedByEngine[{eventInt(e, "operator"), state}] += eventInt(e, "count", 0);
       }
     }
     // Expired values, list elements and map entries must be physically gone by the end of the
@@ -472,8 +462,8 @@ std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t finger
   v.events.push_back("second run: " + (i < traceB.size() ? traceB[i] : std::string("(end)")));
   auto e = nlohmann::json::parse(i < traceA.size() ? traceA[i] : "{}", nullptr, false);
   if (e.is_object()) {
-    v.batch = num(e, "batch");
-    v.key = keyOf(e);
+    v.batch = eventInt(e, "batch");
+    v.key = eventKey(e);
   }
   return v;
 }
