@@ -5,6 +5,16 @@ timer and TTL code (plus ``restart()``); ``streamsim.run(path)`` and ``streamsim
 seeds=N)`` run scenario files and return their results as Python objects.
 """
 
+import sys as _sys
+import warnings as _warnings
+
 from streamsim._api import run, sweep, sweep_processor
+
+if _sys.flags.hash_randomization:
+    # The `streamsim` CLI and its worker processes fix the seed; a python3 started without it
+    # hashes str at random, so a processor iterating a set may see another order in each run.
+    _warnings.warn("streamsim: this Python hashes str at random (PYTHONHASHSEED is not set), so "
+                   "a set's order can differ from run to run; run it with PYTHONHASHSEED=0 for "
+                   "tests that repeat exactly", RuntimeWarning, stacklevel=2)
 
 __all__ = ["run", "sweep", "sweep_processor"]

@@ -1,0 +1,13 @@
+// `_streamsim_native` as a Python extension module: `import streamsim` (and `from
+// streamsim.pyspark import TwsTester`) in any python3 with python/ and the built module on its
+// path. The same definitions as the module runners embed (embedded.cc).
+#include <pybind11/pybind11.h>
+
+#include "python_support.h"
+
+PYBIND11_MODULE(_streamsim_native, m) {
+  // Scenarios run from Python (streamsim.run/sweep) may name Python processors too.
+  streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
+  streamsim::python::defineNativeModule(m);
+  streamsim::python::defineTesterModule(m);
+}
