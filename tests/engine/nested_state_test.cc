@@ -3,6 +3,7 @@
 // and across a restart.
 #include <gtest/gtest.h>
 
+#include "streamsim/tws/state_layout.h"
 #include "tws_test_util.h"
 
 namespace streamsim {
@@ -178,6 +179,80 @@ TEST_P(NestedStateTest, MapGroupingKeyIsAccepted) {
   EXPECT_EQ((*second)[0].get("k").type(), Type::kMap);
   EXPECT_EQ((*second)[0].get("n"), Value(int64_t{2}));
   EXPECT_EQ((*second)[0].get("tags").toString(), "[[x], [y]]");
+}
+
+// A Row inside a vector or a tuple is stored as the struct value its recorded schema names
+// (`value array<struct<...>>`, `_1 struct<...>`): 0x30, each column after an item marker 0x02,
+// then 0x01. Stored flattened (the columns one after the other), a column holding null (tag 0x01)
+// or false (tag 0x02) read as the array's end or item marker to every reader that goes by the
+// schema (`streamsim state`, `expect: {state: ...}`), and a tuple's Row as its loose columns.
+TEST_P(NestedStateTest, RowInVectorOrTupleWithNullOrFalseColumnIsFramedAsAStruct) {
+  auto h = std::make_shared<testing::ScriptedProcessor::Hooks>();
+  struct Vars {
+    ValueState<std::vector<Row>> rows;
+    ListState<std::tuple<Row, int64_t>> pairs;
+  };
+  auto vars = std::make_shared<Vars>();
+  h->init = [vars](testing::ScriptedProcessor&, StatefulProcessorHandle& handle) {
+    StateCodec<std::vector<Row>> rows{rowCodec("name string, ok boolean, n long")};
+    vars->rows = handle.getValueState<std::vector<Row>>("rows", rows);
+    StateCodec<std::tuple<Row, int64_t>> pairs{{rowCodec("ok boolean, s string"), StateCodec<int64_t>{}}};
+    vars->pairs = handle.getListState<std::tuple<Row, int64_t>>("pairs", pairs);
+  };
+  h->input = [vars](testing::ScriptedProcessor&, const Row& key, RowRange rows, const TimerValues&,
+                    Output& out) {
+    std::vector<Row> kept = vars->rows.exists() ? vars->rows.get() : std::vector<Row>{};
+    for (const Row& r : rows) {
+      kept.push_back(Row{{"name", r.get("name")}, {"ok", r.get("ok")}, {"n", r.get("n")}});
+      vars->pairs.appendValue(std::make_tuple(Row{{"ok", r.get("ok")}, {"s", Value()}}, int64_t{7}));
+    }
+    vars->rows.update(kept);
+    std::vector<Value> all;
+    for (const Row& r : vars->rows.get()) all.push_back(Value::structOf(r));
+    std::vector<Value> pairs;
+    for (const auto& [r, n] : vars->pairs.get())
+      pairs.emplace_back(Value::structOf(r).toString() + " " + std::to_string(n));
+    out.emit(Row{{"k", key[0]}, {"rows", Value::arrayOf(std::move(all))},
+                 {"pairs", Value::arrayOf(std::move(pairs))}});
+  };
+  TransformWithStateSpec spec;
+  spec.groupBy = {"k"};
+  spec.processorFactory = testing::scripted(h);
+  testing::TwsDriver d(GetParam(), 1);
+  ASSERT_TRUE(d.start(spec).ok());
+  auto first = d.run({Row{{"k", "u"}, {"name", "a"}, {"ok", false}, {"n", Value()}},
+                      Row{{"k", "u"}, {"name", Value()}, {"ok", true}, {"n", int64_t{1}}}},
+                     1);
+  ASSERT_TRUE(first.ok()) << first.status().toString();
+
+  // What a reader that goes by the recorded schema sees (streamsim state, expect: {state: ...}).
+  auto layout = state_layout::readOperatorLayout(d.env(), testing::TwsDriver::kRoot, 0);
+  ASSERT_TRUE(layout.ok()) << layout.status().toString();
+  auto stored = d.committed(0, "rows");
+  ASSERT_EQ(stored.size(), 1u);
+  auto row = state_layout::decodeRow(*layout, "rows", stored[0].first, stored[0].second);
+  ASSERT_TRUE(row.ok()) << row.status().toString();
+  ASSERT_EQ(row->items.size(), 1u);
+  ASSERT_EQ(row->items[0].values.size(), 1u) << "one array value";
+  EXPECT_EQ(row->items[0].values[0].toString(), "[{a, false, null}, {null, true, 1}]");
+  EXPECT_EQ(row->items[0].values[0].items()[0].structSchema()->field(1).name, "ok");
+  auto storedPairs = d.committed(0, "pairs");
+  ASSERT_EQ(storedPairs.size(), 1u);
+  auto pairs = state_layout::decodeRow(*layout, "pairs", storedPairs[0].first, storedPairs[0].second);
+  ASSERT_TRUE(pairs.ok()) << pairs.status().toString();
+  ASSERT_EQ(pairs->items.size(), 2u);
+  ASSERT_EQ(pairs->items[0].values.size(), 2u) << "a struct and a long";
+  EXPECT_EQ(pairs->items[0].values[0].toString(), "{false, null}");
+  EXPECT_EQ(pairs->items[0].values[0].structSchema()->field(0).name, "ok");
+  EXPECT_EQ(pairs->items[1].values[1], Value(int64_t{7}));
+
+  // And the processor reads the same values back after a restart.
+  ASSERT_TRUE(d.restart().ok());
+  auto second = d.run({Row{{"k", "u"}, {"name", "c"}, {"ok", Value()}, {"n", int64_t{2}}}}, 2);
+  ASSERT_TRUE(second.ok()) << second.status().toString();
+  ASSERT_EQ(second->size(), 1u);
+  EXPECT_EQ((*second)[0].get("rows").toString(), "[{a, false, null}, {null, true, 1}, {c, null, 2}]");
+  EXPECT_EQ((*second)[0].get("pairs").toString(), "[{false, null} 7, {true, null} 7, {null, null} 7]");
 }
 
 INSTANTIATE_TEST_SUITE_P(BothStores, NestedStateTest,

@@ -259,6 +259,46 @@ Result<Value> decodeAt(std::string_view& in, int depth) {
 }
 }  // namespace
 
+Status encodeOrderedStructOf(std::string_view fields, std::string& out) {
+  const size_t at = out.size();
+  out.push_back(static_cast<char>(kTagStruct));
+  for (int n = 1; !fields.empty(); ++n) {
+    const std::string_view field = fields;
+    auto v = decodeOrderedValue(fields);  // only to find where the field ends
+    if (!v.ok()) {
+      out.resize(at);
+      return v.status().withContext(fmt::format("struct field {}", n));
+    }
+    out.push_back(kItem);
+    out.append(field.substr(0, field.size() - fields.size()));
+  }
+  out.push_back(kEnd);
+  return Status::OK();
+}
+
+Result<std::string> readOrderedStructFields(std::string_view& in) {
+  if (in.empty()) return truncated("struct (no type tag)");
+  if (static_cast<uint8_t>(in[0]) != kTagStruct)
+    return Status::Corruption(
+        fmt::format("ordered encoding: expected a struct, found type tag 0x{:02x}", static_cast<uint8_t>(in[0])));
+  std::string_view rest = in.substr(1);
+  std::string fields;
+  while (true) {
+    if (rest.empty()) return truncated("struct (no end)");
+    const char c = rest[0];
+    rest.remove_prefix(1);
+    if (c == kEnd) break;
+    if (c != kItem)
+      return Status::Corruption(fmt::format("ordered encoding: bad item marker 0x{:02x}", static_cast<uint8_t>(c)));
+    const std::string_view field = rest;
+    STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeAt(rest, 1));  // only to find where the field ends
+    (void)v;
+    fields.append(field.substr(0, field.size() - rest.size()));
+  }
+  in = rest;
+  return fields;
+}
+
 Result<Value> decodeOrderedValue(std::string_view& in, const Field& f) {
   STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
   if (v.isNull()) return v;

@@ -68,6 +68,15 @@ Value castForCodec(const Value& v, const Field& f, std::string_view what) {
   return std::move(r).value();
 }
 
+void frameStructColumns(std::string_view columns, std::string& out) {
+  Status st = encodeOrderedStructOf(columns, out);
+  if (!st.ok())
+    throwRule("STATE_VALUE_TYPE",
+              fmt::format("a struct codec inside a vector, tuple or optional must write its columns as "
+                          "ordered values (row_encoding.h), one per schemaDDL() field: {}",
+                          st.message()));
+}
+
 void throwDecodeError(std::string_view stateName, const Status& st) {
   throwRule("STATE_DECODE",
             fmt::format("state variable '{}': stored bytes do not decode with the declared type "

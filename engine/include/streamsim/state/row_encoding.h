@@ -34,6 +34,13 @@ Result<bool> readOrderedArrayNext(std::string_view& in);
 // Consumes a null's encoding if one comes next (true), else leaves `in` as it is.
 bool readOrderedNull(std::string_view& in);
 
+// A struct value from its fields' encodings written one after another (each one ordered value:
+// how a Row or tuple codec writes its columns); Corruption when `fields` is not such a sequence.
+Status encodeOrderedStructOf(std::string_view fields, std::string& out);
+// Reads one struct value and gives back its fields' encodings one after another (the input of
+// encodeOrderedStructOf), advancing `in`.
+Result<std::string> readOrderedStructFields(std::string_view& in);
+
 // All values of `row` in order (its schema is not stored: the caller knows it).
 std::string encodeOrderedRow(const Row& row);
 Result<Row> decodeOrderedRow(std::string_view in, const SchemaPtr& schema);

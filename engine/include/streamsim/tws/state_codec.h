@@ -49,6 +49,10 @@ class StatefulProcessorError : public std::runtime_error {
 //   void encode(const T& v, std::string& out) const;    // appends a self-delimiting encoding
 //   Result<T> decode(std::string_view& in) const;       // reads one value, advancing `in`
 //   bool isNull(const T& v) const;                      // optional: values ListState/MapState reject
+// A codec without typeName() is a struct codec (Row, std::tuple, a user's struct): its encoding is
+// its columns one after another, one ordered value (row_encoding.h) per schemaDDL() field — a state
+// value's layout. Inside another value (a vector's element, a tuple's field) it is one struct
+// value, as its recorded type `struct<...>` says: detail::encodeNested frames it.
 // The primary template is deliberately undefined: using a type without a codec fails to compile
 // here, naming StateCodec<YourType>.
 template <class T>
@@ -69,6 +73,43 @@ std::string codecTypeName(const C& c) {
     return std::string(c.typeName());
   } else {
     return "struct<" + c.schemaDDL() + ">";
+  }
+}
+
+// A struct codec's columns as one struct value (row_encoding.h's encodeOrderedStructOf; read back
+// with readOrderedStructFields). Throws StatefulProcessorError (STATE_VALUE_TYPE) when the
+// columns are not ordered values.
+void frameStructColumns(std::string_view columns, std::string& out);
+
+// How a value of codec `c` is written inside another value: a struct codec framed as one struct
+// value, any other codec as it encodes itself (std::optional frames what it holds).
+template <class C, class T>
+void encodeNested(const C& c, const T& v, std::string& out) {
+  if constexpr (requires { c.encodeNested(v, out); }) {
+    c.encodeNested(v, out);
+  } else if constexpr (requires { c.typeName(); }) {
+    c.encode(v, out);
+  } else {
+    std::string columns;
+    c.encode(v, columns);
+    frameStructColumns(columns, out);
+  }
+}
+template <class C>
+auto decodeNested(const C& c, std::string_view& in) -> decltype(c.decode(in)) {
+  if constexpr (requires { c.decodeNested(in); }) {
+    return c.decodeNested(in);
+  } else if constexpr (requires { c.typeName(); }) {
+    return c.decode(in);
+  } else {
+    auto columns = readOrderedStructFields(in);
+    if (!columns.ok()) return columns.status();
+    std::string_view rest = *columns;
+    auto r = c.decode(rest);
+    if (!r.ok()) return r.status();
+    if (!rest.empty())
+      return Status::Corruption(std::to_string(rest.size()) + " bytes of a struct after its columns");
+    return r;
   }
 }
 }  // namespace detail
@@ -113,7 +154,8 @@ struct StateCodec<Row> {
 // Shorthand: handle.getValueState<Row>("v", rowCodec("count long")).
 inline StateCodec<Row> rowCodec(std::string_view ddl) { return StateCodec<Row>(ddl); }
 
-// Tuples: the elements one after another. Schema "_1 long, _2 string" (element names _1.._n).
+// Tuples: the elements one after another (an element of a struct codec as one struct value).
+// Schema "_1 long, _2 string" (element names _1.._n).
 template <class... Ts>
 struct StateCodec<std::tuple<Ts...>> {
   std::tuple<StateCodec<Ts>...> elements;
@@ -145,14 +187,14 @@ struct StateCodec<std::tuple<Ts...>> {
   }
   template <size_t... I>
   void encodeAt(const std::tuple<Ts...>& v, std::string& out, std::index_sequence<I...>) const {
-    (std::get<I>(elements).encode(std::get<I>(v), out), ...);
+    (detail::encodeNested(std::get<I>(elements), std::get<I>(v), out), ...);
   }
   template <size_t... I>
   Status decodeAt(std::tuple<Ts...>& v, std::string_view& in, std::index_sequence<I...>) const {
     Status st;
     auto one = [&](auto& slot, const auto& codec) {
       if (!st.ok()) return;
-      auto r = codec.decode(in);
+      auto r = detail::decodeNested(codec, in);
       if (!r.ok()) {
         st = r.status();
         return;
@@ -164,7 +206,8 @@ struct StateCodec<std::tuple<Ts...>> {
   }
 };
 
-// Vectors: an array of the elements (Spark's ArrayType; schema "value array<long>").
+// Vectors: an array of the elements (Spark's ArrayType; schema "value array<long>"; a Row or
+// tuple element is a struct value: "value array<struct<a long>>").
 template <class T>
 struct StateCodec<std::vector<T>> {
   StateCodec<T> element;
@@ -174,7 +217,7 @@ struct StateCodec<std::vector<T>> {
     beginOrderedArray(out);
     for (const T& e : v) {
       orderedArrayElement(out);
-      element.encode(e, out);
+      detail::encodeNested(element, e, out);
     }
     endOrderedArray(out);
   }
@@ -186,7 +229,7 @@ struct StateCodec<std::vector<T>> {
       auto more = readOrderedArrayNext(in);
       if (!more.ok()) return more.status();
       if (!*more) return v;
-      auto e = element.decode(in);
+      auto e = detail::decodeNested(element, in);
       if (!e.ok()) return e.status().withContext("element " + std::to_string(v.size()));
       v.push_back(std::move(e).value());
     }
@@ -210,6 +253,20 @@ struct StateCodec<std::optional<T>> {
   Result<std::optional<T>> decode(std::string_view& in) const {
     if (readOrderedNull(in)) return std::optional<T>();
     auto r = inner.decode(in);
+    if (!r.ok()) return r.status();
+    return std::optional<T>(std::move(r).value());
+  }
+  // Inside another value: null, or the value as its codec writes it there.
+  void encodeNested(const std::optional<T>& v, std::string& out) const {
+    if (v) {
+      detail::encodeNested(inner, *v, out);
+    } else {
+      encodeOrderedValue(Value(), out);
+    }
+  }
+  Result<std::optional<T>> decodeNested(std::string_view& in) const {
+    if (readOrderedNull(in)) return std::optional<T>();
+    auto r = detail::decodeNested(inner, in);
     if (!r.ok()) return r.status();
     return std::optional<T>(std::move(r).value());
   }
