@@ -6,6 +6,7 @@
 
 #include "streamsim/harness/gtest_matchers.h"
 #include "streamsim/progress.h"
+#include "streamsim/state/state_schema.h"
 #include "tws_test_util.h"
 
 namespace streamsim {
@@ -465,6 +466,39 @@ TEST_P(TwsConditionsTest, RestartWithChangedKeySchemaFails) {
     EXPECT_THAT(st, FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE", c.params));
     EXPECT_TRUE(d.restartWith(base()).ok());
   }
+}
+
+// A grouping column whose type changed between runs (Spark's StateSchemaCompatibilityChecker
+// compares the key schema's types): STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE with both key schemas as
+// Spark's StructType text (was accepted: only the column names were recorded). streamsim learns
+// the types from the first rows of a run, so the run's first batch with input fails.
+TEST_P(TwsConditionsTest, RestartWithChangedKeyTypeFails) {
+  auto base = [&] { return spec(withVariables(), TimeMode::kNone); };
+  TwsDriver d(GetParam());
+  ASSERT_TRUE(d.start(base()).ok());
+  ASSERT_TRUE(d.run({Row{{"k", Value()}, {"v", int64_t{0}}}}, 1).ok()) << "a null key tells no type";
+  ASSERT_TRUE(d.run({in("a")}, 2).ok());
+  auto op = readStateOperatorSchema(d.env(), TwsDriver::kRoot, 0);
+  ASSERT_TRUE(op.ok() && op->has_value()) << op.status().toString();
+  EXPECT_EQ((*op)->keySchema, "k string");
+  // The same types restart and run (a restart keeps the recorded types).
+  ASSERT_TRUE(d.restart().ok());
+  ASSERT_TRUE(d.run({in("b")}, 3).ok());
+  ASSERT_TRUE(d.restart().ok());
+  auto changed = d.run({Row{{"k", int64_t{5}}, {"v", int64_t{0}}}}, 4);
+  EXPECT_EQ(changed.status().code(), Status::Code::kFailedPrecondition) << changed.status().toString();
+  EXPECT_THAT(changed.status(),
+              FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                                 {{"storedKeySchema", "StructType(StructField(k,StringType,true))"},
+                                  {"newKeySchema", "StructType(StructField(k,LongType,true))"}}));
+  // Nor an int (Spark's types are compared exactly).
+  ASSERT_TRUE(d.restart().ok());
+  EXPECT_THAT(d.run({Row{{"k", int32_t{5}}, {"v", int64_t{0}}}}, 4).status(),
+              FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                                 {{"storedKeySchema", "StructType(StructField(k,StringType,true))"},
+                                  {"newKeySchema", "StructType(StructField(k,IntegerType,true))"}}));
+  ASSERT_TRUE(d.restart().ok());
+  EXPECT_TRUE(d.run({in("c")}, 4).ok());
 }
 
 TEST_P(TwsConditionsTest, EmittingRowsOlderThanTheWatermarkCarriesSparksParameters) {

@@ -182,7 +182,8 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
     return Status::FailedPrecondition(fmt::format("{}: start() needs an Env with a FileSystem", what));
   }
   FileSystem& fs = *ctx.env->fs;
-  StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details, layout.properties};
+  StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details, layout.properties,
+                         layout.keySchema};
   STREAMSIM_RETURN_IF_ERROR(
       checkAndRecordStateSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId, op, layout.variables, what));
 
@@ -201,6 +202,36 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
         writeNew(ctx, parentPath(metaPath), metaPath, serializeOperatorMetadata(m) + "\n"));
   }
   return Status::OK();
+}
+
+std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector<std::string>& keyColumns) {
+  std::vector<std::optional<Field>> fields(keyColumns.size());
+  size_t known = 0;
+  for (const Row& row : rows) {
+    for (size_t c = 0; c < keyColumns.size(); ++c) {
+      if (fields[c]) continue;
+      const int i = row.schema()->indexOf(keyColumns[c]);
+      if (i < 0 || static_cast<size_t>(i) >= row.size() || row[i].isNull()) continue;
+      fields[c] = fieldOf(keyColumns[c], row[i]);
+      ++known;
+    }
+    if (known == keyColumns.size()) break;
+  }
+  if (known < keyColumns.size()) return std::nullopt;
+  std::vector<Field> key;
+  for (auto& f : fields) key.push_back(std::move(*f));
+  return Schema(std::move(key));
+}
+
+Status checkOrRecordKeyTypes(const BatchContext& ctx, int operatorId, const std::vector<Row>& rows,
+                             const std::vector<std::string>& keyColumns, bool& checked,
+                             std::string_view what) {
+  if (checked || ctx.env == nullptr || ctx.env->fs == nullptr) return Status::OK();
+  std::optional<Schema> key = keyTypesOf(rows, keyColumns);
+  if (!key) return Status::OK();  // a later batch tells the missing types
+  Status st = checkAndRecordStateKeySchema(*ctx.env, ctx.checkpointRoot, operatorId, *key, what);
+  checked = st.ok();
+  return st;
 }
 
 }  // namespace streamsim::ops

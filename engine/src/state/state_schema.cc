@@ -106,6 +106,10 @@ Result<Recorded> readLatest(const Env& env, const std::string& root, int operato
         op.properties.emplace_back(k, v.get<std::string>());
       }
     }
+    if (o.contains("keySchema")) {
+      if (!o["keySchema"].is_string()) return bad("operator keySchema must be a string");
+      op.keySchema = o["keySchema"].get<std::string>();
+    }
     out.op = std::move(op);
   }
   return out;
@@ -129,6 +133,7 @@ Status recordFile(const Env& env, const std::string& root, int operatorId, int64
       for (const auto& [k, v] : op->properties) props[k] = v;
       j["operator"]["properties"] = std::move(props);
     }
+    if (!op->keySchema.empty()) j["operator"]["keySchema"] = op->keySchema;
   }
   std::string path = joinPath(schemaDir(root, operatorId), fmt::format("{}.json", number));
   FaultContext ctx;
@@ -297,7 +302,10 @@ Status checkAndRecord(const Env& env, const std::string& checkpointRoot, int ope
   std::vector<StateVariableSchema> merged = variables;
   for (const auto& r : recorded.variables)
     if (!names.count(r.name)) merged.push_back(r);
-  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged, op ? op : recorded.op);
+  std::optional<StateOperatorSchema> mergedOp = op ? op : recorded.op;
+  // The key types come later (checkAndRecordStateKeySchema); a start keeps the recorded ones.
+  if (mergedOp && mergedOp->keySchema.empty() && recorded.op) mergedOp->keySchema = recorded.op->keySchema;
+  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged, mergedOp);
 }
 
 }  // namespace
@@ -312,6 +320,32 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
                                  const std::vector<StateVariableSchema>& variables,
                                  std::string_view what) {
   return checkAndRecord(env, checkpointRoot, operatorId, op, variables, what);
+}
+
+Status checkAndRecordStateKeySchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                    const Schema& keySchema, std::string_view what) {
+  STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
+  if (!recorded.op) return Status::OK();
+  if (recorded.op->keySchema.empty()) {
+    StateOperatorSchema op = *recorded.op;
+    op.keySchema = keySchema.toDDL();
+    return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, recorded.variables, op);
+  }
+  auto stored = Schema::parseDDL(recorded.op->keySchema);
+  if (!stored.ok())
+    return Status::Corruption(fmt::format("{}: bad state schema file: operator keySchema: {}", recorded.path,
+                                          stored.status().message()));
+  bool compatible = stored->size() == keySchema.size();
+  for (size_t i = 0; compatible && i < keySchema.size(); ++i)
+    compatible = stored->field(i).type == keySchema.field(i).type;
+  if (compatible) return Status::OK();
+  return sparkError(Status::Code::kFailedPrecondition, "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                    {{"storedKeySchema", sparkStructTypeString(*stored)},
+                     {"newKeySchema", sparkStructTypeString(keySchema)}},
+                    fmt::format("{}: the state in checkpoint {} is keyed by '{}' (recorded in {}), the "
+                                "input now has '{}': restore the old key types or use a new "
+                                "checkpoint location",
+                                what, checkpointRoot, recorded.op->keySchema, recorded.path, keySchema.toDDL()));
 }
 
 Result<std::optional<StateOperatorSchema>> readStateOperatorSchema(const Env& env,

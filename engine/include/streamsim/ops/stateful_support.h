@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <string_view>
@@ -79,6 +80,7 @@ struct StateLayout {
   std::vector<std::string> keyColumns;  // the columns the state is keyed by
   std::string details;                  // anything else that must not change (window spec, ...)
   std::vector<std::pair<std::string, std::string>> properties;  // StateOperatorSchema::properties
+  std::string keySchema;  // StateOperatorSchema::keySchema ("" when not known yet)
   std::vector<StateVariableSchema> variables;
 };
 
@@ -87,6 +89,17 @@ struct StateLayout {
 // cannot be parsed. `what` names the operator for the user ("dropDuplicates").
 Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayout& layout,
                                 std::string_view what);
+
+// The key columns' types, each from its first non-null value in `rows`; nullopt while a column
+// has none (no rows, or only nulls).
+std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector<std::string>& keyColumns);
+// keyTypesOf(rows) checked against and recorded into the operator's state schema record
+// (checkAndRecordStateKeySchema) — once a run: by the first batch whose rows give every key
+// column a value (`checked` is the operator's flag for the run, set then). Spark checks the key
+// schema when the first batch of a run is planned; streamsim learns the types from the rows.
+Status checkOrRecordKeyTypes(const BatchContext& ctx, int operatorId, const std::vector<Row>& rows,
+                             const std::vector<std::string>& keyColumns, bool& checked,
+                             std::string_view what);
 
 // "[a, b]"
 std::string formatColumnList(const std::vector<std::string>& cols);

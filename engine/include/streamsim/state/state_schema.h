@@ -11,6 +11,7 @@
 
 #include "streamsim/env.h"
 #include "streamsim/status.h"
+#include "streamsim/value.h"
 
 namespace streamsim {
 
@@ -53,6 +54,9 @@ struct StateOperatorSchema {
   // "Update"}): a changed value is STATE_STORE_INVALID_CONFIG_AFTER_RESTART (configName, oldConfig,
   // newConfig); one the record does not have yet is recorded, not checked.
   std::vector<std::pair<std::string, std::string>> properties;
+  // The key columns with their types ("device string, zone int"): "" until the first batch with
+  // input recorded it (checkAndRecordStateKeySchema); kept by every later version file.
+  std::string keySchema;
   friend bool operator==(const StateOperatorSchema&, const StateOperatorSchema&) = default;
 };
 
@@ -64,6 +68,17 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
                                  const StateOperatorSchema& op,
                                  const std::vector<StateVariableSchema>& variables,
                                  std::string_view what);
+
+// The key's types, known from the first input rows of a run (`keySchema`: the key columns in
+// order, typed by their values). Nothing recorded for the operator yet (no operator record) → OK.
+// No key types recorded → written into the next version file. Recorded → compared as Spark's
+// StateSchemaCompatibilityChecker compares key schemas (the types in order; names are the
+// operator record's keyColumns, checked at start): a column of another type is
+// STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE (storedKeySchema, newKeySchema: Spark's StructType text).
+// Nested key columns are compared by their outer type (struct/array/map): an element type is not
+// always known from rows (an empty array).
+Status checkAndRecordStateKeySchema(const Env& env, const std::string& checkpointRoot, int operatorId,
+                                    const Schema& keySchema, std::string_view what);
 
 // The schemas recorded last for `operatorId` (empty when none were recorded).
 Result<std::vector<StateVariableSchema>> readStateSchema(const Env& env,
