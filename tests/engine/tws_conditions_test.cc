@@ -238,7 +238,8 @@ TEST_P(TwsConditionsTest, DeclarationRulesCarrySparksConditions) {
                 }, mode),
                 FailsWithCondition("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
                                    {{"stateName", "m"}, {"timeMode", name}}));
-  for (DurationMs ttl : {DurationMs{0}, DurationMs{-5}})
+  // A negative or a null duration (Scala's TTLConfig(null)); zero is no TTL (next test).
+  for (std::optional<DurationMs> ttl : {std::optional<DurationMs>(-5), std::optional<DurationMs>()})
     EXPECT_THAT(startWith([ttl](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
                   p.list = handle.getListState<int64_t>("l", TTLConfig{ttl});
                 }, TimeMode::kProcessingTime),
@@ -255,6 +256,43 @@ TEST_P(TwsConditionsTest, DeclarationRulesCarrySparksConditions) {
                 }, TimeMode::kNone),
                 FailsWithCondition("STATE_STORE_CANNOT_USE_COLUMN_FAMILY_WITH_INVALID_NAME",
                                    {{"operationName", "create_col_family"}, {"colFamilyName", bad}}));
+}
+
+// Spark's StatefulProcessorHandleImpl: ttlEnabled is false for a zero duration (TTLConfig.NONE),
+// so TTLConfig{0} makes a plain state variable in any time mode (was
+// STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE); a null duration is enabled, so it is checked:
+// the time mode first, then STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE.
+TEST_P(TwsConditionsTest, ZeroTtlIsNoTtlAndNullTtlMustBePositive) {
+  for (TimeMode mode : {TimeMode::kNone, TimeMode::kProcessingTime}) {
+    TwsDriver d(GetParam());
+    auto h = std::make_shared<Hooks>();
+    h->init = [](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
+      p.value = handle.getValueState<int64_t>("value", TTLConfig{0});
+    };
+    h->input = [](ScriptedProcessor& p, const Row&, RowRange, const TimerValues&, Output&) {
+      p.value.update(p.value.getOption().value_or(0) + 1);
+    };
+    ASSERT_TRUE(d.start(spec(h, mode)).ok());
+    ASSERT_TRUE(d.run({in("a")}, 1).ok());
+    ASSERT_TRUE(d.run({in("a")}, 1'000'000'000).ok());
+    auto vars = readStateSchema(d.env(), TwsDriver::kRoot, 0);
+    ASSERT_TRUE(vars.ok() && vars->size() == 1u) << vars.status().toString();
+    EXPECT_FALSE((*vars)[0].ttlEnabled);
+    for (int part = 0; part < d.partitions(); ++part) EXPECT_TRUE(d.committed(part, "$ttl_value").empty());
+  }
+  auto nullTtl = [](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
+    p.value = handle.getValueState<int64_t>("v", TTLConfig{std::nullopt});
+  };
+  TwsDriver processingTime(GetParam());
+  auto h = std::make_shared<Hooks>();
+  h->init = nullTtl;
+  EXPECT_THAT(processingTime.start(spec(h, TimeMode::kProcessingTime)),
+              FailsWithCondition("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
+                                 {{"operationType", "update"}, {"stateName", "v"}}));
+  TwsDriver noTime(GetParam());
+  EXPECT_THAT(noTime.start(spec(h, TimeMode::kNone)),
+              FailsWithCondition("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
+                                 {{"stateName", "v"}, {"timeMode", "NoTime"}}));
 }
 
 TEST_P(TwsConditionsTest, IllegalValuesCarryTheStateName) {

@@ -348,7 +348,7 @@ TEST_P(TwsTest, TtlNeedsProcessingTimeAndPositiveDuration) {
   TwsDriver d(GetParam());
   auto h = std::make_shared<Hooks>();
   h->init = [](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
-    p.value = handle.getValueState<int64_t>("v", TTLConfig{0});
+    p.value = handle.getValueState<int64_t>("v", TTLConfig{-1});  // 0 is no TTL (TTLConfig.NONE)
   };
   Status st = d.start(spec(h, TimeMode::kProcessingTime));
   EXPECT_EQ(st.condition(), "STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE") << st.toString();

@@ -193,10 +193,23 @@ const ProcessorRegistry::Registrar kHeartbeat(
       });
     });
 
-// ttl_cache {ttl}: the value state's TTL (default 60s; a scenario's `ttl:` sets it).
+// ttl_cache {ttl}: the value state's TTL (default 60s; a scenario's `ttl:` sets it), handed to
+// TTLConfig as given so Spark's rules decide in init: 0 is no TTL, a negative duration or "null"
+// (a scenario's `ttl: null`, Scala's TTLConfig(null)) is STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE.
 const ProcessorRegistry::Registrar kTtlCache(
     "ttl_cache", {"ttl"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
-      STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationParam(params, "ttl", 60'000));
+      std::optional<DurationMs> ttl = 60'000;
+      if (auto it = params.find("ttl"); it != params.end()) {
+        if (it->second == "null") {
+          ttl.reset();
+        } else {
+          auto d = parseDuration(it->second);
+          if (!d.ok())
+            return Status::InvalidArgument(fmt::format(
+                "parameter 'ttl' must be a duration such as 1m, 10s, 250ms (or null); got '{}'", it->second));
+          ttl = *d;
+        }
+      }
       return ProcessorFactory([ttl] {
         return asStatefulProcessor(std::make_unique<processors::TtlCacheProcessor>(ttl));
       });

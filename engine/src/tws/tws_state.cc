@@ -565,15 +565,18 @@ std::optional<DurationMs> TaskHandle::declare(const std::string& name, StateKind
     if (v.name == name)
       task_.failWith("STATEFUL_PROCESSOR_DUPLICATE_STATE_VARIABLE_DEFINED", {{"stateVarName", name}});
   std::optional<DurationMs> ttlMs;
+  // Spark's ttlEnabled: a zero duration is TTLConfig.NONE (a null one is not).
+  if (ttl && ttl->ttlDuration == DurationMs{0}) ttl.reset();
   if (ttl) {
     if (task_.timeMode != TimeMode::kProcessingTime)
       task_.failWith("STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL",
                      {{"stateName", name}, {"timeMode", std::string(sparkTimeModeName(task_.timeMode))}});
-    if (ttl->ttlDuration <= 0)
+    if (!ttl->ttlDuration || *ttl->ttlDuration <= 0)
       task_.failWith("STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE",
                      {{"operationType", "update"}, {"stateName", name}},
-                     fmt::format("TTLConfig{{{}}}", ttl->ttlDuration));
-    ttlMs = ttl->ttlDuration;
+                     ttl->ttlDuration ? fmt::format("TTLConfig{{{}}}", *ttl->ttlDuration)
+                                      : std::string("TTLConfig{null}"));
+    ttlMs = *ttl->ttlDuration;
   }
   task_.variables.push_back(StateVariable{name, kind, ttlMs, info});
   return ttlMs;

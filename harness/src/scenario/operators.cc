@@ -236,7 +236,9 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   }
   if (auto i = t["initialState"]; i) op.initialState = pc.rows(i, "an initialState row");
   if (auto d = t["ttl"]; d) {
-    op.ttlMs = pc.duration(d, "ttl");
+    // Handed to the processor's TTLConfig as given (docs/scenarios.md): `ttl: null` is a null
+    // duration, 0 no TTL, a negative one Spark's STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE.
+    if (!d.IsNull()) op.ttlMs = pc.duration(d, "ttl", /*negativeAllowed=*/true);
     if (op.timeMode != "ProcessingTime")
       pc.error(d, "ttl needs timeMode: ProcessingTime (TTL is measured in processing time)");
   }
@@ -261,9 +263,9 @@ void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithSt
     }
   }
   auto ttlNode = t["ttl"];
-  if (ttlNode && ttlNode.IsScalar()) {
+  if (ttlNode && (ttlNode.IsScalar() || ttlNode.IsNull())) {
     if (op.params.count("ttl") != 0) pc.error(ttlNode, "ttl is given twice: as ttl: and in params:");
-    op.params["ttl"] = ttlNode.Scalar();
+    op.params["ttl"] = ttlNode.IsNull() ? "null" : ttlNode.Scalar();
   }
   if (op.params.empty()) return;
   const YAML::Node& where = p ? p : ttlNode;

@@ -99,13 +99,14 @@ class HeartbeatProcessor : public StatefulProcessor {
 // Needs TimeMode ProcessingTime.
 class TtlCacheProcessor : public StatefulProcessor {
  public:
-  explicit TtlCacheProcessor(DurationMs ttlMs = 60'000) : ttl_ms_(ttlMs) {}
+  // The TTL as given to TTLConfig (Spark's rules: 0 is no TTL, nullopt or < 0 fail in init).
+  explicit TtlCacheProcessor(std::optional<DurationMs> ttlMs = 60'000) : ttl_ms_(ttlMs) {}
   void init(StatefulProcessorHandle& handle) override;
   void handleInputRows(const Row& key, RowRange rows, const TimerValues& timerValues,
                        Output& out) override;
 
  private:
-  DurationMs ttl_ms_;
+  std::optional<DurationMs> ttl_ms_;
   ValueState<std::string> value_;
   RowShapes shapes_;
 };

@@ -26,9 +26,14 @@ std::string_view timeModeName(TimeMode m);  // "None" | "ProcessingTime" | "Even
 // Accepts "none", "processingTime", "eventTime" in any letter case (and with '_'/'-').
 Result<TimeMode> parseTimeMode(std::string_view name);
 
-// Time to live of a state variable's values (only with TimeMode::kProcessingTime; > 0).
+// Time to live of a state variable's values: Spark's TTLConfig(ttlDuration), with its rules
+// (StatefulProcessorHandleImpl): a zero duration is TTLConfig.NONE — no TTL, in any time mode;
+// any other needs TimeMode::kProcessingTime (else
+// STATEFUL_PROCESSOR_INCORRECT_TIME_MODE_TO_ASSIGN_TTL) and must be > 0: a negative or null
+// duration (std::nullopt, Scala's TTLConfig(null)) is STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE
+// (operationType "update", stateName).
 struct TTLConfig {
-  DurationMs ttlDuration = 0;
+  std::optional<DurationMs> ttlDuration = 0;
 };
 
 // The times a handler sees; constant for the whole batch and for its re-run.
