@@ -107,6 +107,7 @@ std::string QueryProgress::toJson() const {
       intField("numValueStateVars", s.numValueStateVars);
       intField("numListStateVars", s.numListStateVars);
       intField("numMapStateVars", s.numMapStateVars);
+      intField("numDeletedStateVars", s.numDeletedStateVars);
       intField("numValueStateWithTTLVars", s.numValueStateWithTTLVars);
       intField("numListStateWithTTLVars", s.numListStateWithTTLVars);
       intField("numMapStateWithTTLVars", s.numMapStateWithTTLVars);

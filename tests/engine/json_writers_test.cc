@@ -83,6 +83,7 @@ std::string domProgress(const QueryProgress& p) {
       m["numValueStateVars"] = s.numValueStateVars;
       m["numListStateVars"] = s.numListStateVars;
       m["numMapStateVars"] = s.numMapStateVars;
+      m["numDeletedStateVars"] = s.numDeletedStateVars;
       m["numValueStateWithTTLVars"] = s.numValueStateWithTTLVars;
       m["numListStateWithTTLVars"] = s.numListStateWithTTLVars;
       m["numMapStateWithTTLVars"] = s.numMapStateWithTTLVars;
@@ -186,6 +187,7 @@ QueryProgress sampleProgress() {
   s.numValuesRemovedByTTL = 5;
   s.numRegisteredTimers = 3;
   s.numDeletedTimers = 2;
+  s.numDeletedStateVars = 4;
   s.numValueStateWithTTLVars = 1;
   s.numListStateVars = 1;
   s.ttlRemovedByVariable = {{"count", 5}, {"w\"eird", 0}};

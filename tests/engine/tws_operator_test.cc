@@ -608,6 +608,34 @@ TEST_P(TwsTest, DeleteIfExistsDropsAVariable) {
   EXPECT_EQ(d.committed(0, "v").size(), 1u);
 }
 
+// Spark's numDeletedStateVars (TransformWithStateExec's custom metric): each task whose
+// deleteIfExists found the variable in its partition counts one; the next batch finds none.
+TEST_P(TwsTest, DeleteIfExistsCountsNumDeletedStateVars) {
+  TwsDriver d(GetParam(), 3);
+  auto drop = std::make_shared<bool>(false);
+  auto h = std::make_shared<Hooks>();
+  h->init = [drop](ScriptedProcessor& p, StatefulProcessorHandle& handle) {
+    if (*drop) handle.deleteIfExists("old");
+    else p.value = handle.getValueState<int64_t>("old");
+  };
+  h->input = [drop](ScriptedProcessor& p, const Row&, RowRange, const TimerValues&, Output&) {
+    if (!*drop) p.value.update(1);
+  };
+  ASSERT_TRUE(d.start(spec(h, TimeMode::kNone)).ok());
+  ASSERT_TRUE(d.run({in("a"), in("b"), in("c"), in("d"), in("e"), in("f")}, 1).ok());
+  EXPECT_EQ(d.progress().numDeletedStateVars, 0);
+  int holding = 0;
+  for (int part = 0; part < d.partitions(); ++part) holding += d.committed(part, "old").empty() ? 0 : 1;
+  ASSERT_GT(holding, 1) << "the keys should spread over several partitions";
+  *drop = true;
+  ASSERT_TRUE(d.restart().ok());
+  ASSERT_TRUE(d.run({in("a")}, 2).ok());
+  EXPECT_EQ(d.progress().numDeletedStateVars, holding);
+  for (int part = 0; part < d.partitions(); ++part) EXPECT_TRUE(d.committed(part, "old").empty());
+  ASSERT_TRUE(d.run({in("a")}, 3).ok());
+  EXPECT_EQ(d.progress().numDeletedStateVars, 0);
+}
+
 TEST_P(TwsTest, TraceHasTimerAndRowEvents) {
   TwsDriver d(GetParam());
   sim::TraceRecorder trace;

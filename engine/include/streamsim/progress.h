@@ -32,6 +32,9 @@ struct StateOperatorProgress {
   // the state variables each task's init() created, by kind, without and with TTL.
   int64_t numRegisteredTimers = 0;
   int64_t numDeletedTimers = 0;
+  // deleteIfExists calls that found the variable in the task's partition (Spark: the store had
+  // its column family; streamsim: it held rows of the variable or its TTL index).
+  int64_t numDeletedStateVars = 0;
   int64_t numValueStateVars = 0, numListStateVars = 0, numMapStateVars = 0;
   int64_t numValueStateWithTTLVars = 0, numListStateWithTTLVars = 0, numMapStateWithTTLVars = 0;
   // Values (list elements, map entries) the TTL cleanup removed, per state variable (streamsim's

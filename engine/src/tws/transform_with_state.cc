@@ -231,6 +231,7 @@ class TransformWithStateOperator final : public Operator {
     f.numValuesRemovedByTTL = task.ttlRemoved;
     f.numRegisteredTimers = task.registerTimerCalls;
     f.numDeletedTimers = task.deleteTimerCalls + task.timersFired;
+    f.numDeletedStateVars = task.deletedStateVars;
     for (size_t i = 0; i < task.variables.size(); ++i) {
       const detail::StateVariable& v = task.variables[i];
       const bool ttl = v.ttl.has_value();
@@ -249,6 +250,7 @@ class TransformWithStateOperator final : public Operator {
     into.numValuesRemovedByTTL += f.numValuesRemovedByTTL;
     into.numRegisteredTimers += f.numRegisteredTimers;
     into.numDeletedTimers += f.numDeletedTimers;
+    into.numDeletedStateVars += f.numDeletedStateVars;
     into.numValueStateVars += f.numValueStateVars;
     into.numListStateVars += f.numListStateVars;
     into.numMapStateVars += f.numMapStateVars;

@@ -92,6 +92,7 @@ struct TaskContext {
   int64_t ttlRemoved = 0;
   int64_t registerTimerCalls = 0;
   int64_t deleteTimerCalls = 0;
+  int64_t deletedStateVars = 0;  // deleteIfExists calls that removed something
   std::vector<int64_t> ttlRemovedByVariable;  // per entry of `variables`
   // Trace hook: called with the event name and extra JSON fields (without braces); may be empty.
   std::function<void(std::string_view event, const std::string& fields)> trace;

@@ -532,13 +532,15 @@ class MapBackendImpl final : public MapStateBackend, VariableBase {
   }
 };
 
-void removeAll(StateStore& store, std::string_view cf) {
+// Removes every row of `cf`; how many there were.
+size_t removeAll(StateStore& store, std::string_view cf) {
   std::vector<std::string> keys;
   store.scan(cf, "", "", [&](std::string_view k, std::string_view) {
     keys.emplace_back(k);
     return true;
   });
   for (const std::string& k : keys) store.remove(cf, k);
+  return keys.size();
 }
 
 }  // namespace
@@ -656,8 +658,10 @@ void TaskHandle::deleteIfExists(const std::string& name) {
                    {{"operationName", "remove_col_family"}, {"colFamilyName", name}},
                    "not a state variable name");
   if (task_.store == nullptr) return;  // start()'s dry run of init()
-  removeAll(*task_.store, name);
-  removeAll(*task_.store, ttlIndexCf(name));
+  // Spark counts numDeletedStateVars when the store had the column family; streamsim's store
+  // has a variable's family while it holds rows.
+  const size_t removed = removeAll(*task_.store, name) + removeAll(*task_.store, ttlIndexCf(name));
+  if (removed > 0) ++task_.deletedStateVars;
 }
 
 // ---------------------------------------------------------------------------------------------

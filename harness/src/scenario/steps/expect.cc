@@ -337,6 +337,7 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
                            else if (name == "numRegisteredTimers") got = Value(stateSum(&StateOperatorProgress::numRegisteredTimers));
                            else if (name == "numDeletedTimers") got = Value(stateSum(&StateOperatorProgress::numDeletedTimers));
                            else if (name == "numValuesRemovedDueToTTLExpiry") got = Value(stateSum(&StateOperatorProgress::numValuesRemovedByTTL));
+                           else if (name == "numDeletedStateVars") got = Value(stateSum(&StateOperatorProgress::numDeletedStateVars));
                            if (!(got == want))
                              diffs += fmt::format("\n  {}: expected {}, got {}", name, want.toString(), got.toString());
                          }

@@ -126,7 +126,7 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
         "numRowsDroppedByWatermark", "numRowsTotal", "numRowsUpdated", "numRowsRemoved",
         "numTimersFired", "numValuesRemovedByTTL", "rerun", "batchDurationMs", "latencyP50",
         "latencyP95", "latencyP99", "latencyMax", "numExpiredTimers", "numRegisteredTimers",
-        "numDeletedTimers", "numValuesRemovedDueToTTLExpiry"};
+        "numDeletedTimers", "numValuesRemovedDueToTTLExpiry", "numDeletedStateVars"};
     pc.checkKeys(p, "progress", kFields);
     for (auto it = p.begin(); it != p.end(); ++it) {
       const std::string& f = it->first.Scalar();
