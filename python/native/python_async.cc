@@ -294,7 +294,7 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
                          Output& out) override {
     return runCall(shared_, calls_, [this, &key, rows, tv] {
       py::list values = input_.build(*shared_, rows, /*tuples=*/false);
-      return driver_.attr("start_input")(rowToTuple(key), input_.names, values,
+      return driver_.attr("start_input")(rowToTuple(key, shared_->inputForm(false)), input_.names, values,
                                          tv.getCurrentProcessingTimeInMs(),
                                          tv.getCurrentWatermarkInMs());
     }, &out, &output_);
@@ -315,8 +315,9 @@ class PythonAsyncProcessor final : public AsyncStatefulProcessorWithInitialState
       py::list names;
       std::vector<int> cols;
       visibleColumns(*shared_, *state.schema(), names, cols);
-      py::tuple t = visibleValues(state, state, names, cols);
-      return driver_.attr("start_initial")(rowToTuple(key), names, t,
+      const PyForm form = shared_->inputForm(false);
+      py::tuple t = visibleValues(state, state, names, cols, form);
+      return driver_.attr("start_initial")(rowToTuple(key, form), names, t,
                                            tv.getCurrentProcessingTimeInMs(),
                                            tv.getCurrentWatermarkInMs());
     }, &out);

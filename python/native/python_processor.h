@@ -43,6 +43,10 @@ struct Shared {
   // Async: the class says `orderDependent = True` (its results may depend on how keys
   // interleave, on purpose): the interleaving oracle leaves it alone.
   bool orderDependent = false;
+  bool arrowInputs = false;  // PythonFactoryOptions::arrowInputs
+  // The form of input rows, their key and initial-state rows: kArrow in a row-mode query, else
+  // kPickled (pandas mode builds its frames from the pickled forms; the tester hands rows as given).
+  PyForm inputForm(bool pandas) const { return arrowInputs && !pandas ? PyForm::kArrow : PyForm::kPickled; }
   ~Shared();
 };
 
@@ -69,7 +73,7 @@ void visibleColumns(const Shared& shared, const Schema& schema, py::list& names,
 // The values of `row` in the columns `cols` of `first`'s schema (by name when `row` has
 // another schema, e.g. rows of a union).
 py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
-                        const std::vector<int>& cols);
+                        const std::vector<int>& cols, PyForm form);
 // Emits the (names, values) pairs the driver returned as engine rows (outputStructType).
 // `columns`: the calling processor's own (an instance runs on one thread; another thread may take
 // the GIL inside a conversion). A row that does not fit fails with its condition and the file:line

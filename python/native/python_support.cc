@@ -405,11 +405,11 @@ void visibleColumns(const Shared& shared, const Schema& schema, py::list& names,
 }
 
 py::tuple visibleValues(const Row& row, const Row& first, const py::list& names,
-                        const std::vector<int>& cols) {
+                        const std::vector<int>& cols, PyForm form) {
   py::tuple t(cols.size());
   const bool same = row.schema() == first.schema();
   for (size_t i = 0; i < cols.size(); ++i)
-    t[i] = toPython(same ? row[cols[i]] : row.get(names[i].cast<std::string>()));
+    t[i] = toPython(same ? row[cols[i]] : row.get(names[i].cast<std::string>()), form);
   return t;
 }
 
@@ -429,6 +429,7 @@ py::list InputRows::build(const Shared& shared, RowRange rows, bool tuples) {
     schema = first;
   }
   auto* cls = reinterpret_cast<PyTypeObject*>(rowClass.ptr());
+  const PyForm form = shared.inputForm(tuples);
   const auto n = static_cast<Py_ssize_t>(cols.size());
   py::list out(rows.size());
   for (size_t r = 0; r < rows.size(); ++r) {
@@ -441,7 +442,7 @@ py::list InputRows::build(const Shared& shared, RowRange rows, bool tuples) {
       const Value& v = same ? row[static_cast<size_t>(cols[static_cast<size_t>(i)])]
                             : row.get(py::reinterpret_borrow<py::list>(names)[static_cast<size_t>(i)]
                                           .cast<std::string>());
-      PyTuple_SET_ITEM(t, i, toPython(v).release().ptr());
+      PyTuple_SET_ITEM(t, i, toPython(v, form).release().ptr());
     }
   }
   return out;
@@ -561,7 +562,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
            const bool tuples = PyObject_IsTrue(shared_->inPandas.ptr()) == 1;
            py::list values = input_.build(*shared_, rows, tuples);
            if (!handleInputRows_) handleInputRows_ = driver_.attr("handleInputRows");
-           return handleInputRows_(rowToTuple(key), input_.names, values,
+           return handleInputRows_(rowToTuple(key, shared_->inputForm(tuples)), input_.names, values,
                                    tv.getCurrentProcessingTimeInMs(), tv.getCurrentWatermarkInMs());
          }),
          out, "handleInputRows");
@@ -586,8 +587,9 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
            py::list names;
            std::vector<int> cols;
            visibleColumns(*state.schema(), names, cols);
-           py::tuple t = visibleValues(state, state, names, cols);
-           return driver_.attr("handleInitialState")(rowToTuple(key), names, t,
+           const PyForm form = shared_->inputForm(PyObject_IsTrue(shared_->inPandas.ptr()) == 1);
+           py::tuple t = visibleValues(state, state, names, cols, form);
+           return driver_.attr("handleInitialState")(rowToTuple(key, form), names, t,
                                                      tv.getCurrentProcessingTimeInMs(),
                                                      tv.getCurrentWatermarkInMs());
          }),
@@ -637,6 +639,7 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
   shared->inPandas = options.pandasMode.is_none() ? py::object(py::bool_(options.inPandas))
                                                   : options.pandasMode;
   shared->hidden = options.hiddenColumns;
+  shared->arrowInputs = options.arrowInputs;
   shared->guard = options.guard;
   shared->loaded = options.loaded;
   shared->makeInstance = std::move(options.makeInstance);
@@ -708,6 +711,7 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
   o.outputSchemaDDL = spec.outputSchemaDDL;
   o.inPandas = spec.inPandas;
   o.hiddenColumns = spec.hiddenColumns;
+  o.arrowInputs = true;  // a query's run: the rows come as PySpark's worker reads them from Arrow
   o.guard = loaded.attr("guard");
   o.loaded = loaded;
   py::object cls = loaded.attr("cls");

@@ -47,6 +47,9 @@ struct PythonFactoryOptions {
   // When set, read at every call instead of inPandas (the tester switches per call).
   py::object pandasMode = py::none();
   std::vector<std::string> hiddenColumns;
+  // Row mode hands input rows, their key and initial-state rows in PyForm::kArrow (a query's
+  // run); off in the tester, which hands them as given.
+  bool arrowInputs = false;
   py::object guard = py::none();  // the file's WallClockGuard (None: no guard)
   py::object loaded = py::none();  // the file's _driver.Loaded (unloaded with the factory)
   std::function<py::object()> makeInstance;
@@ -61,9 +64,17 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
 
 // The engine's values as Python objects and back (python_values.cc; cast to `type`; throws
-// StatefulProcessorError for a value that does not fit). A struct comes out as a Row with its
-// field names, an array as a list, a map as a dict (PySpark's forms of a state value).
-py::object toPython(const Value& v);
+// StatefulProcessorError for a value that does not fit). Out, in one of two forms PySpark hands a
+// handler:
+// - kPickled, a row PySpark pickles (state reads, timer keys; the tester, like PySpark's TwsTester,
+//   whose rows reach the handler as given): a struct is a Row with its field names, an array a
+//   list, a map a dict;
+// - kArrow, a row-mode query's input rows, their grouping key and initial-state rows, which
+//   PySpark's worker takes from Arrow batches column by column with `.as_py()`
+//   (TransformWithStateInPySparkRowSerializer): a struct is a dict, an array a list, a map a list
+//   of (key, value) tuples.
+enum class PyForm { kPickled, kArrow };
+py::object toPython(const Value& v, PyForm form = PyForm::kPickled);
 // What a value is ("ValueState 'count' update() column 'n'"), for the message of a value that does
 // not fit: built only then, not for every value converted.
 using WhatFn = std::function<std::string()>;
@@ -85,7 +96,7 @@ Value fromPython(py::handle o, const Field& f, const WhatFn& what,
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& what);
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what,
                NamedRows named = NamedRows::kByPosition);
-py::tuple rowToTuple(const Row& row);
+py::tuple rowToTuple(const Row& row, PyForm form = PyForm::kPickled);
 // A Python value as an engine Value of the type its Python type suggests (int -> long, ...; a
 // Row or tuple -> a struct (fields _1, _2, ... for a tuple), a list -> an array, a dict -> a map,
 // of the element types of their first items that are not None).

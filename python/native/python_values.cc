@@ -168,7 +168,7 @@ Value mapFromPython(py::handle o, const Field& f, const WhatFn& what, NamedRows 
 }
 }  // namespace
 
-py::object toPython(const Value& v) {
+py::object toPython(const Value& v, PyForm form) {
   switch (v.type()) {
     case Type::kNull: return py::none();
     case Type::kBoolean: return py::bool_(v.asBool());
@@ -182,9 +182,16 @@ py::object toPython(const Value& v) {
       static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
       return (*epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
     }
-    case Type::kStruct: {  // a Row with the struct's field names, as PySpark gives one
+    case Type::kStruct: {
+      if (form == PyForm::kArrow) {  // StructScalar.as_py(): a dict by field name
+        py::dict d;
+        const auto& fields = v.structSchema()->fields();
+        for (size_t i = 0; i < v.items().size(); ++i) d[py::str(fields[i].name)] = toPython(v.items()[i], form);
+        return d;
+      }
+      // A Row with the struct's field names, as PySpark unpickles one.
       py::tuple t(v.items().size());
-      for (size_t i = 0; i < v.items().size(); ++i) t[i] = toPython(v.items()[i]);
+      for (size_t i = 0; i < v.items().size(); ++i) t[i] = toPython(v.items()[i], form);
       py::list names;
       for (const Field& f : v.structSchema()->fields()) names.append(f.name);
       static py::object* createRow =
@@ -193,12 +200,18 @@ py::object toPython(const Value& v) {
     }
     case Type::kArray: {
       py::list l;
-      for (const Value& e : v.items()) l.append(toPython(e));
+      for (const Value& e : v.items()) l.append(toPython(e, form));
       return l;
     }
     case Type::kMap: {
+      if (form == PyForm::kArrow) {  // MapScalar.as_py(): (key, value) tuples in the map's order
+        py::list pairs;
+        for (size_t i = 0; i < v.mapSize(); ++i)
+          pairs.append(py::make_tuple(toPython(v.mapKey(i), form), toPython(v.mapValue(i), form)));
+        return pairs;
+      }
       py::dict d;
-      for (size_t i = 0; i < v.mapSize(); ++i) d[toPython(v.mapKey(i))] = toPython(v.mapValue(i));
+      for (size_t i = 0; i < v.mapSize(); ++i) d[toPython(v.mapKey(i), form)] = toPython(v.mapValue(i), form);
       return d;
     }
   }
@@ -348,9 +361,9 @@ Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what, N
   return Row(schema, std::move(out));
 }
 
-py::tuple rowToTuple(const Row& row) {
+py::tuple rowToTuple(const Row& row, PyForm form) {
   py::tuple t(row.size());
-  for (size_t i = 0; i < row.size(); ++i) t[i] = toPython(row[i]);
+  for (size_t i = 0; i < row.size(); ++i) t[i] = toPython(row[i], form);
   return t;
 }
 
