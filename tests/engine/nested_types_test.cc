@@ -69,6 +69,19 @@ TEST(NestedDdl, BadDdlNamesThePosition) {
   EXPECT_FALSE(Schema::parseDDL("xs array<>").ok());
 }
 
+// Spark's DDL has no form for an array's containsNull or a map's valueContainsNull: its grammar
+// takes `ARRAY<dataType>` / `MAP<dataType, dataType>` without NOT NULL, and DataTypeAstBuilder's
+// visitComplexDataType builds ArrayType(elementType) / MapType(keyType, valueType), both true.
+// So a NOT NULL element or map value is refused, and a parsed one is nullable (the Python shim's
+// _engine_type drops containsNull=False for the same reason).
+TEST(NestedDdl, ElementAndMapValueNullabilityHaveNoDdlForm) {
+  EXPECT_FALSE(Schema::parseDDL("xs array<long NOT NULL>").ok());
+  EXPECT_FALSE(Schema::parseDDL("m map<string, int NOT NULL>").ok());
+  auto s = schemaOf("xs array<long>, m map<string, int>");
+  EXPECT_TRUE(s->field(0).nested->field(0).nullable);
+  EXPECT_TRUE(s->field(1).nested->field(1).nullable);
+}
+
 TEST(NestedValues, EqualityOrderAndHash) {
   auto s = schemaOf("a int, b string");
   Value x = Value::structOf(s, {Value(int32_t{1}), Value("x")});
