@@ -228,17 +228,18 @@ TEST_P(NestedStateTest, RowInVectorOrTupleWithNullOrFalseColumnIsFramedAsAStruct
   // What a reader that goes by the recorded schema sees (streamsim state, expect: {state: ...}).
   auto layout = state_layout::readOperatorLayout(d.env(), testing::TwsDriver::kRoot, 0);
   ASSERT_TRUE(layout.ok()) << layout.status().toString();
-  auto stored = d.committed(0, "rows");
-  ASSERT_EQ(stored.size(), 1u);
-  auto row = state_layout::decodeRow(*layout, "rows", stored[0].first, stored[0].second);
+  auto decoded = [&](const std::string& cf) -> Result<state_layout::DecodedRow> {
+    auto stored = d.committed(0, cf);
+    if (stored.size() != 1) return Status::NotFound(cf + ": not one stored row");
+    return state_layout::decodeRow(*layout, cf, stored[0].first, stored[0].second);
+  };
+  auto row = decoded("rows");
   ASSERT_TRUE(row.ok()) << row.status().toString();
   ASSERT_EQ(row->items.size(), 1u);
   ASSERT_EQ(row->items[0].values.size(), 1u) << "one array value";
   EXPECT_EQ(row->items[0].values[0].toString(), "[{a, false, null}, {null, true, 1}]");
   EXPECT_EQ(row->items[0].values[0].items()[0].structSchema()->field(1).name, "ok");
-  auto storedPairs = d.committed(0, "pairs");
-  ASSERT_EQ(storedPairs.size(), 1u);
-  auto pairs = state_layout::decodeRow(*layout, "pairs", storedPairs[0].first, storedPairs[0].second);
+  auto pairs = decoded("pairs");
   ASSERT_TRUE(pairs.ok()) << pairs.status().toString();
   ASSERT_EQ(pairs->items.size(), 2u);
   ASSERT_EQ(pairs->items[0].values.size(), 2u) << "a struct and a long";

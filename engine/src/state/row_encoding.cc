@@ -140,17 +140,23 @@ void beginOrderedArray(std::string& out) { out.push_back(static_cast<char>(kTagA
 void orderedArrayElement(std::string& out) { out.push_back(kItem); }
 void endOrderedArray(std::string& out) { out.push_back(kEnd); }
 
-Status readOrderedArrayBegin(std::string_view& in) {
-  if (in.empty()) return truncated("array (no type tag)");
-  if (static_cast<uint8_t>(in[0]) != kTagArray)
-    return Status::Corruption(
-        fmt::format("ordered encoding: expected an array, found type tag 0x{:02x}", static_cast<uint8_t>(in[0])));
+namespace {
+// Consumes the type tag of a nested value of `tag` ("an array", "a struct").
+Status readNestedBegin(std::string_view& in, uint8_t tag, std::string_view what) {
+  if (in.empty()) return truncated(fmt::format("{} (no type tag)", what));
+  if (static_cast<uint8_t>(in[0]) != tag)
+    return Status::Corruption(fmt::format("ordered encoding: expected {}, found type tag 0x{:02x}", what,
+                                          static_cast<uint8_t>(in[0])));
   in.remove_prefix(1);
   return Status::OK();
 }
+}  // namespace
 
+Status readOrderedArrayBegin(std::string_view& in) { return readNestedBegin(in, kTagArray, "an array"); }
+
+// The item marker or the end of any nested value (struct, array, map).
 Result<bool> readOrderedArrayNext(std::string_view& in) {
-  if (in.empty()) return truncated("array (no end)");
+  if (in.empty()) return truncated("nested value (no end)");
   const char c = in[0];
   in.remove_prefix(1);
   if (c == kItem) return true;
@@ -228,13 +234,8 @@ Result<Value> decodeAt(std::string_view& in, int depth) {
         return Status::Corruption(fmt::format("ordered encoding: values nested deeper than {}", kMaxNesting));
       std::vector<Value> items;
       while (true) {
-        if (in.empty()) return truncated("nested value (no end)");
-        const char c = in[0];
-        in.remove_prefix(1);
-        if (c == kEnd) break;
-        if (c != kItem)
-          return Status::Corruption(
-              fmt::format("ordered encoding: bad item marker 0x{:02x}", static_cast<uint8_t>(c)));
+        STREAMSIM_ASSIGN_OR_RETURN(bool more, readOrderedArrayNext(in));
+        if (!more) break;
         STREAMSIM_ASSIGN_OR_RETURN(Value item, decodeAt(in, depth + 1));
         items.push_back(std::move(item));
       }
@@ -277,19 +278,12 @@ Status encodeOrderedStructOf(std::string_view fields, std::string& out) {
 }
 
 Result<std::string> readOrderedStructFields(std::string_view& in) {
-  if (in.empty()) return truncated("struct (no type tag)");
-  if (static_cast<uint8_t>(in[0]) != kTagStruct)
-    return Status::Corruption(
-        fmt::format("ordered encoding: expected a struct, found type tag 0x{:02x}", static_cast<uint8_t>(in[0])));
-  std::string_view rest = in.substr(1);
+  std::string_view rest = in;
+  STREAMSIM_RETURN_IF_ERROR(readNestedBegin(rest, kTagStruct, "a struct"));
   std::string fields;
   while (true) {
-    if (rest.empty()) return truncated("struct (no end)");
-    const char c = rest[0];
-    rest.remove_prefix(1);
-    if (c == kEnd) break;
-    if (c != kItem)
-      return Status::Corruption(fmt::format("ordered encoding: bad item marker 0x{:02x}", static_cast<uint8_t>(c)));
+    STREAMSIM_ASSIGN_OR_RETURN(bool more, readOrderedArrayNext(rest));
+    if (!more) break;
     const std::string_view field = rest;
     STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeAt(rest, 1));  // only to find where the field ends
     (void)v;

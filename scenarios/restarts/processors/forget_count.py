@@ -6,29 +6,24 @@ from pyspark.sql.streaming import StatefulProcessor
 
 
 class Counting(StatefulProcessor):
+    variable = "count"
+
     def init(self, handle):
-        self.count = handle.getValueState("count", "n long")
+        self.state = handle.getValueState(self.variable, "n long")
 
     def handleInputRows(self, key, rows, timerValues):
-        old = self.count.get()
+        old = self.state.get()
         n = (old[0] if old else 0) + sum(1 for _ in rows)
-        self.count.update((n,))
+        self.state.update((n,))
         yield Row(word=key[0], count=n)
 
     def close(self):
         pass
 
 
-class Forgetting(StatefulProcessor):
+class Forgetting(Counting):
+    variable = "seen"
+
     def init(self, handle):
         handle.deleteIfExists("count")
-        self.seen = handle.getValueState("seen", "n long")
-
-    def handleInputRows(self, key, rows, timerValues):
-        old = self.seen.get()
-        n = (old[0] if old else 0) + sum(1 for _ in rows)
-        self.seen.update((n,))
-        yield Row(word=key[0], count=n)
-
-    def close(self):
-        pass
+        super().init(handle)
