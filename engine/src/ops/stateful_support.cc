@@ -205,6 +205,7 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
 }
 
 std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector<std::string>& keyColumns) {
+  if (keyColumns.empty()) return std::nullopt;  // no key: nothing to record
   std::vector<std::optional<Field>> fields(keyColumns.size());
   size_t known = 0;
   for (const Row& row : rows) {

@@ -91,7 +91,7 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
                                 std::string_view what);
 
 // The key columns' types, each from its first non-null value in `rows`; nullopt while a column
-// has none (no rows, or only nulls).
+// has none (no rows, or only nulls) and for no key columns.
 std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector<std::string>& keyColumns);
 // keyTypesOf(rows) checked against and recorded into the operator's state schema record
 // (checkAndRecordStateKeySchema) — once a run: by the first batch whose rows give every key
