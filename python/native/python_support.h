@@ -72,7 +72,8 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
 // - kArrow, a row-mode query's input rows, their grouping key and initial-state rows, which
 //   PySpark's worker takes from Arrow batches column by column with `.as_py()`
 //   (TransformWithStateInPySparkRowSerializer): a struct is a dict, an array a list, a map a list
-//   of (key, value) tuples.
+//   of (key, value) tuples, a timestamp an aware datetime in the session time zone (UTC; pickled:
+//   a naive one).
 enum class PyForm { kPickled, kArrow };
 py::object toPython(const Value& v, PyForm form = PyForm::kPickled);
 // What a value is ("ValueState 'count' update() column 'n'"), for the message of a value that does

@@ -177,10 +177,15 @@ py::object toPython(const Value& v, PyForm form) {
     case Type::kDouble: return py::float_(v.asDouble());
     case Type::kString: return py::str(v.asString());
     case Type::kTimestamp: {
+      // Pickled: a naive datetime (TimestampType.fromInternal, local time: streamsim's is UTC).
+      // Arrow: an aware one in the session time zone (the batch's timestamp type carries it;
+      // streamsim's is UTC), as TimestampScalar.as_py() gives.
       static py::object* epoch = new py::object(
           py::module_::import("datetime").attr("datetime")(1970, 1, 1));
+      static py::object* utcEpoch = new py::object(py::module_::import("datetime").attr("datetime")(
+          1970, 1, 1, py::arg("tzinfo") = py::module_::import("datetime").attr("timezone").attr("utc")));
       static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
-      return (*epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
+      return (form == PyForm::kArrow ? *utcEpoch : *epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
     }
     case Type::kStruct: {
       if (form == PyForm::kArrow) {  // StructScalar.as_py(): a dict by field name
