@@ -99,7 +99,7 @@ class Operator {
   // change: the global watermark still comes from the withWatermark operators.
   virtual std::optional<std::string> outputEventTimeColumn() const { return std::nullopt; }
   // Called at the start of each query run; stateful operators check / record their state schema
-  // under state/<operatorId>/_stateSchema/ here.
+  // under state/<operatorId>/_stateSchema/ here (transformWithState: a fresh one at its 1st batch).
   virtual Status start(const OperatorStartContext& ctx) {
     (void)ctx;
     return Status::OK();
