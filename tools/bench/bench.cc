@@ -317,6 +317,11 @@ std::vector<BenchRow> countWorkload(const std::string& id, StateStoreKind kind, 
   r.figure = figure;
   r.unit = "events/s";
   r.scaling = figure > 0 ? smallFigure / figure : 0;
+  // The rows at the large key count (1b, 2b) also hold issue 20's scaling target: an event at
+  // the large size costs at most 1.2x what it costs at the small one.
+  const bool atScale = !id.empty() && id.back() == 'b';
+  const bool scalesWell = r.scaling <= 1.2;
+  const std::string scalingTarget = atScale ? ", scaling <= 1.2" : "";
   if (!rocks) {
     LimitRun limit = simdjsonCountLimit(big.contents, big.events);
     LimitRun oldLimit = nlohmannCountLimit(big.contents, big.events);
@@ -325,8 +330,8 @@ std::vector<BenchRow> countWorkload(const std::string& id, StateStoreKind kind, 
     r.limitName = "simdjson + flat map";
     r.limit = limit.seconds > 0 ? static_cast<double>(big.events) / limit.seconds : 0;
     r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
-    r.target = ">= 50% of limit";
-    r.met = r.ratio >= 0.5;
+    r.target = ">= 50% of limit" + scalingTarget;
+    r.met = r.ratio >= 0.5 && (!atScale || scalesWell);
     // The limit of earlier rounds, for comparison with their figures (docs/performance.md).
     BenchRow old = r;
     old.id = id + "'";
@@ -345,16 +350,17 @@ std::vector<BenchRow> countWorkload(const std::string& id, StateStoreKind kind, 
     r.limitName = "workload 1";
     r.limit = memoryFigure;
     r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
-    r.target = ">= 25% of workload 1";
-    r.met = r.ratio >= 0.25;
+    r.target = ">= 25% of workload 1" + scalingTarget;
+    r.met = r.ratio >= 0.25 && (!atScale || scalesWell);
     BenchRow raw = r;
     raw.id = id + "'";
     raw.name = fmt::format("  same, vs raw RocksDB WriteBatch puts");
     raw.limitName = "WriteBatch puts";
     raw.limit = limit.seconds > 0 ? static_cast<double>(big.events) / limit.seconds : 0;
     raw.ratio = raw.limit > 0 ? raw.figure / raw.limit : 0;
-    raw.target = "(none)";
-    raw.met = true;
+    // At the large key count the engine's RocksDB state must keep 60% of raw puts' rate.
+    raw.target = atScale ? ">= 60% of limit" : "(none)";
+    raw.met = !atScale || raw.ratio >= 0.6;
     raw.scaling = r.scaling;
     rows.push_back(r);
     rows.push_back(raw);
