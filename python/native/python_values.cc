@@ -153,7 +153,10 @@ Value mapFromPython(py::handle o, const Field& f, const WhatFn& what, NamedRows 
   const Field& key = f.nested->field(0);
   const Field& value = f.nested->field(1);
   std::vector<std::pair<Value, Value>> entries;
-  for (auto [k, v] : py::reinterpret_borrow<py::dict>(o)) {
+  for (auto item : py::reinterpret_borrow<py::dict>(o)) {
+    // Named, not a structured binding: clang 14 (the sanitized build) cannot capture a binding.
+    py::handle k = item.first;
+    py::handle v = item.second;
     Value kv = childFromPython(k, key, WhatFn([&] { return what() + " key"; }), named);
     Value vv = childFromPython(
         v, value, WhatFn([&] { return what() + " value of key " + std::string(py::repr(k)); }),
