@@ -13,15 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/harness/gtest_matchers.h"  // gtest prints rows, values and statuses readably
 #include "streamsim/operator.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/state/state_store.h"
-
-namespace streamsim {
-// gtest prints rows readably.
-inline void PrintTo(const Row& row, std::ostream* os) { *os << "{" << row.toString() << "}"; }
-}  // namespace streamsim
 
 namespace streamsim::testing {
 

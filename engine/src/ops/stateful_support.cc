@@ -183,7 +183,7 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
   }
   FileSystem& fs = *ctx.env->fs;
   StateOperatorSchema op{layout.operatorName, layout.keyColumns, layout.details, layout.properties,
-                         layout.keySchema};
+                         layout.keySchema, layout.valueSchema};
   STREAMSIM_RETURN_IF_ERROR(
       checkAndRecordStateSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId, op, layout.variables, what));
 
@@ -224,14 +224,39 @@ std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector
   return Schema(std::move(key));
 }
 
-Status checkOrRecordKeyTypes(const BatchContext& ctx, int operatorId, const std::vector<Row>& rows,
-                             const std::vector<std::string>& keyColumns, bool& checked,
-                             std::string_view what) {
-  if (checked || ctx.env == nullptr || ctx.env->fs == nullptr) return Status::OK();
-  std::optional<Schema> key = keyTypesOf(rows, keyColumns);
-  if (!key) return Status::OK();  // a later batch tells the missing types
-  Status st = checkAndRecordStateKeySchema(*ctx.env, ctx.checkpointRoot, operatorId, *key, what);
-  checked = st.ok();
+Status StateSchemaRecord::start(const OperatorStartContext& ctx, StateLayout layout, StateRowTypesFn types,
+                                std::string_view what) {
+  types_ = std::move(types);
+  what_ = std::string(what);
+  operator_id_ = ctx.operatorId;
+  types_checked_ = false;
+  pending_layout_.reset();
+  if (ctx.env == nullptr || ctx.env->fs == nullptr) return checkOrRecordStateLayout(ctx, layout, what);
+  STREAMSIM_ASSIGN_OR_RETURN(std::optional<StateOperatorSchema> recorded,
+                             readStateOperatorSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId));
+  if (recorded) return checkOrRecordStateLayout(ctx, layout, what);
+  pending_layout_ = std::move(layout);
+  start_ctx_ = ctx;
+  return Status::OK();
+}
+
+Status StateSchemaRecord::beforeBatch(const BatchContext& ctx, const std::vector<Row>& input) {
+  if (types_checked_) return Status::OK();
+  std::optional<StateRowTypes> types = types_(input);
+  if (pending_layout_) {
+    if (types) {
+      pending_layout_->keySchema = types->key.toDDL();
+      if (types->value) pending_layout_->valueSchema = types->value->toDDL();
+    }
+    STREAMSIM_RETURN_IF_ERROR(checkOrRecordStateLayout(start_ctx_, *pending_layout_, what_));
+    pending_layout_.reset();
+    types_checked_ = types.has_value();
+    return Status::OK();
+  }
+  if (!types || ctx.env == nullptr || ctx.env->fs == nullptr) return Status::OK();  // a later batch tells
+  Status st = checkAndRecordStateKeySchema(*ctx.env, ctx.checkpointRoot, operator_id_, types->key, what_,
+                                           types->value);
+  types_checked_ = st.ok();
   return st;
 }
 

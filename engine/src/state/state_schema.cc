@@ -110,6 +110,10 @@ Result<Recorded> readLatest(const Env& env, const std::string& root, int operato
       if (!o["keySchema"].is_string()) return bad("operator keySchema must be a string");
       op.keySchema = o["keySchema"].get<std::string>();
     }
+    if (o.contains("valueSchema")) {
+      if (!o["valueSchema"].is_string()) return bad("operator valueSchema must be a string");
+      op.valueSchema = o["valueSchema"].get<std::string>();
+    }
     out.op = std::move(op);
   }
   return out;
@@ -134,6 +138,7 @@ Status recordFile(const Env& env, const std::string& root, int operatorId, int64
       j["operator"]["properties"] = std::move(props);
     }
     if (!op->keySchema.empty()) j["operator"]["keySchema"] = op->keySchema;
+    if (!op->valueSchema.empty()) j["operator"]["valueSchema"] = op->valueSchema;
   }
   std::string path = joinPath(schemaDir(root, operatorId), fmt::format("{}.json", number));
   FaultContext ctx;
@@ -303,8 +308,9 @@ Status checkAndRecord(const Env& env, const std::string& checkpointRoot, int ope
   for (const auto& r : recorded.variables)
     if (!names.count(r.name)) merged.push_back(r);
   std::optional<StateOperatorSchema> mergedOp = op ? op : recorded.op;
-  // The key types come later (checkAndRecordStateKeySchema); a start keeps the recorded ones.
+  // The row types come later (checkAndRecordStateKeySchema); a start keeps the recorded ones.
   if (mergedOp && mergedOp->keySchema.empty() && recorded.op) mergedOp->keySchema = recorded.op->keySchema;
+  if (mergedOp && mergedOp->valueSchema.empty() && recorded.op) mergedOp->valueSchema = recorded.op->valueSchema;
   return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, merged, mergedOp);
 }
 
@@ -323,29 +329,58 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
 }
 
 Status checkAndRecordStateKeySchema(const Env& env, const std::string& checkpointRoot, int operatorId,
-                                    const Schema& keySchema, std::string_view what) {
+                                    const Schema& keySchema, std::string_view what,
+                                    const std::optional<Schema>& valueSchema) {
   STREAMSIM_ASSIGN_OR_RETURN(Recorded recorded, readLatest(env, checkpointRoot, operatorId));
   if (!recorded.op) return Status::OK();
-  if (recorded.op->keySchema.empty()) {
-    StateOperatorSchema op = *recorded.op;
+  // Spark's schemasCompatible (DataType.equalsIgnoreNameAndCompatibleNullability): as many
+  // fields, the same types in order (nested ones by their outer type), names ignored.
+  auto compatible = [](const Schema& stored, const Schema& now) {
+    if (stored.size() != now.size()) return false;
+    for (size_t i = 0; i < now.size(); ++i)
+      if (stored.field(i).type != now.field(i).type) return false;
+    return true;
+  };
+  auto parseStored = [&](const std::string& ddl, std::string_view which) -> Result<Schema> {
+    auto stored = Schema::parseDDL(ddl);
+    if (!stored.ok())
+      return Status::Corruption(fmt::format("{}: bad state schema file: operator {}: {}", recorded.path, which,
+                                            stored.status().message()));
+    return stored;
+  };
+  auto incompatible = [&](std::string_view condition, std::string_view storedParam, std::string_view newParam,
+                          std::string_view part, const Schema& stored, const std::string& storedDDL,
+                          const Schema& now) {
+    return sparkError(Status::Code::kFailedPrecondition, std::string(condition),
+                      {{std::string(storedParam), sparkStructTypeString(stored)},
+                       {std::string(newParam), sparkStructTypeString(now)}},
+                      fmt::format("{}: the state in checkpoint {} has the {} '{}' (recorded in {}), the "
+                                  "input now gives '{}': restore the old types or use a new "
+                                  "checkpoint location",
+                                  what, checkpointRoot, part, storedDDL, recorded.path, now.toDDL()));
+  };
+  StateOperatorSchema op = *recorded.op;
+  bool record = false;
+  if (op.keySchema.empty()) {
     op.keySchema = keySchema.toDDL();
-    return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, recorded.variables, op);
+    record = true;
+  } else {
+    STREAMSIM_ASSIGN_OR_RETURN(Schema stored, parseStored(op.keySchema, "keySchema"));
+    if (!compatible(stored, keySchema))
+      return incompatible("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE", "storedKeySchema", "newKeySchema", "key",
+                          stored, op.keySchema, keySchema);
   }
-  auto stored = Schema::parseDDL(recorded.op->keySchema);
-  if (!stored.ok())
-    return Status::Corruption(fmt::format("{}: bad state schema file: operator keySchema: {}", recorded.path,
-                                          stored.status().message()));
-  bool compatible = stored->size() == keySchema.size();
-  for (size_t i = 0; compatible && i < keySchema.size(); ++i)
-    compatible = stored->field(i).type == keySchema.field(i).type;
-  if (compatible) return Status::OK();
-  return sparkError(Status::Code::kFailedPrecondition, "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
-                    {{"storedKeySchema", sparkStructTypeString(*stored)},
-                     {"newKeySchema", sparkStructTypeString(keySchema)}},
-                    fmt::format("{}: the state in checkpoint {} is keyed by '{}' (recorded in {}), the "
-                                "input now has '{}': restore the old key types or use a new "
-                                "checkpoint location",
-                                what, checkpointRoot, recorded.op->keySchema, recorded.path, keySchema.toDDL()));
+  if (valueSchema && op.valueSchema.empty()) {
+    op.valueSchema = valueSchema->toDDL();
+    record = true;
+  } else if (valueSchema) {
+    STREAMSIM_ASSIGN_OR_RETURN(Schema stored, parseStored(op.valueSchema, "valueSchema"));
+    if (!compatible(stored, *valueSchema))
+      return incompatible("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE", "storedValueSchema", "newValueSchema",
+                          "value", stored, op.valueSchema, *valueSchema);
+  }
+  if (!record) return Status::OK();
+  return recordFile(env, checkpointRoot, operatorId, recorded.number + 1, recorded.variables, op);
 }
 
 Result<std::optional<StateOperatorSchema>> readStateOperatorSchema(const Env& env,

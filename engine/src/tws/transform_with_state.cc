@@ -120,21 +120,14 @@ class TransformWithStateOperator final : public Operator {
     layout.properties = {{"timeMode", std::string(detail::sparkTimeModeName(spec_.timeMode))},
                          {"outputMode", outputModeSparkName(mode)}};
     layout.variables = variableSchemas(task.variables);
-    key_types_checked_ = false;
-    pending_layout_.reset();
-    // A checkpoint without this operator's record gets it from the first batch, with the key's
-    // types when that batch has input (Spark writes its state schema when it plans the first
-    // batch); one with a record is checked now, its key types at the first batch with input.
-    std::optional<StateOperatorSchema> recorded;
-    if (ctx.env != nullptr && ctx.env->fs != nullptr) {
-      STREAMSIM_ASSIGN_OR_RETURN(recorded, readStateOperatorSchema(*ctx.env, ctx.checkpointRoot, ctx.operatorId));
-    }
-    if (recorded) {
-      STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordStateLayout(ctx, layout, "transformWithState"));
-    } else {
-      pending_layout_ = std::move(layout);
-      start_ctx_ = ctx;
-    }
+    // The grouping key's types (Spark's key schema of its ValueState and ListState column
+    // families); Spark's TWS value schemas are the declared ones (layout.variables).
+    auto keyTypes = [groupBy = spec_.groupBy](const std::vector<Row>& rows) -> std::optional<ops::StateRowTypes> {
+      std::optional<Schema> key = ops::keyTypesOf(rows, groupBy);
+      if (!key) return std::nullopt;
+      return ops::StateRowTypes{std::move(*key), std::nullopt};
+    };
+    STREAMSIM_RETURN_IF_ERROR(schema_record_.start(ctx, std::move(layout), keyTypes, "transformWithState"));
     started_ = true;
     return Status::OK();
   }
@@ -158,15 +151,7 @@ class TransformWithStateOperator final : public Operator {
         return late;
       });
     }
-    if (pending_layout_) {
-      std::optional<Schema> keys = ops::keyTypesOf(input, spec_.groupBy);
-      if (keys) pending_layout_->keySchema = keys->toDDL();
-      STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordStateLayout(start_ctx_, *pending_layout_, "transformWithState"));
-      pending_layout_.reset();
-      key_types_checked_ = keys.has_value();
-    }
-    STREAMSIM_RETURN_IF_ERROR(ops::checkOrRecordKeyTypes(ctx, operator_id_, input, spec_.groupBy,
-                                                         key_types_checked_, "transformWithState"));
+    STREAMSIM_RETURN_IF_ERROR(schema_record_.beforeBatch(ctx, input));
     STREAMSIM_ASSIGN_OR_RETURN(ops::PartitionedGroups groups,
                                group(std::move(input), spec_.groupBy, n, "input"));
     ops::PartitionedGroups initial(n);
@@ -656,10 +641,7 @@ class TransformWithStateOperator final : public Operator {
   // The input's nested grouping columns (Field::nested set), by groupBy position (group()).
   mutable std::vector<Field> key_fields_;
   bool started_ = false;
-  bool key_types_checked_ = false;  // this run recorded or checked the key types (first rows)
-  // A fresh checkpoint's layout, recorded by the first batch (with the key types it has).
-  std::optional<ops::StateLayout> pending_layout_;
-  OperatorStartContext start_ctx_;
+  ops::StateSchemaRecord schema_record_;  // the state schema record and its restart check
   bool initial_applied_ = false;  // real time: batch 0's initial state went in
   int operator_id_ = 0;
   std::string input_event_column_;

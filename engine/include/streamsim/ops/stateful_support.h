@@ -80,7 +80,8 @@ struct StateLayout {
   std::vector<std::string> keyColumns;  // the columns the state is keyed by
   std::string details;                  // anything else that must not change (window spec, ...)
   std::vector<std::pair<std::string, std::string>> properties;  // StateOperatorSchema::properties
-  std::string keySchema;  // StateOperatorSchema::keySchema ("" when not known yet)
+  std::string keySchema;    // StateOperatorSchema::keySchema ("" when not known yet)
+  std::string valueSchema;  // StateOperatorSchema::valueSchema ("" when not known or not checked)
   std::vector<StateVariableSchema> variables;
 };
 
@@ -93,13 +94,43 @@ Status checkOrRecordStateLayout(const OperatorStartContext& ctx, const StateLayo
 // The key columns' types, each from its first non-null value in `rows`; nullopt while a column
 // has none (no rows, or only nulls) and for no key columns.
 std::optional<Schema> keyTypesOf(const std::vector<Row>& rows, const std::vector<std::string>& keyColumns);
-// keyTypesOf(rows) checked against and recorded into the operator's state schema record
-// (checkAndRecordStateKeySchema) — once a run: by the first batch whose rows give every key
-// column a value (`checked` is the operator's flag for the run, set then). Spark checks the key
-// schema when the first batch of a run is planned; streamsim learns the types from the rows.
-Status checkOrRecordKeyTypes(const BatchContext& ctx, int operatorId, const std::vector<Row>& rows,
-                             const std::vector<std::string>& keyColumns, bool& checked,
-                             std::string_view what);
+
+// The typed part of an operator's state schema (StateOperatorSchema::keySchema / valueSchema),
+// which streamsim learns from input rows (it has no plan schema): the key's fields and, for an
+// operator whose value schema Spark checks, the value's.
+struct StateRowTypes {
+  Schema key;
+  std::optional<Schema> value;  // nullopt: the value schema is not checked (dedupe)
+};
+// The types `rows` tell, or nullopt while some are unknown (no rows, only nulls).
+using StateRowTypesFn = std::function<std::optional<StateRowTypes>(const std::vector<Row>&)>;
+
+// An operator's state schema record and its restart check, in two steps (Spark checks its state
+// schema when it plans a run's first batch; streamsim knows the types only from rows):
+// - start(): a checkpoint with this operator's record has its layout checked now
+//   (checkOrRecordStateLayout); one without gets it from the first batch, with the row types
+//   when that batch has input, so a fresh checkpoint's record is one version file;
+// - beforeBatch(): the first batch of a run whose rows give every type records them (a record
+//   without them gets them as the next version) or compares them with the recorded ones
+//   (checkAndRecordStateKeySchema: STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE,
+//   STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE), once a run.
+// One per operator instance; used by transformWithState, dropDuplicates and window aggregation.
+class StateSchemaRecord {
+ public:
+  Status start(const OperatorStartContext& ctx, StateLayout layout, StateRowTypesFn types,
+               std::string_view what);
+  // REQUIRES: start() returned OK. Call with the batch's input before it touches the state.
+  Status beforeBatch(const BatchContext& ctx, const std::vector<Row>& input);
+
+ private:
+  StateRowTypesFn types_;
+  std::string what_;
+  int operator_id_ = 0;
+  bool types_checked_ = false;  // this run recorded or compared the row types
+  // A fresh checkpoint's layout, recorded by the first batch (with the types it tells).
+  std::optional<StateLayout> pending_layout_;
+  OperatorStartContext start_ctx_;
+};
 
 // "[a, b]"
 std::string formatColumnList(const std::vector<std::string>& cols);

@@ -57,6 +57,9 @@ struct StateOperatorSchema {
   // The key columns with their types ("device string, zone int"): "" until the first batch with
   // input recorded it (checkAndRecordStateKeySchema); kept by every later version file.
   std::string keySchema;
+  // The value's types where Spark checks them on restart (the window aggregation's buffers:
+  // "count long NOT NULL, sum long"), recorded and kept as keySchema; "" for the others.
+  std::string valueSchema;
   friend bool operator==(const StateOperatorSchema&, const StateOperatorSchema&) = default;
 };
 
@@ -69,16 +72,20 @@ Status checkAndRecordStateSchema(const Env& env, const std::string& checkpointRo
                                  const std::vector<StateVariableSchema>& variables,
                                  std::string_view what);
 
-// The key's types, known from the first input rows of a run (`keySchema`: the key columns in
-// order, typed by their values). Nothing recorded for the operator yet (no operator record) → OK.
-// No key types recorded → written into the next version file. Recorded → compared as Spark's
-// StateSchemaCompatibilityChecker compares key schemas (the types in order; names are the
-// operator record's keyColumns, checked at start): a column of another type is
-// STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE (storedKeySchema, newKeySchema: Spark's StructType text).
-// Nested key columns are compared by their outer type (struct/array/map): an element type is not
-// always known from rows (an empty array).
+// The key's (and value's) types, known from the first input rows of a run (`keySchema`: the key
+// columns in order, typed by their values; `valueSchema`: given by an operator whose value schema
+// Spark checks). Nothing recorded for the operator yet (no operator record) → OK. No key types
+// recorded (or no value types, when given) → written into the next version file. Recorded →
+// compared as Spark's StateSchemaCompatibilityChecker compares them (the types in order, names
+// ignored; the key's names are the operator record's keyColumns, checked at start): a key field
+// of another type, or another count of fields, is STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE
+// (storedKeySchema, newKeySchema), then the same for the value is
+// STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (storedValueSchema, newValueSchema); both as Spark's
+// StructType text. Nested fields are compared by their outer type (struct/array/map): an element
+// type is not always known from rows (an empty array).
 Status checkAndRecordStateKeySchema(const Env& env, const std::string& checkpointRoot, int operatorId,
-                                    const Schema& keySchema, std::string_view what);
+                                    const Schema& keySchema, std::string_view what,
+                                    const std::optional<Schema>& valueSchema = std::nullopt);
 
 // The schemas recorded last for `operatorId` (empty when none were recorded).
 Result<std::vector<StateVariableSchema>> readStateSchema(const Env& env,
