@@ -6,6 +6,7 @@
 
 #include "ops_test_driver.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/state/state_schema.h"
 #include "streamsim/sim/simulated_crash.h"
 
 namespace streamsim {
@@ -13,6 +14,7 @@ namespace {
 
 using testing::ev;
 using testing::ids;
+using harness::FailsWithCondition;
 using testing::kMinute;
 using testing::kT0;
 using testing::OpDriver;
@@ -133,6 +135,47 @@ TEST_P(DedupTest, ChangingTheColumnsFailsOnRestart) {
   auto meta = d.fs().read("/chk/state/0/_metadata/metadata");
   ASSERT_TRUE(meta.ok());
   EXPECT_NE(meta->find("\"operatorName\":\"dedupe\""), std::string::npos) << *meta;
+}
+
+// A key column whose type changed between runs: Spark's StateSchemaCompatibilityChecker
+// compares dedupe's key schema (the columns' types) when it plans a run's first batch and fails
+// with STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE (was accepted: the state mixed "5" and 5). streamsim
+// learns the types from the rows, so the run's first batch with input fails. Both operators,
+// and dropDuplicates() on every column.
+TEST_P(DedupTest, RestartWithChangedKeyTypeFails) {
+  auto row = [](Value id) { return Row::fromNamed({{"id", std::move(id)}, {"t", Value::timestamp(kT0)}}); };
+  const std::string stringKey = "StructField(id,StringType,true)";
+  const std::string longKey = "StructField(id,LongType,true)";
+  const std::string timeKey = "StructField(t,TimestampType,true)";
+  struct Case {
+    OpDriver::Factory factory;
+    OpDriver::Config config;
+    std::string stored, now;
+  };
+  for (const Case& c : {Case{dedup({"id"}), config(), stringKey, longKey},
+                        Case{within({"id"}), config("t", 10 * kMinute), stringKey, longKey},
+                        Case{dedup({}), config(), stringKey + "," + timeKey, longKey + "," + timeKey}}) {
+    OpDriver d(c.factory, c.config);
+    ASSERT_TRUE(d.start().ok());
+    SCOPED_TRACE(d.op().name());
+    ASSERT_TRUE(d.run({}).ok()) << "no rows tell no type";
+    ASSERT_TRUE(d.run({row(Value("5"))}).ok());
+    auto op = readStateOperatorSchema(d.env(), "/chk", 0);
+    ASSERT_TRUE(op.ok() && op->has_value()) << op.status().toString();
+    EXPECT_EQ((*op)->keySchema, c.stored == stringKey ? "id string" : "id string, t timestamp");
+    // The same types restart and run.
+    ASSERT_TRUE(d.start().ok());
+    ASSERT_TRUE(d.run({row(Value("6"))}).ok());
+    ASSERT_TRUE(d.start().ok());
+    auto changed = d.run({row(Value(int64_t{5}))});
+    EXPECT_THAT(changed.status(), FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                                                     {{"storedKeySchema", "StructType(" + c.stored + ")"},
+                                                      {"newKeySchema", "StructType(" + c.now + ")"}}));
+    ASSERT_TRUE(d.start().ok());
+    auto same = d.run({row(Value("5"))});
+    ASSERT_TRUE(same.ok()) << same.status().toString();
+    EXPECT_TRUE(same->empty()) << "5 was seen before the refused run";
+  }
 }
 
 TEST_P(DedupTest, RestartContinuesFromCommittedState) {

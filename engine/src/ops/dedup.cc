@@ -67,14 +67,24 @@ class DedupOperator final : public Operator {
     layout.operatorName = within_ ? "dedupeWithinWatermark" : "dedupe";
     layout.keyColumns = cols_.empty() ? std::vector<std::string>{"*"} : cols_;
     // Spark's dedup store keeps the key columns and an empty value (within watermark: the
-    // expiry). Key types are not known before the first row: the key is recorded by column.
+    // expiry). The key's types come with the first rows (StateSchemaRecord); Spark does not
+    // check dedupe's value schema, and dedupeWithinWatermark's (the expiry) never changes.
     layout.variables.push_back(StateVariableSchema{"default", "", within_ ? "expiresAtMs long" : "", false, ""});
-    return ops::checkOrRecordStateLayout(ctx, layout, what);
+    auto keyTypes = [cols = cols_](const std::vector<Row>& rows) -> std::optional<ops::StateRowTypes> {
+      std::vector<std::string> keyColumns = cols;
+      if (keyColumns.empty() && !rows.empty())  // dropDuplicates(): every column is the key
+        for (const Field& f : rows.front().schema()->fields()) keyColumns.push_back(f.name);
+      std::optional<Schema> key = ops::keyTypesOf(rows, keyColumns);
+      if (!key) return std::nullopt;
+      return ops::StateRowTypes{std::move(*key), std::nullopt};
+    };
+    return schema_record_.start(ctx, std::move(layout), keyTypes, what);
   }
 
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     const bool watermarkOn = !event_time_column_.empty();
     const bool evict = within_ || key_has_event_time_;
+    STREAMSIM_RETURN_IF_ERROR(schema_record_.beforeBatch(ctx, input));
     std::vector<std::pair<std::string, Row>> keyed;
     keyed.reserve(input.size());
     for (auto& row : input) {
@@ -152,6 +162,7 @@ class DedupOperator final : public Operator {
   DurationMs delay_ = 0;
   bool key_has_event_time_ = false;
   std::optional<TimeMs> last_eviction_watermark_;
+  ops::StateSchemaRecord schema_record_;  // the state schema record and its restart check
 };
 
 }  // namespace
