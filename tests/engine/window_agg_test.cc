@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "ops_test_driver.h"
+#include "streamsim/state/state_schema.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/memory_source.h"
 #include "streamsim/query.h"
@@ -12,6 +13,7 @@
 namespace streamsim {
 namespace {
 
+using harness::FailsWithCondition;
 using testing::kMinute;
 using testing::kT0;
 using testing::OpDriver;
@@ -278,6 +280,65 @@ TEST_P(WindowAggTest, ChangingTheAggregationFailsOnRestart) {
   EXPECT_EQ(st.code(), Status::Code::kFailedPrecondition);
   EXPECT_NE(st.message().find("[device, window_start, window_end]"), std::string::npos) << st.message();
   EXPECT_TRUE(d.start(agg(countPerDevice(10 * kMinute))).ok());
+}
+
+// Spark's StateStoreSaveExec checks its key schema (the grouping columns, then the window
+// struct) and, with spark.sql.streaming.stateStore.stateSchemaCheck at its default (true), its
+// value schema (the aggregation buffers) when it plans a run's first batch: a grouping column of
+// another type is STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE, an aggregated column whose buffer type
+// changed STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE (both were accepted). streamsim learns the
+// types from the rows: the run's first batch with input fails.
+TEST_P(WindowAggTest, RestartWithChangedKeyOrValueTypeFails) {
+  auto spec = countPerDevice(10 * kMinute);
+  spec.aggregates.push_back(Aggregate::sum("v"));
+  OpDriver d(agg(spec), config(OutputMode::kUpdate));
+  ASSERT_TRUE(d.start().ok());
+  ASSERT_TRUE(d.run({reading("d1", at(12, 1), Value())}).ok()) << "a null v tells no sum type";
+  ASSERT_TRUE(d.run({reading("d1", at(12, 2), Value(int64_t{3}))}).ok());
+  auto op = readStateOperatorSchema(d.env(), "/chk", 0);
+  ASSERT_TRUE(op.ok() && op->has_value()) << op.status().toString();
+  EXPECT_EQ((*op)->keySchema, "device string, window struct<start: timestamp, end: timestamp>");
+  EXPECT_EQ((*op)->valueSchema, "count long NOT NULL, sum long");
+  ASSERT_TRUE(d.start().ok());
+  ASSERT_TRUE(d.run({reading("d1", at(12, 3), Value(int64_t{4}))}).ok());
+
+  const std::string window =
+      "StructField(window,StructType(StructField(start,TimestampType,true),StructField(end,TimestampType,true)),true)";
+  ASSERT_TRUE(d.start().ok());
+  auto device = d.run({Row::fromNamed({{"device", Value(int64_t{1})}, {"t", Value::timestamp(at(12, 4))},
+                                       {"v", Value(int64_t{1})}})});
+  EXPECT_THAT(device.status(),
+              FailsWithCondition("STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
+                                 {{"storedKeySchema", "StructType(StructField(device,StringType,true)," + window + ")"},
+                                  {"newKeySchema", "StructType(StructField(device,LongType,true)," + window + ")"}}));
+  ASSERT_TRUE(d.start().ok());
+  auto value = d.run({reading("d1", at(12, 4), Value(0.5))});
+  EXPECT_THAT(value.status(),
+              FailsWithCondition("STATE_STORE_VALUE_SCHEMA_NOT_COMPATIBLE",
+                                 {{"storedValueSchema", "StructType(StructField(count,LongType,false),StructField(sum,LongType,true))"},
+                                  {"newValueSchema", "StructType(StructField(count,LongType,false),StructField(sum,DoubleType,true))"}}));
+  ASSERT_TRUE(d.start().ok());
+  auto same = d.run({reading("d1", at(12, 5), Value(int64_t{5}))});
+  ASSERT_TRUE(same.ok()) << same.status().toString();
+  ASSERT_EQ(same->size(), 1u);
+  EXPECT_EQ((*same)[0].get("count"), Value(int64_t{4}));
+  EXPECT_EQ((*same)[0].get("sum_v"), Value(int64_t{12}));
+
+  // avg's buffers repeat count's name: the record names the second one after its aggregate, so
+  // it reads back on the next run.
+  OpDriver avg(agg([] {
+                 auto s = countPerDevice(10 * kMinute);
+                 s.aggregates.push_back(Aggregate::avg("v"));
+                 return s;
+               }()),
+               config(OutputMode::kUpdate));
+  ASSERT_TRUE(avg.start().ok());
+  ASSERT_TRUE(avg.run({reading("d1", at(12, 1))}).ok());
+  op = readStateOperatorSchema(avg.env(), "/chk", 0);
+  ASSERT_TRUE(op.ok() && op->has_value()) << op.status().toString();
+  EXPECT_EQ((*op)->valueSchema, "count long NOT NULL, sum double, count_avg_v long");
+  ASSERT_TRUE(avg.start().ok());
+  EXPECT_TRUE(avg.run({reading("d1", at(12, 2), Value(2.0))}).ok());
 }
 
 // A run with a restart (new provider, new operator) before every batch gives exactly the output

@@ -222,14 +222,18 @@ class WindowAggregationOperator final : public Operator {
                                  spec_.window.timeColumn, spec_.window.windowDuration,
                                  spec_.window.slideDuration, spec_.window.startTime);
     // The aggregation buffers' types depend on the input's: the aggregates are recorded in
-    // details (compared exactly) and the store as one variable without a typed schema.
+    // details (compared exactly), the store as one variable without a typed schema, and the
+    // key's and buffers' types with the first rows (StateSchemaRecord; stateRowTypes).
     layout.variables.push_back(StateVariableSchema{"default", "", "", false, ""});
-    return ops::checkOrRecordStateLayout(ctx, layout, "window aggregation");
+    return schema_record_.start(
+        ctx, std::move(layout), [this](const std::vector<Row>& rows) { return stateRowTypes(rows); },
+        "window aggregation");
   }
 
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     const bool filterLate = watermark_on_time_ && mode_ != OutputMode::kComplete;
     const bool evict = watermark_on_time_ && mode_ != OutputMode::kComplete;
+    STREAMSIM_RETURN_IF_ERROR(schema_record_.beforeBatch(ctx, input));
     std::vector<std::pair<std::string, Row>> keyed;
     keyed.reserve(input.size());
     for (auto& row : input) {
@@ -318,6 +322,55 @@ class WindowAggregationOperator final : public Operator {
   }
 
  private:
+  // Spark's state schema of StateStoreSaveExec (state format 2), typed by the rows: the key is
+  // the grouping columns, then `window struct<start: timestamp, end: timestamp>`; the value is
+  // the aggregation buffers (count: count long NOT NULL; sum: sum long for integral input, else
+  // double; avg: sum double, count long; min, max: the column's type). A buffer name the value
+  // already has is suffixed with the aggregate's output column ("count_avg_v"), so the record's
+  // DDL reads back. nullopt while a grouping or aggregated column has no non-null value.
+  std::optional<ops::StateRowTypes> stateRowTypes(const std::vector<Row>& rows) const {
+    std::vector<std::string> typed = spec_.groupBy;
+    for (const Aggregate& a : spec_.aggregates)
+      if (!a.column.empty() && a.function != AggregateFunction::kCount) typed.push_back(a.column);
+    std::optional<Schema> types;
+    if (!typed.empty()) {
+      types = ops::keyTypesOf(rows, typed);
+      if (!types) return std::nullopt;
+    }
+    auto typeOf = [&](const std::string& column) -> const Field& {
+      for (size_t i = 0;; ++i)
+        if (typed[i] == column) return types->field(i);
+    };
+    std::vector<Field> key;
+    for (const std::string& c : spec_.groupBy) key.push_back(typeOf(c));
+    key.push_back(structField("window", makeSchema({Field{"start", Type::kTimestamp, true, nullptr}, Field{"end", Type::kTimestamp, true, nullptr}})));
+    std::vector<Field> value;
+    auto buffer = [&](std::string name, Field f, const Aggregate& a) {
+      for (const Field& v : value)
+        if (v.name == name) name += "_" + a.resolvedName();
+      f.name = std::move(name);
+      value.push_back(std::move(f));
+    };
+    for (const Aggregate& a : spec_.aggregates) {
+      switch (a.function) {
+        case AggregateFunction::kCount: buffer("count", Field{"", Type::kLong, false, nullptr}, a); break;
+        case AggregateFunction::kSum: {
+          Type t = typeOf(a.column).type;
+          bool integral = t == Type::kInt || t == Type::kLong || t == Type::kTimestamp;
+          buffer("sum", Field{"", integral ? Type::kLong : Type::kDouble, true, nullptr}, a);
+          break;
+        }
+        case AggregateFunction::kAvg:
+          buffer("sum", Field{"", Type::kDouble, true, nullptr}, a);
+          buffer("count", Field{"", Type::kLong, true, nullptr}, a);
+          break;
+        case AggregateFunction::kMin: buffer("min", typeOf(a.column), a); break;
+        case AggregateFunction::kMax: buffer("max", typeOf(a.column), a); break;
+      }
+    }
+    return ops::StateRowTypes{Schema(std::move(key)), Schema(std::move(value))};
+  }
+
   Result<Row> outputRow(std::string_view key, std::string_view value) const {
     STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(key, spec_.groupBy.size()));
     STREAMSIM_ASSIGN_OR_RETURN(std::vector<Slot> slots, decodeSlots(spec_.aggregates, value));
@@ -339,6 +392,7 @@ class WindowAggregationOperator final : public Operator {
   std::optional<TimeMs> last_eviction_watermark_;
   // The result rows' schemas (outputRow is const: the schemas are a cache, not state).
   mutable RowShapes shapes_;
+  ops::StateSchemaRecord schema_record_;  // the state schema record and its restart check
 };
 
 }  // namespace
