@@ -239,5 +239,23 @@ TEST(ScenarioRunner, PlanCrashDuringARecoveryStartIsRestarted) {
   EXPECT_TRUE(r.passed()) << r.report();
 }
 
+
+// Bug: a plan crash at log.mid_write while the first start wrote the checkpoint's metadata was
+// restarted by the supervisor, and that start failed as the scenario expects (a null TTL:
+// STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE); the failure was taken for the crash and
+// dropped, so `ExpectFailure` said "the query did not fail" (seed 29 of
+// `sweep scenarios/ttl/ttl_null_fails_with_spark_condition.yaml --seeds 50`).
+TEST(ScenarioRunner, AStartFailingAfterACrashDuringTheFirstStartIsTheQuerysFailure) {
+  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) +
+                         "/scenarios/ttl/ttl_null_fails_with_spark_condition.yaml");
+  ASSERT_TRUE(sc.ok()) << sc.status().message();
+  auto plan = sim::FaultPlan::fromJson(R"({"seed":29,"faults":[{"type":"crash","point":"log.mid_write"}]})");
+  ASSERT_TRUE(plan.ok()) << plan.status().message();
+  ScenarioRunOptions o;
+  o.seed = 29;
+  o.faultPlan = *plan;
+  auto r = runScenario(*sc, o);
+  EXPECT_TRUE(r.passed()) << r.report();
+}
 }  // namespace
 }  // namespace streamsim::harness
