@@ -54,8 +54,10 @@ int64_t timestampMs(py::handle o, const WhatFn& what) {
 // PySpark's conditions for a value that does not fit a nested type (pyspark/errors
 // error-conditions.json, raised by its type verifier): `field_name` is where the value is.
 [[noreturn]] void pysparkError(std::string condition, ErrorParams params, std::string message) {
-  throw StatefulProcessorError(std::move(condition), std::move(params),
-                               "[" + condition + "] " + message);
+  // The text first: the order in which a call's arguments are evaluated is unspecified, and
+  // clang moved `condition` away before reading it (the sanitized build's messages said "[]").
+  std::string text = "[" + condition + "] " + message;
+  throw StatefulProcessorError(std::move(condition), std::move(params), text);
 }
 
 [[noreturn]] void unacceptable(py::handle o, const Field& f, const WhatFn& what) {
