@@ -201,6 +201,20 @@ TEST(ScenarioRunner, UpdateRewritesAFlowListOverSeveralLinesAsOneRowPerLine) {
   EXPECT_TRUE(again.passed()) << again.report();
 }
 
+// A scenario of the repository run under one fault plan, with the plan's seed; a file or plan
+// that does not load fails the test and gives a result that did not pass.
+ScenarioRunResult runUnderPlan(const std::string& file, const std::string& planJson) {
+  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + file);
+  auto plan = sim::FaultPlan::fromJson(planJson);
+  EXPECT_TRUE(sc.ok()) << file << ": " << sc.status().message();
+  EXPECT_TRUE(plan.ok()) << plan.status().message();
+  if (!sc.ok() || !plan.ok()) return ScenarioRunResult{};
+  ScenarioRunOptions o;
+  o.seed = plan->seed;
+  o.faultPlan = *plan;
+  return runScenario(*sc, o);
+}
+
 // Bug: a plan crash at log.mid_write in batch 0 fires while the first start writes the file
 // sink's sink_path, and the run failed "the query did not start" for a correct scenario (1 seed
 // in ~500 of every file-sink scenario; seed 100796 of `sweep scenarios/crash/
@@ -209,15 +223,8 @@ TEST(ScenarioRunner, PlanCrashDuringTheFirstStartIsRestarted) {
   for (const char* file : {"/scenarios/crash/commits_after_write.yaml",
                            "/scenarios/crash/offsets_after_write_reruns_batch.yaml",
                            "/scenarios/files/torn_writes_under_crashes.yaml"}) {
-    auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + file);
-    ASSERT_TRUE(sc.ok()) << sc.status().message();
-    auto plan = sim::FaultPlan::fromJson(
-        R"({"seed":100796,"faults":[{"type":"crash","point":"log.mid_write","batch":0}]})");
-    ASSERT_TRUE(plan.ok()) << plan.status().message();
-    ScenarioRunOptions o;
-    o.seed = 100796;
-    o.faultPlan = *plan;
-    auto r = runScenario(*sc, o);
+    auto r = runUnderPlan(
+        file, R"({"seed":100796,"faults":[{"type":"crash","point":"log.mid_write","batch":0}]})");
     EXPECT_TRUE(r.passed()) << file << "\n" << r.report();
   }
 }
@@ -225,20 +232,12 @@ TEST(ScenarioRunner, PlanCrashDuringTheFirstStartIsRestarted) {
 // The same crash during a restart's recovery (the first crash at batch 1's commit, the second
 // while the restarted query starts again) is restarted too.
 TEST(ScenarioRunner, PlanCrashDuringARecoveryStartIsRestarted) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) +
-                         "/scenarios/crash/offsets_after_write_reruns_batch.yaml");
-  ASSERT_TRUE(sc.ok()) << sc.status().message();
-  auto plan = sim::FaultPlan::fromJson(
+  auto r = runUnderPlan(
+      "/scenarios/crash/offsets_after_write_reruns_batch.yaml",
       R"({"seed":7,"faults":[{"type":"crash","point":"commits.before_write","batch":1},)"
       R"({"type":"crash","point":"log.mid_write","batch":1}]})");
-  ASSERT_TRUE(plan.ok()) << plan.status().message();
-  ScenarioRunOptions o;
-  o.seed = 7;
-  o.faultPlan = *plan;
-  auto r = runScenario(*sc, o);
   EXPECT_TRUE(r.passed()) << r.report();
 }
-
 
 // Bug: a plan crash at log.mid_write while the first start wrote the checkpoint's metadata was
 // restarted by the supervisor, and that start failed as the scenario expects (a null TTL:
@@ -246,16 +245,10 @@ TEST(ScenarioRunner, PlanCrashDuringARecoveryStartIsRestarted) {
 // dropped, so `ExpectFailure` said "the query did not fail" (seed 29 of
 // `sweep scenarios/ttl/ttl_null_fails_with_spark_condition.yaml --seeds 50`).
 TEST(ScenarioRunner, AStartFailingAfterACrashDuringTheFirstStartIsTheQuerysFailure) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) +
-                         "/scenarios/ttl/ttl_null_fails_with_spark_condition.yaml");
-  ASSERT_TRUE(sc.ok()) << sc.status().message();
-  auto plan = sim::FaultPlan::fromJson(R"({"seed":29,"faults":[{"type":"crash","point":"log.mid_write"}]})");
-  ASSERT_TRUE(plan.ok()) << plan.status().message();
-  ScenarioRunOptions o;
-  o.seed = 29;
-  o.faultPlan = *plan;
-  auto r = runScenario(*sc, o);
+  auto r = runUnderPlan("/scenarios/ttl/ttl_null_fails_with_spark_condition.yaml",
+                        R"({"seed":29,"faults":[{"type":"crash","point":"log.mid_write"}]})");
   EXPECT_TRUE(r.passed()) << r.report();
 }
+
 }  // namespace
 }  // namespace streamsim::harness
