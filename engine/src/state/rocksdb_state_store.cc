@@ -9,6 +9,7 @@
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/table.h>
 #include <rocksdb/env.h>
+#include <rocksdb/file_system.h>
 #include <rocksdb/iterator.h>
 #include <rocksdb/options.h>
 
@@ -30,6 +31,39 @@ Status fromRocks(const rocksdb::Status& st, std::string_view what) {
 }
 
 std::string_view view(const rocksdb::Slice& s) { return {s.data(), s.size()}; }
+
+// The working copy's file system without OPTIONS files: RocksDB writes one at every open and
+// parses it back to check it (a quarter of an open's cost), for reopening a database with the
+// options it had — a working copy is never reopened. Refusing to create it is what RocksDB
+// tolerates by design (fail_if_options_file_error is false: it logs and goes on).
+class NoOptionsFileSystem final : public rocksdb::FileSystemWrapper {
+ public:
+  using rocksdb::FileSystemWrapper::FileSystemWrapper;
+  const char* Name() const override { return "StreamsimNoOptionsFileSystem"; }
+  rocksdb::IOStatus NewWritableFile(const std::string& f, const rocksdb::FileOptions& options,
+                                    std::unique_ptr<rocksdb::FSWritableFile>* r,
+                                    rocksdb::IODebugContext* dbg) override {
+    std::string_view name(f);
+    name.remove_prefix(std::min(name.size(), name.find_last_of('/') + 1));
+    if (name.starts_with("OPTIONS-"))
+      return rocksdb::IOStatus::NotSupported("the working copy keeps no OPTIONS file");
+    return target()->NewWritableFile(f, options, r, dbg);
+  }
+};
+
+// `base` seen through NoOptionsFileSystem; keeps `base` alive.
+std::shared_ptr<rocksdb::Env> withoutOptionsFiles(std::shared_ptr<rocksdb::Env> base) {
+  auto fs = std::make_shared<NoOptionsFileSystem>(base->GetFileSystem());
+  std::shared_ptr<rocksdb::Env> env(rocksdb::NewCompositeEnv(fs).release());
+  return std::shared_ptr<rocksdb::Env>(env.get(), [env, base](rocksdb::Env*) {});
+}
+
+// Drops RocksDB's informational log lines.
+class SilentLogger final : public rocksdb::Logger {
+ public:
+  using rocksdb::Logger::Logv;
+  void Logv(const char* /*format*/, va_list /*ap*/) override {}
+};
 
 class RocksDBWorkingCopy final : public WorkingCopy {
  public:
@@ -128,10 +162,24 @@ class RocksDBWorkingCopy final : public WorkingCopy {
     rocksdb::Options o;
     o.create_if_missing = true;
     o.error_if_exists = true;
-    o.env = env_ ? env_.get() : rocksdb::Env::Default();
+    o.env = env_.get();
     o.write_buffer_size = 4 << 20;
     o.max_open_files = 64;
     o.keep_log_file_num = 1;
+    // Opening a database is on the path of every restart and every partition's first batch.
+    // RocksDB would open table files with 16 threads (max_file_opening_threads) — started even
+    // when there are no files — and start a timer thread for periodic statistics: for a working
+    // copy of a few keys that is most of the cost of a run (a sweep was 60x slower than on the
+    // memory store). One thread, no periodic work.
+    o.max_file_opening_threads = 1;
+    o.stats_dump_period_sec = 0;
+    o.stats_persist_period_sec = 0;
+    // Nobody reads the working copy's info LOG, and it is never flushed before it is dropped.
+    o.info_log = std::make_shared<SilentLogger>();
+    o.avoid_flush_during_shutdown = true;
+    // In-place updates lock a stripe of the memtable per key; one thread writes (see below), so
+    // one lock does instead of RocksDB's 10,000 (each created and destroyed with every memtable).
+    o.inplace_update_num_locks = 1;
     // Most gets of a new key's state miss: bloom filters in the memtable and the table files
     // answer those without searching the skip list or reading a block.
     o.memtable_prefix_bloom_size_ratio = 0.1;
@@ -177,7 +225,7 @@ class RocksDBWorkingCopy final : public WorkingCopy {
     if (!st.ok() && status_.ok()) status_ = fromRocks(st, what);
   }
 
-  std::shared_ptr<rocksdb::Env> env_;  // the in-memory Env, or null for the default one
+  std::shared_ptr<rocksdb::Env> env_;  // the in-memory Env or the local one, without OPTIONS files
   std::string path_;
   std::unique_ptr<rocksdb::DB> db_;
   rocksdb::WriteOptions write_options_;
@@ -213,7 +261,8 @@ Result<std::shared_ptr<RocksDBContext>> makeRocksDBContext(const Env& env,
                                                            const StateStoreOptions& options) {
   if (options.rocksdbInMemoryEnv) {
     std::shared_ptr<rocksdb::Env> memEnv(rocksdb::NewMemEnv(rocksdb::Env::Default()));
-    return std::shared_ptr<RocksDBContext>(std::make_shared<RocksDBContextImpl>(memEnv, "/streamsim-state"));  // paths inside the MemEnv
+    return std::shared_ptr<RocksDBContext>(std::make_shared<RocksDBContextImpl>(
+        withoutOptionsFiles(std::move(memEnv)), "/streamsim-state"));  // paths inside the MemEnv
   }
   if (options.rocksdbLocalDir.empty())
     return Status::InvalidArgument(
@@ -221,7 +270,9 @@ Result<std::shared_ptr<RocksDBContext>> makeRocksDBContext(const Env& env,
   // A unique folder per provider, so two queries (or a restarted one) never share a working copy.
   // (one folder level below rocksdbLocalDir, which must exist).
   std::string dir = joinPath(options.rocksdbLocalDir, fmt::format("streamsim-state-{}", env.ids->newUuid()));
-  return std::shared_ptr<RocksDBContext>(std::make_shared<RocksDBContextImpl>(nullptr, dir));
+  std::shared_ptr<rocksdb::Env> local(rocksdb::Env::Default(), [](rocksdb::Env*) {});  // static
+  return std::shared_ptr<RocksDBContext>(
+      std::make_shared<RocksDBContextImpl>(withoutOptionsFiles(std::move(local)), dir));
 }
 
 }  // namespace streamsim::detail
