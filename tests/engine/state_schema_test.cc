@@ -102,13 +102,29 @@ TEST_F(StateSchemaTest, AnotherOperatorAtTheSameIdIsSparksOperatorMismatch) {
                               "OperatorName: stateStoreSave)]."),
             std::string::npos)
       << st.message();
-  // Other grouping columns of the same operator: the key schema.
-  st = checkAndRecordStateSchema(env_, "/chk", 0, StateOperatorSchema{"dedupe", {"id"}, "", {}}, {store},
-                                 "dropDuplicates");
-  EXPECT_EQ(st.condition(), "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE");
-  EXPECT_EQ(st.parameter("storedKeySchema"), "[*]");
-  EXPECT_EQ(st.parameter("newKeySchema"), "[id]");
   EXPECT_EQ(files(), std::vector<std::string>{"0.json"});  // rejections write nothing
+}
+
+// The grouping columns are the key schema, which Spark compares by types, ignoring names: at
+// start streamsim refuses only another number of columns; renamed ones (and `*`, every column,
+// counted from the rows) wait for the types of the first rows (checkAndRecordStateKeySchema).
+TEST_F(StateSchemaTest, GroupingColumnsAreComparedByCountBeforeAnyRow) {
+  const StateVariableSchema store{"default", "", "", false};
+  auto dedupe = [&](std::vector<std::string> cols) {
+    return checkAndRecordStateSchema(env_, "/chk", 0, StateOperatorSchema{"dedupe", std::move(cols), "", {}},
+                                     {store}, "dropDuplicates");
+  };
+  ASSERT_TRUE(dedupe({"id"}).ok());
+  EXPECT_TRUE(dedupe({"key"}).ok()) << "a renamed column";
+  EXPECT_TRUE(dedupe({"*"}).ok()) << "every column: counted from the rows";
+  Status st = dedupe({"id", "x"});
+  EXPECT_EQ(st.code(), Status::Code::kFailedPrecondition);
+  EXPECT_EQ(st.condition(), "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE");
+  EXPECT_EQ(st.parameter("storedKeySchema"), "[id]");
+  EXPECT_EQ(st.parameter("newKeySchema"), "[id, x]");
+  EXPECT_NE(st.message().find("keyed by 1 grouping column(s), the query now by 2"), std::string::npos)
+      << st.message();
+  EXPECT_EQ(files(), std::vector<std::string>{"0.json"});  // nothing changed, nothing written
 }
 
 TEST_F(StateSchemaTest, BadInputAndCorruptFilesAreNamed) {

@@ -2,6 +2,7 @@
 // of state/<op>/_stateSchema/<n>.json; format in docs/state-format.md §3.
 #include "streamsim/state/state_schema.h"
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -251,17 +252,24 @@ Status checkOperator(const Recorded& recorded, const std::string& root, int oper
                                     root, recorded.path));
     }
   }
-  // The grouping columns are the state's key schema (StateSchemaCompatibilityChecker). Spark
-  // compares the key fields' types and ignores their names; streamsim records the columns' names
-  // only, so it refuses any change and names the columns in the parameters.
-  if (old.keyColumns != now.keyColumns)
+  // The grouping columns are the state's key schema (StateSchemaCompatibilityChecker), which
+  // Spark compares by the fields' types, ignoring their names: a renamed column of the same type
+  // restarts. streamsim knows the types only from rows (checkAndRecordStateKeySchema compares
+  // them, names ignored, at the run's first batch with input); here, before any row, it refuses
+  // what no types can make compatible: another number of columns. `*` (dropDuplicates() keyed
+  // by every column) counts its columns from the rows.
+  auto allColumns = [](const std::vector<std::string>& cols) {
+    return std::find(cols.begin(), cols.end(), "*") != cols.end();
+  };
+  if (old.keyColumns.size() != now.keyColumns.size() && !allColumns(old.keyColumns) &&
+      !allColumns(now.keyColumns))
     return sparkError(Status::Code::kFailedPrecondition, "STATE_STORE_KEY_SCHEMA_NOT_COMPATIBLE",
                       {{"storedKeySchema", columnList(old.keyColumns)},
                        {"newKeySchema", columnList(now.keyColumns)}},
-                      fmt::format("{}: the grouping columns of the state in checkpoint {} (recorded "
-                                  "in {}) cannot change between restarts: restore the old columns "
+                      fmt::format("{}: the state in checkpoint {} (recorded in {}) is keyed by {} "
+                                  "grouping column(s), the query now by {}: restore the old columns "
                                   "or use a new checkpoint location",
-                                  what, root, recorded.path));
+                                  what, root, recorded.path, old.keyColumns.size(), now.keyColumns.size()));
   if (old.details != now.details)
     return Status::FailedPrecondition(fmt::format(
         "{}: the state in checkpoint {} was written for '{}' (recorded in {}), but the query now "
