@@ -31,8 +31,8 @@ TEST(StateFileBytes, FooterCrcIsTheIeeeCrc32OfEverythingBeforeIt) {
     EXPECT_EQ(stored, referenceCrc32(body)) << n << " records";
     EXPECT_TRUE(parseStateFile(file, "/x/7.snapshot", StateFileKind::kSnapshot, 7, [](const StateRecordView&) {}).ok());
   }
-  // Every length mod 16 below and above 64 bytes (the writer folds whole 16-byte blocks and
-  // finishes the rest by table), and a file long enough for the 64-byte parallel folds.
+  // Every length mod 16 below and above 64 bytes (a folding CRC takes whole 16-byte blocks and
+  // finishes the rest otherwise), and files long enough for the 64-byte parallel folds.
   for (size_t len = 0; len < 300; len += 1) {
     StateFileWriter w(StateFileKind::kSnapshot, 7);
     std::string value(len, '\0');
