@@ -25,13 +25,6 @@ constexpr char kOpEnd = 'E';
 constexpr size_t kHeaderSize = 8 + 1 + 8;
 constexpr size_t kFooterSize = 1 + 8 + 4;
 
-// CRC-32 (IEEE, reflected 0xEDB88320, zlib's) by ISA-L, which folds by carry-less
-// multiplication where the CPU has it: the same value as zlib at 7-14x its speed, and 1-6x that of the
-// hand-written fold it replaced (docs/performance.md "Libraries instead of hand-written code").
-uint32_t crc32(std::string_view data) {
-  return crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data()), data.size());
-}
-
 void putFixed(uint64_t x, int bytes, std::string& out) {
   for (int i = bytes - 1; i >= 0; --i) out.push_back(static_cast<char>((x >> (8 * i)) & 0xFF));
 }
@@ -75,7 +68,12 @@ std::string_view changelogExt(StateStoreKind kind) {
 
 }  // namespace
 
-uint32_t detail::crc32Ieee(std::string_view data) { return crc32(data); }
+// By ISA-L, which folds by carry-less multiplication where the CPU has it: the same value as
+// zlib at 7-14x its speed, and 1-6x that of the hand-written fold it replaced
+// (docs/performance.md "Libraries instead of hand-written code").
+uint32_t detail::crc32Ieee(std::string_view data) {
+  return crc32_gzip_refl(0, reinterpret_cast<const unsigned char*>(data.data()), data.size());
+}
 
 Result<StateFilesListing> listStateFiles(const Env& env, const std::string& dir, StateStoreKind kind) {
   StateFilesListing out;
@@ -180,7 +178,7 @@ std::string StateFileWriter::finish() {
   data_.resize(size_);
   data_.push_back(kOpEnd);
   putFixed(count_, 8, data_);
-  putFixed(crc32(data_), 4, data_);
+  putFixed(detail::crc32Ieee(data_), 4, data_);
   return std::move(data_);
 }
 
@@ -201,7 +199,7 @@ Status parseStateFile(std::string_view data, const std::string& path, StateFileK
   std::string_view body = data.substr(0, data.size() - 4);
   uint32_t stored = static_cast<uint32_t>(getFixed(data.substr(data.size() - 4), 4));
   if (body[body.size() - 9] != kOpEnd) return corrupt("no end record (file cut short?)");
-  if (crc32(body) != stored) return corrupt("CRC-32 mismatch");
+  if (detail::crc32Ieee(body) != stored) return corrupt("CRC-32 mismatch");
   uint64_t count = getFixed(body.substr(body.size() - 8), 8);
 
   // Two passes: check every record, then visit, so a bad file applies nothing.
