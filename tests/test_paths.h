@@ -7,7 +7,7 @@
 namespace streamsim::test_paths {
 
 const char* sourceDir();    // the repository's root
-const char* fixturesDir();  // ../shared/fixtures/spark
+const char* fixturesDir();  // tests/fixtures/spark (spark-real, spark-rocksdb beside it)
 const char* cli();          // the built `streamsim`
 const char* runner();       // the built `streamsim_test_runner` (a user-style runner)
 

@@ -1,5 +1,5 @@
 # Every relative link in README.md and docs/*.md names a file or folder in the repository (a
-# clone has no ../shared/): `cmake -DSOURCE_DIR=<repo> -P check_links.cmake`. Links to a web
+# clone has nothing beside it): `cmake -DSOURCE_DIR=<repo> -P check_links.cmake`. Links to a web
 # address or an anchor in the same page are not checked.
 file(GLOB docs ${SOURCE_DIR}/README.md ${SOURCE_DIR}/docs/*.md)
 set(bad "")
