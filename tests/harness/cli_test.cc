@@ -212,6 +212,17 @@ TEST(Cli, ShrunkCaseAndItsReplayCommandReproduceTheFailure) {
   std::filesystem::remove(f);
 }
 
+// Issue 33: an oracle name a replay line gives that no oracle has is bad input (exit 2, the known
+// names listed), never silently dropped (the workload path dropped it and ran the others).
+TEST(Cli, ReplayWithAnUnknownOracleExitsTwo) {
+  Out o = runCli("replay count --seed 3 --oracle nosuchoracle");
+  EXPECT_EQ(o.code, 2) << o.text;
+  EXPECT_NE(o.text.find("unknown oracle 'nosuchoracle'"), std::string::npos) << o.text;
+  EXPECT_NE(o.text.find("exactly_once"), std::string::npos) << o.text;
+  Out ok = runCli("replay count --seed 3 --oracle exactly_once");
+  EXPECT_EQ(ok.code, 0) << ok.text;
+}
+
 // `sweep --json` and `--junit` carry each seed's faults: planned and fired (point, batch), the
 // JUnit test cases with time= and classname = the scenario's file path.
 TEST(Cli, SweepJsonAndJunitCarryEachSeedsFaultsAndTimes) {

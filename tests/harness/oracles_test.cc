@@ -350,8 +350,14 @@ TEST(Oracles, WatermarkDeterminismStateBoundBatchSplit) {
   ASSERT_TRUE(v);
   EXPECT_NE(v->message.find("e4"), std::string::npos);
 
-  EXPECT_FALSE(checkDeterminism(1, 1, {"x"}, {"x"}));
-  v = checkDeterminism(1, 2, {"a", "b"}, {"a", "c"});
+  RunOutcome first, second;
+  first.fingerprint = second.fingerprint = 1;
+  first.trace = second.trace = {"x"};
+  EXPECT_FALSE(checkDeterminism(first, second));
+  second.fingerprint = 2;
+  first.trace = {"a", "b"};
+  second.trace = {"a", "c"};
+  v = checkDeterminism(first, second);
   ASSERT_TRUE(v);
   EXPECT_NE(v->message.find("line 2"), std::string::npos);
 
@@ -372,6 +378,32 @@ TEST(Oracles, WatermarkDeterminismStateBoundBatchSplit) {
 // Bug batch_split_output_without_key: a correct processor whose output names its key column
 // `id` (not the grouping column `key`) failed batch_split — every row counted as the one null
 // key's, and the last of them depends on the batching. It is an error naming the column now.
+// Issue 33: determinism compares what the two runs produced and left, not only their traces (a
+// trace counts rows per key but does not hold their values).
+TEST(Oracles, DeterminismComparesSinkRowsAndCommittedStateNotOnlyTheTrace) {
+  RunOutcome first, second;
+  first.trace = second.trace = {"{\"event\":\"batch.planned\",\"batch\":0}"};
+  first.sinkRows = {Row{{"key", "a"}, {"id", "6f1c"}}};
+  second.sinkRows = {Row{{"key", "a"}, {"id", "09be"}}};
+  first.sinkBatchOf = second.sinkBatchOf = {0};
+  auto v = checkDeterminism(first, second);
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->oracle, "determinism");
+  EXPECT_EQ(v->batch, 0);
+  EXPECT_NE(v->message.find("wrote other rows to the sink"), std::string::npos) << v->message;
+  EXPECT_NE(v->events.at(1).find("09be"), std::string::npos);
+
+  second.sinkRows = first.sinkRows;
+  first.committedState = {"op 0 key a count 1"};
+  second.committedState = {"op 0 key a count 2"};
+  v = checkDeterminism(first, second);
+  ASSERT_TRUE(v);
+  EXPECT_NE(v->message.find("another committed state"), std::string::npos) << v->message;
+
+  second.committedState = first.committedState;
+  EXPECT_FALSE(checkDeterminism(first, second));
+}
+
 TEST(Oracles, BatchSplitOutputWithoutKeyIsAnErrorNotAViolation) {
   RunOutcome run;
   OracleInput in(run);

@@ -72,6 +72,36 @@ steps:
     assert "WALL_CLOCK_READ" in r["output"] or "wall clock" in r["output"]
 
 
+def test_uuid4_row_ids_fail_determinism_in_a_scenario(tmp_path):
+    # Issue 33: a scenario's determinism compared only the trace hash, which counts a batch's rows
+    # but does not hold their values, so output that differs on every run (uuid4(), a wall clock)
+    # passed it. Both runs now compare their sink rows and committed state too.
+    scenario = tmp_path / "uuid.yaml"
+    body = f"""
+name: uuid4 row ids
+query:
+  source: {{kind: memory, schema: "key string"}}
+  operators:
+    - groupBy: [key]
+      transformWithState: {{python: {TRAPS}, class: CLASS, outputStructType: "key string, count long, row_id string"}}
+  sink: {{kind: memory}}
+  outputMode: update
+steps:
+  - add_rows: [{{key: a}}, {{key: b}}, {{key: a}}]
+  - run: available
+  - expect: {{sink: [{{key: a, count: 2}}, {{key: b, count: 1}}], columns: partial}}
+oracles: [determinism]
+"""
+    scenario.write_text(body.replace("CLASS", "UuidRowIdProcessor"))
+    r = streamsim.run(str(scenario))
+    assert not r["passed"], r["output"]
+    assert "determinism" in r["output"] and "wrote other rows to the sink" in r["output"], r["output"]
+    # Its correct twin (the same rows without the random id) passes.
+    scenario.write_text(body.replace("CLASS", "CountProcessor").replace(", row_id string", ""))
+    r = streamsim.run(str(scenario))
+    assert r["passed"], r["output"]
+
+
 def test_a_python_exception_names_its_file_and_line():
     path = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "python_exception_fails_the_task.yaml")
     r = streamsim.run(path)

@@ -84,32 +84,11 @@ std::optional<Violation> checkRestartEquivalence(const RestartRuns& runs) {
   return v;
 }
 
-namespace {
-
-// How `other` differs from `first` (nullopt: the same fingerprint and sink): the first differing
-// trace line or sink row, as determinism reports it.
-std::optional<Violation> isolationDiff(const RunOutcome& first, const RunOutcome& other) {
-  if (auto v = checkDeterminism(first.fingerprint, other.fingerprint, first.trace, other.trace)) return v;
-  size_t i = 0;
-  while (i < first.sinkRows.size() && i < other.sinkRows.size() && first.sinkRows[i] == other.sinkRows[i]) ++i;
-  if (i == first.sinkRows.size() && i == other.sinkRows.size()) return std::nullopt;
-  Violation v;
-  if (i < first.sinkBatchOf.size()) v.batch = first.sinkBatchOf[i];
-  v.message = fmt::format("other sink rows ({} rows, then {}; the first difference is row {})",
-                          first.sinkRows.size(), other.sinkRows.size(), i + 1);
-  v.events.push_back("the case:   " +
-                     (i < first.sinkRows.size() ? first.sinkRows[i].toJson() : std::string("(none)")));
-  v.events.push_back("run again:  " +
-                     (i < other.sinkRows.size() ? other.sinkRows[i].toJson() : std::string("(none)")));
-  return v;
-}
-
-}  // namespace
-
 std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after,
                                                const RunOutcome* fresh) {
-  std::optional<Violation> afterDiff = isolationDiff(first, after);
-  std::optional<Violation> freshDiff = fresh != nullptr ? isolationDiff(first, *fresh) : std::nullopt;
+  // How each run differs from the case, as determinism reports it.
+  std::optional<Violation> afterDiff = checkDeterminism(first, after);
+  std::optional<Violation> freshDiff = fresh != nullptr ? checkDeterminism(first, *fresh) : std::nullopt;
   if (!afterDiff && !freshDiff) return std::nullopt;
   Violation v = afterDiff ? *afterDiff : *freshDiff;
   v.oracle = "process_isolation";

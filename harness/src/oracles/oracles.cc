@@ -443,31 +443,6 @@ std::optional<Violation> checkWatermark(const std::vector<sim::Event>& arrivals,
   return std::nullopt;
 }
 
-std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t fingerprintB,
-                                          const std::vector<std::string>& traceA,
-                                          const std::vector<std::string>& traceB) {
-  if (fingerprintA == fingerprintB) return std::nullopt;
-  size_t i = 0;
-  while (i < traceA.size() && i < traceB.size() && traceA[i] == traceB[i]) ++i;
-  Violation v;
-  v.oracle = "determinism";
-  v.message = fmt::format("two runs of one seed have fingerprints {:016x} and {:016x}; the traces "
-                          "first differ at line {}",
-                          fingerprintA, fingerprintB, i + 1);
-  if (i == traceA.size() && i == traceB.size())
-    v.message = fmt::format("two runs of one seed have fingerprints {:016x} and {:016x}: the traces "
-                            "are equal, the sink output differs",
-                            fingerprintA, fingerprintB);
-  v.events.push_back("first run:  " + (i < traceA.size() ? traceA[i] : std::string("(end)")));
-  v.events.push_back("second run: " + (i < traceB.size() ? traceB[i] : std::string("(end)")));
-  auto e = nlohmann::json::parse(i < traceA.size() ? traceA[i] : "{}", nullptr, false);
-  if (e.is_object()) {
-    v.batch = eventInt(e, "batch");
-    v.key = eventKey(e);
-  }
-  return v;
-}
-
 std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound) {
   for (const QueryProgress& p : progress)
     for (const StateOperatorProgress& s : p.stateOperators)

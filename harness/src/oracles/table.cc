@@ -8,6 +8,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace streamsim::harness {
 namespace {
@@ -72,7 +73,7 @@ Result<std::optional<Violation>> watermark(OracleInput& in) {
 Result<std::optional<Violation>> determinism(OracleInput& in) {
   if (!in.again) return Status::FailedPrecondition("determinism needs a second run");
   RunOutcome again = in.again();
-  return checkDeterminism(in.run.fingerprint, again.fingerprint, in.run.trace, again.trace);
+  return checkDeterminism(in.run, again);
 }
 
 Result<std::optional<Violation>> stateBound(OracleInput& in) {
@@ -131,7 +132,7 @@ Result<std::optional<Violation>> interleaving(OracleInput& in) {
   if (!in.sequential) return std::optional<Violation>();
   auto seq = in.sequential();
   if (!seq) return std::optional<Violation>();
-  return checkInterleaving(seq->sinkRows, in.run.sinkRows, seq->committedState, in.committedState,
+  return checkInterleaving(seq->sinkRows, in.run.sinkRows, seq->committedState, in.run.committedState,
                            in.run.trace);
 }
 
@@ -167,7 +168,7 @@ const std::vector<Oracle>& oracleTable() {
       {"ttl", "the trace's committed tws.ttl_* events", ttl},
       {"watermark", "the input in arrival order, the delay, the sink (or the progress' drop counts)", watermark},
       {"state_bound", "the progress records' numRowsTotal and the bound", stateBound},
-      {"determinism", "a second run of the same case: its fingerprint and trace", determinism},
+      {"determinism", "a second run of the same case: its trace, sink rows and committed state", determinism},
       {"batch_split", "the final output with all input in one batch and as planned", batchSplit},
       {"timer_bound", "the trace's committed tws.timer_* events per key and the bound", timerBound},
       {"process_isolation", "the same case run again after another case in this process", processIsolation},
@@ -187,6 +188,14 @@ const std::vector<std::string>& oracleNames() {
     return names;
   }();
   return kNames;
+}
+
+Status checkOracleNames(const std::vector<std::string>& names) {
+  for (const auto& n : names)
+    if (std::find(oracleNames().begin(), oracleNames().end(), n) == oracleNames().end())
+      return Status::InvalidArgument(
+          fmt::format("unknown oracle '{}'; expected one of {}", n, fmt::join(oracleNames(), ", ")));
+  return Status::OK();
 }
 
 std::vector<OracleError> applyOracles(const std::vector<std::string>& names, OracleInput& in,

@@ -408,7 +408,6 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     r.oracleRuns += 2;
     return restartRuns(sc, quiet);
   };
-  in.committedState = r.committedState;
   if (options.faultPlan && !options.faultPlan->switches().empty() && !orderDependent(sc)) {
     in.sequential = [&]() -> std::optional<OracleInput::Sequential> {
       // The same plan without its context switches.

@@ -3,6 +3,7 @@
 
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/pool.h"
+#include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -97,6 +98,7 @@ Result<WorkloadConfig> replayBase(const WorkloadReplayArgs& args, RunOptions& ru
   if (!args.timeMode.empty()) {
     STREAMSIM_ASSIGN_OR_RETURN(c.timeMode, parseTimeMode(args.timeMode));
   }
+  STREAMSIM_RETURN_IF_ERROR(checkOracleNames(args.oracles));
   c.oracles = args.oracles;
   run.determinism = args.determinism || names(args.oracles, "determinism");
   run.batchSplit = args.batchSplit || names(args.oracles, "batch_split");

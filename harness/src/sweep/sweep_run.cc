@@ -368,8 +368,7 @@ namespace {
 struct RunExtras {
   bool recordReach = false;
   bool noDataBatchBeforeFirstBatchOfRun = false;
-  bool readCommittedState = false;
-  std::vector<std::string> committedState;  // out: dumpCommittedState without timers
+  bool readCommittedState = false;  // RunOutcome::committedState (dumpCommittedState without timers)
   Status stateError;
 };
 
@@ -475,7 +474,7 @@ RunResult simulateWorkload(const WorkloadConfig& c, const RunCase& rc, const sim
   const StateStoreKind store = c.stateStore == "rocksdb" ? StateStoreKind::kRocksDB : StateStoreKind::kMemory;
   if (extras != nullptr && extras->readCommittedState) {
     auto state = dumpCommittedState(sim.env(), kCheckpoint, store, false);
-    if (state.ok()) extras->committedState = std::move(*state);
+    if (state.ok()) r.committedState = std::move(*state);
     else extras->stateError = state.status();
   }
   if (c.stateBoundPerKey && isTws(c.kind)) {
@@ -517,8 +516,17 @@ RunResult simulate(const WorkloadConfig& c, const RunCase& rc, bool traceEngine)
 
 RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& o) {
   // The seed's workload, generated once for the run, its reference run and its re-run.
+  if (Status names = checkOracleNames(c.oracles); !names.ok()) {
+    RunResult bad;
+    bad.seed = rc.seed;
+    bad.error = names;
+    return bad;
+  }
   const sim::Workload w = workloadFor(c, rc.seed);
-  RunResult r = simulateWorkload(c, rc, w);
+  // determinism compares the committed state of its two runs too.
+  RunExtras stateOfRun;
+  stateOfRun.readCommittedState = o.determinism;
+  RunResult r = simulateWorkload(c, rc, w, true, &stateOfRun);
   if (!r.error.ok() || !o.oracles) return r;
   OracleInput in(r);
   in.sinkKind = c.customSink ? "custom" : c.sink == SinkKind::kForeach ? "foreach"
@@ -578,7 +586,9 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
   }
   in.again = [&]() -> RunOutcome {
     ++r.oracleRuns;
-    return simulateWorkload(c, rc, w);
+    RunExtras state;
+    state.readCommittedState = true;
+    return simulateWorkload(c, rc, w, true, &state);
   };
   in.againAfterOther = [&]() -> RunOutcome {
     RunCase other = rc;  // the next seed's workload first
@@ -628,8 +638,8 @@ RunResult runCase(const WorkloadConfig& c, const RunCase& rc, const RunOptions& 
     RestartRuns out;
     out.restartedSink = std::move(ra.sinkRows);
     out.pausedSink = std::move(rb.sinkRows);
-    out.restartedState = std::move(a.committedState);
-    out.pausedState = std::move(b.committedState);
+    out.restartedState = std::move(ra.committedState);
+    out.pausedState = std::move(rb.committedState);
     out.restarts = ra.restarts;
     return out;
   };

@@ -89,12 +89,6 @@ std::optional<Violation> checkWatermark(const std::vector<sim::Event>& arrivals,
                                         const std::vector<Row>& sinkRows,
                                         std::string_view idColumn = "event_id");
 
-// determinism: two runs of one seed have one fingerprint; the report names the first differing
-// trace line.
-std::optional<Violation> checkDeterminism(uint64_t fingerprintA, uint64_t fingerprintB,
-                                          const std::vector<std::string>& traceA,
-                                          const std::vector<std::string>& traceB);
-
 // state_bound: every state operator's numRowsTotal stays <= bound in every batch.
 std::optional<Violation> checkStateBound(const std::vector<QueryProgress>& progress, int64_t bound);
 

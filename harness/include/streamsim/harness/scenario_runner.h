@@ -74,9 +74,8 @@ struct ScenarioRunResult : RunOutcome {
   std::vector<CheckFailure> failures;
   std::string traceHash;  // the run's fingerprint (sim::TraceRecorder)
   std::vector<ActualRows> actual;  // only with collectActual
-  // The last committed state (dumpCommittedState): for the interleaving oracle (with the
-  // engine's timers) or, with collectState, for mode_equivalence (without them).
-  std::vector<std::string> committedState;
+  // RunOutcome::committedState: for the determinism and interleaving oracles with the engine's
+  // timers, or, with collectState, for mode_equivalence (without them).
   // With a state_bound per key: the state rows per grouping key after the run
   // (committedStateRowsPerKey).
   std::map<std::string, int64_t> stateRowsPerKey;

@@ -1,6 +1,7 @@
 # Processors that fall into the traps the seed documents warn about (for the scenarios and tests
 # that show streamsim catching them), next to a correct one.
 import time
+import uuid
 from datetime import datetime
 
 from pyspark.sql import Row
@@ -60,3 +61,16 @@ class FailingProcessor(StatefulProcessor):
         n = sum(1 for _ in rows)
         ratio = n / (n - n)
         yield Row(key=key[0], count=ratio)
+
+
+class UuidRowIdProcessor(StatefulProcessor):
+    """Wrong: gives each output row a fresh uuid4() id, so a re-run of a batch writes other ids
+    (the duplicate after a crash that an idempotent writer keyed by the id cannot see)."""
+
+    def init(self, handle):
+        self.count = handle.getValueState("count", "count long")
+
+    def handleInputRows(self, key, rows, timerValues):
+        n = (self.count.get() or (0,))[0] + sum(1 for _ in rows)
+        self.count.update((n,))
+        yield Row(key=key[0], count=n, row_id=str(uuid.uuid4()))

@@ -1,6 +1,7 @@
 // Oracles for a processor's own logic (issue 13): checks that find processor bugs without
-// expected rows — a timer leak (timer_bound), a process-wide cache (process_isolation), output that
-// depends on the query run (restart_equivalence). Pure
+// expected rows — output that differs between two runs of one seed (determinism), a timer leak
+// (timer_bound), a process-wide cache (process_isolation), output that depends on the query run
+// (restart_equivalence). Pure
 // functions over a run's committed trace and fingerprints, like those of oracles.h; rows of the
 // oracle table (oracles/table.cc). docs/oracles.md lists each with the bug class it catches.
 #pragma once
@@ -28,6 +29,13 @@ std::optional<Violation> checkTimerBound(const std::vector<CommittedBatch>& batc
 // committedStateRowsPerKey gives them. A processor whose state grows without bound for a key (a
 // ListState appended to and never trimmed) breaks any bound it states. The report names the key.
 std::optional<Violation> checkStateBoundPerKey(const std::map<std::string, int64_t>& rows, int64_t bound);
+
+// determinism: two runs of one seed did the same (one trace), produced the same (the same sink
+// rows in the same order) and left the same committed state (RunOutcome::committedState, when
+// collected). The report names the first differing trace line, sink row or state entry. A
+// processor whose output differs on every run (uuid4(), a wall clock) fails it even when its
+// trace, which counts rows but does not hold their values, is the same.
+std::optional<Violation> checkDeterminism(const RunOutcome& a, const RunOutcome& b);
 
 // process_isolation: the same case gives one trace fingerprint and one sink when it runs first
 // and when it runs again after another case (another seed's run) in the same process. A

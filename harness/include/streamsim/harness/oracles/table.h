@@ -55,13 +55,12 @@ struct OracleInput {
   std::vector<std::string> keyColumns = {"key"};
   // interleaving (async processors): the same case without its context switches — its sink and
   // committed state — (nullopt: the run had no switches, the processor declares its results
-  // order-dependent, or the sequential run failed) and this run's committed state.
+  // order-dependent, or the sequential run failed); this run's is run.committedState.
   struct Sequential {
     std::vector<Row> sinkRows;
     std::vector<std::string> committedState;
   };
   std::function<std::optional<Sequential>()> sequential;
-  std::vector<std::string> committedState;
   // latency_bound (real-time mode): percentile (50, 95, 99) -> bound; empty: nothing to check.
   std::map<int, DurationMs> latencyBound;
   // mode_equivalence: the same case drained in micro-batch and in real-time mode over the same
@@ -97,6 +96,11 @@ struct OracleError {
   std::string oracle;
   Status status;
 };
+
+// OK when every name is an oracle of the table; else InvalidArgument naming the first unknown one
+// and the known names. Every way of naming oracles (a scenario file, a workload, a replay line,
+// the Python API) checks its names here: an unknown oracle is an error, never silently off.
+Status checkOracleNames(const std::vector<std::string>& names);
 
 // Applies the oracles named in `names` (in table order) to `in.run`: appends their violations
 // to `out.violations` and counts them in `out.oracleChecks`. Returns the errors of the oracles

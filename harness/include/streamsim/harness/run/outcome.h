@@ -66,6 +66,9 @@ struct RunOutcome {
   int oracleRuns = 0;    // extra runs the oracles made (reference, determinism)
   sim::Reach reach;  // (point, batch) passed and scheduling choices met, when recorded
   std::vector<Violation> violations;
+  // The last committed state (dumpCommittedState, one entry per state row), when the run was
+  // asked for it: the determinism, interleaving, mode and restart equivalence oracles compare it.
+  std::vector<std::string> committedState;
   // The rows each source delivered (only when the reference oracle asks for them).
   std::shared_ptr<const DeliveredRows> delivered;
   std::string fingerprintHex() const;
