@@ -45,7 +45,7 @@ constexpr auto kAll = std::to_array<EventInfo>({
     {kTtlMapIter, "state, expiresAt (per entry returned)"},
     {kTtlMapRemove, "state, userKey"},
     {kTtlMapClear, "state"},
-    {kFaultInjected, "kind, point, batch, partition, pass (a planned fault fired)"},
+    {kFaultInjected, "kind, point, batch, partition, pass, step (true: a scenario step's fault, not the plan's)"},
     {kCrashApplied, "the torn-write rules' effect on the files"},
     {kDriverDown, "after, batch, from, until (an outage's downtime)"},
 });

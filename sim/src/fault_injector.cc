@@ -123,6 +123,7 @@ void FaultInjector::record(std::string kind, std::string_view point, const Fault
     if (ctx.partition >= 0) e.add("partition", ctx.partition);
     if (ctx.operatorId >= 0) e.add("operator", ctx.operatorId);
     if (!ctx.path.empty()) e.add("path", ctx.path);
+    if (!planned) e.add("step", true);  // a scenario step's armed fault, not the plan's
     std::move(e).add("pass", pass).emit(trace_);
   }
   injected_.push_back(InjectedFault{std::move(kind), std::string(point), ctx, pass, planned});

@@ -201,4 +201,36 @@ TEST(CleanRestarts, AProcessorThatForgetsOnRestartIsStillCaughtWhenItsRestartWit
 }
 
 }  // namespace
+// A plan crash after the file source logged batch 1's files and before offsets/1 was durable, then
+// a start that plans batch 1 again: the reference takes the same restart, at the point the run
+// crashed at (source.after_log_write: the pass after the sources that logged) or else just before
+// offsets/1. A scenario step's own crash ("step":true), a re-run (offsets/1 was durable) and a
+// crash with downtime (downtimeAfterCrashes has it) add nothing.
+TEST(CleanRestarts, ReplannedBatchesAreRestartedInTheReference) {
+  auto line = [](std::string s) { return s; };
+  std::vector<std::string> trace = {
+      line(R"({"event":"query_started","nextBatch":0,"rerun":false})"),
+      line(R"({"event":"files_taken","batch":0,"source":0,"logOffset":0})"),
+      line(R"({"event":"batch_planned","batch":0})"),
+      line(R"({"event":"files_taken","batch":1,"source":0,"logOffset":1})"),
+      line(R"({"event":"fault_injected","kind":"crash","point":"source.after_log_write","batch":1,"pass":2})"),
+      line(R"({"event":"query_started","nextBatch":1,"rerun":false})"),
+      line(R"({"event":"files_taken","batch":1,"source":0,"logOffset":2})"),
+      line(R"({"event":"fault_injected","kind":"crash","point":"log.mid_write","batch":1,"pass":9})"),
+      line(R"({"event":"query_started","nextBatch":1,"rerun":false})"),
+      line(R"({"event":"files_taken","batch":1,"source":0,"logOffset":3})"),
+      line(R"({"event":"fault_injected","kind":"crash","point":"offsets.before_write","batch":1,"step":true,"pass":1})"),
+      line(R"({"event":"query_started","nextBatch":1,"rerun":false})"),
+      line(R"({"event":"fault_injected","kind":"crash","point":"task.mid_partition","batch":1,"pass":1})"),
+      line(R"({"event":"query_started","nextBatch":1,"rerun":true})"),
+  };
+  std::vector<sim::CrashFault> r = replannedAfterCrashes(trace);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0], (sim::CrashFault{"source.after_log_write", 1, -1, 1, 0}));
+  EXPECT_EQ(r[1], (sim::CrashFault{"offsets.before_write", 1, -1, 1, 0}));
+  // The same crash with downtime is downtimeAfterCrashes' (a crash with that downtime).
+  trace.insert(trace.begin() + 5, R"({"event":"driver_down","after":"crash","from":0,"until":5000,"batch":1})");
+  EXPECT_EQ(replannedAfterCrashes(trace).size(), 1u);
+}
+
 }  // namespace streamsim::harness

@@ -2,6 +2,8 @@
 #include "streamsim/harness/run/clean_restarts.h"
 
 #include <algorithm>
+#include <map>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -77,6 +79,47 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
   return out;
 }
 
+std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string>& trace) {
+  std::vector<sim::CrashFault> out;
+  std::map<int64_t, int64_t> logged;  // batch -> sources that logged its files in this attempt
+  std::optional<sim::CrashFault> crash;  // the plan crash that ended this attempt
+  bool down = false;                     // ... with downtime (downtimeAfterCrashes has it)
+  for (const std::string& line : trace) {
+    if (line.find("\"files_taken\"") == std::string::npos && line.find("\"fault_injected\"") == std::string::npos &&
+        line.find("\"query_started\"") == std::string::npos && line.find("\"driver_down\"") == std::string::npos)
+      continue;
+    auto e = nlohmann::json::parse(line, nullptr, false);
+    if (e.is_discarded() || !e.is_object()) continue;
+    const std::string ev = e.value("event", "");
+    if (ev == events::kFilesTaken) {
+      ++logged[e.value("batch", int64_t{-1})];
+    } else if (ev == events::kFaultInjected && e.value("kind", "") == "crash") {
+      crash.reset();
+      if (e.value("step", false)) continue;
+      const int64_t batch = e.value("batch", int64_t{-1});
+      const bool atSourceLog = e.value("point", "") == faults::kSourceLogAfterWrite;
+      crash = sim::CrashFault{std::string(atSourceLog ? faults::kSourceLogAfterWrite : faults::kOffsetsBeforeWrite),
+                              batch, -1, atSourceLog ? std::max<int64_t>(1, logged[batch]) : 1};
+    } else if (ev == events::kDriverDown) {
+      if (e.value("after", "") == "crash") down = true;
+    } else if (ev == events::kQueryStarted) {
+      const int64_t next = e.value("nextBatch", int64_t{0});
+      if (crash && !down && !e.value("rerun", false) && crash->batch == next && logged[next] > 0) {
+        // The run restarted there before: the reference's crash is a later pass of the point.
+        int64_t before = 0;
+        for (const sim::CrashFault& o : out)
+          if (o.point == crash->point && o.batch == crash->batch) before = std::max(before, o.nth);
+        crash->nth += before;
+        out.push_back(*crash);
+      }
+      crash.reset();
+      down = false;
+      logged.clear();
+    }
+  }
+  return out;
+}
+
 std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::string>& trace) {
   std::vector<sim::DowntimeFault> out;
   for (const std::string& line : trace) {
@@ -92,6 +135,7 @@ sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std:
                                 bool cleanRestarts) {
   // The downtime first: at a batch's commit it comes before that batch's clean restart.
   for (sim::Fault& f : downtimeAfterCrashes(trace)) reference.faults.push_back(std::move(f));
+  for (sim::CrashFault& f : replannedAfterCrashes(trace)) reference.faults.push_back(std::move(f));
   if (!cleanRestarts) return reference;
   return withCleanRestarts(std::move(reference), withheldAfterCleanRestart(trace));
 }

@@ -43,8 +43,21 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
 // all right after a commit).
 std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::string>& trace);
 
-// The reference of a run with this trace: `reference` with the run's downtime (above) and its
-// clean restarts (withheldAfterCleanRestart). With `cleanRestarts` false, only the downtime.
+// A plan crash while batch N was being planned, after the file source had logged N's files
+// (`files_taken`) but before offsets/N was durable, is followed by a start that plans N again
+// (query_started with rerun false): Spark's FileStreamSource keeps the logged batch and takes the
+// files that are new since, and getBatch(start, end) reads every logged batch up to the new end
+// (FileStreamSource.fetchMaxOffset / getBatch), so N covers more input than the fault-free run's N
+// and an update-mode sink shows other intermediate rows — Spark's behaviour, not a loss
+// (scenarios/async/count_events_open_close.yaml). The reference takes the same restart: a crash
+// at source.after_log_write (the pass the run crashed at) or else at offsets.before_write of N,
+// without downtime (a crash with downtime is in downtimeAfterCrashes already). A scenario step's
+// own crash (the trace's `"step":true`) is not the plan's: the reference has it already.
+std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string>& trace);
+
+// The reference of a run with this trace: `reference` with the run's downtime (above), its
+// re-planned batches (above) and its clean restarts (withheldAfterCleanRestart). With
+// `cleanRestarts` false, only the downtime and the re-plans.
 sim::FaultPlan withSameRestarts(sim::FaultPlan reference, const std::vector<std::string>& trace,
                                 bool cleanRestarts = true);
 
