@@ -264,12 +264,20 @@ struct CheckpointExpectation {
 struct ExpectStep {
   std::optional<std::vector<RowSpec>> sink;      // the reader's view, order-insensitive
   std::optional<std::vector<RowSpec>> newRows;   // rows added since the last expect
+  // `sink_contains:` the reader's view holds these rows (a multiset: each as often as listed),
+  // and maybe others: Spark's CheckAnswerRowsContains, for a sink that may repeat rows (a
+  // real-time query's at-least-once sink after a restart).
+  std::optional<std::vector<RowSpec>> sinkContains;
   // `columns: partial`: sink and new_rows compare only the columns each expected row names
   // (RowMatch::partial); `columns: all` (the default) compares whole rows.
   bool partialColumns = false;
   std::vector<StateExpectation> state;
   std::vector<TimerExpectation> timers;
   std::map<std::string, Value> progress;  // field -> value of the last progress record
+  // field -> how the record's figure compares with `progress`'s value: "==" (the default), ">=",
+  // ">", "<=", "<" or "!=", written as a string (`numInputRows: ">= 3"`), as Spark's suites assert
+  // `progress.numInputRows >= 3`.
+  std::map<std::string, std::string> progressOps;
   std::optional<CheckpointExpectation> checkpoint;
   std::optional<std::string> error;  // the query failed with a message containing this
   // The console sink's text: what it printed for each batch (its latest print of a batch a crash

@@ -283,6 +283,30 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
                        "expect console"},
            at);
   }
+  if (e.sinkContains) {
+    auto expected = *e.sinkContains;
+    a.push(
+         AssertOnQuery{[state, expected, match](StreamTestContext& ctx) -> Status {
+                         STREAMSIM_ASSIGN_OR_RETURN(auto rows, ctx.sink.rows());
+                         std::vector<Row> want = typedLike(expected, rows);
+                         std::vector<bool> used(rows.size(), false);
+                         std::string missing;
+                         for (const Row& w : want) {
+                           size_t i = 0;
+                           while (i < rows.size() && (used[i] || !rowMatches(w, rows[i], match))) ++i;
+                           if (i < rows.size()) used[i] = true;
+                           else missing += "\n  " + w.toString();
+                         }
+                         if (missing.empty()) return Status::OK();
+                         std::string seen;
+                         for (const Row& r : rows) seen += "\n  " + r.toString();
+                         return state->fail(fmt::format("the sink does not contain these expected rows:{}\nthe sink "
+                                                        "holds {} rows:{}",
+                                                        missing, rows.size(), seen.empty() ? " (none)" : seen));
+                       },
+                       "expect sink_contains"},
+           at);
+  }
   if (e.sink) {
     auto expected = *e.sink;
     SourceLocation w = e.sinkWhere;
@@ -303,8 +327,9 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
   // progress of the last batch is only checked in plain runs.
   if (!e.progress.empty() && !options->faultPlan) {
     auto fields = e.progress;
+    auto ops = e.progressOps;
     a.push(
-         AssertOnQuery{[state, fields](StreamTestContext& ctx) -> Status {
+         AssertOnQuery{[state, fields, ops](StreamTestContext& ctx) -> Status {
                          const auto& all = ctx.sim.allProgress();
                          if (all.empty()) return state->fail("expect progress: no batch has run");
                          const QueryProgress& p = all.back();
@@ -338,8 +363,15 @@ void expectActions(StepActions& a, const ExpectStep& e, const SourceLocation& at
                            else if (name == "numDeletedTimers") got = Value(stateSum(&StateOperatorProgress::numDeletedTimers));
                            else if (name == "numValuesRemovedDueToTTLExpiry") got = Value(stateSum(&StateOperatorProgress::numValuesRemovedByTTL));
                            else if (name == "numDeletedStateVars") got = Value(stateSum(&StateOperatorProgress::numDeletedStateVars));
-                           if (!(got == want))
-                             diffs += fmt::format("\n  {}: expected {}, got {}", name, want.toString(), got.toString());
+                           const auto op = ops.find(name);
+                           const std::string how = op == ops.end() ? "==" : op->second;
+                           const int c = compare(got, want);
+                           const bool holds = got.isNull() ? false
+                                              : how == ">=" ? c >= 0 : how == ">" ? c > 0 : how == "<=" ? c <= 0
+                                              : how == "<" ? c < 0 : how == "!=" ? c != 0 : c == 0;
+                           if (!holds)
+                             diffs += fmt::format("\n  {}: expected {}{}, got {}", name, how == "==" ? "" : how + " ",
+                                                  want.toString(), got.toString());
                          }
                          if (diffs.empty()) return Status::OK();
                          return state->fail(fmt::format("progress of batch {} differs:{}", p.batchId, diffs));

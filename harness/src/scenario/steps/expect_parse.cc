@@ -2,6 +2,7 @@
 // and timers of a key, the last batch's progress, checkpoint files, an error, the console's
 // text. Its actions are in expect.cc, its row in step_table.cc.
 #include <algorithm>
+#include <charconv>
 
 #include <fmt/format.h>
 
@@ -13,8 +14,8 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
   ExpectStep e;
   if (!pc.expectMap(v, "expect")) return e;
   pc.checkKeys(v, "expect",
-               {"sink", "new_rows", "columns", "state", "timers", "progress", "checkpoint", "error",
-                "console"});
+               {"sink", "new_rows", "sink_contains", "columns", "state", "timers", "progress",
+                "checkpoint", "error", "console"});
   if (auto c = v["console"]; c) {
     if (pc.sinkKind() != SinkSpec::Kind::kConsole) pc.error(c, "expect console needs a console sink (sink: {kind: console})");
     else e.console = pc.str(c, "expect console");
@@ -27,11 +28,13 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
     e.newRowsWhere = pc.loc(s);
     e.newRows = pc.rows(s, "an expected new row");
   }
+  if (auto s = v["sink_contains"]; s) e.sinkContains = pc.rows(s, "a row the sink must contain");
   if (auto c = v["columns"]; c) {
     std::string mode = pc.str(c, "expect columns");
     if (mode == "partial") e.partialColumns = true;
     else if (mode != "all") pc.error(c, "expect columns is 'partial' (only the columns the expected rows name) or 'all' (the default), got '" + mode + "'");
-    if (!v["sink"] && !v["new_rows"]) pc.error(c, "expect columns applies to sink and new_rows; this expect has neither");
+    if (!v["sink"] && !v["new_rows"] && !v["sink_contains"])
+      pc.error(c, "expect columns applies to sink, new_rows and sink_contains; this expect has none");
   }
   if (auto s = v["state"]; s) {
     auto one = [&](const YAML::Node& m) {
@@ -136,6 +139,23 @@ ExpectStep parseExpect(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
                                                   : Value::timestamp(pc.timestamp(it->second, f));
       } else if (f == "rerun") {
         e.progress[f] = Value(pc.boolean(it->second, f));
+      } else if (const std::string text = it->second.IsScalar() ? it->second.Scalar() : "";
+                 !text.empty() && (text[0] == '>' || text[0] == '<' || text[0] == '!' || text[0] == '=')) {
+        // A comparison: ">= 3", "> 0", "<= 10", "< 5", "!= 0", "== 2".
+        const size_t opEnd = text.find_first_not_of("<>=!");
+        const std::string op = text.substr(0, opEnd);
+        static const std::vector<std::string> kOps = {"==", ">=", ">", "<=", "<", "!="};
+        int64_t n = 0;
+        const std::string number = opEnd == std::string::npos ? "" : text.substr(text.find_first_not_of(' ', opEnd));
+        auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
+        if (std::find(kOps.begin(), kOps.end(), op) == kOps.end() || ec != std::errc() ||
+            end != number.data() + number.size()) {
+          pc.error(it->second, fmt::format("progress {}: expected a whole number or a comparison such as "
+                                           "\">= 3\" (==, >=, >, <=, <, !=), got '{}'", f, text));
+          continue;
+        }
+        e.progress[f] = Value(n);
+        e.progressOps[f] = op;
       } else {
         e.progress[f] = Value(pc.integer(it->second, f));
       }
