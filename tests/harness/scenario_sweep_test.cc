@@ -110,6 +110,12 @@ TEST(ScenarioSweep, SwitchesAimAtTheSchedulingChoicesOfTheFaultFreeRun) {
   EXPECT_TRUE(scenarioReach(loadFile("scenarios/async/sync_async_switch_one_checkpoint.yaml")).switches.empty());
   Scenario sc = loadFile("scenarios/async/count_events_open_close.yaml");
   EXPECT_FALSE(scenarioReach(sc).switches.empty());
+  // The crash points it was measured with: a crash before offsets/0 re-plans batch 0 over twenty
+  // files (the scenario sweeps every point since), which moves the scheduling choices its switches
+  // aimed at; this test measures the aim, not the crashes.
+  ASSERT_TRUE(sc.sweep.has_value());
+  sc.sweep->crashPoints = {"offsets.after_write", "task.mid_partition", "state.before_commit", "state.after_commit",
+                           "sink.after_metadata", "commits.before_write", "commits.after_write", "async.state_op"};
   ScenarioSweepOptions o;
   o.seeds = 40;
   o.shrink = false;
