@@ -89,7 +89,7 @@ std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string
     if (line.find("\"files_taken\"") == std::string::npos && line.find("\"fault_injected\"") == std::string::npos &&
         line.find("\"query_started\"") == std::string::npos && line.find("\"driver_down\"") == std::string::npos)
       continue;
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
     if (ev == events::kFilesTaken) {
