@@ -8,7 +8,11 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "streamsim/platform/platform.h"
 
@@ -43,16 +47,14 @@ class SystemClock final : public Clock {
   }
 };
 
-// What a path that is not a regular file is, for messages.
-const char* kindOf(const stdfs::file_status& st) {
-  switch (st.type()) {
-    case stdfs::file_type::directory: return "a directory";
-    case stdfs::file_type::fifo: return "a FIFO (named pipe)";
-    case stdfs::file_type::character: return "a character device";
-    case stdfs::file_type::block: return "a block device";
-    case stdfs::file_type::socket: return "a socket";
-    default: return "not a regular file";
-  }
+// What a stat's mode is, for messages.
+const char* kindOfMode(mode_t m) {
+  if (S_ISDIR(m)) return "a directory";
+  if (S_ISFIFO(m)) return "a FIFO (named pipe)";
+  if (S_ISCHR(m)) return "a character device";
+  if (S_ISBLK(m)) return "a block device";
+  if (S_ISSOCK(m)) return "a socket";
+  return "not a regular file";
 }
 
 class PosixFileSystem final : public FileSystem {
@@ -88,19 +90,7 @@ class PosixFileSystem final : public FileSystem {
     std::error_code ec;
     return stdfs::exists(path, ec);
   }
-  Result<std::string> read(const std::string& path) override {
-    // Only a regular file is read: opening a FIFO blocks until someone writes, and a device
-    // (/dev/zero) never ends. A checkpoint or landing file that is one is bad input, said so.
-    std::error_code ec;
-    auto st = stdfs::status(path, ec);
-    if (!ec && stdfs::exists(st) && !stdfs::is_regular_file(st))
-      return Status::InvalidArgument(fmt::format("{} is {}, not a regular file: not read", path, kindOf(st)));
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return Status::NotFound(fmt::format("cannot open {} for reading", path));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-  }
+  Result<std::string> read(const std::string& path) override { return readInputFile(path); }
   Status write(const std::string& path, std::string_view data) override {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     if (!out) return Status::IOError(fmt::format("cannot open {} for writing", path));
@@ -170,6 +160,51 @@ class RandomIdGenerator final : public IdGenerator {
 };
 
 }  // namespace
+
+Result<std::string> readInputFile(const std::string& path, int64_t maxBytes) {
+  // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == ENOENT) return Status::NotFound(fmt::format("cannot open {} for reading: no such file", path));
+    if (e == ENXIO)  // a socket, or a FIFO opened for writing only
+      return Status::InvalidArgument(fmt::format("{} is not a regular file: not read", path));
+    return Status::IOError(fmt::format("cannot open {} for reading: {}", path, std::strerror(e)));
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() { ::close(fd); }
+  } closer{fd};
+  struct ::stat st {};
+  if (::fstat(fd, &st) != 0)
+    return Status::IOError(fmt::format("cannot stat {}: {}", path, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode))
+    return Status::InvalidArgument(fmt::format("{} is {}, not a regular file: not read", path, kindOfMode(st.st_mode)));
+  if (st.st_size > maxBytes)
+    return Status::InvalidArgument(fmt::format("{} is {} bytes, over the {} bytes a file input may have: not read",
+                                               path, static_cast<int64_t>(st.st_size), maxBytes));
+  std::string out(static_cast<size_t>(st.st_size), '\0');
+  size_t got = 0;
+  // A file that grows while it is read is cut at the bound (and said so), never read without end.
+  for (;;) {
+    if (got == out.size()) {
+      if (static_cast<int64_t>(out.size()) >= maxBytes + 1) break;
+      out.resize(std::min<size_t>(out.size() + 65536, static_cast<size_t>(maxBytes) + 1));
+    }
+    const ssize_t n = ::read(fd, out.data() + got, out.size() - got);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::IOError(fmt::format("reading {} failed: {}", path, std::strerror(errno)));
+    }
+    if (n == 0) break;
+    got += static_cast<size_t>(n);
+  }
+  if (static_cast<int64_t>(got) > maxBytes)
+    return Status::InvalidArgument(fmt::format("{} grew past the {} bytes a file input may have while it was read: not read",
+                                               path, maxBytes));
+  out.resize(got);
+  return out;
+}
 
 std::unique_ptr<Clock> newSystemClock() { return std::make_unique<SystemClock>(); }
 std::unique_ptr<FileSystem> newPosixFileSystem() { return std::make_unique<PosixFileSystem>(); }

@@ -8,6 +8,7 @@
 #include "json_text.h"
 
 #include "streamsim/trigger.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 
@@ -41,7 +42,7 @@ void appendOffset(std::string& out, const std::string& offset) {
   } else if (isCompactIntObject(offset)) {
     out += offset;
   } else {
-    out += nlohmann::ordered_json::parse(offset, nullptr, false).dump();
+    out += parseJsonBounded<nlohmann::ordered_json>(offset).dump();
   }
 }
 

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "streamsim/platform/platform.h"
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/state_variables.h"
 
@@ -693,9 +694,15 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec) {
   STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
   py::gil_scoped_acquire gil;
+  // Read as every file input (a FIFO or a device is refused unread); Python compiles the bytes,
+  // so a PEP 263 coding line or a UTF-8 BOM decides their encoding, as `python file.py` does.
+  auto source = platform::readInputFile(spec.file, platform::kMaxSourceFileBytes);
+  if (!source.ok())
+    return Status::InvalidArgument(fmt::format("Python processor {} (class {}): {}", spec.file, spec.className,
+                                               source.status().message()));
   py::object loaded;
   try {
-    loaded = py::module_::import("streamsim._driver").attr("load")(spec.file, spec.className);
+    loaded = py::module_::import("streamsim._driver").attr("load")(spec.file, spec.className, py::bytes(*source));
   } catch (py::error_already_set& e) {
     std::string text;
     try {

@@ -3,6 +3,7 @@
 // commands, their JSON report returned as Python objects).
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
+#include <fmt/format.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -17,6 +18,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/python_workload.h"
 #include "streamsim/harness/sweep.h"
+#include "streamsim/platform/platform.h"
 #include "streamsim/sim/simulated_service.h"
 
 namespace py = pybind11;
@@ -234,11 +236,10 @@ class NativeTester {
   std::unique_ptr<harness::ProcessorTesterBase> tester_;
 };
 
+// The report the command wrote (platform::readInputFile, as every file input).
 std::string readFile(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  auto text = streamsim::platform::readInputFile(path);
+  return text.ok() ? *text : std::string("null");
 }
 
 // Runs a CLI command with a JSON report and returns {exit_code, output, report}.
@@ -277,6 +278,9 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
                         std::vector<std::string> oracles, const std::string& outputSchema,
                         const std::string& timeMode, int jobs) {
   ProcessorRecord none;
+  if (jobs < 1 || jobs > streamsim::cli::kMaxJobs)  // as the CLI's --jobs
+    raise(Status::InvalidArgument(fmt::format("sweep_processor: jobs={}: expected 1 to {}", jobs,
+                                              streamsim::cli::kMaxJobs)), none);
   harness::PythonWorkloadSpec spec;
   spec.file = path;
   spec.className = className;

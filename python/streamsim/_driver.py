@@ -124,14 +124,17 @@ class WallClockGuard:
 class Loaded:
     """A processor file executed in its own module, and its processor class."""
 
-    def __init__(self, path: str, class_name: str) -> None:
+    def __init__(self, path: str, class_name: str, source: Optional[bytes] = None) -> None:
         self.path = os.path.abspath(path)
         self.guard = WallClockGuard()
         folder = os.path.dirname(self.path)
         if folder not in sys.path:
             sys.path.append(folder)
-        with open(self.path, encoding="utf-8") as f:
-            source = f.read()
+        if source is None:
+            with open(self.path, "rb") as f:
+                source = f.read()
+        # Bytes, as `python file.py` reads them: a PEP 263 coding line (``# -*- coding: latin-1
+        # -*-``) or a UTF-8 BOM decides the encoding, UTF-8 otherwise.
         code = compile(source, self.path, "exec")
         self.module_name = f"streamsim_processor_{next(_counter)}"
         module = types.ModuleType(self.module_name)
@@ -157,8 +160,8 @@ class Loaded:
         sys.modules.pop(self.module_name, None)
 
 
-def load(path: str, class_name: str) -> Loaded:
-    return Loaded(path, class_name)
+def load(path: str, class_name: str, source: Optional[bytes] = None) -> Loaded:
+    return Loaded(path, class_name, source)
 
 
 def _plain(v: Any) -> Any:
@@ -208,10 +211,26 @@ class Driver:
     def _collect(self, result: Any) -> List[Tuple[Any, Tuple[Any, ...]]]:
         out: List[Tuple[Any, Tuple[Any, ...]]] = []
         for item in result:
-            if self.in_pandas and hasattr(item, "itertuples"):
+            if self.in_pandas:
+                # PySpark's ArrowStreamPandasUDFSerializer reads every item a pandas handler
+                # yields as a DataFrame (its _create_struct_array reads df.columns): a dict, a
+                # Series or a tuple fails there, and here with the same AttributeError.
+                if not hasattr(item, "itertuples") or not hasattr(item, "columns"):
+                    raise AttributeError(
+                        f"'{type(item).__name__}' object has no attribute 'columns' (a handler of "
+                        "transformWithStateInPandas yields pandas DataFrames; PySpark's "
+                        "ArrowStreamPandasUDFSerializer reads each item as one)")
                 names = [str(c) for c in item.columns]
                 for values in item.itertuples(index=False, name=None):
                     out.append((names, tuple(_plain(v) for v in values)))
+            elif isinstance(item, (str, bytes, bytearray)):
+                # PySpark's TransformWithStateInPySparkRowSerializer.dump_stream calls
+                # row.asDict(True) on each item: a string is no row (here it would have become
+                # one column per character).
+                raise AttributeError(
+                    f"'{type(item).__name__}' object has no attribute 'asDict' (a handler of "
+                    "transformWithState yields Rows; PySpark's TransformWithStateInPySparkRowSerializer "
+                    "calls row.asDict(True) on each item)")
             # numpy scalars in rows, dicts and tuples are converted by the engine's adapter.
             elif hasattr(item, "__fields__"):
                 out.append((item.__fields__, item))  # a Row is a tuple: read in place

@@ -9,6 +9,7 @@
 #include "streamsim/env.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/sim/random.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::sim {
 namespace {
@@ -225,6 +226,12 @@ Status validateFault(const Fault& fault, size_t i) {
   auto bad = [i](std::string_view what) {
     return Status::InvalidArgument(fmt::format("fault plan: faults[{}]: {}", i, what));
   };
+  // -1 means any batch / partition; another negative number is no batch at all, not "any".
+  auto anyOr = [&](int64_t batch, int64_t partition) -> Status {
+    if (batch < -1) return bad(fmt::format("batch must be >= 0, or -1 for any batch; got {}", batch));
+    if (partition < -1) return bad(fmt::format("partition must be >= 0, or -1 for any partition; got {}", partition));
+    return Status::OK();
+  };
   auto point = [&](const std::string& p) -> Status {
     if (faults::isFaultPoint(p)) return Status::OK();
     return bad(fmt::format("unknown fault point \"{}\"", p));
@@ -232,16 +239,21 @@ Status validateFault(const Fault& fault, size_t i) {
   return std::visit(Overloaded{
                         [&](const CrashFault& f) -> Status {
                           STREAMSIM_RETURN_IF_ERROR(point(f.point));
+                          STREAMSIM_RETURN_IF_ERROR(anyOr(f.batch, f.partition));
                           if (f.nth < 1) return bad(fmt::format("nth must be >= 1, got {}", f.nth));
-                          if (f.downtime < 0) return bad(fmt::format("downtime must be >= 0 ms, got {}", f.downtime));
+                          if (f.downtime < 0 || f.downtime > kMaxDowntimeMs)
+                            return bad(fmt::format("downtime must be from 0 to {} ms (100 years), got {}",
+                                                   kMaxDowntimeMs, f.downtime));
                           return Status::OK();
                         },
                         [&](const TaskFailureFault& f) -> Status {
                           STREAMSIM_RETURN_IF_ERROR(point(f.point));
+                          STREAMSIM_RETURN_IF_ERROR(anyOr(f.batch, f.partition));
                           if (f.count < 0) return bad(fmt::format("count must be >= 0, got {}", f.count));
                           return Status::OK();
                         },
                         [&](const IoErrorFault& f) -> Status {
+                          STREAMSIM_RETURN_IF_ERROR(anyOr(f.batch, -1));
                           if (f.pathPrefix.empty() == f.point.empty())
                             return bad("an io_error needs exactly one of \"prefix\" and \"point\"");
                           if (!f.point.empty()) STREAMSIM_RETURN_IF_ERROR(point(f.point));
@@ -351,7 +363,7 @@ std::string FaultPlan::toJson() const {
 }
 
 Result<FaultPlan> FaultPlan::fromJson(std::string_view text) {
-  Json j = Json::parse(text, nullptr, /*allow_exceptions=*/false);
+  Json j = parseJsonBounded<Json>(text);
   if (j.is_discarded()) return Status::InvalidArgument(fmt::format("fault plan: not valid JSON: {}", text));
   if (!j.is_object()) return Status::InvalidArgument("fault plan: expected a JSON object {\"seed\":...,\"faults\":[...]}");
   FaultPlan plan;

@@ -5,12 +5,14 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/io/kafka_log.h"
 #include "streamsim/ops/partitioning.h"
 
 namespace streamsim::sim {
 
 Status KafkaLog::createTopic(const std::string& topic, TopicConfig config) {
   if (topic.empty()) return Status::InvalidArgument("a topic needs a name");
+  STREAMSIM_RETURN_IF_ERROR(validateKafkaTopicName(topic));
   if (config.partitions < 1)
     return Status::InvalidArgument(
         fmt::format("topic '{}': partitions must be >= 1, got {}", topic, config.partitions));

@@ -5,17 +5,57 @@
 #include <fmt/format.h>
 
 namespace streamsim::sim {
-namespace {
-std::string normalize(const std::string& p) {
-  std::string out = p;
-  while (out.size() > 1 && out.back() == '/') out.pop_back();
+
+std::string normalizeSimulatedPath(std::string_view p, bool* aboveRoot) {
+  if (aboveRoot) *aboveRoot = false;
+  const bool absolute = !p.empty() && p.front() == '/';
+  std::vector<std::string_view> segs;
+  size_t i = 0;
+  while (i <= p.size()) {
+    size_t j = p.find('/', i);
+    if (j == std::string_view::npos) j = p.size();
+    std::string_view seg = p.substr(i, j - i);
+    if (seg.empty() || seg == ".") {
+      // dropped
+    } else if (seg == "..") {
+      if (!segs.empty() && segs.back() != "..") segs.pop_back();
+      else if (absolute) { if (aboveRoot) *aboveRoot = true; }
+      else segs.push_back(seg);  // a relative path keeps its leading `..` (never copied out)
+    } else {
+      segs.push_back(seg);
+    }
+    i = j + 1;
+  }
+  std::string out = absolute ? "/" : "";
+  for (size_t k = 0; k < segs.size(); ++k) {
+    if (k) out += '/';
+    out.append(segs[k]);
+  }
+  if (out.empty() && !p.empty()) out = ".";
   return out;
 }
-// `p` without trailing slashes, copied into `buf` only when there is one to strip (paths are
-// checked on every file operation; most have none).
+
+namespace {
+// Whether `p` is normalizeSimulatedPath's already: no empty, `.` or `..` segment, no trailing
+// slash (one pass; paths are checked on every file operation and most are).
+bool isNormal(std::string_view p) {
+  if (p.size() > 1 && p.back() == '/') return false;
+  size_t start = 0;
+  for (size_t i = 0; i <= p.size(); ++i) {
+    if (i < p.size() && p[i] != '/') continue;
+    const size_t len = i - start;
+    if (i < p.size() && len == 0 && i != 0) return false;           // "//"
+    if (len == 1 && p[start] == '.') return false;                  // "/./"
+    if (len == 2 && p[start] == '.' && p[start + 1] == '.') return false;  // "/../"
+    start = i + 1;
+  }
+  return true;
+}
+std::string normalize(const std::string& p) { return isNormal(p) ? p : normalizeSimulatedPath(p); }
+// `p` normalized, copied into `buf` only when it changes.
 const std::string& normalized(const std::string& p, std::string& buf) {
-  if (p.size() <= 1 || p.back() != '/') return p;
-  buf = normalize(p);
+  if (isNormal(p)) return p;
+  buf = normalizeSimulatedPath(p);
   return buf;
 }
 bool isUnder(const std::string& path, const std::string& dir) {

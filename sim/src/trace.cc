@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/sim/random.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::sim {
 
@@ -56,7 +57,7 @@ Result<std::vector<nlohmann::json>> parseTrace(std::string_view text) {
     text = nl == std::string_view::npos ? std::string_view() : text.substr(nl + 1);
     ++lineNo;
     if (line.find_first_not_of(" \t\r") == std::string_view::npos) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    nlohmann::json j = parseJsonBounded<nlohmann::json>(line);
     if (j.is_discarded() || !j.is_object())
       return Status::Corruption(fmt::format("trace line {}: expected one JSON object, got: {}", lineNo, line));
     out.push_back(std::move(j));

@@ -41,6 +41,15 @@ struct SimEnv {
   Env env() { return Env{&clock, &fs, &ids, nullptr, nullptr}; }
 };
 
+// A fixture the test reads, present or a failure saying which is missing (a clone without
+// tests/fixtures fails with this message, never a crash on an empty listing).
+::testing::AssertionResult fixtureExists(const std::string& rel) {
+  const std::string path = joinPath(kFixtures, rel);
+  PosixEnv p;
+  if (p.fs->exists(path)) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "the fixture " << path << " is missing (tests/fixtures/spark)";
+}
+
 std::string readFixture(const std::string& rel) {
   PosixEnv p;
   auto r = p.fs->read(joinPath(kFixtures, rel));
@@ -65,6 +74,7 @@ bool contains(const std::string& s, std::string_view part) { return s.find(part)
 // ---------------------------------------------------------------- every fixture parses
 
 TEST(CheckpointFixtures, EveryFixtureFileParses) {
+  ASSERT_TRUE(fixtureExists(""));
   PosixEnv p;
   std::vector<std::string> files;
   listRecursively(*p.fs, kFixtures, files);
@@ -324,6 +334,7 @@ TEST(OperatorMetadataFormat, ReadsNewestFromACheckpoint) {
 // ---------------------------------------------------------------- compactible logs on fixtures
 
 TEST(FileSinkLogFormat, Spark21CompactAndDeleteGiveAllFiles) {
+  ASSERT_TRUE(fixtureExists("file-sink-log-version-2.1.0"));
   PosixEnv p;
   CompactibleFileStreamLog<SinkFileStatus, FileSinkLogCodec> raw(p.env(), joinPath(kFixtures, "file-sink-log-version-2.1.0"));
   auto ids = raw.listBatchIds();
@@ -333,7 +344,7 @@ TEST(FileSinkLogFormat, Spark21CompactAndDeleteGiveAllFiles) {
   ASSERT_TRUE(all.ok()) << all.status().toString();
   std::vector<std::string> paths;
   for (const auto& f : *all) paths.push_back(f.path);
-  EXPECT_EQ(paths, (std::vector<std::string>{"/a/b/1", "/a/b/2", "/a/b/3", "/a/b/4", "/a/b/5",
+  ASSERT_EQ(paths, (std::vector<std::string>{"/a/b/1", "/a/b/2", "/a/b/3", "/a/b/4", "/a/b/5",
                                              "/a/b/6", "/a/b/7", "/a/b/8", "/a/b/9"}));
   EXPECT_EQ((*all)[8].blockReplication, 3);
   EXPECT_EQ((*all)[8].blockSize, 200);
@@ -347,6 +358,7 @@ TEST(FileSinkLogFormat, Spark21CompactAndDeleteGiveAllFiles) {
 }
 
 TEST(FileSourceLogFormat, CompactPlusTwoBatchesGiveFiveFiles) {
+  ASSERT_TRUE(fixtureExists("file-source-log-version-2.1.0"));
   PosixEnv p;
   FileSourceLog log(p.env(), joinPath(kFixtures, "file-source-log-version-2.1.0"));
   auto all = log.allFiles();
@@ -366,6 +378,7 @@ TEST(FileSourceLogFormat, CompactPlusTwoBatchesGiveFiveFiles) {
 // the compaction, and FileStreamSourceLog.get reads them from the latest compact file by the
 // batchId of its entries (issue 18: a replay of such a checkpoint failed with "batch 0 missing").
 TEST(FileSourceLogFormat, BatchesRemovedAfterCompactionAreReadFromTheCompactFile) {
+  ASSERT_TRUE(fixtureExists("file-source-log-version-2.1.0"));
   PosixEnv p;
   FileSourceLog log(p.env(), joinPath(kFixtures, "file-source-log-version-2.1.0"));
   for (int64_t id : {0, 1, 3, 4}) {

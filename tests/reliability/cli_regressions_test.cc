@@ -60,15 +60,6 @@ steps:
   EXPECT_EQ(j["results"][0]["name"], "caf\xef\xbf\xbd in Latin-1");  // U+FFFD
 }
 
-constexpr const char* kTiny = R"(name: tiny
-query:
-  source: {kind: memory, schema: "id string"}
-  sink: {kind: memory}
-steps:
-  - add_rows: [{id: a}]
-  - run: available
-)";
-
 TEST(ReliabilityCli, SweepJsonIntoAMissingFolderExitsTwo) {
   ScratchDir d("sweep_json_missing");
   std::string f = d.write("s.yaml", kTiny);

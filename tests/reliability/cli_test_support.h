@@ -68,6 +68,15 @@ class ScratchDir {
   std::string path_;
 };
 
+// The smallest scenario: one row through a memory source and sink, no check.
+inline constexpr const char* kTiny = R"(name: tiny
+query:
+  source: {kind: memory, schema: "id string"}
+  sink: {kind: memory}
+steps:
+  - add_rows: [{id: a}]
+  - run: available
+)";
 
 // A files-to-files count query in two batches, for the tests that keep its checkpoint
 // (`run --keep`: chk/offsets/{0,1}, chk/sources/0/{0,1}, out/) and damage it.

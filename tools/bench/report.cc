@@ -2,11 +2,12 @@
 #include "bench/report.h"
 
 #include <algorithm>
-#include <fstream>
 
 #include <fmt/format.h>
 
 #include "bench/bench_support.h"
+#include "streamsim/json_nesting.h"
+#include "streamsim/platform/platform.h"
 
 namespace streamsim::bench {
 
@@ -52,9 +53,9 @@ nlohmann::json toJson(const std::vector<BenchRow>& rows, bool quick, double tota
 }
 
 Result<SavedRun> readSavedRun(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return Status::InvalidArgument(fmt::format("--compare {}: cannot open the file", path));
-  nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  auto text = platform::readInputFile(path);  // a regular file of bounded size, as every input
+  if (!text.ok()) return Status::InvalidArgument(fmt::format("--compare {}: {}", path, text.status().message()));
+  nlohmann::json j = parseJsonBounded<nlohmann::json>(*text);
   if (!j.is_object() || !j.contains("workloads") || !j["workloads"].is_array())
     return Status::InvalidArgument(fmt::format(
         "--compare {}: not a `streamsim bench --json` report (expected an object with a "

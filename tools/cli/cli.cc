@@ -23,12 +23,21 @@ int runCli(int argc, char** argv) {
   auto* runCmd = app.add_subcommand("run", "Run scenario files; exit 1 if an expectation fails");
   runCmd->add_option("files", run.files, "Scenario files (YAML), or folders of them (recursively)")
       ->required();
-  runCmd->add_option("--seed", run.seed, "Seed of the simulated world (ids, temp names)");
+  // A seed is digits: CLI11 would take '' as 0.
+  const CLI::Validator seedText(
+      [](std::string& s) {
+        return !s.empty() && s.find_first_not_of("0123456789") == std::string::npos
+                   ? std::string()
+                   : fmt::format("'{}' is not a seed; expected an unsigned integer", s);
+      },
+      "SEED");
+  runCmd->add_option("--seed", run.seed, "Seed of the simulated world (ids, temp names)")->check(seedText);
   runCmd->add_flag("--update", run.update,
                    "Rewrite the expected sink/new_rows rows in place with what came (shows a diff)");
   runCmd->add_option("--keep", run.keep,
                      "Write the simulated checkpoint, sink and landing folders here when the run "
-                     "ends (a folder per scenario when several)");
+                     "ends (a folder per scenario when several); it must be empty");
+  runCmd->add_flag("--replace", run.replace, "Empty the --keep folder first if streamsim kept it before");
   runCmd->add_option("--html", run.html,
                      "Write a picture of the run here: one HTML file (a folder of them when several)");
 
@@ -39,9 +48,9 @@ int runCli(int argc, char** argv) {
   sweepCmd->add_option("path", sweep.path, "A scenario file or a folder of them")->required();
   sweepCmd->add_option("--seeds", sweep.seeds, "Seeds per scenario, >= 1 (default: the file's sweep.seeds)")
       ->check(CLI::PositiveNumber);
-  sweepCmd->add_option("--first-seed", sweep.firstSeed, "First seed (default 0)");
+  sweepCmd->add_option("--first-seed", sweep.firstSeed, "First seed (default 0)")->check(seedText);
   sweepCmd->add_option("--jobs,-j", sweep.jobs,
-                     "Worker threads (default 1); worker processes when a scenario runs a Python processor")->check(CLI::Range(1, 256));
+                     "Worker threads (default 1); worker processes when a scenario runs a Python processor")->check(CLI::Range(1, kMaxJobs));
   sweepCmd->add_option("--shard", sweep.shard,
                        "i/n: run only seeds with seed % n == i (CI matrices, indexed jobs)");
   sweepCmd->add_option("--junit", sweep.junit, "Write a JUnit XML report");
@@ -80,11 +89,12 @@ int runCli(int argc, char** argv) {
       "file", replay.file, "Scenario file, or a generated workload as a workload sweep's replay line names it: "
                            "a standard one (count, session_tracker, heartbeat, ttl_cache, dedup, window), "
                            "a registered processor, or file.py:Class");
-  auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed");
+  auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed")->check(seedText);
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
   replayCmd->add_option("--keep", replay.keep,
-                        "Write the simulated checkpoint, sink and landing folders here");
+                        "Write the simulated checkpoint, sink and landing folders here (an empty folder)");
+  replayCmd->add_flag("--replace", replay.replace, "Empty the --keep folder first if streamsim kept it before");
   replayCmd->add_option("--html", replay.html, "Write a picture of the replayed run here (one HTML file)");
   auto* ckOpt = replayCmd->add_option("--checkpoint", ckReplay.checkpoint,
                                       "A checkpoint folder whose offsets/ and sources/0/ plan to re-run");

@@ -14,6 +14,7 @@
 #include "streamsim/checkpoint/spark_state_store.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/checkpoint_state.h"
+#include "streamsim/harness/report/text_escape.h"
 #include "streamsim/platform/platform.h"
 
 namespace streamsim::cli {
@@ -60,7 +61,8 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
       err << "streamsim inspect: " << report.status().message() << "\n";
       return kExitBadInput;
     }
-    out << (json ? reportToJson(*report) : formatReport(*report));
+    // Paths and values from the checkpoint's files: control characters shown, never sent.
+    out << (json ? reportToJson(*report) : harness::shownForTerminal(formatReport(*report), true));
     if (json) out << "\n";
     return exitCodeOf(*report);
   }
@@ -85,7 +87,7 @@ int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, b
       jsonList += (i ? ",\n" : "") + reportToJson(*report);
     } else {
       out << fmt::format("\n=== checkpoint {}/{}: {}\n", i + 1, roots.size(), roots[i]);
-      out << formatReport(*report);
+      out << harness::shownForTerminal(formatReport(*report), true);
     }
   }
   if (json)

@@ -9,7 +9,9 @@
 #include <fmt/format.h>
 
 #include "cli/cli.h"
+#include "cli/output_paths.h"
 #include "cli/scenario_commands.h"
+#include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/sim/fault_plan.h"
@@ -32,12 +34,13 @@ std::filesystem::path seedFolder(const std::string& page) {
   return p.parent_path() / (p.stem().string() + "-seeds");
 }
 
-// A file name for one seed's page: the scenario file's path with '/' as '_'.
+// A file name for one seed's page: the scenario file's path with '/' as '_', at most 255 bytes
+// (a deep folder's path is cut from the front and hashed: boundedFileName).
 std::string seedPageName(const std::string& file, uint64_t seed) {
   std::string name = std::filesystem::path(file).lexically_normal().replace_extension().string();
   for (char& c : name)
     if (c == '/' || c == '\\' || c == '.' || c == ' ') c = '_';
-  return fmt::format("{}-seed-{}.html", name, seed);
+  return boundedFileName(name, fmt::format("-seed-{}.html", seed));
 }
 
 }  // namespace
@@ -109,7 +112,7 @@ int reportCommand(const ReportArgs& args, std::ostream& out, std::ostream& err) 
         it->second = std::move(*sc);
       } else {
         err << fmt::format("streamsim report: {} (a failing seed's scenario): {}; its seeds get no page\n",
-                           file, sc.status().message());
+                           harness::shownForTerminal(file), harness::shownForTerminal(sc.status().message(), true));
       }
     }
     return it->second ? &*it->second : nullptr;

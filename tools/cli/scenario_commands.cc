@@ -23,9 +23,11 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/cli.h"
+#include "cli/output_paths.h"
 #include "cli/report_command.h"
 #include "streamsim/harness/checkpoint_replay.h"
 #include "streamsim/harness/report/html_report.h"
+#include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/downtime_range.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
@@ -39,14 +41,6 @@
 
 namespace streamsim::cli {
 namespace {
-
-std::string readFile(const std::string& path, bool& ok) {
-  std::ifstream in(path, std::ios::binary);
-  ok = static_cast<bool>(in);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 // The scenario files a command line names: a file as given, a folder as every *.yaml under it
 // (recursively, sorted). False (with the reason on err) for a path that does not exist or a
@@ -100,6 +94,11 @@ bool writeReport(const std::string& path, const std::string& text, std::string_v
 
 namespace {
 
+// Input data (file names, scenario names, reports, replay lines) as printed: control characters
+// shown, never sent to the user's terminal (harness::shownForTerminal).
+std::string shown(std::string_view s) { return harness::shownForTerminal(s); }
+std::string shownLines(std::string_view s) { return harness::shownForTerminal(s, /*keepLineBreaks=*/true); }
+
 // 75 s -> "1:15", 3725 s -> "1:02:05".
 std::string clockText(double seconds) {
   auto s = static_cast<long long>(seconds + 0.5);
@@ -114,11 +113,12 @@ std::string verdict(bool passed, bool tty) {
   return passed ? "\033[32mPASS\033[0m" : "\033[1;31mFAIL\033[0m";
 }
 
-// --keep DIR for one scenario of `count`: DIR itself, or DIR/<file name without .yaml>.
-std::string keepDirFor(const std::string& keep, const std::string& file, size_t count) {
+// --keep DIR for one scenario: DIR itself, or DIR/<name> when several (`name` from distinctNames:
+// a plain file name, so the folder stays inside DIR).
+std::string keepDirFor(const std::string& keep, const std::string& name, size_t count) {
   std::error_code ec;
   std::filesystem::path dir = std::filesystem::absolute(keep, ec).lexically_normal();
-  if (count > 1) dir /= std::filesystem::path(file).stem();
+  if (count > 1) dir /= name;
   return dir.string();
 }
 
@@ -135,7 +135,7 @@ bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenari
   for (const auto& f : files) {
     auto load = harness::loadScenarioFile(f);
     if (!load.ok()) {
-      err << load.errorText();
+      err << shownLines(load.errorText());
       ok = false;
       continue;
     }
@@ -170,23 +170,38 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   bool badInput = false;
   const bool tty = &out == &std::cout && isatty(STDOUT_FILENO);
   platform::RealEnv real;
-  for (const auto& sc : scenarios) {
+  // Each file's own --keep folder and --html page (two x.yaml in different folders apart).
+  std::vector<std::string> files2;
+  for (const auto& sc : scenarios) files2.push_back(sc.file);
+  const std::vector<std::string> names = distinctNames(files2);
+  if (!args.keep.empty())
+    for (size_t i = 0; i < scenarios.size(); ++i)
+      if (!prepareKeepDir(keepDirFor(args.keep, names[i], scenarios.size()), args.replace, "run", err))
+        return kExitBadInput;
+  for (size_t index = 0; index < scenarios.size(); ++index) {
+    const auto& sc = scenarios[index];
     harness::ScenarioRunOptions o;
     o.seed = args.seed;
     o.collectActual = args.update;
     if (!args.keep.empty()) {
       o.keepFs = real.env().fs;
-      o.keepDir = keepDirFor(args.keep, sc.file, scenarios.size());
+      o.keepDir = keepDirFor(args.keep, names[index], scenarios.size());
     }
     auto r = harness::runScenario(sc, o);
+    if (!o.keepDir.empty()) markKeepDir(o.keepDir);
     if (!r.setupError.ok()) {
-      err << fmt::format("{}: cannot run: {}\n", sc.file, r.setupError.message());
+      err << fmt::format("{}: cannot run: {}\n", shown(sc.file), shownLines(r.setupError.message()));
       badInput = true;
       continue;
     }
     if (args.update && !r.actual.empty()) {
-      bool ok = false;
-      std::string text = readFile(sc.file, ok);
+      auto read = platform::readInputFile(sc.file, platform::kMaxSourceFileBytes);
+      if (!read.ok()) {
+        err << fmt::format("{}: --update: {}\n", sc.file, read.status().message());
+        badInput = true;
+        continue;
+      }
+      const std::string& text = *read;
       std::string diff;
       auto updated = harness::updateExpectedRows(text, r.actual, &diff);
       if (!updated.ok()) {
@@ -196,20 +211,20 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       }
       if (*updated != text) {
         std::ofstream(sc.file, std::ios::binary) << *updated;
-        out << fmt::format("updated {}\n{}", sc.file, diff);
+        out << fmt::format("updated {}\n{}", shown(sc.file), shownLines(diff));
       }
       // The updated rows hold by construction; the other checks still count.
       auto rerun = harness::runScenario(*harness::loadScenario(sc.file), o);
       r = std::move(rerun);
     }
-    if (!args.keep.empty()) out << fmt::format("kept the simulated files of {} in {}\n", sc.file, o.keepDir);
+    if (!args.keep.empty()) out << fmt::format("kept the simulated files of {} in {}\n", shown(sc.file), shown(o.keepDir));
     if (!args.html.empty()) {
       // One page, or with several files a folder with a page per file.
       std::string page = args.html;
       if (scenarios.size() > 1) {
         std::error_code ec;
         std::filesystem::create_directories(args.html, ec);
-        page = (std::filesystem::path(args.html) / (std::filesystem::path(sc.file).stem().string() + ".html")).string();
+        page = (std::filesystem::path(args.html) / boundedFileName(names[index], ".html")).string();
       }
       harness::RunPicture pic;
       pic.file = sc.file;
@@ -219,16 +234,17 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       pic.reproduce = fmt::format("{} run {} --seed {}", args.program, harness::shellQuote(sc.file), args.seed);
       pic.run = &r;
       if (!writeRunPage(page, pic, "run --html", err)) return kExitBadInput;
-      out << fmt::format("wrote {}\n", page);
+      out << fmt::format("wrote {}\n", shown(page));
     }
     if (r.passed()) {
-      out << fmt::format("{} {} ({} batches, {} crashes, trace {})\n", verdict(true, tty), sc.file,
+      out << fmt::format("{} {} ({} batches, {} crashes, trace {})\n", verdict(true, tty), shown(sc.file),
                          r.batches, r.crashes, r.traceHash);
     } else {
       ++failed;
-      out << fmt::format("{} {}: {} ({} batches, {} crashes, trace {})\n{}", verdict(false, tty), sc.file,
-                         sc.name, r.batches, r.crashes, r.traceHash, r.report());
-      out << fmt::format("  reproduce: {} run {} --seed {}\n", args.program, harness::shellQuote(sc.file), args.seed);
+      out << fmt::format("{} {}: {} ({} batches, {} crashes, trace {})\n{}", verdict(false, tty), shown(sc.file),
+                         shown(sc.name), r.batches, r.crashes, r.traceHash, shownLines(r.report()));
+      out << fmt::format("  reproduce: {} run {} --seed {}\n", shown(args.program), shown(harness::shellQuote(sc.file)),
+                         args.seed);
     }
   }
   if (badInput) return kExitBadInput;
@@ -324,6 +340,11 @@ int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
 }
 
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
+  // Here, not only in the option's check: streamsim.sweep(jobs=...) comes this way too.
+  if (args.jobs < 1 || args.jobs > kMaxJobs) {
+    err << fmt::format("streamsim sweep: --jobs {}: expected 1 to {}\n", args.jobs, kMaxJobs);
+    return kExitBadInput;
+  }
   std::vector<std::string> files;
   if (!scenarioFiles({args.path}, "sweep", files, err)) return kExitBadInput;
   int shardIndex = 0, shardCount = 1;
@@ -374,7 +395,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!seed.passed) ++seedsFailed[seed.scenario];
     if (--seedsLeft[seed.scenario] == 0 && !bar)
-      err << fmt::format("done {} ({} elapsed): {} failed\n", scenarios[seed.scenario].file,
+      err << fmt::format("done {} ({} elapsed): {} failed\n", shown(scenarios[seed.scenario].file),
                          clockText(secs), seedsFailed[seed.scenario]);
     if (!bar) return;
     double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
@@ -406,29 +427,29 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
       if (o.passed) continue;
       ++bad;
       if (o.setupError) {
-        out << fmt::format("ERROR {} seed {}: {}\n  trace:      {}\n  replay: {}\n", scenarios[i].file, o.seed,
-                           o.report, o.traceHash, o.replay);
+        out << fmt::format("ERROR {} seed {}: {}\n  trace:      {}\n  replay: {}\n", shown(scenarios[i].file), o.seed,
+                           shownLines(o.report), o.traceHash, shown(o.replay));
         exitCode = kExitBadInput;
         continue;
       }
       if (exitCode == kExitOk) exitCode = kExitCheckFailed;
       // The full report for the first failing seed of a file; one line for the others.
-      out << fmt::format("FAIL {} seed {} ({})\n  fault plan: {}\n", scenarios[i].file, o.seed,
-                         o.kind.toString(), o.plan);
+      out << fmt::format("FAIL {} seed {} ({})\n  fault plan: {}\n", shown(scenarios[i].file), o.seed,
+                         o.kind.toString(), shown(o.plan));
       if (o.shrunk)
         out << fmt::format("  shrunk to:  {}\n  minimal:    {}, trace {}\n", o.shrunk->plan.toJson(),
                            o.shrunk->summary(), o.shrunk->result.traceHash);
       else
         out << fmt::format("  trace:      {}\n", o.traceHash);
-      out << (bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
-      out << fmt::format("  replay: {}\n", o.replay);
+      out << shownLines(bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
+      out << fmt::format("  replay: {}\n", shown(o.replay));
     }
     out << fmt::format("{} {}: {} seeds, {} failed; {} of {} planned faults fired{}\n", bad ? "FAIL" : "PASS",
-                       scenarios[i].file, n, bad, fired, planned,
+                       shown(scenarios[i].file), n, bad, fired, planned,
                        shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
     if (judged > 0)
       out << fmt::format("  judged against the restart reference: {} seed{} (first, {})\n", judged,
-                         judged == 1 ? "" : "s", firstJudged);
+                         judged == 1 ? "" : "s", shown(firstJudged));
   }
   out << report.totals.line() << "\n";
 
@@ -461,7 +482,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
           if (!o.passed) ++bad;
         }
       x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                       harness::escapeMarkup(scenarios[i].file), n, bad, secs);
+                       harness::xmlText(scenarios[i].file), n, bad, secs);
       for (const auto& o : outcomes) {
         if (o.scenario != i) continue;
         std::string fired;
@@ -469,17 +490,17 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
           fired += fmt::format("{}{} at {} (batch {}{})", fired.empty() ? "" : "; ", f.kind, f.point, f.batch,
                                f.partition >= 0 ? fmt::format(", partition {}", f.partition) : "");
         x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\" time=\"{:.3f}\">\n",
-                         harness::escapeMarkup(scenarios[i].file), o.seed, o.seconds);
+                         harness::xmlText(scenarios[i].file), o.seed, o.seconds);
         x << fmt::format("      <properties><property name=\"faults.planned\" value=\"{}\"/>"
                          "<property name=\"faults.fired\" value=\"{}\"/>"
                          "<property name=\"restarts\" value=\"{}\"/>"
                          "<property name=\"crashes\" value=\"{}\"/></properties>\n",
-                         o.faults.executablePlanned(), harness::escapeMarkup(fired.empty() ? "none" : fired), o.restarts,
+                         o.faults.executablePlanned(), harness::xmlText(fired.empty() ? "none" : fired), o.restarts,
                          o.crashes);
         if (!o.passed)
           x << fmt::format("      <failure message=\"{}\">{}\nreplay: {}</failure>\n",
-                           harness::escapeMarkup(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
-                           harness::escapeMarkup(o.report), harness::escapeMarkup(o.replay));
+                           harness::xmlText(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
+                           harness::xmlText(o.report), harness::xmlText(o.replay));
         x << "    </testcase>\n";
       }
       x << "  </testsuite>\n";
@@ -540,12 +561,12 @@ int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err)
     }
     c.files = files;
   }
-  out << fmt::format("replaying workload {} seed {}\n{}\n", config.name, args.seed, c.plan.toString());
+  out << fmt::format("replaying workload {} seed {}\n{}\n", shown(config.name), args.seed, shownLines(c.plan.toString()));
   harness::RunResult r = harness::runCase(config, c, run);
   out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
                      r.batches, r.crashes, r.restarts, r.fingerprintHex());
   if (r.passed()) return kExitOk;
-  out << r.report();
+  out << shownLines(r.report());
   return kExitCheckFailed;
 }
 
@@ -555,9 +576,22 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
   std::error_code ec;
   if (!std::filesystem::exists(args.file, ec) && harness::isWorkloadName(args.file))
     return replayWorkload(args, out, err);
+  // A generated workload's options mean nothing to a scenario (its landing files are its put
+  // steps, its oracles and output its own): refused, not ignored.
+  for (auto [given, name] : {std::pair{!args.files.empty(), "--files"},
+                             std::pair{!args.workload.outputSchema.empty(), "--output-schema"},
+                             std::pair{!args.workload.oracles.empty(), "--oracle"},
+                             std::pair{!args.workload.timeMode.empty(), "--time-mode"},
+                             std::pair{args.workload.determinism, "--determinism"},
+                             std::pair{args.workload.batchSplit, "--batch-split"}})
+    if (given) {
+      err << fmt::format("streamsim replay: {} is a generated workload's option (a workload sweep's replay "
+                         "line); {} is a scenario file, whose steps say these\n", name, shown(args.file));
+      return kExitBadInput;
+    }
   auto sc = harness::loadScenario(args.file);
   if (!sc.ok()) {
-    err << sc.status().message() << "\n";
+    err << shownLines(sc.status().message()) << "\n";
     return kExitBadInput;
   }
   if (!args.stateStore.empty()) harness::overrideStateStore(*sc, args.stateStore);
@@ -572,13 +606,17 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
   } else {
     plan = harness::scenarioPlan(*sc, args.seed, harness::scenarioReach(*sc));
   }
-  out << fmt::format("replaying {} seed {}\n{}\n", args.file, args.seed, plan.toString());
+  out << fmt::format("replaying {} seed {}\n{}\n", shown(args.file), args.seed, shownLines(plan.toString()));
   platform::RealEnv real;
-  std::string keepDir = args.keep.empty() ? "" : keepDirFor(args.keep, args.file, 1);
+  std::string keepDir = args.keep.empty() ? "" : keepDirFor(args.keep, "", 1);
+  if (!keepDir.empty() && !prepareKeepDir(keepDir, args.replace, "replay", err)) return kExitBadInput;
   auto r = harness::runScenarioSeed(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir);
-  if (!keepDir.empty()) out << fmt::format("kept the simulated files in {}\n", keepDir);
+  if (!keepDir.empty()) {
+    markKeepDir(keepDir);
+    out << fmt::format("kept the simulated files in {}\n", shown(keepDir));
+  }
   if (!r.setupError.ok()) {
-    err << fmt::format("{}: cannot run: {}\n", args.file, r.setupError.message());
+    err << fmt::format("{}: cannot run: {}\n", shown(args.file), shownLines(r.setupError.message()));
     return kExitBadInput;
   }
   out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
@@ -594,19 +632,19 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     pic.reproduce = harness::scenarioReplayLine(args.program, args.file, args.seed, plan, args.stateStore);
     pic.run = &r;
     if (!writeRunPage(args.html, pic, "replay --html", err)) return kExitBadInput;
-    out << fmt::format("wrote {}\n", args.html);
+    out << fmt::format("wrote {}\n", shown(args.html));
   }
   if (r.passed()) return kExitOk;
   if (args.plan.empty()) {
     // The seed's own plan failed: shrink it and print the minimal case and how to replay it.
     harness::ScenarioShrunk small = harness::shrinkScenarioSeed(*sc, args.seed, plan, r);
-    out << (small.result.passed() ? r.report() : small.result.report());
+    out << shownLines(small.result.passed() ? r.report() : small.result.report());
     out << fmt::format("  seed {}: minimal case {}, trace {}\n  shrunk plan: {}\n", args.seed, small.summary(),
                        small.result.traceHash, small.plan.toJson());
     out << "  replay: "
-        << harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore) << "\n";
+        << shown(harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore)) << "\n";
   } else {
-    out << r.report();
+    out << shownLines(r.report());
   }
   return kExitCheckFailed;
 }
@@ -630,7 +668,7 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
   out << fmt::format("replaying {} ({} batch{}) against {} grouped by {}, timeMode {}, {} state store\n",
                      o.checkpoint, r->batches.size(), r->batches.size() == 1 ? "" : "es", o.processor,
                      fmt::join(r->groupBy, ","), r->timeMode, r->stateStore);
-  out << harness::formatReplay(*r);
+  out << shownLines(harness::formatReplay(*r));
   // A batch whose output differs from what the sink committed is a failed check (exit 1).
   return r->firstDifference ? kExitCheckFailed : kExitOk;
 }
@@ -640,7 +678,7 @@ bool readSweepReports(const std::vector<std::string>& files, std::string_view co
   auto m = harness::mergeSweepReports(files);
   if (!m.ok()) {
     std::stringstream lines(m.status().message());
-    for (std::string line; std::getline(lines, line);) err << fmt::format("streamsim {}: {}\n", command, line);
+    for (std::string line; std::getline(lines, line);) err << fmt::format("streamsim {}: {}\n", command, shown(line));
     return false;
   }
   merged = std::move(m->report);
@@ -651,14 +689,14 @@ int mergeCommand(const MergeArgs& args, std::ostream& out, std::ostream& err) {
   auto m = harness::mergeSweepReports(args.files);
   if (!m.ok()) {
     std::stringstream lines(m.status().message());
-    for (std::string line; std::getline(lines, line);) err << "streamsim merge: " << line << "\n";
+    for (std::string line; std::getline(lines, line);) err << "streamsim merge: " << shown(line) << "\n";
     return kExitBadInput;
   }
-  for (const auto& gap : m->gaps) err << "streamsim merge: " << gap << " (a shard's report not given?)\n";
+  for (const auto& gap : m->gaps) err << "streamsim merge: " << shown(gap) << " (a shard's report not given?)\n";
   for (const auto& r : m->report["results"]) {
     if (r.value("passed", true)) continue;
-    out << fmt::format("FAIL {} seed {}\n  replay: {}\n", r.value("file", std::string()),
-                       r.value("seed", uint64_t{0}), r.value("replay", std::string()));
+    out << fmt::format("FAIL {} seed {}\n  replay: {}\n", shown(r.value("file", std::string())),
+                       r.value("seed", uint64_t{0}), shown(r.value("replay", std::string())));
   }
   const size_t failed = m->totals.failed;
   out << fmt::format("{} {} report{}: {} seeds of {} file{}, {} failed\n", failed ? "FAIL" : "PASS",

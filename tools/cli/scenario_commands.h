@@ -21,6 +21,7 @@ struct RunArgs {
   uint64_t seed = 0;
   bool update = false;
   std::string keep;  // --keep DIR: the simulated files written here (a folder per file if several)
+  bool replace = false;  // --replace: empty a --keep folder streamsim kept before
   std::string html;  // --html FILE: the run's page (a folder of pages if several files)
 };
 
@@ -77,6 +78,7 @@ struct ReplayArgs {
   std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)
   bool trace = false;
   std::string keep;  // --keep DIR
+  bool replace = false;  // --replace: empty a --keep folder streamsim kept before
   std::string html;  // --html FILE: the replayed run's page
 };
 
@@ -84,6 +86,9 @@ struct MergeArgs {
   std::vector<std::string> files;
   std::string json;
 };
+
+// The most worker threads or processes a sweep runs (--jobs, streamsim.sweep(jobs=...)).
+inline constexpr int kMaxJobs = 256;
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err);

@@ -18,6 +18,7 @@
 #include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/io/kafka_log.h"
 #include "streamsim/state/state_schema.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 
@@ -34,11 +35,18 @@ const char* diagnosisKindName(DiagnosisKind k) {
     case DiagnosisKind::kRenamedResend: return "renamed-resend";
     case DiagnosisKind::kChecksumMismatch: return "checksum-mismatch";
     case DiagnosisKind::kLeftoverTempFile: return "leftover-temp-file";
+    case DiagnosisKind::kSinkMoved: return "sink-moved";
   }
   return "?";
 }
 
 namespace {
+
+// `path` relative to `root` when under it ("/out/a/b", "/out" -> "a/b"); `path` otherwise.
+std::string relativeTo(const std::string& path, const std::string& root) {
+  if (root == "/") return path.size() > 1 ? path.substr(1) : path;
+  return path.rfind(root + "/", 0) == 0 ? path.substr(root.size() + 1) : path;
+}
 
 // "file:///a/b" and "file:/a/b" -> "/a/b"; other strings unchanged.
 std::string localPath(const std::string& uri) {
@@ -397,7 +405,7 @@ class Inspector {
   // when the text is not that shape.
   static std::optional<std::map<std::pair<std::string, int>, int64_t>> kafkaOffsets(
       std::string_view text) {
-    auto j = detail::OJson::parse(text, nullptr, /*allow_exceptions=*/false);
+    auto j = parseJsonBounded<detail::OJson>(text);
     if (j.is_discarded() || !j.is_object() || j.empty()) return std::nullopt;
     std::map<std::pair<std::string, int>, int64_t> out;
     for (const auto& [topic, parts] : j.items()) {
@@ -599,6 +607,12 @@ class Inspector {
   }
 
   void readSink(const std::string& sinkPath) {
+    // The data files in the folder, by their path relative to the sink root: the log's entries
+    // are matched by that (a folder moved elsewhere keeps its relative paths, not its absolute ones).
+    std::vector<FileInfo> data;
+    collectDataFiles(sinkPath, data, 0);
+    std::set<std::string> dataRel;
+    for (const FileInfo& f : data) dataRel.insert(relativeTo(localPath(f.path), sinkPath));
     SinkReport sink;
     sink.path = sinkPath;
     FileSinkLog log(env_, sinkPath);
@@ -650,15 +664,41 @@ class Inspector {
         if (!all.ok()) {
           add(logFailureKind(all.status()), all.status().message(), {}, {log.dir()});
         } else {
+          // Each logged path (absolute: Spark writes the path it wrote) relative to the sink
+          // root it was written under: this folder, or -- for a folder moved from elsewhere --
+          // the root that a data file here, by its relative path, shows it had.
+          std::map<std::string, size_t> movedFrom;  // original root -> entries under it
+          size_t here = 0;
           for (const auto& f : *all) {
             sink.listedFiles.push_back(f.path);
-            // The path and each of its tails, so a sink folder copied elsewhere (run --keep,
-            // a copy from a cluster) still matches its log's absolute paths.
-            std::string local = localPath(f.path);
-            listed.insert(local);
-            for (size_t at = local.find('/'); at != std::string::npos; at = local.find('/', at + 1))
-              listed.insert(local.substr(at + 1));
             sink_sizes_[f.path] = f.size;
+            const std::string local = localPath(f.path);
+            if (local.rfind(sinkPath + "/", 0) == 0) {
+              listed.insert(local.substr(sinkPath.size() + 1));
+              ++here;
+              continue;
+            }
+            bool matched = false;
+            for (size_t at = local.find('/'); at != std::string::npos && !matched; at = local.find('/', at + 1))
+              if (dataRel.count(local.substr(at + 1))) {
+                listed.insert(local.substr(at + 1));
+                ++movedFrom[at == 0 ? std::string("/") : local.substr(0, at)];
+                matched = true;
+              }
+            if (!matched) listed.insert(local);  // a file neither here nor found: reported missing by no one
+          }
+          if (!movedFrom.empty() && here == 0) {
+            auto from = std::max_element(movedFrom.begin(), movedFrom.end(),
+                                         [](const auto& a, const auto& b) { return a.second < b.second; });
+            add(DiagnosisKind::kSinkMoved,
+                fmt::format("this sink folder was moved from {}: its _spark_metadata lists the files at "
+                            "their absolute paths under {}, and Spark's reader of the folder "
+                            "(MetadataLogFileIndex, SinkFileStatus.toFileStatus) reads those paths, not the "
+                            "files here: it fails with FileNotFoundException where {} is gone, or reads the "
+                            "files still there; the files here were matched to the log by their path "
+                            "relative to the sink root",
+                            from->first, from->first, from->first),
+                {}, {sinkPath});
           }
         }
         if (sink.latestBatchId && (!report_.latestCommitId ||
@@ -672,13 +712,8 @@ class Inspector {
         }
       }
     }
-    std::vector<FileInfo> data;
-    collectDataFiles(sinkPath, data, 0);
-    for (const FileInfo& f : data) {
-      std::string local = localPath(f.path);
-      std::string rel = local.rfind(sinkPath + "/", 0) == 0 ? local.substr(sinkPath.size() + 1) : local;
-      if (!listed.count(local) && !listed.count(rel)) sink.orphanFiles.push_back(f.path);
-    }
+    for (const FileInfo& f : data)
+      if (!listed.count(relativeTo(localPath(f.path), sinkPath))) sink.orphanFiles.push_back(f.path);
     if (!sink.orphanFiles.empty()) {
       add(DiagnosisKind::kOrphanFiles,
           fmt::format("{} data file(s) in {} are not listed in _spark_metadata (left by a batch "

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/json_nesting.h"
+
 namespace streamsim::detail {
 
 Result<OJson> parseJsonAt(std::string_view text, const std::string& path, int lineNo,
@@ -26,6 +28,9 @@ Result<OJson> parseJsonAt(std::string_view text, const std::string& path, int li
     }
     return true;
   };
+  if (auto past = jsonNestingPastLimit(text))
+    return Status::Corruption(fmt::format("{}:{}: expected {} as JSON, found JSON {}", path, lineNo, what,
+                                          jsonNestingMessage(*past)));
   OJson j = OJson::parse(text.begin(), text.end(), onEvent, /*allow_exceptions=*/false);
   if (j.is_discarded()) {
     std::string shown(text.substr(0, 80));

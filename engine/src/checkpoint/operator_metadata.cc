@@ -7,6 +7,7 @@
 
 #include "checkpoint/json_util.h"
 #include "streamsim/checkpoint/metadata_log.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 
@@ -46,7 +47,7 @@ std::string propertiesJson(const OperatorMetadata& m) {
 // Corruption when it is not a JSON object (Spark writes one: a restart could not read it).
 Status parseProperties(OperatorMetadata& m, const std::string& path, int64_t lineNo) {
   if (m.operatorPropertiesJson.empty()) return Status::OK();
-  auto j = detail::OJson::parse(m.operatorPropertiesJson, nullptr, false);
+  auto j = parseJsonBounded<detail::OJson>(m.operatorPropertiesJson);
   if (j.is_discarded() || !j.is_object())
     return Status::Corruption(fmt::format("{}:{}: operatorPropertiesJson is not a JSON object: {}", path, lineNo,
                                           m.operatorPropertiesJson.substr(0, 120)));

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/time.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 namespace {
@@ -253,7 +254,7 @@ json decodeRow(std::string_view row, const std::vector<SparkField>* schema, int 
   for (size_t i = 0; i < n; ++i) {
     const SparkField& f = (*schema)[i];
     bool isNull = (le64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1;
-    json type = json::parse(f.typeJson, nullptr, false);
+    json type = parseJsonBounded<json>(f.typeJson);
     out[f.name] = isNull ? json(nullptr)
                          : decodeValue(row, row.data() + bitsetBytes + 8 * i, 8, type, depth);
   }
@@ -284,7 +285,7 @@ struct DataReader {
 
 Result<std::vector<SparkField>> parseStructJson(const std::string& text, const std::string& path,
                                                 const char* which) {
-  json j = json::parse(text, nullptr, false);
+  json j = parseJsonBounded<json>(text);
   if (j.is_discarded() || typeName(j) != "struct")
     return Status::Corruption(fmt::format("{}: the {} schema is not a Spark StructType JSON: {}",
                                           path, which, text.substr(0, 80)));

@@ -11,6 +11,7 @@
 #include "streamsim/io/json_rows.h"
 #include "streamsim/trace_events.h"
 #include "json_text.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 
@@ -36,7 +37,7 @@ Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std:
   std::string record = sinkPathRecordFile(checkpointRoot);
   if (!env.fs->exists(record)) return std::optional<std::string>();
   STREAMSIM_ASSIGN_OR_RETURN(std::string text, env.fs->read(record));
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parseJsonBounded<nlohmann::json>(text);
   if (j.is_discarded() || !j.is_object() || !j.contains("path") || !j["path"].is_string())
     return Status::Corruption(
         fmt::format("{}: expected {{\"path\":\"<sink folder>\"}}, found '{}'", record, text));

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_lenient.h"
+#include "streamsim/json_nesting.h"
 #include "streamsim/time.h"
 
 namespace streamsim {
@@ -380,6 +381,12 @@ class RowSax {
   }
   bool startContainer(char open) {
     ++depth_;
+    // Spark's JSONOptions.maxNestingDepth: Jackson's StreamReadConstraints.DEFAULT_MAX_DEPTH.
+    if (depth_ > kMaxJsonNestingDepth) {
+      --depth_;
+      return fail(fmt::format("the line is nested deeper than {} levels (Jackson's maxNestingDepth)",
+                              kMaxJsonNestingDepth));
+    }
     if (depth_ == 1) return true;  // the record itself
     if (depth_ == 2) {
       if (field_ < 0) return true;  // skipped column
@@ -421,7 +428,7 @@ class RowSax {
         const Field& f = schema_.field(field_);
         if (isNestedType(f.type)) {
           // A struct, array or map column: its JSON text, captured whole, read by its type.
-          auto v = jsonToValue(json::parse(text, nullptr, false), f);
+          auto v = jsonToValue(parseJsonBounded<json>(text), f);
           if (!v.ok()) {
             --depth_;
             return fail(fmt::format("field '{}': {}", f.name, v.status().message()));

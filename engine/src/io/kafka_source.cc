@@ -5,12 +5,14 @@
 #include <algorithm>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/real_time.h"
 
 #include "json_text.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim {
 
@@ -42,7 +44,7 @@ Result<KafkaOffsets> parseKafkaOffsets(std::string_view json, std::string_view w
         "{}: Kafka offset '{}' is not {{\"topic\":{{\"partition\":offset,...}}}}: {}", where,
         json, why));
   };
-  auto j = nlohmann::json::parse(json, nullptr, false);
+  auto j = parseJsonBounded<nlohmann::json>(json);
   if (j.is_discarded() || !j.is_object()) return bad("not a JSON object");
   KafkaOffsets out;
   for (auto t = j.begin(); t != j.end(); ++t) {
@@ -59,6 +61,22 @@ Result<KafkaOffsets> parseKafkaOffsets(std::string_view json, std::string_view w
     }
   }
   return out;
+}
+
+Status validateKafkaTopicName(std::string_view topic) {
+  constexpr size_t kMaxNameLength = 249;
+  if (topic.empty()) return Status::InvalidArgument("Topic name is illegal, it can't be empty");
+  if (topic == "." || topic == "..") return Status::InvalidArgument("Topic name cannot be \".\" or \"..\"");
+  if (topic.size() > kMaxNameLength)
+    return Status::InvalidArgument(fmt::format(
+        "Topic name is illegal, it can't be longer than {} characters, topic name: {}", kMaxNameLength, topic));
+  for (char c : topic)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' ||
+          c == '-'))
+      return Status::InvalidArgument(fmt::format(
+          "Topic name \"{}\" is illegal, it contains a character other than ASCII alphanumerics, '.', '_' and '-'",
+          topic));
+  return Status::OK();
 }
 
 SchemaPtr kafkaSourceSchema() {
@@ -101,6 +119,10 @@ Result<KafkaSourceOptions> parseOptions(const std::map<std::string, std::string>
       if (v.empty() || *end != '\0' || n < 1)
         return Status::InvalidArgument(fmt::format("option maxOffsetsPerTrigger: '{}' is not a whole number >= 1", v));
       o.maxOffsetsPerTrigger = n;
+    } else if (k == "endingOffsets" || k == "endingOffsetsByTimestamp") {
+      // KafkaSourceProvider.validateStreamOptions.
+      return Status::InvalidArgument(k == "endingOffsets" ? "ending offset not valid in streaming queries"
+                                                          : "ending timestamp not valid in streaming queries");
     } else {
       return Status::InvalidArgument(fmt::format(
           "unknown Kafka source option '{}': expected subscribe, startingOffsets, failOnDataLoss, "
@@ -108,11 +130,22 @@ Result<KafkaSourceOptions> parseOptions(const std::map<std::string, std::string>
     }
   }
   if (o.topic.empty()) return Status::InvalidArgument("the Kafka source needs option subscribe (the topic)");
+  if (Status st = validateKafkaTopicName(o.topic); !st.ok()) return st.withContext("option subscribe");
   if (o.startingOffsets != "latest" && o.startingOffsets != "earliest") {
     auto parsed = parseKafkaOffsets(o.startingOffsets, "option startingOffsets");
     if (!parsed.ok())
+      // Spark's JsonUtils.partitionOffsets message.
       return Status::InvalidArgument(fmt::format(
-          "option startingOffsets: '{}' is not earliest, latest or offset JSON", o.startingOffsets));
+          "option startingOffsets: Expected e.g. {{\"topicA\":{{\"0\":23,\"1\":-1}},\"topicB\":{{\"0\":-2}}}}, got {}",
+          o.startingOffsets));
+    for (const auto& [topic, parts] : *parsed)
+      for (const auto& [p, off] : parts)
+        if (off < kEarliest)
+          // Spark passes such an offset on to the consumer, whose seek refuses it when the first
+          // batch reads (KafkaConsumer.seek); said here, when the query starts.
+          return Status::InvalidArgument(fmt::format(
+              "option startingOffsets: offset {} of {}-{}: seek offset must not be a negative number "
+              "(KafkaConsumer.seek); use -1 for latest, -2 for earliest", off, topic, p));
   }
   return o;
 }
@@ -147,6 +180,7 @@ class KafkaSource final : public Source, public RealTimeSource {
     if (options_.startingOffsets != "latest" && options_.startingOffsets != "earliest") {
       STREAMSIM_ASSIGN_OR_RETURN(given, parseKafkaOffsets(options_.startingOffsets, "option startingOffsets"));
     }
+    if (given) STREAMSIM_RETURN_IF_ERROR(checkEveryPartitionGiven(*given));
     initial_.assign(static_cast<size_t>(partitions_), 0);
     for (int p = 0; p < partitions_; ++p) {
       int64_t want = options_.startingOffsets == "latest" ? kLatest : kEarliest;
@@ -175,7 +209,23 @@ class KafkaSource final : public Source, public RealTimeSource {
     std::vector<int64_t> end(from.size());
     int64_t backlog = 0;
     for (int p = 0; p < partitions_; ++p) {
-      end[p] = std::max(from[p], log_->endOffset(options_.topic, p, now));
+      const int64_t logEnd = log_->endOffset(options_.topic, p, now);
+      if (from[p] > logEnd) {
+        // A starting offset past the end (KafkaOffsetReaderAdmin.getOffsetRangesFromResolvedOffsets:
+        // the until offset below the from offset is data loss): failOnDataLoss fails the query,
+        // otherwise the batch reads nothing of p and the next one starts at the end.
+        if (options_.failOnDataLoss)
+          return Status::FailedPrecondition(fmt::format(
+              "Partition {}-{}'s offset was changed from {} to {}, some data may have been missed. "
+              "Some data may have been lost because they are not available in Kafka any more; either the "
+              "data was aged out by Kafka or the topic may have been deleted before all the data in the "
+              "topic was processed. If you don't want your streaming query to fail on such cases, set the "
+              "source option \"failOnDataLoss\" to \"false\".",
+              options_.topic, p, from[p], logEnd));
+        end[p] = logEnd;
+        continue;
+      }
+      end[p] = std::max(from[p], logEnd);
       backlog += end[p] - from[p];
     }
     if (options_.maxOffsetsPerTrigger > 0 && backlog > options_.maxOffsetsPerTrigger) {
@@ -194,7 +244,7 @@ class KafkaSource final : public Source, public RealTimeSource {
       }
       for (int p = 0; p < partitions_; ++p) end[p] = from[p] + take[p];
     }
-    if (!start && backlog == 0) return std::optional<std::string>();
+    if (!start && backlog == 0 && end == from) return std::optional<std::string>();
     return std::optional<std::string>(toJson(end));
   }
 
@@ -205,6 +255,7 @@ class KafkaSource final : public Source, public RealTimeSource {
     std::vector<Row> rows;
     for (int p = 0; p < partitions_; ++p) {
       STREAMSIM_ASSIGN_OR_RETURN(int64_t first, checkDataLoss(ctx, p, from[p]));
+      if (first >= to[p]) continue;  // nothing, or a start past the end (latestOffset said so)
       for (const LogRecord& r : log_->read(options_.topic, p, first, to[p])) rows.push_back(toRow(r));
     }
     return rows;
@@ -231,6 +282,22 @@ class KafkaSource final : public Source, public RealTimeSource {
   }
 
  private:
+  // Spark's KafkaOffsetReaderAdmin.fetchPartitionOffsets: specific starting offsets name exactly
+  // the partitions the query is assigned -- every partition of the topic, no other topic.
+  Status checkEveryPartitionGiven(const KafkaOffsets& given) const {
+    std::vector<std::string> specified, assigned;
+    for (const auto& [topic, parts] : given)
+      for (const auto& [p, off] : parts) specified.push_back(fmt::format("{}-{}", topic, p));
+    for (int p = 0; p < partitions_; ++p) assigned.push_back(fmt::format("{}-{}", options_.topic, p));
+    std::sort(specified.begin(), specified.end());
+    std::sort(assigned.begin(), assigned.end());
+    if (specified == assigned) return Status::OK();
+    return Status::InvalidArgument(fmt::format(
+        "assertion failed: If startingOffsets contains specific offsets, you must specify all TopicPartitions.\n"
+        "Use -1 for latest, -2 for earliest, if you don't care.\nSpecified: Set({}) Assigned: Set({})",
+        fmt::join(specified, ", "), fmt::join(assigned, ", ")));
+  }
+
   static Row toRow(const LogRecord& r) {
     return Row(kafkaSourceSchema(),
                {r.key ? Value(*r.key) : Value(), Value(r.value), Value(r.topic),

@@ -1,4 +1,5 @@
 #include "streamsim/io/memory_source.h"
+#include "streamsim/json_nesting.h"
 
 #include <algorithm>
 
@@ -45,7 +46,7 @@ std::string memoryOffsetJson(int64_t offset) { return fmt::format("{{\"offset\":
 std::string MemoryStreamData::currentOffset() const { return memoryOffsetJson(size()); }
 
 Result<int64_t> parseMemoryOffset(std::string_view text, std::string_view where) {
-  auto j = nlohmann::json::parse(text, nullptr, false);
+  auto j = parseJsonBounded<nlohmann::json>(text);
   if (!j.is_discarded()) {
     if (j.is_number_integer()) return j.get<int64_t>();
     if (j.is_object() && j.contains("offset") && j["offset"].is_number_integer())

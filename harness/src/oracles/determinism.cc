@@ -6,6 +6,7 @@
 
 #include "oracles/trace_fields.h"
 #include "streamsim/harness/oracles/logic.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::harness {
 namespace {
@@ -39,7 +40,7 @@ std::optional<Violation> checkDeterminism(const RunOutcome& a, const RunOutcome&
                             at + 1);
     v.events.push_back("first run:  " + entryOr(a.trace, at));
     v.events.push_back("second run: " + entryOr(b.trace, at));
-    auto e = nlohmann::json::parse(at < a.trace.size() ? a.trace[at] : "{}", nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(at < a.trace.size() ? a.trace[at] : "{}");
     if (e.is_object()) {
       v.batch = eventInt(e, "batch");
       v.key = eventKey(e);

@@ -13,6 +13,7 @@
 #include "streamsim/harness/row_diff.h"
 #include "streamsim/trace_events.h"
 #include "oracles/trace_fields.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::harness {
 
@@ -58,7 +59,7 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
   };
   std::optional<Pending> cur;
   for (const std::string& line : traceLines) {
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
     if (ev == events::kBatchPlanned) {

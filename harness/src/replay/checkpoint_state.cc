@@ -14,6 +14,7 @@
 #include "streamsim/time.h"
 #include "streamsim/trace_events.h"
 #include "streamsim/tws/state_layout.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::harness {
 
@@ -159,7 +160,7 @@ void readStreamsimPartition(const Env& env, const std::string& root, int op,
   struct SkippedSnapshots : TraceSink {
     std::vector<std::string> notes;
     void event(std::string_view json) override {
-      auto e = nlohmann::json::parse(json, nullptr, /*allow_exceptions=*/false);
+      auto e = parseJsonBounded<nlohmann::json>(json);
       if (e.is_object() && e.value("event", "") == events::kStateSnapshotSkipped)
         notes.push_back(fmt::format("{} is unreadable ({}); read from older files instead",
                                     e.value("path", ""), e.value("error", "")));

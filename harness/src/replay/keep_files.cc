@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/sim/sim_file_system.h"
+
 namespace streamsim::harness {
 
 Status copyFileTree(FileSystem& from, const std::string& root, FileSystem& to,
@@ -11,6 +13,11 @@ Status copyFileTree(FileSystem& from, const std::string& root, FileSystem& to,
   auto entries = from.list(root);
   if (!entries.ok()) return entries.status();
   for (const FileInfo& e : *entries) {
+    // The simulated filesystem keeps paths normalised (no `..`: sim::normalizeSimulatedPath); a
+    // path that is not would leave toDir, and is refused rather than joined.
+    bool aboveRoot = false;
+    if (sim::normalizeSimulatedPath(e.path, &aboveRoot) != e.path || aboveRoot)
+      return Status::InvalidArgument(fmt::format("--keep: {} is not a plain path; not written outside {}", e.path, toDir));
     std::string rel = e.path.substr(root == "/" ? 1 : root.size() + 1);
     std::string target = joinPath(toDir, rel);
     if (e.isDir) {

@@ -1,5 +1,6 @@
 // The pages of a run and of a sweep (report/html_report.h): the data they draw, embedded.
 #include "streamsim/harness/report/html_report.h"
+#include "streamsim/json_nesting.h"
 
 #include <unordered_map>
 
@@ -63,7 +64,7 @@ std::string runReportHtml(const RunPicture& p) {
   for (size_t i = 0; i < run.trace.size(); ++i) {
     const std::string& line = run.trace[i];
     lineAt[line].push_back(i);
-    nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    nlohmann::json e = parseJsonBounded<nlohmann::json>(line);
     if (!e.is_object()) e = {{"event", "unparsed"}, {"text", line}};
     events.push_back({{"t", i < run.traceTimes.size() ? run.traceTimes[i] : 0}, {"e", std::move(e)}});
   }

@@ -9,6 +9,7 @@
 
 #include "streamsim/fault_points.h"
 #include "streamsim/trace_events.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::harness {
 
@@ -21,7 +22,7 @@ std::vector<int64_t> withheldAfterCleanRestart(const std::vector<std::string>& t
         line.find("\"no_data_batch_withheld\"") == std::string::npos &&
         line.find("\"batch_planned\"") == std::string::npos)
       continue;
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
     if (ev == events::kQueryStarted) {
@@ -50,7 +51,7 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
   for (const std::string& line : trace) {
     if (line.find("\"driver_down\"") == std::string::npos && line.find("\"query_started\"") == std::string::npos)
       continue;
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
     if (ev == events::kDriverDown) {
@@ -88,7 +89,7 @@ std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string
     if (line.find("\"files_taken\"") == std::string::npos && line.find("\"fault_injected\"") == std::string::npos &&
         line.find("\"query_started\"") == std::string::npos && line.find("\"driver_down\"") == std::string::npos)
       continue;
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
     if (ev == events::kFilesTaken) {
@@ -124,7 +125,7 @@ std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::s
   std::vector<sim::DowntimeFault> out;
   for (const std::string& line : trace) {
     if (line.find("\"driver_down\"") == std::string::npos) continue;
-    auto e = nlohmann::json::parse(line, nullptr, false);
+    auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object() || e.value("after", "") != "crash") continue;
     out.push_back(sim::DowntimeFault{e.value("batch", int64_t{-1}), e.value("until", TimeMs{0})});
   }

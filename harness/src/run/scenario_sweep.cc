@@ -14,6 +14,8 @@
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/sim/random.h"
+#include "streamsim/json_nesting.h"
+#include "streamsim/platform/platform.h"
 
 namespace streamsim::harness {
 sim::Reach scenarioReach(const Scenario& scenario) {
@@ -281,7 +283,7 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
         [&](size_t j, const std::string& line) {
           Result<ScenarioSeedOutcome> o = Status::Aborted("the worker process ended before answering");
           if (!line.empty()) {
-            nlohmann::json w = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+            nlohmann::json w = parseJsonBounded<nlohmann::json>(line);
             o = w.is_discarded() ? Result<ScenarioSeedOutcome>(Status::Corruption("a sweep worker's answer is not JSON"))
                                  : ScenarioSeedOutcome::fromWire(w);
           }
@@ -331,14 +333,21 @@ Result<MergedSweepReports> mergeSweepReports(const std::vector<std::string>& fil
   std::string twice;
   double seconds = 0;
   for (const auto& f : files) {
-    std::ifstream in(f, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
-    nlohmann::json j;
-    if (in) j = nlohmann::json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (!in || j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array())
+    // A FIFO, a device or a huge file is refused unread; a report nested deeper than JSON's
+    // bound is refused unparsed (its copy would recurse once per level).
+    auto text = platform::readInputFile(f);
+    if (!text.ok()) return Status::InvalidArgument(text.status().message());
+    if (auto past = jsonNestingPastLimit(*text))
       return Status::InvalidArgument(fmt::format("{}: {}; expected a `streamsim sweep --json` report", f,
-                                                 in ? "not a sweep report" : "cannot read"));
+                                                 jsonNestingMessage(*past)));
+    nlohmann::json j = parseJsonBounded<nlohmann::json>(*text);
+    if (j.is_discarded() || !j.is_object() || !j.contains("results") || !j["results"].is_array())
+      return Status::InvalidArgument(fmt::format("{}: not a sweep report; expected a `streamsim sweep --json` report", f));
+    if (j.contains("totals") && !(j["totals"].is_object() && (!j["totals"].contains("seconds") ||
+                                                             j["totals"]["seconds"].is_number())))
+      return Status::InvalidArgument(fmt::format("{}: \"totals\" is not a sweep's totals; expected {{\"seconds\": "
+                                                 "number, ...}}, found {}", f,
+                                                 j["totals"].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)));
     merged["merged"].push_back(f);
     for (const auto& r : j["results"]) {
       // Each result is what sweep --json writes (ScenarioSeedOutcome::toJson).
@@ -361,7 +370,7 @@ Result<MergedSweepReports> mergeSweepReports(const std::vector<std::string>& fil
       merged["results"].push_back(r);
       m.totals.add(*o, static_cast<size_t>(o->violations), !o->judgedAgainstRestartReference.empty());
     }
-    seconds += j.contains("totals") && j["totals"].is_object() ? j["totals"].value("seconds", 0.0) : 0.0;
+    if (j.contains("totals") && j["totals"].contains("seconds")) seconds += j["totals"]["seconds"].get<double>();
   }
   if (!twice.empty()) return Status::InvalidArgument(twice);
   // Results in (file, seed) order, whatever the order of the shards.

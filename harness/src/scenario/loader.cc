@@ -2,7 +2,6 @@
 // explained. Keys and forms are documented in docs/scenarios.md; keep the two in step. The file's
 // parts are read by scenario/parse_query.cc (query), the step table (step_table.cc and steps/)
 // and parse_oracles.cc (oracles, sweep, services), all with one ParseContext (parse_context.h).
-#include <fstream>
 #include <map>
 #include <sstream>
 
@@ -14,6 +13,7 @@
 #include "scenario/parse_query.h"
 #include "scenario/steps.h"
 #include "streamsim/harness/scenario.h"
+#include "streamsim/platform/platform.h"
 #include "yaml_documents.h"
 
 namespace streamsim::harness {
@@ -173,15 +173,17 @@ ScenarioLoad parseScenario(std::string_view yaml, const std::string& fileName,
 }
 
 ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  // A FIFO, a device or a huge file is refused before it is read (platform::readInputFile).
+  auto text = platform::readInputFile(path, platform::kMaxSourceFileBytes);
+  if (!text.ok()) {
     ScenarioLoad out;
-    out.errors.push_back({SourceLocation{path, 0, 0}, "cannot open the scenario file"});
+    out.errors.push_back({SourceLocation{path, 0, 0},
+                          text.status().code() == Status::Code::kNotFound
+                              ? std::string("cannot open the scenario file")
+                              : text.status().message()});
     return out;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return parseScenario(buffer.str(), path, options);
+  return parseScenario(*text, path, options);
 }
 
 Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options) {

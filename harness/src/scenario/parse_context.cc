@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/fault_points.h"
+#include "streamsim/sim/sim_file_system.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness::detail {
@@ -109,6 +110,27 @@ std::string ParseContext::str(const YAML::Node& n, std::string_view what) {
   }
   return n.Scalar();
 }
+std::string ParseContext::simPath(const YAML::Node& n, std::string_view what) {
+  std::string raw = str(n, what);
+  if (!n.IsScalar()) return raw;
+  if (raw.empty()) {
+    error(n, fmt::format("{} is empty; expected a path such as /landing (Hadoop's Path refuses an empty "
+                         "string)", what));
+    return raw;
+  }
+  if (raw.find('\0') != std::string::npos) {
+    error(n, fmt::format("{} holds a NUL byte; expected a path", what));
+    return raw;
+  }
+  bool aboveRoot = false;
+  std::string path = sim::normalizeSimulatedPath(raw, &aboveRoot);
+  if (aboveRoot)
+    error(n, fmt::format("{} '{}' goes above the root with `..`; expected a path inside the simulated "
+                         "filesystem (HDFS refuses `..` in a path name, and the run's files are kept "
+                         "under --keep DIR)", what, raw));
+  return path;
+}
+
 // An integer from min to max (every integer of the file is range-checked into its target
 // type here: nothing is narrowed by a cast later).
 int64_t ParseContext::integer(const YAML::Node& n, std::string_view what, int64_t min,

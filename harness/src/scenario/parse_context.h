@@ -48,6 +48,10 @@ class ParseContext {
 
   // ---- scalars
   std::string str(const YAML::Node& n, std::string_view what);
+  // A simulated path (a source, sink, checkpoint or landing file): a non-empty string without a
+  // NUL and without a `..` above the root (HDFS refuses `..` in a path, and such a path would
+  // leave `--keep DIR`); normalised as Hadoop's Path keeps it (sim::normalizeSimulatedPath).
+  std::string simPath(const YAML::Node& n, std::string_view what);
   // `n[key]` as a string, an error at `n` when it is missing.
   std::string requiredStr(const YAML::Node& n, const char* key, std::string_view step);
   // An integer from min to max (every integer of the file is range-checked into its target

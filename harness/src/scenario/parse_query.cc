@@ -49,7 +49,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
     pc.error(n, "missing key 'kind' in source; expected files, memory or kafka");
   }
   if (s.kind == SourceSpec::Kind::kKafka) return parseKafkaSource(pc, n, s);
-  if (auto p = n["path"]; p) s.path = pc.str(p, "source path");
+  if (auto p = n["path"]; p) s.path = pc.simPath(p, "source path");
   if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
     pc.error(n, "a files source needs 'path' (the landing folder)");
   if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json"});
@@ -139,7 +139,7 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
     s.topic = pc.requiredStr(n, "topic", "a kafka sink");
     if (auto p = n["partitions"]; p) s.partitions = pc.int32(p, "partitions", 1, kMaxTopicPartitions);
   }
-  if (auto p = n["path"]; p) s.path = pc.str(p, "sink path");
+  if (auto p = n["path"]; p) s.path = pc.simPath(p, "sink path");
   if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
     pc.error(n, "a files sink needs 'path' (the output folder)");
   if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json"});
@@ -219,7 +219,7 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   }
   if (auto m = n["outputMode"]; m) q.outputMode = pc.oneOf(m, "outputMode", {"append", "update", "complete"});
   if (auto t = n["trigger"]; t) q.trigger = parseTrigger(pc, t);
-  if (auto c = n["checkpoint"]; c) q.checkpoint = pc.str(c, "checkpoint");
+  if (auto c = n["checkpoint"]; c) q.checkpoint = pc.simPath(c, "checkpoint");
   if (auto s = n["stateStore"]; s) {
     q.stateStore = pc.oneOf(s, "stateStore", {"memory", "rocksdb"});
     q.stateStoreSet = true;

@@ -12,6 +12,7 @@
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/json_nesting.h"
 
 namespace streamsim::harness::detail {
 namespace {
@@ -48,7 +49,7 @@ Result<std::vector<Row>> parseJsonLines(const std::string& path, const std::stri
     std::string line = text.substr(start, end - start);
     start = end + 1;
     if (line.empty()) continue;
-    auto j = nlohmann::json::parse(line, nullptr, false);
+    auto j = parseJsonBounded<nlohmann::json>(line);
     if (j.is_discarded() || !j.is_object())
       return Status::Corruption(fmt::format("{}: not a JSON object: {}", path, line));
     std::vector<std::pair<std::string, Value>> named;
@@ -110,7 +111,7 @@ Result<std::vector<Row>> KafkaTopicView::rows() {
   RowShapes shapes;
   batch_of_.clear();
   for (const LogRecord& r : log_->all(topic_)) {
-    auto j = nlohmann::json::parse(r.value, nullptr, false);
+    auto j = parseJsonBounded<nlohmann::json>(r.value);
     if (!j.is_discarded() && j.is_object()) {
       std::vector<std::pair<std::string, Value>> named;
       for (auto it = j.begin(); it != j.end(); ++it) named.emplace_back(it.key(), jsonValue(*it));

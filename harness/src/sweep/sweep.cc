@@ -6,6 +6,7 @@
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/tws/processor_registry.h"
+#include "streamsim/json_nesting.h"
 
 #include <algorithm>
 #include <chrono>
@@ -399,7 +400,7 @@ SweepReport sweepWorkload(const WorkloadConfig& config, const SweepOptions& opti
         [&](size_t i) { return std::to_string(seeds[i]); },
         [&](size_t i, const std::string& line) {
           nlohmann::json j = line.empty() ? nlohmann::json()
-                                          : nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+                                          : parseJsonBounded<nlohmann::json>(line);
           if (!j.is_object()) {
             SeedOutcome lost;
             lost.seed = seeds[i];

@@ -72,6 +72,7 @@ enum class DiagnosisKind {
   kRenamedResend,        // the same file content taken/written twice under different names
   kChecksumMismatch,     // a file does not match its Hadoop .crc (changed after Spark wrote it)
   kLeftoverTempFile,     // a temp file a write cut short left behind (never read; safe to delete)
+  kSinkMoved,            // the sink folder's log names its files under another folder (it was moved)
 };
 const char* diagnosisKindName(DiagnosisKind k);
 

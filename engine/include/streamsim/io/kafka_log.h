@@ -58,4 +58,9 @@ std::string kafkaOffsetsJson(const KafkaOffsets& offsets);
 // Spark's Kafka offset JSON back; Corruption naming `where` and what was expected otherwise.
 Result<KafkaOffsets> parseKafkaOffsets(std::string_view json, std::string_view where);
 
+// Kafka's rules for a topic name (org.apache.kafka.common.internals.Topic.validate): not empty,
+// not "." or "..", at most 249 characters, only ASCII alphanumerics, '.', '_' and '-'.
+// InvalidArgument with Kafka's message otherwise.
+Status validateKafkaTopicName(std::string_view topic);
+
 }  // namespace streamsim

@@ -61,7 +61,7 @@ PutStep parsePut(ParseContext& pc, const YAML::Node&, const YAML::Node& v) {
   PutStep s;
   if (!pc.expectMap(v, "put")) return s;
   pc.checkKeys(v, "put", {"path", "rows", "text", "mtime"});
-  s.path = pc.requiredStr(v, "path", "put");
+  if (auto n = v["path"]; n) s.path = pc.simPath(n, "put path"); else s.path = pc.requiredStr(v, "path", "put");
   if (auto r = v["rows"]; r) s.rows = pc.rows(r, "a put row");
   if (auto t = v["text"]; t) s.text = pc.str(t, "text");
   if (v["rows"] && v["text"]) pc.error(v, "put takes 'rows' or 'text', not both");
@@ -77,7 +77,7 @@ PutPartialStep parsePutPartial(ParseContext& pc, const YAML::Node&, const YAML::
   PutPartialStep s;
   if (!pc.expectMap(v, "put_partial")) return s;
   pc.checkKeys(v, "put_partial", {"path", "rows", "text", "visible_bytes", "fraction"});
-  s.path = pc.requiredStr(v, "path", "put_partial");
+  if (auto n = v["path"]; n) s.path = pc.simPath(n, "put_partial path"); else s.path = pc.requiredStr(v, "path", "put_partial");
   if (auto r = v["rows"]; r) s.rows = pc.rows(r, "a put_partial row");
   if (auto t = v["text"]; t) s.text = pc.str(t, "text");
   if (!v["rows"] && !v["text"]) pc.error(v, "put_partial needs 'rows' or 'text'");
@@ -112,7 +112,7 @@ TouchStep parseTouch(ParseContext& pc, const YAML::Node&, const YAML::Node& v) {
   TouchStep s;
   if (pc.expectMap(v, "touch")) {
     pc.checkKeys(v, "touch", {"path", "mtime"});
-    s.path = pc.requiredStr(v, "path", "touch");
+    if (auto n = v["path"]; n) s.path = pc.simPath(n, "touch path"); else s.path = pc.requiredStr(v, "path", "touch");
     if (auto m = v["mtime"]; m) {
       s.mtime = pc.timestamp(m, "mtime");
     } else {
@@ -131,7 +131,7 @@ DeleteStep parseDelete(ParseContext& pc, const YAML::Node&, const YAML::Node& v)
     s.path = v.Scalar();
   } else if (pc.expectMap(v, "delete")) {
     pc.checkKeys(v, "delete", {"path"});
-    s.path = pc.requiredStr(v, "path", "delete");
+    if (auto n = v["path"]; n) s.path = pc.simPath(n, "delete path"); else s.path = pc.requiredStr(v, "path", "delete");
   }
   return s;
 }

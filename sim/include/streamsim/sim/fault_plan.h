@@ -17,6 +17,12 @@
 
 namespace streamsim::sim {
 
+// The longest outage a plan may hold (a crash's downtime, a sweep's downtime range): 100 years of
+// virtual time. Past it the virtual clock would run off the end of the timestamps Spark writes
+// (year 9999) and, at INT64_MAX, overflow.
+inline constexpr int64_t kMaxDowntimeMs = int64_t{100} * 36525 * 24 * 3600 * 1000 / 100;
+
+
 class Random;
 
 // Crash the driver (throw SimulatedCrash) at `point`, once: on the `nth` pass of the point that

@@ -17,6 +17,13 @@
 
 namespace streamsim::sim {
 
+// A simulated path as Hadoop's Path keeps it: repeated and trailing slashes dropped, `.`
+// segments dropped and `x/..` resolved (java.net.URI.normalize, which Path applies). A `..` above
+// the root of an absolute path is dropped too, as POSIX resolves `/..` (HDFS refuses such a path
+// outright: the scenario loader refuses it, `aboveRoot` says it happened). So no simulated path
+// holds a `..` and a kept copy (`--keep`) stays inside its folder.
+std::string normalizeSimulatedPath(std::string_view path, bool* aboveRoot = nullptr);
+
 class SimFileSystem final : public FileSystem {
  public:
   explicit SimFileSystem(Clock* clock) : clock_(clock) {}
