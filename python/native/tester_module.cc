@@ -11,11 +11,12 @@
 #include <sstream>
 
 #include "bench/bench.h"
-#include "cli/scenario_commands.h"
 #include "build_paths.h"
 #include "python_support.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/report/text_escape.h"
+#include "streamsim/harness/run/api.h"
 #include "streamsim/harness/run/python_workload.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/platform/platform.h"
@@ -236,39 +237,110 @@ class NativeTester {
   std::unique_ptr<harness::ProcessorTesterBase> tester_;
 };
 
-// The report the command wrote (platform::readInputFile, as every file input).
-std::string readFile(const std::string& path) {
-  auto text = streamsim::platform::readInputFile(path);
-  return text.ok() ? *text : std::string("null");
+// A JSON value as the Python objects json.loads would give (dict, list, str, int, float, bool,
+// None), built directly: no JSON text and no file between C++ and Python.
+py::object toPython(const nlohmann::json& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      py::dict d;
+      for (const auto& [k, v] : j.items()) d[py::str(k)] = toPython(v);
+      return d;
+    }
+    case nlohmann::json::value_t::array: {
+      py::list l;
+      for (const auto& v : j) l.append(toPython(v));
+      return l;
+    }
+    case nlohmann::json::value_t::string: {
+      const std::string& s = j.get_ref<const std::string&>();
+      // A byte that is not UTF-8 (a scenario's name, a processor's message) as U+FFFD.
+      return py::reinterpret_steal<py::object>(PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace"));
+    }
+    case nlohmann::json::value_t::boolean: return py::bool_(j.get<bool>());
+    case nlohmann::json::value_t::number_integer: return py::int_(j.get<int64_t>());
+    case nlohmann::json::value_t::number_unsigned: return py::int_(j.get<uint64_t>());
+    case nlohmann::json::value_t::number_float: return py::float_(j.get<double>());
+    default: return py::none();
+  }
 }
 
-// Runs a CLI command with a JSON report and returns {exit_code, output, report}.
-template <class Args, class Command>
-py::dict runCli(Args args, Command command, const std::string& jsonPath) {
-  std::ostringstream out, err;
-  int rc = 0;
-  {
-    py::gil_scoped_release release;  // sweeps may run on several threads
-    rc = command(args, out, err);
-  }
+// streamsim.run(path, seed): every scenario file `path` names run once (harness/run/api.h), as
+// `streamsim run` runs them: {"exit_code", "passed", "output", "results": [{file, name, passed,
+// report, trace, batches, crashes}]}.
+py::dict runScenarios(const std::string& path, uint64_t seed) {
   py::dict d;
-  d["exit_code"] = rc;
-  d["passed"] = rc == 0;
-  d["output"] = out.str() + err.str();
-  if (!jsonPath.empty() && std::filesystem::exists(jsonPath)) {
-    d["report"] = py::module_::import("json").attr("loads")(readFile(jsonPath));
-    std::filesystem::remove(jsonPath);
+  std::string output;
+  int exitCode = 0;
+  py::list results;
+  auto files = harness::findScenarioFiles({path});
+  auto scenarios = files.ok() ? harness::loadScenarios(*files) : Result<std::vector<harness::Scenario>>(files.status());
+  if (!scenarios.ok()) {
+    output = fmt::format("streamsim run: {}\n", scenarios.status().message());
+    exitCode = 2;
+  } else {
+    for (const harness::Scenario& sc : *scenarios) {
+      harness::ScenarioRunOptions o;
+      o.seed = seed;
+      harness::ScenarioRunResult r;
+      {
+        py::gil_scoped_release release;  // a Python processor takes the GIL for its calls
+        r = harness::runScenario(sc, o);
+      }
+      py::dict one;
+      one["file"] = sc.file;
+      one["name"] = sc.name;
+      one["passed"] = r.passed();
+      one["report"] = r.report();
+      one["trace"] = r.traceHash;
+      one["batches"] = r.batches;
+      one["crashes"] = r.crashes;
+      results.append(one);
+      if (!r.setupError.ok()) {
+        output += fmt::format("{}: cannot run: {}\n", harness::shownForTerminal(sc.file),
+                              harness::shownForTerminal(r.setupError.message(), true));
+        exitCode = 2;
+        continue;
+      }
+      if (!r.passed() && exitCode == 0) exitCode = 1;
+      output += harness::runVerdictText(sc, r, cliPath(), seed);
+    }
   }
+  d["exit_code"] = exitCode;
+  d["passed"] = exitCode == 0;
+  d["output"] = output;
+  d["results"] = results;
   return d;
 }
 
-std::string tempJson() {
-  py::object tf = py::module_::import("tempfile");
-  py::tuple t = tf.attr("mkstemp")(py::arg("suffix") = ".json");
-  py::module_::import("os").attr("close")(t[0]);
-  std::string path = py::str(t[1]);
-  std::filesystem::remove(path);
-  return path;
+// streamsim.sweep(path, seeds, jobs, first_seed): the sweep of `streamsim sweep` (the same checks,
+// sweepPaths): {"exit_code", "passed", "output" (its text), "report" (its --json report)}.
+py::dict sweepScenarios(const std::string& path, int seeds, int jobs, uint64_t firstSeed) {
+  harness::SweepRequest q;
+  q.paths = {path};
+  q.seeds = seeds;
+  q.jobs = jobs;
+  q.firstSeed = firstSeed;
+  q.program = cliPath();
+  q.workerExe = cliPath();  // Python scenarios' seeds in worker processes with jobs > 1
+  std::optional<Result<harness::SweepResult>> sweep;
+  {
+    py::gil_scoped_release release;  // sweeps may run on several threads
+    sweep = harness::sweepPaths(q);
+  }
+  py::dict d;
+  if (!sweep->ok()) {
+    d["exit_code"] = 2;
+    d["passed"] = false;
+    d["output"] = "streamsim sweep: " + sweep->status().message() + "\n";
+    d["report"] = py::none();
+    return d;
+  }
+  const harness::SweepSummary summary = harness::sweepSummary(**sweep);
+  d["exit_code"] = summary.exitCode();
+  d["passed"] = summary.exitCode() == 0;
+  d["output"] = (*sweep)->notes + summary.text;
+  d["report"] = toPython(harness::sweepReportJson(**sweep));
+  return d;
 }
 
 // The sweep of a generated workload (harness/sweep.h, workload kind custom) on a Python processor:
@@ -278,9 +350,9 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
                         std::vector<std::string> oracles, const std::string& outputSchema,
                         const std::string& timeMode, int jobs) {
   ProcessorRecord none;
-  if (jobs < 1 || jobs > streamsim::cli::kMaxJobs)  // as the CLI's --jobs
+  if (jobs < 1 || jobs > harness::kMaxSweepJobs)  // as the CLI's --jobs
     raise(Status::InvalidArgument(fmt::format("sweep_processor: jobs={}: expected 1 to {}", jobs,
-                                              streamsim::cli::kMaxJobs)), none);
+                                              harness::kMaxSweepJobs)), none);
   harness::PythonWorkloadSpec spec;
   spec.file = path;
   spec.className = className;
@@ -350,25 +422,9 @@ void defineTesterModule(py::module_& m) {
       .def("listTimers", &NativeTester::listTimers)
       .def("restart", &NativeTester::restart)
       .def("kindOf", &NativeTester::kindOf);
-  m.def("run", [](const std::string& path, uint64_t seed) {
-    streamsim::cli::RunArgs a;
-    a.files = {path};
-    a.seed = seed;
-    a.program = cliPath();
-    return runCli(a, &streamsim::cli::runCommand, "");
-  }, py::arg("path"), py::arg("seed") = 0);
-  m.def("sweep", [](const std::string& path, int seeds, int jobs, uint64_t firstSeed) {
-    streamsim::cli::SweepArgs a;
-    a.path = path;
-    a.seeds = seeds;
-    a.jobs = jobs;
-    a.firstSeed = firstSeed;
-    a.noProgress = true;
-    a.program = cliPath();
-    a.workerExe = cliPath();  // Python scenarios' seeds in worker processes with jobs > 1
-    a.json = tempJson();
-    return runCli(a, &streamsim::cli::sweepCommand, a.json);
-  }, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1, py::arg("first_seed") = 0);
+  m.def("run", &runScenarios, py::arg("path"), py::arg("seed") = 0);
+  m.def("sweep", &sweepScenarios, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1,
+        py::arg("first_seed") = 0);
   m.def("bench_count", &benchCount, py::arg("path"), py::arg("class_name"), py::arg("events"),
         py::arg("keys"), py::arg("files"));
   m.def("sweep_processor", &sweepProcessor, py::arg("path"), py::arg("class_name"),

@@ -28,6 +28,7 @@
 #include "streamsim/harness/checkpoint_replay.h"
 #include "streamsim/harness/report/html_report.h"
 #include "streamsim/harness/report/text_escape.h"
+#include "streamsim/harness/run/api.h"
 #include "streamsim/harness/run/downtime_range.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
@@ -41,33 +42,6 @@
 
 namespace streamsim::cli {
 namespace {
-
-// The scenario files a command line names: a file as given, a folder as every *.yaml under it
-// (recursively, sorted). False (with the reason on err) for a path that does not exist or a
-// folder without scenarios.
-bool scenarioFiles(const std::vector<std::string>& paths, const char* command,
-                   std::vector<std::string>& files, std::ostream& err) {
-  for (const auto& path : paths) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      std::vector<std::string> found;
-      for (const auto& e : std::filesystem::recursive_directory_iterator(path))
-        if (e.path().extension() == ".yaml") found.push_back(e.path().string());
-      std::sort(found.begin(), found.end());
-      if (found.empty()) {
-        err << fmt::format("streamsim {}: no *.yaml scenario under {}\n", command, path);
-        return false;
-      }
-      files.insert(files.end(), found.begin(), found.end());
-    } else if (std::filesystem::exists(path, ec)) {
-      files.push_back(path);
-    } else {
-      err << fmt::format("streamsim {}: {}: no such file or folder\n", command, path);
-      return false;
-    }
-  }
-  return true;
-}
 
 // Writes a report (sweep --json/--junit, merge --json) and says whether every byte reached the
 // file: an unwritable path is bad input (exit 2), never a silent exit 0.
@@ -128,20 +102,22 @@ std::string reportJson(const nlohmann::json& j) {
   return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// Loads every file; prints every error of every file. False if any is bad.
-bool loadAll(const std::vector<std::string>& files, std::vector<harness::Scenario>& out,
-             std::ostream& err) {
-  bool ok = true;
-  for (const auto& f : files) {
-    auto load = harness::loadScenarioFile(f);
-    if (!load.ok()) {
-      err << shownLines(load.errorText());
-      ok = false;
-      continue;
-    }
-    out.push_back(std::move(*load.scenario));
+// The scenario files of a command line, loaded (harness::findScenarioFiles, loadScenarios); false
+// after printing why not (every error of every file).
+bool loadScenarioArgs(const std::vector<std::string>& paths, const char* command,
+                      std::vector<harness::Scenario>& out, std::ostream& err) {
+  auto files = harness::findScenarioFiles(paths);
+  if (!files.ok()) {
+    err << fmt::format("streamsim {}: {}\n", command, files.status().message());
+    return false;
   }
-  return ok;
+  auto loaded = harness::loadScenarios(*files);
+  if (!loaded.ok()) {
+    err << loaded.status().message() << "\n";
+    return false;
+  }
+  out = std::move(*loaded);
+  return true;
 }
 
 }  // namespace
@@ -162,10 +138,8 @@ bool parseShard(const std::string& text, int& index, int& count) {
 }
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
-  std::vector<std::string> files;
-  if (!scenarioFiles(args.files, "run", files, err)) return kExitBadInput;
   std::vector<harness::Scenario> scenarios;
-  if (!loadAll(files, scenarios, err)) return kExitBadInput;
+  if (!loadScenarioArgs(args.files, "run", scenarios, err)) return kExitBadInput;
   int failed = 0;
   bool badInput = false;
   const bool tty = &out == &std::cout && isatty(STDOUT_FILENO);
@@ -236,61 +210,13 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       if (!writeRunPage(page, pic, "run --html", err)) return kExitBadInput;
       out << fmt::format("wrote {}\n", shown(page));
     }
-    if (r.passed()) {
-      out << fmt::format("{} {} ({} batches, {} crashes, trace {})\n", verdict(true, tty), shown(sc.file),
-                         r.batches, r.crashes, r.traceHash);
-    } else {
-      ++failed;
-      out << fmt::format("{} {}: {} ({} batches, {} crashes, trace {})\n{}", verdict(false, tty), shown(sc.file),
-                         shown(sc.name), r.batches, r.crashes, r.traceHash, shownLines(r.report()));
-      out << fmt::format("  reproduce: {} run {} --seed {}\n", shown(args.program), shown(harness::shellQuote(sc.file)),
-                         args.seed);
-    }
+    if (!r.passed()) ++failed;
+    out << harness::runVerdictText(sc, r, args.program, args.seed, verdict(true, tty), verdict(false, tty));
   }
   if (badInput) return kExitBadInput;
   return failed ? kExitCheckFailed : kExitOk;
 }
 
-namespace {
-// --state-store: every scenario's store replaced (false, said on `err`, for a bad name). A
-// real-time scenario keeps its store: a stateful real-time query refuses any provider but RocksDB
-// (Spark's SQL_CONFIGURATION_NOT_SUPPORTED), and one naming another shows that refusal; `note`
-// (when given) says how many kept theirs.
-bool overrideStateStores(std::vector<harness::Scenario>& scenarios, const std::string& store,
-                         std::ostream* note, std::ostream& err) {
-  if (store.empty()) return true;
-  if (store != "memory" && store != "rocksdb") {
-    err << fmt::format("streamsim sweep: --state-store '{}': expected memory or rocksdb\n", store);
-    return false;
-  }
-  int kept = 0;
-  for (auto& sc : scenarios)
-    if (!harness::overrideStateStore(sc, store)) ++kept;
-  if (kept > 0 && note != nullptr)
-    *note << fmt::format("streamsim sweep: --state-store {}: {} real-time scenario(s) keep their own "
-                         "store (real time runs on RocksDB; one naming another store shows Spark's "
-                         "refusal of it)\n",
-                         store, kept);
-  return true;
-}
-// `--downtime MIN..MAX` over every scenario's sweep.downtime (nothing when empty); false after
-// printing why the range is bad.
-bool overrideDowntime(std::vector<harness::Scenario>& scenarios, const std::string& downtime,
-                      std::ostream& err) {
-  if (downtime.empty()) return true;
-  auto range = harness::parseDowntimeRange(downtime);
-  if (!range.ok()) {
-    err << "streamsim sweep: --downtime: " << range.status().message() << "\n";
-    return false;
-  }
-  for (auto& sc : scenarios) {
-    if (!sc.sweep) sc.sweep = harness::SweepSpec{};
-    sc.sweep->downtimeMin = range->first;
-    sc.sweep->downtimeMax = range->second;
-  }
-  return true;
-}
-}  // namespace
 
 namespace {
 // A worker process's loop: request lines on stdin answered by `serve` on the original stdout;
@@ -310,10 +236,20 @@ int serveOnStdio(const char* command, std::ostream& err,
 }  // namespace
 
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
-  std::vector<harness::Scenario> scenarios;
-  if (!loadAll(args.files, scenarios, err)) return kExitBadInput;
-  if (!overrideStateStores(scenarios, args.stateStore, nullptr, err)) return kExitBadInput;
-  if (!overrideDowntime(scenarios, args.downtime, err)) return kExitBadInput;
+  harness::SweepRequest q;
+  q.paths = args.files;
+  q.stateStore = args.stateStore;
+  q.downtime = args.downtime;
+  auto loaded = harness::loadScenarios(args.files);
+  if (!loaded.ok()) {
+    err << loaded.status().message() << "\n";
+    return kExitBadInput;
+  }
+  std::vector<harness::Scenario> scenarios = std::move(*loaded);
+  if (Status st = harness::prepareScenarios(scenarios, q, nullptr); !st.ok()) {
+    err << "streamsim sweep-worker: " << st.message() << "\n";
+    return kExitBadInput;
+  }
   harness::ScenarioSweepOptions so;
   so.program = args.program;
   so.stateStore = args.stateStore;
@@ -340,62 +276,39 @@ int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
 }
 
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
-  // Here, not only in the option's check: streamsim.sweep(jobs=...) comes this way too.
-  if (args.jobs < 1 || args.jobs > kMaxJobs) {
-    err << fmt::format("streamsim sweep: --jobs {}: expected 1 to {}\n", args.jobs, kMaxJobs);
-    return kExitBadInput;
-  }
-  std::vector<std::string> files;
-  if (!scenarioFiles({args.path}, "sweep", files, err)) return kExitBadInput;
-  int shardIndex = 0, shardCount = 1;
-  if (!args.shard.empty() && !parseShard(args.shard, shardIndex, shardCount)) {
+  harness::SweepRequest q;
+  q.paths = {args.path};
+  q.seeds = args.seeds;
+  q.firstSeed = args.firstSeed;
+  q.jobs = args.jobs;
+  if (!args.shard.empty() && !parseShard(args.shard, q.shardIndex, q.shardCount)) {
     err << fmt::format("streamsim sweep: --shard '{}': expected i/n with 0 <= i < n, e.g. 0/4\n",
-                       args.shard);
+                       shown(args.shard));
     return kExitBadInput;
   }
-  if (args.seeds < 0) {
-    err << "streamsim sweep: --seeds must be >= 1\n";
-    return kExitBadInput;
-  }
-  // The seeds are first .. first + n - 1: they must not wrap past 2^64 - 1.
-  if (args.seeds > 0 && args.firstSeed > UINT64_MAX - static_cast<uint64_t>(args.seeds - 1)) {
-    err << fmt::format("streamsim sweep: --first-seed {} --seeds {} runs past the last seed "
-                       "18446744073709551615\n", args.firstSeed, args.seeds);
-    return kExitBadInput;
-  }
-  std::vector<harness::Scenario> scenarios;
-  if (!loadAll(files, scenarios, err)) return kExitBadInput;
-  if (!overrideStateStores(scenarios, args.stateStore, &err, err)) return kExitBadInput;
-
-  if (!overrideDowntime(scenarios, args.downtime, err)) return kExitBadInput;
-
-  harness::ScenarioSweepOptions so;
-  so.seeds = args.seeds;
-  so.firstSeed = args.firstSeed;
-  so.jobs = args.jobs;
-  so.shardIndex = shardIndex;
-  so.shardCount = shardCount;
-  so.program = args.program;
-  so.stateStore = args.stateStore;
-  if (std::error_code ec; !args.workerExe.empty() && std::filesystem::is_regular_file(args.workerExe, ec)) {
-    so.workerCommand = {args.workerExe, "sweep-worker", "--program", args.program};
-    if (!args.stateStore.empty()) so.workerCommand.insert(so.workerCommand.end(), {"--state-store", args.stateStore});
-    if (!args.downtime.empty()) so.workerCommand.insert(so.workerCommand.end(), {"--downtime", args.downtime});
-    so.workerCommand.push_back("--");
-    so.workerCommand.insert(so.workerCommand.end(), files.begin(), files.end());
-  }
+  q.stateStore = args.stateStore;
+  q.downtime = args.downtime;
+  q.program = args.program;
+  q.workerExe = args.workerExe;
   const bool bar = !args.noProgress && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
-  // Off a terminal (CI logs), one line per file as its last seed finishes.
-  std::vector<size_t> seedsLeft(scenarios.size(), 0), seedsFailed(scenarios.size(), 0);
-  for (size_t i = 0; i < scenarios.size(); ++i)
-    seedsLeft[i] = harness::shardSeeds(args.firstSeed, harness::sweepSeeds(scenarios[i], args.seeds),
-                                       shardIndex, shardCount).size();
-  so.progress = [&](const harness::ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures) {
+  // Off a terminal (CI logs), one line per file as its last seed finishes: the sweep calls back
+  // with the scenarios it loaded, so their seeds are counted on the first call.
+  std::vector<size_t> seedsLeft, seedsFailed;
+  const std::vector<harness::Scenario>* swept = nullptr;
+  q.progress = [&](const harness::ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures) {
     double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (swept == nullptr) return;
+    if (seedsLeft.empty()) {
+      seedsLeft.assign(swept->size(), 0);
+      seedsFailed.assign(swept->size(), 0);
+      for (size_t i = 0; i < swept->size(); ++i)
+        seedsLeft[i] = harness::shardSeeds(q.firstSeed, harness::sweepSeeds((*swept)[i], q.seeds), q.shardIndex,
+                                           q.shardCount).size();
+    }
     if (!seed.passed) ++seedsFailed[seed.scenario];
     if (--seedsLeft[seed.scenario] == 0 && !bar)
-      err << fmt::format("done {} ({} elapsed): {} failed\n", shown(scenarios[seed.scenario].file),
+      err << fmt::format("done {} ({} elapsed): {} failed\n", shown((*swept)[seed.scenario].file),
                          clockText(secs), seedsFailed[seed.scenario]);
     if (!bar) return;
     double rate = secs > 0 ? static_cast<double>(done) / secs : 0;
@@ -407,107 +320,30 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
                        clockText(secs), done ? clockText(eta) : std::string("?"), failures)
         << std::flush;
   };
-  harness::ScenarioSweepReport report = harness::sweepScenarios(scenarios, so);
-  if (bar) err << "\n";
-  const auto& outcomes = report.outcomes;
-
-  // Report in (file, seed) order whatever the thread interleaving.
-  int exitCode = kExitOk;
-  for (size_t i = 0; i < scenarios.size(); ++i) {
-    size_t n = 0, bad = 0, judged = 0;
-    int64_t planned = 0, fired = 0;
-    std::string firstJudged;  // why the first seed judged against the restart reference was
-    for (const auto& o : outcomes) {
-      if (o.scenario != i) continue;
-      ++n;
-      planned += o.faults.executablePlanned();
-      fired += o.faults.plannedThatFired();
-      if (!o.judgedAgainstRestartReference.empty() && judged++ == 0)
-        firstJudged = fmt::format("seed {}: {}", o.seed, o.judgedAgainstRestartReference);
-      if (o.passed) continue;
-      ++bad;
-      if (o.setupError) {
-        out << fmt::format("ERROR {} seed {}: {}\n  trace:      {}\n  replay: {}\n", shown(scenarios[i].file), o.seed,
-                           shownLines(o.report), o.traceHash, shown(o.replay));
-        exitCode = kExitBadInput;
-        continue;
-      }
-      if (exitCode == kExitOk) exitCode = kExitCheckFailed;
-      // The full report for the first failing seed of a file; one line for the others.
-      out << fmt::format("FAIL {} seed {} ({})\n  fault plan: {}\n", shown(scenarios[i].file), o.seed,
-                         o.kind.toString(), shown(o.plan));
-      if (o.shrunk)
-        out << fmt::format("  shrunk to:  {}\n  minimal:    {}, trace {}\n", o.shrunk->plan.toJson(),
-                           o.shrunk->summary(), o.shrunk->result.traceHash);
-      else
-        out << fmt::format("  trace:      {}\n", o.traceHash);
-      out << shownLines(bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
-      out << fmt::format("  replay: {}\n", shown(o.replay));
-    }
-    out << fmt::format("{} {}: {} seeds, {} failed; {} of {} planned faults fired{}\n", bad ? "FAIL" : "PASS",
-                       shown(scenarios[i].file), n, bad, fired, planned,
-                       shardCount > 1 ? fmt::format(" (shard {}/{})", shardIndex, shardCount) : "");
-    if (judged > 0)
-      out << fmt::format("  judged against the restart reference: {} seed{} (first, {})\n", judged,
-                         judged == 1 ? "" : "s", shown(firstJudged));
+  q.loaded = [&](const std::vector<harness::Scenario>& scenarios) { swept = &scenarios; };
+  auto sweep = harness::sweepPaths(q);
+  if (!sweep.ok()) {
+    err << "streamsim sweep: " << sweep.status().message() << "\n";
+    return kExitBadInput;
   }
-  out << report.totals.line() << "\n";
-
+  if (bar) err << "\n";
+  if (!sweep->notes.empty()) err << "streamsim sweep: " << shownLines(sweep->notes);
+  const harness::SweepSummary summary = harness::sweepSummary(*sweep);
+  out << summary.text;
+  const int exitCode = summary.exitCode();
   if (!args.json.empty() || !args.html.empty()) {
-    nlohmann::json j;
-    j["shard"] = {{"index", shardIndex}, {"count", shardCount}};
-    j["results"] = nlohmann::json::array();
-    for (const auto& o : outcomes) j["results"].push_back(o.toJson(scenarios[o.scenario]));
-    j["totals"] = report.totals.toJson();
+    const nlohmann::json j = harness::sweepReportJson(*sweep);
     if (!args.json.empty() && !writeReport(args.json, reportJson(j), "sweep --json", err)) return kExitBadInput;
     auto scenarioOf = [&](const nlohmann::json& result) -> const harness::Scenario* {
-      for (const auto& sc : scenarios)
+      for (const auto& sc : sweep->scenarios)
         if (sc.file == result.value("file", std::string())) return &sc;
       return nullptr;
     };
     if (!args.html.empty() && !writeSweepPages(args.html, j, args.program, scenarioOf, out, err))
       return kExitBadInput;
   }
-  if (!args.junit.empty()) {
-    std::ostringstream x;
-    x << fmt::format("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                     outcomes.size(), report.totals.failed, report.totals.seconds);
-    for (size_t i = 0; i < scenarios.size(); ++i) {
-      size_t n = 0, bad = 0;
-      double secs = 0;
-      for (const auto& o : outcomes)
-        if (o.scenario == i) {
-          ++n;
-          secs += o.seconds;
-          if (!o.passed) ++bad;
-        }
-      x << fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" time=\"{:.3f}\">\n",
-                       harness::xmlText(scenarios[i].file), n, bad, secs);
-      for (const auto& o : outcomes) {
-        if (o.scenario != i) continue;
-        std::string fired;
-        for (const auto& f : o.faults.fired)
-          fired += fmt::format("{}{} at {} (batch {}{})", fired.empty() ? "" : "; ", f.kind, f.point, f.batch,
-                               f.partition >= 0 ? fmt::format(", partition {}", f.partition) : "");
-        x << fmt::format("    <testcase classname=\"{}\" name=\"seed {}\" time=\"{:.3f}\">\n",
-                         harness::xmlText(scenarios[i].file), o.seed, o.seconds);
-        x << fmt::format("      <properties><property name=\"faults.planned\" value=\"{}\"/>"
-                         "<property name=\"faults.fired\" value=\"{}\"/>"
-                         "<property name=\"restarts\" value=\"{}\"/>"
-                         "<property name=\"crashes\" value=\"{}\"/></properties>\n",
-                         o.faults.executablePlanned(), harness::xmlText(fired.empty() ? "none" : fired), o.restarts,
-                         o.crashes);
-        if (!o.passed)
-          x << fmt::format("      <failure message=\"{}\">{}\nreplay: {}</failure>\n",
-                           harness::xmlText(fmt::format("seed {} failed ({})", o.seed, o.kind.toString())),
-                           harness::xmlText(o.report), harness::xmlText(o.replay));
-        x << "    </testcase>\n";
-      }
-      x << "  </testsuite>\n";
-    }
-    x << "</testsuites>\n";
-    if (!writeReport(args.junit, x.str(), "sweep --junit", err)) return kExitBadInput;
-  }
+  if (!args.junit.empty() && !writeReport(args.junit, harness::sweepJunitXml(*sweep), "sweep --junit", err))
+    return kExitBadInput;
   return exitCode;
 }
 

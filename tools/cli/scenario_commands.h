@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/run/api.h"
 #include "streamsim/harness/run/python_workload.h"
 
 namespace streamsim::cli {
@@ -88,7 +89,7 @@ struct MergeArgs {
 };
 
 // The most worker threads or processes a sweep runs (--jobs, streamsim.sweep(jobs=...)).
-inline constexpr int kMaxJobs = 256;
+inline constexpr int kMaxJobs = harness::kMaxSweepJobs;
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err);
 int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err);
