@@ -133,3 +133,16 @@ steps:
     assert not r["passed"]
     assert "defines no class 'Nope'" in r["output"], r["output"]
     assert "CountProcessor" in r["output"]  # the classes it does define are listed
+
+
+def test_run_returns_each_files_result_built_by_the_harness():
+    # Issue 33: streamsim.run/sweep call the harness's run API (no CLI, no temp JSON file); run()
+    # gives each file's result besides the text the CLI prints.
+    path = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "wall_clock_read_is_reported.yaml")
+    r = streamsim.run(path)
+    assert r["exit_code"] == 0 and r["passed"], r["output"]
+    [one] = r["results"]
+    assert one["file"] == path and one["passed"] and one["batches"] >= 0, one
+    assert one["trace"] in r["output"], r["output"]
+    bad = streamsim.run(os.path.join(SOURCE_DIR, "no-such-folder"))
+    assert bad["exit_code"] == 2 and "no such file or folder" in bad["output"], bad
