@@ -241,8 +241,9 @@ Status validateFault(const Fault& fault, size_t i) {
                           STREAMSIM_RETURN_IF_ERROR(point(f.point));
                           STREAMSIM_RETURN_IF_ERROR(anyOr(f.batch, f.partition));
                           if (f.nth < 1) return bad(fmt::format("nth must be >= 1, got {}", f.nth));
-                          if (f.downtime < 0 || f.downtime > kMaxDowntimeMs)
-                            return bad(fmt::format("downtime must be from 0 to {} ms (100 years), got {}",
+                          if (f.downtime < 0) return bad(fmt::format("downtime must be >= 0 ms, got {}", f.downtime));
+                          if (f.downtime > kMaxDowntimeMs)
+                            return bad(fmt::format("downtime must be at most {} ms (100 years), got {}",
                                                    kMaxDowntimeMs, f.downtime));
                           return Status::OK();
                         },
