@@ -110,30 +110,47 @@ std::string notesOf(const harness::PartitionStore& p) {
   return out;
 }
 
-// Whether the partition is only listed among the operator's partitions without rows.
+bool sparkFormat(StateFolderFormat f) {
+  return f == StateFolderFormat::kSparkHdfs || f == StateFolderFormat::kSparkRocksDB;
+}
+
+// Whether the partition is only listed among the operator's partitions without rows: read, and
+// nothing in it (a store that could not be read has its error instead, never this).
 bool withoutRows(const harness::PartitionStore& p) {
   if (p.error || !p.format) return false;
   if (*p.format == StateFolderFormat::kEmpty) return true;
-  return *p.format == StateFolderFormat::kSparkHdfs && p.rows.empty() && p.tempFiles.empty();
+  return sparkFormat(*p.format) && p.rows.empty() && p.tempFiles.empty();
+}
+
+// "partition 3" or "partition 3 left-keyToNumValues".
+std::string partitionName(const harness::PartitionStore& p) {
+  return p.store.empty() ? fmt::format("partition {}", p.partition)
+                         : fmt::format("partition {} {}", p.partition, p.store);
 }
 
 // One partition's lines of the text form.
 std::string partitionText(const harness::PartitionStore& p) {
-  if (!p.format) return fmt::format("  partition {}: cannot list: {}\n", p.partition, *p.error);
-  if (p.error) return fmt::format("  partition {}: {}\n{}", p.partition, *p.error, notesOf(p));
+  if (!p.format) return fmt::format("  {}: cannot list: {}\n", partitionName(p), *p.error);
+  if (p.error) return fmt::format("  {}: {}\n{}", partitionName(p), *p.error, notesOf(p));
   switch (*p.format) {
     case StateFolderFormat::kEmpty:
-      return p.tempFiles.empty() ? "" : fmt::format("  partition {}: no state files\n{}", p.partition, notesOf(p));
-    case StateFolderFormat::kSparkHdfs: {
+      return p.tempFiles.empty() ? "" : fmt::format("  {}: no state files\n{}", partitionName(p), notesOf(p));
+    case StateFolderFormat::kSparkHdfs:
+    case StateFolderFormat::kSparkRocksDB: {
       if (withoutRows(p)) return "";
-      std::string out = fmt::format("  partition {}: {} row{} ({})\n", p.partition, p.rows.size(),
+      std::string out = fmt::format("  {}: {} row{} ({})\n", partitionName(p), p.rows.size(),
                                     p.rows.size() == 1 ? "" : "s", fmt::join(p.filesRead, ", "));
-      for (const auto& r : p.rows) out += fmt::format("    {} = {}\n", r.key, r.value);
+      for (size_t i = 0; i < p.rows.size(); ++i) {
+        const auto& r = p.rows[i];
+        if (!r.columnFamily.empty() && (i == 0 || r.columnFamily != p.rows[i - 1].columnFamily))
+          out += fmt::format("    [{}]\n", r.columnFamily);
+        out += fmt::format("{}{} = {}\n", r.columnFamily.empty() ? "    " : "      ", r.key, r.value);
+      }
       return out + notesOf(p);
     }
     default: break;
   }
-  std::string out = fmt::format("  partition {}: {} entr{}\n", p.partition, p.rows.size(),
+  std::string out = fmt::format("  {}: {} entr{}\n", partitionName(p), p.rows.size(),
                                 p.rows.size() == 1 ? "y" : "ies");
   for (size_t i = 0; i < p.rows.size(); ++i) {
     if (i == 0 || p.rows[i].columnFamily != p.rows[i - 1].columnFamily)
@@ -146,6 +163,7 @@ std::string partitionText(const harness::PartitionStore& p) {
 nlohmann::ordered_json partitionJson(const harness::PartitionStore& p) {
   nlohmann::ordered_json j;
   j["partition"] = p.partition;
+  if (!p.store.empty()) j["store"] = p.store;
   if (p.format) {
     j["format"] = std::string(stateFolderFormatName(*p.format));
     j["tempFiles"] = p.tempFiles;
@@ -154,12 +172,16 @@ nlohmann::ordered_json partitionJson(const harness::PartitionStore& p) {
     j["error"] = *p.error;
     return j;
   }
-  const bool spark = *p.format == StateFolderFormat::kSparkHdfs;
+  const bool spark = sparkFormat(*p.format);
   if (spark) j["files"] = p.filesRead;
   if (!p.warnings.empty()) j["warnings"] = p.warnings;
   j["rows"] = nlohmann::ordered_json::array();
   for (const auto& r : p.rows) {
-    if (spark)
+    if (spark && !r.columnFamily.empty())
+      j["rows"].push_back({{"columnFamily", r.columnFamily},
+                           {"key", nlohmann::ordered_json::parse(r.key)},
+                           {"value", nlohmann::ordered_json::parse(r.value)}});
+    else if (spark)
       j["rows"].push_back({{"key", nlohmann::ordered_json::parse(r.key)},
                            {"value", nlohmann::ordered_json::parse(r.value)}});
     else
@@ -172,18 +194,22 @@ std::string operatorText(const harness::OperatorStores& op) {
   const auto formats = op.formats();
   std::string out = fmt::format("operator {}", op.operatorId);
   if (formats.count("spark-hdfs")) out += " (Spark's HDFS-backed state store, " + op.schemaNote + ")";
-  else if (formats.count("spark-rocksdb")) out += " (Spark's RocksDB-backed state store)";
+  else if (formats.count("spark-rocksdb")) out += " (Spark's RocksDB-backed state store, " + op.schemaNote + ")";
   out += "\n";
-  std::vector<int> empty;
+  std::vector<std::string> empty;
   for (const auto& p : op.partitions) {
     out += partitionText(p);
-    if (withoutRows(p)) empty.push_back(p.partition);
+    if (withoutRows(p)) empty.push_back(p.store.empty() ? std::to_string(p.partition)
+                                                        : fmt::format("{} {}", p.partition, p.store));
   }
   if (!empty.empty()) {
     std::string list;
-    for (size_t i = 0; i < empty.size() && i < 12; ++i) list += (i ? ", " : "") + std::to_string(empty[i]);
+    for (size_t i = 0; i < empty.size() && i < 12; ++i) list += (i ? ", " : "") + empty[i];
     if (empty.size() > 12) list += ", …";
-    out += fmt::format("  {} partition{} without rows: {}\n", empty.size(), empty.size() == 1 ? "" : "s", list);
+    const bool stores = std::any_of(op.partitions.begin(), op.partitions.end(),
+                                    [](const auto& p) { return !p.store.empty(); });
+    out += fmt::format("  {} {}{} without rows: {}\n", empty.size(), stores ? "store" : "partition",
+                       empty.size() == 1 ? "" : "s", list);
   }
   return out;
 }

@@ -19,6 +19,7 @@
 #include "streamsim/io/kafka_log.h"
 #include "streamsim/state/state_schema.h"
 #include "streamsim/json_nesting.h"
+#include "checkpoint/state_store_inspect.h"
 
 namespace streamsim {
 
@@ -36,6 +37,8 @@ const char* diagnosisKindName(DiagnosisKind k) {
     case DiagnosisKind::kChecksumMismatch: return "checksum-mismatch";
     case DiagnosisKind::kLeftoverTempFile: return "leftover-temp-file";
     case DiagnosisKind::kSinkMoved: return "sink-moved";
+    case DiagnosisKind::kMissingStateFile: return "missing-state-file";
+    case DiagnosisKind::kOrphanedStateFile: return "orphaned-state-file";
   }
   return "?";
 }
@@ -95,6 +98,7 @@ class Inspector {
     checkLogs();
     readSources();
     readOperators();
+    inspectStateStores(env_, report_);
     if (sinkPath) readSink(*sinkPath);
     findRenamedResends();
     findTempFiles();
@@ -916,6 +920,10 @@ std::string formatReport(const CheckpointReport& r) {
                        k.sourceIndex, k.path, k.version,
                        k.zeroBytePrefix ? ", after the zero byte of SPARK-19517" : "", k.topics,
                        k.topics == 1 ? "" : "s", k.partitions, k.partitions == 1 ? "" : "s");
+  if (!r.operators.empty())
+    out += fmt::format("  state store: {} (state checkpoint format v{})\n",
+                       r.stateStoreProvider.value_or("not recorded (Spark's default: HDFSBackedStateStoreProvider)"),
+                       r.stateCheckpointFormatVersion);
   if (r.checksumsVerified > 0)
     out += fmt::format("  Hadoop .crc checksums: {} file{} verified\n", r.checksumsVerified,
                        r.checksumsVerified == 1 ? "" : "s");
@@ -995,6 +1003,8 @@ std::string reportToJson(const CheckpointReport& r) {
                           {"partitions", k.partitions}});
   j["kafkaSources"] = std::move(kafka);
   j["checksumsVerified"] = r.checksumsVerified;
+  j["stateStoreProvider"] = opt(r.stateStoreProvider);
+  j["stateCheckpointFormatVersion"] = r.stateCheckpointFormatVersion;
   if (r.sink) {
     j["sink"] = OJson{{"path", r.sink->path},
                       {"logPresent", r.sink->logPresent},

@@ -13,6 +13,8 @@
 #include <lz4.h>
 #include <nlohmann/json.hpp>
 
+#include "checkpoint/java_data_input.h"
+#include "streamsim/checkpoint/spark_rocksdb_store.h"
 #include "streamsim/time.h"
 #include "streamsim/json_nesting.h"
 
@@ -261,27 +263,7 @@ json decodeRow(std::string_view row, const std::vector<SparkField>* schema, int 
   return out;
 }
 
-// Java's DataInputStream.readUTF (modified UTF-8: our schemas are ASCII JSON, so the bytes
-// are taken as they are).
-struct DataReader {
-  std::string_view data;
-  size_t pos = 0;
-  bool readUtf(std::string& out) {
-    if (pos + 2 > data.size()) return false;
-    size_t n = (static_cast<unsigned char>(data[pos]) << 8) | static_cast<unsigned char>(data[pos + 1]);
-    pos += 2;
-    if (pos + n > data.size()) return false;
-    out.assign(data.substr(pos, n));
-    pos += n;
-    return true;
-  }
-  bool readInt(int32_t& out) {
-    if (pos + 4 > data.size()) return false;
-    out = be32(data.data() + pos);
-    pos += 4;
-    return true;
-  }
-};
+using DataReader = detail::JavaDataInput;
 
 Result<std::vector<SparkField>> parseStructJson(const std::string& text, const std::string& path,
                                                 const char* which) {
@@ -292,7 +274,96 @@ Result<std::vector<SparkField>> parseStructJson(const std::string& text, const s
   return structFields(j);
 }
 
+// SchemaReader.readJsonSchema: a count of chunks, each a writeUTF string.
+bool readChunked(DataReader& in, std::string& out) {
+  int32_t chunks = 0;
+  if (!in.readInt(chunks) || chunks < 0 || chunks > 1 << 16) return false;
+  for (int32_t c = 0; c < chunks; ++c) {
+    std::string chunk;
+    if (!in.readUtf(chunk)) return false;
+    out += chunk;
+  }
+  return true;
+}
+
+// Whether a JSON text follows at `in` as readChunked reads it (a count, then a string opening
+// with '{'), without moving `in`.
+bool chunkedJsonAt(DataReader in) {
+  int32_t chunks = 0;
+  std::string first;
+  return in.readInt(chunks) && chunks >= 1 && chunks <= (1 << 16) && in.readUtf(first) &&
+         !first.empty() && first[0] == '{';
+}
+
+Result<SparkStateSchema> parseSchemaV3(DataReader& in, const std::string& path) {
+  SparkStateSchema schema;
+  schema.formatVersion = 3;
+  int32_t count = 0;
+  if (!in.readInt(count) || count < 0 || count > 1 << 16)
+    return Status::Corruption(fmt::format("{}: v3 schema file: bad column family count", path));
+  for (int32_t i = 0; i < count; ++i) {
+    SparkColumnFamilySchema cf;
+    std::string keyJson, valueJson, specJson, userKeyJson;
+    size_t at = in.pos;
+    if (!in.readUtf(cf.name))
+      return Status::Corruption(fmt::format("{}: byte {}: v3 schema file ends before column family {} of {}",
+                                            path, at, i + 1, count));
+    // Spark 4.1 (SchemaV3Writer) writes a short schema id before the key and the value schema;
+    // Spark 4.0's files have none. The JSON's opening brace tells which.
+    const bool ids = !chunkedJsonAt(in);
+    int16_t id = 0;
+    bool ok = (!ids || in.readShort(id)) && readChunked(in, keyJson) && (!ids || in.readShort(id)) &&
+              readChunked(in, valueJson) && readChunked(in, specJson) && readChunked(in, userKeyJson);
+    if (!ok)
+      return Status::Corruption(fmt::format("{}: byte {}: column family {} ({}) ends early", path, at, i + 1,
+                                            cf.name));
+    STREAMSIM_ASSIGN_OR_RETURN(cf.key, parseStructJson(keyJson, path, "key"));
+    STREAMSIM_ASSIGN_OR_RETURN(cf.value, parseStructJson(valueJson, path, "value"));
+    json spec = json::parse(specJson, nullptr, false);
+    if (!spec.is_object() || !spec.contains("keyStateEncoderType") || !spec["keyStateEncoderType"].is_string())
+      return Status::Corruption(fmt::format("{}: column family {}: the key encoder spec is not "
+                                            "{{\"keyStateEncoderType\":…}}: {}", path, cf.name, specJson.substr(0, 80)));
+    cf.keyEncoder = spec["keyStateEncoderType"].get<std::string>();
+    cf.numColsPrefixKey = spec.value("numColsPrefixKey", 0);
+    if (spec.contains("orderingOrdinals") && spec["orderingOrdinals"].is_array())
+      for (const auto& o : spec["orderingOrdinals"])
+        if (o.is_number_integer()) cf.orderingOrdinals.push_back(o.get<int>());
+    schema.columnFamilies.push_back(std::move(cf));
+  }
+  return schema;
+}
+
 }  // namespace
+
+Status checkUnsafeRow(std::string_view row, const std::vector<SparkField>& schema) {
+  size_t n = schema.size();
+  size_t fixed = ((n + 63) / 64) * 8 + 8 * n;
+  if (row.size() % 8 != 0 || row.size() < fixed)
+    return Status::FailedPrecondition(fmt::format("{} bytes are not an UnsafeRow of {} field{} (needs a "
+                                                  "multiple of 8, at least {})", row.size(), n,
+                                                  n == 1 ? "" : "s", fixed));
+  size_t bitsetBytes = ((n + 63) / 64) * 8;
+  for (size_t i = 0; i < n; ++i) {
+    if ((le64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1) continue;
+    json type = json::parse(schema[i].typeJson, nullptr, false);
+    std::string t = typeName(type);
+    bool variable = t == "string" || t == "binary" || t == "struct" || t == "array" || t == "map";
+    if (t == "decimal" && type.is_string()) {
+      int precision = 10, scale = 0;
+      std::sscanf(type.get<std::string>().c_str(), "decimal(%d,%d)", &precision, &scale);
+      variable = precision > 18;
+    }
+    if (!variable) continue;
+    uint64_t word = le64(row.data() + bitsetBytes + 8 * i);
+    uint64_t offset = word >> 32, size = word & 0xffffffffu;
+    if (offset < fixed || offset > row.size() || size > row.size() - offset)
+      return Status::FailedPrecondition(fmt::format("field {} ({} {}): its (offset {}, size {}) lies outside "
+                                                    "the row's {} variable-length bytes at {}..{}", i,
+                                                    schema[i].name, t, offset, size, row.size() - fixed,
+                                                    fixed, row.size()));
+  }
+  return Status::OK();
+}
 
 uint32_t xxhash32(std::string_view data, uint32_t seed) {
   constexpr uint32_t p1 = 2654435761u, p2 = 2246822519u, p3 = 3266489917u, p4 = 668265263u,
@@ -362,7 +433,7 @@ Result<SparkStateSchema> parseSparkStateSchema(std::string_view data, const std:
   DataReader in{data};
   std::string version;
   if (!in.readUtf(version) || (version != "v1" && version != "v2" && version != "v3"))
-    return Status::Corruption(fmt::format("{}: expected a state schema file starting with v1 or v2",
+    return Status::Corruption(fmt::format("{}: expected a state schema file starting with v1, v2 or v3",
                                           path));
   SparkStateSchema schema;
   std::string keyJson, valueJson;
@@ -372,21 +443,10 @@ Result<SparkStateSchema> parseSparkStateSchema(std::string_view data, const std:
       return Status::Corruption(fmt::format("{}: v1 schema file ends early", path));
   } else if (version == "v2") {
     schema.formatVersion = 2;
-    for (std::string* out : {&keyJson, &valueJson}) {
-      int32_t chunks = 0;
-      if (!in.readInt(chunks) || chunks < 0 || chunks > 1 << 16)
-        return Status::Corruption(fmt::format("{}: v2 schema file ends early", path));
-      for (int32_t c = 0; c < chunks; ++c) {
-        std::string chunk;
-        if (!in.readUtf(chunk))
-          return Status::Corruption(fmt::format("{}: v2 schema file ends inside a chunk", path));
-        *out += chunk;
-      }
-    }
+    if (!readChunked(in, keyJson) || !readChunked(in, valueJson))
+      return Status::Corruption(fmt::format("{}: v2 schema file ends early", path));
   } else {
-    return Status::FailedPrecondition(fmt::format(
-        "{}: a v3 state schema (column families, Spark 4's transformWithState) is not read yet",
-        path));
+    return parseSchemaV3(in, path);
   }
   STREAMSIM_ASSIGN_OR_RETURN(schema.key, parseStructJson(keyJson, path, "key"));
   STREAMSIM_ASSIGN_OR_RETURN(schema.value, parseStructJson(valueJson, path, "value"));
@@ -418,8 +478,9 @@ Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& d
     if (name.rfind("temp-", 0) == 0) info.tempFiles.push_back(f.path);
     if (int64_t v = versionOf(name, ".delta"); v >= 0) info.deltas[v] = f.path;
     if (int64_t v = versionOf(name, ".snapshot"); v >= 0) info.snapshots[v] = f.path;
-    if (versionOf(name, ".zip") >= 0) zip = true;
-    if (versionOf(name, ".changelog") >= 0) sparkChangelog = true;
+    // N.zip / N.changelog, and checkpoint format v2's N_<uuid>.zip / N_<uuid>.changelog.
+    if (sparkRocksDBFileVersion(name, ".zip")) zip = true;
+    if (sparkRocksDBFileVersion(name, ".changelog")) sparkChangelog = true;
   }
   // The first bytes of any state file tell whose it is.
   std::optional<std::string> sample;
@@ -427,7 +488,7 @@ Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& d
     if (!sample && !m->empty()) sample = m->begin()->second;
   if (!sample && sparkChangelog)
     for (const auto& f : files)
-      if (endsWith(f.path, ".changelog")) {
+      if (sparkRocksDBFileVersion(baseName(f.path), ".changelog")) {
         sample = f.path;
         break;
       }
@@ -438,7 +499,9 @@ Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& d
       info.format = StateFolderFormat::kStreamsim;
       return info;
     }
-    if (zip) {
+    // Spark's HDFS-backed store writes .delta/.snapshot, never .changelog: a changelog without
+    // any snapshot zip yet is the RocksDB store's too.
+    if (zip || (sparkChangelog && info.deltas.empty() && info.snapshots.empty())) {
       info.format = StateFolderFormat::kSparkRocksDB;
       return info;
     }

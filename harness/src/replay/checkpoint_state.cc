@@ -3,6 +3,8 @@
 // tws/state_layout.h decodes transformWithState's rows; here they are walked and put into text.
 #include "streamsim/harness/checkpoint_state.h"
 
+#include "checkpoint_state_rocksdb.h"
+
 #include <limits>
 
 #include <fmt/format.h>
@@ -93,9 +95,9 @@ bool keyMatches(std::string_view bytes, const std::string& keyText, const std::s
 // Spark's _metadata/schema of an operator: the partition's own, else partition 0's (Spark 3.1+
 // writes it with partition 0's store).
 std::optional<std::pair<std::string, Result<SparkStateSchema>>> sparkSchemaFor(
-    const Env& env, const std::string& root, int op, int partition) {
+    const Env& env, const std::string& root, int op, int partition, const std::string& store) {
   for (int p : {partition, 0}) {
-    std::string path = stateStoreDir(root, op, p) + "/_metadata/schema";
+    std::string path = stateStoreDir(root, op, p) + (store.empty() ? "" : "/" + store) + "/_metadata/schema";
     if (!env.fs->exists(path)) continue;
     auto data = env.fs->read(path);
     if (!data.ok()) return std::make_pair(path, Result<SparkStateSchema>(data.status()));
@@ -111,9 +113,6 @@ std::string relativeTo(const std::string& root, const std::string& path) {
 // Why a folder of this format is not read; nullopt for the formats that are.
 std::optional<std::string> unreadFormat(const StateFolderInfo& folder) {
   switch (folder.format) {
-    case StateFolderFormat::kSparkRocksDB:
-      return "Spark's RocksDB-backed state store (N.zip snapshots + N.changelog): streamsim does "
-             "not read it yet (the next step: the zip's SST files and the changelog records)";
     case StateFolderFormat::kUnrecognised:
       return fmt::format("{} starts like no state file streamsim knows (streamsim's SSSTATE1, Spark's "
                          "LZ4Block, snappy, zstd or lzf): corrupt, torn or not a state file",
@@ -129,7 +128,7 @@ std::optional<std::string> unreadFormat(const StateFolderInfo& folder) {
 // Spark's HDFS-backed store of one partition at `version`; the rows' key and value as JSON texts.
 void readSparkPartition(const Env& env, const std::string& root, int op, const StateFolderInfo& folder,
                         int64_t version, const std::string& key, OperatorStores& out, PartitionStore& p) {
-  auto schema = sparkSchemaFor(env, root, op, p.partition);
+  auto schema = sparkSchemaFor(env, root, op, p.partition, p.store);
   const SparkStateSchema* sc = nullptr;
   if (schema && schema->second.ok()) {
     sc = &*schema->second;
@@ -181,6 +180,31 @@ void readStreamsimPartition(const Env& env, const std::string& root, int op,
       p.rows.push_back({cf, std::move(kt), std::move(vt)});
     }
   }
+}
+
+// The store folders under a partition folder: a stream-stream join keeps four
+// (state/<op>/<part>/left-keyToNumValues, …); any other operator none (its store is the
+// partition folder itself). Folders Spark keeps beside the state files (_metadata, SSTs, logs)
+// are not stores.
+Result<std::vector<std::string>> storeFolders(const Env& env, const std::string& partitionDir) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(partitionDir));
+  std::vector<std::string> out;
+  for (const FileInfo& e : entries) {
+    std::string name = baseName(e.path);
+    if (e.isDir && name != "_metadata" && name != "SSTs" && name != "logs" && !name.empty() && name[0] != '.')
+      out.push_back(name);
+  }
+  return out;
+}
+
+// The index of a store in commits' stateUniqueIds per partition: a join's four in
+// SymmetricHashJoinStateManager.getStateStoreCheckpointIds' order; any other store is the only one.
+int storeIndex(const std::string& store) {
+  static constexpr std::string_view kJoinStores[] = {"left-keyToNumValues", "left-keyWithIndexToValue",
+                                                     "right-keyToNumValues", "right-keyWithIndexToValue"};
+  for (int i = 0; i < 4; ++i)
+    if (store == kJoinStores[i]) return i;
+  return 0;
 }
 
 }  // namespace
@@ -267,27 +291,40 @@ Result<CheckpointState> readCheckpointState(const Env& env, const std::string& r
     auto layout = state_layout::readOperatorLayout(env, root, op);
     const state_layout::OperatorLayout noLayout;
     for (int partition : partitions) {
-      PartitionStore& p = o.partitions.emplace_back();
-      p.partition = partition;
-      auto folder = classifyStateFolder(env, stateStoreDir(root, op, partition));
-      if (!folder.ok()) {
-        p.error = folder.status().message();
-        continue;
-      }
-      p.format = folder->format;
-      for (const auto& t : folder->tempFiles) p.tempFiles.push_back(relativeTo(root, t));
-      if (auto why = unreadFormat(*folder)) {
-        p.error = *why;
-      } else if (folder->format == StateFolderFormat::kSparkHdfs) {
-        readSparkPartition(env, root, op, *folder, out.storeVersion, options.key, o, p);
-      } else if (folder->format == StateFolderFormat::kStreamsim) {
-        auto k = storeKind();
-        if (!k.ok()) {
-          p.error = fmt::format("cannot tell the state store that wrote it: {}", k.status().message());
+      const std::string partitionDir = stateStoreDir(root, op, partition);
+      auto stores = storeFolders(env, partitionDir);
+      std::vector<std::string> names = stores.ok() && !stores->empty() ? *stores : std::vector<std::string>{""};
+      for (const std::string& store : names) {
+        PartitionStore& p = o.partitions.emplace_back();
+        p.partition = partition;
+        p.store = store;
+        if (!stores.ok()) {
+          p.error = stores.status().message();
           continue;
         }
-        readStreamsimPartition(env, root, op, layout.ok() ? *layout : noLayout, out.storeVersion, *k,
-                               options.key, p);
+        const std::string dir = store.empty() ? partitionDir : joinPath(partitionDir, store);
+        auto folder = classifyStateFolder(env, dir);
+        if (!folder.ok()) {
+          p.error = folder.status().message();
+          continue;
+        }
+        p.format = folder->format;
+        for (const auto& t : folder->tempFiles) p.tempFiles.push_back(relativeTo(root, t));
+        if (auto why = unreadFormat(*folder)) {
+          p.error = *why;
+        } else if (folder->format == StateFolderFormat::kSparkRocksDB) {
+          detail::readSparkRocksDBStore(env, root, op, dir, storeIndex(store), out.storeVersion, options.key, o, p);
+        } else if (folder->format == StateFolderFormat::kSparkHdfs) {
+          readSparkPartition(env, root, op, *folder, out.storeVersion, options.key, o, p);
+        } else if (folder->format == StateFolderFormat::kStreamsim) {
+          auto k = storeKind();
+          if (!k.ok()) {
+            p.error = fmt::format("cannot tell the state store that wrote it: {}", k.status().message());
+            continue;
+          }
+          readStreamsimPartition(env, root, op, layout.ok() ? *layout : noLayout, out.storeVersion, *k,
+                                 options.key, p);
+        }
       }
     }
   }

@@ -73,6 +73,8 @@ enum class DiagnosisKind {
   kChecksumMismatch,     // a file does not match its Hadoop .crc (changed after Spark wrote it)
   kLeftoverTempFile,     // a temp file a write cut short left behind (never read; safe to delete)
   kSinkMoved,            // the sink folder's log names its files under another folder (it was moved)
+  kMissingStateFile,     // a Spark RocksDB state file a committed version needs is not there
+  kOrphanedStateFile,    // a Spark RocksDB state file no commit names (checkpoint format v2)
 };
 const char* diagnosisKindName(DiagnosisKind k);
 
@@ -97,6 +99,12 @@ struct CheckpointReport {
   std::optional<SinkReport> sink;
   std::vector<KafkaSourceReport> kafkaSources;
   int checksumsVerified = 0;  // Hadoop .crc files checked (and matched)
+  // The state store provider the newest offsets record (spark.sql.streaming.stateStore.
+  // providerClass; nullopt when none is recorded: Spark's default, the HDFS-backed one) and the
+  // state checkpoint format version: 2 when a commit records stateUniqueIds ids (or the offsets'
+  // spark.sql.streaming.stateStore.checkpointFormatVersion says 2), else 1.
+  std::optional<std::string> stateStoreProvider;
+  int stateCheckpointFormatVersion = 1;
   std::vector<Diagnosis> diagnoses;
 
   bool has(DiagnosisKind k) const {

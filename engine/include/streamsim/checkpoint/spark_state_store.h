@@ -35,15 +35,36 @@ struct SparkField {
   bool nullable = true;
 };
 
-struct SparkStateSchema {
-  int formatVersion = 0;  // 1 or 2 (the schema file's "v1"/"v2")
+// One column family of a schema file v3 (Spark's StateStoreColFamilySchema): a transformWithState
+// state variable or an internal family ($ttl_…, timers); its keys' encoder spec as Spark's
+// KeyStateEncoderSpec JSON names it.
+struct SparkColumnFamilySchema {
+  std::string name;
   std::vector<SparkField> key;
   std::vector<SparkField> value;
+  std::string keyEncoder;           // "NoPrefixKeyStateEncoderSpec", "PrefixKeyScanStateEncoderSpec", ...
+  int numColsPrefixKey = 0;         // PrefixKeyScanStateEncoderSpec
+  std::vector<int> orderingOrdinals;  // RangeKeyScanStateEncoderSpec
+};
+
+struct SparkStateSchema {
+  int formatVersion = 0;  // 1, 2 or 3 (the schema file's "v1"/"v2"/"v3")
+  std::vector<SparkField> key;    // v1, v2
+  std::vector<SparkField> value;  // v1, v2
+  std::vector<SparkColumnFamilySchema> columnFamilies;  // v3
 };
 
 // Parses `_metadata/schema` (StateSchemaCompatibilityChecker's file: writeUTF("v1") + key JSON +
-// value JSON, or "v2" + each JSON in counted 65535-byte chunks).
+// value JSON, or "v2" + each JSON in counted 65535-byte chunks) and `_stateSchema/<store>/<id>`
+// files v3 (SchemaHelper.SchemaV3Reader: a count, then per column family its name, key and value
+// schema, key encoder spec and user key schema, each in chunks; Spark 4.1 also writes a 2-byte
+// schema id before each of key and value, Spark 4.0 did not: both are read).
 Result<SparkStateSchema> parseSparkStateSchema(std::string_view data, const std::string& path);
+
+// Whether `row` is an UnsafeRow of `schema`'s fields: its size a multiple of 8 and at least the
+// null bits and the fixed slots, every variable-length value's (offset, size) word inside the row
+// and past the fixed part. FailedPrecondition saying where the bytes and the schema disagree.
+Status checkUnsafeRow(std::string_view row, const std::vector<SparkField>& schema);
 
 // An UnsafeRow decoded as a JSON object text, {"field": value, ...}. Without a schema the
 // fields are guessed (their count from where the variable-length data starts, a pointer word
@@ -56,7 +77,7 @@ enum class StateFolderFormat {
   kStreamsim,         // streamsim's own (SSSTATE1 header): readStateAt reads them
   kSparkHdfs,         // Spark's HDFS-backed store (.delta / .snapshot, LZ4Block)
   kSparkHdfsOtherCodec,  // the same compressed with a codec other than lz4 (not read yet)
-  kSparkRocksDB,      // Spark's RocksDB-backed store (N.zip + N.changelog): not read yet
+  kSparkRocksDB,      // Spark's RocksDB-backed store (N.zip + N.changelog; spark_rocksdb_store.h)
   kUnrecognised,      // a state file no known format starts like (detail: its path, first bytes)
 };
 // "empty" | "streamsim" | "spark-hdfs" | "spark-hdfs-other-codec" | "spark-rocksdb" | "unrecognised"

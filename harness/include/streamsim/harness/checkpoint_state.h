@@ -1,7 +1,8 @@
 // What a checkpoint's state stores hold after one batch, read from its files (`streamsim state`):
 // streamsim's own state files (state_files.h; transformWithState's rows decoded by the one layout,
 // tws/state_layout.h, with the kinds the operator's _stateSchema records) and Spark's HDFS-backed
-// store (spark_state_store.h, named by _metadata/schema). Read-only through the Env; plain
+// store (spark_state_store.h, named by _metadata/schema) and RocksDB-backed store
+// (spark_rocksdb_store.h, named by _metadata/schema or _stateSchema v3). Read-only through the Env; plain
 // functions, no shared state.
 #pragma once
 
@@ -36,7 +37,8 @@ struct CheckpointStateOptions {
 
 // One store row as text. streamsim's stores: its column family, the key ("u1", "(a, b)", a map
 // entry "u1 / k") and the value ("3", "[x (TTL, expires …)]", "timer at …"); bytes that follow
-// no layout in hex ("0x…"). Spark's store: no column family; key and value are JSON object texts.
+// no layout in hex ("0x…"). Spark's stores: key and value are JSON texts; the column family is
+// the state variable's name (RocksDB with column families: transformWithState), else empty.
 struct StoreRow {
   std::string columnFamily;
   std::string key;
@@ -45,6 +47,9 @@ struct StoreRow {
 
 struct PartitionStore {
   int partition = 0;
+  // A store folder under the partition's (a stream-stream join's left-keyToNumValues, …); empty
+  // for the partition folder's own store.
+  std::string store;
   std::optional<StateFolderFormat> format;  // nullopt: the folder could not be listed (`error`)
   std::vector<std::string> tempFiles;       // leftover temp files, relative to the checkpoint
   std::vector<std::string> filesRead;       // Spark's store: the files the version was read from
