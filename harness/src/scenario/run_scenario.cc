@@ -186,26 +186,34 @@ Scenario drainedIn(const Scenario& sc, bool realTime) {
 
 // mode_equivalence's input: the scenario drained in micro-batch and in real-time mode over the
 // same log (no faults, no crash steps), their final state without timers and their last output
-// per key. An error when either run fails.
+// per key: per transformWithState grouping key (the key each call was for, from the trace) when
+// the query has one, else per output key (a window aggregation's groupBy and window, which Spark
+// puts in its output) or the whole output. An error when either run fails.
 Result<OracleInput::ModeRuns> modeRuns(const Scenario& sc, const ScenarioRunOptions& quiet) {
   ScenarioRunOptions o = quiet;
   o.skipExpectations = true;
   o.skipCrashSteps = true;
   o.faultPlan.reset();
   o.collectState = true;
+  o.traceOutputRows = true;
   ScenarioRunResult mb = runScenario(drainedIn(sc, false), o);
   ScenarioRunResult rt = runScenario(drainedIn(sc, true), o);
   for (auto* run : {&mb, &rt})
     if (!run->passed())
       return Status::FailedPrecondition(fmt::format(
           "the {} run failed:\n{}", run == &mb ? "micro-batch" : "real-time", run->report()));
-  const std::vector<std::string> keys = outputKeys(sc);
   OracleInput::ModeRuns m;
-  m.keyColumns = keys;
   m.microBatchState = std::move(mb.committedState);
   m.realTimeState = std::move(rt.committedState);
-  m.microBatchLast = latestPerKey(mb.sinkRows, keys);
-  m.realTimeLast = latestPerKey(rt.sinkRows, keys);
+  if (!finalGroupBy(sc).empty()) {
+    m.keyColumns = {"grouping key"};
+    m.microBatchLast = lastOutputPerGroupingKey(mb.trace);
+    m.realTimeLast = lastOutputPerGroupingKey(rt.trace);
+    return m;
+  }
+  m.keyColumns = outputKeys(sc);
+  m.microBatchLast = latestPerKey(mb.sinkRows, m.keyColumns);
+  m.realTimeLast = latestPerKey(rt.sinkRows, m.keyColumns);
   return m;
 }
 

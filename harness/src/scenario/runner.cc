@@ -210,9 +210,10 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
     case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
     case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
   }
-  if (options_.noDataBatchBeforeFirstBatchOfRun) {
+  if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
-    qo.noDataBatchBeforeFirstBatchOfRun = true;
+    qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;
+    qo.traceOutputRows = options_.traceOutputRows;
     writer.options(std::move(qo));
   }
   writer.sink(sink_);

@@ -50,6 +50,9 @@ struct ScenarioRunOptions {
   // (QueryOptions::noDataBatchBeforeFirstBatchOfRun). The restart transparency runs of
   // exactly_once (docs/oracles.md "Restarts and no-data batches").
   bool noDataBatchBeforeFirstBatchOfRun = false;
+  // Every transformWithState call's output rows in the trace with its grouping key
+  // (QueryOptions::traceOutputRows): the mode_equivalence oracle's runs.
+  bool traceOutputRows = false;
 };
 
 struct CheckFailure {
