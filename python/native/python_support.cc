@@ -120,6 +120,8 @@ struct PyValueState {
     checkAlive(alive, "ValueState");
     auto v = s.getOption();
     if (!v) return py::none();
+    // PySpark's ValueStateClient.get returns tuple(row): a plain tuple, no field names (a nested
+    // struct stays a named Row).
     return rowToTuple(*v);
   }
   void update(py::handle value) {
@@ -170,7 +172,9 @@ struct PyMapState {
     checkAlive(alive, "MapState");
     auto v = s.getValue(key(k, "getValue"));
     if (!v) return py::none();
-    return rowToTuple(*v);
+    // PySpark's MapStateClient.get_value returns the unpickled Row as it is (a Row with field
+    // names), unlike ValueStateClient.get and the iterators, which return tuple(row).
+    return rowToNamedRow(*v);
   }
   bool containsKey(py::handle k) { checkAlive(alive, "MapState"); return s.containsKey(key(k, "containsKey")); }
   void updateValue(py::handle k, py::handle v) {
