@@ -59,7 +59,11 @@ Status ensureInterpreter() {
       config.install_signal_handlers = 0;
       config.parse_argv = 0;
       config.write_bytecode = 0;
-      PyStatus st = Py_InitializeFromConfig(&config);
+      // The prefix (stdlib, site-packages) of the interpreter built against: without a program
+      // name CPython looks `python3` up on PATH, and a pyenv shim there gives another Python's
+      // stdlib to this libpython, without Debian's packages (pandas).
+      PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, pythonExecutable());
+      if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
       PyConfig_Clear(&config);
       if (PyStatus_Exception(st)) {
         status = Status::FailedPrecondition(fmt::format("cannot start Python: {}",
