@@ -29,6 +29,7 @@ constexpr auto kAll = std::to_array<EventInfo>({
     {kStateFileReplaced, "path, reason (torn or content differs)"},
     {kStateSnapshotSkipped, "path, error (a snapshot that does not parse; recovery goes further back)"},
     {kTwsRows, "in, out (a handleInputRows call)"},
+    {kTwsOutput, "rows (the rows one call emitted; only with QueryOptions::traceOutputRows)"},
     {kTwsSwitch, "an async context switch taken: the key that ran, where it resumed, instead of whom"},
     {kTimerRegistered, "ts"},
     {kTimerDeleted, "ts"},

@@ -8,5 +8,8 @@ namespace streamsim::python {
 
 const char* pythonDir();  // <source>/python
 const char* cliPath();    // the built streamsim
+// The interpreter whose libpython the adapter links (PYTHON_EXECUTABLE, /usr/bin/python3): the
+// embedded interpreter takes its prefix (stdlib, site-packages) from it, never from PATH.
+const char* pythonExecutable();
 
 }  // namespace streamsim::python

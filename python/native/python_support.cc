@@ -60,7 +60,11 @@ Status ensureInterpreter() {
       config.install_signal_handlers = 0;
       config.parse_argv = 0;
       config.write_bytecode = 0;
-      PyStatus st = Py_InitializeFromConfig(&config);
+      // The prefix (stdlib, site-packages) of the interpreter built against: without a program
+      // name CPython looks `python3` up on PATH, and a pyenv shim there gives another Python's
+      // stdlib to this libpython, without Debian's packages (pandas).
+      PyStatus st = PyConfig_SetBytesString(&config, &config.program_name, pythonExecutable());
+      if (!PyStatus_Exception(st)) st = Py_InitializeFromConfig(&config);
       PyConfig_Clear(&config);
       if (PyStatus_Exception(st)) {
         status = Status::FailedPrecondition(fmt::format("cannot start Python: {}",
@@ -121,6 +125,8 @@ struct PyValueState {
     checkAlive(alive, "ValueState");
     auto v = s.getOption();
     if (!v) return py::none();
+    // PySpark's ValueStateClient.get returns tuple(row): a plain tuple, no field names (a nested
+    // struct stays a named Row).
     return rowToTuple(*v);
   }
   void update(py::handle value) {
@@ -171,7 +177,9 @@ struct PyMapState {
     checkAlive(alive, "MapState");
     auto v = s.getValue(key(k, "getValue"));
     if (!v) return py::none();
-    return rowToTuple(*v);
+    // PySpark's MapStateClient.get_value returns the unpickled Row as it is (a Row with field
+    // names), unlike ValueStateClient.get and the iterators, which return tuple(row).
+    return rowToNamedRow(*v);
   }
   bool containsKey(py::handle k) { checkAlive(alive, "MapState"); return s.containsKey(key(k, "containsKey")); }
   void updateValue(py::handle k, py::handle v) {

@@ -56,6 +56,7 @@ struct PythonFactoryOptions {
   // The processor's class: a subclass of AsyncStatefulProcessor runs as an async processor
   // (python_async.cc) on the engine's async runtime. None: a sync StatefulProcessor.
   py::object processorClass = py::none();
+  int64_t callLimitMs = 0;  // the per-call limit (call_guard.h; 0: kDefaultCallLimitMs)
 };
 Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                            std::shared_ptr<ProcessorRecord> record = nullptr);
@@ -98,6 +99,9 @@ Row tupleToRow(py::handle values, const SchemaPtr& schema, const std::string& wh
 Row tupleToRow(py::handle values, const SchemaPtr& schema, const WhatFn& what,
                NamedRows named = NamedRows::kByPosition);
 py::tuple rowToTuple(const Row& row, PyForm form = PyForm::kPickled);
+// The row as PySpark unpickles a struct the JVM pickled: a Row with the schema's field names
+// (MapState.getValue hands it over as it is; ValueState.get and the iterators take tuple() of it).
+py::object rowToNamedRow(const Row& row);
 // A Python value as an engine Value of the type its Python type suggests (int -> long, ...; a
 // Row or tuple -> a struct (fields _1, _2, ... for a tuple), a list -> an array, a dict -> a map,
 // of the element types of their first items that are not None).

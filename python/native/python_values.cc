@@ -377,6 +377,12 @@ py::tuple rowToTuple(const Row& row, PyForm form) {
   return t;
 }
 
+py::object rowToNamedRow(const Row& row) {
+  py::list names;
+  for (const Field& f : row.schema()->fields()) names.append(f.name);
+  return py::module_::import("pyspark.sql.types").attr("_create_row")(names, rowToTuple(row));
+}
+
 Row outputToRow(py::handle names, py::handle values, const SchemaPtr& schema, RowShapes& shapes) {
   py::sequence vals = py::reinterpret_borrow<py::sequence>(values);
   if (schema) {

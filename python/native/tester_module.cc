@@ -425,6 +425,8 @@ void defineTesterModule(py::module_& m) {
   m.def("run", &runScenarios, py::arg("path"), py::arg("seed") = 0);
   m.def("sweep", &sweepScenarios, py::arg("path"), py::arg("seeds") = 0, py::arg("jobs") = 1,
         py::arg("first_seed") = 0);
+  // The built CLI (what the replay lines name): tests run it as a process of its own.
+  m.def("cli_path", [] { return std::string(cliPath()); });
   m.def("bench_count", &benchCount, py::arg("path"), py::arg("class_name"), py::arg("events"),
         py::arg("keys"), py::arg("files"));
   m.def("sweep_processor", &sweepProcessor, py::arg("path"), py::arg("class_name"),

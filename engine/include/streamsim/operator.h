@@ -50,6 +50,7 @@ struct BatchContext {
   int taskRetries = 0;
   StateStoreProvider* stateStores = nullptr;
   OutputMode outputMode = OutputMode::kAppend;
+  bool traceOutputRows = false;  // QueryOptions::traceOutputRows
   // Event times seen by each withWatermark operator in this batch (by operator id).
   struct EventTimeObservation {
     int64_t count = 0;

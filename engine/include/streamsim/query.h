@@ -57,6 +57,10 @@ struct QueryOptions {
   // (re)start due timers and TTL cleanup wait for new data). Only for the harness's restart
   // transparency check (docs/oracles.md "Restarts and no-data batches"); not a DataStreamWriter option.
   bool noDataBatchBeforeFirstBatchOfRun = false;
+  // Not Spark: every transformWithState call's output rows go into the trace (a `tws.output`
+  // event naming the grouping key), so that the harness can key a processor's output by its
+  // grouping key (the mode_equivalence oracle). Only for the harness; not a DataStreamWriter option.
+  bool traceOutputRows = false;
   WatermarkPolicy multipleWatermarkPolicy = WatermarkPolicy::kMin;
   std::string queryName;
   // spark.sql.streaming.minBatchesToRetain: how many recent batches stay recoverable. Older

@@ -38,6 +38,8 @@ inline constexpr std::string_view kStateFileReplaced = "state_file_replaced";
 inline constexpr std::string_view kStateSnapshotSkipped = "state_snapshot_skipped";
 // transformWithState (each with operator, batch, partition and key).
 inline constexpr std::string_view kTwsRows = "tws.rows";
+// The rows one call emitted, {"rows":[...]} (only with QueryOptions::traceOutputRows).
+inline constexpr std::string_view kTwsOutput = "tws.output";
 inline constexpr std::string_view kTwsSwitch = "tws.switch";
 inline constexpr std::string_view kTimerRegistered = "tws.timer_registered";
 inline constexpr std::string_view kTimerDeleted = "tws.timer_deleted";

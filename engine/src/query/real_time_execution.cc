@@ -229,6 +229,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
   ctx.taskRetries = 0;
   ctx.stateStores = state_stores_.get();
   ctx.outputMode = options_.outputMode;
+  ctx.traceOutputRows = options_.traceOutputRows;
   ctx.realTimeStores = &stores;
 
   SinkContext skctx{&env_, batchId, options_.outputMode, root};

@@ -342,6 +342,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   ctx.taskRetries = options_.taskRetries;
   ctx.stateStores = state_stores_.get();
   ctx.outputMode = options_.outputMode;
+  ctx.traceOutputRows = options_.traceOutputRows;
   for (auto& op : operators_) {
     auto out = op->process(std::move(rows), ctx);
     if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", batchId, op->name()));

@@ -398,6 +398,11 @@ class TransformWithStateOperator final : public Operator {
                   spec_.processorName, ctx.batchId, partition, task.keyRow.toJson()));
       }
     }
+    if (ctx.traceOutputRows && task.trace && !o.rows().empty()) {
+      std::string rows = "\"rows\":[";
+      for (size_t i = 0; i < o.rows().size(); ++i) rows += (i ? "," : "") + o.rows()[i].toJson();
+      task.trace(events::kTwsOutput, rows + "]");
+    }
     o.moveRowsTo(out.rows);
     return Status::OK();
   }

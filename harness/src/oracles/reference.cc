@@ -7,7 +7,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "oracles/trace_fields.h"
 #include "streamsim/harness/row_diff.h"
+#include "streamsim/trace_events.h"
 #include "streamsim/source.h"
 
 namespace streamsim::harness {
@@ -173,6 +175,23 @@ std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<st
     if (fresh) out.push_back(r);
     else out[it->second] = r;
   }
+  return out;
+}
+
+std::vector<Row> lastOutputPerGroupingKey(const std::vector<std::string>& trace) {
+  std::map<std::pair<int64_t, std::string>, std::string> last;
+  for (const std::string& line : trace) {
+    if (line.find(events::kTwsOutput) == std::string::npos) continue;  // cheap filter first
+    nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
+    if (!e.is_object() || e.value("event", std::string()) != events::kTwsOutput) continue;
+    auto rows = e.find("rows");
+    if (rows == e.end() || !rows->is_array() || rows->empty()) continue;
+    last[{eventInt(e, "operator"), eventKey(e)}] = rows->back().dump();
+  }
+  const SchemaPtr schema = *parseSchema("operator long, key string, output string");
+  std::vector<Row> out;
+  for (const auto& [where, row] : last)
+    out.emplace_back(schema, std::vector<Value>{Value(where.first), Value(where.second), Value(row)});
   return out;
 }
 

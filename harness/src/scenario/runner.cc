@@ -58,8 +58,15 @@ ScenarioRunResult Runner::run() {
   const std::vector<SourceLocation> where = steps.where();
   StreamTestOptions so;
   so.supervisor.restartPlannedCrashes = options_.faultPlan.has_value();
-  so.unfiredCrashFails = true;
+  // Under a plan with faults an unfired armed crash is settled by runScenario (docs/faults.md
+  // "A plan's faults and the scenario's own steps"); without one it fails the run here.
+  const bool planFaults = options_.faultPlan && !options_.faultPlan->faults.empty();
+  so.unfiredCrashFails = !planFaults;
   StreamTestResult r = runStreamTest(sim_, query_, steps.takeActions(), so);
+  for (const auto& [index, message] : r.unfiredCrashes)
+    result.unfiredArmedCrashes.push_back(
+        {index >= 0 && index < static_cast<int>(where.size()) ? where[index] : SourceLocation{sc_.file, 0, 0},
+         message});
   if (r.startError.code() == Status::Code::kInvalidArgument) {
     // Bad input found when the query starts (an option, a column, the checkpoint folder) is
     // the scenario's: exit 2 at the step that started it, or at `query:`.
@@ -206,9 +213,10 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
     case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
     case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
   }
-  if (options_.noDataBatchBeforeFirstBatchOfRun) {
+  if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
-    qo.noDataBatchBeforeFirstBatchOfRun = true;
+    qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;
+    qo.traceOutputRows = options_.traceOutputRows;
     writer.options(std::move(qo));
   }
   writer.sink(sink_);

@@ -145,16 +145,16 @@ class Runner {
     if (!pending_error_.ok())
       return fail(result, pending_from_ < 0 ? -1 : pending_from_,
                   pendingText() + "\nand no ExpectFailure after it took the failure");
-    if (options_.unfiredCrashFails) {
-      for (const auto& [index, handle] : armed_) {
-        if (sim_.injector().armedFired(handle)) continue;
-        const auto& c = std::get<Crash>(actions_[index]);
-        return fail(result, static_cast<int>(index),
-                    fmt::format("the crash armed at {} never fired: the query did not pass the "
-                                "point{} after this step",
-                                c.point, c.batch >= 0 ? fmt::format(" in batch {}", c.batch) : ""));
-      }
+    for (const auto& [index, handle] : armed_) {
+      if (sim_.injector().armedFired(handle)) continue;
+      const auto& c = std::get<Crash>(actions_[index]);
+      result.unfiredCrashes.emplace_back(
+          static_cast<int>(index),
+          fmt::format("the crash armed at {} never fired: the query did not pass the point{} after this step",
+                      c.point, c.batch >= 0 ? fmt::format(" in batch {}", c.batch) : ""));
     }
+    if (options_.unfiredCrashFails && !result.unfiredCrashes.empty())
+      return fail(result, result.unfiredCrashes.front().first, result.unfiredCrashes.front().second);
     result.report = report(-1);
     return result;
   }

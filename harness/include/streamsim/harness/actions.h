@@ -204,6 +204,9 @@ struct StreamTestResult {
   // bad option.
   Status startError;
   int64_t restarts = 0;      // supervisor restarts (StreamTestOptions::supervisor)
+  // The Crash{point} actions whose crash never fired by the end of the run (their indexes), each
+  // with what to report; a failure as well with StreamTestOptions::unfiredCrashFails.
+  std::vector<std::pair<int, std::string>> unfiredCrashes;
 };
 
 struct StreamTestOptions {

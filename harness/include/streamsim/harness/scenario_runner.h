@@ -50,6 +50,9 @@ struct ScenarioRunOptions {
   // (QueryOptions::noDataBatchBeforeFirstBatchOfRun). The restart transparency runs of
   // exactly_once (docs/oracles.md "Restarts and no-data batches").
   bool noDataBatchBeforeFirstBatchOfRun = false;
+  // Every transformWithState call's output rows in the trace with its grouping key
+  // (QueryOptions::traceOutputRows): the mode_equivalence oracle's runs.
+  bool traceOutputRows = false;
 };
 
 struct CheckFailure {
@@ -83,6 +86,12 @@ struct ScenarioRunResult : RunOutcome {
   // of the plan withheld a no-data batch, docs/oracles.md "Restarts and no-data batches"); empty
   // when they did not.
   std::string judgedAgainstRestartReference;
+  // The scenario's armed crashes (`crash: {at: P}`) that never fired, each at its step. Without a
+  // plan (or under one with no faults) each is also a failure; under a plan with faults,
+  // runScenario settles them (docs/faults.md "A plan's faults and the scenario's own steps").
+  std::vector<CheckFailure> unfiredArmedCrashes;
+  // Why those gave way (the run without the plan's faults fires them); empty when none did.
+  std::string armedCrashesKeptByThePlan;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;

@@ -69,6 +69,13 @@ SourceFactory recordingSource(SourceFactory inner, int index, std::shared_ptr<De
 // Rows without every key column are kept as they are; no keys: the rows as they are.
 std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<std::string>& keys);
 
+// The last row each transformWithState grouping key emitted, read from a trace recorded with
+// QueryOptions::traceOutputRows (its `tws.output` events, in order): one row (operator, key,
+// output) per operator and grouping key that emitted anything, the key and output as JSON text.
+// Keyed by the key the processor was called for, not by an output column (a processor need not
+// emit its key, or may emit a column of that name holding something else).
+std::vector<Row> lastOutputPerGroupingKey(const std::vector<std::string>& trace);
+
 // The reference oracle's two views: the reference function's and the run's.
 struct ReferenceViews {
   std::string name;  // the reference's
