@@ -110,17 +110,22 @@ std::string recordedTimeMode(const std::optional<StateOperatorSchema>& op) {
   return "";
 }
 
-}  // namespace
+// The user's folders, trailing slashes trimmed.
+struct ReplayPaths {
+  std::string checkpoint;
+  std::string landing;
+  std::string sink;  // "" without --sink
+};
 
-Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const CheckpointReplayOptions& o) {
-  const std::string chk = trimSlash(o.checkpoint);
-  const std::string landing = trimSlash(o.landing);
-  const std::string sinkDir = trimSlash(o.sink);
+// Phase 1, the inputs: the folders exist, the checkpoint has offsets and a file source log, the
+// schema parses and the processor is registered.
+Status checkInputs(const Env& real, const CheckpointReplayOptions& o, const ReplayPaths& paths) {
+  const std::string& chk = paths.checkpoint;
   if (chk.empty() || !isDir(real, chk))
     return Status::NotFound(fmt::format("--checkpoint {}: no such folder", o.checkpoint));
-  if (landing.empty() || !isDir(real, landing))
+  if (paths.landing.empty() || !isDir(real, paths.landing))
     return Status::NotFound(fmt::format("--landing {}: no such folder", o.landing));
-  if (!sinkDir.empty() && !isDir(real, sinkDir))
+  if (!paths.sink.empty() && !isDir(real, paths.sink))
     return Status::NotFound(fmt::format("--sink {}: no such folder", o.sink));
   if (!real.fs->exists(chk + "/offsets"))
     return Status::InvalidArgument(fmt::format(
@@ -129,10 +134,15 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     return Status::InvalidArgument(fmt::format(
         "{} has no file source log (sources/0/): replay needs a query that read a file source",
         chk));
-  STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(o.schema));
+  STREAMSIM_RETURN_IF_ERROR(parseSchema(o.schema).status());
   if (auto f = ProcessorRegistry::factory(o.processor); !f.ok()) return f.status();
-  CheckpointReplayResult result;
+  return Status::OK();
+}
 
+// Phase 2, the query's shape: grouping columns and time mode from the checkpoint's operator record,
+// unless given (and then they must agree with it).
+Status resolveQueryShape(const Env& real, const CheckpointReplayOptions& o, const std::string& chk,
+                         const Schema& schema, CheckpointReplayResult& result) {
   // Grouping columns and time mode: the checkpoint's operator record, unless given (and then
   // they must agree with it: a replay reproduces the query that wrote the checkpoint).
   STREAMSIM_ASSIGN_OR_RETURN(std::optional<StateOperatorSchema> op,
@@ -151,7 +161,7 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     result.groupBy = o.groupBy;
   }
   for (const auto& c : result.groupBy)
-    if (schema->indexOf(c) < 0)
+    if (schema.indexOf(c) < 0)
       return Status::InvalidArgument(
           fmt::format("--group-by {}: no such column in --schema {}", c, o.schema));
   const std::string recordedMode = recordedTimeMode(op);
@@ -172,10 +182,18 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     return Status::InvalidArgument(
         fmt::format("--state-store {}: expected memory or rocksdb", o.stateStore));
 
+  return Status::OK();
+}
+
+// Phase 3, the recorded plan: per batch its files, timestamp and watermark; the first batch kept
+// and the first replayed; the one landing folder. Returns the first batch kept.
+Result<BatchReport> readRecordedPlan(const Env& real, const ReplayPaths& paths, CheckpointReplayResult& result,
+                                     CheckpointReport& report, std::vector<std::string>& loggedFiles) {
+  const std::string& chk = paths.checkpoint;
   // The recorded plan: per batch its files, timestamp and watermark.
   std::optional<std::string> sinkArg;
-  if (!sinkDir.empty()) sinkArg = sinkDir;
-  STREAMSIM_ASSIGN_OR_RETURN(CheckpointReport report, inspectCheckpoint(real, chk, sinkArg));
+  if (!paths.sink.empty()) sinkArg = paths.sink;
+  STREAMSIM_ASSIGN_OR_RETURN(report, inspectCheckpoint(real, chk, sinkArg));
   // A plan the inspector cannot read is bad input, named in the user's own files: replaying
   // past it would fail later on the simulated copy, or replay a plan that is not the recorded one.
   for (const Diagnosis& d : report.diagnoses) {
@@ -205,7 +223,6 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
         "a committed batch",
         chk, firstKept->batchId, firstKept->batchId - 1));
   std::set<std::string> landingDirs;
-  std::vector<std::string> loggedFiles;
   for (const BatchReport& b : report.batches) {
     if (!b.hasOffsets || b.batchId < result.firstReplayedBatch) continue;
     ReplayedBatch rb;
@@ -233,11 +250,16 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
         "the source log of {} names files in {} folders ({}); replay supports one landing folder",
         chk, landingDirs.size(), fmt::join(landingDirs, ", ")));
   result.landingPath = landingDirs.empty() ? std::string("/replay/landing") : *landingDirs.begin();
-  // The state store: the one the checkpoint's batches ran on (its state files are in that
-  // store's format) unless given -- and given, it may differ only when the replay starts at
-  // batch 0 and builds all its state itself.
+  return *firstKept;
+}
+
+// Phase 4, the state store: the one the checkpoint's batches ran on (its state files are in that
+// store's format) unless given -- and given, it may differ only when the replay starts at batch 0
+// and builds all its state itself.
+Status chooseStateStore(const Env& real, const CheckpointReplayOptions& o, const std::string& chk,
+                        const BatchReport& firstKept, CheckpointReplayResult& result) {
   STREAMSIM_ASSIGN_OR_RETURN(auto recordedKind,
-                             recordedStateStore(real, fmt::format("{}/offsets/{}", chk, firstKept->batchId)));
+                             recordedStateStore(real, fmt::format("{}/offsets/{}", chk, firstKept.batchId)));
   const std::string recordedStore = recordedKind ? std::string(stateStoreKindName(*recordedKind)) : "";
   if (o.stateStore.empty()) {
     result.stateStore = recordedStore.empty() ? "memory" : recordedStore;
@@ -247,23 +269,26 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
           "--state-store {}: the checkpoint's state was written by the {} store "
           "(offsets/{}: spark.sql.streaming.stateStore.providerClass), and the replay starts from "
           "it at batch {}; leave --state-store out to use it",
-          o.stateStore, recordedStore, firstKept->batchId, result.firstReplayedBatch));
+          o.stateStore, recordedStore, firstKept.batchId, result.firstReplayedBatch));
     result.stateStore = o.stateStore;
   }
 
-  // The simulated world.
-  const TimeMs startMs = result.firstReplayedBatch > 0 ? firstKept->batchTimestampMs.value_or(0)
-                                                       : result.batches.front().batchTimestampMs;
-  sim::VirtualClock clock(startMs);
-  sim::SimFileSystem fs(&clock);
-  sim::SeededIdGenerator ids(0);
-  Env env{&clock, &fs, &ids, nullptr, nullptr};
+  return Status::OK();
+}
 
+// Phase 5, the simulated world: the landing files the source log names, with their sizes and
+// mtimes, and the checkpoint minus commits, offsets and state (metadata and the source logs).
+// Starting after a purged prefix adds the restart point: batch K's offsets and commit and the
+// state as K committed it (store version K+1).
+Status buildSimulatedCheckpoint(const Env& real, const ReplayPaths& paths, const BatchReport& firstKept,
+                                const std::vector<std::string>& loggedFiles,
+                                const CheckpointReplayResult& result, sim::SimFileSystem& fs) {
+  const std::string& chk = paths.checkpoint;
   // Landing files with their sizes and mtimes, at the paths the source log names.
   std::vector<std::string> missing;
   STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(result.landingPath));
   for (const auto& path : loggedFiles) {
-    std::string from = landing + "/" + baseName(path);
+    std::string from = paths.landing + "/" + baseName(path);
     auto st = real.fs->stat(from);
     if (!st.ok() || st->isDir) {
       missing.push_back(from);
@@ -275,7 +300,7 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
   }
   if (!missing.empty())
     return Status::NotFound(fmt::format(
-        "the landing folder lacks {} file(s) the source log of {} names: {}", missing.size(), chk,
+        "the landing folder lacks {} file(s) the source log of {} names: {}", missing.size(), paths.checkpoint,
         fmt::join(missing, ", ")));
 
   // The checkpoint minus commits, offsets and state: metadata and the source logs. Starting
@@ -283,27 +308,37 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
   // as K committed it (store version K+1).
   const std::string simChk = kSimCheckpoint;
   STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk));
-  if (real.fs->exists(chk + "/metadata"))
+  if (real.fs->exists(paths.checkpoint + "/metadata"))
     STREAMSIM_RETURN_IF_ERROR(copyFile(real, chk + "/metadata", fs, simChk + "/metadata"));
   STREAMSIM_RETURN_IF_ERROR(copyTree(real, chk + "/sources", fs, simChk + "/sources"));
   STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/offsets"));
   if (result.firstReplayedBatch > 0) {
-    const int64_t k = firstKept->batchId;
+    const int64_t k = firstKept.batchId;
     STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/commits"));
-    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/offsets/{}", chk, k), fs,
+    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/offsets/{}", paths.checkpoint, k), fs,
                                        fmt::format("{}/offsets/{}", simChk, k)));
-    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/commits/{}", chk, k), fs,
+    STREAMSIM_RETURN_IF_ERROR(copyFile(real, fmt::format("{}/commits/{}", paths.checkpoint, k), fs,
                                        fmt::format("{}/commits/{}", simChk, k)));
-    if (isDir(real, chk + "/state"))
+    if (isDir(real, paths.checkpoint + "/state"))
       // state/ as it stood when version k+1 was the newest: later state files are the replay's
       // to write; schema records and operator metadata are copied whole.
-      STREAMSIM_RETURN_IF_ERROR(copyTree(real, chk + "/state", fs, simChk + "/state",
+      STREAMSIM_RETURN_IF_ERROR(copyTree(real, paths.checkpoint + "/state", fs, simChk + "/state",
                                          [upTo = k + 1](const std::string& name) {
                                            auto v = stateFileVersion(name);
                                            return !v || *v <= upTo;
                                          }));
   }
 
+  return Status::OK();
+}
+
+// Phase 6, the re-run: for each recorded batch N, offsets/N copied in and the query restarted,
+// which re-runs N as a Spark restart does; its rows in and out, timestamp, watermark and output.
+Status replayBatches(const Env& real, const CheckpointReplayOptions& o, const ReplayPaths& paths,
+                     const Schema& schemaIn, TimeMode timeMode, sim::VirtualClock& clock, sim::SimFileSystem& fs,
+                     Env& env, CheckpointReplayResult& result) {
+  const std::string& chk = paths.checkpoint;
+  SchemaPtr schema = std::make_shared<const Schema>(schemaIn);
   STREAMSIM_ASSIGN_OR_RETURN(auto source, makeFileSource(result.landingPath, schema));
   auto sinkData = std::make_shared<MemorySinkData>();
   DataStreamWriter writer = readStream(source)
@@ -356,10 +391,35 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
     }
     if (const auto* rows = sinkData->batch(rb.batchId)) rb.output = *rows;
   }
-  if (!sinkDir.empty()) {
-    STREAMSIM_ASSIGN_OR_RETURN(std::optional<std::string> recorded, readSinkPathRecord(real, chk));
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const CheckpointReplayOptions& o) {
+  const ReplayPaths paths{trimSlash(o.checkpoint), trimSlash(o.landing), trimSlash(o.sink)};
+  STREAMSIM_RETURN_IF_ERROR(checkInputs(real, o, paths));
+  STREAMSIM_ASSIGN_OR_RETURN(SchemaPtr schema, parseSchema(o.schema));
+  CheckpointReplayResult result;
+  STREAMSIM_RETURN_IF_ERROR(resolveQueryShape(real, o, paths.checkpoint, *schema, result));
+  TimeMode timeMode = TimeMode::kNone;
+  STREAMSIM_ASSIGN_OR_RETURN(timeMode, parseTimeMode(result.timeMode));
+  CheckpointReport report;
+  std::vector<std::string> loggedFiles;
+  STREAMSIM_ASSIGN_OR_RETURN(BatchReport firstKept, readRecordedPlan(real, paths, result, report, loggedFiles));
+  STREAMSIM_RETURN_IF_ERROR(chooseStateStore(real, o, paths.checkpoint, firstKept, result));
+  const TimeMs startMs = result.firstReplayedBatch > 0 ? firstKept.batchTimestampMs.value_or(0)
+                                                       : result.batches.front().batchTimestampMs;
+  sim::VirtualClock clock(startMs);
+  sim::SimFileSystem fs(&clock);
+  sim::SeededIdGenerator ids(0);
+  Env env{&clock, &fs, &ids, nullptr, nullptr};
+  STREAMSIM_RETURN_IF_ERROR(buildSimulatedCheckpoint(real, paths, firstKept, loggedFiles, result, fs));
+  STREAMSIM_RETURN_IF_ERROR(replayBatches(real, o, paths, *schema, timeMode, clock, fs, env, result));
+  if (!paths.sink.empty()) {
+    STREAMSIM_ASSIGN_OR_RETURN(std::optional<std::string> recorded, readSinkPathRecord(real, paths.checkpoint));
     STREAMSIM_RETURN_IF_ERROR(
-        detail::compareWithSink(real, sinkDir, trimSlash(recorded.value_or("")), report, result));
+        detail::compareWithSink(real, paths.sink, trimSlash(recorded.value_or("")), report, result));
   }
   return result;
 }
