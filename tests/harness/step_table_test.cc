@@ -3,6 +3,8 @@
 // example parses into that row's alternative under that row's name.
 #include "streamsim/harness/scenario/step_table.h"
 
+#include "streamsim/harness/oracles/scenario_variants.h"
+
 #include <set>
 #include <string>
 #include <variant>
@@ -20,7 +22,12 @@ TEST(StepTable, EveryRowHasANameAParseActionsAndAnExample) {
     EXPECT_NE(k.parse, nullptr) << k.name;
     EXPECT_NE(k.toActions, nullptr) << k.name;
     EXPECT_FALSE(k.example.empty()) << k.name;
+    // Issue 33: the oracles' variants keep a step by its role; a row without one was a step the
+    // variant classification forgot (produce was: batch_split dropped a Kafka scenario's input).
+    EXPECT_NE(k.role, StepRole::kUnset) << k.name << " has no role (data, time, control, check)";
   }
+  EXPECT_EQ(stepKindNamed("produce")->role, StepRole::kData);
+  EXPECT_EQ(stepKindNamed("advance")->role, StepRole::kTime);
 }
 
 TEST(StepTable, OneRowPerAlternativeOfStepVariantInItsOrder) {
@@ -73,4 +80,26 @@ steps:
 }
 
 }  // namespace
+// Bug (issue 33): the one-batch variant of batch_split kept its data steps by a list of step types
+// that had no `produce`, so a Kafka scenario's variant ran with no input at all.
+TEST(StepTable, TheOneBatchVariantKeepsAKafkaScenariosProduceSteps) {
+  auto load = parseScenario(R"(name: kafka
+query:
+  source: {kind: kafka, topic: events, partitions: 1}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - produce: {records: [{value: a}]}
+  - run: available
+  - advance: 1s
+  - produce: {records: [{value: b}]}
+  - expect: {sink: []}
+)", "kafka.yaml");
+  ASSERT_TRUE(load.ok()) << load.errorText();
+  const Scenario one = oneBatchScenario(*load.scenario);
+  std::vector<std::string_view> kinds;
+  for (const Step& s : one.steps) kinds.push_back(s.kindName());
+  EXPECT_EQ(kinds, (std::vector<std::string_view>{"produce", "advance", "produce", "run"}));
+}
+
 }  // namespace streamsim::harness

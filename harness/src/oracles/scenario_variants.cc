@@ -1,5 +1,9 @@
-// Scenario variants for the logic oracles (oracles/scenario_variants.h).
+// Scenario variants for the logic oracles (oracles/scenario_variants.h). Which steps they keep is
+// the step table's role of each step (scenario/step_table.h), so a new data step is kept by
+// declaring it one (it was a list here, and missed `produce`).
 #include "streamsim/harness/oracles/scenario_variants.h"
+
+#include "streamsim/harness/scenario/step_table.h"
 
 #include <type_traits>
 #include <variant>
@@ -8,19 +12,11 @@ namespace streamsim::harness {
 
 namespace {
 
-// 0: not kept; 1: a data step; 2: an advance step.
+// 0: not kept; 1: a data step; 2: a time step (the step table's role of the step).
 int kind(const Step& s) {
-  return std::visit(
-      [](const auto& step) {
-        using T = std::decay_t<decltype(step)>;
-        if constexpr (std::is_same_v<T, AdvanceStep>) return 2;
-        return std::is_same_v<T, PutStep> || std::is_same_v<T, PutPartialStep> ||
-                       std::is_same_v<T, ResendStep> || std::is_same_v<T, TouchStep> ||
-                       std::is_same_v<T, DeleteStep> || std::is_same_v<T, AddRowsStep>
-                   ? 1
-                   : 0;
-      },
-      s.step);
+  const StepKind* k = stepKindOf(s.step.index());
+  if (k == nullptr) return 0;
+  return k->role == StepRole::kData ? 1 : k->role == StepRole::kTime ? 2 : 0;
 }
 
 Scenario cut(const Scenario& scenario, sim::Random* random, std::string* where) {

@@ -56,7 +56,7 @@ constexpr size_t alternative() {
 // A row: the step's typed parse and actions behind the table's variant-wide signatures.
 template <class T, T (*Parse)(ParseContext&, const YAML::Node&, const YAML::Node&),
           void (*ToActions)(StepActions&, const T&, const SourceLocation&)>
-StepKind row(std::string_view name, std::string_view example) {
+StepKind row(std::string_view name, StepRole role, std::string_view example) {
   return StepKind{
       name, alternative<T>(),
       [](ParseContext& pc, const YAML::Node& key, const YAML::Node& value) -> StepVariant {
@@ -65,7 +65,7 @@ StepKind row(std::string_view name, std::string_view example) {
       [](StepActions& a, const StepVariant& step, const SourceLocation& at) {
         ToActions(a, std::get<T>(step), at);
       },
-      example};
+      example, role};
 }
 
 }  // namespace
@@ -74,20 +74,20 @@ StepKind row(std::string_view name, std::string_view example) {
 const std::vector<StepKind>& stepTable() {
   using namespace detail;
   static const std::vector<StepKind> kTable = {
-      row<PutStep, parsePut, putActions>("put", "{path: /landing/a.json, rows: [{id: a}]}"),
+      row<PutStep, parsePut, putActions>("put", StepRole::kData, "{path: /landing/a.json, rows: [{id: a}]}"),
       row<PutPartialStep, parsePutPartial, putPartialActions>(
-          "put_partial", "{path: /landing/b.json, rows: [{id: b}], fraction: 0.5}"),
-      row<ResendStep, parseResend, resendActions>("resend", "{from: /landing/a.json, to: /landing/c.json}"),
-      row<TouchStep, parseTouch, touchActions>("touch", "{path: /landing/a.json, mtime: \"2026-01-01T00:00:00Z\"}"),
-      row<DeleteStep, parseDelete, deleteActions>("delete", "/landing/a.json"),
-      row<AddRowsStep, parseAddRows, addRowsActions>("add_rows", "{source: 1, rows: [{id: a}]}"),
-      row<AdvanceStep, parseAdvance, advanceActions>("advance", "10m"),
-      row<RunStep, parseRun, runActions>("run", "available"),
-      row<CrashStep, parseCrash, crashActions>("crash", "{at: commits.after_write, batch: 0}"),
-      row<RestartStep, parseRestart, restartActions>("restart", "{}"),
-      row<StopStep, parseStop, stopActions>("stop", "{}"),
-      row<ExpectStep, parseExpect, expectActions>("expect", "{sink: []}"),
-      row<ProduceStep, parseProduce, produceActions>("produce", "{topic: t, records: [{value: x}]}"),
+          "put_partial", StepRole::kData, "{path: /landing/b.json, rows: [{id: b}], fraction: 0.5}"),
+      row<ResendStep, parseResend, resendActions>("resend", StepRole::kData, "{from: /landing/a.json, to: /landing/c.json}"),
+      row<TouchStep, parseTouch, touchActions>("touch", StepRole::kData, "{path: /landing/a.json, mtime: \"2026-01-01T00:00:00Z\"}"),
+      row<DeleteStep, parseDelete, deleteActions>("delete", StepRole::kData, "/landing/a.json"),
+      row<AddRowsStep, parseAddRows, addRowsActions>("add_rows", StepRole::kData, "{source: 1, rows: [{id: a}]}"),
+      row<AdvanceStep, parseAdvance, advanceActions>("advance", StepRole::kTime, "10m"),
+      row<RunStep, parseRun, runActions>("run", StepRole::kControl, "available"),
+      row<CrashStep, parseCrash, crashActions>("crash", StepRole::kControl, "{at: commits.after_write, batch: 0}"),
+      row<RestartStep, parseRestart, restartActions>("restart", StepRole::kControl, "{}"),
+      row<StopStep, parseStop, stopActions>("stop", StepRole::kControl, "{}"),
+      row<ExpectStep, parseExpect, expectActions>("expect", StepRole::kCheck, "{sink: []}"),
+      row<ProduceStep, parseProduce, produceActions>("produce", StepRole::kData, "{topic: t, records: [{value: x}]}"),
   };
   return kTable;
 }

@@ -10,8 +10,8 @@
 
 namespace streamsim::harness {
 
-// The scenario with all its input in one batch: its data steps (put, put_partial, resend,
-// touch, delete, add_rows) and its advance steps in order, then one `run: available`; no
+// The scenario with all its input in one batch: its data steps (StepRole::kData: put,
+// put_partial, resend, touch, delete, add_rows, produce) and its advance steps in order, then one `run: available`; no
 // expectations, runs, crashes, restarts or stops.
 Scenario oneBatchScenario(const Scenario& scenario);
 

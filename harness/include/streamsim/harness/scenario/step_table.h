@@ -20,6 +20,16 @@ class ParseContext;  // harness/src/scenario/parse_context.h: the node readers a
 class StepActions;   // harness/src/scenario/step_actions.h: the actions of a run's steps
 }  // namespace detail
 
+// What a step is to the oracles' variants (oracles/scenario_variants.h): a variant that re-cuts the
+// input into batches keeps the data and time steps and drops the others.
+enum class StepRole {
+  kUnset,    // no row may keep it (step_table_test)
+  kData,     // input arrives: put, put_partial, resend, touch, delete, add_rows, produce
+  kTime,     // the virtual clock moves: advance
+  kControl,  // the driver: run, crash, restart, stop
+  kCheck,    // expect
+};
+
 struct StepKind {
   std::string_view name;  // the step's key in a scenario file: put, run, expect, ...
   size_t index = 0;       // its alternative in StepVariant
@@ -33,6 +43,7 @@ struct StepKind {
   // A valid value of the step, for a query with a files source then a memory source
   // (step_table_test parses each one; docs/scenarios.md has the others).
   std::string_view example;
+  StepRole role = StepRole::kUnset;
 };
 
 // Every step, in the order of StepVariant (error messages list the names in this order).
