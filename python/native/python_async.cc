@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "call_guard.h"
 #include "python_processor.h"
 #include "streamsim/tws/async_processor.h"
 
@@ -75,6 +76,19 @@ std::exception_ptr engineError(py::error_already_set& e, Shared& shared) {
     rethrowForEngine(e);
   } catch (...) {
     return std::current_exception();
+  }
+}
+
+// Steps the call's loop (its coroutines run until they all wait) under the per-call limit
+// (call_guard.h): an interrupted step fails the call with the limit's message.
+bool step(CallCtx& ctx) {
+  CallGuard guard(ctx.shared->name, "an async handler", ctx.shared->callLimitMs);
+  try {
+    return ctx.run.get().attr("step")().cast<bool>();
+  } catch (py::error_already_set& e) {
+    if (!guard.interrupted()) throw;
+    ctx.shared->record->lastError = e.value();
+    throw std::runtime_error(guard.message());
   }
 }
 
@@ -145,10 +159,13 @@ void resumePython(CallCtx& ctx, const PyRef& req) {
     py::gil_scoped_acquire gil;
     try {
       req.get().attr("resolve")();
-      ctx.done = ctx.run.get().attr("step")().cast<bool>();
+      ctx.done = step(ctx);
       woken = takeWoken(ctx);
     } catch (py::error_already_set& e) {
       ctx.error = engineError(e, *ctx.shared);
+      ctx.done = true;
+    } catch (const std::runtime_error&) {  // the call limit (step)
+      ctx.error = std::current_exception();
       ctx.done = true;
     }
   }
@@ -241,7 +258,7 @@ Task<> runCall(std::shared_ptr<Shared> shared, Calls& calls, std::function<py::o
     py::gil_scoped_acquire gil;
     try {
       ctx.run = PyRef(start());
-      ctx.done = ctx.run.get().attr("step")().cast<bool>();
+      ctx.done = step(ctx);
       woken = takeWoken(ctx);
     } catch (py::error_already_set& e) {
       std::rethrow_exception(engineError(e, *shared));

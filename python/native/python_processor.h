@@ -44,6 +44,7 @@ struct Shared {
   // interleave, on purpose): the interleaving oracle leaves it alone.
   bool orderDependent = false;
   bool arrowInputs = false;  // PythonFactoryOptions::arrowInputs
+  int64_t callLimitMs = 0;   // PythonFactoryOptions::callLimitMs
   // The form of input rows, their key and initial-state rows: kArrow in a row-mode query, else
   // kPickled (pandas mode builds its frames from the pickled forms; the tester hands rows as given).
   PyForm inputForm(bool pandas) const { return arrowInputs && !pandas ? PyForm::kArrow : PyForm::kPickled; }

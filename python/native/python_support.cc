@@ -1,6 +1,7 @@
 // The embedded-CPython adapter (python_support.h).
 #include "python_support.h"
 #include "build_paths.h"
+#include "call_guard.h"
 #include "python_processor.h"
 
 #include <Python.h>
@@ -77,6 +78,8 @@ Status ensureInterpreter() {
       } catch (py::error_already_set& e) {
         status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
       }
+      // This process embeds Python (the CLI): a processor's crash is reported, not a bare one.
+      installCrashReport();
       // The thread that started the interpreter holds the GIL: let every thread take it.
       PyEval_SaveThread();
       return;
@@ -554,7 +557,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
 
   void init(StatefulProcessorHandle& handle) override {
     py::gil_scoped_acquire gil;
-    call([&] {
+    call("init", [&] {
       py::object instance = shared_->makeInstance();
       driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
                                      shared_->outputNames);
@@ -567,7 +570,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
 
   void handleInputRows(const Row& key, RowRange rows, const TimerValues& tv, Output& out) override {
     py::gil_scoped_acquire gil;
-    emit(call([&] {
+    emit(call("handleInputRows", [&] {
            const bool tuples = PyObject_IsTrue(shared_->inPandas.ptr()) == 1;
            py::list values = input_.build(*shared_, rows, tuples);
            if (!handleInputRows_) handleInputRows_ = driver_.attr("handleInputRows");
@@ -580,7 +583,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void handleExpiredTimer(const Row& key, const TimerValues& tv, const ExpiredTimerInfo& info,
                           Output& out) override {
     py::gil_scoped_acquire gil;
-    emit(call([&] {
+    emit(call("handleExpiredTimer", [&] {
            return driver_.attr("handleExpiredTimer")(rowToTuple(key),
                                                      tv.getCurrentProcessingTimeInMs(),
                                                      tv.getCurrentWatermarkInMs(),
@@ -592,7 +595,7 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void handleInitialState(const Row& key, const Row& state, const TimerValues& tv,
                           Output& out) override {
     py::gil_scoped_acquire gil;
-    emit(call([&] {
+    emit(call("handleInitialState", [&] {
            py::list names;
            std::vector<int> cols;
            visibleColumns(*state.schema(), names, cols);
@@ -608,16 +611,19 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
   void close() override {
     py::gil_scoped_acquire gil;
     if (!driver_) return;
-    call([&] { return driver_.attr("close")(); });
+    call("close", [&] { return driver_.attr("close")(); });
   }
 
  private:
+  // One call of the processor's code, under its per-call limit (call_guard.h).
   template <class F>
-  py::object call(F&& f) {
+  py::object call(const char* method, F&& f) {
+    CallGuard guard(shared_->name, method, shared_->callLimitMs);
     try {
       return f();
     } catch (py::error_already_set& e) {
       shared_->record->lastError = e.value();
+      if (guard.interrupted()) throw std::runtime_error(guard.message());
       rethrowForEngine(e);
     }
   }
@@ -649,6 +655,7 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                                   : options.pandasMode;
   shared->hidden = options.hiddenColumns;
   shared->arrowInputs = options.arrowInputs;
+  shared->callLimitMs = options.callLimitMs;
   shared->guard = options.guard;
   shared->loaded = options.loaded;
   shared->makeInstance = std::move(options.makeInstance);
@@ -727,6 +734,7 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
   o.inPandas = spec.inPandas;
   o.hiddenColumns = spec.hiddenColumns;
   o.arrowInputs = true;  // a query's run: the rows come as PySpark's worker reads them from Arrow
+  o.callLimitMs = spec.callLimitMs;
   o.guard = loaded.attr("guard");
   o.loaded = loaded;
   py::object cls = loaded.attr("cls");

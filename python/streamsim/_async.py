@@ -428,12 +428,12 @@ class CallRun:
     def step(self) -> bool:
         guard = self.driver.guard
         if guard is not None:
-            guard.active = True
+            guard.enter()
         try:
             self.loop.run_ready(self)
         finally:
             if guard is not None:
-                guard.active = False
+                guard.leave()
         return self.main.done()
 
     def take_requests(self) -> List[_Request]:

@@ -1,7 +1,7 @@
 """How streamsim's engine calls a Python StatefulProcessor (used by the C++ adapter, python/native).
 
-``load(path, class_name)`` executes a processor file in a module of its own whose imports of
-``time`` and ``datetime`` are guarded: a handler that reads the wall clock is reported (file:line)
+``load(path, class_name)`` executes a processor file in a module of its own whose imports of the
+wall clock and of randomness are guarded (WallClockGuard): a handler that reads them is reported (file:line)
 instead of silently making a batch's re-run differ. ``Driver`` wraps one processor instance (one
 per partition task, as Spark unpickles one per task) and turns rows, keys and outputs into plain
 tuples for the engine.
@@ -12,6 +12,7 @@ import datetime as _datetime
 import itertools
 import os
 import sys
+import threading
 import time as _time
 import traceback
 import types
@@ -40,85 +41,269 @@ class RuleViolation(Exception):
         self._streamsim_rule = rule
 
 
-def _caller() -> str:
-    f = sys._getframe(2)
+def _caller(depth: int = 2) -> str:
+    f = sys._getframe(depth)
     return f"{f.f_code.co_filename}:{f.f_lineno} in {f.f_code.co_name}"
 
 
 class WallClockGuard:
-    """Proxies of ``time`` and ``datetime`` for one processor module; while ``active`` (a handler
-    runs) every wall-clock read is recorded with the caller's file:line."""
+    """Proxies of the modules that read the wall clock or draw randomness, for one processor
+    module's own imports; while ``active`` (a handler runs) every such read is recorded with the
+    caller's file:line and fails the call (``check``):
+
+    - the wall clock (WALL_CLOCK_READ): ``time``, ``datetime``, pandas' ``Timestamp.now()`` /
+      ``utcnow()`` / ``today()`` / ``Timestamp("now")`` / ``to_datetime("now")``;
+    - randomness (NONDETERMINISTIC_READ): the module-level functions of ``random`` and
+      ``numpy.random`` (the shared global generators; allowed when the processor class says
+      ``seededRandom = True``: it seeds them itself), and what no seed makes repeatable:
+      ``uuid.uuid1()`` / ``uuid4()``, ``os.urandom()`` / ``os.getrandom()``, ``secrets``,
+      ``numpy.random.default_rng()`` without a seed.
+
+    A generator of the processor's own (``random.Random(seed)``, ``numpy.random.default_rng(seed)``)
+    is never reported."""
 
     def __init__(self) -> None:
         self.active = False
-        self.reads: List[str] = []
+        self.seeded_random = False  # the processor class's `seededRandom = True`
+        self.reads: List[Tuple[str, str]] = []  # (kind: clock | random | entropy, what at where)
+        self._proxies: dict = {}
+
+    def enter(self) -> None:
+        """A call of the processor's code starts on this thread (a handler, init, close, the
+        file's import)."""
+        self.active = True
+        _current.guard = self
+
+    def leave(self) -> None:
+        self.active = False
+        _current.guard = None
+
+    def _note(self, kind: str, what: str) -> None:
+        if self.active and not (kind == "random" and self.seeded_random):
+            self.reads.append((kind, f"{what} at {_caller(3)}"))
+
+    def _watch(self, fn: Any, name: str, kind: str, only_without_args: bool = False,
+               when: Any = None) -> Any:
         guard = self
 
-        def watch(fn: Any, name: str, only_without_args: bool = False) -> Any:
-            def guarded(*args: Any, **kwargs: Any) -> Any:
-                if guard.active and not (only_without_args and (args or kwargs)):
-                    guard.reads.append(f"{name} at {_caller()}")
-                return fn(*args, **kwargs)
-            guarded.__name__ = getattr(fn, "__name__", name)
-            return guarded
+        def guarded(*args: Any, **kwargs: Any) -> Any:
+            if guard.active and not (only_without_args and (args or kwargs)) and \
+                    (when is None or when(*args, **kwargs)):
+                guard._note(kind, name)
+            return fn(*args, **kwargs)
+        guarded.__name__ = getattr(fn, "__name__", name)
+        guarded.__doc__ = getattr(fn, "__doc__", None)
+        return guarded
 
-        tm = types.ModuleType("time")
-        tm.__dict__.update({k: getattr(_time, k) for k in dir(_time) if not k.startswith("__")})
+    @staticmethod
+    def _copy(module: Any) -> Any:
+        proxy = types.ModuleType(module.__name__)
+        proxy.__dict__.update({k: v for k, v in module.__dict__.items()
+                               if not k.startswith("__") or k in ("__file__", "__path__", "__version__")})
+        return proxy
+
+    def _time(self) -> Any:
+        tm = self._copy(_time)
         for n in ("time", "time_ns", "monotonic", "monotonic_ns", "perf_counter", "perf_counter_ns"):
-            setattr(tm, n, watch(getattr(_time, n), f"time.{n}()"))
+            setattr(tm, n, self._watch(getattr(_time, n), f"time.{n}()", "clock"))
         for n in ("localtime", "gmtime", "ctime", "asctime"):
-            setattr(tm, n, watch(getattr(_time, n), f"time.{n}()", only_without_args=True))
-        self.time = tm
+            setattr(tm, n, self._watch(getattr(_time, n), f"time.{n}()", "clock", only_without_args=True))
+        return tm
+
+    def _datetime(self) -> Any:
+        guard = self
 
         class datetime(_datetime.datetime):
             @classmethod
             def now(cls, tz: Any = None) -> Any:
-                if guard.active:
-                    guard.reads.append(f"datetime.now() at {_caller()}")
+                guard._note("clock", "datetime.now()")
                 return _datetime.datetime.now(tz)
 
             @classmethod
             def utcnow(cls) -> Any:
-                if guard.active:
-                    guard.reads.append(f"datetime.utcnow() at {_caller()}")
+                guard._note("clock", "datetime.utcnow()")
                 return _datetime.datetime.utcnow()
 
             @classmethod
             def today(cls) -> Any:
-                if guard.active:
-                    guard.reads.append(f"datetime.today() at {_caller()}")
+                guard._note("clock", "datetime.today()")
                 return _datetime.datetime.today()
 
         class date(_datetime.date):
             @classmethod
             def today(cls) -> Any:
-                if guard.active:
-                    guard.reads.append(f"date.today() at {_caller()}")
+                guard._note("clock", "date.today()")
                 return _datetime.date.today()
 
-        dm = types.ModuleType("datetime")
-        dm.__dict__.update({k: getattr(_datetime, k) for k in dir(_datetime) if not k.startswith("__")})
+        dm = self._copy(_datetime)
         dm.datetime, dm.date = datetime, date
-        self.datetime = dm
+        return dm
+
+    def _random(self) -> Any:
+        import random
+        rm = self._copy(random)
+        inst = getattr(random, "_inst", None)
+        for n, f in random.__dict__.items():
+            if getattr(f, "__self__", None) is inst and n not in ("seed", "getstate", "setstate"):
+                setattr(rm, n, self._watch(f, f"random.{n}()", "random"))
+        return rm
+
+    def _entropy(self, module: Any, names: Sequence[str]) -> Any:
+        proxy = self._copy(module)
+        for n in names:
+            if hasattr(module, n):
+                setattr(proxy, n, self._watch(getattr(module, n), f"{module.__name__}.{n}()", "entropy"))
+        return proxy
+
+    def _numpy_random(self, npr: Any) -> Any:
+        proxy = self._copy(npr)
+        shared = getattr(getattr(npr, "mtrand", None), "_rand", None)
+        for n, f in npr.__dict__.items():
+            if shared is not None and getattr(f, "__self__", None) is shared and \
+                    n not in ("seed", "get_state", "set_state"):
+                setattr(proxy, n, self._watch(f, f"numpy.random.{n}()", "random"))
+        if hasattr(npr, "default_rng"):
+            proxy.default_rng = self._watch(npr.default_rng, "numpy.random.default_rng() without a seed",
+                                            "entropy", when=lambda *a, **k: (a[0] if a else k.get("seed")) is None)
+        return proxy
+
+    def _numpy(self) -> Any:
+        import numpy
+        proxy = self._copy(numpy)
+        proxy.random = self._proxy("numpy.random", numpy.random)
+        return proxy
+
+    def _pandas(self) -> Any:
+        import pandas
+        guard = self
+        proxy = self._copy(pandas)
+        real = pandas.Timestamp
+        now_words = ("now", "today")
+
+        class _AnyTimestamp(type):
+            def __instancecheck__(cls, obj: Any) -> bool:
+                return isinstance(obj, real)
+
+            def __subclasscheck__(cls, sub: Any) -> bool:
+                return issubclass(sub, real)
+
+        try:
+            class Timestamp(real, metaclass=_AnyTimestamp):  # type: ignore[misc]
+                def __new__(cls, *args: Any, **kwargs: Any) -> Any:
+                    if args and isinstance(args[0], str) and args[0].strip().lower() in now_words:
+                        guard._note("clock", f"pandas.Timestamp({args[0]!r})")
+                    return real(*args, **kwargs)
+
+                @classmethod
+                def now(cls, tz: Any = None) -> Any:
+                    guard._note("clock", "pandas.Timestamp.now()")
+                    return real.now(tz)
+
+                @classmethod
+                def utcnow(cls) -> Any:
+                    guard._note("clock", "pandas.Timestamp.utcnow()")
+                    return real.utcnow()
+
+                @classmethod
+                def today(cls, tz: Any = None) -> Any:
+                    guard._note("clock", "pandas.Timestamp.today()")
+                    return real.today(tz)
+            Timestamp.__name__ = Timestamp.__qualname__ = "Timestamp"
+            proxy.Timestamp = Timestamp
+        except TypeError:  # a pandas whose Timestamp cannot be subclassed: its clock goes unseen
+            pass
+        proxy.to_datetime = self._watch(
+            pandas.to_datetime, "pandas.to_datetime('now')", "clock",
+            when=lambda *a, **k: bool(a) and isinstance(a[0], str) and a[0].strip().lower() in now_words)
+        return proxy
+
+    def _proxy(self, name: str, module: Any) -> Any:
+        if name not in self._proxies:
+            build = {
+                "time": self._time, "datetime": self._datetime, "random": self._random,
+                "uuid": lambda: self._entropy(module, ("uuid1", "uuid4")),
+                "os": lambda: self._entropy(module, ("urandom", "getrandom")),
+                "secrets": lambda: self._entropy(module, ("token_bytes", "token_hex", "token_urlsafe",
+                                                          "choice", "randbelow", "randbits")),
+                "numpy": self._numpy, "numpy.random": lambda: self._numpy_random(module),
+                "pandas": self._pandas,
+            }.get(name)
+            self._proxies[name] = build() if build is not None else module
+        return self._proxies[name]
+
+    @property
+    def time(self) -> Any:
+        return self._proxy("time", _time)
+
+    @property
+    def datetime(self) -> Any:
+        return self._proxy("datetime", _datetime)
 
     def import_(self, name: str, globals: Any = None, locals: Any = None, fromlist: Any = (),
                 level: int = 0) -> Any:
         module = builtins.__import__(name, globals, locals, fromlist, level)
-        if level == 0 and name == "time":
-            return self.time
-        if level == 0 and name == "datetime":
-            return self.datetime
-        return module
+        if level != 0:
+            return module
+        # `import a.b` gives `a` (its `b` read from it); `from a.b import c` gives `a.b`.
+        target = name if fromlist else name.partition(".")[0]
+        return self._proxy(target, module) if target in _GUARDED else module
 
     def check(self, method: str) -> None:
         if not self.reads:
             return
         reads, self.reads = self.reads, []
+        exits = [what for kind, what in reads if kind == "exit"]
+        if exits:
+            raise RuleViolation(
+                "PROCESS_EXIT",
+                f"{method} tried to end the process: {'; '.join(exits)}. In Spark the Python worker "
+                "would die and the task fail; a handler ends by returning (or raising)")
+        clock = [what for kind, what in reads if kind == "clock"]
+        if clock:
+            raise RuleViolation(
+                "WALL_CLOCK_READ",
+                f"{method} read the wall clock: {'; '.join(clock)}. A re-run of the batch (after a "
+                "failure or restart) would see another time; use timerValues."
+                "getCurrentProcessingTimeInMs() / getCurrentWatermarkInMs() instead")
         raise RuleViolation(
-            "WALL_CLOCK_READ",
-            f"{method} read the wall clock: {'; '.join(reads)}. A re-run of the batch (after a "
-            "failure or restart) would see another time; use timerValues."
-            "getCurrentProcessingTimeInMs() / getCurrentWatermarkInMs() instead")
+            "NONDETERMINISTIC_READ",
+            f"{method} drew randomness: {'; '.join(what for _, what in reads)}. A re-run of the "
+            "batch (after a failure or restart) would draw other values, and the sink would hold "
+            "both; derive them from the key and timerValues, or draw from a generator of the "
+            "processor's own seeded with them (random.Random(seed), numpy.random.default_rng(seed)). "
+            "A processor that seeds the module-level random / numpy.random generators itself says "
+            "so with the class attribute `seededRandom = True`")
+
+
+# The guard of the processor call running on this thread (WallClockGuard.enter), if any.
+_current = threading.local()
+
+
+def _intercept_exit(name: str, real: Any) -> Any:
+    """os._exit / os.abort that, called from a processor's code, raise instead of ending the
+    process (and the run with it, as exit 0 with nothing checked): the call fails with
+    PROCESS_EXIT. Elsewhere (streamsim itself, a user's own tests) they are the real ones."""
+    def intercepted(*args: Any, **kwargs: Any) -> Any:
+        guard = getattr(_current, "guard", None)
+        if guard is None or not guard.active:
+            return real(*args, **kwargs)
+        call = f"os.{name}({', '.join(repr(a) for a in args)})"
+        guard.reads.append(("exit", f"{call} at {_caller(2)}"))
+        raise RuleViolation("PROCESS_EXIT", f"{call} called: a processor must not end the process (in "
+                            "Spark its Python worker would die and the task fail)")
+    intercepted.__name__ = name
+    intercepted._streamsim_real = real  # type: ignore[attr-defined]
+    return intercepted
+
+
+for _name in ("_exit", "abort"):
+    if not hasattr(getattr(os, _name), "_streamsim_real"):
+        setattr(os, _name, _intercept_exit(_name, getattr(os, _name)))
+
+
+# The modules whose imports by a processor file are guarded (WallClockGuard).
+_GUARDED = frozenset(("time", "datetime", "random", "uuid", "os", "secrets", "numpy", "numpy.random",
+                      "pandas"))
 
 
 class Loaded:
@@ -141,11 +326,16 @@ class Loaded:
         module.__file__ = self.path
         module.__dict__["__builtins__"] = dict(builtins.__dict__, __import__=self.guard.import_)
         sys.modules[self.module_name] = module
+        self.guard.enter()
         try:
             exec(code, module.__dict__)
         except BaseException:
             del sys.modules[self.module_name]
             raise
+        finally:
+            self.guard.leave()
+            self.guard.reads = [r for r in self.guard.reads if r[0] == "exit"]  # the import's own reads
+        self.guard.check(f"the import of {self.path}")
         self.module = module
         cls = module.__dict__.get(class_name)
         if not isinstance(cls, type):
@@ -155,6 +345,7 @@ class Loaded:
             raise LookupError(f"{path} defines no class '{class_name}' (its processor classes: "
                               f"{', '.join(found) or 'none'})")
         self.cls = cls
+        self.guard.seeded_random = bool(getattr(cls, "seededRandom", False))
 
     def unload(self) -> None:
         sys.modules.pop(self.module_name, None)
@@ -197,13 +388,13 @@ class Driver:
     def _run(self, method: str, fn: Any, *args: Any) -> List[Tuple[Any, Tuple[Any, ...]]]:
         guard = self.guard
         if guard is not None:
-            guard.active = True
+            guard.enter()
         try:
             result = fn(*args)
             out = self._collect(result) if result is not None else []
         finally:
             if guard is not None:
-                guard.active = False
+                guard.leave()
         if guard is not None:
             guard.check(method)
         return out

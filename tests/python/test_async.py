@@ -27,8 +27,9 @@ def test_every_awaited_operation_on_both_stores(store):
     assert row.log == (
         "v.exists=False; v.get=None; v.exists=True v.get=(5,); v.exists=False; "
         "l.exists=False; l.get=1,2,3,4,5; l.exists=False; "
-        "m.getValue=(1,) m.containsKey=False; m.iterator=a:1,b:2; m.keys=a,b; m.values=1,2; "
-        "gather=[(1,), (2,)]; m.keys=b; m.exists=False; timers=2000")
+        # MapState.getValue is the named Row (as the sync API: PySpark's MapStateClient.get_value).
+        "m.getValue=Row(n=1) m.containsKey=False; m.iterator=a:1,b:2; m.keys=a,b; m.values=1,2; "
+        "gather=[Row(n=1), Row(n=2)]; m.keys=b; m.exists=False; timers=2000")
     assert tester.listTimers("k") == [2000]
     assert tester.advanceProcessingTime(2000) == [Row(key="k", log="timer 2000")]
     assert tester.listTimers("k") == []

@@ -202,6 +202,10 @@ void parsePythonProcessor(ParseContext& pc, const YAML::Node& t, const YAML::Nod
   }
   if (auto o = t["outputStructType"]; o) op.outputStructType = pc.str(o, "outputStructType");
   if (auto i = t["inPandas"]; i) op.inPandas = i.IsScalar() && i.as<std::string>() == "true";
+  if (auto l = t["callLimit"]; l) {
+    op.pythonCallLimitMs = pc.duration(l, "callLimit");
+    if (op.pythonCallLimitMs <= 0) pc.error(l, "callLimit must be a positive duration (e.g. 30s)");
+  }
   op.processor = "python:" + file + ":" + op.pythonClass;
 }
 
@@ -212,7 +216,7 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   if (!pc.expectMap(t, "transformWithState")) return op;
   pc.checkKeys(t, "transformWithState",
                {"processor", "outputMode", "timeMode", "eventTimeColumn", "initialState", "ttl",
-                "params", "python", "class", "outputStructType", "inPandas"});
+                "params", "python", "class", "outputStructType", "inPandas", "callLimit"});
   if (auto py = t["python"]; py) {
     parsePythonProcessor(pc, t, py, op);
   } else if (auto p = t["processor"]; p) {
@@ -392,7 +396,8 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
     if (!t->pythonFile.empty()) {
       STREAMSIM_ASSIGN_OR_RETURN(
           s.processorFactory,
-          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}}));
+          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
+                                               t->pythonCallLimitMs}));
     } else {
       STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
                                  ProcessorRegistry::factory(t->processor, t->params));

@@ -71,7 +71,8 @@ bool orderDependent(const Scenario& sc) {
     if (t == nullptr) continue;
     std::unique_ptr<StatefulProcessor> p;
     if (!t->pythonFile.empty()) {  // a Python class says so with `orderDependent = True`
-      auto f = loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {}});
+      auto f = loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
+                                    t->pythonCallLimitMs});
       if (f.ok()) p = (*f)();
     } else if (auto r = ProcessorRegistry::create(t->processor); r.ok()) {
       p = std::move(*r);

@@ -4,6 +4,7 @@
 // loader during static initialisation. Reading the hook is safe from several threads.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,9 @@ struct PythonProcessorSpec {
   bool inPandas = false;        // transformWithStateInPandas: rows and output as DataFrames
   // Input columns the processor does not see (the tester's synthetic key column).
   std::vector<std::string> hiddenColumns;
+  // The longest one call of the processor's code may run (wall clock, ms; 0: the default, 60 s):
+  // past it the call is interrupted and fails its task (`callLimit:`, docs/python.md).
+  int64_t callLimitMs = 0;
 };
 
 using PythonProcessorLoader = Result<ProcessorFactory> (*)(const PythonProcessorSpec&);

@@ -108,6 +108,7 @@ struct TransformWithStateOp {
   std::string pythonClass;
   std::string outputStructType;
   bool inPandas = false;
+  int64_t pythonCallLimitMs = 0;  // `callLimit:` (PythonProcessorSpec::callLimitMs; 0: the default)
 };
 
 // `join: {static: {schema, rows}, on: [cols], how: inner}`: a stream–static join

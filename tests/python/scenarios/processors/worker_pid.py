@@ -1,9 +1,11 @@
 """A row counter that also writes the id of the process it runs in (os.getpid()) to the file
 named by $STREAMSIM_TEST_PID_FILE when that is set: how test_parallel_sweeps.py sees which
 process ran a sweep's seeds. Its output does not depend on it. With $STREAMSIM_TEST_EXIT_IN_INIT
-set, init ends the process (os._exit): a sweep worker that dies."""
+set, init kills its process (SIGKILL: os._exit from a processor is intercepted and fails the call
+instead, docs/python.md): a sweep worker that dies."""
 
 import os
+import signal
 
 from pyspark.sql import Row
 from pyspark.sql.streaming import StatefulProcessor
@@ -12,7 +14,7 @@ from pyspark.sql.streaming import StatefulProcessor
 class PidRecordingCounter(StatefulProcessor):
     def init(self, handle):
         if os.environ.get("STREAMSIM_TEST_EXIT_IN_INIT"):
-            os._exit(3)
+            os.kill(os.getpid(), signal.SIGKILL)
         path = os.environ.get("STREAMSIM_TEST_PID_FILE")
         if path:
             with open(path, "a", encoding="utf-8") as f:
