@@ -98,6 +98,12 @@ oracles: [determinism]
     # The read itself is reported first, with its file:line (issue 40 item 6: uuid is guarded like
     # the wall clock); the determinism oracle's row comparison is Oracles.DeterminismComparesSink...
     assert "drew randomness: uuid.uuid4() at " + TRAPS in r["output"], r["output"]
+    # A processor that opts out of that guard (it says it seeds the generator itself) but seeds it
+    # from the system's entropy is caught by the determinism oracle: its two runs wrote other rows.
+    scenario.write_text(body.replace("CLASS", "ReseededRandomIdProcessor"))
+    r = streamsim.run(str(scenario))
+    assert not r["passed"], r["output"]
+    assert "determinism" in r["output"] and "wrote other rows to the sink" in r["output"], r["output"]
     # Its correct twin (the same rows without the random id) passes.
     scenario.write_text(body.replace("CLASS", "CountProcessor").replace(", row_id string", ""))
     r = streamsim.run(str(scenario))

@@ -1,6 +1,7 @@
 # Processors that fall into the traps the seed documents warn about (for the scenarios and tests
 # that show streamsim catching them), next to a correct one.
 import time
+import random
 import uuid
 from datetime import datetime
 
@@ -74,3 +75,20 @@ class UuidRowIdProcessor(StatefulProcessor):
         n = (self.count.get() or (0,))[0] + sum(1 for _ in rows)
         self.count.update((n,))
         yield Row(key=key[0], count=n, row_id=str(uuid.uuid4()))
+
+
+class ReseededRandomIdProcessor(StatefulProcessor):
+    """Wrong: says it seeds the module-level generator itself (``seededRandom = True``), but seeds
+    it from the system's entropy, so its ids differ on every run: the determinism oracle finds it
+    by the rows it wrote."""
+
+    seededRandom = True
+
+    def init(self, handle):
+        self.count = handle.getValueState("count", "count long")
+        random.seed()  # no seed given: the system's entropy
+
+    def handleInputRows(self, key, rows, timerValues):
+        n = (self.count.get() or (0,))[0] + sum(1 for _ in rows)
+        self.count.update((n,))
+        yield Row(key=key[0], count=n, row_id=str(random.getrandbits(64)))
