@@ -119,7 +119,7 @@ TEST(ExprJson, ToJsonAndGetJsonObject) {
             "{\"a\":1,\"c\":[1,2]}");
   EXPECT_EQ(evalOne("to_json(map('k', 1.5D))").asString(), "{\"k\":1.5}");
   EXPECT_EQ(evalOne("to_json(named_struct('t', TIMESTAMP '2026-01-01 00:00:00Z'))", zone("+01:00")).asString(),
-            "{\"t\":\"2026-01-01T01:00:00+01:00\"}");
+            "{\"t\":\"2026-01-01T01:00:00.000+01:00\"}");
   EXPECT_EQ(conditionOf("to_json(1)"), "DATATYPE_MISMATCH.INVALID_JSON_SCHEMA");
   EXPECT_EQ(evalOne("get_json_object('{\"a\": {\"b\": [10, {\"c\": \"x\"}]}}', '$.a.b[1].c')").asString(), "x");
   EXPECT_EQ(evalOne("get_json_object('{\"a\": {\"b\": [10, 20]}}', '$.a.b')").asString(), "[10,20]");

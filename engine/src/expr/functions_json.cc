@@ -2,7 +2,7 @@
 // DDL schema, options mode PERMISSIVE / FAILFAST and columnNameOfCorruptRecord; PERMISSIVE gives
 // a struct of nulls for a malformed record, FAILFAST MALFORMED_RECORD_IN_PARSING; DROPMALFORMED is
 // PARSE_MODE_UNSUPPORTED), to_json (StructsToJson: nulls omitted in structs, timestamps as
-// yyyy-MM-dd'T'HH:mm:ss.SSSXXX in the session zone), get_json_object (GetJsonObject: $.a.b[0]
+// yyyy-MM-dd'T'HH:mm:ss.SSSXXX in the session zone, FileSourceOptions.commonTimestampFormat), get_json_object (GetJsonObject: $.a.b[0]
 // paths; strings unquoted, objects and arrays as compact JSON, anything invalid null).
 // from_json reads values as the JSON file source does (io/json_rows.h: the same record parser).
 #include <nlohmann/json.hpp>
@@ -104,9 +104,12 @@ void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset)
     case Type::kDouble: detail::appendJsonDouble(out, v.asDouble()); return;
     case Type::kString: detail::appendJsonString(out, v.asString()); return;
     case Type::kTimestamp: {
-      // JSONOptions' default timestampFormat yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX].
-      std::string t = formatTimestampSpark(v.asLong(), offset);
+      // JSONOptions' default timestampFormat yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]: the optional
+      // sections are written (the fields exist), so milliseconds always, "Z" for a zero offset.
+      TimeMs ms = v.asLong();
+      std::string t = formatTimestampSpark(ms - (((ms % 1000) + 1000) % 1000), offset);
       t[10] = 'T';
+      t += fmt::format(".{:03}", ((ms % 1000) + 1000) % 1000);
       int a = offset < 0 ? -offset : offset;
       t += offset == 0 ? "Z" : fmt::format("{}{:02}:{:02}", offset < 0 ? '-' : '+', a / 3600, (a / 60) % 60);
       detail::appendJsonString(out, t);
