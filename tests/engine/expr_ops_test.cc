@@ -6,6 +6,7 @@
 
 #include "streamsim/expr/functions.h"
 #include "streamsim/ops/expr_ops.h"
+#include "streamsim/query.h"
 
 namespace streamsim {
 namespace {
@@ -136,6 +137,26 @@ TEST(ExprOps, ProjectedFieldsGiveTheOutputSchemaStatically) {
   ASSERT_FALSE(f.ok());
   EXPECT_EQ(idx, 1);
   EXPECT_EQ(pos, 6);
+}
+
+}  // namespace
+}  // namespace streamsim
+
+namespace streamsim {
+namespace {
+
+// The C++ example of docs/scenarios.md "Expressions", built as written (one operator per call).
+TEST(ExprOps, TheDocumentedDataFrameExampleBuilds) {
+  using namespace functions;  // NOLINT: as the example reads
+  auto df = readStream(SourceFactory{})
+                .select({from_json(col("value"), "id STRING, qty INT, price DOUBLE").alias("e")})
+                .selectExpr({"e.*"})
+                .withColumn("amount", col("qty") * col("price"))
+                .where(col("amount") > lit(0.0))
+                .drop({"price"});
+  EXPECT_EQ(df.operators().size(), 5u);
+  auto op = df.operators()[3]();
+  EXPECT_EQ(op->name().rfind("where((amount > ", 0), 0u) << op->name();
 }
 
 }  // namespace
