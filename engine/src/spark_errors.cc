@@ -2,7 +2,6 @@
 // messages (a sub-condition's message follows its parent's, as Spark renders them).
 #include "streamsim/spark_errors.h"
 
-#include <array>
 #include <utility>
 
 #include <fmt/format.h>
@@ -10,7 +9,7 @@
 namespace streamsim {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kTemplates = {{
+constexpr std::pair<std::string_view, std::string_view> kTemplates[] = {
     {"EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
      "The event time <eventName> has the invalid type <eventType>, but expected \"TIMESTAMP\"."},
     {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",
@@ -73,12 +72,89 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 21> kTemplat
      "stateful operators downstream in the execution pipeline. Please correct the operator logic "
      "to emit rows after current global watermark value."},
     {"INTERNAL_ERROR_TWS", "<message>"},
+    // Expressions (engine/src/expr).
+    {"UNRESOLVED_COLUMN.WITH_SUGGESTION",
+     "A column, variable, or function parameter with name <objectName> cannot be resolved. Did you "
+     "mean one of the following? [<proposal>]."},
+    {"UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
+     "A column, variable, or function parameter with name <objectName> cannot be resolved."},
+    {"AMBIGUOUS_REFERENCE", "Reference <name> is ambiguous, could be: <referenceNames>."},
+    {"UNRESOLVED_ROUTINE", "Cannot resolve routine <routineName> on search path <searchPath>."},
+    {"PARSE_SYNTAX_ERROR", "Syntax error at or near <error><hint>."},
+    {"PARSE_EMPTY_STATEMENT", "Syntax error, unexpected empty statement."},
+    {"FIELD_NOT_FOUND", "No such struct field <fieldName> in <fields>."},
+    {"CAST_INVALID_INPUT",
+     "The value <expression> of the type <sourceType> cannot be cast to <targetType> because it is "
+     "malformed. Correct the value as per the syntax, or change its target type. Use `try_cast` to "
+     "tolerate malformed input and return NULL instead."},
+    {"CAST_OVERFLOW",
+     "The value <value> of the type <sourceType> cannot be cast to <targetType> due to an overflow. "
+     "Use `try_cast` to tolerate overflow and return NULL instead."},
+    {"DIVIDE_BY_ZERO",
+     "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL instead. If "
+     "necessary set <config> to \"false\" to bypass this error."},
+    {"ARITHMETIC_OVERFLOW",
+     "<message>.<alternative> If necessary set <config> to \"false\" to bypass this error."},
+    {"INVALID_ARRAY_INDEX",
+     "The index <indexValue> is out of bounds. The array has <arraySize> elements. Use the SQL "
+     "function `get()` to tolerate accessing element at invalid index and return NULL instead."},
+    {"INVALID_ARRAY_INDEX_IN_ELEMENT_AT",
+     "The index <indexValue> is out of bounds. The array has <arraySize> elements. Use "
+     "`try_element_at` to tolerate accessing element at invalid index and return NULL instead."},
+    {"INVALID_INDEX_OF_ZERO",
+     "The index 0 is invalid. An index shall be either < 0 or > 0 (the first element has index 1)."},
+    {"CANNOT_PARSE_TIMESTAMP", "<message>. Use <func> to tolerate invalid input string and return NULL instead."},
+    {"MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+     "Malformed records are detected in record parsing: <badRecord>. Parse Mode: <failFastMode>. To "
+     "process malformed records as null result, try setting the option 'mode' as 'PERMISSIVE'. "},
+    {"PARSE_MODE_UNSUPPORTED",
+     "The function <funcName> doesn't support the <mode> mode. Acceptable modes are PERMISSIVE and "
+     "FAILFAST."},
+    {"DUPLICATED_MAP_KEY",
+     "Duplicate map key <key> was found, please check the input data. If you want to remove the "
+     "duplicated keys, you can set <mapKeyDedupPolicy> to \"LAST_WIN\" so that the key inserted at "
+     "last takes precedence."},
+    {"INVALID_TYPED_LITERAL", "The value of the typed literal <valueType> is invalid: <value>."},
+    {"INVALID_CONF_VALUE.TIME_ZONE",
+     "The value '<confValue>' in the config \"<confName>\" is invalid. Cannot resolve the given "
+     "timezone."},
+    {"WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+     "The <functionName> requires <expectedNum> parameters but the actual number is <actualNum>. "
+     "Please, refer to '<docroot>/sql-ref-functions.html' for a fix."},
+    {"UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS",
+     "The generator is not supported: nested in expressions <expression>."},
+    {"UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+     "The generator is not supported: only one generator allowed per SELECT clause but found <num>: "
+     "<generators>."},
+    {"DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES",
+     "Cannot resolve <sqlExpr> due to data type mismatch: the left and right operands of the binary "
+     "operator have incompatible types (<left> and <right>)."},
+    {"DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE",
+     "Cannot resolve <sqlExpr> due to data type mismatch: the binary operator requires the input type "
+     "<inputType>, not <actualDataType>."},
+    {"DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
+     "Cannot resolve <sqlExpr> due to data type mismatch: cannot cast <srcType> to <targetType>."},
+    {"DATATYPE_MISMATCH.DATA_DIFF_TYPES",
+     "Cannot resolve <sqlExpr> due to data type mismatch: Input to <functionName> should all be the "
+     "same type, but it's <dataType>."},
+    {"DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
+     "Cannot resolve <sqlExpr> due to data type mismatch: Filter expression <filter> of type <type> is "
+     "not a boolean."},
+    {"DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+     "Cannot resolve <sqlExpr> due to data type mismatch: the input <inputName> should be a foldable "
+     "<inputType> expression; however, got <inputExpr>."},
+    {"DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+     "Cannot resolve <sqlExpr> due to data type mismatch: The <paramIndex> parameter requires the "
+     "<requiredType> type, however <inputSql> has the type <inputType>."},
+    {"DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
+     "Cannot resolve <sqlExpr> due to data type mismatch: Input schema <schema> must be a struct, an "
+     "array, a map or a variant."},
     {"STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
      "Streaming stateful operator name does not match with the operator in state metadata. This "
      "is likely to happen when a user adds/removes/changes stateful operators of existing "
      "streaming query. Stateful operators in the metadata: [<OpsInMetadataSeq>]; Stateful "
      "operators in current batch: [<OpsInCurBatchSeq>]."},
-}};
+};
 
 std::string fill(std::string_view tmpl, const ErrorParams& params) {
   std::string out;

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "streamsim/env.h"
+#include "streamsim/expr/sql_conf.h"
 #include "streamsim/progress.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/status.h"
@@ -85,6 +86,8 @@ struct OperatorStartContext {
   StateStoreProvider* stateStores = nullptr;
   std::string eventTimeColumn;  // the watermarked column upstream, if any
   DurationMs watermarkDelayMs = 0;
+  // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive (expressions).
+  expr::SqlConf sqlConf;
 };
 
 class Operator {

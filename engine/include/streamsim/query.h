@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "streamsim/env.h"
+#include "streamsim/expr/column.h"
 #include "streamsim/operator.h"
 #include "streamsim/progress.h"
 #include "streamsim/sink.h"
@@ -82,6 +83,9 @@ struct QueryOptions {
   // query may start on checkpoint format v1 (an existing micro-batch checkpoint, or v1 asked
   // for) instead of failing with CHECKPOINT_FORMAT_V1_NOT_SUPPORTED. Spark calls it unsafe.
   bool realTimeAllowCheckpointV1 = false;
+  // The SQL settings expressions are analysed and evaluated with (expr/sql_conf.h):
+  // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive.
+  expr::SqlConf sqlConf;
 };
 
 class StreamingQuery;
@@ -98,6 +102,18 @@ class DataFrame {
   DataFrame filter(RowPredicate predicate, std::string description = "filter") const;
   DataFrame map(RowMapper mapper, std::string description = "map") const;
   DataFrame select(std::vector<std::string> columns) const;
+  // Spark's expression operators (ops/expr_ops.h, src/query/dataframe_exprs.cc): select with
+  // Columns (functions.h: col, lit, expr, ...) or SQL strings, where/filter with a condition,
+  // withColumn, withColumnRenamed, drop. A SQL string that does not parse fails start() with
+  // PARSE_SYNTAX_ERROR; a name or type error fails the first batch (rows carry their schema).
+  DataFrame select(std::vector<expr::Column> columns) const;
+  DataFrame selectExpr(std::vector<std::string> expressions) const;
+  DataFrame where(expr::Column condition) const;
+  DataFrame where(std::string_view condition) const;
+  DataFrame filter(expr::Column condition) const { return where(std::move(condition)); }
+  DataFrame withColumn(std::string name, expr::Column value) const;
+  DataFrame withColumnRenamed(std::string existing, std::string newName) const;
+  DataFrame drop(std::vector<std::string> columns) const;
   // Any operator (dedup, windows, transformWithState build on this).
   DataFrame transform(OperatorFactory factory) const;
   // Spark-named stateful operators (streamsim/dataframe_ops.h, src/query/dataframe_ops.cc).

@@ -78,6 +78,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   };
   if (key == "checkpointLocation") {
     options_.checkpointLocation = value;
+  } else if (expr::SqlConf::isSqlConf(key)) {
+    record(options_.sqlConf.set(key, value));
   } else if (key == "spark.sql.shuffle.partitions" || key == "shufflePartitions") {
     auto n = parsePositiveInt(key, value, 1, kMaxShufflePartitions);
     if (n.ok()) options_.shufflePartitions = *n; else record(n.status());
@@ -130,8 +132,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
         "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy, "
         "spark.sql.streaming.minBatchesToRetain, spark.sql.streaming.stateStore.checkpointFormatVersion, "
         "spark.sql.streaming.realTimeMode.minBatchDuration, "
-        "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, realTime.recordCost or "
-        "realTime.sinkLatency", key)));
+        "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, realTime.recordCost, "
+        "realTime.sinkLatency, spark.sql.ansi.enabled, spark.sql.session.timeZone or spark.sql.caseSensitive", key)));
   }
   return *this;
 }

@@ -180,6 +180,7 @@ Status StreamingQuery::open() {
     octx.stateStores = state_stores_.get();
     octx.eventTimeColumn = eventTimeColumn;
     octx.watermarkDelayMs = delay;
+    octx.sqlConf = options_.sqlConf;
     STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
     if (auto wm = op->watermark()) {
       eventTimeColumn = wm->first;

@@ -300,7 +300,10 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   if (!pc.expectMap(n, "an operator")) return spec;
   pc.checkKeys(n, "an operator",
                {"withWatermark", "dropDuplicates", "dropDuplicatesWithinWatermark", "select",
-                "join", "groupBy", "window", "agg", "transformWithState"});
+                "join", "groupBy", "window", "agg", "transformWithState", "selectExpr", "where",
+                "filter", "withColumn", "withColumns", "withColumnRenamed", "withColumnsRenamed",
+                "drop", "explode"});
+  if (parseExprOperator(pc, n, columns, spec)) return spec;
   if (auto w = n["withWatermark"]; w) {
     WatermarkOp op;
     if (pc.expectMap(w, "withWatermark")) {
@@ -359,7 +362,8 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
     pc.error(n, "window, agg and transformWithState need 'groupBy' (use groupBy: [] for none)");
   } else {
     pc.error(n, "an operator needs one of withWatermark, dropDuplicates, "
-             "dropDuplicatesWithinWatermark, select, join, groupBy");
+             "dropDuplicatesWithinWatermark, select, selectExpr, where, filter, withColumn, "
+             "withColumnRenamed, drop, explode, join, groupBy");
   }
   return spec;
 }
@@ -424,6 +428,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op) {
   if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
+  if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
   if (auto* j = std::get_if<JoinOp>(&op.op)) return df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
   auto f = buildOperator(op);
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
@@ -443,6 +448,7 @@ std::string_view OperatorSpec::kindName() const {
     case 2: return "select";
     case 3: return "window aggregation";
     case 4: return "transformWithState";
+    case 6: return std::get<ExprOp>(op).keyword;
     default: return "join";
   }
 }

@@ -16,6 +16,13 @@ namespace streamsim::harness::detail {
 // One entry of `operators:`; `columns` (the operator's input, when known) becomes its output.
 OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n,
                            std::optional<std::vector<Field>>& columns);
+// The expression operators (expr_operators.cc): true when `n` is one (select with expressions,
+// selectExpr, where/filter, withColumn(s), withColumn(s)Renamed, drop, explode), parsed into
+// `spec`; expressions are parsed here and, when `columns` is known, analysed against it, errors
+// at the expression's line and column. `columns` becomes the operator's output.
+bool parseExprOperator(ParseContext& pc, const YAML::Node& n, std::optional<std::vector<Field>>& columns,
+                       OperatorSpec& spec);
+Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op);
 // `df` with the operator `op` applied (an error names the operator and its line).
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op);
 

@@ -13,6 +13,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "streamsim/harness/scenario.h"
+#include "streamsim/expr/sql_conf.h"
 #include "streamsim/query.h"
 
 namespace streamsim::harness::detail {
@@ -29,6 +30,11 @@ Value scalarValue(const YAML::Node& n);
 
 class ParseContext {
  public:
+  // The query's SQL settings (`conf:` spark.sql.ansi.enabled, session time zone, case
+  // sensitivity), read before its operators so expressions are analysed with them.
+  const expr::SqlConf& sqlConf() const { return sql_conf_; }
+  void setSqlConf(expr::SqlConf conf) { sql_conf_ = std::move(conf); }
+
   ParseContext(std::string file, const LoaderOptions& options)
       : file_(std::move(file)), options_(options) {}
 
@@ -100,6 +106,7 @@ class ParseContext {
   std::string file_;
   const LoaderOptions& options_;
   std::vector<ScenarioError> errors_;
+  expr::SqlConf sql_conf_;
   std::vector<SourceSpec> sources_;
   SinkSpec::Kind sink_kind_ = SinkSpec::Kind::kMemory;
   YAML::Node query_node_;

@@ -22,6 +22,18 @@ bool hasTransformWithState(const Scenario& sc) {
   return false;
 }
 
+// The expression operator before the last withWatermark, if any: it may derive, filter or
+// multiply the rows whose event times the watermark oracle reads from the source rows.
+const OperatorSpec* exprOpBeforeWatermark(const Scenario& sc) {
+  const OperatorSpec* firstExpr = nullptr;
+  const OperatorSpec* found = nullptr;
+  for (const auto& op : sc.query.operators) {
+    if (std::holds_alternative<ExprOp>(op.op) && firstExpr == nullptr) firstExpr = &op;
+    if (std::holds_alternative<WatermarkOp>(op.op) && firstExpr != nullptr) found = firstExpr;
+  }
+  return found;
+}
+
 }  // namespace
 
 void parseOracles(ParseContext& pc, const YAML::Node& n, Scenario& sc) {
@@ -86,6 +98,15 @@ void parseOracles(ParseContext& pc, const YAML::Node& n, Scenario& sc) {
     if (o.IsScalar() && std::find(known.begin(), known.end(), name) == known.end()) {
       pc.error(o, fmt::format("unknown oracle '{}'; expected one of {}", name, joinNames(known)));
       continue;
+    }
+    if (o.IsScalar() && name == "watermark") {
+      if (const OperatorSpec* e = exprOpBeforeWatermark(sc)) {
+        pc.error(o, fmt::format("oracle 'watermark' reads event times from the source rows, but the {} "
+                                "at line {} changes the rows before withWatermark; watermark a source "
+                                "column, or leave this oracle out",
+                                e->kindName(), e->where.line));
+        continue;
+      }
     }
     if (o.IsScalar() && (name == "batch_split" || name == "mode_equivalence")) {
       // Both re-run the input under the scenario's one query; a restart onto another query

@@ -205,6 +205,17 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
     pc.error(n, "missing key 'source' in query (kind files|memory, ...)");
   }
   pc.setSources(q.sources);
+  expr::SqlConf sql;
+  if (auto c = n["conf"]; c && pc.expectMap(c, "conf")) {
+    for (auto it = c.begin(); it != c.end(); ++it) {
+      std::string key = pc.str(it->first, "a conf name");
+      std::string value = pc.str(it->second, "a conf value");
+      q.conf[key] = value;
+      if (expr::SqlConf::isSqlConf(key))
+        if (Status st = sql.set(key, value); !st.ok()) pc.error(it->second, std::string(st.message()));
+    }
+  }
+  pc.setSqlConf(sql);
   std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
   if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
   if (auto ops = n["operators"]; ops && !ops.IsNull()) {
@@ -226,10 +237,6 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   }
   if (auto p = n["shufflePartitions"]; p) q.shufflePartitions = pc.int32(p, "shufflePartitions", 1, kMaxShufflePartitions);
   if (auto r = n["taskRetries"]; r) q.taskRetries = pc.int32(r, "taskRetries", 0);
-  if (auto c = n["conf"]; c && pc.expectMap(c, "conf")) {
-    for (auto it = c.begin(); it != c.end(); ++it)
-      q.conf[pc.str(it->first, "a conf name")] = pc.str(it->second, "a conf value");
-  }
 }
 
 }  // namespace streamsim::harness::detail

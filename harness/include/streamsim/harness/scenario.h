@@ -120,9 +120,20 @@ struct JoinOp {
   std::string how = "inner";  // Spark's join type name, checked when the scenario loads
 };
 
+// The expression operators (ops/expr_ops.h) with Spark SQL expression strings:
+// `select:`/`selectExpr:` [exprs], `where:`/`filter:` expr, `withColumn:` {name: expr, ...},
+// `withColumnRenamed:` {old: new, ...}, `drop:` [names], `explode:` {column, as, outer, position}.
+struct ExprOp {
+  enum class Kind { kSelect, kWhere, kWithColumn, kWithColumnRenamed, kDrop };
+  Kind kind = Kind::kSelect;
+  std::string keyword;             // as written: select, selectExpr, where, filter, explode, ...
+  std::vector<std::string> exprs;  // select items / the condition / withColumn values
+  std::vector<std::string> names;  // withColumn names / renamed old, new pairs / dropped names
+};
+
 struct OperatorSpec {
   std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp,
-               JoinOp>
+               JoinOp, ExprOp>
       op;
   SourceLocation where;
   std::string_view kindName() const;  // withWatermark, dropDuplicates, ...

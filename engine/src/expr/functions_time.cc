@@ -1,0 +1,535 @@
+// Time functions (catalyst/expressions/datetimeExpressions.scala) in the session time zone:
+// current_timestamp / now (the batch timestamp, as Spark's micro-batch replaces
+// CurrentTimestamp with the batch's), to_timestamp (no format: a cast; with a format:
+// GetTimestamp), unix_timestamp, from_unixtime, date_format, date_trunc, timestamp_seconds /
+// _millis / _micros, unix_seconds / unix_millis, and the field getters (year, month, day,
+// hour, ...). Datetime patterns are Spark's (DateTimeFormatter letters y M d H h m s S a E
+// Z X x, 'quoted' text). No DATE type in streamsim: to_date and date arithmetic are refused.
+#include <fmt/format.h>
+
+#include "expr/bound.h"
+
+namespace streamsim::expr {
+namespace {
+
+struct Civil {
+  int64_t y;
+  unsigned mo, d;
+  int64_t h, mi, s, ms;
+  int dow;  // 1 = Monday .. 7 = Sunday (ISO)
+  int64_t dayOfYear;
+};
+
+int64_t floorDivMs(int64_t a, int64_t b) {
+  int64_t q = a / b;
+  if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+Civil toCivil(TimeMs t, int32_t offset) {
+  int64_t local = t + int64_t{offset} * 1000;
+  int64_t days = floorDivMs(local, 86400000);
+  int64_t msOfDay = local - days * 86400000;
+  Civil c{};
+  civilFromDays(days, c.y, c.mo, c.d);
+  c.h = msOfDay / 3600000;
+  c.mi = (msOfDay / 60000) % 60;
+  c.s = (msOfDay / 1000) % 60;
+  c.ms = msOfDay % 1000;
+  int64_t w = (days + 3) % 7;  // 1970-01-01 was a Thursday (ISO 4)
+  if (w < 0) w += 7;
+  c.dow = static_cast<int>(w) + 1;
+  c.dayOfYear = days - epochDays(c.y, 1, 1) + 1;
+  return c;
+}
+
+TimeMs fromCivil(int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms, int32_t offset) {
+  return (epochDays(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms - int64_t{offset} * 1000;
+}
+
+const char* kMonths[] = {"January", "February", "March", "April", "May", "June", "July",
+                         "August", "September", "October", "November", "December"};
+const char* kDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+
+// A pattern split into letter runs and literal text.
+struct PatternPart {
+  char letter = 0;  // 0: literal
+  int count = 0;
+  std::string text;
+};
+
+Result<std::vector<PatternPart>> parsePattern(std::string_view p) {
+  std::vector<PatternPart> out;
+  for (size_t i = 0; i < p.size();) {
+    char c = p[i];
+    if (c == '\'') {
+      size_t j = i + 1;
+      std::string lit;
+      while (j < p.size()) {
+        if (p[j] == '\'') {
+          if (j + 1 < p.size() && p[j + 1] == '\'') {
+            lit += '\'';
+            j += 2;
+            continue;
+          }
+          break;
+        }
+        lit += p[j++];
+      }
+      if (j == i + 1 && j < p.size()) lit = "'";
+      out.push_back({0, 0, lit});
+      i = j + 1;
+    } else if (std::isalpha(static_cast<unsigned char>(c))) {
+      size_t j = i;
+      while (j < p.size() && p[j] == c) ++j;
+      if (std::string_view("yMdHhmsSaEZXxLuDkKVzGQqwWe").find(c) == std::string_view::npos)
+        return sparkError(Status::Code::kInvalidArgument, "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
+                          {{"c", std::string(1, c)}, {"pattern", std::string(p)}});
+      out.push_back({c, static_cast<int>(j - i), {}});
+      i = j;
+    } else {
+      out.push_back({0, 0, std::string(1, c)});
+      ++i;
+    }
+  }
+  return out;
+}
+
+std::string offsetText(int32_t off, char letter, int count) {
+  if (off == 0 && (letter == 'X')) return "Z";
+  int a = off < 0 ? -off : off;
+  char sign = off < 0 ? '-' : '+';
+  int h = a / 3600, m = (a / 60) % 60;
+  if (letter == 'Z') return fmt::format("{}{:02}{:02}", sign, h, m);
+  if (count == 1) return m ? fmt::format("{}{:02}{:02}", sign, h, m) : fmt::format("{}{:02}", sign, h);
+  if (count == 2) return fmt::format("{}{:02}{:02}", sign, h, m);
+  return fmt::format("{}{:02}:{:02}", sign, h, m);
+}
+
+std::string formatWith(const std::vector<PatternPart>& parts, TimeMs t, int32_t offset) {
+  Civil c = toCivil(t, offset);
+  std::string out;
+  for (const auto& p : parts) {
+    int n = p.count;
+    switch (p.letter) {
+      case 0: out += p.text; break;
+      case 'y':
+      case 'u': out += n == 2 ? fmt::format("{:02}", ((c.y % 100) + 100) % 100) : fmt::format("{:0{}}", c.y, n); break;
+      case 'M':
+      case 'L':
+        out += n >= 4 ? kMonths[c.mo - 1] : n == 3 ? std::string(kMonths[c.mo - 1]).substr(0, 3) : fmt::format("{:0{}}", c.mo, n);
+        break;
+      case 'd': out += fmt::format("{:0{}}", c.d, n); break;
+      case 'D': out += fmt::format("{:0{}}", c.dayOfYear, n); break;
+      case 'H': out += fmt::format("{:0{}}", c.h, n); break;
+      case 'k': out += fmt::format("{:0{}}", c.h == 0 ? 24 : c.h, n); break;
+      case 'h': out += fmt::format("{:0{}}", c.h % 12 == 0 ? 12 : c.h % 12, n); break;
+      case 'K': out += fmt::format("{:0{}}", c.h % 12, n); break;
+      case 'm': out += fmt::format("{:0{}}", c.mi, n); break;
+      case 's': out += fmt::format("{:0{}}", c.s, n); break;
+      case 'S': {
+        std::string f = fmt::format("{:03}", c.ms);
+        while (static_cast<int>(f.size()) < n) f += '0';
+        out += f.substr(0, n);
+        break;
+      }
+      case 'a': out += c.h < 12 ? "AM" : "PM"; break;
+      case 'E': out += n >= 4 ? kDays[c.dow - 1] : std::string(kDays[c.dow - 1]).substr(0, 3); break;
+      case 'Z':
+      case 'X':
+      case 'x': out += offsetText(offset, p.letter, n); break;
+      case 'V':
+      case 'z': out += offset == 0 ? "UTC" : offsetText(offset, 'X', 3); break;
+      case 'Q':
+      case 'q': out += fmt::format("{}", (c.mo - 1) / 3 + 1); break;
+      default: out += std::string(n, p.letter);
+    }
+  }
+  return out;
+}
+
+// Parses `s` with the pattern (Spark's strict-enough subset): nullopt when it does not match.
+std::optional<TimeMs> parseWith(const std::vector<PatternPart>& parts, std::string_view s, int32_t offset) {
+  int64_t y = 1970, mo = 1, d = 1, h = 0, mi = 0, sec = 0, ms = 0;
+  bool pm = false, hasAmPm = false, hour12 = false;
+  std::optional<int32_t> zone;
+  size_t i = 0;
+  auto num = [&](int minDigits, int maxDigits, int64_t& out) {
+    size_t start = i;
+    out = 0;
+    while (i < s.size() && static_cast<int>(i - start) < maxDigits && std::isdigit(static_cast<unsigned char>(s[i])))
+      out = out * 10 + (s[i++] - '0');
+    return static_cast<int>(i - start) >= minDigits;
+  };
+  for (size_t k = 0; k < parts.size(); ++k) {
+    const auto& p = parts[k];
+    // Adjacent value: a fixed width when the next part is a letter too (yyyyMMdd).
+    bool adjacent = k + 1 < parts.size() && parts[k + 1].letter != 0;
+    int maxW = adjacent ? p.count : 9;
+    switch (p.letter) {
+      case 0:
+        if (s.substr(i, p.text.size()) != p.text) return std::nullopt;
+        i += p.text.size();
+        break;
+      case 'y':
+      case 'u':
+        if (p.count == 2) {
+          if (!num(2, 2, y)) return std::nullopt;
+          y += 2000;
+        } else if (!num(p.count, adjacent ? p.count : 6, y)) {
+          return std::nullopt;
+        }
+        break;
+      case 'M':
+      case 'L':
+        if (p.count >= 3) {
+          bool found = false;
+          for (int m = 0; m < 12; ++m) {
+            std::string full = kMonths[m];
+            std::string name = p.count == 3 ? full.substr(0, 3) : full;
+            if (s.size() - i >= name.size()) {
+              std::string got(s.substr(i, name.size()));
+              bool eq = true;
+              for (size_t q = 0; q < name.size(); ++q)
+                eq = eq && std::tolower(static_cast<unsigned char>(got[q])) == std::tolower(static_cast<unsigned char>(name[q]));
+              if (eq) {
+                mo = m + 1;
+                i += name.size();
+                found = true;
+                break;
+              }
+            }
+          }
+          if (!found) return std::nullopt;
+        } else if (!num(p.count, std::max(2, std::min(maxW, 2)), mo)) {
+          return std::nullopt;
+        }
+        break;
+      case 'd':
+        if (!num(p.count, std::max(p.count, std::min(maxW, 2)), d)) return std::nullopt;
+        break;
+      case 'H':
+      case 'k':
+        if (!num(p.count, std::max(p.count, std::min(maxW, 2)), h)) return std::nullopt;
+        break;
+      case 'h':
+      case 'K':
+        if (!num(p.count, std::max(p.count, std::min(maxW, 2)), h)) return std::nullopt;
+        hour12 = true;
+        break;
+      case 'm':
+        if (!num(p.count, std::max(p.count, std::min(maxW, 2)), mi)) return std::nullopt;
+        break;
+      case 's':
+        if (!num(p.count, std::max(p.count, std::min(maxW, 2)), sec)) return std::nullopt;
+        break;
+      case 'S': {
+        size_t start = i;
+        int64_t f = 0;
+        if (!num(1, p.count, f)) return std::nullopt;
+        int digits = static_cast<int>(i - start);
+        while (digits > 3) {
+          f /= 10;
+          --digits;
+        }
+        while (digits < 3) {
+          f *= 10;
+          ++digits;
+        }
+        ms = f;
+        break;
+      }
+      case 'a': {
+        std::string ap(s.substr(i, 2));
+        for (auto& ch : ap) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        if (ap != "AM" && ap != "PM") return std::nullopt;
+        pm = ap == "PM";
+        hasAmPm = true;
+        i += 2;
+        break;
+      }
+      case 'E': {
+        bool found = false;
+        for (auto day : kDays) {
+          std::string name = p.count >= 4 ? day : std::string(day).substr(0, 3);
+          if (s.substr(i, name.size()) == name) {
+            i += name.size();
+            found = true;
+            break;
+          }
+        }
+        if (!found) return std::nullopt;
+        break;
+      }
+      case 'X':
+      case 'x':
+      case 'Z':
+      case 'V':
+      case 'z': {
+        size_t j = i;
+        while (j < s.size() && (std::isalnum(static_cast<unsigned char>(s[j])) || s[j] == '+' || s[j] == '-' || s[j] == ':')) ++j;
+        auto off = parseZoneOffset(s.substr(i, j - i));
+        if (!off.ok()) return std::nullopt;
+        zone = *off;
+        i = j;
+        break;
+      }
+      default: return std::nullopt;
+    }
+  }
+  if (i != s.size()) return std::nullopt;
+  if (hour12) {
+    if (h < 1 || h > 12) return std::nullopt;
+    h = h % 12 + (hasAmPm && pm ? 12 : 0);
+  }
+  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || sec > 59) return std::nullopt;
+  static const int kMonthDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kMonthDays[mo - 1] || (mo == 2 && d == 29 && !leap)) return std::nullopt;
+  return fromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d), h, mi, sec, ms, zone.value_or(offset));
+}
+
+Status timestampArg(FunctionCall& c, size_t i) {
+  Type t = c.args[i]->type.type;
+  if (t == Type::kTimestamp) return Status::OK();
+  if (t == Type::kString || t == Type::kNull) {
+    c.args[i] = castIfNeeded(c.args[i], typeField(Type::kTimestamp), *c.conf);
+    return Status::OK();
+  }
+  return unexpectedInputType(c, i, "\"TIMESTAMP\"");
+}
+
+Result<std::vector<PatternPart>> patternArg(FunctionCall& c, size_t i) {
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, i, Type::kString, "\"STRING\""));
+  STREAMSIM_ASSIGN_OR_RETURN(Value v, constantArg(c, i, "format"));
+  if (v.isNull()) return std::vector<PatternPart>{};
+  return parsePattern(v.asString());
+}
+
+class CurrentTimestampNode final : public Bound {
+ public:
+  Status eval(const Batch& b, std::vector<Value>& out) const override {
+    out.assign(b.size(), Value::timestamp(b.ctx->batchTimestampMs));
+    return Status::OK();
+  }
+};
+
+FunctionBuilder currentTimestamp(std::string name) {
+  return [name](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 0, 0));
+    auto n = std::make_shared<CurrentTimestampNode>();
+    n->type = typeField(Type::kTimestamp, false);
+    n->sql = name + "()";
+    n->autoName = name + "()";
+    return BoundPtr(n);
+  };
+}
+
+Status cannotParseTimestamp(const Value& s, std::string_view pattern) {
+  return sparkError(Status::Code::kTaskFailed, "CANNOT_PARSE_TIMESTAMP",
+                    {{"message", fmt::format("Text '{}' could not be parsed with the pattern '{}'", s.asString(), pattern)},
+                     {"func", "`try_to_timestamp`"}});
+}
+
+// to_timestamp(s): CAST(s AS TIMESTAMP); to_timestamp(s, fmt): parsed with the pattern.
+Result<BoundPtr> buildToTimestamp(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 2));
+  if (c.args.size() == 1) {
+    BoundPtr e = c.args[0];
+    if (e->type.type == Type::kTimestamp) return e;
+    if (!canCast(e->type, typeField(Type::kTimestamp), c.conf->ansi)) return unexpectedInputType(c, 0, "\"STRING\"");
+    auto n = makeCastNode(e, typeField(Type::kTimestamp), false, c.conf->ansi);
+    auto* m = const_cast<Bound*>(n.get());
+    m->sql = fmt::format("to_timestamp({})", e->sql);
+    m->autoName = m->sql;
+    return n;
+  }
+  STREAMSIM_ASSIGN_OR_RETURN(auto parts, patternArg(c, 1));
+  STREAMSIM_ASSIGN_OR_RETURN(Value pv, constantArg(c, 1, "format"));
+  std::string pattern = pv.isNull() ? "" : pv.asString();
+  if (c.args[0]->type.type == Type::kTimestamp) return c.args[0];
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kString, "\"STRING\""));
+  bool ansi = c.conf->ansi;
+  return makeScalar("to_timestamp", c.args, typeField(Type::kTimestamp), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
+    auto t = parseWith(parts, a[0].asString(), ctx.conf->zoneOffsetSeconds);
+    if (!t) {
+      if (ansi) return cannotParseTimestamp(a[0], pattern);
+      return Value();
+    }
+    return Value::timestamp(*t);
+  });
+}
+
+Result<BoundPtr> buildUnixTimestamp(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 0, 2));
+  if (c.args.empty()) {
+    FunctionCall now{"current_timestamp", {}, c.conf};
+    STREAMSIM_ASSIGN_OR_RETURN(BoundPtr ts, currentTimestamp("current_timestamp")(now));
+    c.args.push_back(ts);
+  }
+  std::vector<PatternPart> parts;
+  std::string pattern = "yyyy-MM-dd HH:mm:ss";
+  if (c.args.size() == 2) {
+    STREAMSIM_ASSIGN_OR_RETURN(parts, patternArg(c, 1));
+    STREAMSIM_ASSIGN_OR_RETURN(Value pv, constantArg(c, 1, "format"));
+    if (!pv.isNull()) pattern = pv.asString();
+  } else {
+    STREAMSIM_ASSIGN_OR_RETURN(parts, parsePattern(pattern));
+  }
+  Type t = c.args[0]->type.type;
+  if (t != Type::kTimestamp && t != Type::kString && t != Type::kNull) return unexpectedInputType(c, 0, "(\"STRING\" or \"DATE\" or \"TIMESTAMP\")");
+  bool ansi = c.conf->ansi;
+  std::vector<BoundPtr> args{c.args[0]};
+  return makeScalar("unix_timestamp", args, typeField(Type::kLong), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
+    if (a[0].type() == Type::kTimestamp) return Value(floorDivMs(a[0].asLong(), 1000));
+    auto p = parseWith(parts, a[0].asString(), ctx.conf->zoneOffsetSeconds);
+    if (!p) {
+      if (ansi) return cannotParseTimestamp(a[0], pattern);
+      return Value();
+    }
+    return Value(floorDivMs(*p, 1000));
+  });
+}
+
+Result<BoundPtr> buildFromUnixtime(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 2));
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kLong, "\"BIGINT\""));
+  std::vector<PatternPart> parts;
+  if (c.args.size() == 2) {
+    STREAMSIM_ASSIGN_OR_RETURN(parts, patternArg(c, 1));
+  } else {
+    STREAMSIM_ASSIGN_OR_RETURN(parts, parsePattern("yyyy-MM-dd HH:mm:ss"));
+  }
+  std::vector<BoundPtr> args{c.args[0]};
+  return makeScalar("from_unixtime", args, typeField(Type::kString), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
+    return Value(formatWith(parts, a[0].asLong() * 1000, ctx.conf->zoneOffsetSeconds));
+  });
+}
+
+Result<BoundPtr> buildDateFormat(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 2));
+  STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 0));
+  STREAMSIM_ASSIGN_OR_RETURN(auto parts, patternArg(c, 1));
+  std::vector<BoundPtr> args{c.args[0]};
+  auto n = makeScalar("date_format", args, typeField(Type::kString), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
+    return Value(formatWith(parts, a[0].asLong(), ctx.conf->zoneOffsetSeconds));
+  });
+  auto* m = const_cast<Bound*>(n.get());
+  m->sql = callSql("date_format", c.args);
+  m->autoName = m->sql;
+  return n;
+}
+
+// date_trunc(unit, ts): truncated in the session zone; an unknown unit gives null (TruncTimestamp).
+Result<BoundPtr> buildDateTrunc(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 2));
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kString, "\"STRING\""));
+  STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 1));
+  return makeScalar("date_trunc", c.args, typeField(Type::kTimestamp), [](const Value* a, const EvalContext& ctx) -> Result<Value> {
+    std::string u = a[0].asString();
+    for (auto& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    int32_t off = ctx.conf->zoneOffsetSeconds;
+    Civil cv = toCivil(a[1].asLong(), off);
+    auto at = [&](int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms) {
+      return Value::timestamp(fromCivil(y, mo, d, h, mi, s, ms, off));
+    };
+    if (u == "YEAR" || u == "YYYY" || u == "YY") return at(cv.y, 1, 1, 0, 0, 0, 0);
+    if (u == "QUARTER") return at(cv.y, (cv.mo - 1) / 3 * 3 + 1, 1, 0, 0, 0, 0);
+    if (u == "MONTH" || u == "MM" || u == "MON") return at(cv.y, cv.mo, 1, 0, 0, 0, 0);
+    if (u == "WEEK") {
+      TimeMs day = fromCivil(cv.y, cv.mo, cv.d, 0, 0, 0, 0, off);
+      return Value::timestamp(day - int64_t{cv.dow - 1} * 86400000);
+    }
+    if (u == "DAY" || u == "DD") return at(cv.y, cv.mo, cv.d, 0, 0, 0, 0);
+    if (u == "HOUR") return at(cv.y, cv.mo, cv.d, cv.h, 0, 0, 0);
+    if (u == "MINUTE") return at(cv.y, cv.mo, cv.d, cv.h, cv.mi, 0, 0);
+    if (u == "SECOND") return at(cv.y, cv.mo, cv.d, cv.h, cv.mi, cv.s, 0);
+    if (u == "MILLISECOND" || u == "MICROSECOND") return a[1];
+    return Value();
+  });
+}
+
+FunctionBuilder field(std::string name, std::function<int64_t(const Civil&)> get) {
+  return [name, get](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 0));
+    return makeScalar(name, c.args, typeField(Type::kInt), [get](const Value* a, const EvalContext& ctx) -> Result<Value> {
+      return Value(static_cast<int32_t>(get(toCivil(a[0].asLong(), ctx.conf->zoneOffsetSeconds))));
+    });
+  };
+}
+
+FunctionBuilder fromEpoch(std::string name, int64_t msPerUnit, bool allowDouble) {
+  return [=](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    Type t = c.args[0]->type.type;
+    if (!(t == Type::kInt || t == Type::kLong || t == Type::kNull || (allowDouble && t == Type::kDouble)))
+      return unexpectedInputType(c, 0, allowDouble ? "\"NUMERIC\"" : "\"INTEGRAL\"");
+    bool ansi = c.conf->ansi;
+    return makeScalar(name, c.args, typeField(Type::kTimestamp), [=](const Value* a, const EvalContext&) -> Result<Value> {
+      if (a[0].type() == Type::kDouble) {
+        double d = a[0].asDouble() * static_cast<double>(msPerUnit);
+        if (std::isnan(d) || std::isinf(d)) return Value();
+        return Value::timestamp(static_cast<int64_t>(d));
+      }
+      int64_t out = 0;
+      if (msPerUnit < 0) return Value::timestamp(floorDivMs(a[0].asLong(), -msPerUnit));
+      if (__builtin_mul_overflow(a[0].asLong(), msPerUnit, &out)) {
+        if (ansi) return arithmeticOverflow("long overflow", "");
+        return Value();
+      }
+      return Value::timestamp(out);
+    });
+  };
+}
+
+FunctionBuilder toEpoch(std::string name, int64_t msPerUnit) {
+  return [=](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 0));
+    return makeScalar(name, c.args, typeField(Type::kLong), [=](const Value* a, const EvalContext&) -> Result<Value> {
+      return Value(floorDivMs(a[0].asLong(), msPerUnit));
+    });
+  };
+}
+
+Result<BoundPtr> noDateType(FunctionCall& c) {
+  return sparkError(Status::Code::kInvalidArgument, "UNSUPPORTED_FEATURE.DATE_TYPE",
+                    {{"functionName", sparkSqlId(c.name)}},
+                    "streamsim has no DATE type: use to_timestamp or date_trunc('DAY', ts)");
+}
+
+}  // namespace
+
+void addTimeFunctions(FunctionTable& t) {
+  t.emplace_back("current_timestamp", currentTimestamp("current_timestamp"));
+  t.emplace_back("now", currentTimestamp("now"));
+  t.emplace_back("localtimestamp", currentTimestamp("localtimestamp"));
+  t.emplace_back("to_timestamp", buildToTimestamp);
+  t.emplace_back("unix_timestamp", buildUnixTimestamp);
+  t.emplace_back("to_unix_timestamp", buildUnixTimestamp);
+  t.emplace_back("from_unixtime", buildFromUnixtime);
+  t.emplace_back("date_format", buildDateFormat);
+  t.emplace_back("date_trunc", buildDateTrunc);
+  t.emplace_back("year", field("year", [](const Civil& c) { return c.y; }));
+  t.emplace_back("quarter", field("quarter", [](const Civil& c) { return (c.mo - 1) / 3 + 1; }));
+  t.emplace_back("month", field("month", [](const Civil& c) { return c.mo; }));
+  t.emplace_back("day", field("day", [](const Civil& c) { return c.d; }));
+  t.emplace_back("dayofmonth", field("dayofmonth", [](const Civil& c) { return c.d; }));
+  // dayofweek: 1 = Sunday ... 7 = Saturday (DayOfWeek); weekday: 0 = Monday.
+  t.emplace_back("dayofweek", field("dayofweek", [](const Civil& c) { return c.dow % 7 + 1; }));
+  t.emplace_back("weekday", field("weekday", [](const Civil& c) { return c.dow - 1; }));
+  t.emplace_back("dayofyear", field("dayofyear", [](const Civil& c) { return c.dayOfYear; }));
+  t.emplace_back("hour", field("hour", [](const Civil& c) { return c.h; }));
+  t.emplace_back("minute", field("minute", [](const Civil& c) { return c.mi; }));
+  t.emplace_back("second", field("second", [](const Civil& c) { return c.s; }));
+  t.emplace_back("timestamp_seconds", fromEpoch("timestamp_seconds", 1000, true));
+  t.emplace_back("timestamp_millis", fromEpoch("timestamp_millis", 1, false));
+  t.emplace_back("timestamp_micros", fromEpoch("timestamp_micros", -1000, false));
+  t.emplace_back("unix_seconds", toEpoch("unix_seconds", 1000));
+  t.emplace_back("unix_millis", toEpoch("unix_millis", 1));
+  for (const char* n : {"to_date", "current_date", "curdate", "date_add", "date_sub", "datediff", "date_diff", "add_months", "last_day", "next_day", "make_date"})
+    t.emplace_back(n, noDateType);
+}
+
+}  // namespace streamsim::expr
