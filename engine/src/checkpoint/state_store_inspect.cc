@@ -149,7 +149,8 @@ struct Inspector {
         if (!stores.ok()) continue;
         for (const FileInfo& s : *stores) {
           std::string store = baseName(s.path);
-          if (s.isDir && store != "_metadata" && store != "SSTs" && store != "logs" && store[0] != '.')
+          if (s.isDir && (store == "left-keyToNumValues" || store == "left-keyWithIndexToValue" ||
+                          store == "right-keyToNumValues" || store == "right-keyWithIndexToValue"))
             checkStore(s.path, static_cast<int>(op.operatorId), partition, joinStoreIndex(store));
         }
       }
