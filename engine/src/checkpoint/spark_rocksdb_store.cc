@@ -282,8 +282,10 @@ Result<RocksDBSnapshot> readRocksDBSnapshot(const Env& env, const std::string& z
   rocksdb::Options options;
   options.env = mem.get();
   options.merge_operator = std::make_shared<StringAppendOperator>();
+  // One read, no background work: no file-opening threads, no periodic statistics timer.
   options.max_file_opening_threads = 1;
-  options.info_log = nullptr;
+  options.stats_dump_period_sec = 0;
+  options.stats_persist_period_sec = 0;
   for (const auto& [files, subdir] : {std::pair{&out.metadata.sstFiles, "SSTs"}, std::pair{&out.metadata.logFiles, "logs"}}) {
     for (const auto& f : *files) {
       std::string path = joinPath(joinPath(storeDir, subdir), f.dfsFileName);

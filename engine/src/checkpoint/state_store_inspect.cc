@@ -16,6 +16,7 @@
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/checkpoint/spark_rocksdb_store.h"
+#include "streamsim/checkpoint/spark_state_store.h"
 
 namespace streamsim {
 namespace {
@@ -83,6 +84,9 @@ struct Inspector {
   }
 
   void checkStore(const std::string& dir, int op, int partition, int storeIndex) {
+    // Spark's RocksDB store only (streamsim's own RocksDB store writes N.changelog too, with N.snapshot).
+    auto kind = classifyStateFolder(env, dir);
+    if (!kind.ok() || kind->format != StateFolderFormat::kSparkRocksDB) return;
     auto folder = listSparkRocksDBFolder(env, dir);
     if (!folder.ok() || (folder->snapshots.empty() && folder->changelogs.empty())) return;
     if (!report.latestCommitId) return;
@@ -149,7 +153,8 @@ struct Inspector {
         if (!stores.ok()) continue;
         for (const FileInfo& s : *stores) {
           std::string store = baseName(s.path);
-          if (s.isDir && store != "_metadata" && store != "SSTs" && store != "logs" && store[0] != '.')
+          if (s.isDir && (store == "left-keyToNumValues" || store == "left-keyWithIndexToValue" ||
+                          store == "right-keyToNumValues" || store == "right-keyWithIndexToValue"))
             checkStore(s.path, static_cast<int>(op.operatorId), partition, joinStoreIndex(store));
         }
       }

@@ -107,6 +107,11 @@ Result<std::map<std::string, std::string>> readZipArchive(std::string_view data,
       return Status::Corruption(fmt::format("{}: byte {}: its {} bytes of data run past the end of the "
                                             "archive ({} bytes)", where, start, compressed, data.size()));
     std::string_view raw = data.substr(start, compressed);
+    // DEFLATE expands at most about 1032:1: a larger claimed size is a damaged header, not a
+    // reason to allocate gigabytes.
+    if (method == 8 && size > uint64_t{compressed} * 1032 + 1024)
+      return Status::Corruption(fmt::format("{}: claims {} bytes from {} compressed (more than DEFLATE can "
+                                            "expand to)", where, size, compressed));
     std::string bytes;
     if (method == 0) {
       if (compressed != size)

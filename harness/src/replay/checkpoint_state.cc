@@ -184,14 +184,16 @@ void readStreamsimPartition(const Env& env, const std::string& root, int op,
 
 // The store folders under a partition folder: a stream-stream join keeps four
 // (state/<op>/<part>/left-keyToNumValues, …); any other operator none (its store is the
-// partition folder itself). Folders Spark keeps beside the state files (_metadata, SSTs, logs)
-// are not stores.
+// partition folder itself).
 Result<std::vector<std::string>> storeFolders(const Env& env, const std::string& partitionDir) {
   STREAMSIM_ASSIGN_OR_RETURN(auto entries, env.fs->list(partitionDir));
   std::vector<std::string> out;
   for (const FileInfo& e : entries) {
     std::string name = baseName(e.path);
-    if (e.isDir && name != "_metadata" && name != "SSTs" && name != "logs" && !name.empty() && name[0] != '.')
+    // SymmetricHashJoinStateManager.getStateStoreName: "<left|right>-<keyToNumValues|keyWithIndexToValue>";
+    // any other folder (e.g. one named like a state file) is not a store.
+    if (e.isDir && (name == "left-keyToNumValues" || name == "left-keyWithIndexToValue" ||
+                    name == "right-keyToNumValues" || name == "right-keyWithIndexToValue"))
       out.push_back(name);
   }
   return out;

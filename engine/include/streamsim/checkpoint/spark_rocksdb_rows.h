@@ -3,8 +3,10 @@
 // (transformWithState; RocksDBStateStoreProvider.encodeStateRowWithPrefix, native byte order),
 // then per part a 1-byte encoder version (STATE_ENCODING_VERSION, 0) and an UnsafeRow; prefix-scan
 // keys (MapState) as a 4-byte length, the prefix part and the rest; list values (ListState) as
-// 4-byte-length-prefixed values joined by ','. Rows shown as JSON by spark_state_store.h's
-// UnsafeRow decoder. Avro encoding and range-scan keys (timers) are not decoded yet.
+// 4-byte-length-prefixed values joined by ','; range-scan keys (timers, TTL index:
+// RangeKeyScanStateEncoderSpec) as a 4-byte length, the ordering columns each a marker byte and
+// its big-endian value, then the other columns. Rows shown as JSON by spark_state_store.h's
+// UnsafeRow decoder. The Avro encoding is not decoded yet.
 // Plain functions; thread-safe.
 #pragma once
 
