@@ -55,8 +55,10 @@ Result<std::vector<std::string>> findScenarioFiles(const std::vector<std::string
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) {
       std::vector<std::string> found;
-      for (const auto& e : std::filesystem::recursive_directory_iterator(path, ec))
-        if (e.path().extension() == ".yaml") found.push_back(e.path().string());
+      // increment(ec), not a range-for: a subfolder that cannot be read is an error, never a throw.
+      std::filesystem::recursive_directory_iterator it(path, ec), end;
+      for (; !ec && it != end; it.increment(ec))
+        if (it->path().extension() == ".yaml") found.push_back(it->path().string());
       if (ec) return Status::InvalidArgument(fmt::format("{}: cannot list the folder: {}", shown(path), ec.message()));
       std::sort(found.begin(), found.end());
       if (found.empty()) return Status::InvalidArgument(fmt::format("no *.yaml scenario under {}", shown(path)));
