@@ -198,6 +198,33 @@ TEST(HostileInputs, MergePrintsControlCharactersShownNotSent) {
   EXPECT_NE(o.text.find("streamsim \\x1b[2J replay"), std::string::npos) << o.text;
 }
 
+// Bug: `state` printed a checkpoint's keys and values raw, so an ESC sequence in a key (the data of
+// a production checkpoint) reached the terminal, and `--json` threw on a byte that is not UTF-8.
+TEST(HostileInputs, StatePrintsTheCheckpointsKeysShownNotSent) {
+  ScratchDir d("state_escape");
+  std::string f = d.write("s.yaml", std::string(R"(name: a key holding control characters
+query:
+  source: {kind: memory, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: count, outputMode: update, timeMode: None}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - add_rows: [{device: "d\e[2J\a1)") + "\xff" + R"("}]
+  - run: available
+)");
+  ASSERT_EQ(runCli("run --keep " + d.path() + "/k " + f).code, 0);
+  CliOut text = runCli("state " + d.path() + "/k/chk");
+  EXPECT_EQ(text.code, 0) << text.text;
+  EXPECT_FALSE(containsByte(text.text, '\x1b')) << text.text;
+  EXPECT_FALSE(containsByte(text.text, '\x07')) << text.text;
+  EXPECT_NE(text.text.find("\\x1b[2J"), std::string::npos) << text.text;
+  CliOut json = runCli("state --json " + d.path() + "/k/chk");
+  EXPECT_EQ(json.code, 0) << json.text;
+  EXPECT_FALSE(nlohmann::json::parse(json.text, nullptr, false).is_discarded()) << json.text;
+}
+
 // A scenario whose failure message holds NUL, ESC, \x01 and a byte that is not UTF-8.
 std::string failingWithBytes() {
   return std::string(R"(name: "bytes in a failure \e[31m"

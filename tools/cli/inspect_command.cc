@@ -176,14 +176,16 @@ nlohmann::ordered_json partitionJson(const harness::PartitionStore& p) {
   if (spark) j["files"] = p.filesRead;
   if (!p.warnings.empty()) j["warnings"] = p.warnings;
   j["rows"] = nlohmann::ordered_json::array();
+  // A decoded key or value is JSON text; one that is not (never a throw) stays a string.
+  auto jsonOf = [](const std::string& text) {
+    auto v = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
+    return v.is_discarded() ? nlohmann::ordered_json(text) : v;
+  };
   for (const auto& r : p.rows) {
     if (spark && !r.columnFamily.empty())
-      j["rows"].push_back({{"columnFamily", r.columnFamily},
-                           {"key", nlohmann::ordered_json::parse(r.key)},
-                           {"value", nlohmann::ordered_json::parse(r.value)}});
+      j["rows"].push_back({{"columnFamily", r.columnFamily}, {"key", jsonOf(r.key)}, {"value", jsonOf(r.value)}});
     else if (spark)
-      j["rows"].push_back({{"key", nlohmann::ordered_json::parse(r.key)},
-                           {"value", nlohmann::ordered_json::parse(r.value)}});
+      j["rows"].push_back({{"key", jsonOf(r.key)}, {"value", jsonOf(r.value)}});
     else
       j["rows"].push_back({{"columnFamily", r.columnFamily}, {"key", r.key}, {"value", r.value}});
   }
@@ -244,15 +246,18 @@ int stateCommand(const std::string& checkpoint, long long batch, int op, const s
   options.key = key;
   auto state = harness::readCheckpointState(real.env(), absolute(checkpoint), options);
   if (!state.ok()) {
-    err << "streamsim state: " << state.status().message() << "\n";
+    err << "streamsim state: " << harness::shownForTerminal(state.status().message(), true) << "\n";
     return kExitBadInput;
   }
   if (json) {
-    out << stateJson(*state).dump(2) << "\n";
+    // A string of the checkpoint that is not UTF-8 is written as U+FFFD, never a throw.
+    out << stateJson(*state).dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";
   } else {
-    out << fmt::format("state of {} after batch {}{} (store version {})\n", state->root, state->batch,
-                       state->latestCommitted ? " (the latest committed)" : "", state->storeVersion);
-    for (const auto& o : state->operators) out << operatorText(o);
+    // Keys and values are the checkpoint's data: control characters shown, never sent.
+    std::string text = fmt::format("state of {} after batch {}{} (store version {})\n", state->root, state->batch,
+                                   state->latestCommitted ? " (the latest committed)" : "", state->storeVersion);
+    for (const auto& o : state->operators) text += operatorText(o);
+    out << harness::shownForTerminal(text, /*keepLineBreaks=*/true);
   }
   return state->anyPartitionFailed() ? kExitBadInput : kExitOk;
 }
