@@ -7,7 +7,6 @@
 #include <cstring>
 
 namespace streamsim {
-namespace {
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's algorithm).
 int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
@@ -31,6 +30,8 @@ void civilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
   m = mp + (mp < 10 ? 3 : -9);
   y += m <= 2;
 }
+
+namespace {
 
 bool isLeapYear(int64_t y) { return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0); }
 

@@ -23,4 +23,9 @@ void appendTimestamp(std::string& out, TimeMs t);
 Result<DurationMs> parseDuration(std::string_view text);
 std::string formatDuration(DurationMs d);
 
+// The proleptic Gregorian calendar (H. Hinnant's algorithms): days from 1970-01-01 to y-m-d, and
+// back. The one calendar of the engine (timestamps here, the expressions' time functions).
+int64_t daysFromCivil(int64_t y, unsigned m, unsigned d);
+void civilFromDays(int64_t days, int64_t& y, unsigned& m, unsigned& d);
+
 }  // namespace streamsim

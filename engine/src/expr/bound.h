@@ -73,9 +73,8 @@ std::string formatTimestampSpark(TimeMs t, int32_t zoneOffsetSeconds);  // 2026-
 // Spark's stringToTimestamp: "yyyy[-mm[-dd]][( |T)hh:mm[:ss[.fff]]][zone]"; a missing zone is
 // the session zone. nullopt when malformed.
 std::optional<TimeMs> parseTimestampSpark(std::string_view s, int32_t zoneOffsetSeconds);
-// Proleptic Gregorian days since 1970-01-01 and back.
-int64_t epochDays(int64_t y, unsigned m, unsigned d);
-void civilFromDays(int64_t days, int64_t& y, unsigned& m, unsigned& d);
+// Proleptic Gregorian days since 1970-01-01 and back: streamsim/time.h's daysFromCivil and
+// civilFromDays.
 // Java's Double.toString ("1.0", "1.0E10", "NaN", "Infinity").
 std::string javaDoubleString(double d);
 

@@ -39,12 +39,12 @@ Civil toCivil(TimeMs t, int32_t offset) {
   int64_t w = (days + 3) % 7;  // 1970-01-01 was a Thursday (ISO 4)
   if (w < 0) w += 7;
   c.dow = static_cast<int>(w) + 1;
-  c.dayOfYear = days - epochDays(c.y, 1, 1) + 1;
+  c.dayOfYear = days - daysFromCivil(c.y, 1, 1) + 1;
   return c;
 }
 
 TimeMs fromCivil(int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms, int32_t offset) {
-  return (epochDays(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms - int64_t{offset} * 1000;
+  return (daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms - int64_t{offset} * 1000;
 }
 
 const char* kMonths[] = {"January", "February", "March", "April", "May", "June", "July",

@@ -14,33 +14,6 @@
 
 namespace streamsim::expr {
 
-namespace {
-// Howard Hinnant's days_from_civil / civil_from_days.
-int64_t daysFromCivil(int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2;
-  const int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const unsigned yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<int64_t>(doe) - 719468;
-}
-}  // namespace
-
-void civilFromDays(int64_t z, int64_t& y, unsigned& m, unsigned& d) {
-  z += 719468;
-  const int64_t era = (z >= 0 ? z : z - 146096) / 146097;
-  const unsigned doe = static_cast<unsigned>(z - era * 146097);
-  const unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-  y = static_cast<int64_t>(yoe) + era * 400;
-  const unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-  const unsigned mp = (5 * doy + 2) / 153;
-  d = doy - (153 * mp + 2) / 5 + 1;
-  m = mp + (mp < 10 ? 3 : -9);
-  y += (m <= 2);
-}
-
-int64_t epochDays(int64_t y, unsigned m, unsigned d) { return daysFromCivil(y, m, d); }
-
 std::string formatTimestampSpark(TimeMs t, int32_t zoneOffsetSeconds) {
   int64_t local = t + int64_t{zoneOffsetSeconds} * 1000;
   int64_t days = local >= 0 ? local / 86400000 : -((-local + 86399999) / 86400000);
