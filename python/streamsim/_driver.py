@@ -18,7 +18,7 @@ import traceback
 import types
 from typing import Any, List, Optional, Sequence, Tuple
 
-from pyspark.sql.types import _create_row
+from pyspark.sql.types import Row, _create_row
 from pyspark.sql.streaming.stateful_processor import (
     AsyncStatefulProcessor,
     ExpiredTimerInfo,
@@ -414,21 +414,26 @@ class Driver:
                 names = [str(c) for c in item.columns]
                 for values in item.itertuples(index=False, name=None):
                     out.append((names, tuple(_plain(v) for v in values)))
-            elif isinstance(item, (str, bytes, bytearray)):
+            elif hasattr(item, "__fields__"):
+                # A Row with field names, matched to outputStructType by name as PySpark's
+                # serializer does (row.asDict(True), then pyarrow's RecordBatch.from_pylist with
+                # the schema: a missing field is null, another one ignored). numpy scalars in it
+                # are converted by the engine's adapter.
+                out.append((item.__fields__, item))  # a Row is a tuple: read in place
+            elif isinstance(item, Row):
+                # Row("a", 1), a Row without field names: its asDict raises CANNOT_CONVERT_TYPE,
+                # as in PySpark.
+                item.asDict(True)
+                raise AssertionError("unreachable: a Row without field names has no asDict")
+            else:
                 # PySpark's TransformWithStateInPySparkRowSerializer.dump_stream calls
-                # row.asDict(True) on each item: a string is no row (here it would have become
-                # one column per character).
+                # row.asDict(True) on each item (python/pyspark/sql/pandas/serializers):
+                # a string, a tuple of any length, a dict, a list or a number is no Row there
+                # (`yield 'ab'` became the row (a, b) here; a tuple was taken by position).
                 raise AttributeError(
                     f"'{type(item).__name__}' object has no attribute 'asDict' (a handler of "
                     "transformWithState yields Rows; PySpark's TransformWithStateInPySparkRowSerializer "
                     "calls row.asDict(True) on each item)")
-            # numpy scalars in rows, dicts and tuples are converted by the engine's adapter.
-            elif hasattr(item, "__fields__"):
-                out.append((item.__fields__, item))  # a Row is a tuple: read in place
-            elif isinstance(item, dict):
-                out.append((list(item.keys()), tuple(item.values())))
-            else:
-                out.append((None, tuple(item)))
         return out
 
     def _rows(self, names: Sequence[str], rows: Sequence[Tuple[Any, ...]]) -> Any:

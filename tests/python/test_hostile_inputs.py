@@ -70,6 +70,37 @@ def test_a_string_yielded_for_a_row_fails_as_in_pyspark(tmp_path):
     assert "'str' object has no attribute 'asDict'" in r["output"], r["output"]
 
 
+# Bug: a tuple (of the schema's arity or another), a dict or a list yielded by a row-mode
+# handler was taken as a row (by position / by name). PySpark's Row serializer
+# (TransformWithStateInPySparkRowSerializer.dump_stream, python/pyspark/sql/pandas/serializers)
+# calls row.asDict(True) on each item, so every one of them fails there with this AttributeError.
+@pytest.mark.parametrize("item, name", [("(key[0], 1)", "tuple"), ("(key[0],)", "tuple"),
+                                        ("(key[0], 1, 2)", "tuple"), ("{'key': key[0], 'n': 1}", "dict"),
+                                        ("[key[0], 1]", "list"), ("7", "int")])
+def test_a_tuple_dict_or_list_yielded_for_a_row_fails_as_in_pyspark(tmp_path, item, name):
+    source = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
+                                           "yield " + item)
+    r = run_processor(tmp_path, source.encode())
+    assert not r["passed"], r["output"]
+    assert f"'{name}' object has no attribute 'asDict'" in r["output"], r["output"]
+
+
+# A Row without field names (Row("a", 1)) fails in Row.asDict (CANNOT_CONVERT_TYPE); a Row with
+# field names is matched to outputStructType by name, as pyarrow's
+# RecordBatch.from_pylist(rows_as_dict, schema) takes it (a field Spark would drop is refused here:
+# docs/python.md "Differences from PySpark").
+def test_rows_yielded_are_taken_as_pysparks_serializer_takes_them(tmp_path):
+    positional = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
+                                               "yield Row(key[0], 1)")
+    r = run_processor(tmp_path, positional.encode())
+    assert not r["passed"], r["output"]
+    assert "CANNOT_CONVERT_TYPE" in r["output"], r["output"]
+    by_name = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
+                                            "yield Row(n=1, key=key[0])")
+    r = run_processor(tmp_path, by_name.encode())
+    assert r["passed"], r["output"]
+
+
 # Bug: a dict or a Series yielded by a pandas-mode handler was taken as a row; PySpark's pandas
 # serializer reads each item as a DataFrame.
 def test_a_dict_or_series_yielded_in_pandas_mode_fails_as_in_pyspark(tmp_path):
@@ -81,10 +112,11 @@ def test_a_dict_or_series_yielded_in_pandas_mode_fails_as_in_pyspark(tmp_path):
         assert f"'{name}' object has no attribute 'columns'" in r["output"], r["output"]
 
 
-# Bug: streamsim.sweep(jobs=0/-3/300) ran (the CLI's 1..256 check was skipped).
+# Bug: streamsim.sweep(jobs=0/-3/300) ran (the CLI's 1..256 check was skipped; 10**6 would have
+# started as many threads).
 def test_sweep_checks_jobs_as_the_cli_does():
     scenario = os.path.join(SOURCE_DIR, "scenarios", "crash", "offsets_after_write.yaml")
-    for jobs in (0, -3, 300):
+    for jobs in (0, -3, 300, 10**6):
         r = streamsim.sweep(str(scenario), seeds=1, jobs=jobs)
         assert r["exit_code"] == 2, (jobs, r["output"])
         assert "--jobs" in r["output"] and "expected 1 to 256" in r["output"], r["output"]
