@@ -206,6 +206,71 @@ Result<std::string> readInputFile(const std::string& path, int64_t maxBytes) {
   return out;
 }
 
+Status writeOutputFile(const std::string& path, std::string_view data) {
+  auto refused = [&](std::string_view what) {
+    return Status::InvalidArgument(fmt::format(
+        "{} is {}: not written (an output is written only as a regular file it creates or replaces)",
+        path, what));
+  };
+  // O_NOFOLLOW: a link is ELOOP, never followed; O_NONBLOCK: a FIFO without a reader is ENXIO
+  // at once instead of a wait. No O_TRUNC before the descriptor is known to be a regular file.
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    const int e = errno;
+    if (e == ELOOP) return refused("a symbolic link (it could point outside the folder given)");
+    if (e == EISDIR) return refused("a directory");
+    if (e == ENXIO) return refused("a FIFO (named pipe) or a socket");
+    return Status::IOError(fmt::format("cannot open {} for writing: {}", path, std::strerror(e)));
+  }
+  struct FdCloser {
+    int fd;
+    ~FdCloser() {
+      if (fd >= 0) ::close(fd);
+    }
+  } closer{fd};
+  struct ::stat st {};
+  if (::fstat(fd, &st) != 0)
+    return Status::IOError(fmt::format("cannot stat {}: {}", path, std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) return refused(kindOfMode(st.st_mode));
+  if (::ftruncate(fd, 0) != 0)
+    return Status::IOError(fmt::format("cannot truncate {}: {}", path, std::strerror(errno)));
+  // Back to blocking writes for a regular file (O_NONBLOCK has no effect on one; cleared anyway).
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  size_t done = 0;
+  while (done < data.size()) {
+    const ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return Status::IOError(fmt::format("writing {} failed: {}", path, std::strerror(errno)));
+    }
+    done += static_cast<size_t>(n);
+  }
+  const int fdToClose = closer.fd;
+  closer.fd = -1;
+  if (::close(fdToClose) != 0)
+    return Status::IOError(fmt::format("writing {} failed: {}", path, std::strerror(errno)));
+  return Status::OK();
+}
+
+Status prepareOutputFolder(const std::string& dir) {
+  struct ::stat st {};
+  if (::lstat(dir.c_str(), &st) != 0) {
+    if (errno != ENOENT) return Status::IOError(fmt::format("cannot stat {}: {}", dir, std::strerror(errno)));
+    std::error_code ec;
+    stdfs::create_directories(dir, ec);
+    if (ec) return Status::IOError(fmt::format("cannot create the folder {}: {}", dir, ec.message()));
+    return Status::OK();
+  }
+  if (S_ISLNK(st.st_mode))
+    return Status::InvalidArgument(fmt::format(
+        "{} is a symbolic link (it could point outside the folder given): not written into", dir));
+  if (!S_ISDIR(st.st_mode))
+    return Status::InvalidArgument(fmt::format(
+        "{} is {}, not a folder: not written into", dir,
+        S_ISREG(st.st_mode) ? "a regular file" : kindOfMode(st.st_mode)));
+  return Status::OK();
+}
+
 std::unique_ptr<Clock> newSystemClock() { return std::make_unique<SystemClock>(); }
 std::unique_ptr<FileSystem> newPosixFileSystem() { return std::make_unique<PosixFileSystem>(); }
 std::unique_ptr<IdGenerator> newRandomIdGenerator() { return std::make_unique<RandomIdGenerator>(); }

@@ -293,6 +293,68 @@ TEST(HostileInputs, SeedPageNamesOfDeepFoldersStayWithin255Bytes) {
   EXPECT_EQ(pages, 1) << o.text;
 }
 
+// Bug: the --json/--junit/--html outputs were opened with std::ofstream: a FIFO at the path hung
+// the command, a device was written to, and a symbolic link -- at the path, at a sweep page's
+// `<page>-seeds` folder, at a seed page inside it, or at `run --html DIR` -- sent the write outside
+// the folder given. Now each is exit 2 naming what is there, and nothing outside is touched.
+TEST(HostileInputs, OutputsAreWrittenOnlyAsRegularFilesInTheirFolder) {
+  ScratchDir d("output_escapes");
+  std::string ok = d.write("ok.yaml", kTiny);
+  std::string failing = d.write("f/s.yaml", failingWithBytes());
+  d.write("outside/victim.txt", "untouched");
+  const std::string outside = d.path() + "/outside";
+  ASSERT_EQ(::mkfifo((d.path() + "/fifo.json").c_str(), 0600), 0);
+  fs::create_symlink(outside + "/victim.txt", d.path() + "/link.xml");
+  fs::create_symlink(outside, d.path() + "/page-seeds");
+  fs::create_symlink(outside, d.path() + "/pages");
+  struct Case {
+    std::string args, expected;
+  };
+  for (const Case& c :
+       {Case{"sweep " + ok + " --seeds 1 --json " + d.path() + "/fifo.json", "fifo.json is a FIFO (named pipe)"},
+        Case{"sweep " + ok + " --seeds 1 --junit /dev/null", "/dev/null is a character device: not written"},
+        Case{"sweep " + ok + " --seeds 1 --junit " + d.path() + "/link.xml", "link.xml is a symbolic link"},
+        Case{"sweep " + failing + " --seeds 1 --html " + d.path() + "/page.html", "page-seeds is a symbolic link"},
+        Case{"run " + ok + " " + failing + " --html " + d.path() + "/pages", "pages is a symbolic link"}}) {
+    SCOPED_TRACE(c.args);
+    CliOut o = runCliTimed(c.args);
+    ASSERT_NE(o.code, kTimedOut) << "hung:\n" << o.text;
+    EXPECT_EQ(o.code, 2) << o.text;
+    EXPECT_NE(o.text.find(c.expected), std::string::npos) << o.text;
+  }
+  // A link planted where a seed page goes, inside a real `<page>-seeds` folder.
+  fs::create_directories(d.path() + "/real-seeds");
+  CliOut first = runCli("sweep " + failing + " --seeds 1 --html " + d.path() + "/real.html");
+  ASSERT_EQ(first.code, 1) << first.text;
+  std::string pageName;
+  for (const auto& e : fs::directory_iterator(d.path() + "/real-seeds")) pageName = e.path().filename().string();
+  ASSERT_FALSE(pageName.empty()) << first.text;
+  fs::remove(d.path() + "/real-seeds/" + pageName);
+  fs::create_symlink(outside + "/victim.txt", d.path() + "/real-seeds/" + pageName);
+  CliOut again = runCli("sweep " + failing + " --seeds 1 --html " + d.path() + "/real.html");
+  EXPECT_EQ(again.code, 2) << again.text;
+  EXPECT_NE(again.text.find("is a symbolic link"), std::string::npos) << again.text;
+  // Nothing reached the folder the links point to.
+  EXPECT_EQ(d.read("outside/victim.txt"), "untouched");
+  int outsideFiles = 0;
+  for (const auto& e : fs::directory_iterator(outside)) outsideFiles += e.is_regular_file();
+  EXPECT_EQ(outsideFiles, 1);
+  // A report naming a file with `..` in its path: its seed page is written inside `<page>-seeds`.
+  const std::string dotted = d.path() + "/f/../f/s.yaml";
+  std::string r = d.write("r.json", report(R"([{"file": ")" + dotted + R"(", "seed": 0, "passed": false}])"));
+  CliOut html = runCli("report " + r + " --html " + d.path() + "/rep/out.html");
+  ASSERT_EQ(html.code, 0) << html.text;
+  int pages = 0;
+  for (const auto& e : fs::recursive_directory_iterator(d.path() + "/rep")) {
+    pages += e.is_regular_file();
+    EXPECT_EQ(e.path().parent_path().filename() == "out-seeds" || e.path().filename() == "out.html" ||
+                  e.path().filename() == "out-seeds",
+              true)
+        << e.path();
+  }
+  EXPECT_EQ(pages, 2) << html.text;
+}
+
 // ---------------------------------------------------------------- silent accepts
 
 // Bug: replay plans with a negative batch or partition ran as "any", a downtime of INT64_MAX

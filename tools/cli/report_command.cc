@@ -14,6 +14,7 @@
 #include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
+#include "streamsim/platform/platform.h"
 #include "streamsim/sim/fault_plan.h"
 
 namespace streamsim::cli {
@@ -81,7 +82,13 @@ bool writeSweepPages(const std::string& path, const nlohmann::json& report, cons
     pic.failure = run.setupError.ok() ? run.report() : run.setupError.message();
     pic.reproduce = r.value("replay", harness::scenarioReplayLine(program, file, seed, *plan));
     pic.run = &run;
-    if (pages == 0) std::filesystem::create_directories(folder, ec);
+    if (pages == 0) {
+      // The seed pages stay in `<page>-seeds`: never a link to somewhere else.
+      if (const Status st = platform::prepareOutputFolder(folder.string()); !st.ok()) {
+        err << fmt::format("streamsim: --html: {}\n", harness::shownForTerminal(st.message()));
+        return false;
+      }
+    }
     const std::string name = seedPageName(file, seed);
     if (!writeRunPage((folder / name).string(), pic, "--html", err)) return false;
     links[harness::seedLinkKey(file, seed)] = (std::filesystem::path(folder.filename()) / name).string();

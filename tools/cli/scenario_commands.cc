@@ -55,12 +55,15 @@ bool writeReport(const std::string& path, const std::string& text, std::string_v
                        command, path);
     return false;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) {
-    err << fmt::format("streamsim {}: {}: cannot write the report ({})\n", command, path,
-                       std::strerror(errno));
+  // Only as a regular file: never through a link, into a FIFO (a hang) or a device.
+  const Status st = platform::writeOutputFile(path, text);
+  if (st.code() == Status::Code::kInvalidArgument) {
+    err << fmt::format("streamsim {}: {}\n", command, harness::shownForTerminal(st.message()));
+    return false;
+  }
+  if (!st.ok()) {
+    err << fmt::format("streamsim {}: {}: cannot write the report ({})\n", command,
+                       harness::shownForTerminal(path), harness::shownForTerminal(st.message()));
     return false;
   }
   return true;
@@ -196,8 +199,10 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
       // One page, or with several files a folder with a page per file.
       std::string page = args.html;
       if (scenarios.size() > 1) {
-        std::error_code ec;
-        std::filesystem::create_directories(args.html, ec);
+        if (const Status st = platform::prepareOutputFolder(args.html); !st.ok()) {
+          err << fmt::format("streamsim run --html: {}\n", shown(st.message()));
+          return kExitBadInput;
+        }
         page = (std::filesystem::path(args.html) / boundedFileName(names[index], ".html")).string();
       }
       harness::RunPicture pic;

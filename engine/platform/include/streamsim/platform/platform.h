@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "streamsim/env.h"
 #include "streamsim/status.h"
@@ -24,6 +25,18 @@ inline constexpr int64_t kMaxSourceFileBytes = int64_t{64} << 20;  // 64 MiB
 // NotFound. The file is opened non-blocking and checked on the open descriptor, so a FIFO swapped
 // in after a stat does not block either.
 Result<std::string> readInputFile(const std::string& path, int64_t maxBytes = kMaxInputFileBytes);
+
+// THE writer of a file a command leaves for the user (a --json/--junit report, an --html page):
+// `path` is created or replaced only as a regular file. A symbolic link (it could point outside
+// the folder the user gave), a folder, a FIFO (opening it would block until someone reads), a
+// device or a socket is InvalidArgument naming `path` and what it is, and nothing is written. The
+// file is opened without following a link and non-blocking, and checked on the open descriptor
+// before it is truncated, so a FIFO or a link swapped in after a stat is refused too.
+Status writeOutputFile(const std::string& path, std::string_view data);
+// A folder a command writes its outputs into (`run --html DIR`, a sweep page's `<page>-seeds`):
+// absent (created, with its parents), or a folder that is not a symbolic link. Anything else is
+// InvalidArgument naming `dir` and what it is.
+Status prepareOutputFolder(const std::string& dir);
 
 std::unique_ptr<Clock> newSystemClock();
 std::unique_ptr<FileSystem> newPosixFileSystem();
