@@ -278,6 +278,100 @@ TEST(CommitLogFormat, V2ParsesStateUniqueIds) {
   EXPECT_EQ(CommitLog::serialize(*c), text);
 }
 
+// Spark 4.2's commit log v3 (SPARK-56971, CommitLog.scala CommitMetadataV3 / SinkMetadataInfo,
+// serialized by json4s: the case class fields in declaration order, the Long always, an unset
+// Option left out, the map in insertion order). The expected bytes are what CommitLogSuite's
+// "Basic Commit Log V3 SerDe - single active sink" and "Commit Log V3 - retains historical sinks
+// alongside active" write: serialize() gives "v3\n" + metadata.json.
+TEST(CommitLogFormat, V3WithTheSinkNameIsByteExactAsSpark42WritesIt) {
+  const std::string single =
+      "v3\n{\"nextBatchWatermarkMs\":42,\"sinkMetadataMap\":{\"sink-0\":{\"sinkName\":\"sink-0\","
+      "\"commitOffset\":\"-\",\"providerName\":\"memory\",\"apiVersion\":\"v2\",\"isActive\":true}}}";
+  auto c = CommitLog::parse(single, "/ck/commits/0");
+  ASSERT_TRUE(c.ok()) << c.status().toString();
+  EXPECT_EQ(c->formatVersion, 3);
+  EXPECT_EQ(*c->nextBatchWatermarkMs, 42);
+  ASSERT_EQ(c->sinks.size(), 1u);
+  ASSERT_NE(c->activeSink(), nullptr);
+  EXPECT_EQ(c->activeSink()->sinkName, "sink-0");
+  EXPECT_EQ(c->activeSink()->providerName, "memory");
+  EXPECT_EQ(c->activeSink()->commitOffset, "-");
+  EXPECT_EQ(CommitLog::serialize(*c), single);
+
+  CommitMetadata m;
+  m.formatVersion = 3;
+  m.nextBatchWatermarkMs = 100;
+  m.sinks = {SinkMetadataInfo{"sink-0", R"({"offset":3})", "memory", "v2", false},
+             SinkMetadataInfo{"sink-1", R"({"offset":7})", "memory", "v2", true}};
+  const std::string both =
+      "v3\n{\"nextBatchWatermarkMs\":100,\"sinkMetadataMap\":{"
+      "\"sink-0\":{\"sinkName\":\"sink-0\",\"commitOffset\":\"{\\\"offset\\\":3}\",\"providerName\":\"memory\","
+      "\"apiVersion\":\"v2\",\"isActive\":false},"
+      "\"sink-1\":{\"sinkName\":\"sink-1\",\"commitOffset\":\"{\\\"offset\\\":7}\",\"providerName\":\"memory\","
+      "\"apiVersion\":\"v2\",\"isActive\":true}}}";
+  EXPECT_EQ(CommitLog::serialize(m), both);
+  auto back = CommitLog::parse(both, "/ck/commits/1");
+  ASSERT_TRUE(back.ok()) << back.status().toString();
+  ASSERT_EQ(back->sinks.size(), 2u);
+  EXPECT_EQ(back->activeSink()->sinkName, "sink-1");
+  EXPECT_EQ(back->sinks[0].commitOffset, R"({"offset":3})");
+  EXPECT_FALSE(back->sinks[0].isActive);
+  // With state store checkpoint ids (v3 extends v2) they come between the two.
+  m.stateUniqueIdsJson = R"({"0":[["a"]]})";
+  EXPECT_TRUE(contains(CommitLog::serialize(m), "{\"nextBatchWatermarkMs\":100,\"stateUniqueIds\":{\"0\":[[\"a\"]]},"
+                                                "\"sinkMetadataMap\":{"));
+  // master's first shape had no apiVersion; json4s fills isActive's default when it is absent.
+  auto noApi = CommitLog::parse(
+      "v3\n{\"nextBatchWatermarkMs\":0,\"sinkMetadataMap\":{\"out\":{\"sinkName\":\"out\",\"commitOffset\":\"-\","
+      "\"providerName\":\"p\"}}}", "c");
+  ASSERT_TRUE(noApi.ok()) << noApi.status().toString();
+  EXPECT_FALSE(noApi->sinks[0].apiVersion.has_value());
+  EXPECT_TRUE(noApi->sinks[0].isActive);
+}
+
+// CommitMetadataV3 requires exactly one active sink and createMetadata a non-empty map
+// (CommitLogSuite "CommitMetadataV3 requires exactly one active sink", "createMetadata for V3
+// requires non-empty sinkMetadataMap"): a file breaking either is Corruption naming file:line.
+TEST(CommitLogFormat, V3WithoutExactlyOneActiveSinkIsCorruption) {
+  const std::string sink = R"("s":{"sinkName":"s","commitOffset":"-","providerName":"p","isActive":false})";
+  for (const std::string& body :
+       {std::string("{\"nextBatchWatermarkMs\":0}"), std::string("{\"sinkMetadataMap\":{}}"),
+        "{\"sinkMetadataMap\":{" + sink + "}}",
+        std::string(R"({"sinkMetadataMap":{"a":{"sinkName":"a","commitOffset":"-","providerName":"p"},)"
+                    R"("b":{"sinkName":"b","commitOffset":"-","providerName":"p"}}})"),
+        std::string(R"({"sinkMetadataMap":{"a":{"sinkName":"b","commitOffset":"-","providerName":"p"}}})"),
+        std::string(R"({"sinkMetadataMap":{"a":{"sinkName":"a","providerName":"p"}}})")}) {
+    SCOPED_TRACE(body);
+    auto c = CommitLog::parse("v3\n" + body, "/ck/commits/4");
+    ASSERT_FALSE(c.ok());
+    EXPECT_EQ(c.status().code(), Status::Code::kCorruption);
+    EXPECT_TRUE(contains(c.status().message(), "/ck/commits/4:2")) << c.status().message();
+  }
+  auto v4 = CommitLog::parse("v4\n{}", "/ck/commits/5");
+  ASSERT_FALSE(v4.ok());
+  EXPECT_TRUE(contains(v4.status().message(), "v4")) << v4.status().message();
+}
+
+// Spark 4.2's offsets v2 (OffsetMap, SPARK-54423; OffsetSeqLog.scala "Version 2 format":
+// "v2", the OffsetSeqMetadataV2 JSON -- sourceMetadataInfo defaulting to {} is written,
+// controlBatchInfo None is not -- then `sourceId:offset` lines) with named sources
+// (StreamingSourceEvolutionSuite: the ids are the names).
+TEST(OffsetLogFormat, V2KeyedBySourceNameIsByteExact) {
+  const std::string text =
+      "v2\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{"
+      "\"spark.sql.streaming.queryEvolution.enableSourceEvolution\":\"true\"},\"sourceMetadataInfo\":{}}\n"
+      "orders:{\"logOffset\":0}\nclicks:{\"logOffset\":2}";
+  auto s = OffsetLog::parse(text, "/ck/offsets/0");
+  ASSERT_TRUE(s.ok()) << s.status().toString();
+  EXPECT_EQ(s->formatVersion, 2);
+  EXPECT_EQ(s->sourceIds, (std::vector<std::string>{"orders", "clicks"}));
+  EXPECT_EQ(s->offsets[1], std::optional<std::string>(R"({"logOffset":2})"));
+  EXPECT_EQ(OffsetLog::serialize(*s), text);
+  auto bad = OffsetLog::parse("v2\n{}\n{\"logOffset\":0}", "/ck/offsets/1");
+  ASSERT_FALSE(bad.ok());
+  EXPECT_TRUE(contains(bad.status().message(), "/ck/offsets/1:3")) << bad.status().message();
+}
+
 // ---------------------------------------------------------------- metadata, operator metadata
 
 TEST(StreamMetadataFormat, CompactAndPrettyPrinted) {

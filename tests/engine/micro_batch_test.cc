@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "streamsim/checkpoint/checkpoint_reader.h"
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/fault_points.h"
@@ -436,6 +437,132 @@ TEST_F(Fixture, DefaultTriggerRunsAtOnceWithoutWaiting) {
   ASSERT_TRUE(*q->awaitNextTrigger());
   EXPECT_EQ(clock.nowMs(), before);  // the default trigger never waits for the clock
   EXPECT_FALSE(*q->awaitNextTrigger());  // nothing new: it polls and runs nothing
+}
+
+// ---------------------------------------------------------------- Spark 4.2's query evolution
+
+// Two named file sources and a named memory sink under Spark 4.2's source and sink evolution:
+// offsets/N is v2 keyed by the source names (OffsetSeqLog "Version 2 format", StreamingSource
+// EvolutionSuite "named sources enforcement uses V2 offset log format"), each source's log is
+// sources/<name>/ ("named sources - metadata path uses source name"), the enforcement conf is
+// recorded ("enforcement config is persisted in offset metadata") and commits/N is v3 naming the
+// sink, MicroBatchExecution's sink.getClass.getName as providerName (SPARK-56972). A restart with
+// the sources in the other order resumes by name; one with a renamed sink keeps the old one inactive.
+TEST_F(Fixture, Spark42NamedSourcesAndSinkAreWrittenAsSpark42Writes) {
+  ASSERT_TRUE(fs.putDurable("/orders/a.json", "{\"id\":\"a\",\"t\":\"2026-01-01T00:00:00Z\"}\n").ok());
+  ASSERT_TRUE(fs.putDurable("/clicks/b.json", "{\"id\":\"b\",\"t\":\"2026-01-01T00:00:01Z\"}\n").ok());
+  auto fileSource = [&](const std::string& path) {
+    FileSourceOptions o;
+    o.path = path;
+    o.schema = schema;
+    return *makeFileSource(o);
+  };
+  auto named = [&](std::vector<std::string> paths, std::vector<std::string> names, std::string sink) {
+    std::vector<SourceFactory> sources;
+    for (const auto& p : paths) sources.push_back(fileSource(p));
+    DataStreamWriter w = writer(readStream(sources));
+    w.option("spark.sql.streaming.queryEvolution.enableSourceEvolution", "true")
+        .option("spark.sql.streaming.queryEvolution.enableSinkEvolution", "true")
+        .sourceNames(std::move(names))
+        .name(std::move(sink));
+    return w;
+  };
+  {
+    auto q = start(named({"/orders", "/clicks"}, {"orders", "clicks"}, "out"));
+    ASSERT_TRUE(q->processAllAvailable().ok());
+  }
+  auto offsets = fs.read("/chk/offsets/0");
+  ASSERT_TRUE(offsets.ok());
+  EXPECT_EQ(*offsets,
+            "v2\n{\"batchWatermarkMs\":0,\"batchTimestampMs\":1700000000000,\"conf\":{"
+            "\"spark.sql.shuffle.partitions\":\"4\","
+            "\"spark.sql.streaming.multipleWatermarkPolicy\":\"min\","
+            "\"spark.sql.streaming.queryEvolution.enableSourceEvolution\":\"true\","
+            "\"spark.sql.streaming.stateStore.providerClass\":"
+            "\"org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider\"},"
+            "\"sourceMetadataInfo\":{}}\norders:{\"logOffset\":0}\nclicks:{\"logOffset\":0}");
+  EXPECT_TRUE(fs.exists("/chk/sources/orders/0"));
+  EXPECT_TRUE(fs.exists("/chk/sources/clicks/0"));
+  EXPECT_FALSE(fs.exists("/chk/sources/0"));
+  const std::string memorySink =
+      "{\"sinkName\":\"out\",\"commitOffset\":\"-\",\"providerName\":"
+      "\"org.apache.spark.sql.execution.streaming.sources.MemorySink\",\"apiVersion\":\"v2\",";
+  EXPECT_EQ(*fs.read("/chk/commits/0"),
+            "v3\n{\"nextBatchWatermarkMs\":0,\"sinkMetadataMap\":{\"out\":" + memorySink + "\"isActive\":true}}}");
+  // The sources in the other order, the sink renamed: resumed by name, nothing read twice.
+  ASSERT_TRUE(fs.putDurable("/orders/c.json", "{\"id\":\"c\",\"t\":\"2026-01-01T00:00:02Z\"}\n").ok());
+  {
+    auto q = start(named({"/clicks", "/orders"}, {"clicks", "orders"}, "out2"));
+    ASSERT_TRUE(q->processAllAvailable().ok());
+  }
+  EXPECT_THAT(sinkIds(), ElementsAre("a", "b", "c"));
+  EXPECT_TRUE(::testing::internal::RE::PartialMatch(*fs.read("/chk/offsets/1"),
+                                                   "\nclicks:\\{\"logOffset\":0\\}\norders:\\{\"logOffset\":1\\}$"))
+      << *fs.read("/chk/offsets/1");
+  EXPECT_EQ(*fs.read("/chk/commits/1"),
+            "v3\n{\"nextBatchWatermarkMs\":0,\"sinkMetadataMap\":{\"out\":" + memorySink +
+                "\"isActive\":false},\"out2\":{\"sinkName\":\"out2\",\"commitOffset\":\"-\",\"providerName\":"
+                "\"org.apache.spark.sql.execution.streaming.sources.MemorySink\",\"apiVersion\":\"v2\",\"isActive\":true}}}");
+  // inspect names the sources and the sinks.
+  auto report = inspectCheckpoint(env, "/chk");
+  ASSERT_TRUE(report.ok());
+  EXPECT_EQ(report->sourceNames, (std::vector<std::string>{"orders", "clicks"}));
+  ASSERT_EQ(report->sinks.size(), 2u);
+  EXPECT_EQ(report->batches[1].activeSink, "out2");
+  const std::string text = formatReport(*report);
+  EXPECT_THAT(text, ::testing::HasSubstr("sources (offsets v2, keyed by source id): orders, clicks"));
+  EXPECT_THAT(text, ::testing::HasSubstr("sink out2 (commit log v3): org.apache.spark.sql.execution.streaming.sources.MemorySink, apiVersion v2, commitOffset -, active"));
+  EXPECT_THAT(text, ::testing::HasSubstr("committed yes (v3, sink out2)"));
+  EXPECT_THAT(text, ::testing::HasSubstr("source orders files (logOffset 1): /orders/c.json"));
+  EXPECT_FALSE(report->has(DiagnosisKind::kMissing)) << text;
+  EXPECT_FALSE(report->has(DiagnosisKind::kUnreadable)) << text;
+}
+
+// spark.sql.streaming.offsetLog.formatVersion=2 without names: the sources keyed by position.
+TEST_F(Fixture, OffsetsV2WithoutNamesKeyTheSourcesByPosition) {
+  auto w = writer(readStream(makeMemorySource(input)));
+  w.option("spark.sql.streaming.offsetLog.formatVersion", "2");
+  auto q = start(w);
+  ASSERT_TRUE(input->addData({row("a", 1)}).ok());
+  ASSERT_TRUE(q->processAllAvailable().ok());
+  auto seq = OffsetLog::parse(*fs.read("/chk/offsets/0"), "o");
+  ASSERT_TRUE(seq.ok()) << seq.status().toString();
+  EXPECT_EQ(seq->formatVersion, 2);
+  EXPECT_EQ(seq->sourceIds, std::vector<std::string>{"0"});
+  EXPECT_EQ(*fs.read("/chk/commits/0"), "v1\n{\"nextBatchWatermarkMs\":0}");
+}
+
+// The names' rules, each Spark's condition and parameters (StreamingSourceEvolutionSuite,
+// SPARK-56719), refused before the checkpoint is written.
+TEST_F(Fixture, Spark42SourceAndSinkNamesFollowSparksRules) {
+  struct Case {
+    bool sourceEvolution, sinkEvolution;
+    std::vector<std::string> names;
+    std::string sink, condition, param, value;
+  };
+  for (const Case& c : {Case{true, false, {"my-source"}, "", "INVALID_SOURCE_NAME", "sourceName", "my-source"},
+                        Case{true, false, {""}, "", "UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT", "", ""},
+                        Case{false, false, {"mySource"}, "", "SOURCE_NAMING_NOT_SUPPORTED", "name", "mySource"},
+                        Case{true, false, {"dup", "dup"}, "", "DUPLICATE_SOURCE_NAMES", "names", "'dup'"},
+                        Case{false, true, {}, "", "UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT", "", ""},
+                        Case{false, true, {}, "my sink", "INVALID_SINK_NAME", "sinkName", "my sink"}}) {
+    SCOPED_TRACE(c.condition);
+    std::vector<SourceFactory> sources(std::max<size_t>(c.names.size(), 1), makeMemorySource(input));
+    DataStreamWriter w = writer(readStream(sources));
+    w.option("checkpointLocation", "/chk-names");
+    w.option("spark.sql.streaming.queryEvolution.enableSourceEvolution", c.sourceEvolution ? "true" : "false");
+    w.option("spark.sql.streaming.queryEvolution.enableSinkEvolution", c.sinkEvolution ? "true" : "false");
+    w.sourceNames(c.names).name(c.sink);
+    auto q = w.start(env);
+    ASSERT_FALSE(q.ok());
+    EXPECT_EQ(q.status().condition(), "STREAMING_QUERY_EVOLUTION_ERROR." + c.condition) << q.status().toString();
+    if (!c.param.empty()) {
+      bool found = false;
+      for (const auto& [k, v] : q.status().parameters()) found |= k == c.param && v == c.value;
+      EXPECT_TRUE(found) << q.status().toString();
+    }
+    EXPECT_FALSE(fs.exists("/chk-names/offsets"));
+  }
 }
 
 }  // namespace

@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/env.h"
 #include "streamsim/expr/column.h"
 #include "streamsim/operator.h"
@@ -83,6 +84,18 @@ struct QueryOptions {
   // query may start on checkpoint format v1 (an existing micro-batch checkpoint, or v1 asked
   // for) instead of failing with CHECKPOINT_FORMAT_V1_NOT_SUPPORTED. Spark calls it unsafe.
   bool realTimeAllowCheckpointV1 = false;
+  // Spark 4.2's query evolution (docs/checkpoint-format.md "Spark 4.2"): sources named by
+  // DataStreamReader.name (SPARK-54909; `sourceNames`, one per source, "" unnamed) with
+  // spark.sql.streaming.queryEvolution.enableSourceEvolution keep their log in sources/<name>/
+  // and are keyed by name in an offsets v2 file (OffsetMap, SPARK-54423/54583), which
+  // spark.sql.streaming.offsetLog.formatVersion=2 also asks for; a sink named by
+  // DataStreamWriter.name (SPARK-56719; `sinkName`) with
+  // spark.sql.streaming.queryEvolution.enableSinkEvolution is recorded in commit log v3.
+  std::vector<std::string> sourceNames;
+  std::string sinkName;
+  bool sourceEvolution = false;
+  bool sinkEvolution = false;
+  int offsetLogFormatVersion = 1;
   // The SQL settings expressions are analysed and evaluated with (expr/sql_conf.h):
   // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive.
   expr::SqlConf sqlConf;
@@ -146,6 +159,11 @@ class DataStreamWriter {
   DataStreamWriter& outputMode(OutputMode mode);
   DataStreamWriter& trigger(Trigger trigger);
   DataStreamWriter& queryName(std::string name);
+  // Spark 4.2's DataStreamWriter.name: the sink's name, recorded in commit log v3 with
+  // spark.sql.streaming.queryEvolution.enableSinkEvolution.
+  DataStreamWriter& name(std::string sinkName);
+  // DataStreamReader.name of each source, in source order ("" for an unnamed one).
+  DataStreamWriter& sourceNames(std::vector<std::string> names);
   // checkpointLocation, spark.sql.shuffle.partitions, stateStore (memory|rocksdb),
   // taskRetries, noDataMicroBatches.enabled, multipleWatermarkPolicy (min|max),
   // spark.sql.streaming.minBatchesToRetain (>= 1).
@@ -229,6 +247,9 @@ class StreamingQuery {
   // batches before `batchId` (and batch `batchId` itself).
   Status purgeLogs(int64_t batchId);
   void trace(const std::string& json) const;
+  // The folder name of source i under sources/ when it is not its index: its name under source
+  // evolution (SourceContext::sourceName).
+  std::string sourceName(size_t i) const;
 
   Env env_;
   DataFrame df_;
@@ -268,6 +289,11 @@ class StreamingQuery {
   // Every offsets/ and commits/ file below this batch id is already purged in this run
   // (nullopt: no purge yet, the first one lists the folders as Spark does).
   std::optional<int64_t> purged_below_;
+  // Spark 4.2 (query/query_evolution.h): each source's id in offsets v2, the offsets format this
+  // checkpoint writes, and the sinks the last v3 commit recorded.
+  std::vector<std::string> source_ids_;
+  int offsets_version_ = 1;
+  std::vector<SinkMetadataInfo> sinks_;
 };
 
 }  // namespace streamsim

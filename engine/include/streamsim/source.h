@@ -23,6 +23,10 @@ struct SourceContext {
   bool firstBatchOfRun = false;
   // AvailableNow: the source should only take what existed when the query started.
   bool availableNow = false;
+  // Spark 4.2: a source named under source evolution keeps its log in sources/<name>/ instead of
+  // sources/<sourceIndex>/ (StreamingSourceEvolutionSuite "named sources - metadata path uses
+  // source name"); "" for an unnamed one.
+  std::string sourceName;
 };
 
 class Source {

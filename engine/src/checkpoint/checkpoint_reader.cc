@@ -163,6 +163,17 @@ class Inspector {
       b.offsetsVersion = s.formatVersion;
       b.batchTimestampMs = s.metadata.batchTimestampMs;
       b.batchWatermarkMs = s.metadata.batchWatermarkMs;
+      if (s.formatVersion >= 2) {
+        // OffsetMap (Spark 4.2): offsets by source id; sources may come and go (source evolution).
+        for (size_t k = 0; k < s.sourceIds.size() && k < s.offsets.size(); ++k) {
+          auto at = std::find(report_.sourceNames.begin(), report_.sourceNames.end(), s.sourceIds[k]);
+          size_t i = static_cast<size_t>(at - report_.sourceNames.begin());
+          if (at == report_.sourceNames.end()) report_.sourceNames.push_back(s.sourceIds[k]);
+          if (b.sourceOffsets.size() <= i) b.sourceOffsets.resize(i + 1);
+          b.sourceOffsets[i] = s.offsets[k];
+        }
+        continue;
+      }
       b.sourceOffsets = s.offsets;
       sourceCounts[s.offsets.size()].push_back(id);
     }
@@ -219,6 +230,10 @@ class Inspector {
       }
       b.commitVersion = (*c)->formatVersion;
       b.nextBatchWatermarkMs = (*c)->nextBatchWatermarkMs;
+      if (const SinkMetadataInfo* active = (*c)->activeSink()) {
+        b.activeSink = active->sinkName;
+        report_.sinks = (*c)->sinks;  // ascending ids: the latest v3 commit's stays
+      }
     }
     if (!commit_ids_.empty()) report_.latestCommitId = commit_ids_.back();
   }
@@ -339,7 +354,15 @@ class Inspector {
       return;
     }
     for (const FileInfo& e : *entries) {
-      auto idx = batchIdFromFileName(baseName(e.path), false);
+      // sources/<i>/, or sources/<name>/ for a source an offsets v2 file names (Spark 4.2).
+      std::optional<int64_t> idx;
+      const std::string folder = baseName(e.path);
+      if (!report_.sourceNames.empty()) {
+        auto at = std::find(report_.sourceNames.begin(), report_.sourceNames.end(), folder);
+        if (at != report_.sourceNames.end()) idx = at - report_.sourceNames.begin();
+      } else {
+        idx = batchIdFromFileName(folder, false);
+      }
       if (!idx) continue;
       int i = static_cast<int>(*idx);
       if (!e.isDir) {
@@ -351,7 +374,7 @@ class Inspector {
       }
       logDirs.insert(i);
       if (readKafkaSource(i, e.path)) continue;
-      FileSourceLog log(env_, sourceLogDir(report_.root, i));
+      FileSourceLog log(env_, joinPath(sourcesDir, folder));
       auto all = log.allFiles();
       if (!all.ok()) {
         add(logFailureKind(all.status()), all.status().message(), {}, {log.dir()});
@@ -395,7 +418,9 @@ class Inspector {
       }
     }
     for (const auto& [i, ids] : missing) {
-      std::string dir = joinPath(sourcesDir, std::to_string(i));
+      std::string dir = joinPath(sourcesDir, static_cast<size_t>(i) < report_.sourceNames.size()
+                                                 ? report_.sourceNames[i]
+                                                 : std::to_string(i));
       if (env_.fs->exists(dir)) continue;  // a file: said above
       add(DiagnosisKind::kMissing,
           fmt::format("{} is missing: the offsets of batch(es) {} give source {} a file source "
@@ -863,6 +888,13 @@ std::vector<std::string> findCheckpoints(const Env& env, const std::string& root
   return out;
 }
 
+namespace {
+// How the text names source i: its id when offsets v2 files name the sources (Spark 4.2).
+std::string sourceLabel(const CheckpointReport& r, size_t i) {
+  return i < r.sourceNames.size() ? r.sourceNames[i] : std::to_string(i);
+}
+}  // namespace
+
 std::string formatReport(const CheckpointReport& r) {
   std::string out = fmt::format("checkpoint {}\n", r.root);
   out += fmt::format("  query id: {}\n", r.queryId.value_or("(unknown)"));
@@ -872,11 +904,19 @@ std::string formatReport(const CheckpointReport& r) {
   if (r.restartBatchId)
     out += fmt::format("  on restart: {} batch {}\n", r.restartIsRerun ? "re-runs" : "runs",
                        *r.restartBatchId);
+  if (!r.sourceNames.empty())
+    out += fmt::format("  sources (offsets v2, keyed by source id): {}\n", fmt::join(r.sourceNames, ", "));
+  for (const SinkMetadataInfo& k : r.sinks)
+    out += fmt::format("  sink {} (commit log v3): {}{}, commitOffset {}, {}\n", k.sinkName, k.providerName,
+                       k.apiVersion ? ", apiVersion " + *k.apiVersion : std::string(), k.commitOffset,
+                       k.isActive ? "active" : "inactive (an earlier sink of this checkpoint)");
   for (const BatchReport& b : r.batches) {
-    out += fmt::format("  batch {}: offsets {}{}, committed {}", b.batchId,
+    out += fmt::format("  batch {}: offsets {}{}, committed {}{}", b.batchId,
                        b.hasOffsets ? "yes" : "NO",
                        b.offsetsVersion > 1 ? fmt::format(" (v{})", b.offsetsVersion) : "",
-                       b.committed ? "yes" : "no");
+                       b.committed ? "yes" : "no",
+                       b.activeSink.empty() ? std::string()
+                                            : fmt::format(" (v{}, sink {})", b.commitVersion, b.activeSink));
     if (b.hasOffsets)
       out += fmt::format(", timestamp {}, watermark {}", optTime(b.batchTimestampMs),
                          b.batchWatermarkMs ? std::to_string(*b.batchWatermarkMs) : "-");
@@ -886,17 +926,17 @@ std::string formatReport(const CheckpointReport& r) {
     if (!b.sourceOffsets.empty()) {
       out += "    source offsets:";
       for (size_t i = 0; i < b.sourceOffsets.size(); ++i)
-        out += fmt::format(" [{}] {}", i, b.sourceOffsets[i].value_or("-"));
+        out += fmt::format(" [{}] {}", sourceLabel(r, i), b.sourceOffsets[i].value_or("-"));
       out += "\n";
     }
     for (const auto& sf : b.sourceFiles) {
       if (sf.kafkaRecords) {
-        out += fmt::format("    source {} (Kafka): {} record{}\n", sf.sourceIndex, *sf.kafkaRecords,
+        out += fmt::format("    source {} (Kafka): {} record{}\n", sourceLabel(r, sf.sourceIndex), *sf.kafkaRecords,
                            *sf.kafkaRecords == 1 ? "" : "s");
         continue;
       }
       if (!sf.logOffset && sf.files.empty()) continue;
-      out += fmt::format("    source {} files (logOffset {}): {}\n", sf.sourceIndex,
+      out += fmt::format("    source {} files (logOffset {}): {}\n", sourceLabel(r, sf.sourceIndex),
                          sf.logOffset ? std::to_string(*sf.logOffset) : "-",
                          sf.files.empty() ? std::string("(none)") : fmt::format("{}", fmt::join(sf.files, ", ")));
     }
@@ -967,6 +1007,7 @@ std::string reportToJson(const CheckpointReport& r) {
     jb["committed"] = b.committed;
     jb["commitVersion"] = b.commitVersion;
     jb["nextBatchWatermarkMs"] = opt(b.nextBatchWatermarkMs);
+    if (!b.activeSink.empty()) jb["activeSink"] = b.activeSink;
     OJson sfs = OJson::array();
     for (const auto& sf : b.sourceFiles)
       sfs.push_back(OJson{{"sourceIndex", sf.sourceIndex}, {"logOffset", opt(sf.logOffset)},
@@ -976,6 +1017,13 @@ std::string reportToJson(const CheckpointReport& r) {
     batches.push_back(std::move(jb));
   }
   j["batches"] = std::move(batches);
+  j["sourceNames"] = r.sourceNames;
+  OJson sinks = OJson::array();
+  for (const SinkMetadataInfo& k : r.sinks)
+    sinks.push_back(OJson{{"sinkName", k.sinkName}, {"commitOffset", k.commitOffset},
+                          {"providerName", k.providerName}, {"apiVersion", opt(k.apiVersion)},
+                          {"isActive", k.isActive}});
+  j["sinks"] = std::move(sinks);
   OJson ops = OJson::array();
   for (const OperatorMetadata& op : r.operators) {
     OJson jo;

@@ -167,8 +167,8 @@ Result<std::optional<std::vector<FileSourceEntry>>> FileSourceLog::get(int64_t b
   return std::optional<std::vector<FileSourceEntry>>();
 }
 
-std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex) {
-  return joinPath(joinPath(checkpointRoot, "sources"), std::to_string(sourceIndex));
+std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex, const std::string& sourceName) {
+  return joinPath(joinPath(checkpointRoot, "sources"), sourceName.empty() ? std::to_string(sourceIndex) : sourceName);
 }
 
 std::string FileSinkLogCodec::serializeEntry(const SinkFileStatus& e) {

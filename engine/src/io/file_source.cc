@@ -233,7 +233,7 @@ Status FileSource::restore(const SourceContext& ctx, const std::optional<std::st
   seen_.clear();
   latest_timestamp_ = 0;
   last_purge_timestamp_ = std::numeric_limits<TimeMs>::min();
-  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex));
+  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex, ctx.sourceName));
   STREAMSIM_ASSIGN_OR_RETURN(auto latest, log.getLatestBatchId());
   log_offset_ = latest ? *latest : -1;
   if (latest) {
@@ -327,7 +327,7 @@ Result<std::optional<std::string>> FileSource::latestOffset(
     std::vector<FileSourceEntry> entries;
     entries.reserve(fresh.size());
     for (const Candidate& c : fresh) entries.push_back(FileSourceEntry{c.path, c.timestamp, k});
-    FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex));
+    FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex, ctx.sourceName));
     STREAMSIM_ASSIGN_OR_RETURN(bool written, log.add(k, entries));
     if (!written) {
       return Status::FailedPrecondition(fmt::format(
@@ -372,7 +372,7 @@ Result<std::vector<Row>> FileSource::getBatch(const SourceContext& ctx,
   STREAMSIM_ASSIGN_OR_RETURN(int64_t to, readOffset(end, " end offset"));
   last_batch_files_.clear();
   std::vector<Row> rows;
-  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex));
+  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex, ctx.sourceName));
   for (int64_t k = from + 1; k <= to; ++k) {
     STREAMSIM_ASSIGN_OR_RETURN(auto entries, log.get(k));
     if (!entries) {
@@ -433,7 +433,7 @@ Status FileSource::commit(const SourceContext& ctx, const std::string& end) {
     return Status::OK();
   }
   // Files of every log batch up to the committed one not yet cleaned in this run.
-  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex));
+  FileSourceLog log(*ctx.env, sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex, ctx.sourceName));
   std::vector<std::string> paths;
   for (int64_t id = cleaned_through_ + 1; id <= k; ++id) {
     auto entries = log.get(id);

@@ -163,7 +163,7 @@ class KafkaSource final : public Source, public RealTimeSource {
       STREAMSIM_RETURN_IF_ERROR(toPartitionOffsets(*committed, description()).status());
     }
     // The initial offsets: resolved once per checkpoint and kept in sources/<i>/0.
-    const std::string dir = sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex);
+    const std::string dir = sourceLogDir(ctx.checkpointRoot, ctx.sourceIndex, ctx.sourceName);
     const std::string path = joinPath(dir, "0");
     if (ctx.env->fs->exists(path)) {
       STREAMSIM_ASSIGN_OR_RETURN(std::string text, ctx.env->fs->read(path));
@@ -360,6 +360,7 @@ class KafkaSink final : public Sink, public RealTimeSink {
   KafkaSink(std::shared_ptr<PartitionedLog> log, std::string topic)
       : log_(std::move(log)), topic_(std::move(topic)) {}
   std::string description() const override { return "KafkaSink[" + topic_ + "]"; }
+  std::string sparkClassName() const override { return "org.apache.spark.sql.kafka010.KafkaSourceProvider$KafkaTable"; }
   Status start(const SinkContext& ctx) override {
     (void)ctx;
     return log_->numPartitions(topic_).status().withContext(description());

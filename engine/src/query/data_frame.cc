@@ -50,6 +50,14 @@ DataStreamWriter& DataStreamWriter::queryName(std::string name) {
   options_.queryName = std::move(name);
   return *this;
 }
+DataStreamWriter& DataStreamWriter::name(std::string sinkName) {
+  options_.sinkName = std::move(sinkName);
+  return *this;
+}
+DataStreamWriter& DataStreamWriter::sourceNames(std::vector<std::string> names) {
+  options_.sourceNames = std::move(names);
+  return *this;
+}
 DataStreamWriter& DataStreamWriter::options(QueryOptions options) {
   options_ = std::move(options);
   return *this;
@@ -94,6 +102,15 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
     auto n = parsePositiveInt(key, value, 1);
     if (n.ok() && *n > 2) n = Status::InvalidArgument(fmt::format("option {}: '{}' is not 1 or 2", key, value));
     if (n.ok()) options_.checkpointFormatVersion = *n; else record(n.status());
+  } else if (key == "spark.sql.streaming.offsetLog.formatVersion") {
+    auto n = parsePositiveInt(key, value, 1, 2);
+    if (n.ok()) options_.offsetLogFormatVersion = *n; else record(n.status());
+  } else if (key == "spark.sql.streaming.queryEvolution.enableSourceEvolution") {
+    auto b = parseBool(key, value);
+    if (b.ok()) options_.sourceEvolution = *b; else record(b.status());
+  } else if (key == "spark.sql.streaming.queryEvolution.enableSinkEvolution") {
+    auto b = parseBool(key, value);
+    if (b.ok()) options_.sinkEvolution = *b; else record(b.status());
   } else if (key == "spark.sql.streaming.realTimeMode.minBatchDuration" ||
              key == "realTime.recordCost" || key == "realTime.sinkLatency") {
     // A duration ("5s", "2ms") or whole milliseconds.
@@ -131,6 +148,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
         "unknown query option '{}': expected checkpointLocation, spark.sql.shuffle.partitions, "
         "taskRetries, stateStore, noDataMicroBatches.enabled, multipleWatermarkPolicy, "
         "spark.sql.streaming.minBatchesToRetain, spark.sql.streaming.stateStore.checkpointFormatVersion, "
+        "spark.sql.streaming.offsetLog.formatVersion, spark.sql.streaming.queryEvolution.enableSourceEvolution, "
+        "spark.sql.streaming.queryEvolution.enableSinkEvolution, "
         "spark.sql.streaming.realTimeMode.minBatchDuration, "
         "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, realTime.recordCost, "
         "realTime.sinkLatency, spark.sql.ansi.enabled, spark.sql.session.timeZone or spark.sql.caseSensitive", key)));

@@ -128,7 +128,7 @@ Status StreamingQuery::checkRealTimeCheckpoint() {
 Result<bool> StreamingQuery::realTimeHasBacklog() {
   const TimeMs now = env_.clock->nowMs();
   for (size_t i = 0; i < sources_.size(); ++i) {
-    SourceContext sctx{&env_, options_.checkpointLocation, static_cast<int>(i), next_batch_id_, false, false};
+    SourceContext sctx{&env_, options_.checkpointLocation, static_cast<int>(i), next_batch_id_, false, false, sourceName(i)};
     auto* rts = dynamic_cast<RealTimeSource*>(sources_[i].get());
     STREAMSIM_ASSIGN_OR_RETURN(RealTimeRead read, rts->readUntil(sctx, committed_offsets_[i], now + 1));
     if (!read.rows.empty()) return true;
@@ -162,7 +162,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
               .done());
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (!committed_offsets_[i]) continue;
-    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false, false};
+    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false, false, sourceName(i)};
     STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *committed_offsets_[i]).withContext(sources_[i]->description()));
   }
   if (!rerun) STREAMSIM_RETURN_IF_ERROR(purgeLogs(batchId));
@@ -178,7 +178,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
   std::vector<std::optional<std::string>> end(sources_.size());
   int taskBase = 0;
   for (size_t i = 0; i < sources_.size(); ++i) {
-    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, !started_batches_, false};
+    SourceContext sctx{&env_, root, static_cast<int>(i), batchId, !started_batches_, false, sourceName(i)};
     auto* rts = dynamic_cast<RealTimeSource*>(sources_[i].get());
     std::optional<std::string> bound;
     if (rerun) bound = rerun->end[i];

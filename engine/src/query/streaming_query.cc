@@ -12,6 +12,7 @@
 #include "streamsim/query.h"
 #include "streamsim/trace_events.h"
 
+#include "query/query_evolution.h"
 #include "real_time_execution.h"
 
 namespace streamsim {
@@ -21,6 +22,7 @@ constexpr const char* kShufflePartitionsConf = "spark.sql.shuffle.partitions";
 constexpr const char* kStateStoreProviderConf = "spark.sql.streaming.stateStore.providerClass";
 constexpr const char* kWatermarkPolicyConf = "spark.sql.streaming.multipleWatermarkPolicy";
 constexpr const char* kCheckpointFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
+constexpr const char* kSourceEvolutionConf = "spark.sql.streaming.queryEvolution.enableSourceEvolution";
 
 std::string offsetText(const std::optional<std::string>& o) { return o ? *o : std::string(); }
 
@@ -30,6 +32,10 @@ StreamingQuery::StreamingQuery(const Env& env, DataFrame df, SinkFactory sink, Q
     : env_(env), df_(std::move(df)), sink_factory_(std::move(sink)), options_(std::move(options)) {}
 
 StreamingQuery::~StreamingQuery() = default;
+
+std::string StreamingQuery::sourceName(size_t i) const {
+  return i < source_ids_.size() && source_ids_[i] != std::to_string(i) ? source_ids_[i] : std::string();
+}
 
 void StreamingQuery::trace(const std::string& json) const {
   if (env_.trace != nullptr) env_.trace->event(json);
@@ -56,6 +62,12 @@ Status StreamingQuery::open() {
   for (const auto& f : df_.operators()) operators_.push_back(f());
   sink_ = sink_factory_();
   if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeQuery());
+  // Spark 4.2's source and sink names: refused at analysis, before the checkpoint is touched.
+  STREAMSIM_RETURN_IF_ERROR(detail::checkQueryEvolution(options_, sources_.size()));
+  source_ids_ = detail::sourceIds(options_, sources_.size());
+  // A new checkpoint's offsets format: v2 when asked for, and always under source evolution
+  // (SPARK-56968); an existing checkpoint keeps the format of its latest offsets file.
+  offsets_version_ = options_.sourceEvolution ? 2 : options_.offsetLogFormatVersion;
   STREAMSIM_RETURN_IF_ERROR(env_.fs->mkdirs(root).withContext("creating the checkpoint folder"));
 
   // metadata: the query id, written once.
@@ -80,6 +92,11 @@ Status StreamingQuery::open() {
           "log must be contiguous; the checkpoint is damaged — SPARK-38033)",
           root, offsetIds[i - 1], offsetIds[i]));
   }
+  if (!commitIds.empty()) {
+    // The sinks the latest v3 commit names (MicroBatchExecution hydrates sinkMetadataMap from it).
+    STREAMSIM_ASSIGN_OR_RETURN(auto lastCommit, commits.get(commitIds.back()));
+    if (lastCommit && lastCommit->formatVersion >= 3) sinks_ = lastCommit->sinks;
+  }
   size_t numSources = df_.sources().size();
   committed_offsets_.assign(numSources, std::nullopt);
   if (offsetIds.empty()) {
@@ -96,16 +113,16 @@ Status StreamingQuery::open() {
           root, *latestCommit, latest));
     STREAMSIM_ASSIGN_OR_RETURN(auto latestSeq, offsets.get(latest));
     if (!latestSeq) return Status::NotFound(fmt::format("offsets/{} vanished while reading", latest));
-    if (latestSeq->offsets.size() != numSources)
-      return Status::FailedPrecondition(fmt::format(
-          "offsets/{} in {} records {} source(s) but the query has {}: a checkpoint cannot be "
-          "reused by a query with other sources", latest, root, latestSeq->offsets.size(), numSources));
+    STREAMSIM_ASSIGN_OR_RETURN(
+        auto latestOffsets,
+        detail::offsetsForSources(*latestSeq, source_ids_, fmt::format("offsets/{} in {}", latest, root)));
+    offsets_version_ = latestSeq->formatVersion;
     conf_ = latestSeq->metadata.conf;
     if (latestCommit && *latestCommit == latest) {
       // Resume after the last commit.
       STREAMSIM_ASSIGN_OR_RETURN(auto c, commits.get(latest));
       next_batch_id_ = latest + 1;
-      committed_offsets_ = latestSeq->offsets;
+      committed_offsets_ = latestOffsets;
       last_batch_watermark_ = latestSeq->metadata.batchWatermarkMs;
       watermark_ = std::max(latestSeq->metadata.batchWatermarkMs,
                             c && c->nextBatchWatermarkMs ? *c->nextBatchWatermarkMs : 0);
@@ -118,13 +135,15 @@ Status StreamingQuery::open() {
         if (!prev)
           return Status::FailedPrecondition(fmt::format(
               "offsets/{} has no commit and offsets/{} is missing in {}", latest, latest - 1, root));
-        committed_offsets_ = prev->offsets;
+        STREAMSIM_ASSIGN_OR_RETURN(
+            committed_offsets_,
+            detail::offsetsForSources(*prev, source_ids_, fmt::format("offsets/{} in {}", latest - 1, root)));
         prevWatermark = prev->metadata.batchWatermarkMs;
       }
       next_batch_id_ = latest;
       last_batch_watermark_ = prevWatermark;
       watermark_ = latestSeq->metadata.batchWatermarkMs;
-      pending_rerun_ = PendingRerun{latest, latestSeq->offsets, latestSeq->metadata.batchTimestampMs,
+      pending_rerun_ = PendingRerun{latest, latestOffsets, latestSeq->metadata.batchTimestampMs,
                                     latestSeq->metadata.batchWatermarkMs};
     } else {
       return Status::FailedPrecondition(fmt::format(
@@ -154,6 +173,9 @@ Status StreamingQuery::open() {
   conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
   if (options_.checkpointFormatVersion)
     conf_[kCheckpointFormatVersionConf] = std::to_string(*options_.checkpointFormatVersion);
+  // Spark persists the enforcement conf in the offsets metadata (StreamingSourceEvolutionSuite
+  // "enforcement config is persisted in offset metadata").
+  if (options_.sourceEvolution) conf_[kSourceEvolutionConf] = "true";
 
   // StateStoreConf.minVersionsToRetain is minBatchesToRetain in Spark too.
   options_.stateStore.minVersionsToRetain = options_.minBatchesToRetain;
@@ -161,7 +183,7 @@ Status StreamingQuery::open() {
 
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceContext sctx{&env_, root, static_cast<int>(i), next_batch_id_, true,
-                       options_.trigger.kind == Trigger::Kind::kAvailableNow};
+                       options_.trigger.kind == Trigger::Kind::kAvailableNow, sourceName(i)};
     STREAMSIM_RETURN_IF_ERROR(sources_[i]->restore(sctx, committed_offsets_[i])
                                   .withContext(sources_[i]->description()));
   }
@@ -235,7 +257,7 @@ Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
   bool hasNewData = false;
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceContext sctx{&env_, options_.checkpointLocation, static_cast<int>(i), next_batch_id_,
-                       !started_batches_, options_.trigger.kind == Trigger::Kind::kAvailableNow};
+                       !started_batches_, options_.trigger.kind == Trigger::Kind::kAvailableNow, sourceName(i)};
     auto latest = sources_[i]->latestOffset(sctx, committed_offsets_[i]);
     if (!latest.ok()) return fail(latest.status().withContext(sources_[i]->description()));
     end[i] = *latest;
@@ -293,7 +315,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   for (size_t i = 0; i < sources_.size(); ++i) {
     if (!start[i]) continue;
     SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false,
-                       options_.trigger.kind == Trigger::Kind::kAvailableNow};
+                       options_.trigger.kind == Trigger::Kind::kAvailableNow, sourceName(i)};
     STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *start[i]).withContext(sources_[i]->description()));
   }
   // Then, as Spark's constructNextBatch, old log entries go. A re-run batch was constructed by
@@ -315,7 +337,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
     sp.endOffset = offsetText(end[i]);
     if (end[i] && end[i] != start[i]) {
       SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false,
-                         options_.trigger.kind == Trigger::Kind::kAvailableNow};
+                         options_.trigger.kind == Trigger::Kind::kAvailableNow, sourceName(i)};
       auto batch = sources_[i]->getBatch(sctx, start[i], *end[i]);
       if (!batch.ok()) return batch.status().withContext(fmt::format("batch {}: {}", batchId, sp.description));
       sp.numInputRows = static_cast<int64_t>(batch->size());
@@ -373,7 +395,8 @@ Status StreamingQuery::writeOffsets(int64_t batchId, const std::vector<std::opti
   seq.metadata.batchWatermarkMs = evictionWatermark;
   seq.metadata.batchTimestampMs = batchTimestampMs;
   seq.metadata.conf = conf_;
-  seq.offsets = end;
+  seq.formatVersion = offsets_version_;
+  detail::setSourceOffsets(seq, source_ids_, end);
   OffsetLog offsets(env_, root);
   STREAMSIM_ASSIGN_OR_RETURN(bool written, offsets.add(batchId, seq));
   if (!written)
@@ -428,7 +451,17 @@ Status StreamingQuery::writeCommit(int64_t batchId) {
   CommitLog commits(env_, root);
   CommitMetadata cm;
   cm.nextBatchWatermarkMs = watermark_;
+  if (options_.sinkEvolution) {
+    // Spark 4.2 (SPARK-56972): commit log v3 naming the sink, earlier sinks kept inactive.
+    cm.formatVersion = 3;
+    SinkMetadataInfo active;
+    active.sinkName = options_.sinkName;
+    active.providerName = sink_->sparkClassName();
+    active.apiVersion = sink_->sparkApiVersion();
+    cm.sinks = detail::nextSinks(sinks_, std::move(active));
+  }
   STREAMSIM_ASSIGN_OR_RETURN(bool committed, commits.add(batchId, cm));
+  if (committed && cm.formatVersion >= 3) sinks_ = cm.sinks;
   if (!committed)
     return Status::FailedPrecondition(fmt::format(
         "commits/{} already exists in {}: another run is using this checkpoint (SPARK-26425)", batchId, root));

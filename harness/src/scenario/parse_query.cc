@@ -39,7 +39,9 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "source")) return s;
   pc.checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
-                             "retention"});
+                             "retention", "name"});
+  // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
+  if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
     std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka"});
     s.kind = kind == "memory"  ? SourceSpec::Kind::kMemory
@@ -113,7 +115,10 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   SinkSpec s;
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "sink")) return s;
-  pc.checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions", "numRows", "truncate"});
+  pc.checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions", "numRows", "truncate",
+                           "name"});
+  // Spark 4.2's DataStreamWriter.name (checked when the query starts: query_evolution.h).
+  if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a sink name");
   if (auto k = n["kind"]; k) {
     std::string kind = pc.oneOf(k, "sink kind", {"files", "memory", "foreach", "kafka", "console"});
     s.kind = kind == "files"     ? SinkSpec::Kind::kFiles

@@ -220,6 +220,10 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
     writer.options(std::move(qo));
   }
   writer.sink(sink_);
+  std::vector<std::string> names;
+  for (const SourceSpec& src : sc_.query.sources) names.push_back(src.name);  // kept by a restart
+  writer.sourceNames(std::move(names));
+  writer.name(sc_.query.sink.name);
   return writer;
 }
 }  // namespace streamsim::harness::detail

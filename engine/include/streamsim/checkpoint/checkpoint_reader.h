@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/operator_metadata.h"
 #include "streamsim/env.h"
 #include "streamsim/time.h"
@@ -43,10 +44,13 @@ struct BatchReport {
   int offsetsVersion = 0;
   std::optional<TimeMs> batchTimestampMs;
   std::optional<TimeMs> batchWatermarkMs;
-  std::vector<std::optional<std::string>> sourceOffsets;  // nullopt = "-"
+  // One per source (CheckpointReport::sourceNames: an offsets v2 file is lined up by source id);
+  // nullopt = "-" or, in v2, a source the file does not name.
+  std::vector<std::optional<std::string>> sourceOffsets;
   bool committed = false;
   int commitVersion = 0;
   std::optional<TimeMs> nextBatchWatermarkMs;
+  std::string activeSink;  // a v3 commit's active sink ("" otherwise)
   std::vector<BatchSourceFiles> sourceFiles;
   // Files the sink log lists for this batch (action "add"); nullopt when no sink log batch.
   std::optional<std::vector<std::string>> sinkFiles;
@@ -98,6 +102,12 @@ struct CheckpointReport {
   std::vector<OperatorMetadata> operators;
   std::optional<SinkReport> sink;
   std::vector<KafkaSourceReport> kafkaSources;
+  // Spark 4.2: the source ids offsets v2 files key their offsets by (a name under source
+  // evolution, the position otherwise), in order of first appearance; empty when every offsets
+  // file is v1 (sources by position). Source i of a report is sourceNames[i] then.
+  std::vector<std::string> sourceNames;
+  // The sinks the latest v3 commit names (sinkMetadataMap), the active one among them.
+  std::vector<SinkMetadataInfo> sinks;
   int checksumsVerified = 0;  // Hadoop .crc files checked (and matched)
   // The state store provider the newest offsets record (spark.sql.streaming.stateStore.
   // providerClass; nullopt when none is recorded: Spark's default, the HDFS-backed one) and the

@@ -42,6 +42,8 @@ class FileSourceLog : public CompactibleFileStreamLog<FileSourceEntry, FileSourc
 };
 
 // "<checkpoint>/sources/<i>"
-std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex);
+// sources/<sourceIndex>/, or sources/<sourceName>/ for a source named under Spark 4.2's source
+// evolution.
+std::string sourceLogDir(const std::string& checkpointRoot, int sourceIndex, const std::string& sourceName = "");
 
 }  // namespace streamsim

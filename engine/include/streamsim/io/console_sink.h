@@ -57,6 +57,7 @@ class ConsoleSink final : public Sink, public RealTimeSink {
       : out_(std::move(out)), options_(options) {}
   bool writesPerRecord() const override { return false; }
   std::string description() const override;
+  std::string sparkClassName() const override { return "org.apache.spark.sql.execution.streaming.ConsoleTable$"; }
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
 
  private:

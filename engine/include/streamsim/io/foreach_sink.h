@@ -36,6 +36,7 @@ class ForeachSink final : public Sink, public RealTimeSink {
   explicit ForeachSink(std::shared_ptr<ForeachWriter> writer, int numPartitions = 1)
       : writer_(std::move(writer)), num_partitions_(numPartitions < 1 ? 1 : numPartitions) {}
   std::string description() const override { return "ForeachSink"; }
+  std::string sparkClassName() const override { return "org.apache.spark.sql.execution.streaming.sources.ForeachWriterTable"; }
   // A std::exception from process() closes the partition with the error and fails the batch
   // with TaskFailed naming the batch and partition.
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;

@@ -60,6 +60,7 @@ class MemorySink final : public Sink, public RealTimeSink {
   bool writesPerRecord() const override { return false; }
   explicit MemorySink(std::shared_ptr<MemorySinkData> data) : data_(std::move(data)) {}
   std::string description() const override { return "MemorySink"; }
+  std::string sparkClassName() const override { return "org.apache.spark.sql.execution.streaming.sources.MemorySink"; }
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
 
  private:

@@ -64,6 +64,7 @@ struct SourceSpec {
   std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
   SchemaPtr schema;             // parsed from schemaDDL
   std::map<std::string, std::string> options;  // Spark's option names (maxFilesPerTrigger, ...)
+  std::string name;  // Spark 4.2's DataStreamReader.name ("" unnamed)
   SourceLocation where;
 };
 
@@ -149,6 +150,7 @@ struct SinkSpec {
   std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
   int numRows = 20;     // console only: Spark's numRows and truncate options
   bool truncate = true;
+  std::string name;  // Spark 4.2's DataStreamWriter.name ("" unnamed)
   SourceLocation where;
 };
 
