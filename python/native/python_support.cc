@@ -682,7 +682,9 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                       .attr("AsyncStatefulProcessor")
                                       .ptr()) == 1;
     shared->driverClass = isAsync ? py::module_::import("streamsim._async").attr("AsyncDriver")
-                                  : py::module_::import("streamsim._driver").attr("Driver");
+                          : !options.driverClass.is_none()
+                              ? options.driverClass
+                              : py::module_::import("streamsim._driver").attr("Driver");
   } catch (py::error_already_set& e) {
     return Status::FailedPrecondition(fmt::format("cannot import streamsim's driver: {}", e.what()));
   }

@@ -56,6 +56,9 @@ struct PythonFactoryOptions {
   // The processor's class: a subclass of AsyncStatefulProcessor runs as an async processor
   // (python_async.cc) on the engine's async runtime. None: a sync StatefulProcessor.
   py::object processorClass = py::none();
+  // A sync processor's driver, called as streamsim._driver.Driver is (instance, guard, inPandas,
+  // outputNames); None: Driver. The tester's runs init once per tester (streamsim.pyspark).
+  py::object driverClass = py::none();
   int64_t callLimitMs = 0;  // the per-call limit (call_guard.h; 0: kDefaultCallLimitMs)
 };
 Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,

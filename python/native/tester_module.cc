@@ -28,6 +28,9 @@ namespace streamsim::python {
 namespace {
 
 constexpr const char* kKeyColumn = "__streamsim_key";
+// Spark 4.2.0's eventTimeExtractor: streamsim.pyspark adds each row's extracted event time in this
+// column, the engine's event-time column, which the processor never sees.
+constexpr const char* kEventTimeColumn = "__streamsim_event_time";
 
 // A failed tester call as a Python exception: the handler's own exception when it raised one,
 // else PySpark's error classes with the engine's message.
@@ -81,7 +84,8 @@ class NativeTester {
  public:
   NativeTester(py::object processor, const std::string& timeMode, py::list initialState,
                std::optional<std::string> eventTimeColumn, py::object pandasMode,
-               const std::string& stateStore, py::list services)
+               const std::string& stateStore, py::list services, py::object makeInstance,
+               py::object driverClass)
       : record_(std::make_shared<ProcessorRecord>()) {
     // Simulated outside services for async processors: (name, min ms, max ms, error
     // probability, slow probability, slow ms), seeded with the tester's seed (0).
@@ -96,11 +100,17 @@ class NativeTester {
     PythonFactoryOptions o;
     o.name = std::string(py::str(processor.get_type().attr("__name__")));
     o.pandasMode = pandasMode;
-    o.hiddenColumns = {kKeyColumn};
-    py::object deepcopy = py::module_::import("copy").attr("deepcopy");
-    py::object pristine = deepcopy(processor);
-    // A fresh copy per partition task and batch, as Spark unpickles one per task.
-    o.makeInstance = [deepcopy, pristine]() { return deepcopy(pristine); };
+    o.hiddenColumns = {kKeyColumn, kEventTimeColumn};
+    if (!makeInstance.is_none()) {
+      // The caller's objects (streamsim.pyspark: PySpark's tester calls one processor's init once).
+      o.makeInstance = [makeInstance]() { return makeInstance(); };
+      o.driverClass = driverClass;
+    } else {
+      py::object deepcopy = py::module_::import("copy").attr("deepcopy");
+      py::object pristine = deepcopy(processor);
+      // A fresh copy per partition task and batch, as Spark unpickles one per task.
+      o.makeInstance = [deepcopy, pristine]() { return deepcopy(pristine); };
+    }
     o.processorClass = py::reinterpret_borrow<py::object>(processor.get_type());
     ProcessorFactory factory = orRaise(makePythonFactory(std::move(o), record_), *record_);
 
@@ -410,7 +420,11 @@ py::dict benchCount(const std::string& path, const std::string& className, int64
 void defineTesterModule(py::module_& m) {
   py::class_<NativeTester>(m, "Tester")
       .def(py::init<py::object, const std::string&, py::list, std::optional<std::string>, py::object,
-                    const std::string&, py::list>())
+                    const std::string&, py::list, py::object, py::object>(),
+           py::arg("processor"), py::arg("timeMode"), py::arg("initialState"),
+           py::arg("eventTimeColumn"), py::arg("pandasMode"), py::arg("stateStore"),
+           py::arg("services"), py::arg("makeInstance") = py::none(),
+           py::arg("driverClass") = py::none())
       .def("test", &NativeTester::test)
       .def("setProcessingTime", &NativeTester::setProcessingTime)
       .def("setWatermark", &NativeTester::setWatermark)

@@ -1,26 +1,41 @@
 """PySpark's TwsTester, on streamsim's engine: ``from streamsim.pyspark import TwsTester``.
 
-The API is PySpark's (pyspark/sql/streaming/tws_tester.py, 4.0.2+), so a test written for it runs
-after changing its import. Each call is a micro-batch of the engine's transformWithState operator
-on one key (harness/processor_tester.h): state variables, timers, TTL and the handle's rules are
-the engine's, and ``restart()`` restarts the driver (uncommitted state lost, init runs again).
+The API is PySpark's (python/pyspark/sql/streaming/tws_tester.py), so a test written for it runs
+after changing its import. Spark's history holds two shapes of it and both are taken: the one
+released in Spark 4.2.0 (``versionadded 4.2.0``: ``updateValueState``/``updateListState``/
+``updateMapState``, ``setProcessingTime`` and ``setWatermark`` that must move forward,
+``outputMode``, ``eventTimeExtractor`` for late-row filtering, a watermark that moves only when
+set) and the earlier one marked ``versionadded 4.0.2`` (``setValueState``..., ``advanceProcessingTime``,
+``advanceWatermark``, ``realTimeMode``, ``eventTimeColumnName`` + ``watermarkDelayMs``: the
+watermark follows the data). Each call is a micro-batch of the engine's transformWithState
+operator on one key (harness/processor_tester.h): state variables, timers, TTL and the handle's
+rules are the engine's, and ``restart()`` restarts the driver (uncommitted state lost, init runs
+again).
+
+As in PySpark's tester, ``init`` runs once, in the constructor, on the processor object given, and
+every call goes to that object (streamsim._tester_driver): a count kept in ``self`` survives. An
+AsyncStatefulProcessor (streamsim's addition) gets a copy per batch and init per batch, as a query.
 
 Where PySpark's tester and the engine differ, the engine's rule (Spark's) holds:
-- a row whose event time is at the watermark is late and dropped (PySpark's tester keeps it);
 - due timers fire in the batch after the input, in timestamp order across keys;
 - TTL is applied (ProcessingTime mode): expired values disappear when time moves;
 - a handler that raises fails its batch: its state writes are rolled back, not kept;
-- a new processor object (a deep copy of the one given) runs each batch, as Spark unpickles one
-  per task: a count kept in ``self`` does not survive a batch.
+- what a handler yields is checked as a query's serializer checks it (a Row with field names in
+  row mode; PySpark's tester returns whatever was yielded).
 """
 
-from typing import Any, Iterable, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 import _streamsim_native
 from pyspark.errors import PySparkValueError
+from pyspark.errors.exceptions.base import IllegalArgumentException
 from pyspark.sql.types import Row, _create_row
+from streamsim._tester_driver import InitOnce, InitOnceDriver
 
 __all__ = ["TwsTester"]
+
+# The engine's event-time column for Spark 4.2.0's eventTimeExtractor (tester_module.cc hides it).
+_EVENT_TIME_COLUMN = "__streamsim_event_time"
 
 
 def _plain(v: Any) -> Any:
@@ -86,22 +101,32 @@ class TwsTester:
         watermarkDelayMs: int = 0,
         stateStore: str = "memory",
         services: Optional[List[Any]] = None,
+        outputMode: str = "Append",
+        eventTimeExtractor: Optional[Callable[[Any], int]] = None,
     ) -> None:
         mode = timeMode.lower()
         if mode not in ("none", "processingtime", "eventtime"):
             raise PySparkValueError(errorClass="INVALID_TIME_MODE",
                                     messageParameters={"time_mode": timeMode})
-        if mode == "eventtime" and eventTimeColumnName is None:
+        if outputMode.lower() not in ("append", "update", "complete"):
+            raise PySparkValueError(errorClass="INVALID_ARGUMENT",
+                                    messageParameters={"message": f"outputMode is Append, Update or "
+                                                                  f"Complete; got {outputMode!r}"})
+        if mode == "eventtime" and eventTimeColumnName is None and eventTimeExtractor is None:
+            # Spark 4.2.0 names eventTimeExtractor; the 4.0.2 shape eventTimeColumnName.
             raise PySparkValueError(
                 errorClass="ARGUMENT_REQUIRED",
-                messageParameters={"arg_name": "eventTimeColumnName",
+                messageParameters={"arg_name": "eventTimeExtractor",
                                    "condition": "timeMode is EventTime"})
-        if initialStateRow is not None and initialStatePandas is not None:
-            raise PySparkValueError(errorClass="CANNOT_SET_TOGETHER",
-                                    messageParameters={"arg_list": "initialStateRow, initialStatePandas"})
+        # PySpark's tester (both shapes): `assert initialStatePandas is None, "Cannot specify
+        # both Row and Pandas initial states."` -- an AssertionError with that message.
+        assert initialStateRow is None or initialStatePandas is None, \
+            "Cannot specify both Row and Pandas initial states."
         self._mode = mode
         self._eventTimeColumnName = eventTimeColumnName
+        self._eventTimeExtractor = eventTimeExtractor
         self._watermarkDelayMs = int(watermarkDelayMs)
+        self._outputMode = outputMode
         self.realTimeMode = realTimeMode
         self.processor = processor
         initial = []
@@ -112,9 +137,20 @@ class TwsTester:
             for rec in df.to_dict("records"):
                 initial.append((_key(key), list(rec.keys()), tuple(_plain(v) for v in rec.values())))
         self._pandas = _PandasMode(initialStatePandas is not None)
+        self._init_once: Optional[InitOnce] = None
+        extra = {}
+        from pyspark.sql.streaming import AsyncStatefulProcessor
+        if not isinstance(processor, AsyncStatefulProcessor):
+            binding = self._init_once = InitOnce(processor)
+            extra = dict(makeInstance=lambda: binding.processor,
+                         driverClass=lambda p, g, pandas, names: InitOnceDriver(p, g, pandas, names,
+                                                                                binding))
+        event_column = None
+        if mode == "eventtime":
+            event_column = eventTimeColumnName or _EVENT_TIME_COLUMN
         self._native = _streamsim_native.Tester(
-            processor, timeMode, initial, eventTimeColumnName if mode == "eventtime" else None,
-            self._pandas, stateStore, [_service_spec(s) for s in services or []])
+            processor, timeMode, initial, event_column,
+            self._pandas, stateStore, [_service_spec(s) for s in services or []], **extra)
 
     # --- input ---------------------------------------------------------------------------------
 
@@ -125,10 +161,26 @@ class TwsTester:
             return [r for row in input for r in self._test(key, [row])]
         return self._test(key, input)
 
+    def _with_event_time(self, row: Any, parts: Tuple[List[str], Tuple[Any, ...]]) -> Any:
+        """A row's (names, values) with the event time eventTimeExtractor gives it, in the
+        engine's hidden event-time column (EventTime mode without eventTimeColumnName)."""
+        if self._mode != "eventtime" or self._eventTimeColumnName is not None:
+            return parts
+        names, values = parts
+        return (names + [_EVENT_TIME_COLUMN], values + (int(_plain(self._eventTimeExtractor(row))),))
+
+    def _late(self, event_time: Any) -> bool:
+        """Spark 4.2.0's tester with eventTimeExtractor: a row at or below the watermark is late
+        and never reaches the processor (the watermark moves only by setWatermark)."""
+        return int(_plain(event_time)) <= self._native.watermark()
+
     def _test(self, key: Any, input: List[Row]) -> List[Row]:
         self._pandas.on = False
-        out = _to_rows(self._native.test(_key(key), [_row_parts(r) for r in input]))
-        if self._mode == "eventtime":
+        if self._mode == "eventtime" and self._eventTimeExtractor is not None:
+            input = [r for r in input if not self._late(self._eventTimeExtractor(r))]
+        out = _to_rows(self._native.test(_key(key), [self._with_event_time(r, _row_parts(r))
+                                                     for r in input]))
+        if self._mode == "eventtime" and self._eventTimeColumnName is not None:
             times = [_plain(getattr(r, self._eventTimeColumnName)) for r in input]
             out += self._follow_data(times)
         return out
@@ -138,13 +190,17 @@ class TwsTester:
         import pandas as pd
         self._native_pandas_check()
         self._pandas.on = True
+        if self._mode == "eventtime" and self._eventTimeExtractor is not None:
+            extractor = self._eventTimeExtractor
+            input = input[[not self._late(extractor(row)) for _, row in input.iterrows()]]
         records = input.to_dict("records")
         batches = [[r] for r in records] if self.realTimeMode else [records]
         frames = []
         for batch in batches:
-            rows = [(list(r.keys()), tuple(_plain(v) for v in r.values())) for r in batch]
+            rows = [self._with_event_time(pd.Series(r), (list(r.keys()), tuple(_plain(v) for v in r.values())))
+                    for r in batch]
             out = self._native.test(_key(key), rows)
-            if self._mode == "eventtime":
+            if self._mode == "eventtime" and self._eventTimeColumnName is not None:
                 out += [(r.__fields__, tuple(r)) for r in
                         self._follow_data([_plain(r[self._eventTimeColumnName]) for r in batch])]
             frames.append(self._frame(out))
@@ -186,7 +242,13 @@ class TwsTester:
         return _to_rows(self._native.setProcessingTime(self._native.processingTime() + int(durationMs)))
 
     def setProcessingTime(self, currentTimeMs: int) -> List[Row]:
+        """Spark 4.2.0: time must move forward (IllegalArgumentException otherwise)."""
         self._require("processingtime", "setProcessingTime")
+        current = self._native.processingTime()
+        if int(currentTimeMs) <= current:
+            raise IllegalArgumentException(
+                message=f"Processing time must move forward. Current: {current} ms, provided: "
+                        f"{int(currentTimeMs)} ms.")
         return _to_rows(self._native.setProcessingTime(int(currentTimeMs)))
 
     def advanceWatermark(self, durationMs: int) -> List[Row]:
@@ -194,7 +256,13 @@ class TwsTester:
         return _to_rows(self._native.setWatermark(self._native.watermark() + int(durationMs)))
 
     def setWatermark(self, currentWatermarkMs: int) -> List[Row]:
+        """Spark 4.2.0: the watermark must move forward (IllegalArgumentException otherwise)."""
         self._require("eventtime", "setWatermark")
+        current = self._native.watermark()
+        if int(currentWatermarkMs) <= current:
+            raise IllegalArgumentException(
+                message=f"Watermark must move forward. Current: {current} ms, provided: "
+                        f"{int(currentWatermarkMs)} ms.")
         return _to_rows(self._native.setWatermark(int(currentWatermarkMs)))
 
     def _in_pandas(self, call: Any, arg: int) -> Any:
@@ -264,5 +332,8 @@ class TwsTester:
 
     def restart(self) -> None:
         """The driver restarts: what was not committed is lost; the next call runs init again on
-        the committed state (streamsim's addition)."""
+        the committed state (streamsim's addition), on a new copy of the processor given, as a
+        new task would unpickle one."""
+        if self._init_once is not None:
+            self._init_once.restart()
         self._native.restart()

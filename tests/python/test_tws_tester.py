@@ -214,3 +214,91 @@ def test_row_mode_runs_where_pandas_cannot_be_imported():
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 0 and r.stdout.strip() == "ok", r.stderr
+
+
+# ---------------------------------------------------------------- Spark 4.2.0's TwsTester
+# The released shape (python/pyspark/sql/streaming/tws_tester.py, `versionadded 4.2.0`, the
+# Scala TwsTester "Since 4.2.0"): updateValueState/updateListState/updateMapState,
+# setProcessingTime and setWatermark that must move forward, outputMode, eventTimeExtractor for
+# late rows, a watermark that moves only by setWatermark. The 4.0.2-marked names stay.
+
+class InitCounter(StatefulProcessor):
+    """Counts its init calls and its handler calls in `self`, as a test of PySpark's tester may."""
+
+    def __init__(self):
+        self.inits = 0
+        self.calls = 0
+
+    def init(self, handle):
+        self.inits += 1
+        self.handle = handle
+        self.count = handle.getValueState("count", "n long")
+
+    def handleInputRows(self, key, rows, timerValues):
+        self.calls += 1
+        n = (self.count.get() or (0,))[0] + sum(1 for _ in rows)
+        self.count.update((n,))
+        self.handle.registerTimer(timerValues.getCurrentProcessingTimeInMs() + 1_000)
+        yield Row(key=key[0], n=n, inits=self.inits, calls=self.calls)
+
+    def handleExpiredTimer(self, key, timerValues, expiredTimerInfo):
+        yield Row(key=key[0], n=self.count.get()[0], inits=self.inits, calls=self.calls)
+
+
+# PySpark's TwsTester calls init once, in its constructor, on the processor it was given; the
+# engine calls init on a processor per task and batch. Bug: streamsim's tester ran init once per
+# batch on a fresh copy, so init ran 4 times here and `self` lost what the handlers kept.
+def test_init_runs_once_per_tester_on_the_processor_given():
+    p = InitCounter()
+    tester = TwsTester(p, timeMode="ProcessingTime")
+    assert p.inits == 1
+    assert tester.test("a", [Row(v=1)]) == [Row(key="a", n=1, inits=1, calls=1)]
+    assert tester.test("b", [Row(v=1), Row(v=2)]) == [Row(key="b", n=2, inits=1, calls=2)]
+    assert tester.setProcessingTime(1_000) == [Row(key="a", n=1, inits=1, calls=2),
+                                               Row(key="b", n=2, inits=1, calls=2)]
+    assert tester.test("a", [Row(v=3)]) == [Row(key="a", n=2, inits=1, calls=3)]
+    assert tester.peekValueState("count", "a") == (2,)
+    assert p.inits == 1 and p.calls == 3
+    # restart() (streamsim's addition) is a new task: a new copy of the processor given, init again.
+    tester.restart()
+    assert tester.test("a", [Row(v=4)]) == [Row(key="a", n=3, inits=1, calls=1)]
+    assert p.calls == 3
+
+
+# Both shapes of PySpark's tester: `assert initialStatePandas is None, "Cannot specify both Row
+# and Pandas initial states."` -- an AssertionError, not a PySparkValueError.
+def test_both_initial_states_raise_pysparks_assertion_error():
+    pd = pytest.importorskip("pandas")
+    with pytest.raises(AssertionError, match="Cannot specify both Row and Pandas initial states."):
+        TwsTester(RunningCountProcessor(), initialStateRow=[("k", Row(initial_count=1))],
+                  initialStatePandas=[("k", pd.DataFrame({"initial_count": [1]}))])
+
+
+def test_the_released_4_2_0_names_and_rules():
+    from pyspark.errors import IllegalArgumentException
+    tester = TwsTester(TimeoutProcessor(), timeMode="ProcessingTime", outputMode="Update")
+    assert tester.test("k", [Row(v=1)]) == []
+    tester.updateValueState("last", "k", (5,))
+    assert tester.peekValueState("last", "k") == (5,)
+    assert tester.setProcessingTime(10_000) == [Row(key="k", status="expired", at=10_000)]
+    with pytest.raises(IllegalArgumentException, match="Processing time must move forward. "
+                                                       "Current: 10000 ms, provided: 10000 ms."):
+        tester.setProcessingTime(10_000)
+    with pytest.raises(PySparkValueError, match="INVALID_ARGUMENT"):
+        TwsTester(RunningCountProcessor(), outputMode="Sometimes")
+
+
+def test_event_time_extractor_drops_late_rows_and_the_watermark_moves_only_when_set():
+    from pyspark.errors import IllegalArgumentException
+    with pytest.raises(PySparkValueError, match="eventTimeExtractor"):
+        TwsTester(EventTimeTimeoutProcessor(), timeMode="EventTime")
+    tester = TwsTester(EventTimeTimeoutProcessor(), timeMode="EventTime",
+                       eventTimeExtractor=lambda r: r.event_time)
+    assert tester.test("a", [Row(event_time=10_000)]) == []
+    assert tester.test("b", [Row(event_time=20_000)]) == []  # the watermark does not follow the data
+    assert tester.listTimers("a") == [15_000]
+    assert tester.setWatermark(16_000) == [Row(key="a", fired=15_000)]
+    tester.test("c", [Row(event_time=16_000)])  # at the watermark: late, dropped
+    assert tester.listTimers("c") == []
+    with pytest.raises(IllegalArgumentException, match="Watermark must move forward"):
+        tester.setWatermark(16_000)

@@ -65,7 +65,10 @@ class PySparkKeyError(PySparkException, KeyError):
     pass
 
 
+from pyspark.errors.exceptions.base import IllegalArgumentException  # noqa: E402
+
 __all__ = [
+    "IllegalArgumentException",
     "PySparkException",
     "PySparkValueError",
     "PySparkTypeError",

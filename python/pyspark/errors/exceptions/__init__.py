@@ -1,0 +1,1 @@
+"""PySpark's exception modules (pyspark/errors/exceptions/)."""
