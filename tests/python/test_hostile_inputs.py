@@ -61,11 +61,15 @@ def test_a_processor_file_with_a_utf8_bom_loads(tmp_path):
     assert r["passed"], r["output"]
 
 
+def yielding(item: str) -> bytes:
+    """COUNT's processor with its handler yielding `item` (Python source) instead of its Row."""
+    return COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
+                                         "yield " + item).encode()
+
+
 # Bug: `yield 'ab'` became the row (a, b); PySpark's Row serializer calls row.asDict(True) on it.
 def test_a_string_yielded_for_a_row_fails_as_in_pyspark(tmp_path):
-    source = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
-                                           "yield 'ab'")
-    r = run_processor(tmp_path, source.encode())
+    r = run_processor(tmp_path, yielding("'ab'"))
     assert not r["passed"], r["output"]
     assert "'str' object has no attribute 'asDict'" in r["output"], r["output"]
 
@@ -78,9 +82,7 @@ def test_a_string_yielded_for_a_row_fails_as_in_pyspark(tmp_path):
                                         ("(key[0], 1, 2)", "tuple"), ("{'key': key[0], 'n': 1}", "dict"),
                                         ("[key[0], 1]", "list"), ("7", "int")])
 def test_a_tuple_dict_or_list_yielded_for_a_row_fails_as_in_pyspark(tmp_path, item, name):
-    source = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
-                                           "yield " + item)
-    r = run_processor(tmp_path, source.encode())
+    r = run_processor(tmp_path, yielding(item))
     assert not r["passed"], r["output"]
     assert f"'{name}' object has no attribute 'asDict'" in r["output"], r["output"]
 
@@ -90,14 +92,10 @@ def test_a_tuple_dict_or_list_yielded_for_a_row_fails_as_in_pyspark(tmp_path, it
 # RecordBatch.from_pylist(rows_as_dict, schema) takes it (a field Spark would drop is refused here:
 # docs/python.md "Differences from PySpark").
 def test_rows_yielded_are_taken_as_pysparks_serializer_takes_them(tmp_path):
-    positional = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
-                                               "yield Row(key[0], 1)")
-    r = run_processor(tmp_path, positional.encode())
+    r = run_processor(tmp_path, yielding("Row(key[0], 1)"))
     assert not r["passed"], r["output"]
     assert "CANNOT_CONVERT_TYPE" in r["output"], r["output"]
-    by_name = COUNT.format(note="").replace("yield Row(key=key[0], n=sum(1 for _ in rows))",
-                                            "yield Row(n=1, key=key[0])")
-    r = run_processor(tmp_path, by_name.encode())
+    r = run_processor(tmp_path, yielding("Row(n=1, key=key[0])"))
     assert r["passed"], r["output"]
 
 
