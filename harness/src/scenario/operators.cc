@@ -397,7 +397,9 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
   if (auto* t = std::get_if<TransformWithStateOp>(&spec.op)) {
     TransformWithStateSpec s;
     s.groupBy = t->groupBy;
-    if (!t->pythonFile.empty()) {
+    if (t->factory) {
+      s.processorFactory = t->factory;
+    } else if (!t->pythonFile.empty()) {
       STREAMSIM_ASSIGN_OR_RETURN(
           s.processorFactory,
           loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},

@@ -13,6 +13,7 @@
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
+#include "streamsim/harness/scenario/query_builder.h"
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -126,27 +127,8 @@ SimEnvOptions Runner::simOptions(const Scenario& sc, const ScenarioRunOptions& o
 
 Status Runner::build() {
   const QuerySpec& q = sc_.query;
-  std::vector<SourceFactory> sources;
-  for (const auto& s : q.sources) {
-    if (s.kind == SourceSpec::Kind::kKafka) {
-      state_.memory.push_back(nullptr);
-      STREAMSIM_RETURN_IF_ERROR(state_.log->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
-                                    .withContext(s.where.toString() + ": source"));
-      auto f = makeKafkaSource(state_.log, s.options);
-      if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
-      sources.push_back(*f);
-    } else if (s.kind == SourceSpec::Kind::kMemory) {
-      auto data = std::make_shared<MemoryStreamData>(s.schema);
-      state_.memory.push_back(data);
-      sources.push_back(makeMemorySource(data));
-    } else {
-      state_.memory.push_back(nullptr);
-      STREAMSIM_RETURN_IF_ERROR(sim_.fs().mkdirs(s.path));
-      auto f = makeFileSource(s.path, s.schema, s.options);
-      if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
-      sources.push_back(*f);
-    }
-  }
+  STREAMSIM_ASSIGN_OR_RETURN(std::vector<SourceFactory> sources,
+                             buildQuerySources(q, sim_, state_.log, state_.memory));
   if (!sc_.reference.empty()) {  // the reference oracle reads what each source delivered
     delivered_ = std::make_shared<DeliveredRows>();
     for (size_t i = 0; i < sources.size(); ++i)
@@ -193,37 +175,14 @@ Status Runner::build() {
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
-  DataFrame df = readStream(sources_);
-  for (const auto& op : q.operators) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op));
-  }
-  DataStreamWriter writer = df.writeStream();
-  writer.option("checkpointLocation", q.checkpoint);
-  writer.option("spark.sql.shuffle.partitions", std::to_string(q.shufflePartitions));
-  // Real-time mode defaults to RocksDB: the store is passed on only when the file names one.
-  if (q.stateStoreSet || q.trigger.kind != TriggerSpec::Kind::kRealTime) writer.option("stateStore", q.stateStore);
-  writer.option("taskRetries", std::to_string(q.taskRetries));
-  for (const auto& [k, v] : q.conf) writer.option(k, v);
-  STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
-  writer.outputMode(mode);
-  switch (q.trigger.kind) {
-    case TriggerSpec::Kind::kDefault: writer.trigger(Trigger::Default()); break;
-    case TriggerSpec::Kind::kProcessingTime: writer.trigger(Trigger::ProcessingTime(q.trigger.intervalMs)); break;
-    case TriggerSpec::Kind::kAvailableNow: writer.trigger(Trigger::AvailableNow()); break;
-    case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
-    case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
-  }
+  // The sources and sink keep the scenario's names across a `restart: {query: ...}`.
+  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query));
   if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
     qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;
     qo.traceOutputRows = options_.traceOutputRows;
     writer.options(std::move(qo));
   }
-  writer.sink(sink_);
-  std::vector<std::string> names;
-  for (const SourceSpec& src : sc_.query.sources) names.push_back(src.name);  // kept by a restart
-  writer.sourceNames(std::move(names));
-  writer.name(sc_.query.sink.name);
   return writer;
 }
 }  // namespace streamsim::harness::detail

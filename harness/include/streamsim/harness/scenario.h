@@ -17,6 +17,7 @@
 
 #include "streamsim/status.h"
 #include "streamsim/time.h"
+#include "streamsim/tws/stateful_processor.h"
 #include "streamsim/value.h"
 
 namespace streamsim::harness {
@@ -110,6 +111,10 @@ struct TransformWithStateOp {
   std::string outputStructType;
   bool inPandas = false;
   int64_t pythonCallLimitMs = 0;  // `callLimit:` (PythonProcessorSpec::callLimitMs; 0: the default)
+  // A processor given in code rather than named in a file: the PySpark job API
+  // (python/native/job_world.cc) sets it after loading its query, for the processor object a
+  // job passes to transformWithState. When set, it is used instead of `processor`/`python`.
+  ProcessorFactory factory;
 };
 
 // `join: {static: {schema, rows}, on: [cols], how: inner}`: a stream–static join

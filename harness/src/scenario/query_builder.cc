@@ -1,0 +1,69 @@
+// A QuerySpec as engine objects (scenario/query_builder.h): the one place the scenario runner and
+// the PySpark job API build a query's sources and writer.
+#include "streamsim/harness/scenario/query_builder.h"
+
+#include "scenario/operators.h"
+#include "streamsim/io/file_source.h"
+#include "streamsim/io/kafka_source.h"
+
+namespace streamsim::harness {
+
+Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv& sim,
+                                                     const std::shared_ptr<sim::KafkaLog>& log,
+                                                     std::vector<std::shared_ptr<MemoryStreamData>>& memory) {
+  std::vector<SourceFactory> sources;
+  for (const auto& s : q.sources) {
+    if (s.kind == SourceSpec::Kind::kKafka) {
+      memory.push_back(nullptr);
+      STREAMSIM_RETURN_IF_ERROR(log->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
+                                    .withContext(s.where.toString() + ": source"));
+      auto f = makeKafkaSource(log, s.options);
+      if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
+      sources.push_back(*f);
+    } else if (s.kind == SourceSpec::Kind::kMemory) {
+      auto data = std::make_shared<MemoryStreamData>(s.schema);
+      memory.push_back(data);
+      sources.push_back(makeMemorySource(data));
+    } else {
+      memory.push_back(nullptr);
+      STREAMSIM_RETURN_IF_ERROR(sim.fs().mkdirs(s.path));
+      auto f = makeFileSource(s.path, s.schema, s.options);
+      if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
+      sources.push_back(*f);
+    }
+  }
+  return sources;
+}
+
+Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
+                                          SinkFactory sink, const QuerySpec* io) {
+  DataFrame df = readStream(sources);
+  for (const auto& op : q.operators) {
+    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op));
+  }
+  DataStreamWriter writer = df.writeStream();
+  writer.option("checkpointLocation", q.checkpoint);
+  writer.option("spark.sql.shuffle.partitions", std::to_string(q.shufflePartitions));
+  // Real-time mode defaults to RocksDB: the store is passed on only when the file names one.
+  if (q.stateStoreSet || q.trigger.kind != TriggerSpec::Kind::kRealTime) writer.option("stateStore", q.stateStore);
+  writer.option("taskRetries", std::to_string(q.taskRetries));
+  for (const auto& [k, v] : q.conf) writer.option(k, v);
+  STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
+  writer.outputMode(mode);
+  switch (q.trigger.kind) {
+    case TriggerSpec::Kind::kDefault: writer.trigger(Trigger::Default()); break;
+    case TriggerSpec::Kind::kProcessingTime: writer.trigger(Trigger::ProcessingTime(q.trigger.intervalMs)); break;
+    case TriggerSpec::Kind::kAvailableNow: writer.trigger(Trigger::AvailableNow()); break;
+    case TriggerSpec::Kind::kOnce: writer.trigger(Trigger::Once()); break;
+    case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
+  }
+  writer.sink(std::move(sink));
+  const QuerySpec& named = io != nullptr ? *io : q;
+  std::vector<std::string> names;
+  for (const SourceSpec& src : named.sources) names.push_back(src.name);
+  writer.sourceNames(std::move(names));
+  writer.name(named.sink.name);
+  return writer;
+}
+
+}  // namespace streamsim::harness
