@@ -2,11 +2,13 @@
 // their scenarios name Python processors (harness/python_processors.h).
 #include <pybind11/embed.h>
 
+#include "job_world.h"
 #include "python_support.h"
 
 PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
+  streamsim::python::defineJobModule(m);
 }
 
 namespace {

@@ -3,6 +3,7 @@
 // path. The same definitions as the module runners embed (embedded.cc).
 #include <pybind11/pybind11.h>
 
+#include "job_world.h"
 #include "python_support.h"
 
 PYBIND11_MODULE(_streamsim_native, m) {
@@ -10,4 +11,5 @@ PYBIND11_MODULE(_streamsim_native, m) {
   streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
+  streamsim::python::defineJobModule(m);
 }

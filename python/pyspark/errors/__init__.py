@@ -65,10 +65,20 @@ class PySparkKeyError(PySparkException, KeyError):
     pass
 
 
-from pyspark.errors.exceptions.base import IllegalArgumentException  # noqa: E402
+from pyspark.errors.exceptions.base import (  # noqa: E402
+    AnalysisException,
+    CapturedException,
+    IllegalArgumentException,
+    ParseException,
+    StreamingQueryException,
+)
 
 __all__ = [
+    "CapturedException",
+    "AnalysisException",
+    "ParseException",
     "IllegalArgumentException",
+    "StreamingQueryException",
     "PySparkException",
     "PySparkValueError",
     "PySparkTypeError",

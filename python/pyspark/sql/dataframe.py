@@ -1,0 +1,385 @@
+"""pyspark.sql.DataFrame for streamsim. A streaming DataFrame accumulates its query in the shape
+of a scenario's ``query:`` (a source, then operators with Spark SQL expression text), which
+``writeStream...start()`` hands to the engine (docs/python.md "PySpark jobs"). A batch DataFrame
+holds rows in memory (a memory sink's table, a saved table, createDataFrame) and evaluates its
+expressions with the engine's analyzer (pyspark/sql/_batch.py)."""
+
+import copy
+from typing import Any, Dict, List, Optional, Sequence, Union
+
+from pyspark.errors import PySparkTypeError, PySparkValueError
+from pyspark.sql import _batch
+from pyspark.sql._durations import duration_ms
+from pyspark.sql.column import Column, _as_column, _name_sql, _names_or_columns
+from pyspark.sql.types import Row, StructType, _create_row
+
+__all__ = ["DataFrame", "GroupedData"]
+
+
+def _not_built(api: str) -> NotImplementedError:
+    return NotImplementedError(f"{api} is not built in streamsim; see docs/python.md (PySpark jobs)")
+
+
+def _sql_of(c: Any) -> str:
+    return _as_column(c)._sql()
+
+
+class DataFrame:
+    def __init__(self, session: Any, *, stream: Optional[Dict[str, Any]] = None,
+                 rel: Optional[_batch.Rel] = None) -> None:
+        self.sparkSession = session
+        self._stream = stream  # {"source": {...}, "operators": [...], "schema": StructType|None}
+        self._rel = rel
+
+    # --- what it is ---
+    @property
+    def isStreaming(self) -> bool:
+        return self._stream is not None
+
+    def _derive(self, op: Dict[str, Any], schema: Optional[StructType] = None) -> "DataFrame":
+        s = copy.copy(self._stream)
+        s["operators"] = list(self._stream["operators"]) + [op]
+        s["schema"] = schema
+        return DataFrame(self.sparkSession, stream=s)
+
+    def _conf(self) -> Dict[str, str]:
+        return self.sparkSession.conf._sql_conf()
+
+    def _from_rel(self, rel: _batch.Rel) -> "DataFrame":
+        return DataFrame(self.sparkSession, rel=rel)
+
+    def _needs_batch(self, api: str) -> _batch.Rel:
+        if self._stream is not None:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException(
+                f"Queries with streaming sources must be executed with writeStream.start(); "
+                f"{api} is a batch action", errorClass="_LEGACY_ERROR_TEMP_1000")
+        return self._rel
+
+    @property
+    def schema(self) -> StructType:
+        if self._stream is not None:
+            if self._stream.get("schema") is None:
+                raise _not_built("DataFrame.schema of a streaming DataFrame after expressions")
+            return self._stream["schema"]
+        return self._rel.schema
+
+    @property
+    def columns(self) -> List[str]:
+        return self.schema.fieldNames()
+
+    def printSchema(self, level: Optional[int] = None) -> None:
+        print("root")
+        for f in self.schema.fields:
+            print(f" |-- {f.name}: {f.dataType.typeName() if hasattr(f.dataType, 'typeName') else f.dataType} "
+                  f"(nullable = {str(f.nullable).lower()})")
+
+    # --- projections and filters (both kinds) ---
+    def select(self, *cols: Any) -> "DataFrame":
+        items = [_sql_of(c) for c in _names_or_columns(cols)]
+        if self._stream is not None:
+            return self._derive({"select": items})
+        return self._from_rel(_batch.select(self._rel, items, self._conf()))
+
+    def selectExpr(self, *expr: Union[str, List[str]]) -> "DataFrame":
+        items = _names_or_columns(expr)
+        if self._stream is not None:
+            return self._derive({"selectExpr": list(items)})
+        return self._from_rel(_batch.select(self._rel, list(items), self._conf()))
+
+    def filter(self, condition: Union[Column, str]) -> "DataFrame":
+        text = condition if isinstance(condition, str) else condition._sql()
+        if self._stream is not None:
+            return self._derive({"where": text}, self._stream.get("schema"))
+        return self._from_rel(_batch.where(self._rel, text, self._conf()))
+
+    where = filter
+
+    def withColumns(self, *colsMap: Dict[str, Column]) -> "DataFrame":
+        if len(colsMap) != 1 or not isinstance(colsMap[0], dict):
+            raise PySparkTypeError("[NOT_DICT] Argument `colsMap` should be a dict",
+                                   errorClass="NOT_DICT")
+        m = {k: v._expr if isinstance(v, Column) else _sql_of(v) for k, v in colsMap[0].items()}
+        if self._stream is not None:
+            return self._derive({"withColumn": m})
+        names = self._rel.schema.fieldNames()
+        items = []
+        for n in names:
+            hit = [k for k in m if k.lower() == n.lower()]
+            items.append(f"{m[hit[0]]} AS `{hit[0]}`" if hit else _name_sql(n))
+        items += [f"{v} AS `{k}`" for k, v in m.items() if k.lower() not in [n.lower() for n in names]]
+        return self._from_rel(_batch.select(self._rel, items, self._conf()))
+
+    def withColumn(self, colName: str, col: Column) -> "DataFrame":
+        if not isinstance(col, Column):
+            raise PySparkTypeError("[NOT_COLUMN] Argument `col` should be a Column, got "
+                                   f"{type(col).__name__}.", errorClass="NOT_COLUMN",
+                                   messageParameters={"arg_name": "col", "arg_type": type(col).__name__})
+        return self.withColumns({colName: col})
+
+    def withColumnsRenamed(self, colsMap: Dict[str, str]) -> "DataFrame":
+        if self._stream is not None:
+            return self._derive({"withColumnRenamed": dict(colsMap)})
+        items = [f"{_name_sql(n)} AS `{colsMap.get(n, n)}`" for n in self._rel.schema.fieldNames()]
+        return self._from_rel(_batch.select(self._rel, items, self._conf()))
+
+    def withColumnRenamed(self, existing: str, new: str) -> "DataFrame":
+        return self.withColumnsRenamed({existing: new})
+
+    def drop(self, *cols: Any) -> "DataFrame":
+        names = []
+        for c in cols:
+            if isinstance(c, Column):
+                names.append(c._expr.strip("`"))
+            else:
+                names.append(c)
+        if self._stream is not None:
+            return self._derive({"drop": names})
+        low = [n.lower() for n in names]
+        items = [_name_sql(n) for n in self._rel.schema.fieldNames() if n.lower() not in low]
+        return self._from_rel(_batch.select(self._rel, items, self._conf()))
+
+    def alias(self, alias: str) -> "DataFrame":
+        return self
+
+    # --- streaming operators ---
+    def withWatermark(self, eventTime: str, delayThreshold: str) -> "DataFrame":
+        if not isinstance(eventTime, str):
+            raise PySparkTypeError("[NOT_STR] Argument `eventTime` should be a str",
+                                   errorClass="NOT_STR")
+        ms = duration_ms(delayThreshold, "withWatermark delayThreshold")
+        if self._stream is None:
+            return self  # a batch DataFrame ignores it, as Spark does
+        return self._derive({"withWatermark": {"column": eventTime, "delay": f"{ms}ms"}},
+                            self._stream.get("schema"))
+
+    def dropDuplicates(self, subset: Optional[List[str]] = None) -> "DataFrame":
+        if subset is not None and not isinstance(subset, (list, tuple)):
+            raise PySparkTypeError("[NOT_LIST_OR_TUPLE] Argument `subset` should be a list or tuple",
+                                   errorClass="NOT_LIST_OR_TUPLE")
+        if self._stream is not None:
+            cols = list(subset) if subset else self.columns
+            return self._derive({"dropDuplicates": cols}, self._stream.get("schema"))
+        names = self._rel.schema.fieldNames()
+        idx = [names.index(c) for c in subset] if subset else list(range(len(names)))
+        seen, rows = set(), []
+        for r in self._rel.rows:
+            k = _batch._hashable(tuple(r[i] for i in idx))
+            if k not in seen:
+                seen.add(k)
+                rows.append(r)
+        return self._from_rel(_batch.Rel(self._rel.schema, rows))
+
+    drop_duplicates = dropDuplicates
+
+    def dropDuplicatesWithinWatermark(self, subset: Optional[List[str]] = None) -> "DataFrame":
+        if self._stream is None:
+            return self.dropDuplicates(subset)
+        cols = list(subset) if subset else self.columns
+        return self._derive({"dropDuplicatesWithinWatermark": cols}, self._stream.get("schema"))
+
+    def groupBy(self, *cols: Any) -> "GroupedData":
+        return GroupedData(self, _names_or_columns(cols))
+
+    groupby = groupBy
+
+    # --- batch: order, limits, actions ---
+    def orderBy(self, *cols: Any, **kwargs: Any) -> "DataFrame":
+        rel = self._needs_batch("orderBy")
+        ascending = kwargs.get("ascending", True)
+        specs = []
+        for k, c in enumerate(_names_or_columns(cols)):
+            col = _as_column(c)
+            asc = ascending[k] if isinstance(ascending, list) else bool(ascending)
+            if col._sort:
+                specs.append(_batch.parse_sort(col._expr + col._sort))
+            else:
+                specs.append((col._expr, asc, asc))
+        return self._from_rel(_batch.order_by(rel, specs, self._conf()))
+
+    sort = orderBy
+
+    def limit(self, num: int) -> "DataFrame":
+        if self._stream is not None:
+            raise _not_built("DataFrame.limit on a streaming DataFrame")
+        return self._from_rel(_batch.Rel(self._rel.schema, self._rel.rows[:num]))
+
+    def _rows(self) -> List[Row]:
+        rel = self._needs_batch("collect")
+        names = rel.schema.fieldNames()
+        return [_create_row(names, tuple(r)) for r in rel.rows]
+
+    def collect(self) -> List[Row]:
+        return self._rows()
+
+    def count(self) -> int:
+        return len(self._needs_batch("count").rows)
+
+    def isEmpty(self) -> bool:
+        return not self._needs_batch("isEmpty").rows
+
+    def first(self) -> Optional[Row]:
+        rows = self._rows()
+        return rows[0] if rows else None
+
+    def head(self, n: Optional[int] = None) -> Any:
+        rows = self._rows()
+        if n is None:
+            return rows[0] if rows else None
+        return rows[:n]
+
+    def take(self, num: int) -> List[Row]:
+        return self._rows()[:num]
+
+    def show(self, n: int = 20, truncate: Union[bool, int] = True, vertical: bool = False) -> None:
+        rel = self._needs_batch("show")
+        print(_batch.show_text(rel, n, bool(truncate)), end="")
+
+    def toPandas(self) -> Any:
+        import pandas as pd
+        rel = self._needs_batch("toPandas")
+        return pd.DataFrame.from_records([tuple(r) for r in rel.rows], columns=rel.schema.fieldNames())
+
+    def createOrReplaceTempView(self, name: str) -> None:
+        self.sparkSession._catalog.put_view(name, self)
+
+    createTempView = createOrReplaceTempView
+
+    @property
+    def write(self) -> Any:
+        from pyspark.sql.readwriter import DataFrameWriter
+        self._needs_batch("write")
+        return DataFrameWriter(self)
+
+    @property
+    def writeStream(self) -> Any:
+        from pyspark.sql.streaming.readwriter import DataStreamWriter
+        if self._stream is None:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException("'writeStream' can be called only on streaming Dataset/DataFrame",
+                                    errorClass="WRITE_STREAM_NOT_ALLOWED")
+        return DataStreamWriter(self)
+
+    def __getattr__(self, name: str) -> Column:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        if name in ("join", "union", "unionByName", "repartition", "coalesce", "cache", "persist",
+                    "foreach", "foreachPartition", "rdd", "crossJoin", "explain", "agg", "distinct",
+                    "na", "fillna", "dropna", "transform", "observe"):
+            raise _not_built(f"DataFrame.{name}")
+        return Column(_name_sql(name))
+
+    def __getitem__(self, item: Any) -> Column:
+        if isinstance(item, str):
+            return Column(_name_sql(item))
+        if isinstance(item, Column):
+            return self.filter(item)  # type: ignore[return-value]
+        raise PySparkTypeError("[NOT_COLUMN_OR_STR] DataFrame[...] takes a column name",
+                               errorClass="NOT_COLUMN_OR_STR")
+
+    def __repr__(self) -> str:
+        try:
+            return "DataFrame[" + ", ".join(f"{f.name}: {f.dataType.simpleString()}" for f in self.schema.fields) + "]"
+        except NotImplementedError:
+            return "DataFrame[streaming]"
+
+
+class GroupedData:
+    def __init__(self, df: DataFrame, cols: List[Any]) -> None:
+        self._df = df
+        self._cols = cols
+
+    def _names(self) -> List[str]:
+        out = []
+        for c in self._cols:
+            if isinstance(c, str):
+                out.append(c)
+            elif isinstance(c, Column) and c._alias is None and c._expr.startswith("`") and c._expr.endswith("`"):
+                out.append(c._expr[1:-1].replace("``", "`"))
+            else:
+                raise _not_built("groupBy on an expression of a streaming DataFrame (group by columns)")
+        return out
+
+    # --- batch aggregates ---
+    def agg(self, *exprs: Any) -> DataFrame:
+        if self._df._stream is not None:
+            raise _not_built("groupBy().agg() on a streaming DataFrame (streamsim streams "
+                             "aggregate over windows in scenarios only)")
+        if len(exprs) == 1 and isinstance(exprs[0], dict):
+            items = [f"{fn}({_name_sql(c)})" for c, fn in exprs[0].items()]
+        else:
+            items = [_sql_of(e) for e in exprs]
+        groups = [_sql_of(c) for c in self._cols]
+        gitems = [_as_column(c)._sql() for c in self._cols]
+        rel = _batch.aggregate(self._df._rel, [g.split(" AS ")[0] for g in groups], gitems + items,
+                               self._df._conf())
+        return DataFrame(self._df.sparkSession, rel=rel)
+
+    def count(self) -> DataFrame:
+        return self.agg(Column("count(1)", "count"))
+
+    def _simple(self, fn: str, cols: Sequence[str]) -> DataFrame:
+        return self.agg(*[Column(f"{fn}({_name_sql(c)})") for c in cols])
+
+    def sum(self, *cols: str) -> DataFrame: return self._simple("sum", cols)
+    def min(self, *cols: str) -> DataFrame: return self._simple("min", cols)
+    def max(self, *cols: str) -> DataFrame: return self._simple("max", cols)
+    def avg(self, *cols: str) -> DataFrame: return self._simple("avg", cols)
+    mean = avg
+
+    # --- stateful processors ---
+    def transformWithState(self, statefulProcessor: Any, outputStructType: Any, outputMode: str,
+                           timeMode: str, initialState: Optional["GroupedData"] = None,
+                           eventTimeColumnName: str = "") -> DataFrame:
+        return self._tws(statefulProcessor, outputStructType, outputMode, timeMode, initialState,
+                         eventTimeColumnName, False)
+
+    def transformWithStateInPandas(self, statefulProcessor: Any, outputStructType: Any,
+                                   outputMode: str, timeMode: str,
+                                   initialState: Optional["GroupedData"] = None,
+                                   eventTimeColumnName: str = "") -> DataFrame:
+        return self._tws(statefulProcessor, outputStructType, outputMode, timeMode, initialState,
+                         eventTimeColumnName, True)
+
+    def _tws(self, processor: Any, outputStructType: Any, outputMode: str, timeMode: str,
+             initialState: Optional["GroupedData"], eventTimeColumnName: str, inPandas: bool) -> DataFrame:
+        from pyspark.sql.streaming.stateful_processor import AsyncStatefulProcessor, StatefulProcessor
+        from pyspark.sql.types import toEngineDDL, toStructType
+        if self._df._stream is None:
+            raise _not_built("transformWithState on a batch DataFrame")
+        if not isinstance(processor, (StatefulProcessor, AsyncStatefulProcessor)):
+            raise PySparkTypeError(
+                f"[NOT_EXPECTED_TYPE] statefulProcessor should be a StatefulProcessor, got "
+                f"{type(processor).__name__}", errorClass="NOT_EXPECTED_TYPE")
+        if isinstance(outputStructType, str):
+            schema = StructType.fromDDL(outputStructType)
+        else:
+            schema = toStructType(outputStructType)
+        mode = outputMode.lower()
+        if mode not in ("append", "update"):
+            raise PySparkValueError(f"outputMode {outputMode!r}: transformWithState takes Append or "
+                                    "Update", errorClass="STATEFUL_PROCESSOR_UNSUPPORTED_OUTPUT_MODE")
+        tm = {"none": "None", "processingtime": "ProcessingTime", "eventtime": "EventTime"}.get(timeMode.lower())
+        if tm is None:
+            raise PySparkValueError(f"[INVALID_TIME_MODE] timeMode {timeMode!r}: None, "
+                                    "ProcessingTime or EventTime", errorClass="INVALID_TIME_MODE")
+        name = self._df.sparkSession._register_processor(processor, toEngineDDL(schema), inPandas)
+        spec: Dict[str, Any] = {"processor": name, "outputMode": mode, "timeMode": tm}
+        if eventTimeColumnName:
+            spec["eventTimeColumn"] = eventTimeColumnName
+        if initialState is not None:
+            if not isinstance(initialState, GroupedData) or initialState._df._stream is not None:
+                raise _not_built("transformWithState initialState other than a batch "
+                                 "DataFrame's groupBy(...)")
+            rel = initialState._df._rel
+            names = rel.schema.fieldNames()
+            spec["initialState"] = [{n: _batch.json_value(v) for n, v in zip(names, r)} for r in rel.rows]
+        out = self._df._derive({"groupBy": self._names(), "transformWithState": spec}, schema)
+        out._stream["outputMode"] = mode
+        return out
+
+    def applyInPandasWithState(self, *args: Any, **kwargs: Any) -> DataFrame:
+        raise _not_built("GroupedData.applyInPandasWithState")
+
+    def applyInPandas(self, *args: Any, **kwargs: Any) -> DataFrame:
+        raise _not_built("GroupedData.applyInPandas")

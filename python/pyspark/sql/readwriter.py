@@ -1,0 +1,103 @@
+"""pyspark.sql's batch reader and writer for streamsim: ``spark.read.table(name)`` /
+``.format("json").schema(s).load(path)`` and ``df.write.mode(m).saveAsTable(name)`` on the
+world's catalog (tables are JSON-lines files in the world's simulated filesystem, so a later
+``spark.readStream.table(name)`` streams them through the file source)."""
+
+from typing import Any, Dict, Optional
+
+from pyspark.errors import PySparkValueError
+
+__all__ = ["DataFrameReader", "DataFrameWriter"]
+
+
+class DataFrameReader:
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self._format = "parquet"
+        self._schema: Any = None
+        self._options: Dict[str, str] = {}
+
+    def format(self, source: str) -> "DataFrameReader":
+        self._format = source.lower()
+        return self
+
+    def schema(self, schema: Any) -> "DataFrameReader":
+        self._schema = schema
+        return self
+
+    def option(self, key: str, value: Any) -> "DataFrameReader":
+        self._options[key] = str(value)
+        return self
+
+    def options(self, **options: Any) -> "DataFrameReader":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def table(self, tableName: str) -> Any:
+        return self._session.table(tableName)
+
+    def load(self, path: Optional[str] = None, format: Optional[str] = None, schema: Any = None,
+             **options: Any) -> Any:
+        if format:
+            self._format = format.lower()
+        if schema is not None:
+            self._schema = schema
+        self.options(**options)
+        if self._format != "json":
+            raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
+                                      "streamsim (json files and tables only); see docs/python.md")
+        if path is None:
+            raise PySparkValueError("load() needs a path", errorClass="INVALID_ARGUMENT")
+        return self._session._catalog.read_json_folder(path, self._schema)
+
+    def json(self, path: str, schema: Any = None, **options: Any) -> Any:
+        return self.load(path, "json", schema, **options)
+
+
+class DataFrameWriter:
+    def __init__(self, df: Any) -> None:
+        self._df = df
+        self._mode = "errorifexists"
+        self._format: Optional[str] = None
+        self._options: Dict[str, str] = {}
+
+    def mode(self, saveMode: Optional[str]) -> "DataFrameWriter":
+        m = (saveMode or "errorifexists").lower()
+        if m == "default":
+            m = "errorifexists"
+        if m not in ("append", "overwrite", "error", "errorifexists", "ignore"):
+            raise PySparkValueError(f"Unknown save mode: {saveMode}. Accepted save modes are "
+                                    "'overwrite', 'append', 'ignore', 'error', 'errorifexists', "
+                                    "'default'.", errorClass="INVALID_SAVE_MODE")
+        self._mode = "errorifexists" if m == "error" else m
+        return self
+
+    def format(self, source: str) -> "DataFrameWriter":
+        self._format = source.lower()
+        return self
+
+    def option(self, key: str, value: Any) -> "DataFrameWriter":
+        self._options[key] = str(value)
+        return self
+
+    def options(self, **options: Any) -> "DataFrameWriter":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def saveAsTable(self, name: str, format: Optional[str] = None, mode: Optional[str] = None,
+                    partitionBy: Any = None, **options: Any) -> None:
+        if mode is not None:
+            self.mode(mode)
+        if partitionBy:
+            raise NotImplementedError("saveAsTable(partitionBy=...) is not built in streamsim; "
+                                      "see docs/python.md")
+        self._df.sparkSession._catalog.save_table(name, self._df._rel, self._mode)
+
+    insertInto = None  # type: ignore[assignment]
+
+    def save(self, path: Optional[str] = None, format: Optional[str] = None, mode: Optional[str] = None,
+             **options: Any) -> None:
+        raise NotImplementedError("DataFrameWriter.save (files, delta, jdbc) is not built in "
+                                  "streamsim; saveAsTable is. See docs/python.md")

@@ -1,0 +1,445 @@
+"""pyspark.sql.SparkSession for streamsim. A session belongs to a World (streamsim.world): its
+simulated filesystem, Kafka log and virtual clock are what ``readStream``, ``writeStream`` and
+the batch side see. ``SparkSession.builder...getOrCreate()`` returns the session of the current
+World (a new World when there is none), so a job's own ``main()`` runs as written."""
+
+import datetime as _dt
+import json
+import re
+from typing import Any, Dict, Iterable, List, Optional
+
+from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
+from pyspark.sql import _batch
+from pyspark.sql.types import Row, StructField, StructType, _parse_datatype_string, toEngineDDL
+
+__all__ = ["SparkSession", "RuntimeConfig", "SparkContext"]
+
+# Settings the engine's expressions read (expr/sql_conf.h), by Spark's keys.
+_SQL_CONF = ("spark.sql.ansi.enabled", "spark.sql.session.timeZone", "spark.sql.caseSensitive")
+_DEFAULTS = {"spark.sql.shuffle.partitions": "200", "spark.app.name": "streamsim",
+             "spark.master": "local[*]", "spark.sql.sources.default": "parquet",
+             "spark.sql.session.timeZone": "UTC", "spark.sql.ansi.enabled": "true"}
+
+
+class RuntimeConfig:
+    """spark.conf: settings by Spark's keys (the ones streamsim reads are listed in docs/python.md;
+    others are kept and returned)."""
+
+    def __init__(self, initial: Optional[Dict[str, str]] = None) -> None:
+        self._conf: Dict[str, str] = dict(_DEFAULTS)
+        self._conf.update(initial or {})
+
+    def set(self, key: str, value: Any) -> None:
+        if not isinstance(key, str):
+            raise PySparkTypeError("[NOT_STR] Argument `key` should be a str", errorClass="NOT_STR")
+        self._conf[key] = str(value).lower() if isinstance(value, bool) else str(value)
+
+    def get(self, key: str, default: Any = "__unset__") -> Any:
+        if key in self._conf:
+            return self._conf[key]
+        if default != "__unset__":
+            return default
+        from pyspark.errors import PySparkException
+        raise PySparkException(f"[SQL_CONF_NOT_FOUND] The SQL config \"{key}\" cannot be found.",
+                               errorClass="SQL_CONF_NOT_FOUND")
+
+    def unset(self, key: str) -> None:
+        self._conf.pop(key, None)
+        if key in _DEFAULTS:
+            self._conf[key] = _DEFAULTS[key]
+
+    def getAll(self) -> Dict[str, str]:
+        return dict(self._conf)
+
+    def isModifiable(self, key: str) -> bool:
+        return True
+
+    def _sql_conf(self) -> Dict[str, str]:
+        return {k: v for k, v in self._conf.items() if k in _SQL_CONF}
+
+
+class SparkContext:
+    def __init__(self, session: "SparkSession") -> None:
+        self._session = session
+        self._level = "WARN"
+
+    def setLogLevel(self, logLevel: str) -> None:
+        levels = ("ALL", "DEBUG", "ERROR", "FATAL", "INFO", "OFF", "TRACE", "WARN")
+        if logLevel.upper() not in levels:
+            raise PySparkValueError(f"Supplied level {logLevel} did not match one of: "
+                                    f"{','.join(levels)}", errorClass="INVALID_LOG_LEVEL")
+        self._level = logLevel.upper()
+
+    @property
+    def appName(self) -> str:
+        return self._session.conf.get("spark.app.name")
+
+    @property
+    def master(self) -> str:
+        return self._session.conf.get("spark.master")
+
+    @property
+    def defaultParallelism(self) -> int:
+        return 2
+
+    def stop(self) -> None:
+        self._session.stop()
+
+
+class _Catalog:
+    """Tables (saved with saveAsTable: JSON-lines files under the warehouse folder of the world's
+    filesystem), temp views, and the memory sinks' tables (by query name)."""
+
+    WAREHOUSE = "/user/hive/warehouse"
+
+    def __init__(self, session: "SparkSession") -> None:
+        self._session = session
+        self._tables: Dict[str, Dict[str, Any]] = {}
+        self._views: Dict[str, Any] = {}  # name -> DataFrame or a callable returning a Rel
+        self._schemas = {"default"}
+        self._files = 0
+
+    @staticmethod
+    def _key(name: str) -> str:
+        parts = [p.strip("`").lower() for p in name.strip().split(".")]
+        if len(parts) == 3 and parts[0] == "spark_catalog":
+            parts = parts[1:]
+        if len(parts) == 1:
+            parts = ["default"] + parts
+        return ".".join(parts)
+
+    def create_schema(self, name: str, if_not_exists: bool) -> None:
+        key = name.strip("`").lower()
+        if key in self._schemas and not if_not_exists:
+            raise AnalysisException(f"[SCHEMA_ALREADY_EXISTS] Cannot create schema `{name}` because "
+                                    "it already exists.", errorClass="SCHEMA_ALREADY_EXISTS")
+        self._schemas.add(key)
+
+    def drop_table(self, name: str, if_exists: bool) -> None:
+        key = self._key(name)
+        if key not in self._tables:
+            if not if_exists:
+                raise AnalysisException(f"[TABLE_OR_VIEW_NOT_FOUND] The table or view `{name}` cannot "
+                                        "be found.", errorClass="TABLE_OR_VIEW_NOT_FOUND")
+            return
+        self._tables.pop(key)
+
+    def _folder(self, key: str) -> str:
+        parts = key.split(".")
+        return f"{self.WAREHOUSE}/{'.'.join(parts[:-1])}.db/{parts[-1]}"
+
+    def save_table(self, name: str, rel: _batch.Rel, mode: str) -> None:
+        key = self._key(name)
+        existing = self._tables.get(key)
+        if existing is not None:
+            if mode == "errorifexists":
+                raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
+                                        f"`{name}` because it already exists.",
+                                        errorClass="TABLE_OR_VIEW_ALREADY_EXISTS")
+            if mode == "ignore":
+                return
+            if mode == "append" and existing["schema"].fieldNames() != rel.schema.fieldNames():
+                raise AnalysisException(f"cannot append to `{name}`: its columns are "
+                                        f"{existing['schema'].fieldNames()}",
+                                        errorClass="INSERT_COLUMN_ARITY_MISMATCH")
+        if existing is None or mode == "overwrite":
+            existing = {"schema": rel.schema, "rows": [], "folder": self._folder(key) + f"-v{self._files}"}
+            self._tables[key] = existing
+        existing["rows"] = existing["rows"] + list(rel.rows)
+        self._files += 1
+        names = rel.schema.fieldNames()
+        text = "".join(json.dumps({n: _batch.json_value(v) for n, v in zip(names, r)}) + "\n" for r in rel.rows)
+        self._session._world._native.put_file(f"{existing['folder']}/part-{self._files:05d}.json",
+                                              text.encode("utf-8"))
+
+    def put_view(self, name: str, df: Any) -> None:
+        self._views[name.lower()] = df
+
+    def put_query_table(self, name: str, rel_fn: Any) -> None:
+        self._views[name.lower()] = rel_fn
+
+    def relation(self, name: str) -> _batch.Rel:
+        low = name.strip("`").lower()
+        if low in self._views:
+            v = self._views[low]
+            return v._rel if hasattr(v, "_rel") else v()
+        key = self._key(name)
+        if key in self._tables:
+            t = self._tables[key]
+            return _batch.Rel(t["schema"], list(t["rows"]))
+        raise AnalysisException(f"[TABLE_OR_VIEW_NOT_FOUND] The table or view `{name}` cannot be "
+                                "found. Verify the spelling and correctness of the schema and "
+                                "catalog.", errorClass="TABLE_OR_VIEW_NOT_FOUND",
+                                messageParameters={"relationName": f"`{name}`"})
+
+    def stream_table(self, name: str, options: Dict[str, str]) -> Any:
+        key = self._key(name)
+        if key not in self._tables:
+            raise AnalysisException(f"[TABLE_OR_VIEW_NOT_FOUND] The table or view `{name}` cannot be "
+                                    "found.", errorClass="TABLE_OR_VIEW_NOT_FOUND",
+                                    messageParameters={"relationName": f"`{name}`"})
+        t = self._tables[key]
+        source = {"kind": "files", "path": t["folder"], "format": "json",
+                  "schema": toEngineDDL(t["schema"]), "options": dict(options)}
+        return self._session._stream_df(source, t["schema"])
+
+    def read_json_folder(self, path: str, schema: Any) -> Any:
+        if schema is None:
+            raise NotImplementedError("spark.read.json without a schema (schema inference) is not "
+                                      "built in streamsim; see docs/python.md")
+        st = schema if isinstance(schema, StructType) else StructType.fromDDL(schema)
+        native = self._session._world._native
+        if native.list_files(f"{path.rstrip('/')}/_spark_metadata"):
+            # A streaming file sink's folder: the files its log committed (Spark's
+            # MetadataLogFileIndex), never a half-written batch's.
+            ddl, rows = native.file_sink_rows(path, toEngineDDL(st))
+            return self._session._batch_df(_batch.Rel(StructType.fromDDL(ddl), [tuple(r) for r in rows]))
+        rows: List[dict] = []
+        for p in sorted(native.list_files(path)):
+            for line in native.read_file(p).decode("utf-8").splitlines():
+                if line.strip():
+                    rows.append(json.loads(line))
+        names = st.fieldNames()
+        rel = _batch.Rel(st, [tuple(r.get(n) for n in names) for r in rows])
+        # Cast through the engine (timestamps from their JSON text).
+        return self._session._batch_df(_batch.select(
+            _batch.Rel(StructType([StructField(n, _parse_datatype_string("string")) for n in names]),
+                       [tuple(None if v is None else (v if isinstance(v, str) else json.dumps(v)) for v in r)
+                        for r in rel.rows]),
+            [f"CAST(`{n}` AS {f.dataType.simpleString().upper()}) AS `{n}`" for n, f in zip(names, st.fields)],
+            self._session.conf._sql_conf()))
+
+
+class _Builder:
+    def __init__(self) -> None:
+        self._options: Dict[str, str] = {}
+
+    def appName(self, name: str) -> "_Builder":
+        return self.config("spark.app.name", name)
+
+    def master(self, master: str) -> "_Builder":
+        return self.config("spark.master", master)
+
+    def remote(self, url: str) -> "_Builder":
+        return self.config("spark.remote", url)
+
+    def enableHiveSupport(self) -> "_Builder":
+        return self.config("spark.sql.catalogImplementation", "hive")
+
+    def config(self, key: Optional[str] = None, value: Any = None, conf: Any = None,
+               *, map: Optional[Dict[str, Any]] = None) -> "_Builder":
+        if key is not None:
+            self._options[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        for k, v in (map or {}).items():
+            self._options[k] = str(v)
+        return self
+
+    def getOrCreate(self) -> "SparkSession":
+        from streamsim.world import World
+        world = World.current() or World()
+        session = world.spark
+        for k, v in self._options.items():
+            session.conf.set(k, v)
+        return session
+
+    create = getOrCreate
+
+
+class _BuilderDescriptor:
+    def __get__(self, instance: Any, owner: Any) -> _Builder:
+        return _Builder()
+
+
+class SparkSession:
+    """A session bound to a streamsim World (build it with ``World().spark`` or
+    ``SparkSession.builder.getOrCreate()``)."""
+
+    builder = _BuilderDescriptor()
+
+    def __init__(self, world: Any) -> None:
+        self._world = world
+        self.conf = RuntimeConfig()
+        self._catalog = _Catalog(self)
+        self._processors: Dict[str, Any] = {}
+        self._sc = SparkContext(self)
+        self._stopped = False
+
+    @classmethod
+    def getActiveSession(cls) -> Optional["SparkSession"]:
+        from streamsim.world import World
+        w = World.current()
+        return w.spark if w is not None else None
+
+    active = getActiveSession
+
+    @property
+    def sparkContext(self) -> SparkContext:
+        return self._sc
+
+    @property
+    def version(self) -> str:
+        import pyspark
+        return pyspark.__version__
+
+    @property
+    def readStream(self) -> Any:
+        from pyspark.sql.streaming.readwriter import DataStreamReader
+        return DataStreamReader(self)
+
+    @property
+    def read(self) -> Any:
+        from pyspark.sql.readwriter import DataFrameReader
+        return DataFrameReader(self)
+
+    @property
+    def streams(self) -> Any:
+        from pyspark.sql.streaming.query import StreamingQueryManager
+        return StreamingQueryManager(self._world)
+
+    @property
+    def udf(self) -> Any:
+        raise NotImplementedError("spark.udf is not built in streamsim; see docs/python.md")
+
+    def newSession(self) -> "SparkSession":
+        return self
+
+    def stop(self) -> None:
+        q = self._world._query
+        if q is not None and q.isActive:
+            q.stop()
+        self._stopped = True
+
+    def __enter__(self) -> "SparkSession":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.stop()
+
+    # --- DataFrames ---
+    def _stream_df(self, source: Dict[str, Any], schema: Optional[StructType]) -> Any:
+        from pyspark.sql.dataframe import DataFrame
+        return DataFrame(self, stream={"source": source, "operators": [], "schema": schema})
+
+    def _batch_df(self, rel: _batch.Rel) -> Any:
+        from pyspark.sql.dataframe import DataFrame
+        return DataFrame(self, rel=rel)
+
+    def _register_processor(self, processor: Any, output_ddl: str, in_pandas: bool) -> str:
+        name = f"job:{len(self._processors)}"
+        self._processors[name] = (processor, output_ddl, in_pandas)
+        return name
+
+    def createDataFrame(self, data: Any, schema: Any = None, samplingRatio: Any = None,
+                        verifySchema: bool = True) -> Any:
+        rows = list(data.itertuples(index=False, name=None)) if hasattr(data, "itertuples") else list(data)
+        if schema is None and hasattr(data, "columns"):
+            schema = list(data.columns)
+        if isinstance(schema, str):
+            st = _parse_schema_string(schema)
+        elif isinstance(schema, StructType):
+            st = schema
+        elif isinstance(schema, (list, tuple)) or schema is None:
+            st = _infer_schema(rows, list(schema) if schema else None)
+        else:
+            raise PySparkTypeError("[NOT_LIST_OR_NONE_OR_STRUCT] schema should be a StructType, a "
+                                   "DDL string or a list of names", errorClass="NOT_LIST_OR_NONE_OR_STRUCT")
+        names = st.fieldNames()
+        tuples = []
+        for r in rows:
+            if isinstance(r, dict):
+                tuples.append(tuple(r.get(n) for n in names))
+            elif isinstance(r, Row) and hasattr(r, "__fields__"):
+                d = r.asDict()
+                tuples.append(tuple(d.get(n) for n in names))
+            elif isinstance(r, (tuple, list)):
+                if len(r) != len(names):
+                    raise PySparkValueError(f"[LENGTH_SHOULD_BE_THE_SAME] a row of {len(r)} values "
+                                            f"for the {len(names)} columns {names}",
+                                            errorClass="LENGTH_SHOULD_BE_THE_SAME")
+                tuples.append(tuple(r))
+            else:
+                tuples.append((r,))
+        rel = _batch.Rel(st, tuples)
+        # Checked and converted by the engine, column by column (a value that does not fit fails
+        # with the condition the engine's conversion raises).
+        return self._batch_df(_batch.select(rel, [f"`{n}`" for n in names], self.conf._sql_conf()))
+
+    def table(self, tableName: str) -> Any:
+        return self._batch_df(self._catalog.relation(tableName))
+
+    def range(self, start: int, end: Optional[int] = None, step: int = 1,
+              numPartitions: Optional[int] = None) -> Any:
+        if end is None:
+            start, end = 0, start
+        return self._batch_df(_batch.Rel(StructType.fromDDL("id bigint"),
+                                         [(i,) for i in range(start, end, step)]))
+
+    def sql(self, sqlQuery: str, args: Any = None, **kwargs: Any) -> Any:
+        if args or kwargs:
+            raise NotImplementedError("spark.sql with parameters is not built in streamsim; see docs/python.md")
+        text = sqlQuery.strip().rstrip(";").strip()
+        m = re.fullmatch(r"CREATE\s+(?:SCHEMA|DATABASE)\s+(IF\s+NOT\s+EXISTS\s+)?([\w.`]+)", text, re.I | re.S)
+        if m:
+            self._catalog.create_schema(m.group(2), bool(m.group(1)))
+            return self._batch_df(_batch.Rel(StructType([]), []))
+        m = re.fullmatch(r"DROP\s+(?:TABLE|VIEW)\s+(IF\s+EXISTS\s+)?([\w.`]+)", text, re.I | re.S)
+        if m:
+            self._catalog.drop_table(m.group(2), bool(m.group(1)))
+            return self._batch_df(_batch.Rel(StructType([]), []))
+        if not re.match(r"SELECT\b", text, re.I):
+            raise NotImplementedError(f"spark.sql({sqlQuery!r}): streamsim runs SELECT, CREATE SCHEMA "
+                                      "and DROP TABLE statements; see docs/python.md")
+        plan = _batch.parse_select(text)
+        rel = self._catalog.relation(plan["table"])
+        return self._batch_df(_batch.run_select(plan, rel, self.conf._sql_conf()))
+
+
+def _parse_schema_string(s: str) -> StructType:
+    try:
+        return StructType.fromDDL(s)
+    except Exception:
+        t = _parse_datatype_string(s)
+        return t if isinstance(t, StructType) else StructType([StructField("value", t)])
+
+
+def _infer_type(v: Any) -> str:
+    if isinstance(v, bool):
+        return "boolean"
+    if isinstance(v, int):
+        return "bigint"
+    if isinstance(v, float):
+        return "double"
+    if isinstance(v, str):
+        return "string"
+    if isinstance(v, _dt.datetime):
+        return "timestamp"
+    raise PySparkTypeError(f"[CANNOT_INFER_TYPE_FOR_FIELD] cannot infer a type for {v!r}; give a "
+                           "schema", errorClass="CANNOT_INFER_TYPE_FOR_FIELD")
+
+
+def _infer_schema(rows: List[Any], names: Optional[List[str]]) -> StructType:
+    if not rows:
+        raise PySparkValueError("[CANNOT_INFER_EMPTY_SCHEMA] Can not infer schema from an empty "
+                                "dataset.", errorClass="CANNOT_INFER_EMPTY_SCHEMA")
+    first = rows[0]
+    if isinstance(first, dict):
+        cols = names or list(first.keys())
+        values = [first.get(c) for c in cols]
+    elif isinstance(first, Row) and hasattr(first, "__fields__"):
+        cols = names or list(first.__fields__)
+        values = list(first)
+    elif isinstance(first, (tuple, list)):
+        cols = names or [f"_{i + 1}" for i in range(len(first))]
+        values = list(first)
+    else:
+        cols, values = names or ["value"], [first]
+    types = []
+    for i, c in enumerate(cols):
+        v = values[i] if i < len(values) else None
+        k = 1
+        while v is None and k < len(rows):
+            r = rows[k]
+            v = r.get(c) if isinstance(r, dict) else r[i]
+            k += 1
+        types.append(_infer_type(v) if v is not None else "string")
+    return StructType([StructField(c, _parse_datatype_string(t)) for c, t in zip(cols, types)])

@@ -1,0 +1,246 @@
+"""DataStreamReader / DataStreamWriter for streamsim: sources and sinks of a PySpark streaming
+job as a scenario's query spec (docs/python.md "PySpark jobs")."""
+
+from typing import Any, Callable, Dict, Optional
+
+from pyspark.errors import PySparkTypeError, PySparkValueError
+from pyspark.sql._durations import duration_ms
+
+__all__ = ["DataStreamReader", "DataStreamWriter"]
+
+
+def _not_built(api: str) -> NotImplementedError:
+    return NotImplementedError(f"{api} is not built in streamsim; see docs/python.md (PySpark jobs)")
+
+
+# Kafka options that reach the engine's Kafka source (kafka_source.h); kafka.* configure the
+# client only and are accepted and ignored.
+_KAFKA_OPTIONS = {"startingoffsets": "startingOffsets", "failondataloss": "failOnDataLoss",
+                  "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets",
+                  "minoffsetspertrigger": "minOffsetsPerTrigger"}
+_KAFKA_CLIENT_ONLY = {"includeheaders", "groupidprefix", "fetchoffset.numretries",
+                      "fetchoffset.retryintervalms", "minpartitions", "maxtriggerdelay"}
+
+
+class DataStreamReader:
+    def __init__(self, session: Any) -> None:
+        self._session = session
+        self._format: Optional[str] = None
+        self._schema: Any = None
+        self._options: Dict[str, str] = {}
+
+    def format(self, source: str) -> "DataStreamReader":
+        self._format = source.lower()
+        return self
+
+    def schema(self, schema: Any) -> "DataStreamReader":
+        from pyspark.sql.types import StructType
+        if not isinstance(schema, (StructType, str)):
+            raise PySparkTypeError("[NOT_STR_OR_STRUCT] Argument `schema` should be a str or "
+                                   f"StructType, got {type(schema).__name__}.",
+                                   errorClass="NOT_STR_OR_STRUCT")
+        self._schema = schema
+        return self
+
+    def option(self, key: str, value: Any) -> "DataStreamReader":
+        self._options[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        return self
+
+    def options(self, **options: Any) -> "DataStreamReader":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def load(self, path: Optional[str] = None, format: Optional[str] = None, schema: Any = None,
+             **options: Any) -> Any:
+        if format is not None:
+            self.format(format)
+        if schema is not None:
+            self.schema(schema)
+        self.options(**options)
+        fmt = self._format or self._session.conf.get("spark.sql.sources.default", "parquet")
+        if fmt == "kafka":
+            return self._kafka()
+        if fmt in ("json", "csv", "text", "parquet", "orc"):
+            if path is None:
+                raise PySparkValueError("a file source needs a path", errorClass="INVALID_ARGUMENT")
+            return self._files(fmt, path)
+        if fmt in ("rate", "rate-micro-batch", "socket", "delta", "cloudfiles"):
+            raise _not_built(f"readStream.format({fmt!r})")
+        raise _not_built(f"readStream.format({fmt!r})")
+
+    def json(self, path: str, schema: Any = None, **options: Any) -> Any:
+        return self.load(path, "json", schema, **options)
+
+    def csv(self, path: str, schema: Any = None, **options: Any) -> Any:
+        return self.load(path, "csv", schema, **options)
+
+    def text(self, path: str, **options: Any) -> Any:
+        return self.load(path, "text", None, **options)
+
+    def parquet(self, path: str, **options: Any) -> Any:
+        return self.load(path, "parquet", None, **options)
+
+    def table(self, tableName: str) -> Any:
+        return self._session._catalog.stream_table(tableName, self._options)
+
+    def _files(self, fmt: str, path: str) -> Any:
+        from pyspark.errors import AnalysisException
+        from pyspark.sql.types import StructType, toEngineDDL
+        if fmt != "json":
+            raise _not_built(f"readStream.format({fmt!r}) (streamsim's file source reads JSON lines)")
+        if self._schema is None:
+            raise AnalysisException(
+                "Schema must be specified when creating a streaming source DataFrame. Depending on "
+                "the source, you may need to set spark.sql.streaming.schemaInference to true.",
+                errorClass="_LEGACY_ERROR_TEMP_1203")
+        schema = self._schema if isinstance(self._schema, StructType) else StructType.fromDDL(self._schema)
+        source = {"kind": "files", "path": path, "format": "json", "schema": toEngineDDL(schema),
+                  "options": dict(self._options)}
+        return self._session._stream_df(source, schema)
+
+    def _kafka(self) -> Any:
+        from pyspark.errors import IllegalArgumentException
+        from pyspark.sql.types import StructType
+        opts = {k.lower(): (k, v) for k, v in self._options.items()}
+        if "subscribepattern" in opts or "assign" in opts:
+            raise _not_built("the Kafka source's subscribePattern / assign (subscribe is built)")
+        if "subscribe" not in opts:
+            raise IllegalArgumentException(
+                "One of the following options must be specified for Kafka source: subscribe, "
+                "subscribePattern, assign. See the docs for more details.",
+                errorClass="_LEGACY_ERROR_TEMP_KAFKA")
+        topics = [t.strip() for t in opts["subscribe"][1].split(",") if t.strip()]
+        if len(topics) != 1:
+            raise _not_built("the Kafka source reading several topics")
+        if self._schema is not None:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException("Kafka source has a fixed schema and cannot be set with a custom "
+                                    "one", errorClass="_LEGACY_ERROR_TEMP_2045")
+        engine_opts: Dict[str, str] = {}
+        for low, (key, value) in opts.items():
+            if low == "subscribe" or low.startswith("kafka.") or low in _KAFKA_CLIENT_ONLY:
+                continue
+            if low in _KAFKA_OPTIONS:
+                engine_opts[_KAFKA_OPTIONS[low]] = value
+            else:
+                raise _not_built(f"the Kafka source option {key!r}")
+        world = self._session._world
+        partitions = world._native.topic_partitions(topics[0])
+        if partitions == 0:
+            world.create_topic(topics[0])
+            partitions = 1
+        source = {"kind": "kafka", "topic": topics[0], "partitions": partitions,
+                  "options": engine_opts}
+        schema = StructType.fromDDL("key string, value string, topic string, partition int, "
+                                    "offset bigint, timestamp timestamp, timestampType int")
+        return self._session._stream_df(source, schema)
+
+
+class DataStreamWriter:
+    def __init__(self, df: Any) -> None:
+        self._df = df
+        self._session = df.sparkSession
+        self._format: Optional[str] = None
+        self._output_mode: Optional[str] = None
+        self._trigger: Any = None
+        self._query_name: Optional[str] = None
+        self._options: Dict[str, str] = {}
+        self._foreach_batch: Optional[Callable[[Any, int], None]] = None
+
+    def format(self, source: str) -> "DataStreamWriter":
+        self._format = source.lower()
+        return self
+
+    def outputMode(self, outputMode: str) -> "DataStreamWriter":
+        if not isinstance(outputMode, str) or outputMode.lower() not in ("append", "update", "complete"):
+            raise PySparkValueError(f"Unknown output mode {outputMode}. Accepted output modes are "
+                                    "'append', 'complete', 'update'", errorClass="INVALID_OUTPUT_MODE")
+        self._output_mode = outputMode.lower()
+        return self
+
+    def queryName(self, queryName: str) -> "DataStreamWriter":
+        if not queryName or not isinstance(queryName, str) or not queryName.strip():
+            raise PySparkValueError("[VALUE_NOT_NON_EMPTY_STR] Value for `queryName` must be a "
+                                    "non empty string", errorClass="VALUE_NOT_NON_EMPTY_STR")
+        self._query_name = queryName.strip()
+        return self
+
+    def option(self, key: str, value: Any) -> "DataStreamWriter":
+        self._options[key] = str(value).lower() if isinstance(value, bool) else str(value)
+        return self
+
+    def options(self, **options: Any) -> "DataStreamWriter":
+        for k, v in options.items():
+            self.option(k, v)
+        return self
+
+    def partitionBy(self, *cols: str) -> "DataStreamWriter":
+        raise _not_built("DataStreamWriter.partitionBy")
+
+    def trigger(self, *, processingTime: Optional[str] = None, once: Optional[bool] = None,
+                continuous: Optional[str] = None, availableNow: Optional[bool] = None,
+                realTime: Optional[str] = None) -> "DataStreamWriter":
+        given = [p for p in (processingTime, once, continuous, availableNow, realTime) if p is not None]
+        if len(given) > 1:
+            raise PySparkValueError("[ONLY_ALLOW_SINGLE_TRIGGER] Only a single trigger is allowed.",
+                                    errorClass="ONLY_ALLOW_SINGLE_TRIGGER")
+        if not given:
+            raise PySparkValueError("[ONLY_ALLOW_SINGLE_TRIGGER] No trigger provided",
+                                    errorClass="ONLY_ALLOW_SINGLE_TRIGGER")
+        if processingTime is not None:
+            if not isinstance(processingTime, str) or not processingTime.strip():
+                raise PySparkValueError("[VALUE_NOT_NON_EMPTY_STR] Value for `processingTime` must "
+                                        "be a non empty string", errorClass="VALUE_NOT_NON_EMPTY_STR")
+            self._trigger = {"processingTime": f"{duration_ms(processingTime, 'trigger processingTime')}ms"}
+        elif once is not None:
+            if once is not True:
+                raise PySparkValueError(f"[VALUE_NOT_TRUE] Value for `once` must be True, got '{once}'.",
+                                        errorClass="VALUE_NOT_TRUE")
+            self._trigger = "once"
+        elif availableNow is not None:
+            if availableNow is not True:
+                raise PySparkValueError("[VALUE_NOT_TRUE] Value for `availableNow` must be True, got "
+                                        f"'{availableNow}'.", errorClass="VALUE_NOT_TRUE")
+            self._trigger = "availableNow"
+        elif realTime is not None:
+            self._trigger = {"realTime": f"{duration_ms(realTime, 'trigger realTime')}ms"}
+        else:
+            raise _not_built("trigger(continuous=...)")
+        return self
+
+    def foreachBatch(self, func: Callable[[Any, int], None]) -> "DataStreamWriter":
+        """``func(batch_df, batch_id)`` for every batch (no-data batches included), as Spark's
+        ForeachBatchSink; an exception it raises fails the query with
+        FOREACH_BATCH_USER_FUNCTION_ERROR."""
+        if not callable(func):
+            raise PySparkTypeError(f"[NOT_CALLABLE] Argument `func` should be a callable, got "
+                                   f"{type(func).__name__}.", errorClass="NOT_CALLABLE",
+                                   messageParameters={"arg_name": "func",
+                                                      "arg_type": type(func).__name__})
+        self._foreach_batch = func
+        self._format = "foreachBatch"
+        return self
+
+    def foreach(self, f: Any) -> "DataStreamWriter":
+        raise _not_built("DataStreamWriter.foreach")
+
+    def toTable(self, tableName: str, format: Optional[str] = None, outputMode: Optional[str] = None,
+                partitionBy: Any = None, queryName: Optional[str] = None, **options: Any) -> Any:
+        raise _not_built("DataStreamWriter.toTable")
+
+    def start(self, path: Optional[str] = None, format: Optional[str] = None,
+              outputMode: Optional[str] = None, partitionBy: Any = None,
+              queryName: Optional[str] = None, **options: Any) -> Any:
+        if format is not None:
+            self.format(format)
+        if outputMode is not None:
+            self.outputMode(outputMode)
+        if queryName is not None:
+            self.queryName(queryName)
+        if partitionBy:
+            self.partitionBy(partitionBy)
+        self.options(**options)
+        if path is not None:
+            self._options["path"] = path
+        return self._session._world._start_query(self)

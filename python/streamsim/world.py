@@ -1,0 +1,254 @@
+"""A World to run a PySpark job in (docs/python.md "PySpark jobs"): the simulated filesystem,
+Kafka-like log and virtual clock of one streamsim run, with a ``spark`` session bound to them.
+
+    world = World()
+    world.put("/data/events/1.json", rows=[{"time": 1, "action": "Open"}])
+    main()                       # the job as written: SparkSession.builder.getOrCreate(), ...
+    world.spark.sql("SELECT ...").collect()
+
+``awaitTermination()`` in the job returns once the query has processed all the input available
+(an AvailableNow or Once query: once it terminated). ``world.crash_at("commits.before_write")``
+arms a crash at a named fault point (``streamsim list-faults``); when it fires, the driver dies:
+``awaitTermination`` raises ``DriverCrashed`` (not an Exception: the job's own ``except
+Exception`` does not catch a dead process), and ``world.restart(main)`` runs the job's function
+again, on the same checkpoint, as a restarted driver does.
+"""
+
+import datetime as _dt
+import json
+from typing import Any, Callable, Dict, List, Optional, Union
+
+__all__ = ["World", "DriverCrashed"]
+
+
+class DriverCrashed(BaseException):
+    """The driver process died at an armed fault point: restart it with ``World.restart``."""
+
+
+_current: List["World"] = []
+
+
+def _parse_time(t: Union[str, _dt.datetime, int]) -> int:
+    if isinstance(t, int):
+        return t
+    if isinstance(t, str):
+        t = _dt.datetime.fromisoformat(t.replace("Z", "+00:00"))
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=_dt.timezone.utc)
+    return int(t.timestamp() * 1000)
+
+
+class World:
+    """One simulated world; the newest one is current (SparkSession.builder.getOrCreate())."""
+
+    def __init__(self, seed: int = 0, start: Union[str, _dt.datetime] = "2026-01-01T00:00:00Z") -> None:
+        import _streamsim_native
+        from pyspark.sql.session import SparkSession
+        self._native = _streamsim_native.JobWorld(seed, _parse_time(start))
+        self.spark = SparkSession(self)
+        self._query: Any = None
+        self._failures: Dict[int, Any] = {}
+        self._temp_checkpoints = 0
+        _current.append(self)
+
+    @staticmethod
+    def current() -> Optional["World"]:
+        return _current[-1] if _current else None
+
+    def close(self) -> None:
+        if self in _current:
+            _current.remove(self)
+
+    def __enter__(self) -> "World":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # --- input ---
+    def put(self, path: str, rows: Optional[List[Dict[str, Any]]] = None, text: Optional[str] = None,
+            mtime: Union[str, _dt.datetime, None] = None) -> None:
+        """A file appears atomically: JSON lines of ``rows``, or ``text`` as it is."""
+        if (rows is None) == (text is None):
+            raise ValueError("put() takes rows or text")
+        from pyspark.sql._batch import json_value
+        content = text if text is not None else "".join(json.dumps(json_value(r)) + "\n" for r in rows)
+        self._native.put_file(path, content.encode("utf-8"), None if mtime is None else _parse_time(mtime))
+
+    def create_topic(self, topic: str, partitions: int = 1) -> None:
+        self._native.create_topic(topic, partitions)
+
+    def produce(self, topic: str, value: Any, key: Optional[str] = None, partition: int = -1) -> None:
+        """A producer sends a record now (a dict value is sent as its JSON)."""
+        if self._native.topic_partitions(topic) == 0:
+            self.create_topic(topic)
+        if not isinstance(value, str):
+            from pyspark.sql._batch import json_value
+            value = json.dumps(json_value(value))
+        self._native.produce(topic, key, value, partition)
+
+    def advance(self, duration: Union[str, int]) -> None:
+        """Moves the virtual clock: "10 seconds", or milliseconds."""
+        from pyspark.sql._durations import duration_ms
+        self._native.advance(duration if isinstance(duration, int) else duration_ms(duration, "advance"))
+
+    @property
+    def now(self) -> _dt.datetime:
+        return _dt.datetime.fromtimestamp(self._native.now() / 1000, _dt.timezone.utc)
+
+    def files(self, folder: str) -> List[str]:
+        return sorted(self._native.list_files(folder))
+
+    def read(self, path: str) -> str:
+        return self._native.read_file(path).decode("utf-8")
+
+    # --- faults ---
+    def crash_at(self, point: str, batch: int = -1, partition: int = -1, nth: int = 1) -> None:
+        """Arms a crash of the driver at a named fault point (``streamsim list-faults``), in
+        ``batch`` (any when -1)."""
+        self._native.arm_crash(point, batch, partition, nth)
+
+    def armed_crashes_fired(self) -> bool:
+        return self._native.armed_crashes_fired()
+
+    @property
+    def crashes(self) -> int:
+        return self._native.crashes()
+
+    def restart(self, job: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """The driver comes back: ``job`` (the function that builds and starts the query, the
+        job's ``main``) runs again and starts the query on its checkpoint."""
+        if self._query is not None and self._native.status() == "active":
+            self._native.crash_now()
+        return job(*args, **kwargs)
+
+    # --- queries (called by the pyspark shim) ---
+    def _start_query(self, writer: Any) -> Any:
+        from pyspark.errors import AnalysisException
+        from pyspark.sql.streaming.query import StreamingQuery
+        df, session = writer._df, writer._session
+        stream = df._stream
+        fmt = (writer._format or session.conf.get("spark.sql.sources.default", "parquet")).lower()
+        opts = dict(writer._options)
+        # Spark's resolveCheckpointLocation (ResolveWriteToStream.scala): the option, else the
+        # session's root + the query name (a fresh name without one), else a temporary folder
+        # for the sinks of one-time queries, else _LEGACY_ERROR_TEMP_1298.
+        checkpoint = opts.pop("checkpointLocation", None)
+        root = session.conf.get("spark.sql.streaming.checkpointLocation", None)
+        if not checkpoint and root:
+            self._temp_checkpoints += 1
+            checkpoint = f"{root.rstrip('/')}/{writer._query_name or f'query-{self._temp_checkpoints}'}"
+        foreach_batch = None
+        if fmt == "foreachbatch":
+            foreach_batch = self._foreach_batch_call(writer, stream)
+            sink: Dict[str, Any] = {"kind": "memory"}  # replaced by the function's sink
+        elif fmt == "memory":
+            if not writer._query_name:
+                raise AnalysisException("queryName must be specified for memory sink.",
+                                        errorClass="_LEGACY_ERROR_TEMP_1194")
+            sink = {"kind": "memory"}
+        elif fmt == "console":
+            sink = {"kind": "console"}
+            for k in ("numRows", "truncate"):
+                if k in opts:
+                    sink[k] = int(opts.pop(k)) if k == "numRows" else opts.pop(k) == "true"
+        elif fmt == "kafka":
+            topic = opts.pop("topic", None)
+            for k in list(opts):
+                if k.startswith("kafka."):
+                    opts.pop(k)
+            if not topic:
+                raise AnalysisException("topic option required when no 'topic' attribute is "
+                                        "present. Use the topic option for setting a topic.",
+                                        errorClass="_LEGACY_ERROR_TEMP_KAFKA")
+            sink = {"kind": "kafka", "topic": topic}
+        elif fmt == "json":
+            path = opts.pop("path", None)
+            if not path:
+                raise AnalysisException("'path' is not specified", errorClass="_LEGACY_ERROR_TEMP_1195")
+            sink = {"kind": "files", "path": path, "format": "json"}
+        else:
+            raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "
+                                      "docs/python.md (PySpark jobs)")
+        if not checkpoint:
+            if fmt in ("memory", "console", "foreachbatch", "foreach", "noop"):
+                self._temp_checkpoints += 1
+                checkpoint = f"/tmp/temporary-{self._temp_checkpoints}"
+            else:
+                raise AnalysisException(
+                    "checkpointLocation must be specified either through option(\"checkpointLocation\", "
+                    "...) or SparkSession.conf.set(\"spark.sql.streaming.checkpointLocation\", ...).",
+                    errorClass="_LEGACY_ERROR_TEMP_1298")
+        if opts:
+            raise NotImplementedError(f"writeStream options {sorted(opts)} are not built in "
+                                      "streamsim; see docs/python.md")
+        mode = writer._output_mode or "append"
+        if fmt == "memory" and mode != "complete" and self._native.list_files(f"{checkpoint}/offsets"):
+            # DataStreamWriter.scala: a memory sink recovers from its checkpoint in complete mode
+            # only; otherwise an existing offsets folder is _LEGACY_ERROR_TEMP_1299.
+            raise AnalysisException(f"This query does not support recovering from checkpoint "
+                                    f"location. Delete {checkpoint}/offsets to start over.",
+                                    errorClass="_LEGACY_ERROR_TEMP_1299",
+                                    messageParameters={"checkpointPath": f"{checkpoint}/offsets"})
+        provider = session.conf.get("spark.sql.streaming.stateStore.providerClass", "")
+        spec = {
+            "source": stream["source"],
+            "operators": stream["operators"],
+            "sink": sink,
+            "outputMode": mode,
+            "checkpoint": checkpoint,
+            "stateStore": "rocksdb" if "RocksDB" in provider else "memory",
+            "shufflePartitions": int(session.conf.get("spark.sql.shuffle.partitions")),
+            "conf": {k: v for k, v in session.conf._sql_conf().items()},
+        }
+        if writer._trigger is not None:
+            spec["trigger"] = writer._trigger
+        self._retire_query()
+        ids = self._native.start(json.dumps(spec), session._processors, foreach_batch)
+        q = StreamingQuery(self, writer._query_name, ids, writer._trigger)
+        self._query = q
+        if fmt == "memory":
+            session._catalog.put_query_table(writer._query_name, lambda q=q, s=stream: self._memory_rel(q, s))
+        if self._native.status() == "crashed":
+            raise DriverCrashed("the driver crashed while the query started")
+        return q
+
+    def _foreach_batch_call(self, writer: Any, stream: Dict[str, Any]) -> Any:
+        from pyspark.sql import _batch
+        from pyspark.sql.types import StructType
+        func, session = writer._foreach_batch, writer._session
+
+        def call(ddl: str, rows: list, batch_id: int) -> None:
+            schema = StructType.fromDDL(ddl) if ddl else (stream.get("schema") or StructType([]))
+            func(session._batch_df(_batch.Rel(schema, [tuple(r) for r in rows])), batch_id)
+        return call
+
+    def _memory_rel(self, q: Any, stream: Dict[str, Any]) -> Any:
+        from pyspark.sql import _batch
+        from pyspark.sql.types import StructType
+        if q is not self._query:
+            return q._frozen
+        ddl, rows = self._native.memory_rows()
+        if ddl:
+            schema = StructType.fromDDL(ddl)
+        else:
+            schema = stream.get("schema") or StructType([])
+        return _batch.Rel(schema, [tuple(r) for r in rows])
+
+    def _retire_query(self) -> None:
+        """Before another query starts: the last one's table and progress are kept as they are."""
+        q = self._query
+        if q is None:
+            return
+        q._frozen = self._memory_rel(q, {"schema": None})
+        q._progress = q.recentProgress
+        exc = q.exception()
+        if exc is not None:
+            self._failures[id(q)] = exc
+        q._replaced = True
+
+    def _run_available(self, q: Any) -> None:
+        self._native.process_all_available()
+        if self._native.status() == "crashed":
+            raise DriverCrashed("the driver crashed at an armed fault point; World.restart(job) "
+                                "brings it back")
