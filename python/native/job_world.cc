@@ -155,6 +155,14 @@ class JobWorld {
     auto r = log_->produce(topic, std::move(key), value, sim_.clock().nowMs(), partition);
     if (!r.ok()) raiseStatus(r.status());
   }
+  // Every record of `topic` (partition by partition, in offset order): (key, value, partition, offset).
+  py::list records(const std::string& topic) {
+    py::list out;
+    for (const LogRecord& r : log_->all(topic))
+      out.append(py::make_tuple(r.key ? py::object(py::str(*r.key)) : py::object(py::none()), r.value,
+                                r.partition, r.offset));
+    return out;
+  }
   void advance(int64_t ms) {
     if (ms < 0) throw py::value_error("time moves forward only");
     sim_.clock().advance(ms);
@@ -446,6 +454,7 @@ void defineJobModule(py::module_& m) {
       .def("list_files", &JobWorld::listFiles)
       .def("create_topic", &JobWorld::createTopic)
       .def("topic_partitions", &JobWorld::topicPartitions)
+      .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
            py::arg("partition") = -1)
       .def("advance", &JobWorld::advance)

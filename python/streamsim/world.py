@@ -87,6 +87,11 @@ class World:
             value = json.dumps(json_value(value))
         self._native.produce(topic, key, value, partition)
 
+    def records(self, topic: str) -> List[Dict[str, Any]]:
+        """What a topic holds (a Kafka sink's output): key, value, partition, offset per record."""
+        return [{"key": k, "value": v, "partition": p, "offset": o}
+                for k, v, p, o in self._native.records(topic)]
+
     def advance(self, duration: Union[str, int]) -> None:
         """Moves the virtual clock: "10 seconds", or milliseconds."""
         from pyspark.sql._durations import duration_ms

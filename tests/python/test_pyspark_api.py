@@ -50,6 +50,8 @@ def test_batch_select_where_with_column_are_the_engines_expressions(spark):
     out = df.where(F.col("n") > 1).withColumn("m", F.col("n") * 10).select("k", "m")
     assert rows(out) == [("b", 20)]
     assert rows(df.selectExpr("upper(k) AS K").where("K != 'B'")) == [("A",), ("C",)]
+    # An expression without an alias is named as Spark names it.
+    assert df.select(F.col("n") * 2, F.upper("k")).columns == ["(n * 2)", "upper(k)"]
     assert df.count() == 3
     assert rows(df.withColumnRenamed("k", "key").drop("n")) == [("a",), ("b",), ("c",)]
     with pytest.raises(ValueError) as e:

@@ -4,6 +4,7 @@ spark.sql as the seeds display them, with crashes at named fault points and rest
 
 import importlib.util
 import itertools
+import json
 import os
 
 import pytest
@@ -207,3 +208,16 @@ def test_seed_001_session_tracker_counts_sessions_in_map_state_and_emits_nothing
     assert tws["customMetrics"]["numMapStateVars"] >= 1
     # One grouping key's map: two entries (s1, s2).
     assert tws["numRowsTotal"] == 2
+
+
+def test_kafka_to_kafka_job_republishes_as_json(world):
+    world.create_topic("raw")
+    for i, n in enumerate([5, 10, 20, 7, 30]):
+        world.produce("raw", {"id": f"e{i}", "n": n}, key=f"k{i}")
+    q = load_job("kafka_to_kafka").main()
+    got = [(r["key"], json.loads(r["value"])) for r in world.records("clean")]
+    assert got == [("k1", {"id": "e1", "twice": 20, "ID": "E1"}),
+                   ("k2", {"id": "e2", "twice": 40, "ID": "E2"}),
+                   ("k4", {"id": "e4", "twice": 60, "ID": "E4"})]
+    # maxOffsetsPerTrigger 2 over five records: three batches.
+    assert [p["numInputRows"] for p in q.recentProgress] == [2, 2, 1]
