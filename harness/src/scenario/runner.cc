@@ -10,6 +10,7 @@
 #include "scenario/operators.h"
 #include "scenario/sink_views.h"
 #include "scenario/steps.h"
+#include "streamsim/ops/expr_ops.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
@@ -194,6 +195,10 @@ Status Runner::build() {
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   DataFrame df = readStream(sources_);
+  if (q.unionSchema) {
+    Schema output = *q.unionSchema;
+    df = df.transform([output] { return makeUnionByPositionOperator(output); });
+  }
   for (const auto& op : q.operators) {
     STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op));
   }
