@@ -7,6 +7,9 @@
 #include "ops_test_driver.h"
 #include "streamsim/expr/functions.h"
 #include "streamsim/harness/gtest_matchers.h"
+#include "streamsim/io/memory_sink.h"
+#include "streamsim/io/memory_source.h"
+#include "streamsim/query.h"
 #include "streamsim/ops/expr_aggregation.h"
 #include "streamsim/ops/window_aggregation.h"
 
@@ -228,6 +231,32 @@ TEST_P(AggregationTest, RestartsBeforeEveryBatchChangeNothing) {
       EXPECT_EQ(restarted.lastProgress().numRowsTotal, ref.lastProgress().numRowsTotal);
     }
   }
+}
+
+// The C++ API: groupBy(cols).agg(...) without a window is the window-less aggregation (it was
+// refused as "streamsim aggregates only by event-time window").
+TEST_P(AggregationTest, GroupByAggWithoutAWindowThroughTheQueryApi) {
+  sim::VirtualClock clock(kT0);
+  sim::SimFileSystem fs(&clock);
+  sim::SeededIdGenerator ids(3);
+  Env env{&clock, &fs, &ids, nullptr, nullptr};
+  auto input = std::make_shared<MemoryStreamData>();
+  auto output = std::make_shared<MemorySinkData>();
+  DataFrame df = readStream([input] { return std::make_unique<MemorySource>(input); })
+                     .groupBy({"device"})
+                     .agg({Aggregate::count(), Aggregate::sum("v", "total")});
+  auto started = df.writeStream()
+                     .sink(makeMemorySink(output))
+                     .outputMode(OutputMode::kUpdate)
+                     .option("checkpointLocation", "/chk")
+                     .option("stateStore", std::string(stateStoreKindName(GetParam())))
+                     .start(env);
+  ASSERT_TRUE(started.ok()) << started.status().toString();
+  ASSERT_TRUE(input->addData({reading("d1", at(1, 0)), reading("d1", at(1, 1), Value(int64_t{4})), reading("d2", at(1, 2))}).ok());
+  ASSERT_TRUE((*started)->processAllAvailable().ok()) << (*started)->exception().toString();
+  EXPECT_EQ(sorted(output->updateView({"device"})),
+            sorted({Row::fromNamed({{"device", Value("d1")}, {"count", Value(int64_t{2})}, {"total", Value(int64_t{5})}}),
+                    Row::fromNamed({{"device", Value("d2")}, {"count", Value(int64_t{1})}, {"total", Value(int64_t{1})}})}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AggregationTest,
