@@ -79,6 +79,17 @@ constexpr std::pair<std::string_view, std::string_view> kTemplates[] = {
     {"UNRESOLVED_COLUMN.WITHOUT_SUGGESTION",
      "A column, variable, or function parameter with name <objectName> cannot be resolved."},
     {"AMBIGUOUS_REFERENCE", "Reference <name> is ambiguous, could be: <referenceNames>."},
+    {"STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+     "Invalid streaming output mode: <outputMode>. This output mode is not supported for "
+     "<operation> on streaming DataFrames/DataSets."},
+    {"NUM_COLUMNS_MISMATCH",
+     "<operator> can only be performed on inputs with the same number of columns, but the first "
+     "input has <firstNumColumns> columns and the <invalidOrdinalNum> input has "
+     "<invalidNumColumns> columns."},
+    {"INCOMPATIBLE_COLUMN_TYPE",
+     "<operator> can only be performed on tables with compatible column types. The "
+     "<columnOrdinalNumber> column of the <tableOrdinalNumber> table is <dataType1> type which is "
+     "not compatible with <dataType2> at the same column of the first table.<hint>."},
     {"UNRESOLVED_ROUTINE", "Cannot resolve routine <routineName> on search path <searchPath>."},
     {"PARSE_SYNTAX_ERROR", "Syntax error at or near <error><hint>."},
     {"PARSE_EMPTY_STATEMENT", "Syntax error, unexpected empty statement."},

@@ -159,5 +159,31 @@ TEST(ExprOps, TheDocumentedDataFrameExampleBuilds) {
   EXPECT_EQ(op->name().rfind("where((amount > ", 0), 0u) << op->name();
 }
 
+// Dataset.union (CheckAnalysis, WidenSetOperationTypes): by position, the first input's names,
+// types widened (ANSI: INT with BIGINT is BIGINT, STRING with INT is BIGINT; legacy: STRING),
+// NUM_COLUMNS_MISMATCH and INCOMPATIBLE_COLUMN_TYPE with Spark's parameters. A row cast to the
+// widened type keeps the output's name (regression: it was named "CAST(amount AS BIGINT)").
+TEST(ExprOps, UnionIsByPositionWithSparksWideningAndConditions) {
+  auto a = *parseSchema("device string, amount int");
+  auto b = *parseSchema("device_id string, n bigint");
+  auto u = unionByPositionSchema({*a, *b}, {});
+  ASSERT_TRUE(u.ok()) << u.status().toString();
+  EXPECT_EQ(u->toDDL(), "device string, amount long");
+  auto s = *parseSchema("x string, y string");
+  EXPECT_EQ(unionByPositionSchema({*a, *s}, {})->toDDL(), "device string, amount long");
+  EXPECT_EQ(unionByPositionSchema({*a, *s}, expr::SqlConf{.ansi = false})->toDDL(), "device string, amount string");
+  auto c = *parseSchema("device string");
+  EXPECT_EQ(unionByPositionSchema({*a, *c}, {}).status().condition(), "NUM_COLUMNS_MISMATCH");
+  EXPECT_EQ(unionByPositionSchema({*a, *c}, {}).status().parameters(),
+            (ErrorParams{{"operator", "UNION"}, {"firstNumColumns", "2"}, {"invalidOrdinalNum", "second"}, {"invalidNumColumns", "1"}}));
+  auto m = *parseSchema("device string, amount array<int>");
+  EXPECT_EQ(unionByPositionSchema({*a, *m}, {}).status().condition(), "INCOMPATIBLE_COLUMN_TYPE");
+  auto out = run(makeUnionByPositionOperator(*u), {Row(a, {Value("d1"), Value(int32_t{5})}), Row(b, {Value("d2"), Value(int64_t{7})})});
+  ASSERT_TRUE(out.ok()) << out.status().toString();
+  for (const Row& r : *out) EXPECT_EQ(r.schema()->toDDL(), "device string, amount long");
+  EXPECT_EQ((*out)[0].get("amount"), Value(int64_t{5}));
+  EXPECT_EQ((*out)[1].get("device"), Value("d2"));
+}
+
 }  // namespace
 }  // namespace streamsim

@@ -47,6 +47,7 @@ class OpDriver {
     OutputMode mode = OutputMode::kAppend;
     int partitions = 3;
     int taskRetries = 0;
+    bool ansi = true;  // spark.sql.ansi.enabled
   };
 
   OpDriver(Factory factory, Config config, sim::SimFileSystem* sharedFs = nullptr)
@@ -80,6 +81,7 @@ class OpDriver {
     sc.stateStores = provider_.get();
     sc.eventTimeColumn = config_.eventTimeColumn;
     sc.watermarkDelayMs = config_.delay;
+    sc.sqlConf.ansi = config_.ansi;
     return op_->start(sc);
   }
 

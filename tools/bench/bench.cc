@@ -26,6 +26,7 @@ const std::vector<BenchWorkload>& benchWorkloads() {
       {"5", "peak RSS of workload 2", memoryWorkload},
       {"6", "async processors", asyncWorkload},
       {"7", "real-time mode", realTimeWorkload},
+      {"8", "expressions: from_json, where, select, count per key", exprWorkload},
   };
   return kWorkloads;
 }

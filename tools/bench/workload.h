@@ -43,6 +43,7 @@ std::vector<BenchRow> sweepRateWorkload(BenchContext& ctx, bool& ok);          /
 std::vector<BenchRow> memoryWorkload(BenchContext& ctx, bool& ok);             // 5
 std::vector<BenchRow> asyncWorkload(BenchContext& ctx, bool& ok);              // 6
 std::vector<BenchRow> realTimeWorkload(BenchContext& ctx, bool& ok);           // 7
+std::vector<BenchRow> exprWorkload(BenchContext& ctx, bool& ok);               // 8: workload_expr.cc
 
 // Workload 5's child process: workload 2 at `keys` keys, printing its peak RSS.
 int rssChild(int64_t keys, int64_t events);

@@ -55,8 +55,12 @@ class GroupedData {
   // slideDuration 0 = tumbling.
   GroupedData window(std::string timeColumn, DurationMs windowDuration, DurationMs slideDuration = 0,
                      DurationMs startTime = 0) const;
-  // Windowed aggregation (count, sum, min, max, avg; ops/window_aggregation.h). Without window()
-  // start() fails: streamsim aggregates only by event-time window.
+  // Spark's groupBy(session_window(timeColumn, gap), cols...) (SessionWindow.scala): the output's
+  // window_start / window_end are each session's bounds.
+  GroupedData sessionWindow(std::string timeColumn, DurationMs gap) const;
+  // The streaming aggregation (ops/window_aggregation.h: count, sum, avg, min, max, first, last,
+  // collect_list, collect_set) by the columns and the window; without window() / sessionWindow()
+  // it is Spark's window-less aggregation (groupBy().agg(...): one global group).
   DataFrame agg(std::vector<Aggregate> aggregates) const;
   DataFrame count() const { return agg({Aggregate::count()}); }
 
@@ -66,6 +70,7 @@ class GroupedData {
   DataFrame df_;
   std::vector<std::string> columns_;
   std::optional<TimeWindow> window_;
+  std::optional<DurationMs> session_gap_;
 };
 
 }  // namespace streamsim

@@ -88,6 +88,7 @@ struct OperatorStartContext {
   DurationMs watermarkDelayMs = 0;
   // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive (expressions).
   expr::SqlConf sqlConf;
+  std::string runId;  // this query run's id (expressions' random seed: expr::runSeedOf)
 };
 
 class Operator {

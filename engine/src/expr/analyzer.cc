@@ -241,6 +241,7 @@ class Analyzer {
         FunctionCall c;
         c.name = lowerCopy(n.name);
         c.conf = &conf_;
+        c.pos = n.pos;
         for (const auto& a : n.args) {
           if (a->kind == Node::Kind::kStar && (c.name == "count")) {
             c.args.push_back(makeLiteral(Value(int32_t{1}), typeField(Type::kInt)));
@@ -271,6 +272,15 @@ class Analyzer {
 };
 
 }  // namespace
+
+int64_t runSeedOf(std::string_view runId) {
+  uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
+  for (unsigned char ch : runId) {
+    h ^= ch;
+    h *= 0x100000001b3ull;
+  }
+  return static_cast<int64_t>(h);
+}
 
 CompiledExpr::CompiledExpr(std::shared_ptr<const Bound> bound, std::string name)
     : bound_(std::move(bound)), name_(std::move(name)) {

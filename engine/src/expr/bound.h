@@ -94,6 +94,7 @@ struct FunctionCall {
   std::string name;  // as written
   std::vector<BoundPtr> args;
   const SqlConf* conf = nullptr;
+  int pos = -1;  // the call's offset in its text (random functions' per-call seed)
 };
 using FunctionBuilder = std::function<Result<BoundPtr>(FunctionCall&)>;
 using FunctionTable = std::vector<std::pair<std::string_view, FunctionBuilder>>;
@@ -104,6 +105,7 @@ void addStringFunctions(FunctionTable& t);
 void addTimeFunctions(FunctionTable& t);
 void addJsonFunctions(FunctionTable& t);
 void addCollectionFunctions(FunctionTable& t);
+void addRandomFunctions(FunctionTable& t);
 // The builder for `name` (case-insensitive), or nullptr.
 const FunctionBuilder* findFunction(std::string_view name);
 

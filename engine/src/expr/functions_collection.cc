@@ -248,7 +248,7 @@ void addCollectionFunctions(FunctionTable& t) {
   t.emplace_back("array_contains", buildArrayContains);
   t.emplace_back("map_keys", mapPart(true));
   t.emplace_back("map_values", mapPart(false));
-  for (const char* g : {"explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer", "stack"})
+  for (const char* g : {"explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer", "stack", "json_tuple"})
     t.emplace_back(g, generatorHere);
 }
 

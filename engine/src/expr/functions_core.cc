@@ -581,6 +581,7 @@ FunctionTable buildTable() {
   addTimeFunctions(t);
   addJsonFunctions(t);
   addCollectionFunctions(t);
+  addRandomFunctions(t);
   return t;
 }
 }  // namespace

@@ -3,6 +3,7 @@
 #include "streamsim/ops/expr_ops.h"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "streamsim/expr/analyzer.h"
 #include "streamsim/spark_errors.h"
@@ -26,20 +27,27 @@ bool isGenerator(const Column& c, std::string* name, Column* arg, std::vector<st
   if (!n || n->kind != Node::Kind::kCall) return false;
   std::string l = n->name;
   for (auto& ch : l) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  if (l != "explode" && l != "explode_outer" && l != "posexplode" && l != "posexplode_outer") return false;
+  if (l != "explode" && l != "explode_outer" && l != "posexplode" && l != "posexplode_outer" && l != "json_tuple") return false;
   if (name) *name = l;
-  if (arg && n->args.size() == 1) *arg = Column(n->args[0]);
+  if (arg && l == "json_tuple") *arg = Column(c.node()->kind == Node::Kind::kAlias ? c.node()->args[0] : c.node());
+  else if (arg && n->args.size() == 1) *arg = Column(n->args[0]);
   if (aliases) *aliases = as;
   return true;
 }
 
 // A compiled select list for one input schema.
+struct Plan;
+Status compileJsonTuple(const Column& call, const Schema& input, const expr::SqlConf& conf, Plan& p, size_t i,
+                        int* errorIndex, int* errorPos);
+Status runJsonTuple(const Plan& plan, std::span<const Row* const> rows, const expr::EvalContext& ctx,
+                    std::vector<std::vector<Value>>& out);
 struct Plan {
   SchemaPtr input;
   std::vector<CompiledExpr> exprs;  // the non-generator columns in order; generator slot marked
   int generatorAt = -1;             // position in the output of the generator's first column
   std::string generator;            // explode / explode_outer / posexplode / posexplode_outer
   CompiledExpr generatorArg;
+  std::vector<CompiledExpr> jsonTupleArgs;  // json_tuple: the JSON, then the field names
   std::vector<Field> generatorFields;
   SchemaPtr output;
 };
@@ -70,6 +78,19 @@ Result<Plan> compile(const std::vector<Column>& columns, const SchemaPtr& input,
       genIndex = static_cast<int>(i);
       p.generator = g;
       genAliases = as;
+      if (g == "json_tuple") {
+        STREAMSIM_RETURN_IF_ERROR(compileJsonTuple(arg, *input, conf, p, i, errorIndex, errorPos));
+        if (!genAliases.empty()) {
+          if (genAliases.size() != p.generatorFields.size()) {
+            if (errorIndex) *errorIndex = static_cast<int>(i);
+            return sparkError(Status::Code::kInvalidArgument, "UDTF_ALIAS_NUMBER_MISMATCH",
+                              {{"aliasesSize", std::to_string(genAliases.size())}, {"aliasesNames", genAliases[0]}},
+                              fmt::format("json_tuple gives {} columns", p.generatorFields.size()));
+          }
+          p.generatorFields[0].name = genAliases[0];
+        }
+        continue;
+      }
       int pos = -1;
       auto a = expr::analyze(arg, *input, conf, &pos);
       if (!a.ok()) {
@@ -160,6 +181,22 @@ Status runPlan(const Plan& plan, std::vector<Row>& input, size_t begin, size_t e
     }
     return Status::OK();
   }
+  if (plan.generator == "json_tuple") {  // one output row per input row
+    std::vector<std::vector<Value>> fields;
+    STREAMSIM_RETURN_IF_ERROR(runJsonTuple(plan, ptrs, ctx, fields));
+    size_t at = static_cast<size_t>(plan.generatorAt);
+    for (size_t r = 0; r < ptrs.size(); ++r) {
+      std::vector<Value> vals;
+      vals.reserve(width);
+      for (size_t k = 0; k <= cols.size(); ++k) {
+        if (k == at)
+          for (auto& f : fields) vals.push_back(std::move(f[r]));
+        if (k < cols.size()) vals.push_back(std::move(cols[k][r]));
+      }
+      out.emplace_back(plan.output, std::move(vals));
+    }
+    return Status::OK();
+  }
   std::vector<Value> gen;
   STREAMSIM_RETURN_IF_ERROR(plan.generatorArg.evaluate(ptrs, ctx, gen));
   bool outer = plan.generator.ends_with("_outer");
@@ -199,6 +236,58 @@ Status runPlan(const Plan& plan, std::vector<Row>& input, size_t begin, size_t e
   return Status::OK();
 }
 
+// json_tuple(json, name1, name2, ...) (jsonExpressions.scala JsonTuple): every argument a
+// STRING ("json_tuple requires that all arguments are strings"), at least two; output columns
+// c0, c1, ... (STRING). One row per input row: a null, unparsable or non-object JSON gives a row
+// of nulls; a string field its text, a JSON null a null, any other value its JSON text.
+Status compileJsonTuple(const Column& call, const Schema& input, const expr::SqlConf& conf, Plan& p, size_t i,
+                        int* errorIndex, int* errorPos) {
+  const Node& n = *call.node();
+  auto fail = [&](Status st, int pos) {
+    if (errorIndex) *errorIndex = static_cast<int>(i);
+    if (errorPos) *errorPos = pos;
+    return st;
+  };
+  if (n.args.size() < 2) {
+    return fail(sparkError(Status::Code::kInvalidArgument, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                           {{"functionName", "`json_tuple`"}, {"expectedNum", "> 1"}, {"actualNum", std::to_string(n.args.size())},
+                            {"docroot", "https://spark.apache.org/docs/latest"}}),
+                n.pos);
+  }
+  for (size_t k = 0; k < n.args.size(); ++k) {
+    int pos = -1;
+    auto a = expr::analyze(Column(n.args[k]), input, conf, &pos);
+    if (!a.ok()) return fail(a.status(), pos);
+    if (a->field().type != Type::kString && a->field().type != Type::kNull) {
+      return fail(sparkError(Status::Code::kInvalidArgument, "DATATYPE_MISMATCH.NON_STRING_TYPE",
+                             {{"sqlExpr", fmt::format("\"{}\"", call.toString())}, {"funcName", "`json_tuple`"}}),
+                  n.args[k]->pos);
+    }
+    p.jsonTupleArgs.push_back(std::move(a).value());
+    if (k > 0) p.generatorFields.push_back(Field{fmt::format("c{}", k - 1), Type::kString, true, nullptr});
+  }
+  return Status::OK();
+}
+
+Status runJsonTuple(const Plan& plan, std::span<const Row* const> rows, const expr::EvalContext& ctx,
+                    std::vector<std::vector<Value>>& out) {
+  std::vector<std::vector<Value>> args(plan.jsonTupleArgs.size());
+  for (size_t k = 0; k < args.size(); ++k) STREAMSIM_RETURN_IF_ERROR(plan.jsonTupleArgs[k].evaluate(rows, ctx, args[k]));
+  out.assign(args.size() - 1, std::vector<Value>(rows.size()));
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (args[0][r].isNull()) continue;
+    auto doc = nlohmann::json::parse(args[0][r].asString(), nullptr, false);
+    if (doc.is_discarded() || !doc.is_object()) continue;
+    for (size_t k = 1; k < args.size(); ++k) {
+      if (args[k][r].isNull()) continue;
+      auto it = doc.find(args[k][r].asString());
+      if (it == doc.end() || it->is_null()) continue;
+      out[k - 1][r] = it->is_string() ? Value(it->get<std::string>()) : Value(it->dump());
+    }
+  }
+  return Status::OK();
+}
+
 // Keeps compiled forms per input shape (the last few; rows of one source share one schema).
 class PlanCache {
  public:
@@ -223,13 +312,14 @@ class ProjectOperator final : public Operator {
   std::string realTimeUnsupported() const override { return ""; }
   Status start(const OperatorStartContext& ctx) override {
     conf_ = ctx.sqlConf;
+    run_seed_ = expr::runSeedOf(ctx.runId);
     for (const auto& c : cols_) STREAMSIM_RETURN_IF_ERROR(parseErrorIn(c.node()));
     return Status::OK();
   }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     std::vector<Row> out;
     out.reserve(input.size());
-    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs};
+    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs, run_seed_};
     size_t i = 0;
     while (i < input.size()) {
       size_t j = i + 1;
@@ -246,6 +336,7 @@ class ProjectOperator final : public Operator {
   std::vector<Column> cols_;
   std::string d_;
   expr::SqlConf conf_;
+  int64_t run_seed_ = 0;
   PlanCache cache_;
 };
 
@@ -256,12 +347,13 @@ class WhereOperator final : public Operator {
   std::string realTimeUnsupported() const override { return ""; }
   Status start(const OperatorStartContext& ctx) override {
     conf_ = ctx.sqlConf;
+    run_seed_ = expr::runSeedOf(ctx.runId);
     return parseErrorIn(cond_.node());
   }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     std::vector<Row> out;
     out.reserve(input.size());
-    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs};
+    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs, run_seed_};
     std::vector<Value> keep;
     size_t i = 0;
     while (i < input.size()) {
@@ -294,6 +386,7 @@ class WhereOperator final : public Operator {
  private:
   Column cond_;
   expr::SqlConf conf_;
+  int64_t run_seed_ = 0;
   std::vector<std::pair<SchemaPtr, CompiledExpr>> compiled_;
 };
 
@@ -306,12 +399,13 @@ class ShapeOperator final : public Operator {
   std::string realTimeUnsupported() const override { return ""; }
   Status start(const OperatorStartContext& ctx) override {
     conf_ = ctx.sqlConf;
+    run_seed_ = expr::runSeedOf(ctx.runId);
     return Status::OK();
   }
   Result<std::vector<Row>> process(std::vector<Row> input, BatchContext& ctx) override {
     std::vector<Row> out;
     out.reserve(input.size());
-    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs};
+    expr::EvalContext ectx{&conf_, ctx.batchTimestampMs, run_seed_};
     size_t i = 0;
     while (i < input.size()) {
       size_t j = i + 1;
@@ -331,6 +425,7 @@ class ShapeOperator final : public Operator {
   std::string d_;
   Decide decide_;
   expr::SqlConf conf_;
+  int64_t run_seed_ = 0;
   PlanCache cache_;
 };
 
@@ -440,6 +535,92 @@ std::unique_ptr<Operator> makeWithColumnsRenamedOperator(std::vector<std::pair<s
 
 std::unique_ptr<Operator> makeWithColumnRenamedOperator(std::string existing, std::string newName) {
   return makeWithColumnsRenamedOperator({{std::move(existing), std::move(newName)}});
+}
+
+namespace {
+
+std::string ordinalNumber(size_t i) {  // QueryErrorsBase.ordinalNumber (0-based)
+  static const char* kNames[] = {"first", "second", "third"};
+  return i < 3 ? kNames[i] : fmt::format("{}th", i + 1);
+}
+
+bool isNumeric(Type t) { return t == Type::kInt || t == Type::kLong || t == Type::kDouble; }
+bool isAtomic(Type t) { return t != Type::kArray && t != Type::kMap && t != Type::kStruct && t != Type::kNull; }
+
+// WidenSetOperationTypes with findWiderTypeForTwo: TypeCoercion (legacy) or AnsiTypeCoercion
+// with AnsiStringPromotionTypeCoercion.findWiderTypeForString (ANSI: string with an integral
+// type is BIGINT, with a fractional type DOUBLE, with another atomic type that type; legacy: a
+// string absorbs every atomic type but boolean).
+std::optional<Field> widerForSetOperation(const Field& a, const Field& b, bool ansi) {
+  if (a == b || (a.type == b.type && isAtomic(a.type))) return a;
+  if (a.type == Type::kNull) return b;
+  if (b.type == Type::kNull) return a;
+  if (isNumeric(a.type) && isNumeric(b.type)) return Field{a.name, std::max(a.type, b.type), true, nullptr};
+  if (a.type == Type::kString || b.type == Type::kString) {
+    const Field& other = a.type == Type::kString ? b : a;
+    if (!isAtomic(other.type)) return std::nullopt;
+    if (!ansi) {
+      if (other.type == Type::kBoolean) return std::nullopt;
+      return Field{a.name, Type::kString, true, nullptr};
+    }
+    if (other.type == Type::kInt || other.type == Type::kLong) return Field{a.name, Type::kLong, true, nullptr};
+    return Field{a.name, other.type, true, nullptr};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<Schema> unionByPositionSchema(const std::vector<Schema>& inputs, const expr::SqlConf& conf) {
+  if (inputs.empty()) return Status::InvalidArgument("union of no inputs");
+  const Schema& first = inputs[0];
+  for (size_t t = 1; t < inputs.size(); ++t) {
+    if (inputs[t].size() != first.size()) {
+      return sparkError(Status::Code::kInvalidArgument, "NUM_COLUMNS_MISMATCH",
+                        {{"operator", "UNION"}, {"firstNumColumns", std::to_string(first.size())},
+                         {"invalidOrdinalNum", ordinalNumber(t)}, {"invalidNumColumns", std::to_string(inputs[t].size())}});
+    }
+  }
+  std::vector<Field> out;
+  for (size_t c = 0; c < first.size(); ++c) {
+    Field f = first.field(c);
+    for (size_t t = 1; t < inputs.size(); ++t) {
+      auto w = widerForSetOperation(f, inputs[t].field(c), conf.ansi);
+      if (!w) {
+        return sparkError(Status::Code::kInvalidArgument, "INCOMPATIBLE_COLUMN_TYPE",
+                          {{"operator", "UNION"}, {"columnOrdinalNumber", ordinalNumber(c)},
+                           {"tableOrdinalNumber", ordinalNumber(t)},
+                           {"dataType1", sparkSqlType(inputs[t].field(c).type)},
+                           {"dataType2", sparkSqlType(f.type)}, {"hint", ""}});
+      }
+      f.type = w->type;
+      f.nested = w->nested;
+      f.nullable = f.nullable || inputs[t].field(c).nullable;
+    }
+    f.name = first.field(c).name;
+    out.push_back(std::move(f));
+  }
+  return Schema(std::move(out));
+}
+
+std::unique_ptr<Operator> makeUnionByPositionOperator(Schema output) {
+  auto out = std::make_shared<const Schema>(std::move(output));
+  return std::make_unique<ShapeOperator>("union", [out](const Schema& s, const expr::SqlConf&) -> Result<std::vector<Column>> {
+    if (s.size() != out->size()) {
+      return sparkError(Status::Code::kInvalidArgument, "NUM_COLUMNS_MISMATCH",
+                        {{"operator", "UNION"}, {"firstNumColumns", std::to_string(out->size())},
+                         {"invalidOrdinalNum", "second"}, {"invalidNumColumns", std::to_string(s.size())}},
+                        fmt::format("a row of the union has the columns {}", s.toDDL()));
+    }
+    std::vector<Column> cols;
+    for (size_t i = 0; i < s.size(); ++i) {
+      Column c = columnAt(s, i);
+      bool cast = s.field(i).type != out->field(i).type;
+      if (cast) c = c.cast(typeDDL(out->field(i)));
+      cols.push_back(!cast && s.field(i).name == out->field(i).name ? c : c.alias(out->field(i).name));
+    }
+    return cols;
+  });
 }
 
 std::unique_ptr<Operator> makeDropOperator(std::vector<std::string> names) {

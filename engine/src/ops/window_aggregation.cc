@@ -1,153 +1,38 @@
-// Windowed streaming aggregation (ops/window_aggregation.h), after Spark's
-// StateStoreRestoreExec/StateStoreSaveExec: per partition, late (key, window) groups are dropped
-// with the late watermark, the rest merged into the stored aggregates, then rows are emitted and
-// state evicted according to the output mode, then the store commits.
+// Streaming aggregation (ops/window_aggregation.h), after Spark's StateStoreRestoreExec /
+// StateStoreSaveExec (time windows, no window) and SessionWindowStateStoreRestoreExec /
+// SessionWindowStateStoreSaveExec with MergingSessionsIterator (session windows): per partition,
+// late groups are dropped with the late watermark, the rest merged into the stored aggregates,
+// then rows are emitted and state evicted according to the output mode, then the store commits.
 //
 // State format (SEMANTICS.md §4; this file is its only writer and reader):
-//   key   = encodeOrderedValue of each groupBy column, then of window_start and window_end
-//           (timestamps), concatenated — so a partition's keys sort by group, then window.
-//   value = one byte 0x01 (format version), then per aggregate in spec order, each slot an
-//           encodeOrderedValue (row_encoding.h; self-describing type tag):
-//             count -> long;  sum -> null | long | double;  min, max -> null | the value;
-//             avg   -> double sum, then long count (two slots).
+//   key   = encodeOrderedValue of each groupBy column, then (time and session windows) of the
+//           window's start and end (timestamps), concatenated -- so a partition's keys sort by
+//           group, then window, and a group's sessions are the keys with the group's prefix.
+//   value = aggregate_buffers.h: one byte 0x01 (format version), then per aggregate its slots.
+// Session windows are partitioned by the group alone (every session of a group in one store).
 #include "streamsim/ops/window_aggregation.h"
 
+#include <algorithm>
 #include <set>
 
+#include "ops/aggregate_buffers.h"
 #include "streamsim/ops/partitioning.h"
 #include "streamsim/ops/stateful_support.h"
+#include "streamsim/spark_errors.h"
 #include "streamsim/state/row_encoding.h"
 
 namespace streamsim {
 
 namespace {
 
-constexpr char kValueFormatV1 = '\x01';
-constexpr std::string_view kCf = "default";
+using ops::AggBuffer;
+using ops::aggregateFunctionName;
 
-std::string_view functionName(AggregateFunction f) {
-  switch (f) {
-    case AggregateFunction::kCount: return "count";
-    case AggregateFunction::kSum: return "sum";
-    case AggregateFunction::kMin: return "min";
-    case AggregateFunction::kMax: return "max";
-    case AggregateFunction::kAvg: return "avg";
-  }
-  return "?";
-}
+constexpr std::string_view kCf = "default";
 
 TimeMs floorMod(TimeMs a, TimeMs b) {
   TimeMs m = a % b;
   return m < 0 ? m + b : m;
-}
-
-// One aggregate's running value: `a` (and `b` for avg's count).
-struct Slot {
-  Value a;
-  Value b;
-};
-
-std::vector<Slot> freshSlots(const std::vector<Aggregate>& aggs) {
-  std::vector<Slot> slots(aggs.size());
-  for (size_t i = 0; i < aggs.size(); ++i) {
-    switch (aggs[i].function) {
-      case AggregateFunction::kCount: slots[i].a = Value(int64_t{0}); break;
-      case AggregateFunction::kAvg:
-        slots[i].a = Value(0.0);
-        slots[i].b = Value(int64_t{0});
-        break;
-      default: break;  // null
-    }
-  }
-  return slots;
-}
-
-std::string encodeSlots(const std::vector<Aggregate>& aggs, const std::vector<Slot>& slots) {
-  std::string out(1, kValueFormatV1);
-  for (size_t i = 0; i < aggs.size(); ++i) {
-    encodeOrderedValue(slots[i].a, out);
-    if (aggs[i].function == AggregateFunction::kAvg) encodeOrderedValue(slots[i].b, out);
-  }
-  return out;
-}
-
-Result<std::vector<Slot>> decodeSlots(const std::vector<Aggregate>& aggs, std::string_view in) {
-  if (in.empty() || in[0] != kValueFormatV1) {
-    return Status::Corruption(fmt::format(
-        "window aggregation state value: expected format byte 0x01, found {} bytes starting 0x{:02x}",
-        in.size(), in.empty() ? 0 : static_cast<unsigned char>(in[0])));
-  }
-  in.remove_prefix(1);
-  std::vector<Slot> slots(aggs.size());
-  for (size_t i = 0; i < aggs.size(); ++i) {
-    STREAMSIM_ASSIGN_OR_RETURN(slots[i].a, decodeOrderedValue(in));
-    if (aggs[i].function == AggregateFunction::kAvg) {
-      STREAMSIM_ASSIGN_OR_RETURN(slots[i].b, decodeOrderedValue(in));
-    }
-  }
-  if (!in.empty()) {
-    return Status::Corruption(fmt::format(
-        "window aggregation state value: {} bytes left after {} aggregates (the aggregates "
-        "changed without a new checkpoint?)",
-        in.size(), aggs.size()));
-  }
-  return slots;
-}
-
-Status mergeRow(const std::vector<Aggregate>& aggs, std::vector<Slot>& slots, const Row& row) {
-  for (size_t i = 0; i < aggs.size(); ++i) {
-    const Aggregate& agg = aggs[i];
-    Slot& s = slots[i];
-    if (agg.function == AggregateFunction::kCount && agg.column.empty()) {
-      s.a = Value(s.a.asLong() + 1);
-      continue;
-    }
-    const Value& v = row.get(agg.column);
-    if (v.isNull()) continue;
-    switch (agg.function) {
-      case AggregateFunction::kCount: s.a = Value(s.a.asLong() + 1); break;
-      case AggregateFunction::kMin:
-        if (s.a.isNull() || compare(v, s.a) < 0) s.a = v;
-        break;
-      case AggregateFunction::kMax:
-        if (s.a.isNull() || compare(v, s.a) > 0) s.a = v;
-        break;
-      case AggregateFunction::kSum:
-      case AggregateFunction::kAvg: {
-        Value x = v;
-        if (!x.isNumeric()) {
-          auto cast = v.castTo(Type::kDouble);
-          if (!cast.ok()) {
-            return Status::InvalidArgument(fmt::format(
-                "{}({}): the value '{}' in row {{{}}} is not a number", functionName(agg.function),
-                agg.column, v.toString(), row.toString()));
-          }
-          x = *cast;
-        }
-        if (agg.function == AggregateFunction::kAvg) {
-          s.a = Value(s.a.asDouble() + x.asDouble());
-          s.b = Value(s.b.asLong() + 1);
-        } else if (s.a.isNull()) {
-          s.a = x.type() == Type::kDouble ? x : Value(x.asLong());
-        } else if (s.a.type() == Type::kDouble || x.type() == Type::kDouble) {
-          s.a = Value(s.a.asDouble() + x.asDouble());
-        } else {
-          // Long overflow wraps, as Spark's non-ANSI sum does.
-          s.a = Value(static_cast<int64_t>(static_cast<uint64_t>(s.a.asLong()) +
-                                           static_cast<uint64_t>(x.asLong())));
-        }
-        break;
-      }
-    }
-  }
-  return Status::OK();
-}
-
-Value finalValue(const Aggregate& agg, const Slot& s) {
-  if (agg.function != AggregateFunction::kAvg) return s.a;
-  int64_t n = s.b.asLong();
-  if (n == 0) return Value();
-  return Value(s.a.asDouble() / static_cast<double>(n));
 }
 
 struct DecodedKey {
@@ -156,12 +41,17 @@ struct DecodedKey {
   TimeMs end = 0;
 };
 
-Result<DecodedKey> decodeStateKey(std::string_view key, size_t groupCols) {
+Result<DecodedKey> decodeStateKey(std::string_view key, size_t groupCols, bool windowed) {
   DecodedKey k;
   std::string_view in = key;
   for (size_t i = 0; i < groupCols; ++i) {
     STREAMSIM_ASSIGN_OR_RETURN(Value v, decodeOrderedValue(in));
     k.group.push_back(std::move(v));
+  }
+  if (!windowed) {
+    if (!in.empty())
+      return Status::Corruption(fmt::format("aggregation state key: {} bytes after {} group values", in.size(), groupCols));
+    return k;
   }
   STREAMSIM_ASSIGN_OR_RETURN(Value s, decodeOrderedValue(in));
   STREAMSIM_ASSIGN_OR_RETURN(Value e, decodeOrderedValue(in));
@@ -174,6 +64,20 @@ Result<DecodedKey> decodeStateKey(std::string_view key, size_t groupCols) {
   return k;
 }
 
+void appendWindow(std::string& key, TimeMs start, TimeMs end) {
+  encodeOrderedValue(Value::timestamp(start), key);
+  encodeOrderedValue(Value::timestamp(end), key);
+}
+
+// One session of a group while merging: its bounds, buffers, and the stored keys it replaces.
+struct Session {
+  TimeMs start = 0;
+  TimeMs end = 0;
+  std::vector<AggBuffer> buffers;
+  std::vector<std::string> storedKeys;  // the state entries merged into it
+  bool changed = false;                 // holds rows of this batch
+};
+
 class WindowAggregationOperator final : public Operator {
  public:
   explicit WindowAggregationOperator(WindowAggregationSpec spec) : spec_(std::move(spec)) {
@@ -181,46 +85,79 @@ class WindowAggregationOperator final : public Operator {
   }
 
   std::string name() const override {
+    switch (spec_.kind) {
+      case WindowKind::kNone: return fmt::format("aggregation(groupBy={})", ops::formatColumnList(spec_.groupBy));
+      case WindowKind::kSession:
+        return fmt::format("sessionWindowAggregation(groupBy={}, session_window({}, {}))",
+                           ops::formatColumnList(spec_.groupBy), spec_.window.timeColumn,
+                           formatDuration(spec_.sessionGap));
+      case WindowKind::kTime: break;
+    }
     return fmt::format("windowAggregation(groupBy={}, window({}, {}, {}))",
                        ops::formatColumnList(spec_.groupBy), spec_.window.timeColumn,
                        formatDuration(spec_.window.windowDuration),
                        formatDuration(spec_.window.slideDuration));
   }
   bool isStateful() const override { return true; }
-  // Tumbling and sliding windows run in real-time mode (there are no session windows here).
-  std::string realTimeUnsupported() const override { return ""; }
+  // Tumbling and sliding windows and window-less aggregation run in real-time mode; session
+  // windows do not (Spark's real-time mode supports no session window).
+  std::string realTimeUnsupported() const override {
+    return spec_.kind == WindowKind::kSession ? "session window aggregation" : "";
+  }
 
   Status start(const OperatorStartContext& ctx) override {
     STREAMSIM_RETURN_IF_ERROR(validateWindowAggregation(spec_));
     operator_id_ = ctx.operatorId;
     mode_ = ctx.outputMode;
-    watermark_on_time_ =
-        !ctx.eventTimeColumn.empty() && ctx.eventTimeColumn == spec_.window.timeColumn;
+    ansi_ = ctx.sqlConf.ansi;
+    event_group_index_ = -1;
+    if (spec_.kind == WindowKind::kNone) {
+      for (size_t i = 0; i < spec_.groupBy.size(); ++i)
+        if (!ctx.eventTimeColumn.empty() && spec_.groupBy[i] == ctx.eventTimeColumn) event_group_index_ = static_cast<int>(i);
+      watermark_on_time_ = event_group_index_ >= 0;
+    } else {
+      watermark_on_time_ = !ctx.eventTimeColumn.empty() && ctx.eventTimeColumn == spec_.window.timeColumn;
+    }
     last_eviction_watermark_.reset();
+    // UnsupportedOperationChecker.checkForStreaming: Append needs a watermarked grouping
+    // expression; Update refuses session windows.
     if (mode_ == OutputMode::kAppend && !watermark_on_time_) {
-      return Status::FailedPrecondition(fmt::format(
-          "Append output mode is not supported for a streaming aggregation without a watermark "
-          "on its window column '{}'{}: add withWatermark(\"{}\", delay) before the aggregation, "
-          "or use Update or Complete mode",
-          spec_.window.timeColumn,
-          ctx.eventTimeColumn.empty() ? "" : fmt::format(" (the watermark is on '{}')", ctx.eventTimeColumn),
-          spec_.window.timeColumn));
+      std::string column = spec_.kind == WindowKind::kNone ? std::string("withWatermark on a groupBy column")
+                                                           : fmt::format("withWatermark(\"{}\", delay)", spec_.window.timeColumn);
+      return sparkError(Status::Code::kFailedPrecondition, "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                        {{"outputMode", "append"}, {"operation", "streaming aggregations without watermark"}},
+                        fmt::format("add {}{} before the aggregation, or use Update or Complete mode",
+                                    column, ctx.eventTimeColumn.empty() ? "" : fmt::format(" (the watermark is on '{}')", ctx.eventTimeColumn)));
+    }
+    if (mode_ == OutputMode::kUpdate && spec_.kind == WindowKind::kSession) {
+      return sparkError(Status::Code::kFailedPrecondition, "STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION",
+                        {{"outputMode", "update"}, {"operation", "session window streaming aggregations"}});
     }
     ops::StateLayout layout;
-    layout.operatorName = "stateStoreSave";
+    layout.operatorName = spec_.kind == WindowKind::kSession ? "sessionWindowStateStoreSaveExec" : "stateStoreSave";
     layout.keyColumns = spec_.groupBy;
-    layout.keyColumns.push_back("window_start");
-    layout.keyColumns.push_back("window_end");
+    if (windowed()) {
+      layout.keyColumns.push_back("window_start");
+      layout.keyColumns.push_back("window_end");
+    }
     std::string aggregates;
     for (size_t i = 0; i < spec_.aggregates.size(); ++i) {
       const Aggregate& a = spec_.aggregates[i];
       if (i) aggregates += ", ";
-      aggregates += fmt::format("{}({}) AS {}", functionName(a.function),
-                                a.column.empty() ? "*" : a.column, a.resolvedName());
+      aggregates += fmt::format("{}({}{}) AS {}", aggregateFunctionName(a.function),
+                                a.column.empty() ? "*" : a.column, a.ignoreNulls ? ", true" : "", a.resolvedName());
     }
-    layout.details = fmt::format("{}; window({}, {}ms, {}ms, {}ms)", aggregates,
-                                 spec_.window.timeColumn, spec_.window.windowDuration,
-                                 spec_.window.slideDuration, spec_.window.startTime);
+    switch (spec_.kind) {
+      case WindowKind::kTime:
+        layout.details = fmt::format("{}; window({}, {}ms, {}ms, {}ms)", aggregates,
+                                     spec_.window.timeColumn, spec_.window.windowDuration,
+                                     spec_.window.slideDuration, spec_.window.startTime);
+        break;
+      case WindowKind::kSession:
+        layout.details = fmt::format("{}; session_window({}, {}ms)", aggregates, spec_.window.timeColumn, spec_.sessionGap);
+        break;
+      case WindowKind::kNone: layout.details = aggregates; break;
+    }
     // The aggregation buffers' types depend on the input's: the aggregates are recorded in
     // details (compared exactly), the store as one variable without a typed schema, and the
     // key's and buffers' types with the first rows (StateSchemaRecord; stateRowTypes).
@@ -237,13 +174,20 @@ class WindowAggregationOperator final : public Operator {
     std::vector<std::pair<std::string, Row>> keyed;
     keyed.reserve(input.size());
     for (auto& row : input) {
+      if (spec_.kind == WindowKind::kNone) {
+        keyed.emplace_back(ops::encodeKey(row, spec_.groupBy), std::move(row));
+        continue;
+      }
       std::optional<TimeMs> t = eventTimeOf(row, spec_.window.timeColumn);
-      if (!t) continue;
+      if (!t) continue;  // a null time is in no window (TimeWindowing / SessionWindowing filter it)
       std::string group = ops::encodeKey(row, spec_.groupBy);
+      if (spec_.kind == WindowKind::kSession) {
+        keyed.emplace_back(std::move(group), std::move(row));
+        continue;
+      }
       for (auto [start, end] : assignWindows(*t, spec_.window)) {
         std::string key = group;
-        encodeOrderedValue(Value::timestamp(start), key);
-        encodeOrderedValue(Value::timestamp(end), key);
+        appendWindow(key, start, end);
         keyed.emplace_back(std::move(key), row);
       }
     }
@@ -259,19 +203,25 @@ class WindowAggregationOperator final : public Operator {
       for (size_t i = 0; i < groups.size(); ++i) {
         if (i == groups.size() / 2) STREAMSIM_RETURN_IF_ERROR(midway());
         const ops::KeyGroup& g = groups[i];
-        STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(g.key, spec_.groupBy.size()));
-        if (filterLate && k.end <= ctx.lateWatermarkMs) {
-          ++out.droppedByWatermark;
+        if (spec_.kind == WindowKind::kSession) {
+          STREAMSIM_RETURN_IF_ERROR(mergeSessions(g, store, out, filterLate ? std::optional<TimeMs>(ctx.lateWatermarkMs) : std::nullopt));
           continue;
         }
-        std::vector<Slot> slots;
-        if (auto old = store.get(kCf, g.key)) {
-          STREAMSIM_ASSIGN_OR_RETURN(slots, decodeSlots(aggs, *old));
-        } else {
-          slots = freshSlots(aggs);
+        STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(g.key, spec_.groupBy.size(), windowed()));
+        if (filterLate) {
+          if (std::optional<TimeMs> t = keyTime(k); t && *t <= ctx.lateWatermarkMs) {
+            out.droppedByWatermark += spec_.kind == WindowKind::kNone ? static_cast<int64_t>(g.rows.size()) : 1;
+            continue;
+          }
         }
-        for (const Row& row : g.rows) STREAMSIM_RETURN_IF_ERROR(mergeRow(aggs, slots, row));
-        std::string value = encodeSlots(aggs, slots);
+        std::vector<AggBuffer> buffers;
+        if (auto old = store.get(kCf, g.key)) {
+          STREAMSIM_ASSIGN_OR_RETURN(buffers, ops::decodeBuffers(aggs, *old));
+        } else {
+          buffers = ops::freshBuffers(aggs);
+        }
+        for (const Row& row : g.rows) STREAMSIM_RETURN_IF_ERROR(ops::updateBuffers(aggs, buffers, row, ansi_));
+        std::string value = ops::encodeBuffers(aggs, buffers);
         store.put(kCf, g.key, value);
         if (mode_ == OutputMode::kUpdate) updated.emplace_back(g.key, std::move(value));
       }
@@ -288,12 +238,12 @@ class WindowAggregationOperator final : public Operator {
             hits.emplace_back(key, value);
             return true;
           }
-          auto k = decodeStateKey(key, spec_.groupBy.size());
+          auto k = decodeStateKey(key, spec_.groupBy.size(), windowed());
           if (!k.ok()) {
             scanStatus = k.status();
             return false;
           }
-          if (k->end <= ctx.evictionWatermarkMs) hits.emplace_back(key, value);
+          if (std::optional<TimeMs> t = keyTime(*k); t && *t <= ctx.evictionWatermarkMs) hits.emplace_back(key, value);
           return true;
         });
         STREAMSIM_RETURN_IF_ERROR(scanStatus);
@@ -322,10 +272,77 @@ class WindowAggregationOperator final : public Operator {
   }
 
  private:
+  bool windowed() const { return spec_.kind != WindowKind::kNone; }
+
+  // The time the watermark compares a key with: the window's end, or (no window) the
+  // watermarked groupBy column's value; nullopt when there is none.
+  std::optional<TimeMs> keyTime(const DecodedKey& k) const {
+    if (windowed()) return k.end;
+    if (event_group_index_ < 0) return std::nullopt;
+    const Value& v = k.group[static_cast<size_t>(event_group_index_)];
+    if (v.isNull()) return std::nullopt;
+    return v.asLong();
+  }
+
+  // One group's session windows (SessionWindowStateStoreRestoreExec + MergingSessionsIterator +
+  // SessionWindowStateStoreSaveExec): the stored sessions and one [t, t + gap) per row of this
+  // batch, by start (stored first on a tie), each merged into the previous when it starts at or
+  // before the previous one's end. Sessions holding new rows replace the stored ones they absorb.
+  Status mergeSessions(const ops::KeyGroup& g, StateStore& store, ops::TaskOutput& out,
+                       std::optional<TimeMs> lateWatermark) {
+    const auto& aggs = spec_.aggregates;
+    std::vector<Session> pieces;
+    Status scanStatus;
+    std::vector<std::pair<std::string, std::string>> stored;
+    store.scanPrefix(kCf, g.key, [&](std::string_view key, std::string_view value) {
+      stored.emplace_back(key, value);
+      return true;
+    });
+    for (auto& [key, value] : stored) {
+      STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(key, spec_.groupBy.size(), true));
+      Session s{k.start, k.end, {}, {key}, false};
+      STREAMSIM_ASSIGN_OR_RETURN(s.buffers, ops::decodeBuffers(aggs, value));
+      pieces.push_back(std::move(s));
+    }
+    for (const Row& row : g.rows) {
+      TimeMs t = *eventTimeOf(row, spec_.window.timeColumn);
+      TimeMs end = t + spec_.sessionGap;
+      if (lateWatermark && end <= *lateWatermark) {
+        ++out.droppedByWatermark;
+        continue;
+      }
+      Session s{t, end, ops::freshBuffers(aggs), {}, true};
+      STREAMSIM_RETURN_IF_ERROR(ops::updateBuffers(aggs, s.buffers, row, ansi_));
+      pieces.push_back(std::move(s));
+    }
+    std::stable_sort(pieces.begin(), pieces.end(), [](const Session& a, const Session& b) { return a.start < b.start; });
+    std::vector<Session> merged;
+    for (Session& s : pieces) {
+      if (!merged.empty() && s.start <= merged.back().end) {
+        Session& cur = merged.back();
+        cur.end = std::max(cur.end, s.end);
+        STREAMSIM_RETURN_IF_ERROR(ops::mergeBuffers(aggs, cur.buffers, s.buffers, ansi_));
+        cur.storedKeys.insert(cur.storedKeys.end(), s.storedKeys.begin(), s.storedKeys.end());
+        cur.changed = cur.changed || s.changed;
+      } else {
+        merged.push_back(std::move(s));
+      }
+    }
+    for (const Session& s : merged) {
+      if (!s.changed) continue;
+      for (const std::string& old : s.storedKeys) store.remove(kCf, old);
+      std::string key(g.key);
+      appendWindow(key, s.start, s.end);
+      store.put(kCf, key, ops::encodeBuffers(aggs, s.buffers));
+    }
+    return Status::OK();
+  }
+
   // Spark's state schema of StateStoreSaveExec (state format 2), typed by the rows: the key is
   // the grouping columns, then `window struct<start: timestamp, end: timestamp>`; the value is
   // the aggregation buffers (count: count long NOT NULL; sum: sum long for integral input, else
-  // double; avg: sum double, count long; min, max: the column's type). A buffer name the value
+  // double; avg: sum double, count long; min, max, first, last: the column's type (first / last
+  // also valueSet boolean); collect_list / collect_set: an array of it). A buffer name the value
   // already has is suffixed with the aggregate's output column ("count_avg_v"), so the record's
   // DDL reads back. nullopt while a grouping or aggregated column has no non-null value.
   std::optional<ops::StateRowTypes> stateRowTypes(const std::vector<Row>& rows) const {
@@ -343,7 +360,9 @@ class WindowAggregationOperator final : public Operator {
     };
     std::vector<Field> key;
     for (const std::string& c : spec_.groupBy) key.push_back(typeOf(c));
-    key.push_back(structField("window", makeSchema({Field{"start", Type::kTimestamp, true, nullptr}, Field{"end", Type::kTimestamp, true, nullptr}})));
+    if (windowed())
+      key.push_back(structField(spec_.kind == WindowKind::kSession ? "session_window" : "window",
+                                makeSchema({Field{"start", Type::kTimestamp, true, nullptr}, Field{"end", Type::kTimestamp, true, nullptr}})));
     std::vector<Field> value;
     auto buffer = [&](std::string name, Field f, const Aggregate& a) {
       for (const Field& v : value)
@@ -366,21 +385,46 @@ class WindowAggregationOperator final : public Operator {
           break;
         case AggregateFunction::kMin: buffer("min", typeOf(a.column), a); break;
         case AggregateFunction::kMax: buffer("max", typeOf(a.column), a); break;
+        case AggregateFunction::kFirst:
+        case AggregateFunction::kLast:
+          buffer(a.function == AggregateFunction::kFirst ? "first" : "last", typeOf(a.column), a);
+          buffer("valueSet", Field{"", Type::kBoolean, false, nullptr}, a);
+          break;
+        case AggregateFunction::kCollectList:
+        case AggregateFunction::kCollectSet: {
+          Field element = typeOf(a.column);
+          element.name = "element";
+          element.nullable = false;
+          buffer("buf", arrayField("", element, false), a);
+          break;
+        }
       }
     }
     return ops::StateRowTypes{Schema(std::move(key)), Schema(std::move(value))};
   }
 
   Result<Row> outputRow(std::string_view key, std::string_view value) const {
-    STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(key, spec_.groupBy.size()));
-    STREAMSIM_ASSIGN_OR_RETURN(std::vector<Slot> slots, decodeSlots(spec_.aggregates, value));
+    STREAMSIM_ASSIGN_OR_RETURN(DecodedKey k, decodeStateKey(key, spec_.groupBy.size(), windowed()));
+    STREAMSIM_ASSIGN_OR_RETURN(std::vector<AggBuffer> buffers, ops::decodeBuffers(spec_.aggregates, value));
     std::vector<std::pair<std::string, Value>> named;
-    named.reserve(spec_.groupBy.size() + 2 + slots.size());
-    for (size_t i = 0; i < spec_.groupBy.size(); ++i) named.emplace_back(spec_.groupBy[i], k.group[i]);
-    named.emplace_back("window_start", Value::timestamp(k.start));
-    named.emplace_back("window_end", Value::timestamp(k.end));
-    for (size_t i = 0; i < slots.size(); ++i) {
-      named.emplace_back(spec_.aggregates[i].resolvedName(), finalValue(spec_.aggregates[i], slots[i]));
+    named.reserve(spec_.groupBy.size() + 2 + buffers.size());
+    auto window = [&] {
+      if (!windowed()) return;
+      if (spec_.windowColumn.empty()) {
+        named.emplace_back("window_start", Value::timestamp(k.start));
+        named.emplace_back("window_end", Value::timestamp(k.end));
+        return;
+      }
+      static const SchemaPtr kWindow = makeSchema({Field{"start", Type::kTimestamp, true, nullptr}, Field{"end", Type::kTimestamp, true, nullptr}});
+      named.emplace_back(spec_.windowColumn, Value::structOf(kWindow, {Value::timestamp(k.start), Value::timestamp(k.end)}));
+    };
+    for (size_t i = 0; i < spec_.groupBy.size(); ++i) {
+      if (!spec_.windowColumn.empty() && i == spec_.windowPosition) window();
+      named.emplace_back(spec_.groupBy[i], k.group[i]);
+    }
+    if (spec_.windowColumn.empty() || spec_.windowPosition >= spec_.groupBy.size()) window();
+    for (size_t i = 0; i < buffers.size(); ++i) {
+      named.emplace_back(spec_.aggregates[i].resolvedName(), ops::finalValue(spec_.aggregates[i], buffers[i]));
     }
     return shapes_.fromNamed(std::move(named));
   }
@@ -388,7 +432,9 @@ class WindowAggregationOperator final : public Operator {
   WindowAggregationSpec spec_;
   int operator_id_ = 0;
   OutputMode mode_ = OutputMode::kAppend;
+  bool ansi_ = true;
   bool watermark_on_time_ = false;
+  int event_group_index_ = -1;  // kNone: the groupBy column carrying the watermark
   std::optional<TimeMs> last_eviction_watermark_;
   // The result rows' schemas (outputRow is const: the schemas are a cache, not state).
   mutable RowShapes shapes_;
@@ -399,13 +445,18 @@ class WindowAggregationOperator final : public Operator {
 
 std::string Aggregate::resolvedName() const {
   if (!outputName.empty()) return outputName;
-  if (column.empty()) return std::string(functionName(function));
-  return fmt::format("{}_{}", functionName(function), column);
+  if (column.empty()) return std::string(ops::aggregateFunctionName(function));
+  return fmt::format("{}_{}", ops::aggregateFunctionName(function), column);
 }
 
 Status validateWindowAggregation(const WindowAggregationSpec& spec) {
   const TimeWindow& w = spec.window;
   DurationMs slide = w.slideDuration == 0 ? w.windowDuration : w.slideDuration;
+  if (spec.kind == WindowKind::kSession) {
+    if (w.timeColumn.empty()) return Status::InvalidArgument("session_window(): the time column is empty");
+    if (spec.sessionGap <= 0)
+      return Status::InvalidArgument(fmt::format("session_window({}): the gap duration must be > 0, got {}ms", w.timeColumn, spec.sessionGap));
+  } else if (spec.kind == WindowKind::kTime) {
   if (w.timeColumn.empty()) return Status::InvalidArgument("window(): the time column is empty");
   if (w.windowDuration <= 0) {
     return Status::InvalidArgument(fmt::format(
@@ -422,16 +473,23 @@ Status validateWindowAggregation(const WindowAggregationSpec& spec) {
         "absolute value",
         w.timeColumn, w.startTime, slide));
   }
+  }
   if (spec.aggregates.empty()) {
     return Status::InvalidArgument("window aggregation: no aggregates (use Aggregate::count())");
   }
   std::set<std::string> names(spec.groupBy.begin(), spec.groupBy.end());
-  names.insert("window_start");
-  names.insert("window_end");
+  if (spec.kind != WindowKind::kNone) {
+    if (spec.windowColumn.empty()) {
+      names.insert("window_start");
+      names.insert("window_end");
+    } else if (!names.insert(spec.windowColumn).second) {
+      return Status::InvalidArgument(fmt::format("aggregation: output column '{}' appears twice", spec.windowColumn));
+    }
+  }
   for (const Aggregate& a : spec.aggregates) {
     if (a.column.empty() && a.function != AggregateFunction::kCount) {
       return Status::InvalidArgument(fmt::format(
-          "window aggregation: {}() needs a column", functionName(a.function)));
+          "window aggregation: {}() needs a column", ops::aggregateFunctionName(a.function)));
     }
     if (!names.insert(a.resolvedName()).second) {
       return Status::InvalidArgument(fmt::format(

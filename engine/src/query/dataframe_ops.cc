@@ -92,24 +92,26 @@ GroupedData GroupedData::window(std::string timeColumn, DurationMs windowDuratio
   return out;
 }
 
+GroupedData GroupedData::sessionWindow(std::string timeColumn, DurationMs gap) const {
+  GroupedData out = *this;
+  out.window_ = TimeWindow{std::move(timeColumn), 0, 0, 0};
+  out.session_gap_ = gap;
+  return out;
+}
+
 DataFrame GroupedData::agg(std::vector<Aggregate> aggregates) const {
-  if (!window_) {
-    Status error = Status::InvalidArgument(fmt::format(
-        "groupBy({}).agg(...): streamsim aggregates only by event-time window; add "
-        ".window(timeColumn, duration) before agg",
-        [&] {
-          std::string s;
-          for (size_t i = 0; i < columns_.size(); ++i) s += (i ? ", " : "") + columns_[i];
-          return s;
-        }()));
-    return df_.transform([error] {
-      return std::unique_ptr<Operator>(std::make_unique<FailingOperator>("aggregation", error));
-    });
-  }
   WindowAggregationSpec spec;
   spec.groupBy = columns_;
-  spec.window = *window_;
   spec.aggregates = std::move(aggregates);
+  if (!window_) {
+    spec.kind = WindowKind::kNone;
+  } else {
+    spec.window = *window_;
+    if (session_gap_) {
+      spec.kind = WindowKind::kSession;
+      spec.sessionGap = *session_gap_;
+    }
+  }
   return df_.transform([spec] { return makeWindowAggregation(spec); });
 }
 

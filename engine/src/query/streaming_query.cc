@@ -203,6 +203,7 @@ Status StreamingQuery::open() {
     octx.eventTimeColumn = eventTimeColumn;
     octx.watermarkDelayMs = delay;
     octx.sqlConf = options_.sqlConf;
+    octx.runId = run_id_;
     STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
     if (auto wm = op->watermark()) {
       eventTimeColumn = wm->first;

@@ -7,6 +7,7 @@
 #include "streamsim/expr/analyzer.h"
 #include "streamsim/expr/functions.h"
 #include "streamsim/expr/parser.h"
+#include "streamsim/ops/expr_aggregation.h"
 #include "streamsim/ops/expr_ops.h"
 #include "streamsim/spark_errors.h"
 
@@ -232,6 +233,91 @@ bool parseExprOperator(ParseContext& pc, const YAML::Node& n, std::optional<std:
     return true;
   }
   return false;
+}
+
+std::optional<WindowAggregationOp> parseExprAggregation(ParseContext& pc, const YAML::Node& n,
+                                                        const std::optional<std::vector<Field>>& columns) {
+  const YAML::Node g = n["groupBy"];
+  const YAML::Node agg = n["agg"];
+  bool exprForm = false;
+  if (g.IsSequence())
+    for (const auto& item : g) exprForm = exprForm || (item.IsScalar() && !isPlainName(item.Scalar()));
+  if (agg && agg.IsSequence())
+    for (const auto& item : agg) exprForm = exprForm || (item.IsScalar() && item.Scalar().find('(') != std::string::npos);
+  if (!exprForm) return std::nullopt;
+  WindowAggregationOp op;
+  if (n["transformWithState"] || n["window"]) {
+    pc.error(n, "groupBy with expressions takes only 'agg' (write the window as a groupBy item: \"window(ts, '10 minutes')\")");
+    return op;
+  }
+  if (!agg) {
+    pc.error(n, "groupBy with expressions needs 'agg' (e.g. agg: [\"count(*) AS n\"])");
+    return op;
+  }
+  if (!pc.expectList(g, "groupBy") || !pc.expectList(agg, "agg")) return op;
+  std::vector<ParsedExpr> items;
+  std::vector<expr::Column> keys, aggs;
+  for (const auto& item : g) {
+    items.push_back(parseAt(pc, item, "groupBy"));
+    if (!items.back().ok) return op;
+    keys.push_back(items.back().column);
+    op.groupByExprs.push_back(item.Scalar());
+  }
+  for (const auto& item : agg) {
+    items.push_back(parseAt(pc, item, "agg"));
+    if (!items.back().ok) return op;
+    aggs.push_back(items.back().column);
+    op.aggExprs.push_back(item.Scalar());
+  }
+  int failed = -1;
+  auto plan = planAggregation(keys, aggs, &failed);
+  if (!plan.ok()) {
+    const YAML::Node& at = failed >= 0 && failed < static_cast<int>(items.size()) ? items[failed].node : n;
+    pc.error(at, std::string(plan.status().message()));
+    return op;
+  }
+  op.groupBy = plan->spec.groupBy;
+  if (!plan->spec.windowColumn.empty())
+    op.groupBy.insert(op.groupBy.begin() + static_cast<std::ptrdiff_t>(plan->spec.windowPosition), plan->spec.windowColumn);
+  if (columns) {  // the derived columns, then every column the aggregation reads
+    Schema input(*columns);
+    auto cols = withColumnsProjection(input, plan->projectNames, plan->projectValues, pc.sqlConf());
+    int idx = -1, pos = -1;
+    auto fields = projectedFields(cols, input, pc.sqlConf(), &idx, &pos);
+    if (!fields.ok()) {
+      pc.error(n, fmt::format("groupBy/agg: {}", fields.status().message()));
+      return op;
+    }
+    std::vector<std::string> read = plan->spec.groupBy;
+    if (plan->spec.kind != WindowKind::kNone) read.push_back(plan->spec.window.timeColumn);
+    for (const Aggregate& a : plan->spec.aggregates)
+      if (!a.column.empty()) read.push_back(a.column);
+    for (const std::string& c : read) {
+      bool found = false;
+      for (const Field& f : *fields) found = found || f.name == c;
+      if (!found) {
+        std::vector<std::string> names;
+        for (const Field& f : *fields) names.push_back(f.name);
+        pc.error(n, fmt::format("groupBy/agg: column '{}' is not in the input; columns: {}", c, joinNames(names)));
+        return op;
+      }
+    }
+  }
+  return op;
+}
+
+Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& op) {
+  std::vector<expr::Column> keys, aggs;
+  for (const auto& e : op.groupByExprs) keys.push_back(functions::expr(e));
+  for (const auto& e : op.aggExprs) aggs.push_back(functions::expr(e));
+  STREAMSIM_ASSIGN_OR_RETURN(AggregationPlan plan, planAggregation(keys, aggs));
+  if (!plan.projectNames.empty()) {
+    auto names = plan.projectNames;
+    auto values = plan.projectValues;
+    df = df.transform([names, values] { return makeWithColumnsOperator(names, values); });
+  }
+  WindowAggregationSpec spec = plan.spec;
+  return df.transform([spec] { return makeWindowAggregation(spec); });
 }
 
 Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op) {

@@ -128,7 +128,8 @@ WindowAggregationOp parseWindowAgg(ParseContext& pc, const YAML::Node& n, const 
                                    const std::optional<std::vector<Field>>& columns) {
   WindowAggregationOp op;
   op.groupBy = std::move(groupBy);
-  if (pc.expectMap(w, "window")) {
+  op.windowless = !w;
+  if (w && pc.expectMap(w, "window")) {
     pc.checkKeys(w, "window", {"column", "duration", "slide", "startTime"});
     if (auto c = w["column"]; c) {
       op.timeColumn = pc.str(c, "window column");
@@ -154,13 +155,15 @@ WindowAggregationOp parseWindowAgg(ParseContext& pc, const YAML::Node& n, const 
     return op;
   }
   if (!pc.expectList(agg, "agg")) return op;
-  static const std::vector<std::string> kFns = {"count", "sum", "min", "max", "avg"};
+  static const std::vector<std::string> kFns = {"count", "sum", "min", "max", "avg", "first", "last",
+                                                "collect_list", "collect_set"};
   for (const auto& item : agg) {
     AggSpec a;
     if (item.IsScalar()) {  // `count`
       a.function = pc.oneOf(item, "aggregate", {"count"});
     } else if (item.IsMap()) {  // {sum: amount, as: total}
-      pc.checkKeys(item, "an aggregate", {"count", "sum", "min", "max", "avg", "as"});
+      pc.checkKeys(item, "an aggregate", {"count", "sum", "min", "max", "avg", "first", "last", "collect_list",
+                                          "collect_set", "as"});
       int fns = 0;
       for (const auto& fn : kFns) {
         if (auto c = item[fn]; c) {
@@ -171,7 +174,8 @@ WindowAggregationOp parseWindowAgg(ParseContext& pc, const YAML::Node& n, const 
           if (!a.column.empty()) checkColumns(pc, c, {a.column}, columns, fn);
         }
       }
-      if (fns != 1) pc.error(item, "an aggregate names exactly one of count, sum, min, max, avg");
+      if (fns != 1)
+        pc.error(item, "an aggregate names exactly one of count, sum, min, max, avg, first, last, collect_list, collect_set");
       if (a.function != "count" && a.column.empty() && fns == 1)
         pc.error(item, fmt::format("{} needs a column", a.function));
       if (auto as = item["as"]; as) a.as = pc.str(as, "as");
@@ -346,16 +350,21 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   } else if (auto j = n["join"]; j) {
     spec.op = parseJoin(pc, j, columns);
   } else if (auto g = n["groupBy"]; g) {
+    if (auto agg = parseExprAggregation(pc, n, columns)) {
+      spec.op = std::move(*agg);
+      columns.reset();  // the output columns are the aggregation's
+      return spec;
+    }
     std::vector<std::string> groupBy = pc.names(g, "groupBy");
     checkColumns(pc, g, groupBy, columns, "groupBy");
     if (auto t = n["transformWithState"]; t) {
       if (n["window"] || n["agg"])
         pc.error(n, "an operator with transformWithState takes no 'window' or 'agg'");
       spec.op = parseTws(pc, t, groupBy, columns);
-    } else if (auto w = n["window"]; w) {
-      spec.op = parseWindowAgg(pc, n, w, groupBy, columns);
+    } else if (n["window"] || n["agg"]) {
+      spec.op = parseWindowAgg(pc, n, n["window"], groupBy, columns);
     } else {
-      pc.error(n, "groupBy needs 'transformWithState' or 'window' + 'agg'");
+      pc.error(n, "groupBy needs 'transformWithState' or 'agg' (and optionally 'window')");
     }
     columns.reset();  // the output columns are the processor's / aggregation's
   } else if (n["window"] || n["agg"] || n["transformWithState"]) {
@@ -380,13 +389,18 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
     WindowAggregationSpec s;
     s.groupBy = w->groupBy;
     s.window = {w->timeColumn, w->windowMs, w->slideMs, w->startTimeMs};
+    if (w->windowless) s.kind = WindowKind::kNone;
     for (const auto& a : w->aggregates) {
       Aggregate agg;
-      agg.function = a.function == "sum"   ? AggregateFunction::kSum
-                     : a.function == "min" ? AggregateFunction::kMin
-                     : a.function == "max" ? AggregateFunction::kMax
-                     : a.function == "avg" ? AggregateFunction::kAvg
-                                           : AggregateFunction::kCount;
+      agg.function = a.function == "sum"            ? AggregateFunction::kSum
+                     : a.function == "min"          ? AggregateFunction::kMin
+                     : a.function == "max"          ? AggregateFunction::kMax
+                     : a.function == "avg"          ? AggregateFunction::kAvg
+                     : a.function == "first"        ? AggregateFunction::kFirst
+                     : a.function == "last"         ? AggregateFunction::kLast
+                     : a.function == "collect_list" ? AggregateFunction::kCollectList
+                     : a.function == "collect_set"  ? AggregateFunction::kCollectSet
+                                                    : AggregateFunction::kCount;
       agg.column = a.column;
       agg.outputName = a.as;
       s.aggregates.push_back(agg);
@@ -432,6 +446,11 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op) {
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
   if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
   if (auto* j = std::get_if<JoinOp>(&op.op)) return df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
+  if (auto* w = std::get_if<WindowAggregationOp>(&op.op); w && !w->aggExprs.empty()) {
+    auto applied = applyExprAggregation(std::move(df), *w);
+    if (!applied.ok()) return applied.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
+    return applied;
+  }
   auto f = buildOperator(op);
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
   return df.transform(*f);
@@ -448,7 +467,7 @@ std::string_view OperatorSpec::kindName() const {
       return std::get<DropDuplicatesOp>(op).withinWatermark ? "dropDuplicatesWithinWatermark"
                                                              : "dropDuplicates";
     case 2: return "select";
-    case 3: return "window aggregation";
+    case 3: return "aggregation";
     case 4: return "transformWithState";
     case 6: return std::get<ExprOp>(op).keyword;
     default: return "join";

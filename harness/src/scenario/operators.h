@@ -23,6 +23,13 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n,
 bool parseExprOperator(ParseContext& pc, const YAML::Node& n, std::optional<std::vector<Field>>& columns,
                        OperatorSpec& spec);
 Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op);
+// `groupBy:` + `agg:` in the expression form (an item that is not a plain name, or an agg item
+// that is a function call string): parsed, planned (ops/expr_aggregation.h) and, when `columns`
+// is known, its derived columns analysed; errors at the item's line and column. nullopt when
+// `n` is the plain form.
+std::optional<WindowAggregationOp> parseExprAggregation(ParseContext& pc, const YAML::Node& n,
+                                                        const std::optional<std::vector<Field>>& columns);
+Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& op);
 // `df` with the operator `op` applied (an error names the operator and its line).
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op);
 

@@ -2,6 +2,8 @@
 // Keys and forms are documented in docs/scenarios.md; keep the two in step.
 #include "scenario/parse_query.h"
 
+#include "streamsim/ops/expr_ops.h"
+
 #include "scenario/operators.h"
 
 #include <filesystem>
@@ -223,6 +225,22 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   pc.setSqlConf(sql);
   std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
   if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
+  if (q.sources.size() > 1) {
+    std::vector<Schema> inputs;
+    for (const SourceSpec& src : q.sources)
+      if (src.schema) inputs.push_back(*src.schema);
+    if (inputs.size() == q.sources.size()) {
+      auto u = unionByPositionSchema(inputs, sql);
+      if (!u.ok()) {
+        pc.error(n["sources"], std::string(u.status().message()));
+      } else {
+        bool same = true;
+        for (const Schema& s : inputs) same = same && s == *u;
+        if (!same) q.unionSchema = std::make_shared<const Schema>(*u);
+        columns = u->fields();
+      }
+    }
+  }
   if (auto ops = n["operators"]; ops && !ops.IsNull()) {
     if (pc.expectList(ops, "operators"))
       for (const auto& item : ops) q.operators.push_back(parseOperator(pc, item, columns));

@@ -5,6 +5,7 @@
 #include "scenario/operators.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/ops/expr_ops.h"
 
 namespace streamsim::harness {
 
@@ -38,6 +39,10 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io) {
   DataFrame df = readStream(sources);
+  if (q.unionSchema) {  // several sources: Spark's union by position (the loader checked them)
+    Schema output = *q.unionSchema;
+    df = df.transform([output] { return makeUnionByPositionOperator(output); });
+  }
   for (const auto& op : q.operators) {
     STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op));
   }

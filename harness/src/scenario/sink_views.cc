@@ -66,9 +66,11 @@ std::vector<std::string> outputKeys(const Scenario& sc) {
   for (const auto& op : sc.query.operators) {
     if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) keys = t->groupBy;
     if (auto* w = std::get_if<WindowAggregationOp>(&op.op)) {
-      keys = w->groupBy;
-      keys.push_back("window_start");
-      keys.push_back("window_end");
+      keys = w->groupBy;  // the expression form's include its window column
+      if (!w->windowless && w->aggExprs.empty()) {
+        keys.push_back("window_start");
+        keys.push_back("window_end");
+      }
     }
   }
   return keys;

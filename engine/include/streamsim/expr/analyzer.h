@@ -25,7 +25,12 @@ namespace streamsim::expr {
 struct EvalContext {
   const SqlConf* conf = nullptr;
   TimeMs batchTimestampMs = 0;
+  // The query run's random seed (runSeedOf(run id)): unseeded rand() / randn() / uuid() start
+  // from it, as Spark's from the seed its analyzer drew when the query started.
+  int64_t runSeed = 0;
 };
+// The random seed of a query run: a stable hash of its run id.
+int64_t runSeedOf(std::string_view runId);
 
 class Bound;  // src/expr/bound.h
 

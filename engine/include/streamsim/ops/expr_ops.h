@@ -33,6 +33,14 @@ std::vector<expr::Column> renameProjection(const Schema& input, const std::vecto
 std::vector<expr::Column> dropProjection(const Schema& input, const std::vector<std::string>& names, const expr::SqlConf& conf);
 std::unique_ptr<Operator> makeDropOperator(std::vector<std::string> columns);
 
+// Spark's Union of streams (Dataset.union: by position): the output takes the first input's
+// names; each column's type is widened over the inputs as WidenSetOperationTypes does (ANSI or
+// legacy string promotion by conf.ansi); a column count that differs is NUM_COLUMNS_MISMATCH, types
+// with no wider type INCOMPATIBLE_COLUMN_TYPE (CheckAnalysis), with Spark's parameters.
+Result<Schema> unionByPositionSchema(const std::vector<Schema>& inputs, const expr::SqlConf& conf);
+// Reshapes every row onto `output` by position (renamed, cast: an ANSI cast error fails the batch).
+std::unique_ptr<Operator> makeUnionByPositionOperator(Schema output);
+
 // The output schema a projection gives `input` (for the scenario language's static checks):
 // each column's name and type; a generator adds its columns (col / key, value / pos, col).
 Result<std::vector<Field>> projectedFields(const std::vector<expr::Column>& columns, const Schema& input,

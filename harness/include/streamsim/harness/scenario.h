@@ -85,13 +85,19 @@ struct AggSpec {
   std::string column;    // empty: count(*)
   std::string as;        // output name; empty: the engine's default
 };
+// `groupBy: [cols] + window: {...} + agg: [...]` (no `window:`: a window-less aggregation), or the
+// expression form `groupBy: ["window(ts, '10 minutes')", user]` + `agg: ["count(*) AS n"]`
+// (ops/expr_aggregation.h), kept as written in groupByExprs / aggExprs and planned when built.
 struct WindowAggregationOp {
-  std::vector<std::string> groupBy;  // besides the window
+  std::vector<std::string> groupBy;  // besides the window; the expression form: the output keys
+  bool windowless = false;           // no `window:` key
   std::string timeColumn;
   DurationMs windowMs = 0;
   DurationMs slideMs = 0;  // 0: tumbling
   DurationMs startTimeMs = 0;
   std::vector<AggSpec> aggregates;
+  std::vector<std::string> groupByExprs;  // the expression form (then the fields above are unused)
+  std::vector<std::string> aggExprs;
 };
 struct TransformWithStateOp {
   std::vector<std::string> groupBy;
@@ -167,6 +173,9 @@ struct TriggerSpec {
 
 struct QuerySpec {
   std::vector<SourceSpec> sources;  // `source:` (one) — a list is accepted for unions
+  // `sources:` whose schemas differ: Spark's union by position (ops/expr_ops.h
+  // unionByPositionSchema), applied before the operators; null when they agree.
+  SchemaPtr unionSchema;
   std::vector<OperatorSpec> operators;
   SinkSpec sink;
   std::string outputMode = "append";  // append | update | complete
