@@ -1,6 +1,6 @@
 // CRC-32 (IEEE, reflected 0xEDB88320, zlib's; computed by ISA-L): the checksum of streamsim's
 // state files (state_files.cc, which defines it) and of Hadoop's .crc files next to Spark's checkpoint
-// files (checkpoint_reader.cc). Stateless, thread-safe.
+// files (inspect_hadoop_checksums.cc). Stateless, thread-safe.
 #pragma once
 
 #include <cstdint>
