@@ -34,7 +34,7 @@
 #include "streamsim/checkpoint/spark_state_store.h"
 #include "streamsim/state/state_files.h"
 #include "kafka_records.h"
-#include "spark_state_import.h"
+#include "streamsim/harness/spark_state_import.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
@@ -444,8 +444,8 @@ Status loadStartState(const Env& real, const ReplayPaths& paths, int64_t k, cons
       STREAMSIM_ASSIGN_OR_RETURN(int partitions, recordedPartitions(real, chk, k));
       STREAMSIM_ASSIGN_OR_RETURN(StateStoreKind kind, parseStateStoreKind(result.stateStore));
       STREAMSIM_ASSIGN_OR_RETURN(
-          detail::ImportedSparkState imported,
-          detail::importSparkTransformWithState(real, chk, k, keySchema, partitions, kind, simEnv, kSimCheckpoint));
+          ImportedSparkState imported,
+          importSparkTransformWithState(real, chk, k, keySchema, partitions, kind, simEnv, kSimCheckpoint));
       std::vector<std::string> vars;
       for (const auto& v : imported.variables) vars.push_back(fmt::format("{} ({})", v.name, v.kind));
       result.stateLoaded = fmt::format(
@@ -777,6 +777,67 @@ Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const Checkpoin
         detail::compareWithSink(real, paths.sink, trimSlash(recorded.value_or("")), report, result));
   }
   return result;
+}
+
+namespace {
+
+// Every file under `dir` of `fs`, by its path relative to `root`.
+Status collectFiles(sim::SimFileSystem& fs, const std::string& root, const std::string& dir,
+                    std::map<std::string, std::string>& out) {
+  STREAMSIM_ASSIGN_OR_RETURN(auto entries, fs.list(dir));
+  for (const FileInfo& e : entries) {
+    if (e.isDir) {
+      STREAMSIM_RETURN_IF_ERROR(collectFiles(fs, root, e.path, out));
+      continue;
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(std::string data, fs.read(e.path));
+    out[e.path.substr(root.size() + 1)] = std::move(data);
+  }
+  return Status::OK();
+}
+
+}  // namespace
+
+Result<CheckpointStart> checkpointStartFiles(const Env& real, const std::string& checkpoint, int64_t batch,
+                                             const Schema& keySchema, const std::string& stateStore) {
+  ReplayPaths paths;
+  paths.checkpoint = trimSlash(checkpoint);
+  const std::string& chk = paths.checkpoint;
+  if (chk.empty() || !isDir(real, chk)) return Status::NotFound(fmt::format("{}: no such folder", checkpoint));
+  if (stateStore != "memory" && stateStore != "rocksdb")
+    return Status::InvalidArgument(fmt::format("state store {}: expected memory or rocksdb", stateStore));
+  STREAMSIM_ASSIGN_OR_RETURN(auto commit, CommitLog(real, chk).get(batch));
+  const std::string offsetsFile = fmt::format("{}/offsets/{}", chk, batch);
+  if (!commit || !real.fs->exists(offsetsFile))
+    return Status::InvalidArgument(fmt::format(
+        "{} has no committed batch {} (offsets/{} and commits/{}): a run starts after a committed batch", chk, batch,
+        batch, batch));
+  BatchReport start;
+  start.batchId = batch;
+  start.nextBatchWatermarkMs = commit->nextBatchWatermarkMs;
+  CheckpointReplayResult result;
+  result.stateStore = stateStore;
+  sim::VirtualClock clock(0);
+  sim::SimFileSystem fs(&clock);
+  sim::SeededIdGenerator ids(0);
+  Env env{&clock, &fs, &ids, nullptr, nullptr};
+  const std::string simChk = kSimCheckpoint;
+  STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/offsets"));
+  STREAMSIM_ASSIGN_OR_RETURN(std::string offsetsText, real.fs->read(offsetsFile));
+  STREAMSIM_ASSIGN_OR_RETURN(OffsetSeq seq, OffsetLog::parse(offsetsText, offsetsFile));
+  seq.offsets.assign(seq.offsets.size(), std::nullopt);
+  seq.sourceIds.clear();
+  if (seq.formatVersion > 1) seq.formatVersion = 1;
+  STREAMSIM_RETURN_IF_ERROR(fs.putDurable(fmt::format("{}/offsets/{}", simChk, batch), OffsetLog::serialize(seq)));
+  CommitMetadata c;
+  c.nextBatchWatermarkMs = commit->nextBatchWatermarkMs.value_or(0);
+  STREAMSIM_RETURN_IF_ERROR(fs.mkdirs(simChk + "/commits"));
+  STREAMSIM_RETURN_IF_ERROR(fs.putDurable(fmt::format("{}/commits/{}", simChk, batch), CommitLog::serialize(c)));
+  STREAMSIM_RETURN_IF_ERROR(loadStartState(real, paths, batch, keySchema, result, env, fs));
+  CheckpointStart out;
+  out.stateLoaded = result.stateLoaded;
+  STREAMSIM_RETURN_IF_ERROR(collectFiles(fs, simChk, simChk, out.files));
+  return out;
 }
 
 std::string formatReplay(const CheckpointReplayResult& r) {

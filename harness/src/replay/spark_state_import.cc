@@ -6,7 +6,7 @@
 // `$eventTimers_keyToTimestamp` family is {key: <grouping key>, expiryTimestampMs: long}
 // (TimerKeyEncoder.schemaForKeyRow). The secondary indexes (`_timestampToKey`, `$ttl_*`, `$min_*`,
 // `$count_*`) are derived from those rows in Spark, and rebuilt from them here in streamsim's layout.
-#include "spark_state_import.h"
+#include "streamsim/harness/spark_state_import.h"
 
 #include <map>
 #include <utility>
@@ -21,7 +21,7 @@
 #include "streamsim/state/state_files.h"
 #include "streamsim/tws/state_layout.h"
 
-namespace streamsim::harness::detail {
+namespace streamsim::harness {
 namespace {
 
 using nlohmann::json;
@@ -40,21 +40,6 @@ std::optional<std::string> ddlType(const std::string& typeJson) {
   return std::nullopt;
 }
 
-// The fields of a struct type's JSON ({"type":"struct","fields":[...]}).
-std::vector<SparkField> structFields(const std::string& typeJson) {
-  std::vector<SparkField> out;
-  json t = json::parse(typeJson, nullptr, false);
-  if (!t.is_object() || !t.contains("fields") || !t["fields"].is_array()) return out;
-  for (const auto& f : t["fields"]) {
-    SparkField field;
-    field.name = f.value("name", "");
-    field.typeJson = f.contains("type") ? f["type"].dump() : "\"?\"";
-    field.nullable = f.value("nullable", true);
-    out.push_back(std::move(field));
-  }
-  return out;
-}
-
 const SparkField* fieldNamed(const std::vector<SparkField>& fields, std::string_view name) {
   for (const auto& f : fields)
     if (f.name == name) return &f;
@@ -64,9 +49,10 @@ const SparkField* fieldNamed(const std::vector<SparkField>& fields, std::string_
 // Where the rows of one column family came from, for errors.
 struct Origin {
   std::string checkpoint;
-  int partition = 0;
+  int partition = -1;  // -1: the operator's schema, not one partition's rows
   std::string family;
   std::string where() const {
+    if (partition < 0) return fmt::format("{}/state/0 column family {}", checkpoint, family);
     return fmt::format("{}/state/0/{} column family {}", checkpoint, partition, family);
   }
 };
@@ -161,8 +147,8 @@ Result<VariableShape> shapeOf(const StateVariableMetadata& v, const SparkColumnF
       return Status::InvalidArgument(fmt::format("{}: a MapState key schema is {{key, userKey}} (Spark's "
                                                  "getCompositeKeySchema); the schema file has other fields",
                                                  o.where()));
-    s.groupingFields = structFields(key->typeJson);
-    s.userKeyFields = structFields(userKey->typeJson);
+    s.groupingFields = sparkStructFields(key->typeJson);
+    s.userKeyFields = sparkStructFields(userKey->typeJson);
   } else {
     s.groupingFields = cf.key;
   }
@@ -173,7 +159,7 @@ Result<VariableShape> shapeOf(const StateVariableMetadata& v, const SparkColumnF
       return Status::InvalidArgument(fmt::format("{}: a value with TTL is {{value, ttlExpirationMs}} (Spark's "
                                                  "getValueSchemaWithTTL); the schema file has other fields",
                                                  o.where()));
-    s.valueFields = structFields(value->typeJson);
+    s.valueFields = sparkStructFields(value->typeJson);
   }
   Status error;
   s.schema.name = v.stateName;
@@ -212,18 +198,25 @@ Result<ImportedSparkState> importSparkTransformWithState(const Env& real, const 
   options.batch = batch;
   options.operatorId = 0;
   STREAMSIM_ASSIGN_OR_RETURN(CheckpointState state, readCheckpointState(real, checkpoint, options));
-  const OperatorStores& op = state.operators.front();
   STREAMSIM_ASSIGN_OR_RETURN(auto meta, readOperatorMetadata(real, checkpoint, 0));
   if (!meta || meta->operatorName != "transformWithStateExec")
     return Status::InvalidArgument(fmt::format(
         "{}/state/0: operator 0 is {}, not transformWithState: a replay continues a transformWithState query",
         checkpoint, meta ? meta->operatorName : std::string("not named (no operator metadata)")));
+  return carrySparkTransformWithState(state.operators.front(), *meta, checkpoint, batch, groupingKey, numPartitions,
+                                      kind, sim, simCheckpoint);
+}
 
+Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op, const OperatorMetadata& meta,
+                                                         const std::string& checkpoint, int64_t batch,
+                                                         const Schema& groupingKey, int numPartitions,
+                                                         StateStoreKind kind, const Env& sim,
+                                                         const std::string& simCheckpoint) {
   ImportedSparkState out;
   std::map<std::string, VariableShape> shapes;
-  for (const auto& v : meta->stateVariables) {
+  for (const auto& v : meta.stateVariables) {
     if (v.stateVariableType == "TimerState") continue;
-    Origin o{checkpoint, 0, v.stateName};
+    Origin o{checkpoint, -1, v.stateName};
     auto cf = op.families.find(v.stateName);
     if (cf == op.families.end())
       return Status::InvalidArgument(fmt::format(
@@ -255,7 +248,7 @@ Result<ImportedSparkState> importSparkTransformWithState(const Env& real, const 
             !key["expiryTimestampMs"].is_number_integer())
           return Status::InvalidArgument(fmt::format("{}: a timer key is {{key, expiryTimestampMs}} (Spark's "
                                                      "TimerKeyEncoder), got {}", o.where(), row.key));
-        STREAMSIM_ASSIGN_OR_RETURN(std::string k, encodeGroupingKey(key["key"], structFields(keyField->typeJson),
+        STREAMSIM_ASSIGN_OR_RETURN(std::string k, encodeGroupingKey(key["key"], sparkStructFields(keyField->typeJson),
                                                                     groupingKey, o));
         const TimeMs at = key["expiryTimestampMs"].get<int64_t>();
         PartitionRows& rows = partitionOfKey(k);
@@ -327,4 +320,4 @@ Result<ImportedSparkState> importSparkTransformWithState(const Env& real, const 
   return out;
 }
 
-}  // namespace streamsim::harness::detail
+}  // namespace streamsim::harness

@@ -126,6 +126,9 @@ SimEnvOptions Runner::simOptions(const Scenario& sc, const ScenarioRunOptions& o
 
 Status Runner::build() {
   const QuerySpec& q = sc_.query;
+  if (sc_.fromCheckpoint)  // an incident's starting point (checkpointStartFiles), durable before the first step
+    for (const auto& [path, data] : sc_.fromCheckpoint->files)
+      STREAMSIM_RETURN_IF_ERROR(sim_.fs().putDurable(joinPath(q.checkpoint, path), data));
   std::vector<SourceFactory> sources;
   for (const auto& s : q.sources) {
     if (s.kind == SourceSpec::Kind::kKafka) {

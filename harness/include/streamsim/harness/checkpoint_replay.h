@@ -16,6 +16,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,6 +99,22 @@ struct CheckpointReplayResult {
 // Errors of the re-run itself (the processor threw, a file does not parse) come back as
 // FailedPrecondition naming the batch id.
 Result<CheckpointReplayResult> replayCheckpoint(const Env& real, const CheckpointReplayOptions& options);
+
+// What a run starting after committed batch K of a real checkpoint needs in its own (simulated)
+// checkpoint folder: K's offsets (its source offsets cleared: the run's own source starts with
+// nothing read) and commit, and the state K committed — loaded as replayCheckpoint loads it (Spark's
+// RocksDB store carried over, streamsim's files copied) — each file's path relative to the
+// checkpoint folder and its bytes. A scenario's `from_checkpoint:` puts them in before its first
+// step, so an incident's starting point runs and sweeps like any scenario (docs/incident-replay.md).
+// `keySchema` types the grouping columns as the run's input has them; `stateStore` is memory or
+// rocksdb. InvalidArgument naming the checkpoint file for a batch never committed and for state
+// that cannot be read or carried over.
+struct CheckpointStart {
+  std::map<std::string, std::string> files;
+  std::string stateLoaded;  // how the state was loaded (formatReplay's "state:" line)
+};
+Result<CheckpointStart> checkpointStartFiles(const Env& real, const std::string& checkpoint, int64_t batch,
+                                             const Schema& keySchema, const std::string& stateStore);
 
 // Human text: what was replayed from where, per batch the files, rows in/out, timestamp,
 // watermark and output rows, and (with a sink) where the output first differs from the sink's.

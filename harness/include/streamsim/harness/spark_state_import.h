@@ -3,20 +3,22 @@
 // batch (checkpoint_replay.h). The rows are read and decoded by the one state reader
 // (readCheckpointState, checkpoint_state.h); here they are only re-laid in streamsim's layout
 // (tws/state_layout.h) and written with the state files' one writer (state/state_files.h) into the
-// simulated checkpoint. Private to the harness; plain functions, no shared state.
+// simulated checkpoint. Plain functions, no shared state.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "streamsim/checkpoint/operator_metadata.h"
 #include "streamsim/env.h"
+#include "streamsim/harness/checkpoint_state.h"
 #include "streamsim/state/state_schema.h"
 #include "streamsim/state/state_store.h"
 #include "streamsim/status.h"
 #include "streamsim/value.h"
 
-namespace streamsim::harness::detail {
+namespace streamsim::harness {
 
 struct ImportedSparkState {
   std::vector<StateVariableSchema> variables;  // as recorded in the simulated _stateSchema
@@ -41,4 +43,13 @@ Result<ImportedSparkState> importSparkTransformWithState(const Env& real, const 
                                                           int numPartitions, StateStoreKind kind,
                                                           const Env& sim, const std::string& simCheckpoint);
 
-}  // namespace streamsim::harness::detail
+// The carrying half of importSparkTransformWithState: operator 0's rows as the state reader
+// decoded them (`op`, with its column families' schemas) and its operator metadata, written as
+// version batch + 1 under `simCheckpoint`. `checkpoint` only names the source in errors.
+Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op, const OperatorMetadata& meta,
+                                                         const std::string& checkpoint, int64_t batch,
+                                                         const Schema& groupingKey, int numPartitions,
+                                                         StateStoreKind kind, const Env& sim,
+                                                         const std::string& simCheckpoint);
+
+}  // namespace streamsim::harness
