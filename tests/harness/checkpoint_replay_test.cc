@@ -1,7 +1,7 @@
 // replayCheckpoint: a checkpoint written by the engine to a real temp folder (POSIX filesystem,
 // virtual clock) with the "count" processor over a file source is replayed in the simulator;
 // per batch the same files, timestamp, watermark and output rows come back. Bad input: missing
-// folders, no file source log, landing files missing, unknown processor.
+// folders, no file source log (the inspector's diagnosis), landing files missing, unknown processor.
 #include "streamsim/harness/checkpoint_replay.h"
 
 #include <unistd.h>
@@ -226,7 +226,7 @@ TEST(CheckpointReplay, BadInputIsAClearError) {
   stdfs::remove_all(w.chk + "/sources");
   r = replayCheckpoint(real.env(), optionsFor(w, "memory"));
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.status().message().find("no file source log"), std::string::npos)
+  EXPECT_NE(r.status().message().find("sources/0 is missing"), std::string::npos)
       << r.status().message();
   stdfs::remove_all(w.root);
 }

@@ -421,7 +421,7 @@ TEST(Cli, ReplayACheckpointWithItsLandingFolder) {
   std::filesystem::remove_all(root + "/chk/sources");
   Out noLog = runCli("replay --checkpoint " + root + "/chk" + flags);
   EXPECT_EQ(noLog.code, 2) << noLog.text;
-  EXPECT_NE(noLog.text.find("no file source log"), std::string::npos) << noLog.text;
+  EXPECT_NE(noLog.text.find("sources/0 is missing"), std::string::npos) << noLog.text;
   Out neither = runCli("replay");
   EXPECT_EQ(neither.code, 2) << neither.text;
   std::filesystem::remove_all(root);

@@ -26,16 +26,10 @@ namespace {
 using Out = streamsim::testing::CliOut;
 Out shell(const std::string& line) { return streamsim::testing::runShell(line); }
 
-// The rest of the first line of `text` after `marker` (from `from` on).
 std::string after(const std::string& text, const std::string& marker, size_t from = 0) {
-  size_t at = text.find(marker, from);
-  if (at == std::string::npos) return "";
-  at += marker.size();
-  return text.substr(at, text.find('\n', at) - at);
+  return streamsim::testing::lineAfter(text, marker, from);
 }
-
-// The 16-hex-digit hash after "trace " in `text` (from `from` on).
-std::string traceHash(const std::string& text, size_t from = 0) { return after(text, "trace ", from).substr(0, 16); }
+std::string traceHash(const std::string& text, size_t from = 0) { return streamsim::testing::traceHashIn(text, from); }
 
 std::string writeTemp(const std::string& name, const std::string& text) {
   std::string path = (std::filesystem::temp_directory_path() /

@@ -37,6 +37,19 @@ inline CliOut runShell(const std::string& line) {
 inline CliOut runCli(const std::string& args) { return runShell(std::string(STREAMSIM_CLI) + " " + args); }
 #endif
 
+// The rest of the first line of `text` after `marker` (searched from `from`); "" when absent.
+inline std::string lineAfter(const std::string& text, const std::string& marker, size_t from = 0) {
+  size_t at = text.find(marker, from);
+  if (at == std::string::npos) return "";
+  at += marker.size();
+  return text.substr(at, text.find('\n', at) - at);
+}
+
+// The 16-hex-digit trace hash after "trace " in `text` (from `from` on).
+inline std::string traceHashIn(const std::string& text, size_t from = 0) {
+  return lineAfter(text, "trace ", from).substr(0, 16);
+}
+
 // A fresh folder under the temp dir, removed when the object goes.
 class ScratchDir {
  public:

@@ -81,10 +81,12 @@ int runCli(int argc, char** argv) {
 
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;
+  int64_t ckFromBatch = -1;
   auto* replayCmd = app.add_subcommand(
       "replay",
       "Re-run one seed of a sweep (FILE --seed S [--plan JSON]), or a real checkpoint's recorded "
-      "batch plan (--checkpoint DIR --landing DIR --processor NAME --schema DDL [--sink DIR])");
+      "batch plan and new input from a committed batch's state (--checkpoint DIR --processor NAME|file.py:Class "
+      "[--from-batch K] --landing DIR --schema DDL | --kafka-records FILE [--sink DIR])");
   auto* replayFile = replayCmd->add_option(
       "file", replay.file, "Scenario file, or a generated workload as a workload sweep's replay line names it: "
                            "a standard one (count, session_tracker, heartbeat, ttl_cache, dedup, window), "
@@ -99,8 +101,15 @@ int runCli(int argc, char** argv) {
   auto* ckOpt = replayCmd->add_option("--checkpoint", ckReplay.checkpoint,
                                       "A checkpoint folder whose offsets/ and sources/0/ plan to re-run");
   replayCmd->add_option("--landing", ckReplay.landing,
-                        "The folder holding the landing files its source log names");
-  replayCmd->add_option("--processor", ckReplay.processor, "Registered processor name, e.g. count");
+                        "The folder holding the landing files its source log names, and new ones to run on");
+  replayCmd->add_option("--processor", ckReplay.processor,
+                        "Registered processor name (e.g. count), or a PySpark processor file.py:Class");
+  auto* fromBatchOpt = replayCmd->add_option("--from-batch", ckFromBatch,
+                        "Start after this committed batch, on the state it committed (default: batch 0 when the "
+                        "input can be re-read, else the last committed batch)");
+  replayCmd->add_option("--kafka-records", ckReplay.kafkaRecords,
+                        "A Kafka source's recorded records, JSON lines {topic, partition, offset, key, value, "
+                        "timestamp}, read at the offsets offsets/N names");
   replayCmd->add_option("--group-by", ckReplay.groupBy,
                         "Grouping columns (default: the checkpoint's, state/0/_stateSchema)")->delimiter(',');
   replayCmd->add_option("--schema", ckReplay.schema, "DDL of the landing rows, e.g. 'user string, n long'");
@@ -186,7 +195,10 @@ int runCli(int argc, char** argv) {
   if (*sweepWorkerCmd) return sweepWorkerCommand(sweepWorker, std::cerr);
   if (*workloadWorkerCmd) return workloadWorkerCommand(workloadWorker, std::cerr);
   if (*replayCmd) {
-    if (!ckReplay.checkpoint.empty()) return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
+    if (!ckReplay.checkpoint.empty()) {
+      if (fromBatchOpt->count() > 0) ckReplay.fromBatch = ckFromBatch;
+      return checkpointReplayCommand(ckReplay, std::cout, std::cerr);
+    }
     if (replay.file.empty() || replaySeed->count() == 0) {
       std::cerr << "streamsim replay: give FILE --seed S (a sweep's seed) or --checkpoint DIR "
                    "--landing DIR --processor NAME --schema DDL\n";

@@ -495,10 +495,11 @@ int checkpointReplayCommand(const harness::CheckpointReplayOptions& options, std
   platform::RealEnv real;
   harness::CheckpointReplayOptions o = options;
   std::error_code ec;
-  for (std::string* dir : {&o.checkpoint, &o.landing, &o.sink})
+  for (std::string* dir : {&o.checkpoint, &o.landing, &o.sink, &o.kafkaRecords})
     if (!dir->empty()) *dir = std::filesystem::absolute(*dir, ec).lexically_normal().string();
-  if (o.landing.empty() || o.processor.empty() || o.schema.empty()) {
-    err << "streamsim replay --checkpoint: --landing, --processor and --schema are required\n";
+  if (o.processor.empty() || (o.kafkaRecords.empty() && (o.landing.empty() || o.schema.empty()))) {
+    err << "streamsim replay --checkpoint: --processor is required, and --landing with --schema (a file source, "
+           "or new input for a source that keeps no data) or --kafka-records (a Kafka source)\n";
     return kExitBadInput;
   }
   auto r = harness::replayCheckpoint(real.env(), o);

@@ -525,6 +525,10 @@ Result<StateFolderInfo> classifyStateFolder(const Env& env, const std::string& d
   return info;
 }
 
+std::vector<SparkField> sparkStructFields(std::string_view typeJson) {
+  return structFields(json::parse(typeJson, nullptr, false));
+}
+
 Result<SparkStatePartition> readSparkStateVersion(const Env& env, const StateFolderInfo& folder,
                                                   int64_t version) {
   SparkStatePartition out;

@@ -165,6 +165,7 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
     }
     if (!found) o.schemaNote = "no _metadata/schema: fields guessed, named _0, _1, …";
   }
+  o.families = layout.families;
   for (const auto& [k, v] : state->rows) {
     auto row = decodeSparkRocksDBRow(layout, k, v);
     if (!row.ok()) {

@@ -2,6 +2,7 @@
 // explained. Keys and forms are documented in docs/scenarios.md; keep the two in step. The file's
 // parts are read by scenario/parse_query.cc (query), the step table (step_table.cc and steps/)
 // and parse_oracles.cc (oracles, sweep, services), all with one ParseContext (parse_context.h).
+#include <filesystem>
 #include <map>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "scenario/parse_oracles.h"
 #include "scenario/parse_query.h"
 #include "scenario/steps.h"
+#include "streamsim/harness/checkpoint_replay.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/platform/platform.h"
 #include "yaml_documents.h"
@@ -104,6 +106,50 @@ void duplicateKeys(ParseContext& pc, const YAML::Node& n, int depth = 0) {
   }
 }
 
+// `from_checkpoint: {path: DIR, batch: K}` (checkpoint_replay.h's checkpointStartFiles): the files
+// read now, typed by the transformWithState operator's grouping columns in the source's schema.
+void parseFromCheckpoint(ParseContext& pc, const YAML::Node& n, Scenario& sc) {
+  if (!pc.expectMap(n, "from_checkpoint")) return;
+  pc.checkKeys(n, "from_checkpoint", {"path", "batch"});
+  if (!n["path"] || !n["batch"]) {
+    pc.error(n, "from_checkpoint needs path (a checkpoint folder) and batch (a committed batch to start after)");
+    return;
+  }
+  Scenario::CheckpointStartSpec spec;
+  std::filesystem::path path(pc.str(n["path"], "from_checkpoint.path"));
+  if (path.is_relative()) path = std::filesystem::path(pc.file()).parent_path() / path;
+  spec.path = path.lexically_normal().string();
+  spec.batch = pc.integer(n["batch"], "from_checkpoint.batch", 0);
+  const TransformWithStateOp* tws = nullptr;
+  for (const auto& op : sc.query.operators)
+    if (const auto* t = std::get_if<TransformWithStateOp>(&op.op)) tws = t;
+  if (tws == nullptr || sc.query.sources.size() != 1 || !sc.query.sources[0].schema) {
+    pc.error(n, "from_checkpoint continues a transformWithState query: the scenario needs one source with a "
+                "schema and a groupBy + transformWithState operator");
+    return;
+  }
+  const Schema& input = *sc.query.sources[0].schema;
+  std::vector<Field> key;
+  for (const auto& c : tws->groupBy) {
+    const int i = input.indexOf(c);
+    if (i < 0) {
+      pc.error(n, fmt::format("from_checkpoint: grouping column {} is not in the source's schema ({}); the state's "
+                              "keys are typed by it", c, input.toDDL()));
+      return;
+    }
+    key.push_back(input.field(static_cast<size_t>(i)));
+  }
+  platform::RealEnv real;
+  auto start = checkpointStartFiles(real.env(), spec.path, spec.batch, Schema(std::move(key)), sc.query.stateStore);
+  if (!start.ok()) {
+    pc.error(n, fmt::format("from_checkpoint: {}", start.status().message()));
+    return;
+  }
+  spec.files = std::move(start->files);
+  spec.stateLoaded = std::move(start->stateLoaded);
+  sc.fromCheckpoint = std::move(spec);
+}
+
 ScenarioLoad parse(ParseContext& pc, std::string_view text) {
   ScenarioLoad out;
   YAML::Node root;
@@ -135,7 +181,8 @@ ScenarioLoad parse(ParseContext& pc, std::string_view text) {
                          nodeTypeName(root)));
   } else {
     pc.checkKeys(root, "the scenario",
-                 {"name", "description", "start", "query", "steps", "oracles", "sweep", "services"});
+                 {"name", "description", "start", "query", "steps", "oracles", "sweep", "services",
+                  "from_checkpoint"});
     if (auto n = root["name"]; n) {
       sc.name = pc.str(n, "name");
     } else {
@@ -158,6 +205,7 @@ ScenarioLoad parse(ParseContext& pc, std::string_view text) {
     if (auto n = root["oracles"]; n) parseOracles(pc, n, sc);
     if (auto n = root["sweep"]; n) sc.sweep = parseSweep(pc, n);
     if (auto n = root["services"]; n) parseServices(pc, n, sc);
+    if (auto n = root["from_checkpoint"]; n && !pc.hasErrors()) parseFromCheckpoint(pc, n, sc);
   }
   out.errors = pc.takeErrors();
   if (out.errors.empty()) out.scenario = std::move(sc);

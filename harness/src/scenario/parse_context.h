@@ -45,6 +45,7 @@ class ParseContext {
   void error(const YAML::Node& n, std::string msg) { error(n.Mark(), std::move(msg)); }
   void addError(ScenarioError e) { errors_.push_back(std::move(e)); }
   std::vector<ScenarioError> takeErrors() { return std::move(errors_); }
+  bool hasErrors() const { return !errors_.empty(); }
 
   // Reports every key of `map` not in `allowed` (with the key's own position).
   void checkKeys(const YAML::Node& map, std::string_view context,

@@ -127,6 +127,9 @@ SimEnvOptions Runner::simOptions(const Scenario& sc, const ScenarioRunOptions& o
 
 Status Runner::build() {
   const QuerySpec& q = sc_.query;
+  if (sc_.fromCheckpoint)  // an incident's starting point (checkpointStartFiles), durable before the first step
+    for (const auto& [path, data] : sc_.fromCheckpoint->files)
+      STREAMSIM_RETURN_IF_ERROR(sim_.fs().putDurable(joinPath(q.checkpoint, path), data));
   STREAMSIM_ASSIGN_OR_RETURN(std::vector<SourceFactory> sources,
                              buildQuerySources(q, sim_, state_.log, state_.memory));
   if (!sc_.reference.empty()) {  // the reference oracle reads what each source delivered

@@ -47,6 +47,9 @@ struct SparkColumnFamilySchema {
   std::vector<int> orderingOrdinals;  // RangeKeyScanStateEncoderSpec
 };
 
+// The fields of a struct type's JSON ({"type":"struct","fields":[...]}); empty for any other type.
+std::vector<SparkField> sparkStructFields(std::string_view typeJson);
+
 struct SparkStateSchema {
   int formatVersion = 0;  // 1, 2 or 3 (the schema file's "v1"/"v2"/"v3")
   std::vector<SparkField> key;    // v1, v2

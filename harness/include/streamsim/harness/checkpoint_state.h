@@ -64,6 +64,10 @@ struct OperatorStores {
   // Spark's store: where the field names come from ("schema v2 from state/0/0/_metadata/schema",
   // or why they are guessed); empty otherwise.
   std::string schemaNote;
+  // Spark's RocksDB store: the schema of each column family its rows were decoded by (schema file
+  // v3; a store without families: its one schema under "default") — the field types a replay
+  // needs to carry the rows into the simulator (spark_state_import.h).
+  std::map<std::string, SparkColumnFamilySchema> families;
   std::set<std::string> formats() const;  // stateFolderFormatName of each listed partition
 };
 

@@ -376,6 +376,17 @@ struct Scenario {
   std::map<int, DurationMs> latencyBound;
   std::optional<SweepSpec> sweep;
   std::vector<ServiceSpec> services;
+  // `from_checkpoint: {path: DIR, batch: K}`: the run starts after committed batch K of a real
+  // checkpoint (an incident, docs/incident-replay.md): K's offsets and commit and the state K
+  // committed (checkpoint_replay.h's checkpointStartFiles, read when the scenario loads) are in the
+  // query's checkpoint folder before the first step; the scenario's own source starts with nothing read.
+  struct CheckpointStartSpec {
+    std::string path;   // resolved against the scenario's folder
+    int64_t batch = 0;
+    std::map<std::string, std::string> files;  // relative to query.checkpoint -> bytes
+    std::string stateLoaded;
+  };
+  std::optional<CheckpointStartSpec> fromCheckpoint;
   std::string file;  // the path it was loaded from
 };
 
