@@ -2,6 +2,7 @@
 // their scenarios name Python processors (harness/python_processors.h).
 #include <pybind11/embed.h>
 
+#include "build_paths.h"
 #include "python_support.h"
 
 PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
@@ -12,6 +13,8 @@ PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
 namespace {
 const bool kRegistered = [] {
   streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
+  streamsim::harness::setPythonReferenceLoader(&streamsim::python::loadPythonReferenceFile);
+  streamsim::harness::setPythonCliPath(streamsim::python::cliPath());  // the hash_seed oracle's worker
   return true;
 }();
 }  // namespace

@@ -23,7 +23,8 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n,
 bool parseExprOperator(ParseContext& pc, const YAML::Node& n, std::optional<std::vector<Field>>& columns,
                        OperatorSpec& spec);
 Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op);
-// `df` with the operator `op` applied (an error names the operator and its line).
-Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op);
+// `df` with the operator `op` applied (an error names the operator and its line); a pandas
+// processor's input comes as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0);
 
 }  // namespace streamsim::harness::detail

@@ -13,6 +13,7 @@
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -189,13 +190,21 @@ Status Runner::build() {
 }
 
 
+// The most rows of one DataFrame a pandas processor gets in this run: the seed's size
+// (pandasChunkRowsOf) under the query's spark.sql.execution.arrow.maxRecordsPerBatch, or the
+// run's override (the pandas_chunks oracle's run at the configured size).
+int64_t Runner::pandasChunkRows(const QuerySpec& q) const {
+  const int64_t max = arrowMaxRecordsPerBatch(q.conf);
+  return options_.pandasChunkRows.value_or(pandasChunkRowsOf(options_.seed, max));
+}
+
 // The writer of `q` on this run's sources and sink: the scenario's query, or the one a
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   DataFrame df = readStream(sources_);
   for (const auto& op : q.operators) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op));
+    STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op, pandasChunkRows(q)));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);
@@ -203,7 +212,8 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   // Real-time mode defaults to RocksDB: the store is passed on only when the file names one.
   if (q.stateStoreSet || q.trigger.kind != TriggerSpec::Kind::kRealTime) writer.option("stateStore", q.stateStore);
   writer.option("taskRetries", std::to_string(q.taskRetries));
-  for (const auto& [k, v] : q.conf) writer.option(k, v);
+  for (const auto& [k, v] : q.conf)
+    if (k != kArrowMaxRecordsPerBatchConf) writer.option(k, v);  // the Python worker's, not the engine's
   STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
   writer.outputMode(mode);
   switch (q.trigger.kind) {

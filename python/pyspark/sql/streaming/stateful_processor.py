@@ -90,6 +90,7 @@ class StatefulProcessorHandle:
 
     def __init__(self, native: Any) -> None:
         self._native = native
+        self._timer_check: Optional[Any] = None  # streamsim._driver's (EventTime mode)
 
     def getValueState(self, stateName: str, schema: Union[StructType, str],
                       ttlDurationMs: Optional[int] = None) -> ValueState:
@@ -106,6 +107,8 @@ class StatefulProcessorHandle:
                                         toEngineDDL(valueSchema), _ttl(ttlDurationMs))
 
     def registerTimer(self, expiryTimestampMs: int) -> None:
+        if self._timer_check is not None:
+            self._timer_check(expiryTimestampMs)
         self._native.registerTimer(int(expiryTimestampMs))
 
     def deleteTimer(self, expiryTimestampMs: int) -> None:
