@@ -13,6 +13,7 @@
 #include "scenario/sink_views.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/committed_state.h"
+#include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
@@ -520,8 +521,9 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
       return std::optional<VariantSinks>(std::move(runs));
     };
   }
-  // hash_seed and pandas_chunks need no intent: every Python (pandas) scenario gets them.
-  std::vector<std::string> names;
+  // The oracles sound for every scenario of its kind run unnamed (oracles/not_checked.h); hash_seed
+  // and pandas_chunks wherever their runs can be made.
+  std::vector<std::string> names = defaultOracles(sc, options.faultPlan.has_value());
   if (in.hashSeedRuns) names.push_back("hash_seed");
   if (in.pandasChunkRuns) names.push_back("pandas_chunks");
   for (const auto& o : sc.oracles)
@@ -567,7 +569,7 @@ ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions
   }
   if (r.setupError.ok() && r.failures.empty()) settleUnfiredArmedCrashes(scenario, judged, r);
   if (options.applyOracles && !options.skipExpectations && r.setupError.ok() &&
-      r.failures.empty() && (!sc->oracles.empty() || runsWithHashSeedOracle(*sc) || runsPandas(*sc)))
+      r.failures.empty())  // every scenario gets its default oracles (oracles/not_checked.h)
     applyScenarioOracles(*sc, judged, r);
   return r;
 }
