@@ -523,7 +523,11 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   }
   // The oracles sound for every scenario of its kind run unnamed (oracles/not_checked.h); hash_seed
   // and pandas_chunks wherever their runs can be made.
-  std::vector<std::string> names = defaultOracles(sc, options.faultPlan.has_value());
+  // An async processor that declares its results order-dependent differs from the fault-free run
+  // under a plan's context switches by its own declaration: exactly_once is not its default then.
+  const bool comparableUnderPlan =
+      options.faultPlan && (options.faultPlan->switches().empty() || !orderDependent(sc));
+  std::vector<std::string> names = defaultOracles(sc, comparableUnderPlan);
   if (in.hashSeedRuns) names.push_back("hash_seed");
   if (in.pandasChunkRuns) names.push_back("pandas_chunks");
   for (const auto& o : sc.oracles)

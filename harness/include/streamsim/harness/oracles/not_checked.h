@@ -19,7 +19,8 @@ struct NotChecked {
 // The oracles every run of `sc` gets without naming them: those sound for any query and processor
 // of its kind — timers and ttl (contracts the engine keeps, read from the trace), determinism
 // with a memory or file sink, and exactly_once with one under a fault plan (`underPlan`: a sweep's
-// or replay's seed; a plain run's only crashes are the scenario's own steps, whose effect on the
+// or replay's seed, unless its context switches meet an async processor that declares its results
+// order-dependent; a plain run's only crashes are the scenario's own steps, whose effect on the
 // output is what such a scenario shows; foreach and Kafka sinks are at least once in Spark),
 // hash_seed for a Python processor and pandas_chunks for a pandas one (run_scenario.cc adds those
 // two where a run can be made).
