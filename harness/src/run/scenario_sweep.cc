@@ -86,7 +86,8 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore, bool python) {
   return fmt::format("{} replay {} --seed {}{}{} --plan {}", program, shellQuote(file), seed,
-                     python ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed)) : std::string(),
+                     python && !pythonCliPath().empty() ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed))
+                                                        : std::string(),
                      stateStore.empty() ? "" : " --state-store " + stateStore, shellQuote(plan.toJson()));
 }
 

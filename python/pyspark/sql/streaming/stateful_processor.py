@@ -107,8 +107,9 @@ class StatefulProcessorHandle:
                                         toEngineDDL(valueSchema), _ttl(ttlDurationMs))
 
     def registerTimer(self, expiryTimestampMs: int) -> None:
-        if self._timer_check is not None:
-            self._timer_check(expiryTimestampMs)
+        check = getattr(self, "_timer_check", None)  # a subclass may not call __init__
+        if check is not None:
+            check(expiryTimestampMs)
         self._native.registerTimer(int(expiryTimestampMs))
 
     def deleteTimer(self, expiryTimestampMs: int) -> None:
