@@ -3,6 +3,7 @@
 #include <pybind11/embed.h>
 
 #include "job_world.h"
+#include "build_paths.h"
 #include "python_support.h"
 
 PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
@@ -14,6 +15,8 @@ PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
 namespace {
 const bool kRegistered = [] {
   streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
+  streamsim::harness::setPythonReferenceLoader(&streamsim::python::loadPythonReferenceFile);
+  streamsim::harness::setPythonCliPath(streamsim::python::cliPath());  // the hash_seed oracle's worker
   return true;
 }();
 }  // namespace

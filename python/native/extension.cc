@@ -4,11 +4,14 @@
 #include <pybind11/pybind11.h>
 
 #include "job_world.h"
+#include "build_paths.h"
 #include "python_support.h"
 
 PYBIND11_MODULE(_streamsim_native, m) {
   // Scenarios run from Python (streamsim.run/sweep) may name Python processors too.
   streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
+  streamsim::harness::setPythonReferenceLoader(&streamsim::python::loadPythonReferenceFile);
+  streamsim::harness::setPythonCliPath(streamsim::python::cliPath());  // the hash_seed oracle's worker
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
   streamsim::python::defineJobModule(m);

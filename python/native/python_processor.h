@@ -45,6 +45,8 @@ struct Shared {
   bool orderDependent = false;
   bool arrowInputs = false;  // PythonFactoryOptions::arrowInputs
   int64_t callLimitMs = 0;   // PythonFactoryOptions::callLimitMs
+  int64_t pandasChunkRows = 0;  // PythonFactoryOptions::pandasChunkRows
+  std::string timeMode;         // PythonFactoryOptions::timeMode
   // The form of input rows, their key and initial-state rows: kArrow in a row-mode query, else
   // kPickled (pandas mode builds its frames from the pickled forms; the tester hands rows as given).
   PyForm inputForm(bool pandas) const { return arrowInputs && !pandas ? PyForm::kArrow : PyForm::kPickled; }

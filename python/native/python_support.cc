@@ -55,9 +55,10 @@ Status ensureInterpreter() {
     if (!Py_IsInitialized()) {
       PyConfig config;
       PyConfig_InitPythonConfig(&config);
-      // Determinism: str/bytes hashes (and so set iteration order) are the same in every run.
+      // Determinism: str/bytes hashes (and so set iteration order) are the same in every run:
+      // hash seed 0, or the one a `hash-seed-worker` set (the hash_seed oracle's other run).
       config.use_hash_seed = 1;
-      config.hash_seed = 0;
+      config.hash_seed = harness::interpreterHashSeed();
       config.install_signal_handlers = 0;
       config.parse_argv = 0;
       config.write_bytecode = 0;
@@ -74,6 +75,8 @@ Status ensureInterpreter() {
       }
       try {
         py::gil_scoped_acquire gil;
+        // The seed is fixed, not random: streamsim/__init__.py warns only about a random one.
+        py::module_::import("sys").attr("_streamsim_hash_seed") = harness::interpreterHashSeed();
         prepare(pythonDir());
       } catch (py::error_already_set& e) {
         status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
@@ -560,7 +563,8 @@ class PythonProcessor final : public StatefulProcessorWithInitialState {
     call("init", [&] {
       py::object instance = shared_->makeInstance();
       driver_ = shared_->driverClass(instance, shared_->guard, shared_->inPandas,
-                                     shared_->outputNames);
+                                     shared_->outputNames, py::arg("chunk_rows") = shared_->pandasChunkRows,
+                                     py::arg("time_mode") = shared_->timeMode);
       PyHandle h{&handle, alive_, shared_->record};
       handleInputRows_ = driver_.attr("handleInputRows");
       driver_.attr("init")(py::cast(std::move(h)));
@@ -656,6 +660,8 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
   shared->hidden = options.hiddenColumns;
   shared->arrowInputs = options.arrowInputs;
   shared->callLimitMs = options.callLimitMs;
+  shared->pandasChunkRows = options.pandasChunkRows;
+  shared->timeMode = options.timeMode;
   shared->guard = options.guard;
   shared->loaded = options.loaded;
   shared->makeInstance = std::move(options.makeInstance);
@@ -708,6 +714,78 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
   });
 }
 
+namespace {
+// The loaded module of a reference function, released under the GIL.
+struct LoadedReference {
+  py::object loaded;
+  ~LoadedReference() {
+    py::gil_scoped_acquire gil;
+    if (loaded) loaded.attr("unload")();
+    loaded = py::object();
+  }
+};
+}  // namespace
+
+Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonReferenceSpec& spec) {
+  STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
+  py::gil_scoped_acquire gil;
+  const std::string what = spec.file + ":" + spec.function;
+  auto source = platform::readInputFile(spec.file, platform::kMaxSourceFileBytes);
+  if (!source.ok())
+    return Status::InvalidArgument(fmt::format("Python reference {}: {}", what, source.status().message()));
+  py::module_ driver;
+  auto held = std::make_shared<LoadedReference>();
+  try {
+    driver = py::module_::import("streamsim._driver");
+    held->loaded = driver.attr("load_function")(spec.file, spec.function, py::bytes(*source));
+  } catch (py::error_already_set& e) {
+    std::string text;
+    try {
+      text = driver.attr("format_exception")(e.value()).cast<std::string>();
+    } catch (py::error_already_set&) {
+      text = e.what();
+    }
+    return Status::InvalidArgument(fmt::format("Python reference {}: {}", what, text));
+  }
+  SchemaPtr schema;
+  if (!spec.outputSchemaDDL.empty()) {
+    try {
+      std::string ddl = py::module_::import("pyspark.sql.types").attr("toEngineDDL")(spec.outputSchemaDDL).cast<std::string>();
+      STREAMSIM_ASSIGN_OR_RETURN(schema, parseSchema(ddl));
+    } catch (py::error_already_set& e) {
+      return Status::InvalidArgument(fmt::format("outputStructType '{}': {}", spec.outputSchemaDDL, e.what()));
+    }
+  }
+  return harness::PythonReference([held, schema, what](const std::vector<Row>& rows) -> Result<std::vector<Row>> {
+    py::gil_scoped_acquire gil;
+    CallGuard guard(what, "reference", 0);
+    try {
+      py::list input;
+      for (const Row& r : rows) input.append(rowToNamedRow(r));
+      py::object result = py::module_::import("streamsim._driver").attr("call_reference")(held->loaded, input);
+      std::vector<Row> out;
+      RowShapes shapes;
+      for (py::handle item : result) {
+        py::tuple pair = py::reinterpret_borrow<py::tuple>(item);
+        out.push_back(outputToRow(pair[0], pair[1], schema, shapes));
+      }
+      return out;
+    } catch (py::error_already_set& e) {
+      if (guard.interrupted()) return Status::Aborted(guard.message());
+      std::string text;
+      try {
+        text = py::module_::import("streamsim._driver").attr("format_exception")(e.value()).cast<std::string>();
+      } catch (py::error_already_set&) {
+        text = e.what();
+      }
+      return Status::InvalidArgument(fmt::format("the Python reference {} raised {}", what, text));
+    } catch (const std::exception& e) {  // a row that does not fit outputStructType
+      return Status::InvalidArgument(fmt::format("the Python reference {} returned a row that does not fit: {}",
+                                                 what, e.what()));
+    }
+  });
+}
+
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec) {
   STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
   py::gil_scoped_acquire gil;
@@ -737,6 +815,8 @@ Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorS
   o.hiddenColumns = spec.hiddenColumns;
   o.arrowInputs = true;  // a query's run: the rows come as PySpark's worker reads them from Arrow
   o.callLimitMs = spec.callLimitMs;
+  o.pandasChunkRows = spec.pandasChunkRows;
+  o.timeMode = spec.timeMode;
   o.guard = loaded.attr("guard");
   o.loaded = loaded;
   py::object cls = loaded.attr("cls");

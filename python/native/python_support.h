@@ -60,10 +60,17 @@ struct PythonFactoryOptions {
   // outputNames); None: Driver. The tester's runs init once per tester (streamsim.pyspark).
   py::object driverClass = py::none();
   int64_t callLimitMs = 0;  // the per-call limit (call_guard.h; 0: kDefaultCallLimitMs)
+  // Pandas mode: the most rows of one DataFrame a handler gets (0: Spark's default 10,000,
+  // spark.sql.execution.arrow.maxRecordsPerBatch).
+  int64_t pandasChunkRows = 0;
+  // The query's time mode ("EventTime": a timer registered from the processing time is reported).
+  std::string timeMode;
 };
 Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                            std::shared_ptr<ProcessorRecord> record = nullptr);
 
+// Loads spec.file and returns its reference function spec.function (the harness hook).
+Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonReferenceSpec& spec);
 // Loads spec.file and returns a factory of spec.className instances (the harness hook).
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
 

@@ -10,8 +10,9 @@ import warnings as _warnings
 
 from streamsim._api import run, sweep, sweep_processor
 
-if _sys.flags.hash_randomization:
-    # The `streamsim` CLI and its worker processes fix the seed; a python3 started without it
+if _sys.flags.hash_randomization and not hasattr(_sys, "_streamsim_hash_seed"):
+    # The `streamsim` CLI and its worker processes fix the seed (sys._streamsim_hash_seed: 0, or
+    # the hash_seed oracle's other one); a python3 started without it
     # hashes str at random, so a processor iterating a set may see another order in each run.
     _warnings.warn("streamsim: this Python hashes str at random (PYTHONHASHSEED is not set), so "
                    "a set's order can differ from run to run; run it with PYTHONHASHSEED=0 for "

@@ -258,6 +258,23 @@ class WallClockGuard:
                 "PROCESS_EXIT",
                 f"{method} tried to end the process: {'; '.join(exits)}. In Spark the Python worker "
                 "would die and the task fail; a handler ends by returning (or raising)")
+        timers = [what for kind, what in reads if kind == "timer"]
+        if timers:
+            raise RuleViolation(
+                "EVENT_TIME_TIMER_FROM_PROCESSING_TIME",
+                f"{method} registered an event-time timer computed from the processing time: {timers[0]}. "
+                "With TimeMode.EventTime() a timer fires when the watermark passes it (Spark's "
+                "TimerStateImpl / ExpiredTimerInfo), so a timestamp from "
+                "timerValues.getCurrentProcessingTimeInMs() fires whenever the event times happen to "
+                "reach the wall-clock time, if ever; compute it from the watermark "
+                "(getCurrentWatermarkInMs()) or the rows' event times, or use TimeMode.ProcessingTime()")
+        twice = [what for kind, what in reads if kind == "rows"]
+        if twice:
+            raise RuleViolation(
+                "ROWS_CONSUMED_TWICE",
+                f"{method} iterated its input rows twice: {twice[0]}. PySpark hands `rows` as an "
+                "iterator that is read once, so the second pass sees no rows (a count or sum over it "
+                "is silently 0 on Spark); take `rows = list(rows)` first to use them twice")
         clock = [what for kind, what in reads if kind == "clock"]
         if clock:
             raise RuleViolation(
@@ -273,6 +290,57 @@ class WallClockGuard:
             "processor's own seeded with them (random.Random(seed), numpy.random.default_rng(seed)). "
             "A processor that seeds the module-level random / numpy.random generators itself says "
             "so with the class attribute `seededRandom = True`")
+
+
+class _ProcessingTimeMs(int):
+    """The batch's processing time as an EventTime-mode processor gets it: an int that stays one
+    through + - * // % with ints, so registerTimer can tell an event-time timer set from it."""
+
+
+def _keeps_tag(op: str) -> Any:
+    base = getattr(int, op)
+
+    def f(self: int, other: Any) -> Any:
+        r = base(self, other)
+        if r is NotImplemented or isinstance(r, bool) or not isinstance(r, int):
+            return r
+        return _ProcessingTimeMs(r)
+    return f
+
+
+for _op in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+            "__floordiv__", "__rfloordiv__", "__mod__"):
+    setattr(_ProcessingTimeMs, _op, _keeps_tag(_op))
+
+
+class _OnePass:
+    """A handler's ``rows``: an iterator read once, as PySpark hands it (a generator over the
+    Arrow batches of the key: TransformWithStateInPySparkRowSerializer / TransformWithStateIn-
+    PandasSerializer.load_stream in pyspark/sql/pandas/serializers.py; stateful_processor.py types
+    it ``Iterator[Row]`` / ``Iterator[pd.DataFrame]``). A second pass (``list(rows)`` then ``for r
+    in rows``) sees nothing there and here alike; here it is also reported (ROWS_CONSUMED_TWICE,
+    with file:line) instead of leaving a silently wrong count."""
+
+    __slots__ = ("_it", "_guard", "_done")
+
+    def __init__(self, it: Any, guard: Any) -> None:
+        self._it = it
+        self._guard = guard
+        self._done = False
+
+    def __iter__(self) -> "_OnePass":
+        return self
+
+    def __next__(self) -> Any:
+        if self._done:
+            if self._guard is not None:
+                self._guard._note("rows", "`rows` read again after it was exhausted")
+            raise StopIteration
+        try:
+            return next(self._it)
+        except StopIteration:
+            self._done = True
+            raise
 
 
 # The guard of the processor call running on this thread (WallClockGuard.enter), if any.
@@ -309,7 +377,8 @@ _GUARDED = frozenset(("time", "datetime", "random", "uuid", "os", "secrets", "nu
 class Loaded:
     """A processor file executed in its own module, and its processor class."""
 
-    def __init__(self, path: str, class_name: str, source: Optional[bytes] = None) -> None:
+    def __init__(self, path: str, class_name: str, source: Optional[bytes] = None,
+                 function: bool = False) -> None:
         self.path = os.path.abspath(path)
         self.guard = WallClockGuard()
         folder = os.path.dirname(self.path)
@@ -337,6 +406,16 @@ class Loaded:
             self.guard.reads = [r for r in self.guard.reads if r[0] == "exit"]  # the import's own reads
         self.guard.check(f"the import of {self.path}")
         self.module = module
+        if function:  # a reference function (oracles: [{reference: file.py:function}])
+            fn = module.__dict__.get(class_name)
+            if not callable(fn) or isinstance(fn, type):
+                found = sorted(n for n, v in module.__dict__.items()
+                               if isinstance(v, types.FunctionType) and v.__module__ == self.module_name)
+                raise LookupError(f"{path} defines no function '{class_name}' (its functions: "
+                                  f"{', '.join(found) or 'none'})")
+            self.cls = None
+            self.fn = fn
+            return
         cls = module.__dict__.get(class_name)
         if not isinstance(cls, type):
             found = sorted(n for n, v in module.__dict__.items()
@@ -353,6 +432,17 @@ class Loaded:
 
 def load(path: str, class_name: str, source: Optional[bytes] = None) -> Loaded:
     return Loaded(path, class_name, source)
+
+
+def load_function(path: str, name: str, source: Optional[bytes] = None) -> Loaded:
+    return Loaded(path, name, source, function=True)
+
+
+def call_reference(loaded: Loaded, rows: List[Any]) -> List[Tuple[Any, Tuple[Any, ...]]]:
+    """The reference function of ``loaded`` over every delivered row (a list of Rows): the rows it
+    returns, as a handler's would be taken (Rows or dicts; guarded as a handler's call)."""
+    driver = Driver(None, loaded.guard, False, None)
+    return driver._run("the reference function " + loaded.fn.__name__, loaded.fn, rows)
 
 
 def _plain(v: Any) -> Any:
@@ -377,10 +467,17 @@ class Driver:
     processor emitted as ``(names or None, values)`` pairs."""
 
     def __init__(self, processor: Any, guard: Optional[WallClockGuard], in_pandas: bool,
-                 output_names: Optional[Sequence[str]]) -> None:
+                 output_names: Optional[Sequence[str]], chunk_rows: int = 10000,
+                 time_mode: str = "") -> None:
         self.processor = processor
+        # EventTime mode: the processing time is handed tagged, and a timer registered from it is
+        # reported (EVENT_TIME_TIMER_FROM_PROCESSING_TIME).
+        self.event_time = time_mode == "EventTime"
         self.guard = guard
         self.in_pandas = in_pandas
+        # Pandas mode: the most rows of one DataFrame (spark.sql.execution.arrow.maxRecordsPerBatch,
+        # or the smaller size a sweep's seed chose).
+        self.chunk_rows = chunk_rows if chunk_rows > 0 else 10000
         self.output_names = list(output_names) if output_names else None
         if in_pandas:
             import pandas  # noqa: F401  (fails early with a clear ImportError)
@@ -437,24 +534,43 @@ class Driver:
         return out
 
     def _rows(self, names: Sequence[str], rows: Sequence[Tuple[Any, ...]]) -> Any:
-        """The engine's adapter gives the rows built already: Rows, or tuples in pandas mode."""
+        """The engine's adapter gives the rows built already: Rows, or tuples in pandas mode.
+        Pandas mode cuts a key's rows into DataFrames of at most ``chunk_rows`` rows, in order,
+        as PySpark's TransformWithStateInPandasSerializer.load_stream does at
+        arrow_max_records_per_batch (each frame indexed from 0)."""
         if self.in_pandas:
             import pandas as pd
-            return iter([pd.DataFrame.from_records(list(rows), columns=list(names))])
-        return iter(rows)
+            rows = list(rows)
+            cols = list(names)
+            n = self.chunk_rows
+            frames = [pd.DataFrame.from_records(rows[i:i + n], columns=cols)
+                      for i in range(0, len(rows), n)] or [pd.DataFrame.from_records([], columns=cols)]
+            return _OnePass(iter(frames), self.guard)
+        return _OnePass(iter(rows), self.guard)
+
+    def _timer_values(self, processing_time: int, watermark: int) -> TimerValues:
+        return TimerValues(_ProcessingTimeMs(processing_time) if self.event_time else processing_time, watermark)
 
     def init(self, native_handle: Any) -> None:
-        self._run("init", self.processor.init, StatefulProcessorHandle(native_handle))
+        handle = StatefulProcessorHandle(native_handle)
+        if self.event_time:
+            guard = self.guard
+
+            def check_timer(ts: Any) -> None:
+                if isinstance(ts, _ProcessingTimeMs) and guard is not None and guard.active:
+                    guard.reads.append(("timer", f"registerTimer({int(ts)}) at {_caller(3)}"))
+            handle._timer_check = check_timer
+        self._run("init", self.processor.init, handle)
 
     def handleInputRows(self, key: Tuple[Any, ...], names: Sequence[str],
                         rows: Sequence[Tuple[Any, ...]], processing_time: int, watermark: int) -> Any:
         return self._run("handleInputRows", self.processor.handleInputRows, key,
-                         self._rows(names, rows), TimerValues(processing_time, watermark))
+                         self._rows(names, rows), self._timer_values(processing_time, watermark))
 
     def handleExpiredTimer(self, key: Tuple[Any, ...], processing_time: int, watermark: int,
                            expiry: int) -> Any:
         return self._run("handleExpiredTimer", self.processor.handleExpiredTimer, key,
-                         TimerValues(processing_time, watermark), ExpiredTimerInfo(expiry))
+                         self._timer_values(processing_time, watermark), ExpiredTimerInfo(expiry))
 
     def handleInitialState(self, key: Tuple[Any, ...], names: Sequence[str], values: Tuple[Any, ...],
                            processing_time: int, watermark: int) -> Any:
@@ -464,7 +580,7 @@ class Driver:
         else:
             state = _create_row(list(names), values)
         return self._run("handleInitialState", self.processor.handleInitialState, key, state,
-                         TimerValues(processing_time, watermark))
+                         self._timer_values(processing_time, watermark))
 
     def close(self) -> None:
         self._run("close", self.processor.close)

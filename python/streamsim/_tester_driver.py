@@ -104,8 +104,9 @@ class InitOnceDriver(Driver):
     """A Driver whose ``init`` calls the user's init once per InitOnce (see the module)."""
 
     def __init__(self, processor: Any, guard: Any, in_pandas: bool, output_names: Any,
-                 binding: InitOnce) -> None:
-        super().__init__(processor, guard, in_pandas, output_names)
+                 binding: InitOnce, **options: Any) -> None:
+        # options: Driver's keyword options (chunk_rows, time_mode) as the adapter passes them.
+        super().__init__(processor, guard, in_pandas, output_names, **options)
         self.binding = binding
         self.handle: Optional[StatefulProcessorHandle] = None
         self.states: Dict[str, Any] = {}

@@ -143,8 +143,8 @@ class TwsTester:
         if not isinstance(processor, AsyncStatefulProcessor):
             binding = self._init_once = InitOnce(processor)
             extra = dict(makeInstance=lambda: binding.processor,
-                         driverClass=lambda p, g, pandas, names: InitOnceDriver(p, g, pandas, names,
-                                                                                binding))
+                         driverClass=lambda p, g, pandas, names, **options: InitOnceDriver(
+                             p, g, pandas, names, binding, **options))
         event_column = None
         if mode == "eventtime":
             event_column = eventTimeColumnName or _EVENT_TIME_COLUMN

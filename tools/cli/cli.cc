@@ -79,6 +79,12 @@ int runCli(int argc, char** argv) {
   workloadWorkerCmd->add_option("--time-mode", workloadWorker.spec.timeMode);
   workloadWorkerCmd->add_option("--oracle", workloadWorker.spec.oracles);
 
+  // Internal: the hash_seed oracle's process whose Python hashes str with another seed.
+  HashSeedWorkerArgs hashSeedWorker;
+  auto* hashSeedWorkerCmd = app.add_subcommand("hash-seed-worker", "")->group("");
+  hashSeedWorkerCmd->add_option("--hash-seed", hashSeedWorker.hashSeed)->required();
+  hashSeedWorkerCmd->add_option("file", hashSeedWorker.file)->required();
+
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;
   int64_t ckFromBatch = -1;
@@ -94,6 +100,8 @@ int runCli(int argc, char** argv) {
   auto* replaySeed = replayCmd->add_option("--seed", replay.seed, "The seed a sweep printed")->check(seedText);
   replayCmd->add_option("--plan", replay.plan,
                         "A fault plan as JSON (the shrunk plan a sweep printed); default: the seed's");
+  replayCmd->add_option("--hash-seed", replay.hashSeed,
+                        "The hash_seed oracle's other Python hash seed, as a sweep printed it (default: the seed's)");
   replayCmd->add_option("--keep", replay.keep,
                         "Write the simulated checkpoint, sink and landing folders here (an empty folder)");
   replayCmd->add_flag("--replace", replay.replace, "Empty the --keep folder first if streamsim kept it before");
@@ -194,6 +202,7 @@ int runCli(int argc, char** argv) {
   }
   if (*sweepWorkerCmd) return sweepWorkerCommand(sweepWorker, std::cerr);
   if (*workloadWorkerCmd) return workloadWorkerCommand(workloadWorker, std::cerr);
+  if (*hashSeedWorkerCmd) return hashSeedWorkerCommand(hashSeedWorker, std::cerr);
   if (*replayCmd) {
     if (!ckReplay.checkpoint.empty()) {
       if (fromBatchOpt->count() > 0) ckReplay.fromBatch = ckFromBatch;

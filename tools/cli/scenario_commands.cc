@@ -4,6 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <cerrno>
 #include <cstring>
 #include <atomic>
@@ -26,6 +28,8 @@
 #include "cli/output_paths.h"
 #include "cli/report_command.h"
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/oracles/python_variants.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/report/html_report.h"
 #include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/api.h"
@@ -264,6 +268,17 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   });
 }
 
+int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
+  harness::setInterpreterHashSeed(args.hashSeed);  // before the first Python processor loads
+  auto sc = harness::loadScenario(args.file);
+  return serveOnStdio("hash-seed-worker", err, [&](const std::string& request) {
+    uint64_t seed = 0;
+    if (std::sscanf(request.c_str(), "%" SCNu64, &seed) != 1) return std::string();
+    if (!sc.ok()) return harness::hashSeedAnswer(sc.status());
+    return harness::hashSeedAnswer(harness::variantSink(*sc, seed));
+  });
+}
+
 int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
   harness::WorkloadConfig config;
   harness::SweepOptions options;
@@ -451,7 +466,8 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
   platform::RealEnv real;
   std::string keepDir = args.keep.empty() ? "" : keepDirFor(args.keep, "", 1);
   if (!keepDir.empty() && !prepareKeepDir(keepDir, args.replace, "replay", err)) return kExitBadInput;
-  auto r = harness::runScenarioSeed(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir);
+  auto r = harness::runScenarioSeed(*sc, args.seed, plan, args.keep.empty() ? nullptr : real.env().fs, keepDir,
+                                    args.hashSeed);
   if (!keepDir.empty()) {
     markKeepDir(keepDir);
     out << fmt::format("kept the simulated files in {}\n", shown(keepDir));
@@ -470,7 +486,8 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     pic.plan = plan.toString();
     pic.passed = r.passed();
     pic.failure = r.report();
-    pic.reproduce = harness::scenarioReplayLine(args.program, args.file, args.seed, plan, args.stateStore);
+    pic.reproduce = harness::scenarioReplayLine(args.program, args.file, args.seed, plan, args.stateStore,
+                                                harness::scenarioRunsPython(*sc));
     pic.run = &r;
     if (!writeRunPage(args.html, pic, "replay --html", err)) return kExitBadInput;
     out << fmt::format("wrote {}\n", shown(args.html));
@@ -483,7 +500,8 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     out << fmt::format("  seed {}: minimal case {}, trace {}\n  shrunk plan: {}\n", args.seed, small.summary(),
                        small.result.traceHash, small.plan.toJson());
     out << "  replay: "
-        << shown(harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore)) << "\n";
+        << shown(harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore,
+                                                harness::scenarioRunsPython(*sc))) << "\n";
   } else {
     out << shownLines(r.report());
   }

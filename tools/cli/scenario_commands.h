@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,15 @@ struct SweepWorkerArgs {
 };
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 
+// `streamsim hash-seed-worker` (internal): the hash_seed oracle's other process. Its Python starts
+// with `hashSeed` (PYTHONHASHSEED); it loads `file` and answers each "SEED" line with the seed's
+// fault-free final sink (harness::variantSink, harness::hashSeedAnswer).
+struct HashSeedWorkerArgs {
+  uint32_t hashSeed = 0;
+  std::string file;
+};
+int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err);
+
 // `streamsim workload-worker` (internal): a worker process of streamsim.sweep_processor(...,
 // jobs > 1). Rebuilds the sweep of a Python processor file (harness/run/python_workload.h) and
 // answers "<seed>" lines on stdin with the seed's outcome (harness::serveWorkloadRequest).
@@ -77,6 +87,7 @@ struct ReplayArgs {
   // `workload`) and `stateStore`: --output-schema, --time-mode, --oracle, --determinism, --batch-split.
   harness::WorkloadReplayArgs workload;
   std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)
+  std::optional<uint32_t> hashSeed;  // the hash_seed oracle's other hash seed (default: the seed's)
   bool trace = false;
   std::string keep;  // --keep DIR
   bool replace = false;  // --replace: empty a --keep folder streamsim kept before

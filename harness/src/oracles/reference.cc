@@ -97,6 +97,12 @@ std::vector<Row> simpleCounterReference(const ReferenceInput& in) {
 STREAMSIM_REGISTER_REFERENCE("count", countReference);
 STREAMSIM_REGISTER_REFERENCE("simple_counter", simpleCounterReference, {"id"});
 
+std::optional<std::pair<std::string, std::string>> splitPythonReference(std::string_view name) {
+  const size_t at = name.rfind(".py:");
+  if (at == std::string_view::npos || at + 4 >= name.size()) return std::nullopt;
+  return std::make_pair(std::string(name.substr(0, at + 3)), std::string(name.substr(at + 4)));
+}
+
 ReferenceRegistry::Registrar::Registrar(std::string_view name, ReferenceFunction function,
                                         std::vector<std::string> keyColumns) {
   Entry& e = entries()[std::string(name)];

@@ -159,6 +159,27 @@ Result<std::optional<Violation>> reference(OracleInput& in) {
   return checkReference(views);
 }
 
+Result<std::optional<Violation>> hashSeed(OracleInput& in) {
+  if (!in.hashSeedRuns) return std::optional<Violation>();  // no Python processor, or no worker to run it
+  STREAMSIM_ASSIGN_OR_RETURN(VariantSinks runs, in.hashSeedRuns());
+  return checkVariantSinks(
+      "hash_seed", runs,
+      "the output depends on the iteration order of a set (or of a dict built from one) of str/bytes, which "
+      "Python's hash seed (PYTHONHASHSEED) decides; sort it, or keep insertion order in a list or dict");
+}
+
+Result<std::optional<Violation>> pandasChunks(OracleInput& in) {
+  if (!in.pandasChunkRuns) return std::optional<Violation>();  // no pandas processor
+  STREAMSIM_ASSIGN_OR_RETURN(std::optional<VariantSinks> runs, in.pandasChunkRuns());
+  if (!runs) return std::optional<Violation>();
+  return checkVariantSinks(
+      "pandas_chunks", *runs,
+      "PySpark hands a transformWithStateInPandas handler a key's rows as several DataFrames when they are more "
+      "than spark.sql.execution.arrow.maxRecordsPerBatch (or maxBytesPerBatch) allows; read every DataFrame of "
+      "`rows` (for pdf in rows: ..., or pd.concat(list(rows))), not only the first, and emit per key, not per "
+      "DataFrame");
+}
+
 }  // namespace
 
 const std::vector<Oracle>& oracleTable() {
@@ -177,6 +198,8 @@ const std::vector<Oracle>& oracleTable() {
       {"mode_equivalence", "the same case drained in micro-batch and in real-time mode: final state and last output per key", modeEquivalence},
       {"restart_equivalence", "the same case restarted after each batch (with and without downtime) and down as long without restarts: sink and committed state", restartEquivalence},
       {"reference", "the user's reference function over the rows the sources delivered, and the final view", reference},
+      {"hash_seed", "the fault-free run's final sink here and in a process whose Python hashes str with another seed", hashSeed},
+      {"pandas_chunks", "the fault-free run's final sink with the seed's DataFrame size and with maxRecordsPerBatch", pandasChunks},
   };
   return kTable;
 }

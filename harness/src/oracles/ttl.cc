@@ -24,7 +24,7 @@ struct TtlEntry {
   std::string line;  // the trace line that wrote it
 };
 using VarKey = std::tuple<int64_t, std::string, std::string>;  // (operator, key, state)
-using OperatorState = std::pair<int64_t, std::string>;
+using TtlOperatorVariable = std::pair<int64_t, std::string>;
 
 // The expiries a list read or map iteration event returned, ascending.
 std::vector<TimeMs> returnedExpiries(const nlohmann::json& e) {
@@ -59,7 +59,7 @@ class TtlModel {
   std::optional<Violation> expiredAreRemoved(const CommittedBatch& b, bool sawTtl);
 
   TimeMs now_ = 0;                          // the batch timestamp
-  std::map<OperatorState, int64_t> removed_;  // the engine's tws.ttl_expired counts this batch
+  std::map<TtlOperatorVariable, int64_t> removed_;  // the engine's tws.ttl_expired counts this batch
   std::map<VarKey, TtlEntry> values_;       // ValueState: the live value's expiry
   std::map<VarKey, std::vector<TtlEntry>> lists_;  // ListState: each live element (put replaces)
   std::map<VarKey, std::map<std::string, TtlEntry>> maps_;  // MapState: by user key (hex)
@@ -222,10 +222,10 @@ std::optional<Violation> TtlModel::collectionRead(const CommittedBatch& b, size_
 }
 
 std::optional<Violation> TtlModel::expiredAreRemoved(const CommittedBatch& b, bool sawTtl) {
-  std::map<OperatorState, int64_t> expected;
-  std::map<OperatorState, std::string> example;
+  std::map<TtlOperatorVariable, int64_t> expected;
+  std::map<TtlOperatorVariable, std::string> example;
   auto expire = [&](const VarKey& vk, const TtlEntry& x) {
-    OperatorState k{std::get<0>(vk), std::get<2>(vk)};
+    TtlOperatorVariable k{std::get<0>(vk), std::get<2>(vk)};
     ++expected[k];
     if (!example.count(k)) example[k] = std::get<1>(vk) + " (" + x.line + ")";
   };

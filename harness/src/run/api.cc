@@ -1,11 +1,15 @@
 // The run API (run/api.h): scenario files found, loaded, run and swept, and what a sweep reports.
 #include "streamsim/harness/run/api.h"
 
+#include "streamsim/harness/oracles/not_checked.h"
+
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/downtime_range.h"
@@ -148,6 +152,7 @@ SweepSummary sweepSummary(const SweepResult& sweep) {
   SweepSummary s;
   std::ostringstream out;
   // In (file, seed) order whatever the thread interleaving.
+  std::map<std::string, std::string> notChecked;  // oracle -> when to add it
   for (size_t i = 0; i < sweep.scenarios.size(); ++i) {
     const Scenario& sc = sweep.scenarios[i];
     size_t n = 0, bad = 0, judged = 0;
@@ -187,7 +192,16 @@ SweepSummary sweepSummary(const SweepResult& sweep) {
     if (judged > 0)
       out << fmt::format("  judged against the restart reference: {} seed{} (first, {})\n", judged,
                          judged == 1 ? "" : "s", shown(firstJudged));
+    std::vector<std::string> names;
+    for (const NotChecked& n : notCheckedOracles(sc)) {
+      names.push_back(n.oracle);
+      notChecked.try_emplace(n.oracle, n.addIf);
+    }
+    if (!names.empty()) out << fmt::format("  not checked: {}\n", fmt::join(names, ", "));
   }
+  // What each oracle left out needs, once: nothing is silently off.
+  for (const auto& [oracle, addIf] : notChecked)
+    out << fmt::format("not checked: {} — add it to oracles: if {}\n", oracle, addIf);
   out << sweep.report.totals.line() << "\n";
   s.text = out.str();
   return s;

@@ -1,11 +1,60 @@
 #include "streamsim/harness/python_processors.h"
 
+#include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstdlib>
+
+#include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
 namespace {
 std::atomic<PythonProcessorLoader> g_loader{nullptr};
+std::atomic<const char*> g_cli{nullptr};
+std::atomic<PythonReferenceLoader> g_referenceLoader{nullptr};
+std::atomic<uint32_t> g_hashSeed{0};
 }  // namespace
+
+void setPythonReferenceLoader(PythonReferenceLoader loader) { g_referenceLoader.store(loader); }
+
+Result<PythonReference> loadPythonReference(const PythonReferenceSpec& spec) {
+  PythonReferenceLoader loader = g_referenceLoader.load();
+  if (loader == nullptr)
+    return Status::FailedPrecondition("the reference '" + spec.file + ":" + spec.function +
+                                      "' is a Python function, but this runner was built without Python support "
+                                      "(link streamsim_python into it)");
+  return loader(spec);
+}
+
+void setPythonCliPath(const char* path) { g_cli.store(path); }
+std::string pythonCliPath() {
+  const char* p = g_cli.load();
+  return p == nullptr ? std::string() : std::string(p);
+}
+void setInterpreterHashSeed(uint32_t hashSeed) { g_hashSeed.store(hashSeed); }
+uint32_t interpreterHashSeed() { return g_hashSeed.load(); }
+
+int64_t arrowMaxRecordsPerBatch(const std::map<std::string, std::string>& conf) {
+  auto it = conf.find(kArrowMaxRecordsPerBatchConf);
+  if (it == conf.end()) return kArrowMaxRecordsPerBatchDefault;
+  char* end = nullptr;
+  errno = 0;
+  long long n = std::strtoll(it->second.c_str(), &end, 10);
+  if (end == it->second.c_str() || *end != '\0' || errno != 0) return kArrowMaxRecordsPerBatchDefault;
+  return n <= 0 || n > kArrowUnlimitedRecords ? kArrowUnlimitedRecords : static_cast<int64_t>(n);
+}
+
+int64_t pandasChunkRowsOf(uint64_t seed, int64_t max) {
+  if (seed == 0) return max;
+  sim::Random r = sim::Random(seed).split("pandas_chunks");
+  if (r.index(4) == 0) return max;
+  return std::min<int64_t>(max, r.uniformInt(1, 3));
+}
+
+uint32_t pythonHashSeedOf(uint64_t seed) {
+  // PYTHONHASHSEED takes [0, 4294967295]; 0 is the CLI's own.
+  return static_cast<uint32_t>(1 + sim::Random(seed).split("hash_seed").next() % 4294967295ULL);
+}
 
 void setPythonProcessorLoader(PythonProcessorLoader loader) { g_loader.store(loader); }
 

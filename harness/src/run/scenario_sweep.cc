@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/sim/random.h"
@@ -34,9 +35,10 @@ sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::
 }
 
 ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
-                                  FileSystem* keepFs, const std::string& keepDir) {
+                                  FileSystem* keepFs, const std::string& keepDir, std::optional<uint32_t> hashSeed) {
   ScenarioRunOptions o;
   o.seed = seed;
+  o.hashSeed = hashSeed;
   o.faultPlan = plan;
   o.keepFs = keepFs;
   o.keepDir = keepDir;
@@ -82,8 +84,10 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
 }
 
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
-                               const sim::FaultPlan& plan, const std::string& stateStore) {
-  return fmt::format("{} replay {} --seed {}{} --plan {}", program, shellQuote(file), seed,
+                               const sim::FaultPlan& plan, const std::string& stateStore, bool python) {
+  return fmt::format("{} replay {} --seed {}{}{} --plan {}", program, shellQuote(file), seed,
+                     python && !pythonCliPath().empty() ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed))
+                                                        : std::string(),
                      stateStore.empty() ? "" : " --state-store " + stateStore, shellQuote(plan.toJson()));
 }
 
@@ -151,17 +155,18 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t s
     o.setupError = true;
     o.kind = failureKind(r);
     o.report = r.setupError.message();
-    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore, scenarioRunsPython(sc));
   } else if (!r.passed()) {
     o.passed = false;
     o.kind = failureKind(r);
     o.report = r.report();
-    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore);
+    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore, scenarioRunsPython(sc));
     if (options.shrink) {
       o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
       o.runs += o.shrunk->runs + 1;
       if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
-      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore);
+      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore,
+                                    scenarioRunsPython(sc));
     }
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();

@@ -379,7 +379,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
 
 namespace {
 
-Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
+Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasChunkRows) {
   if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
     auto cols = d->columns;
     if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
@@ -417,7 +417,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
       STREAMSIM_ASSIGN_OR_RETURN(
           s.processorFactory,
           loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
-                                               t->pythonCallLimitMs}));
+                                               t->pythonCallLimitMs, pandasChunkRows, t->timeMode}));
     } else {
       STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
                                  ProcessorRegistry::factory(t->processor, t->params));
@@ -441,7 +441,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec) {
 
 }  // namespace
 
-Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op) {
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows) {
   if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
   if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
@@ -451,7 +451,7 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op) {
     if (!applied.ok()) return applied.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
     return applied;
   }
-  auto f = buildOperator(op);
+  auto f = buildOperator(op, pandasChunkRows);
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
   return df.transform(*f);
 }

@@ -30,7 +30,8 @@ Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op);
 std::optional<WindowAggregationOp> parseExprAggregation(ParseContext& pc, const YAML::Node& n,
                                                         const std::optional<std::vector<Field>>& columns);
 Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& op);
-// `df` with the operator `op` applied (an error names the operator and its line).
-Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op);
+// `df` with the operator `op` applied (an error names the operator and its line); a pandas
+// processor's input comes as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0);
 
 }  // namespace streamsim::harness::detail

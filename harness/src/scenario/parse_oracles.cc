@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include <filesystem>
+
 #include <fmt/format.h>
 
 #include "streamsim/harness/oracles.h"
@@ -57,8 +59,17 @@ void parseOracles(ParseContext& pc, const YAML::Node& n, Scenario& sc) {
     }
     if (o.IsMap() && o.size() == 1 && o["reference"]) {  // {reference: NAME}
       const YAML::Node ref = o["reference"];
-      sc.reference = pc.str(ref, "reference (the name of a registered reference function)");
-      if (ref.IsScalar()) {
+      sc.reference = pc.str(ref, "reference (the name of a registered reference function, or file.py:function)");
+      if (auto py = splitPythonReference(sc.reference)) {
+        // A Python function (`file.py:function`, the file relative to the scenario's folder): loaded
+        // when the oracle runs (oracles/reference.h).
+        std::filesystem::path path(py->first);
+        if (path.is_relative()) path = std::filesystem::path(pc.file()).parent_path() / path;
+        sc.reference = path.lexically_normal().string() + ":" + py->second;
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(path, ec))
+          pc.error(ref, fmt::format("no Python reference file '{}' (looked for {})", py->first, path.lexically_normal().string()));
+      } else if (ref.IsScalar()) {
         if (auto f = ReferenceRegistry::function(sc.reference); !f.ok()) pc.error(ref, f.status().message());
       }
       sc.oracles.push_back("reference");

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/foreach_writers.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/trigger.h"
 
@@ -218,6 +219,11 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
       std::string key = pc.str(it->first, "a conf name");
       std::string value = pc.str(it->second, "a conf value");
       q.conf[key] = value;
+      const size_t digits = value.rfind('-', 0) == 0 ? 1 : 0;
+      if (key == kArrowMaxRecordsPerBatchConf &&
+          (value.size() == digits || value.find_first_not_of("0123456789", digits) != std::string::npos))
+        pc.error(it->second, fmt::format("{} must be an integer (rows per DataFrame; <= 0: no limit), got '{}'",
+                                         key, value));
       if (expr::SqlConf::isSqlConf(key))
         if (Status st = sql.set(key, value); !st.ok()) pc.error(it->second, std::string(st.message()));
     }

@@ -3,6 +3,7 @@
 #include "streamsim/harness/scenario/query_builder.h"
 
 #include "scenario/operators.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/ops/expr_ops.h"
@@ -37,14 +38,14 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 }
 
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
-                                          SinkFactory sink, const QuerySpec* io) {
+                                          SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows) {
   DataFrame df = readStream(sources);
   if (q.unionSchema) {  // several sources: Spark's union by position (the loader checked them)
     Schema output = *q.unionSchema;
     df = df.transform([output] { return makeUnionByPositionOperator(output); });
   }
   for (const auto& op : q.operators) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op));
+    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op, pandasChunkRows));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);
@@ -52,7 +53,8 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
   // Real-time mode defaults to RocksDB: the store is passed on only when the file names one.
   if (q.stateStoreSet || q.trigger.kind != TriggerSpec::Kind::kRealTime) writer.option("stateStore", q.stateStore);
   writer.option("taskRetries", std::to_string(q.taskRetries));
-  for (const auto& [k, v] : q.conf) writer.option(k, v);
+  for (const auto& [k, v] : q.conf)
+    if (k != kArrowMaxRecordsPerBatchConf) writer.option(k, v);  // the Python worker's, not the engine's
   STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
   writer.outputMode(mode);
   switch (q.trigger.kind) {

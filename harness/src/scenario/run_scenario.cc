@@ -13,11 +13,13 @@
 #include "scenario/sink_views.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/committed_state.h"
+#include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/clean_restarts.h"
+#include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/transform_with_state.h"
 
@@ -72,7 +74,7 @@ bool orderDependent(const Scenario& sc) {
     std::unique_ptr<StatefulProcessor> p;
     if (!t->pythonFile.empty()) {  // a Python class says so with `orderDependent = True`
       auto f = loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
-                                    t->pythonCallLimitMs});
+                                    t->pythonCallLimitMs, 0, t->timeMode});
       if (f.ok()) p = (*f)();
     } else if (auto r = ProcessorRegistry::create(t->processor); r.ok()) {
       p = std::move(*r);
@@ -384,6 +386,28 @@ void settleUnfiredArmedCrashes(const Scenario& sc, const ScenarioRunOptions& opt
   r.armedCrashesKeptByThePlan = std::move(gaveWay);
 }
 
+// Whether hash_seed applies: a Python processor, a scenario file the worker can load, a CLI to
+// start it with.
+bool runsWithHashSeedOracle(const Scenario& sc) {
+  return !sc.file.empty() && scenarioRunsPython(sc) && !pythonCliPath().empty();
+}
+
+// The outputStructType of the query's last transformWithState ("" when none or not given): a
+// Python reference's rows are cast to it.
+std::string lastOutputStructType(const Scenario& sc) {
+  std::string ddl;
+  for (const auto& op : sc.query.operators)
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) ddl = t->outputStructType;
+  return ddl;
+}
+
+// Whether pandas_chunks applies: a transformWithStateInPandas processor in the query.
+bool runsPandas(const Scenario& sc) {
+  for (const auto& op : sc.query.operators)
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op); t && !t->pythonFile.empty() && t->inPandas) return true;
+  return false;
+}
+
 void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
@@ -425,11 +449,18 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   in.stateRowsPerKey = [&]() -> Result<std::map<std::string, int64_t>> { return r.stateRowsPerKey; };
   if (!sc.reference.empty()) {
     in.referenceViews = [&]() -> Result<ReferenceViews> {
-      STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, ReferenceRegistry::function(sc.reference));
       if (!r.delivered) return Status::FailedPrecondition("reference: the run recorded no source rows");
       ReferenceViews views;
       views.name = sc.reference;
-      views.expected = f(r.delivered->input(sc.query.sources.size(), finalGroupBy(sc)));
+      const ReferenceInput input = r.delivered->input(sc.query.sources.size(), finalGroupBy(sc));
+      if (auto py = splitPythonReference(sc.reference)) {  // file.py:function
+        STREAMSIM_ASSIGN_OR_RETURN(PythonReference fn,
+                                   loadPythonReference({py->first, py->second, lastOutputStructType(sc)}));
+        STREAMSIM_ASSIGN_OR_RETURN(views.expected, fn(input.rows));
+      } else {
+        STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, ReferenceRegistry::function(sc.reference));
+        views.expected = f(input);
+      }
       std::vector<std::string> keys = ReferenceRegistry::keyColumns(sc.reference);
       if (keys.empty()) keys = outputKeys(sc);
       views.actual = sc.query.outputMode == "update" ? latestPerKey(r.sinkRows, keys) : r.sinkRows;
@@ -464,7 +495,41 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
       return OracleInput::Sequential{std::move(sequential.sinkRows), std::move(sequential.committedState)};
     };
   }
-  std::vector<std::string> names;
+  if (runsWithHashSeedOracle(sc)) {
+    in.hashSeedRuns = [&]() -> Result<VariantSinks> {
+      const uint32_t other = options.hashSeed.value_or(pythonHashSeedOf(options.seed));
+      VariantSinks runs;
+      runs.here = fmt::format("Python hash seed {}", interpreterHashSeed());
+      runs.other = fmt::format("hash seed {}", other);
+      STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(sc, options.seed));
+      STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkUnderHashSeed(pythonCliPath(), sc.file, options.seed, other));
+      r.oracleRuns += 2;
+      return runs;
+    };
+  }
+  if (runsPandas(sc)) {
+    in.pandasChunkRuns = [&]() -> Result<std::optional<VariantSinks>> {
+      const int64_t max = arrowMaxRecordsPerBatch(sc.query.conf);
+      const int64_t chunk = options.pandasChunkRows.value_or(pandasChunkRowsOf(options.seed, max));
+      if (chunk >= max) return std::optional<VariantSinks>();
+      VariantSinks runs;
+      runs.here = fmt::format("DataFrames of at most {} rows (the seed's)", chunk);
+      runs.other = fmt::format("at most {} (spark.sql.execution.arrow.maxRecordsPerBatch)", max);
+      STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(sc, options.seed, chunk));
+      STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(sc, options.seed, max));
+      r.oracleRuns += 2;
+      return std::optional<VariantSinks>(std::move(runs));
+    };
+  }
+  // The oracles sound for every scenario of its kind run unnamed (oracles/not_checked.h); hash_seed
+  // and pandas_chunks wherever their runs can be made.
+  // An async processor that declares its results order-dependent differs from the fault-free run
+  // under a plan's context switches by its own declaration: exactly_once is not its default then.
+  const bool comparableUnderPlan =
+      options.faultPlan && (options.faultPlan->switches().empty() || !orderDependent(sc));
+  std::vector<std::string> names = defaultOracles(sc, comparableUnderPlan);
+  if (in.hashSeedRuns) names.push_back("hash_seed");
+  if (in.pandasChunkRuns) names.push_back("pandas_chunks");
   for (const auto& o : sc.oracles)
     if ((o != "state_bound" || sc.stateBound || sc.stateBoundPerKey) && (o != "timer_bound" || sc.timerBound))
       names.push_back(o);
@@ -508,7 +573,7 @@ ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions
   }
   if (r.setupError.ok() && r.failures.empty()) settleUnfiredArmedCrashes(scenario, judged, r);
   if (options.applyOracles && !options.skipExpectations && r.setupError.ok() &&
-      r.failures.empty() && !sc->oracles.empty())
+      r.failures.empty())  // every scenario gets its default oracles (oracles/not_checked.h)
     applyScenarioOracles(*sc, judged, r);
   return r;
 }

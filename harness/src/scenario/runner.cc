@@ -14,6 +14,7 @@
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/keep_files.h"
 #include "streamsim/harness/scenario/query_builder.h"
+#include "streamsim/harness/python_processors.h"
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -174,12 +175,20 @@ Status Runner::build() {
 }
 
 
+// The most rows of one DataFrame a pandas processor gets in this run: the seed's size
+// (pandasChunkRowsOf) under the query's spark.sql.execution.arrow.maxRecordsPerBatch, or the
+// run's override (the pandas_chunks oracle's run at the configured size).
+int64_t Runner::pandasChunkRows(const QuerySpec& q) const {
+  const int64_t max = arrowMaxRecordsPerBatch(q.conf);
+  return options_.pandasChunkRows.value_or(pandasChunkRowsOf(options_.seed, max));
+}
+
 // The writer of `q` on this run's sources and sink: the scenario's query, or the one a
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   // The sources and sink keep the scenario's names across a `restart: {query: ...}`.
-  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query));
+  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query, pandasChunkRows(q)));
   if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
     qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;

@@ -25,6 +25,7 @@ class Runner {
   // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
   // output mode, trigger and options; the sources, sink and checkpoint stay).
   Result<DataStreamWriter> writerFor(const QuerySpec& q);
+  int64_t pandasChunkRows(const QuerySpec& q) const;
 
   const Scenario& sc_;
   const ScenarioRunOptions& options_;

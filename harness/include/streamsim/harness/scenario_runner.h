@@ -53,6 +53,11 @@ struct ScenarioRunOptions {
   // Every transformWithState call's output rows in the trace with its grouping key
   // (QueryOptions::traceOutputRows): the mode_equivalence oracle's runs.
   bool traceOutputRows = false;
+  // The hash_seed oracle's other hash seed (replay --hash-seed); unset: pythonHashSeedOf(seed).
+  std::optional<uint32_t> hashSeed;
+  // A pandas processor's DataFrame size (the pandas_chunks oracle's run at the configured one);
+  // unset: the seed's, pandasChunkRowsOf(seed, spark.sql.execution.arrow.maxRecordsPerBatch).
+  std::optional<int64_t> pandasChunkRows;
 };
 
 struct CheckFailure {

@@ -90,6 +90,7 @@ class StatefulProcessorHandle:
 
     def __init__(self, native: Any) -> None:
         self._native = native
+        self._timer_check: Optional[Any] = None  # streamsim._driver's (EventTime mode)
 
     def getValueState(self, stateName: str, schema: Union[StructType, str],
                       ttlDurationMs: Optional[int] = None) -> ValueState:
@@ -106,6 +107,9 @@ class StatefulProcessorHandle:
                                         toEngineDDL(valueSchema), _ttl(ttlDurationMs))
 
     def registerTimer(self, expiryTimestampMs: int) -> None:
+        check = getattr(self, "_timer_check", None)  # a subclass may not call __init__
+        if check is not None:
+            check(expiryTimestampMs)
         self._native.registerTimer(int(expiryTimestampMs))
 
     def deleteTimer(self, expiryTimestampMs: int) -> None:

@@ -1,11 +1,13 @@
 """A row counter that also writes the id of the process it runs in (os.getpid()) to the file
 named by $STREAMSIM_TEST_PID_FILE when that is set: how test_parallel_sweeps.py sees which
-process ran a sweep's seeds. Its output does not depend on it. With $STREAMSIM_TEST_EXIT_IN_INIT
+process ran a sweep's seeds (the hash_seed oracle's worker, whose Python has another hash seed,
+records nothing: it runs every seed's fault-free run again). Its output does not depend on it. With $STREAMSIM_TEST_EXIT_IN_INIT
 set, init kills its process (SIGKILL: os._exit from a processor is intercepted and fails the call
 instead, docs/python.md): a sweep worker that dies."""
 
 import os
 import signal
+import sys
 
 from pyspark.sql import Row
 from pyspark.sql.streaming import StatefulProcessor
@@ -16,7 +18,7 @@ class PidRecordingCounter(StatefulProcessor):
         if os.environ.get("STREAMSIM_TEST_EXIT_IN_INIT"):
             os.kill(os.getpid(), signal.SIGKILL)
         path = os.environ.get("STREAMSIM_TEST_PID_FILE")
-        if path:
+        if path and not getattr(sys, "_streamsim_hash_seed", 0):
             with open(path, "a", encoding="utf-8") as f:
                 f.write(f"{os.getpid()}\n")
         self.count = handle.getValueState("count", "count long")

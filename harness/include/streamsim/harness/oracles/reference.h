@@ -37,6 +37,10 @@ struct ReferenceInput {
 // append mode every row. Compared as a multiset.
 using ReferenceFunction = std::function<std::vector<Row>(const ReferenceInput&)>;
 
+// `file.py:function` (a Python reference function, the python adapter loads it:
+// loadPythonReference) -> {file, function}; nullopt for a registered name.
+std::optional<std::pair<std::string, std::string>> splitPythonReference(std::string_view name);
+
 class ReferenceRegistry {
  public:
   // NotFound: "unknown reference 'x'; registered: a, b".

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/oracles/logic.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/outcome.h"
@@ -77,6 +78,12 @@ struct OracleInput {
   // reference: the user's reference function's final view over the rows the sources delivered
   // and the run's final view (an error: no reference function, or an unknown name).
   std::function<Result<ReferenceViews>()> referenceViews;
+  // hash_seed (Python processors): the fault-free run's final sink here and in a process whose
+  // Python hashes str with another seed (an error: a run failed or the worker did not answer).
+  std::function<Result<VariantSinks>()> hashSeedRuns;
+  // pandas_chunks (transformWithStateInPandas): the fault-free run's final sink with the seed's
+  // DataFrame size and with the configured one (nullopt: the seed's is the configured one).
+  std::function<Result<std::optional<VariantSinks>>()> pandasChunkRuns;
   // Filled by applyOracles (the timers and ttl oracles share it).
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };

@@ -32,8 +32,10 @@ sim::Reach scenarioReach(const Scenario& scenario);
 sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::Reach& reach);
 // One seed's run under `plan` (oracles applied). With `keepFs` (run/replay --keep DIR) the run's
 // simulated filesystem is copied there under `keepDir` when it ends.
+// `hashSeed`: the hash_seed oracle's other hash seed (replay --hash-seed; default the seed's).
 ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
-                                  FileSystem* keepFs = nullptr, const std::string& keepDir = {});
+                                  FileSystem* keepFs = nullptr, const std::string& keepDir = {},
+                                  std::optional<uint32_t> hashSeed = std::nullopt);
 // The seeds a sweep runs of `scenario`: `seeds` when positive, else its `sweep.seeds` (default 100).
 int sweepSeeds(const Scenario& scenario, int seeds);
 // The kind of a failure: its failed expectations (file:line), its violated oracles, an error.
@@ -50,10 +52,11 @@ struct ScenarioShrunk {
 ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
                                   const ScenarioRunResult& failing, int maxRuns = 200);
 
-// `<program> replay FILE --seed S [--state-store X] --plan '<json>'` (a shell-quoted line the
-// CLI accepts).
+// `<program> replay FILE --seed S [--hash-seed H] [--state-store X] --plan '<json>'` (a shell-quoted
+// line the CLI accepts); --hash-seed, the hash_seed oracle's, for a scenario running Python.
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
-                               const sim::FaultPlan& plan, const std::string& stateStore = "");
+                               const sim::FaultPlan& plan, const std::string& stateStore = "",
+                               bool python = false);
 
 // A seed of a scenario sweep: its account (run/totals.h: passed, faults, crashes, restarts,
 // downtime, oracle checks, runs, wall time) and what the report prints of it.

@@ -26,8 +26,10 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 
 // `q`'s operators on `sources`, written to `sink` with q's checkpoint, options, output mode and
 // trigger, and the names of the sources and sink of `io` (Spark 4.2's named sources and sink;
-// null: q's own): a `restart: {query: ...}` keeps the scenario's.
+// null: q's own): a `restart: {query: ...}` keeps the scenario's. A pandas processor's input comes
+// as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
-                                          SinkFactory sink, const QuerySpec* io = nullptr);
+                                          SinkFactory sink, const QuerySpec* io = nullptr,
+                                          int64_t pandasChunkRows = 0);
 
 }  // namespace streamsim::harness

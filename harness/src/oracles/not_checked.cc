@@ -1,0 +1,56 @@
+// The oracles a sweep leaves to the user's intent (oracles/not_checked.h).
+#include "streamsim/harness/oracles/not_checked.h"
+
+#include <algorithm>
+#include <variant>
+
+#include "streamsim/harness/scenario.h"
+
+namespace streamsim::harness {
+
+std::vector<std::string> defaultOracles(const Scenario& sc, bool underPlan) {
+  std::vector<std::string> out = {"ttl"};
+  // timers: its model is the micro-batch one (a timer fires in the first batch whose timestamp
+  // passes it, after the batch's input); real-time mode fires timers within a long batch
+  // (docs/real-time.md), which the model does not know.
+  bool realTime = sc.query.trigger.kind == TriggerSpec::Kind::kRealTime;
+  for (const Step& st : sc.steps)
+    if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query &&
+                                                       r->query->trigger.kind == TriggerSpec::Kind::kRealTime)
+      realTime = true;
+  if (!realTime) out.push_back("timers");
+  if (sc.query.sink.kind == SinkSpec::Kind::kMemory || sc.query.sink.kind == SinkSpec::Kind::kFiles) {
+    out.push_back("determinism");
+    if (underPlan) out.push_back("exactly_once");
+  }
+  return out;
+}
+
+std::vector<NotChecked> notCheckedOracles(const Scenario& sc) {
+  auto named = [&](const char* n) { return std::find(sc.oracles.begin(), sc.oracles.end(), n) != sc.oracles.end(); };
+  bool tws = false, timers = false, realTime = sc.query.trigger.kind == TriggerSpec::Kind::kRealTime;
+  for (const auto& op : sc.query.operators)
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) {
+      tws = true;
+      timers = timers || (t->timeMode != "None" && !t->timeMode.empty());
+    }
+  std::vector<NotChecked> out;
+  if (!tws) return out;  // the intent oracles below are about a processor's logic
+  if (!named("batch_split"))
+    out.push_back({"batch_split", "each key's final output must not depend on how the input is cut into batches"});
+  if (timers && !sc.timerBound)
+    out.push_back({"{timer_bound: N}", "a key never holds more than N pending timers (a timer leak piles them up)"});
+  if (!sc.stateBoundPerKey)
+    out.push_back({"{state_bound: {per_key: N}}", "a key's state never holds more than N rows (a list never trimmed grows)"});
+  if (sc.reference.empty())
+    out.push_back({"{reference: NAME | file.py:function}", "the final view is a plain function of the input rows"});
+  if (!named("restart_equivalence"))
+    out.push_back({"restart_equivalence", "the output must not depend on restarts at batch boundaries (state scoped to a run)"});
+  if (realTime && sc.latencyBound.empty())
+    out.push_back({"{latency_bound: {p99: D}}", "batches have a latency budget"});
+  if (realTime && !named("mode_equivalence"))
+    out.push_back({"mode_equivalence", "micro-batch and real-time mode must agree on the final state and output"});
+  return out;
+}
+
+}  // namespace streamsim::harness
