@@ -24,6 +24,9 @@ class Sink {
  public:
   virtual ~Sink() = default;
   virtual std::string description() const = 0;
+  // The Spark class this sink stands for, as Spark's errors name it (real-time mode's
+  // SINK_NOT_SUPPORTED className); the description when there is none.
+  virtual std::string sparkClassName() const { return description(); }
   // Called once per run; the file sink records its path in the checkpoint and fails with
   // FailedPrecondition if a restart points it elsewhere.
   virtual Status start(const SinkContext& ctx) {

@@ -153,6 +153,9 @@ Status Runner::build() {
       sources[i] = recordingSource(std::move(sources[i]), static_cast<int>(i), delivered_);
   }
   sources_ = std::move(sources);
+  readers_.clear();
+  for (size_t i = 0; i < q.sources.size(); ++i)
+    readers_.push_back(q.sources[i].sameReaderAs >= 0 ? q.sources[i].sameReaderAs : static_cast<int>(i));
   STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
   std::shared_ptr<SinkView> view;
   if (q.sink.kind == SinkSpec::Kind::kFiles) {
@@ -193,7 +196,7 @@ Status Runner::build() {
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
-  DataFrame df = readStream(sources_);
+  DataFrame df = readStream(sources_, readers_);
   for (const auto& op : q.operators) {
     STREAMSIM_ASSIGN_OR_RETURN(df, applyOperator(std::move(df), op));
   }

@@ -30,6 +30,7 @@ class Runner {
   const ScenarioRunOptions& options_;
   SimEnv sim_;
   TestQuery query_{DataStreamWriter(DataFrame()), nullptr};
+  std::vector<int> readers_;  // each source's reader (SourceSpec::sameReaderAs)
   std::vector<SourceFactory> sources_;        // built once: every writer of the run reads them
   std::shared_ptr<DeliveredRows> delivered_;  // what they delivered (the reference oracle)
   SinkFactory sink_;                          // likewise, writes it

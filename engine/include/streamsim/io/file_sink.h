@@ -32,6 +32,9 @@ class FileSink final : public Sink {
   explicit FileSink(FileSinkOptions options) : options_(std::move(options)) {}
 
   std::string description() const override { return "FileSink[" + options_.path + "]"; }
+  std::string sparkClassName() const override {
+    return "org.apache.spark.sql.execution.streaming.sinks.FileStreamSink";
+  }
   // Creates the output folder and checks/records the path in <checkpoint>/sink_path
   // (FailedPrecondition when the checkpoint was written with another path).
   Status start(const SinkContext& ctx) override;

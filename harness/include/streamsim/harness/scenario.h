@@ -65,6 +65,9 @@ struct SourceSpec {
   SchemaPtr schema;             // parsed from schemaDDL
   std::map<std::string, std::string> options;  // Spark's option names (maxFilesPerTrigger, ...)
   SourceLocation where;
+  // `{sameReaderAs: i}`: this entry is source i's reader read a second time (Spark's
+  // reader.union(reader)), -1 when it is a reader of its own (DataFrame's readers).
+  int sameReaderAs = -1;
 };
 
 struct WatermarkOp {
@@ -98,6 +101,7 @@ struct TransformWithStateOp {
   std::string timeMode = "None";          // None | ProcessingTime | EventTime
   std::optional<std::string> eventTimeColumn;
   std::vector<RowSpec> initialState;
+  bool initialStateGiven = false;  // the key was there (an empty list is an empty initial state)
   std::optional<DurationMs> ttlMs;  // `ttl:`, also params["ttl"] (docs/scenarios.md)
   // `params:` (and `ttl:` as "ttl"): handed to the registered processor's factory
   // (ProcessorRegistry::factory(name, params)).
