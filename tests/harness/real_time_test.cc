@@ -309,8 +309,8 @@ TEST(RealTime, DefaultsToCheckpointFormatV2AndRocksDB) {
 // batch writes it, before the batch ends, and a second attempt of a batch appends again.
 TEST(RealTime, TheMemorySinkTakesEachRecordAsItIsWritten) {
   MemorySinkData data;
-  data.appendRecord(0, Row(makeSchema({Field{"v", Type::kLong}}), {Value(int64_t{1})}), OutputMode::kUpdate);
-  data.appendRecord(0, Row(makeSchema({Field{"v", Type::kLong}}), {Value(int64_t{1})}), OutputMode::kUpdate);
+  data.appendRecord(0, Row::fromNamed({{"v", Value(int64_t{1})}}), OutputMode::kUpdate);
+  data.appendRecord(0, Row::fromNamed({{"v", Value(int64_t{1})}}), OutputMode::kUpdate);
   EXPECT_EQ(data.appendView().size(), 2u);
   EXPECT_EQ(data.latestBatchId(), std::optional<int64_t>(0));
   MemorySink sink(std::make_shared<MemorySinkData>());

@@ -6,11 +6,14 @@
 // time — stateless operators per row, stateful ones on state stores kept open for the whole
 // batch (transformWithState calls handleInputRows once per row and checks its partition's
 // processing-time timers after it) — and their output reaches the sink `realTime.sinkLatency`
-// later: per record for the Kafka-like and foreach sinks (at least once), at batch end for the
-// memory sink. At T0 + D (or when the last record is done, if later) the operators run once more
-// without input (timers due by then, TTL cleanup, watermark eviction), the stores commit, and
-// offsets/N, the memory sink's batch and commits/N are written (offsets at the end). A crash mid-batch leaves offsets/N unwritten: the restart re-runs the batch from the
-// last committed offsets and writes the records already delivered again; state stays exact.
+// later: per record for the Kafka-like, foreach and memory sinks (at least once; the console
+// sink prints at batch end). At T0 + D (or when the last record is done, if later) the operators
+// run once more without input (timers due by then, TTL cleanup, watermark eviction), the stores
+// commit, and offsets/N, the sink's end of batch and commits/N are written (offsets at the end).
+// A restart runs the batch after the last commit afresh from the last committed offsets (an
+// offsets/N without commits/N is purged first, streaming_query.cc) and writes the records already
+// delivered again; state stays exact. With an initial state, batch 0 is a bootstrap batch that
+// reads no input.
 #include "real_time_execution.h"
 
 #include <algorithm>
