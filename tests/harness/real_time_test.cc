@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "streamsim/checkpoint/checkpoint_reader.h"
+#include "streamsim/checkpoint/offset_log.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/io/kafka_source.h"
@@ -118,9 +119,11 @@ TEST(RealTime, TriggerIntervalBelowTheMinimumFailsToStart) {
     w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(d));
     w.option("checkpointLocation", "/chk");
     Status st = run.sim.start(w);
-    EXPECT_NE(st.message().find("[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL]"), std::string::npos)
-        << d << ": " << st.toString();
-    EXPECT_NE(st.message().find("5000 ms"), std::string::npos) << st.toString();
+    // StreamRealTimeModeSuite "error: batch duration is set less than minimum": checkError's
+    // condition and parameters.
+    EXPECT_EQ(st.condition(), "INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL") << d << ": " << st.toString();
+    EXPECT_EQ(st.parameter("interval"), std::optional<std::string>(std::to_string(d))) << st.toString();
+    EXPECT_EQ(st.parameter("minBatchDuration"), std::optional<std::string>("5000")) << st.toString();
   }
   LateTimerRun ok;
   ASSERT_TRUE(ok.log->createTopic("events", {1, 0}).ok());
@@ -277,6 +280,41 @@ TEST(RealTime, AMicroBatchCheckpointGoesOnInRealTimeOnlyWithTheEscapeHatch) {
   refused = run.sim.start(writer(Trigger::RealTime(60'000), false));
   EXPECT_NE(refused.message().find("CHECKPOINT_FORMAT_V1_NOT_SUPPORTED"), std::string::npos)
       << refused.toString();
+}
+
+// StreamRealTimeModeDefaultConfsSuite "a Real-Time Mode query defaults to checkpoint format v2
+// with the RocksDB state store": a stateless real-time query that set neither records format 2
+// and the RocksDB provider in its offsets' conf.
+TEST(RealTime, DefaultsToCheckpointFormatV2AndRocksDB) {
+  LateTimerRun run;
+  ASSERT_TRUE(run.log->createTopic("events", {1, 0}).ok());
+  ASSERT_TRUE(run.log->produce("events", "a", "x", kTen - 9'000).ok());
+  auto source = makeKafkaSource(run.log, {{"subscribe", "events"}, {"startingOffsets", "earliest"}});
+  ASSERT_TRUE(source.ok());
+  DataStreamWriter w = readStream(*source).writeStream();
+  w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(60'000));
+  w.option("checkpointLocation", "/chk");
+  ASSERT_TRUE(run.sim.start(w).ok());
+  ASSERT_TRUE(run.sim.guarded([](StreamingQuery& q) { return q.runBatches(1); }).ok());
+  OffsetLog offsets(run.sim.env(), "/chk");
+  auto seq = offsets.get(0);
+  ASSERT_TRUE(seq.ok() && seq->has_value()) << seq.status().message();
+  const auto& conf = (*seq)->metadata.conf;
+  EXPECT_EQ(conf.at("spark.sql.streaming.stateStore.checkpointFormatVersion"), "2");
+  EXPECT_EQ(conf.at("spark.sql.streaming.stateStore.providerClass"),
+            "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider");
+}
+
+// The memory sink in real time is Spark's ContinuousMemorySink: each record is appended when the
+// batch writes it, before the batch ends, and a second attempt of a batch appends again.
+TEST(RealTime, TheMemorySinkTakesEachRecordAsItIsWritten) {
+  MemorySinkData data;
+  data.appendRecord(0, Row::fromNamed({{"v", Value(int64_t{1})}}), OutputMode::kUpdate);
+  data.appendRecord(0, Row::fromNamed({{"v", Value(int64_t{1})}}), OutputMode::kUpdate);
+  EXPECT_EQ(data.appendView().size(), 2u);
+  EXPECT_EQ(data.latestBatchId(), std::optional<int64_t>(0));
+  MemorySink sink(std::make_shared<MemorySinkData>());
+  EXPECT_TRUE(sink.writesPerRecord());
 }
 
 }  // namespace

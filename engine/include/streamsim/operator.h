@@ -96,6 +96,9 @@ class Operator {
   virtual ~Operator() = default;
   virtual std::string name() const = 0;
   virtual bool isStateful() const { return false; }
+  // transformWithState given an initial state: real-time mode loads it in a bootstrap batch 0
+  // that reads no input (query/real_time_execution.cc).
+  virtual bool hasInitialState() const { return false; }
   // The event-time column this operator watermarks (withWatermark only).
   virtual std::optional<std::pair<std::string, DurationMs>> watermark() const { return std::nullopt; }
   // The output column that carries the watermark on to downstream operators (transformWithState's

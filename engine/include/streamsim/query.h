@@ -96,6 +96,10 @@ struct QueryOptions {
   bool sourceEvolution = false;
   bool sinkEvolution = false;
   int offsetLogFormatVersion = 1;
+  // spark.sql.execution.sortBeforeRepartition when given. Only real-time mode reads it: an
+  // explicit true is refused there (SQL_CONFIGURATION_NOT_SUPPORTED); streamsim has no
+  // round-robin repartition for it to sort before.
+  std::optional<bool> sortBeforeRepartition;
   // The SQL settings expressions are analysed and evaluated with (expr/sql_conf.h):
   // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive.
   expr::SqlConf sqlConf;
@@ -110,6 +114,12 @@ class DataFrame {
  public:
   DataFrame() = default;
   explicit DataFrame(std::vector<SourceFactory> sources) : sources_(std::move(sources)) {}
+  // `readers[i]` names the reader (Spark's source instance) source i is read through: equal
+  // names are one reader read twice, Spark's reader.union(reader), which real-time mode refuses
+  // (IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED); two readers built separately over one topic are
+  // two sources. Empty: every source its own reader.
+  DataFrame(std::vector<SourceFactory> sources, std::vector<int> readers)
+      : sources_(std::move(sources)), readers_(std::move(readers)) {}
 
   DataFrame withWatermark(std::string column, DurationMs delay) const;
   DataFrame filter(RowPredicate predicate, std::string description = "filter") const;
@@ -140,10 +150,13 @@ class DataFrame {
   DataStreamWriter writeStream() const;
 
   const std::vector<SourceFactory>& sources() const { return sources_; }
+  // The reader of source i (its index when the DataFrame names none).
+  int sourceReader(size_t i) const { return i < readers_.size() ? readers_[i] : static_cast<int>(i); }
   const std::vector<OperatorFactory>& operators() const { return operators_; }
 
  private:
   std::vector<SourceFactory> sources_;
+  std::vector<int> readers_;
   std::vector<OperatorFactory> operators_;
 };
 
@@ -151,6 +164,8 @@ class DataFrame {
 // source order (a union), each with its own offsets column.
 DataFrame readStream(SourceFactory source);
 DataFrame readStream(std::vector<SourceFactory> sources);
+// Sources with their readers (DataFrame's constructor): readers {0, 0} is reader.union(reader).
+DataFrame readStream(std::vector<SourceFactory> sources, std::vector<int> readers);
 
 class DataStreamWriter {
  public:
@@ -223,8 +238,7 @@ class StreamingQuery {
   Result<bool> runTrigger(bool allowTimeDrivenNoData);
   // Real-time mode (query/real_time_execution.cc): one long batch from the clock's now.
   Result<bool> runRealTimeTrigger();
-  struct PendingRerun;
-  Status runRealTimeBatch(int64_t batchId, TimeMs startMs, const std::optional<PendingRerun>& rerun);
+  Status runRealTimeBatch(int64_t batchId, TimeMs startMs);
   // Whether a record is readable now beyond the committed offsets (processAllAvailable).
   Result<bool> realTimeHasBacklog();
   // The allowlist and configuration checks of real-time mode, on this run's instances, before

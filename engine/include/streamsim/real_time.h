@@ -34,6 +34,9 @@ struct RealTimeRead {
 class RealTimeSource {
  public:
   virtual ~RealTimeSource() = default;
+  // Spark's SupportsRealTimeMode.prepareForRealTimeMode: called once when a real-time query
+  // starts; a source refuses the options it cannot honour in real time here.
+  virtual Status prepareForRealTimeMode() { return Status::OK(); }
   // Every record after `start` that is readable before `untilMs` (exclusive): what the
   // long-running reader tasks see during the batch. With `end` (the re-run of a batch whose
   // offsets/N was written) exactly the records up to it, whenever they arrived. Deterministic

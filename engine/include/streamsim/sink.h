@@ -24,8 +24,9 @@ class Sink {
  public:
   virtual ~Sink() = default;
   virtual std::string description() const = 0;
-  // The class Spark's MicroBatchExecution records for this sink in commit log v3
-  // (sink.getClass.getName) and whether it is a DSv1 Sink ("v1") or a DSv2 table ("v2").
+  // The class Spark names for this sink: what MicroBatchExecution records in commit log v3
+  // (sink.getClass.getName) and what real-time mode's SINK_NOT_SUPPORTED names (className); the
+  // description when there is none. sparkApiVersion: a DSv1 Sink ("v1") or a DSv2 table ("v2").
   virtual std::string sparkClassName() const { return description(); }
   virtual std::string sparkApiVersion() const { return "v2"; }
   // Called once per run; the file sink records its path in the checkpoint and fails with

@@ -33,6 +33,9 @@ class Source {
  public:
   virtual ~Source() = default;
   virtual std::string description() const = 0;
+  // The Spark class this source stands for, as Spark's errors name it (e.g. real-time mode's
+  // INPUT_STREAM_NOT_SUPPORTED className); the description when there is none.
+  virtual std::string sparkClassName() const { return description(); }
   // Called once per query run with the last committed end offset (nullopt on a new checkpoint);
   // the file source rebuilds its seen files from sources/<i>/ here.
   virtual Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) = 0;

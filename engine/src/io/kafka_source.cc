@@ -157,6 +157,19 @@ class KafkaSource final : public Source, public RealTimeSource {
 
   std::string description() const override { return "KafkaV2[Subscribe[" + options_.topic + "]]"; }
 
+  // KafkaRealTimeModeSuite "<option> incompatible": a per-trigger limit cannot bound a batch
+  // whose records are read as they arrive; Spark fails the start with an
+  // UnsupportedOperationException naming the option. Of those options (maxOffsetsPerTrigger,
+  // minOffsetsPerTrigger, minPartitions, endingTimestamp, maxTriggerDelay) this source knows
+  // maxOffsetsPerTrigger; the others are unknown options here.
+  Status prepareForRealTimeMode() override {
+    if (options_.maxOffsetsPerTrigger > 0)
+      return Status::InvalidArgument(
+          "maxOffsetsPerTrigger is not compatible with real time mode (Spark's "
+          "UnsupportedOperationException): drop the option or use a micro-batch trigger");
+    return Status::OK();
+  }
+
   Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) override {
     STREAMSIM_ASSIGN_OR_RETURN(partitions_, log_->numPartitions(options_.topic));
     if (committed) {

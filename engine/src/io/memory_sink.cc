@@ -16,6 +16,11 @@ bool MemorySinkData::addBatch(int64_t batchId, std::vector<Row> rows, OutputMode
   return true;
 }
 
+void MemorySinkData::appendRecord(int64_t batchId, Row row, OutputMode mode) {
+  batches_[batchId].push_back(std::move(row));
+  last_mode_ = mode;
+}
+
 std::vector<Row> MemorySinkData::appendView() const {
   std::vector<Row> out;
   for (const auto& [id, rows] : batches_) out.insert(out.end(), rows.begin(), rows.end());
@@ -75,6 +80,13 @@ Status MemorySink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows
         .add("skipped", !added)
         .emit(ctx.env->trace);
   }
+  return Status::OK();
+}
+
+Status MemorySink::writeRecord(const SinkContext& ctx, int task, const Row& row, TimeMs atMs) {
+  (void)task;
+  (void)atMs;
+  data_->appendRecord(ctx.batchId, row, ctx.outputMode);
   return Status::OK();
 }
 

@@ -66,7 +66,9 @@ class LateTimerProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-void linkRealTimeProcessors() {}  // referenced by the registry so the linker keeps this object
+void linkSparkRealTimeProcessors();  // processors/spark_real_time_processors.cc
+// Referenced by the registry so the linker keeps this object (and the Spark suite's processors).
+void linkRealTimeProcessors() { linkSparkRealTimeProcessors(); }
 }  // namespace detail
 
 STREAMSIM_REGISTER_PROCESSOR("call_counter", processors::CallCounterProcessor);

@@ -9,6 +9,9 @@ namespace streamsim {
 
 DataFrame readStream(SourceFactory source) { return DataFrame({std::move(source)}); }
 DataFrame readStream(std::vector<SourceFactory> sources) { return DataFrame(std::move(sources)); }
+DataFrame readStream(std::vector<SourceFactory> sources, std::vector<int> readers) {
+  return DataFrame(std::move(sources), std::move(readers));
+}
 
 DataFrame DataFrame::transform(OperatorFactory factory) const {
   DataFrame out = *this;
@@ -131,6 +134,9 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
   } else if (key == "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled") {
     auto b = parseBool(key, value);
     if (b.ok()) options_.realTimeAllowCheckpointV1 = *b; else record(b.status());
+  } else if (key == "spark.sql.execution.sortBeforeRepartition") {
+    auto b = parseBool(key, value);
+    if (b.ok()) options_.sortBeforeRepartition = *b; else record(b.status());
   } else if (key == "noDataMicroBatches.enabled" ||
              key == "spark.sql.streaming.noDataMicroBatches.enabled") {
     auto b = parseBool(key, value);
@@ -151,7 +157,8 @@ DataStreamWriter& DataStreamWriter::option(const std::string& key, const std::st
         "spark.sql.streaming.offsetLog.formatVersion, spark.sql.streaming.queryEvolution.enableSourceEvolution, "
         "spark.sql.streaming.queryEvolution.enableSinkEvolution, "
         "spark.sql.streaming.realTimeMode.minBatchDuration, "
-        "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, realTime.recordCost, "
+        "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled, "
+        "spark.sql.execution.sortBeforeRepartition, realTime.recordCost, "
         "realTime.sinkLatency, spark.sql.ansi.enabled, spark.sql.session.timeZone or spark.sql.caseSensitive", key)));
   }
   return *this;

@@ -6,14 +6,19 @@
 // time — stateless operators per row, stateful ones on state stores kept open for the whole
 // batch (transformWithState calls handleInputRows once per row and checks its partition's
 // processing-time timers after it) — and their output reaches the sink `realTime.sinkLatency`
-// later: per record for the Kafka-like and foreach sinks (at least once), at batch end for the
-// memory sink. At T0 + D (or when the last record is done, if later) the operators run once more
-// without input (timers due by then, TTL cleanup, watermark eviction), the stores commit, and
-// offsets/N, the memory sink's batch and commits/N are written (offsets at the end). A crash mid-batch leaves offsets/N unwritten: the restart re-runs the batch from the
-// last committed offsets and writes the records already delivered again; state stays exact.
+// later: per record for the Kafka-like, foreach and memory sinks (at least once; the console
+// sink prints at batch end). At T0 + D (or when the last record is done, if later) the operators
+// run once more without input (timers due by then, TTL cleanup, watermark eviction), the stores
+// commit, and offsets/N, the sink's end of batch and commits/N are written (offsets at the end).
+// A restart runs the batch after the last commit afresh from the last committed offsets (an
+// offsets/N without commits/N is purged first, streaming_query.cc) and writes the records already
+// delivered again; state stays exact. With an initial state, batch 0 is a bootstrap batch that
+// reads no input.
 #include "real_time_execution.h"
 
 #include <algorithm>
+#include <limits>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -23,6 +28,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/real_time.h"
+#include "streamsim/spark_errors.h"
 #include "streamsim/trace_events.h"
 
 namespace streamsim {
@@ -30,9 +36,13 @@ namespace {
 
 constexpr const char* kFormatVersionConf = "spark.sql.streaming.stateStore.checkpointFormatVersion";
 constexpr const char* kAllowV1Conf = "spark.sql.streaming.realTimeMode.dangerouslyAllowCheckpointV1.enabled";
+constexpr const char* kProviderConf = "spark.sql.streaming.stateStore.providerClass";
+constexpr const char* kSortBeforeRepartitionConf = "spark.sql.execution.sortBeforeRepartition";
 
-Status rtmError(std::string_view condition, const std::string& message) {
-  return Status::InvalidArgument(fmt::format("[{}] {}", condition, message));
+// A real-time refusal: Spark's condition with the parameters its suites assert (checkError),
+// and a streamsim hint saying what to change.
+Status rtmError(std::string condition, ErrorParams params, std::string_view hint) {
+  return sparkError(Status::Code::kInvalidArgument, std::move(condition), std::move(params), hint);
 }
 
 // One input record of the batch and when its reader task is done with it.
@@ -44,83 +54,98 @@ struct Scheduled {
   size_t index = 0;  // into the batch's rows
 };
 
+// StreamRealTimeModeDefaultConfsSuite "switching an existing v1 checkpoint to Real-Time Mode
+// fails fast": parameter `config` names the escape hatch.
 Status checkpointV1Error(const std::string& checkpoint) {
-  return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED",
-                  fmt::format("Stateful real-time queries need checkpoint format v2 "
-                              "({} = 2); the checkpoint {} uses v1. Use a fresh checkpoint "
-                              "location, or accept the risk of losing state on a failure with "
-                              "{} = true.",
+  return rtmError("STREAMING_REAL_TIME_MODE.CHECKPOINT_FORMAT_V1_NOT_SUPPORTED", {{"config", kAllowV1Conf}},
+                  fmt::format("real-time queries need state checkpoint format v2 ({} = 2); the "
+                              "checkpoint {} uses v1. Use a fresh checkpoint location, or accept the "
+                              "risk of losing state on a failure with {} = true",
                               kFormatVersionConf, checkpoint, kAllowV1Conf));
 }
 
 }  // namespace
 
 Status prepareRealTimeOptions(QueryOptions& o) {
+  // StreamRealTimeModeSuite "error: batch duration is set less than minimum".
   if (o.trigger.intervalMs <= 0 || o.trigger.intervalMs < o.realTimeMinBatchMs)
-    return Status::InvalidArgument(fmt::format(
-        "[INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL] The real-time trigger interval is set "
-        "to {} ms. It must be at least {} ms (spark.sql.streaming.realTimeMode.minBatchDuration).",
-        o.trigger.intervalMs, o.realTimeMinBatchMs));
+    return rtmError("INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL",
+                    {{"interval", std::to_string(o.trigger.intervalMs)},
+                     {"minBatchDuration", std::to_string(o.realTimeMinBatchMs)}},
+                    "spark.sql.streaming.realTimeMode.minBatchDuration, in ms");
+  // StreamRealTimeModeDefaultConfsSuite "an explicit incompatible config is rejected up front":
+  // Spark's pre-flight (StreamingQueryManager) refuses, for every real-time query, stateless
+  // too, an explicit checkpoint format below 2 (unless the escape hatch is on), an explicit
+  // provider other than RocksDB and an explicit sortBeforeRepartition=true, in one error.
+  std::vector<std::string> refused;
+  if (o.checkpointFormatVersion && *o.checkpointFormatVersion < 2 && !o.realTimeAllowCheckpointV1)
+    refused.push_back(fmt::format("{}={}", kFormatVersionConf, *o.checkpointFormatVersion));
+  if (o.stateStoreSet && o.stateStore.kind != StateStoreKind::kRocksDB)
+    refused.push_back(fmt::format(
+        "{}=org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider", kProviderConf));
+  if (o.sortBeforeRepartition.value_or(false)) refused.push_back(fmt::format("{}=true", kSortBeforeRepartitionConf));
+  if (!refused.empty()) {
+    std::string list;
+    for (const auto& r : refused) list += (list.empty() ? "" : ", ") + r;
+    // Spark's suite reads the parameters back from the error (not pinned): streamsim names
+    // the refused settings in `config`.
+    return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED", {{"config", list}},
+                    "real time needs checkpoint format v2, the RocksDB provider and no sort before "
+                    "repartition; leave these settings unset");
+  }
+  // The defaults real time applies where the user set nothing (StreamRealTimeModeDefaultConfsSuite).
   if (!o.stateStoreSet) o.stateStore.kind = StateStoreKind::kRocksDB;
   return Status::OK();
 }
 
 Status StreamingQuery::checkRealTimeQuery() {
   if (options_.outputMode != OutputMode::kUpdate)
-    return rtmError("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
-                    fmt::format("The output mode {} is not supported in real-time mode: use Update.",
+    return rtmError("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED", {},
+                    fmt::format("the output mode {} is not supported in real-time mode: use Update",
                                 outputModeName(options_.outputMode)));
+  // StreamRealTimeModeSuite "error when unsupported source is used": className.
   for (const auto& s : sources_)
     if (dynamic_cast<RealTimeSource*>(s.get()) == nullptr)
-      return rtmError("STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED",
-                      fmt::format("The input stream {} is not supported in real-time mode: read "
-                                  "from a Kafka-like source.", s->description()));
-  for (size_t i = 0; i < sources_.size(); ++i)
-    for (size_t j = i + 1; j < sources_.size(); ++j)
-      if (sources_[i]->description() == sources_[j]->description()) {
-        std::string all;
-        for (const auto& s : sources_) all += (all.empty() ? "" : ", ") + s->description();
-        return rtmError("STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED",
-                        fmt::format("Real-time mode cannot union a source with itself; sources: {}", all));
-      }
-  bool stateful = false;
+      return rtmError("STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED", {{"className", s->sparkClassName()}},
+                      fmt::format("{}: read from a Kafka-like source", s->description()));
+  // KafkaRealTimeModeSuite "self union - not allowed" / "self union workaround": one reader read
+  // twice (reader.union(reader)) is refused, two readers of one topic run (MicroBatchExecution
+  // compares the distinct source instances with all of them).
+  std::set<int> readers;
+  for (size_t i = 0; i < sources_.size(); ++i) readers.insert(df_.sourceReader(i));
+  if (readers.size() != sources_.size()) {
+    std::string all;
+    for (const auto& s : sources_) all += (all.empty() ? "" : ", ") + s->description();
+    return rtmError("STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED", {{"sources", all}},
+                    "read the topic through two readers built separately");
+  }
+  for (const auto& s : sources_)
+    STREAMSIM_RETURN_IF_ERROR(dynamic_cast<RealTimeSource*>(s.get())->prepareForRealTimeMode()
+                                  .withContext(s->description()));
   for (const auto& op : operators_) {
     std::string condition = op->realTimeUnsupported();
     if (!condition.empty())
-      return rtmError(condition, fmt::format("The operator {} is not supported in real-time mode.", op->name()));
-    stateful = stateful || op->isStateful();
+      return rtmError(condition, {{"errorType", "operator"}, {"message", op->name() + " is"}},
+                      fmt::format("the operator {} is not supported in real-time mode", op->name()));
   }
   if (dynamic_cast<RealTimeSink*>(sink_.get()) == nullptr)
-    return rtmError("STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED",
-                    fmt::format("The sink {} is not supported in real-time mode: use a Kafka-like, "
-                                "foreach, memory or console sink.", sink_->description()));
-  if (stateful) {
-    if (options_.stateStore.kind != StateStoreKind::kRocksDB)
-      return rtmError("STREAMING_REAL_TIME_MODE.SQL_CONFIGURATION_NOT_SUPPORTED",
-                      "Stateful real-time queries need the RocksDB state store provider "
-                      "(spark.sql.streaming.stateStore.providerClass); the query set another one.");
-    if (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1 &&
-        !options_.realTimeAllowCheckpointV1)
-      return checkpointV1Error(options_.checkpointLocation);
-  }
+    return rtmError("STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED", {{"className", sink_->sparkClassName()}},
+                    fmt::format("{}: use a Kafka-like, foreach, memory or console sink", sink_->description()));
   return Status::OK();
 }
 
 Status StreamingQuery::checkRealTimeCheckpoint() {
-  bool stateful = false;
-  for (const auto& op : operators_) stateful = stateful || op->isStateful();
-  if (stateful) {
-    // Checkpoint format v2: asked for explicitly as 1, recorded as 1, or an existing checkpoint
-    // written without the setting (v1 is the default) is refused.
-    const bool fresh = next_batch_id_ == 0 && !pending_rerun_;
-    auto recorded = conf_.find(kFormatVersionConf);
-    bool v1 = (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1) ||
-              (recorded != conf_.end() && recorded->second == "1") ||
-              (!fresh && recorded == conf_.end());
-    if (v1 && !options_.realTimeAllowCheckpointV1) return checkpointV1Error(options_.checkpointLocation);
-    // Allowed on v1 (the escape hatch): the checkpoint stays v1, a later start without it fails.
-    if (v1) return Status::OK();
-  }
+  // Checkpoint format v2 for every real-time query, stateless too
+  // (StreamRealTimeModeDefaultConfsSuite "switching an existing v1 checkpoint to Real-Time Mode
+  // fails fast"): an existing checkpoint written without the setting (v1 is the default) or
+  // recorded as 1 is refused; an explicit 1 was refused or allowed by prepareRealTimeOptions.
+  const bool fresh = next_batch_id_ == 0 && !pending_rerun_;
+  auto recorded = conf_.find(kFormatVersionConf);
+  bool v1 = (options_.checkpointFormatVersion && *options_.checkpointFormatVersion == 1) ||
+            (recorded != conf_.end() && recorded->second == "1") || (!fresh && recorded == conf_.end());
+  if (v1 && !options_.realTimeAllowCheckpointV1) return checkpointV1Error(options_.checkpointLocation);
+  // Allowed on v1 (the escape hatch): the checkpoint stays v1, a later start without it fails.
+  if (v1) return Status::OK();
   conf_[kFormatVersionConf] = "2";
   return Status::OK();
 }
@@ -137,25 +162,27 @@ Result<bool> StreamingQuery::realTimeHasBacklog() {
 }
 
 Result<bool> StreamingQuery::runRealTimeTrigger() {
-  // offsets/N without commits/N (a crash between them): batch N runs again over exactly the
-  // records offsets/N recorded, with its watermark — as Spark's synchronous progress tracking
-  // of stateful real-time queries does — so an idempotent sink's batch N and the state agree.
-  std::optional<PendingRerun> rerun = std::move(pending_rerun_);
-  pending_rerun_.reset();
-  STREAMSIM_RETURN_IF_ERROR(fail(runRealTimeBatch(next_batch_id_, env_.clock->nowMs(), rerun)));
+  // A restart never re-runs a recorded batch in real time: offsets/N without commits/N was
+  // purged when the query opened (streaming_query.cc), so batch N is planned afresh.
+  STREAMSIM_RETURN_IF_ERROR(fail(runRealTimeBatch(next_batch_id_, env_.clock->nowMs())));
   return true;
 }
 
-Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
-                                        const std::optional<PendingRerun>& rerun) {
+Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs) {
   const std::string& root = options_.checkpointLocation;
-  // A re-run takes only the recorded records (all there already): it ends when they are done.
-  const TimeMs plannedEnd = rerun ? startMs : startMs + options_.trigger.intervalMs;
-  const TimeMs evictionWatermark = rerun ? rerun->watermark : watermark_;
+  // A transformWithState with an initial state: batch 0 is a finite bootstrap batch that loads
+  // it and reads no input (numInputRows 0, no duration); the input waits for batch 1
+  // (RealTimeTransformWithStateSuite "hydrates ... initial state in a finite batch and recovers it").
+  bool bootstrap = false;
+  for (const auto& op : operators_) bootstrap = bootstrap || (batchId == 0 && op->hasInitialState());
+  const TimeMs plannedEnd = bootstrap ? startMs : startMs + options_.trigger.intervalMs;
+  // Records readable before this: none in the bootstrap batch.
+  const TimeMs readBefore = bootstrap ? std::numeric_limits<TimeMs>::min() + 1 : plannedEnd;
+  const TimeMs evictionWatermark = watermark_;
   if (env_.trace != nullptr)
     trace(TraceEvent(events::kBatchPlanned, batchId)
               .add("realTime", true)
-              .add("rerun", rerun.has_value())
+              .add("rerun", false)
               .add("timestamp", startMs)
               .add("until", plannedEnd)
               .add("watermark", evictionWatermark)
@@ -165,7 +192,7 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
     SourceContext sctx{&env_, root, static_cast<int>(i), batchId, false, false, sourceName(i)};
     STREAMSIM_RETURN_IF_ERROR(sources_[i]->commit(sctx, *committed_offsets_[i]).withContext(sources_[i]->description()));
   }
-  if (!rerun) STREAMSIM_RETURN_IF_ERROR(purgeLogs(batchId));
+  STREAMSIM_RETURN_IF_ERROR(purgeLogs(batchId));
 
   // What the reader tasks read, and when each record is done with.
   QueryProgress progress;
@@ -173,16 +200,13 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
   progress.runId = run_id_;
   progress.batchId = batchId;
   progress.timestamp = startMs;
-  progress.rerun = rerun.has_value();
   std::vector<TimedRow> rows;
   std::vector<std::optional<std::string>> end(sources_.size());
   int taskBase = 0;
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceContext sctx{&env_, root, static_cast<int>(i), batchId, !started_batches_, false, sourceName(i)};
     auto* rts = dynamic_cast<RealTimeSource*>(sources_[i].get());
-    std::optional<std::string> bound;
-    if (rerun) bound = rerun->end[i];
-    auto read = rts->readUntil(sctx, committed_offsets_[i], plannedEnd, bound);
+    auto read = rts->readUntil(sctx, committed_offsets_[i], readBefore);
     if (!read.ok()) return read.status().withContext(fmt::format("batch {}: {}", batchId, sources_[i]->description()));
     SourceProgress sp;
     sp.description = sources_[i]->description();
@@ -298,9 +322,9 @@ Status StreamingQuery::runRealTimeBatch(int64_t batchId, TimeMs startMs,
     return st;
   }
   STREAMSIM_RETURN_IF_ERROR(stores.commitAll());
-  // offsets/N before the memory sink gets its batch-end rows, as in micro-batch mode: that sink
-  // is idempotent by batch id, so what it holds for batch N must be what a re-run reads again.
-  if (!rerun) STREAMSIM_RETURN_IF_ERROR(writeOffsets(batchId, end, startMs, evictionWatermark));
+  // offsets/N at the batch's end (its end offsets are known only now), then the sink's end of
+  // batch and commits/N.
+  STREAMSIM_RETURN_IF_ERROR(writeOffsets(batchId, end, startMs, evictionWatermark));
   if (perRecord) {
     STREAMSIM_RETURN_IF_ERROR(rtSink->endBatch(skctx).withContext(fmt::format("batch {}: {}", batchId, sink_->description())));
   } else {

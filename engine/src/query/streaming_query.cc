@@ -111,47 +111,62 @@ Status StreamingQuery::open() {
       return Status::FailedPrecondition(fmt::format(
           "{} has commits/{} but the offsets log ends at offsets/{}: the checkpoint is damaged",
           root, *latestCommit, latest));
-    STREAMSIM_ASSIGN_OR_RETURN(auto latestSeq, offsets.get(latest));
-    if (!latestSeq) return Status::NotFound(fmt::format("offsets/{} vanished while reading", latest));
-    STREAMSIM_ASSIGN_OR_RETURN(
-        auto latestOffsets,
-        detail::offsetsForSources(*latestSeq, source_ids_, fmt::format("offsets/{} in {}", latest, root)));
-    offsets_version_ = latestSeq->formatVersion;
-    conf_ = latestSeq->metadata.conf;
-    if (latestCommit && *latestCommit == latest) {
-      // Resume after the last commit.
-      STREAMSIM_ASSIGN_OR_RETURN(auto c, commits.get(latest));
-      next_batch_id_ = latest + 1;
-      committed_offsets_ = latestOffsets;
-      last_batch_watermark_ = latestSeq->metadata.batchWatermarkMs;
-      watermark_ = std::max(latestSeq->metadata.batchWatermarkMs,
-                            c && c->nextBatchWatermarkMs ? *c->nextBatchWatermarkMs : 0);
-    } else if ((latestCommit && *latestCommit == latest - 1) || (!latestCommit && latest == 0)) {
-      // offsets/N without commits/N: re-run batch N with the same offsets, timestamp and
-      // watermark.
-      TimeMs prevWatermark = 0;
-      if (latest > 0) {
-        STREAMSIM_ASSIGN_OR_RETURN(auto prev, offsets.get(latest - 1));
-        if (!prev)
-          return Status::FailedPrecondition(fmt::format(
-              "offsets/{} has no commit and offsets/{} is missing in {}", latest, latest - 1, root));
-        STREAMSIM_ASSIGN_OR_RETURN(
-            committed_offsets_,
-            detail::offsetsForSources(*prev, source_ids_, fmt::format("offsets/{} in {}", latest - 1, root)));
-        prevWatermark = prev->metadata.batchWatermarkMs;
-      }
-      next_batch_id_ = latest;
-      last_batch_watermark_ = prevWatermark;
-      watermark_ = latestSeq->metadata.batchWatermarkMs;
-      pending_rerun_ = PendingRerun{latest, latestOffsets, latestSeq->metadata.batchTimestampMs,
-                                    latestSeq->metadata.batchWatermarkMs};
+    // Real time: offsets/N without commits/N is deleted and batch N planned afresh from the
+    // last committed offsets (MicroBatchExecution.initializeExecution for a RealTimeTrigger,
+    // StreamRealTimeModeSuite "purge offsetLog when it doesn't match with the commit log"):
+    // the re-run reads for a whole new batch duration and writes its records again.
+    if (options_.trigger.kind == Trigger::Kind::kRealTime && (!latestCommit || *latestCommit < latest) &&
+        ((latestCommit && *latestCommit == latest - 1) || (!latestCommit && latest == 0))) {
+      STREAMSIM_RETURN_IF_ERROR(offsets.purgeRange(latest, latest + 1)
+                                    .withContext(fmt::format("purging offsets/{} (no commits/{})", latest, latest)));
+      offsetIds.pop_back();
+      if (offsetIds.empty()) latest = -1; else latest = offsetIds.back();
+    }
+    if (latest < 0) {
+      next_batch_id_ = 0;
     } else {
-      return Status::FailedPrecondition(fmt::format(
-          "{}: offsets/{} exists but the commit log ends at {} — batches between them were never "
-          "committed, so the checkpoint cannot be resumed safely (SPARK-38033); expected "
-          "commits/{} to exist",
-          root, latest, latestCommit ? fmt::format("commits/{}", *latestCommit) : "nothing",
-          latest - 1));
+      STREAMSIM_ASSIGN_OR_RETURN(auto latestSeq, offsets.get(latest));
+      if (!latestSeq) return Status::NotFound(fmt::format("offsets/{} vanished while reading", latest));
+      STREAMSIM_ASSIGN_OR_RETURN(
+          auto latestOffsets,
+          detail::offsetsForSources(*latestSeq, source_ids_, fmt::format("offsets/{} in {}", latest, root)));
+      offsets_version_ = latestSeq->formatVersion;
+      conf_ = latestSeq->metadata.conf;
+      if (latestCommit && *latestCommit == latest) {
+        // Resume after the last commit.
+        STREAMSIM_ASSIGN_OR_RETURN(auto c, commits.get(latest));
+        next_batch_id_ = latest + 1;
+        committed_offsets_ = latestOffsets;
+        last_batch_watermark_ = latestSeq->metadata.batchWatermarkMs;
+        watermark_ = std::max(latestSeq->metadata.batchWatermarkMs,
+                              c && c->nextBatchWatermarkMs ? *c->nextBatchWatermarkMs : 0);
+      } else if ((latestCommit && *latestCommit == latest - 1) || (!latestCommit && latest == 0)) {
+        // offsets/N without commits/N: re-run batch N with the same offsets, timestamp and
+        // watermark.
+        TimeMs prevWatermark = 0;
+        if (latest > 0) {
+          STREAMSIM_ASSIGN_OR_RETURN(auto prev, offsets.get(latest - 1));
+          if (!prev)
+            return Status::FailedPrecondition(fmt::format(
+                "offsets/{} has no commit and offsets/{} is missing in {}", latest, latest - 1, root));
+          STREAMSIM_ASSIGN_OR_RETURN(
+              committed_offsets_,
+              detail::offsetsForSources(*prev, source_ids_, fmt::format("offsets/{} in {}", latest - 1, root)));
+          prevWatermark = prev->metadata.batchWatermarkMs;
+        }
+        next_batch_id_ = latest;
+        last_batch_watermark_ = prevWatermark;
+        watermark_ = latestSeq->metadata.batchWatermarkMs;
+        pending_rerun_ = PendingRerun{latest, latestOffsets, latestSeq->metadata.batchTimestampMs,
+                                      latestSeq->metadata.batchWatermarkMs};
+      } else {
+        return Status::FailedPrecondition(fmt::format(
+            "{}: offsets/{} exists but the commit log ends at {} — batches between them were never "
+            "committed, so the checkpoint cannot be resumed safely (SPARK-38033); expected "
+            "commits/{} to exist",
+            root, latest, latestCommit ? fmt::format("commits/{}", *latestCommit) : "nothing",
+            latest - 1));
+      }
     }
   }
   // A checkpoint's recorded configuration wins over the new one, as in Spark.

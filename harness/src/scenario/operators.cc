@@ -213,8 +213,7 @@ void parsePythonProcessor(ParseContext& pc, const YAML::Node& t, const YAML::Nod
   op.processor = "python:" + file + ":" + op.pythonClass;
 }
 
-TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector<std::string> groupBy,
-                              const std::optional<std::vector<Field>>& columns) {
+TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector<std::string> groupBy) {
   TransformWithStateOp op;
   op.groupBy = std::move(groupBy);
   if (!pc.expectMap(t, "transformWithState")) return op;
@@ -238,11 +237,14 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   if (auto m = t["timeMode"]; m)
     op.timeMode = pc.oneOf(m, "timeMode", {"None", "ProcessingTime", "EventTime"});
   if (auto c = t["eventTimeColumn"]; c) {
+    // Spark's eventTimeColumnName names a column of the processor's output (the watermark rides
+    // on it downstream), not of its input: the engine checks the rows the processor emits.
     op.eventTimeColumn = pc.str(c, "eventTimeColumn");
-    checkColumns(pc, c, {*op.eventTimeColumn}, columns,
-                 "transformWithState's eventTimeColumn");
   }
-  if (auto i = t["initialState"]; i) op.initialState = pc.rows(i, "an initialState row");
+  if (auto i = t["initialState"]; i) {
+    op.initialState = pc.rows(i, "an initialState row");
+    op.initialStateGiven = true;  // `initialState: []` is an empty initial state, not none
+  }
   if (auto d = t["ttl"]; d) {
     // Handed to the processor's TTLConfig as given (docs/scenarios.md): `ttl: null` is a null
     // duration, 0 no TTL, a negative one Spark's STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE.
@@ -429,7 +431,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
       s.outputMode = m;
     }
     s.eventTimeColumnName = t->eventTimeColumn;
-    if (!t->initialState.empty()) {
+    if (t->initialStateGiven) {
       std::vector<Row> rows;
       for (const auto& r : t->initialState) rows.push_back(r.toRow());
       s.initialState = rows;

@@ -208,7 +208,26 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
     q.sources.push_back(parseSource(pc, s));
   } else if (auto ss = n["sources"]; ss) {
     if (pc.expectList(ss, "sources"))
-      for (const auto& item : ss) q.sources.push_back(parseSource(pc, item));
+      for (const auto& item : ss) {
+        // {sameReaderAs: i}: source i's reader once more (reader.union(reader)).
+        if (item.IsMap() && item["sameReaderAs"]) {
+          pc.checkKeys(item, "source", {"sameReaderAs"});
+          const int i = pc.int32(item["sameReaderAs"], "sameReaderAs", 0);
+          if (static_cast<size_t>(i) >= q.sources.size()) {
+            pc.error(item["sameReaderAs"], fmt::format("sameReaderAs: {} names no earlier source; expected "
+                                                       "the index of one listed before it (0..{})",
+                                                       i, static_cast<int>(q.sources.size()) - 1));
+            continue;
+          }
+          SourceSpec same = q.sources[static_cast<size_t>(i)];
+          same.where = pc.loc(item);
+          same.sameReaderAs = q.sources[static_cast<size_t>(i)].sameReaderAs >= 0
+                                  ? q.sources[static_cast<size_t>(i)].sameReaderAs : i;
+          q.sources.push_back(std::move(same));
+          continue;
+        }
+        q.sources.push_back(parseSource(pc, item));
+      }
   } else {
     pc.error(n, "missing key 'source' in query (kind files|memory, ...)");
   }

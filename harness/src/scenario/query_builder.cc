@@ -39,7 +39,13 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows) {
-  DataFrame df = readStream(sources);
+  // Each source's reader: a source given as `sameReaderAs: i` is reader i read again (Spark
+  // refuses reader.union(reader) in real-time mode; two readers of one topic run).
+  const QuerySpec& named = io ? *io : q;
+  std::vector<int> readers;
+  for (size_t i = 0; i < named.sources.size(); ++i)
+    readers.push_back(named.sources[i].sameReaderAs >= 0 ? named.sources[i].sameReaderAs : static_cast<int>(i));
+  DataFrame df = readStream(sources, readers);
   if (q.unionSchema) {  // several sources: Spark's union by position (the loader checked them)
     Schema output = *q.unionSchema;
     df = df.transform([output] { return makeUnionByPositionOperator(output); });

@@ -60,6 +60,9 @@ class FileSource final : public Source {
   explicit FileSource(FileSourceOptions options);
 
   std::string description() const override;
+  std::string sparkClassName() const override {
+    return "org.apache.spark.sql.execution.streaming.runtime.FileStreamSource";
+  }
   Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) override;
   Result<std::optional<std::string>> latestOffset(const SourceContext& ctx,
                                                   const std::optional<std::string>& start) override;

@@ -1,6 +1,8 @@
 // The memory sink, like Spark's MemorySink: output kept in a MemorySinkData the test holds via a
 // shared_ptr (outside the engine, so it survives a crash and restart). Idempotent by batch id,
-// as Spark's: a batch id at or below the latest one it has is ignored. Views: append (all rows
+// as Spark's: a batch id at or below the latest one it has is ignored. In real-time mode it is
+// Spark's ContinuousMemorySink instead: every record is appended as it is produced, at least
+// once (a batch run again after a failure appends its records again). Views: append (all rows
 // in batch order), update (the latest row per key), complete (the last batch's rows), and the
 // rows of one batch (CheckLastBatch). Not thread-safe: the test and the engine take turns.
 #pragma once
@@ -26,6 +28,8 @@ class MemorySinkData {
 
   // Adds batch `batchId`; false (ignored) when batchId <= latestBatchId().
   bool addBatch(int64_t batchId, std::vector<Row> rows, OutputMode mode);
+  // Real time: appends one record to batch `batchId`, whatever it holds already.
+  void appendRecord(int64_t batchId, Row row, OutputMode mode);
 
   // All rows of all batches, in batch order (append view).
   std::vector<Row> appendView() const;
@@ -53,15 +57,17 @@ class MemorySinkData {
   int64_t ignored_batches_ = 0;
 };
 
-// In real-time mode a batch's records are kept until the batch ends (Spark's memory sink is
-// supported there for development), then added as one batch.
+// In real-time mode each record is appended when it is delivered, at least once, as Spark's
+// ContinuousMemorySink (sources/ContinuousMemory.scala) does: a batch re-run after a failure
+// (its offsets/N purged at the restart) delivers its records again.
 class MemorySink final : public Sink, public RealTimeSink {
  public:
-  bool writesPerRecord() const override { return false; }
+  bool writesPerRecord() const override { return true; }
   explicit MemorySink(std::shared_ptr<MemorySinkData> data) : data_(std::move(data)) {}
   std::string description() const override { return "MemorySink"; }
   std::string sparkClassName() const override { return "org.apache.spark.sql.execution.streaming.sources.MemorySink"; }
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
+  Status writeRecord(const SinkContext& ctx, int task, const Row& row, TimeMs atMs) override;
 
  private:
   std::shared_ptr<MemorySinkData> data_;

@@ -45,6 +45,9 @@ class MemorySource final : public Source {
       : data_(std::move(data)), name_(std::move(name)) {}
 
   std::string description() const override { return "MemoryStream[" + name_ + "]"; }
+  std::string sparkClassName() const override {
+    return "org.apache.spark.sql.execution.streaming.runtime.MemoryStream";
+  }
   Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) override;
   Result<std::optional<std::string>> latestOffset(const SourceContext& ctx,
                                                   const std::optional<std::string>& start) override;

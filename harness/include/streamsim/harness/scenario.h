@@ -67,6 +67,9 @@ struct SourceSpec {
   std::map<std::string, std::string> options;  // Spark's option names (maxFilesPerTrigger, ...)
   std::string name;  // Spark 4.2's DataStreamReader.name ("" unnamed)
   SourceLocation where;
+  // `{sameReaderAs: i}`: this entry is source i's reader read a second time (Spark's
+  // reader.union(reader)), -1 when it is a reader of its own (DataFrame's readers).
+  int sameReaderAs = -1;
 };
 
 struct WatermarkOp {
@@ -106,6 +109,7 @@ struct TransformWithStateOp {
   std::string timeMode = "None";          // None | ProcessingTime | EventTime
   std::optional<std::string> eventTimeColumn;
   std::vector<RowSpec> initialState;
+  bool initialStateGiven = false;  // the key was there (an empty list is an empty initial state)
   std::optional<DurationMs> ttlMs;  // `ttl:`, also params["ttl"] (docs/scenarios.md)
   // `params:` (and `ttl:` as "ttl"): handed to the registered processor's factory
   // (ProcessorRegistry::factory(name, params)).
