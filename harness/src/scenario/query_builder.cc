@@ -39,9 +39,10 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows) {
-  // Each source's reader: a source given as `sameReaderAs: i` is reader i read again (Spark
-  // refuses reader.union(reader) in real-time mode; two readers of one topic run).
-  const QuerySpec& named = io ? *io : q;
+  // The sources and sink as the scenario names them. Each source's reader: a source given as
+  // `sameReaderAs: i` is reader i read again (Spark refuses reader.union(reader) in real-time
+  // mode; two readers of one topic run).
+  const QuerySpec& named = io != nullptr ? *io : q;
   std::vector<int> readers;
   for (size_t i = 0; i < named.sources.size(); ++i)
     readers.push_back(named.sources[i].sameReaderAs >= 0 ? named.sources[i].sameReaderAs : static_cast<int>(i));
@@ -71,7 +72,6 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
     case TriggerSpec::Kind::kRealTime: writer.trigger(Trigger::RealTime(q.trigger.intervalMs)); break;
   }
   writer.sink(std::move(sink));
-  const QuerySpec& named = io != nullptr ? *io : q;
   std::vector<std::string> names;
   for (const SourceSpec& src : named.sources) names.push_back(src.name);
   writer.sourceNames(std::move(names));
