@@ -362,7 +362,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
     if (auto t = n["transformWithState"]; t) {
       if (n["window"] || n["agg"])
         pc.error(n, "an operator with transformWithState takes no 'window' or 'agg'");
-      spec.op = parseTws(pc, t, groupBy, columns);
+      spec.op = parseTws(pc, t, groupBy);
     } else if (n["window"] || n["agg"]) {
       spec.op = parseWindowAgg(pc, n, n["window"], groupBy, columns);
     } else {
