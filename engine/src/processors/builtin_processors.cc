@@ -1,5 +1,6 @@
 // The built-in example processors (processors/builtin.h) and their registrations.
 #include "streamsim/processors/builtin.h"
+#include "processors/processor_params.h"
 
 #include <fmt/format.h>
 
@@ -171,23 +172,10 @@ STREAMSIM_REGISTER_PROCESSOR("session_tracker", processors::SessionTrackerProces
 STREAMSIM_REGISTER_PROCESSOR("counter_with_initial_state", processors::CounterWithInitialState);
 
 namespace {
-// A positive duration parameter ("1m", "250ms"); `fallback` when absent.
-Result<DurationMs> durationParam(const ProcessorParams& params, std::string_view name,
-                                 DurationMs fallback) {
-  auto it = params.find(name);
-  if (it == params.end()) return fallback;
-  auto d = parseDuration(it->second);
-  if (!d.ok() || *d <= 0)
-    return Status::InvalidArgument(fmt::format(
-        "parameter '{}' must be a positive duration such as 1m, 10s, 250ms; got '{}'", name,
-        it->second));
-  return *d;
-}
-
 // heartbeat {timeout}: the silence after which a key is reported missing (default 10s).
 const ProcessorRegistry::Registrar kHeartbeat(
     "heartbeat", {"timeout"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
-      STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, durationParam(params, "timeout", 10'000));
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, processors::durationParam(params, "timeout", 10'000));
       return ProcessorFactory([timeout] {
         return asStatefulProcessor(std::make_unique<processors::HeartbeatProcessor>(timeout));
       });

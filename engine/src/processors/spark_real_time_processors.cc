@@ -24,6 +24,7 @@
 //   ValueState<long> "count"; each row counts one and emits {count}.
 // "rtm_event_time_output" {column, override} (RealTimeEventTimeOutputProcessor): each row counts
 //   one and emits {outputEventTime: the row's `column` (default eventTime) or `override`, count}.
+#include "processors/processor_params.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/time.h"
 #include "streamsim/tws/processor_registry.h"
@@ -245,16 +246,6 @@ Result<int64_t> positiveParam(const ProcessorParams& params, std::string_view na
   return static_cast<int64_t>(n);
 }
 
-Result<DurationMs> durationOf(const ProcessorParams& params, std::string_view name, DurationMs fallback) {
-  auto it = params.find(name);
-  if (it == params.end()) return fallback;
-  auto d = parseDuration(it->second);
-  if (!d.ok() || *d <= 0)
-    return Status::InvalidArgument(fmt::format(
-        "parameter '{}' must be a positive duration such as 1m, 10s, 250ms; got '{}'", name, it->second));
-  return *d;
-}
-
 const ProcessorRegistry::Registrar kEveryOther(
     "rtm_every_other_count", {"emitEvery"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(int64_t every, positiveParam(p, "emitEvery", 2));
@@ -262,12 +253,12 @@ const ProcessorRegistry::Registrar kEveryOther(
     });
 const ProcessorRegistry::Registrar kTtlCount(
     "rtm_ttl_count", {"ttl"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
-      STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationOf(p, "ttl", 10'000));
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationParam(p, "ttl", 10'000));
       return ProcessorFactory([ttl] { return asStatefulProcessor(std::make_unique<RtmTtlCount>(ttl)); });
     });
 const ProcessorRegistry::Registrar kTimerCount(
     "rtm_timer_count", {"delay", "timerKeys", "timers"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
-      STREAMSIM_ASSIGN_OR_RETURN(DurationMs delay, durationOf(p, "delay", 30'000));
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs delay, durationParam(p, "delay", 30'000));
       STREAMSIM_ASSIGN_OR_RETURN(int64_t timers, positiveParam(p, "timers", 1));
       if (timers > 2) return Status::InvalidArgument(fmt::format("parameter 'timers' is 1 or 2; got {}", timers));
       std::vector<std::string> keys;

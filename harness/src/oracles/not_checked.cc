@@ -10,15 +10,11 @@ namespace streamsim::harness {
 
 std::vector<std::string> defaultOracles(const Scenario& sc, bool underPlan) {
   std::vector<std::string> out;
+  const bool realTime = runsRealTime(sc);
   // ttl and timers: their models are the micro-batch ones (a value expires against the batch
   // timestamp; a timer fires in the first batch whose timestamp passes it, after the batch's
   // input); real-time mode expires state and fires timers within a long batch as processing time
   // moves (docs/real-time.md, RealTimeTransformWithStateSuite), which the models do not know.
-  bool realTime = sc.query.trigger.kind == TriggerSpec::Kind::kRealTime;
-  for (const Step& st : sc.steps)
-    if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query &&
-                                                       r->query->trigger.kind == TriggerSpec::Kind::kRealTime)
-      realTime = true;
   if (!realTime) {
     out.push_back("ttl");
     out.push_back("timers");

@@ -244,13 +244,17 @@ Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& opti
   return std::move(*load.scenario);
 }
 
-bool overrideStateStore(Scenario& scenario, const std::string& store) {
+bool runsRealTime(const Scenario& scenario) {
   auto realTime = [](const QuerySpec& q) { return q.trigger.kind == TriggerSpec::Kind::kRealTime; };
-  bool anyRealTime = realTime(scenario.query);
+  if (realTime(scenario.query)) return true;
   for (const Step& st : scenario.steps)
     if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query && realTime(*r->query))
-      anyRealTime = true;
-  if (anyRealTime) return false;
+      return true;
+  return false;
+}
+
+bool overrideStateStore(Scenario& scenario, const std::string& store) {
+  if (runsRealTime(scenario)) return false;
   scenario.query.stateStore = store;
   for (Step& st : scenario.steps)
     if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query) r->query->stateStore = store;

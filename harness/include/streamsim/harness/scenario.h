@@ -419,6 +419,10 @@ ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& opti
 // InvalidArgument whose message lists every error, one per line.
 Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options = {});
 
+// Whether the scenario's query, or a query a `restart: {query: ...}` switches to, runs in
+// real-time mode.
+bool runsRealTime(const Scenario& scenario);
+
 // `sweep`/`replay --state-store S`: runs the scenario's query, and every query a
 // `restart: {query: ...}` switches to, on store S. A real-time scenario keeps its own store
 // (real time runs on RocksDB; one naming another store shows Spark's refusal of it): false then.
