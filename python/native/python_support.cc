@@ -38,12 +38,15 @@ namespace streamsim::python {
 // Interpreter
 
 namespace {
-// Puts the shim on sys.path and imports the native module (which registers its classes).
-void prepare(const std::string& dir) {
+// The embedded interpreter: puts the shim and the streamsim package first on sys.path (in order)
+// and imports the native module (which registers its classes).
+void prepare(const std::vector<std::string>& dirs) {
   py::list path = py::module_::import("sys").attr("path");
-  bool present = false;
-  for (auto p : path) present = present || py::str(p).cast<std::string>() == dir;
-  if (!present) path.insert(0, dir);
+  for (auto it = dirs.rbegin(); it != dirs.rend(); ++it) {
+    bool present = false;
+    for (auto p : path) present = present || py::str(p).cast<std::string>() == *it;
+    if (!present) path.insert(0, *it);
+  }
   py::module_::import("_streamsim_native");
 }
 }  // namespace
@@ -77,7 +80,7 @@ Status ensureInterpreter() {
         py::gil_scoped_acquire gil;
         // The seed is fixed, not random: streamsim/__init__.py warns only about a random one.
         py::module_::import("sys").attr("_streamsim_hash_seed") = harness::interpreterHashSeed();
-        prepare(pythonDir());
+        prepare(pythonPath());
       } catch (py::error_already_set& e) {
         status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
       }
@@ -87,9 +90,12 @@ Status ensureInterpreter() {
       PyEval_SaveThread();
       return;
     }
+    // The extension module, in a user's Python: its sys.path is the user's, and the pyspark shim
+    // comes in only inside streamsim's own calls (streamsim/_isolation.py), so a real PySpark in
+    // the same environment keeps working.
     py::gil_scoped_acquire gil;
     try {
-      prepare(pythonDir());
+      py::module_::import("_streamsim_native");
     } catch (py::error_already_set& e) {
       status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
     }

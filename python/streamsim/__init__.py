@@ -9,6 +9,7 @@ import sys as _sys
 import warnings as _warnings
 
 from streamsim._api import run, sweep, sweep_processor
+from streamsim._isolation import shim as pyspark_shim
 
 if _sys.flags.hash_randomization and not hasattr(_sys, "_streamsim_hash_seed"):
     # The `streamsim` CLI and its worker processes fix the seed (sys._streamsim_hash_seed: 0, or
@@ -18,4 +19,4 @@ if _sys.flags.hash_randomization and not hasattr(_sys, "_streamsim_hash_seed"):
                    "a set's order can differ from run to run; run it with PYTHONHASHSEED=0 for "
                    "tests that repeat exactly", RuntimeWarning, stacklevel=2)
 
-__all__ = ["run", "sweep", "sweep_processor"]
+__all__ = ["run", "sweep", "sweep_processor", "pyspark_shim"]

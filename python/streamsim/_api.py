@@ -2,18 +2,22 @@
 
 from typing import Any, Dict
 
+from streamsim._isolation import shim
+
 
 def run(path: str, seed: int = 0) -> Dict[str, Any]:
     """Runs a scenario file (or several, a folder) once: {"passed", "exit_code", "output"}."""
     import _streamsim_native
-    return _streamsim_native.run(str(path), seed)
+    with shim():
+        return _streamsim_native.run(str(path), seed)
 
 
 def sweep(path: str, seeds: int = 0, jobs: int = 1, first_seed: int = 0) -> Dict[str, Any]:
     """Sweeps a scenario file or folder over ``seeds`` fault plans: {"passed", "exit_code",
     "output", "report"} where report is the sweep's JSON report as Python objects."""
     import _streamsim_native
-    return _streamsim_native.sweep(str(path), seeds, jobs, first_seed)
+    with shim():
+        return _streamsim_native.sweep(str(path), seeds, jobs, first_seed)
 
 
 def sweep_processor(path: str, class_name: str, seeds: int = 50,
@@ -28,9 +32,10 @@ def sweep_processor(path: str, class_name: str, seeds: int = 50,
     grouping column ``key`` (batch_split matches rows by it; naming it for an output without
     that column is an error). Returns {"passed", "failures", "summary", "report"}."""
     import _streamsim_native
-    if oracles is None:
-        from pyspark.sql.types import StructType
-        names = StructType.fromDDL(output_schema).fieldNames()
-        oracles = ("exactly_once", "batch_split") if "key" in names else ("exactly_once",)
-    return _streamsim_native.sweep_processor(str(path), class_name, seeds, list(oracles),
-                                             output_schema, time_mode, jobs)
+    with shim():
+        if oracles is None:
+            from pyspark.sql.types import StructType
+            names = StructType.fromDDL(output_schema).fieldNames()
+            oracles = ("exactly_once", "batch_split") if "key" in names else ("exactly_once",)
+        return _streamsim_native.sweep_processor(str(path), class_name, seeds, list(oracles),
+                                                 output_schema, time_mode, jobs)

@@ -27,10 +27,13 @@ Where PySpark's tester and the engine differ, the engine's rule (Spark's) holds:
 from typing import Any, Callable, Iterable, List, Optional, Sequence, Tuple
 
 import _streamsim_native
-from pyspark.errors import PySparkValueError
-from pyspark.errors.exceptions.base import IllegalArgumentException
-from pyspark.sql.types import Row, _create_row
-from streamsim._tester_driver import InitOnce, InitOnceDriver
+from streamsim._isolation import inside_shim, shim
+
+with shim():  # streamsim's pyspark, whatever else is installed (streamsim/_isolation.py)
+    from pyspark.errors import PySparkValueError
+    from pyspark.errors.exceptions.base import IllegalArgumentException
+    from pyspark.sql.types import Row, _create_row
+    from streamsim._tester_driver import InitOnce, InitOnceDriver
 
 __all__ = ["TwsTester"]
 
@@ -87,6 +90,7 @@ class _PandasMode:
         return self.on
 
 
+@inside_shim
 class TwsTester:
     """Tests a StatefulProcessor one key at a time, on the engine (see the module's docstring)."""
 

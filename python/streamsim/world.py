@@ -18,6 +18,8 @@ import datetime as _dt
 import json
 from typing import Any, Callable, Dict, List, Optional, Union
 
+from streamsim._isolation import inside_shim
+
 __all__ = ["World", "DriverCrashed"]
 
 
@@ -38,6 +40,7 @@ def _parse_time(t: Union[str, _dt.datetime, int]) -> int:
     return int(t.timestamp() * 1000)
 
 
+@inside_shim
 class World:
     """One simulated world; the newest one is current (SparkSession.builder.getOrCreate())."""
 

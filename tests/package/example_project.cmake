@@ -11,14 +11,7 @@ set(example ${SOURCE_DIR}/docs/example-project)
 file(REMOVE_RECURSE ${WORK_DIR} ${SUBDIR_BUILD})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
-  if(NOT rc EQUAL 0)
-    string(REPLACE ";" " " cmd "${ARGN}")
-    message(FATAL_ERROR "failed (${rc}): ${cmd}\n${out}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/run.cmake)
 
 # The example's tests: its gtest, and each scenario run once and swept over 20 seeds.
 function(check_example build)
