@@ -10,6 +10,7 @@ PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
   streamsim::python::defineJobModule(m);
+  streamsim::python::defineJobSweep(m);
 }
 
 namespace {

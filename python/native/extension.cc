@@ -15,4 +15,5 @@ PYBIND11_MODULE(_streamsim_native, m) {
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
   streamsim::python::defineJobModule(m);
+  streamsim::python::defineJobSweep(m);
 }

@@ -123,7 +123,12 @@ class ForeachBatchSink final : public Sink {
 
 class JobWorld {
  public:
-  JobWorld(uint64_t seed, int64_t startMs) : sim_(options(seed, startMs)), driver_(sim_, {}) {}
+  // `planJson`: a fault plan the injector executes (a pytest sweep's seed, docs/faults.md's
+  // JSON); `recordReach`: the (point, batch) pairs passed are recorded (reach()).
+  JobWorld(uint64_t seed, int64_t startMs, const std::string& planJson, bool recordReach)
+      : sim_(options(seed, startMs, planJson)), driver_(sim_, {}) {
+    if (recordReach) sim_.injector().recordReach();
+  }
 
   // --- the world ---
   void putFile(const std::string& path, const py::bytes& content, std::optional<int64_t> mtime) {
@@ -325,12 +330,33 @@ class JobWorld {
   }
   std::string consoleText() { return console_ == nullptr ? std::string() : console_->text(); }
   int64_t crashes() { return sim_.crashCount(); }
+  // The (point, batch, passes) a run passed (with recordReach), for the plan of a sweep's seed.
+  std::vector<std::tuple<std::string, int64_t, int64_t>> reach() {
+    std::vector<std::tuple<std::string, int64_t, int64_t>> out;
+    for (const auto& t : sim_.injector().reach()) out.emplace_back(t.point, t.batch, t.passes);
+    return out;
+  }
+  // How many of the plan's faults fired (each counted once).
+  int64_t faultsFired() {
+    int64_t n = 0;
+    for (int f : sim_.injector().planFired()) n += f > 0 ? 1 : 0;
+    return n;
+  }
+  std::vector<std::string> topics() { return log_->topicNames(); }
+  uint64_t traceHash() { return sim_.trace().fingerprint(); }
 
  private:
-  static harness::SimEnvOptions options(uint64_t seed, int64_t startMs) {
+  static harness::SimEnvOptions options(uint64_t seed, int64_t startMs, const std::string& planJson) {
     harness::SimEnvOptions o;
     o.seed = seed;
     o.startTimeMs = startMs;
+    if (!planJson.empty()) {
+      auto plan = sim::FaultPlan::fromJson(planJson);
+      if (!plan.ok()) throw py::value_error("fault plan: " + plan.status().message());
+      Status valid = sim::validate(*plan);
+      if (!valid.ok()) throw py::value_error("fault plan: " + valid.message());
+      o.faultPlan = std::move(*plan);
+    }
     return o;
   }
   // A crash (the driver is down until the job starts the query again) or a failure (the query
@@ -448,7 +474,12 @@ std::string showRows(const std::string& ddl, const py::list& rows, int numRows, 
 
 void defineJobModule(py::module_& m) {
   py::class_<JobWorld>(m, "JobWorld")
-      .def(py::init<uint64_t, int64_t>(), py::arg("seed"), py::arg("start_ms"))
+      .def(py::init<uint64_t, int64_t, const std::string&, bool>(), py::arg("seed"),
+           py::arg("start_ms"), py::arg("plan") = "", py::arg("record_reach") = false)
+      .def("reach", &JobWorld::reach)
+      .def("faults_fired", &JobWorld::faultsFired)
+      .def("topics", &JobWorld::topics)
+      .def("trace_hash", &JobWorld::traceHash)
       .def("put_file", &JobWorld::putFile, py::arg("path"), py::arg("content"), py::arg("mtime") = py::none())
       .def("read_file", &JobWorld::readFile)
       .def("list_files", &JobWorld::listFiles)

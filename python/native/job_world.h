@@ -11,4 +11,8 @@ namespace streamsim::python {
 // Adds JobWorld and eval_select / eval_where to `m`.
 void defineJobModule(pybind11::module_& m);
 
+// Adds the pytest sweep's plan_for_seed and shrink_plan (job_sweep.cc): the harness's fault-plan
+// generator and shrinker, for sweeps of a test function (streamsim/_job_sweep.py).
+void defineJobSweep(pybind11::module_& m);
+
 }  // namespace streamsim::python

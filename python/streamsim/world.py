@@ -44,10 +44,18 @@ def _parse_time(t: Union[str, _dt.datetime, int]) -> int:
 class World:
     """One simulated world; the newest one is current (SparkSession.builder.getOrCreate())."""
 
-    def __init__(self, seed: int = 0, start: Union[str, _dt.datetime] = "2026-01-01T00:00:00Z") -> None:
+    def __init__(self, seed: int = 0, start: Union[str, _dt.datetime] = "2026-01-01T00:00:00Z",
+                 plan: str = "", record_reach: bool = False) -> None:
+        """``plan``: a fault plan the world executes (docs/faults.md's JSON; a pytest sweep's
+        seed); ``record_reach``: the fault points passed are recorded (a sweep's fault-free
+        run, which its seeds' plans aim at)."""
         import _streamsim_native
         from pyspark.sql.session import SparkSession
-        self._native = _streamsim_native.JobWorld(seed, _parse_time(start))
+        self._native = _streamsim_native.JobWorld(seed, _parse_time(start), plan, record_reach)
+        self._job: Optional[Any] = None   # run_job's (function, args, kwargs)
+        self._restarts = 0
+        self._job_depth = 0
+        self._sinks: List[Any] = []       # (format, sink spec) of each query started
         self.spark = SparkSession(self)
         self._query: Any = None
         self._failures: Dict[int, Any] = {}
@@ -122,6 +130,31 @@ class World:
     @property
     def crashes(self) -> int:
         return self._native.crashes()
+
+    def run_job(self, job: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """Runs ``job`` (the job's ``main``) as a supervisor runs a driver: when the driver dies at
+        a fault point -- while the job runs or in any later call that processes data -- the job
+        runs again on its checkpoint, and the call goes on. A pytest sweep's faults need it
+        (docs/python.md "Sweeps of a test"); ``crash_at`` + ``restart`` remain for a test that
+        restarts by hand."""
+        self._job = (job, args, kwargs)
+        return self._run_restarting()
+
+    def _run_restarting(self) -> Any:
+        job, args, kwargs = self._job
+        while True:
+            self._job_depth += 1
+            try:
+                return job(*args, **kwargs)
+            except DriverCrashed:
+                self._restarts += 1
+                if self._restarts > 100:
+                    raise
+            finally:
+                self._job_depth -= 1
+
+    def _in_job(self) -> bool:
+        return self._job_depth > 0
 
     def restart(self, job: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """The driver comes back: ``job`` (the function that builds and starts the query, the
@@ -219,6 +252,7 @@ class World:
             session._catalog.put_query_table(writer._query_name, lambda q=q, s=stream: self._memory_rel(q, s))
         if self._native.status() == "crashed":
             raise DriverCrashed("the driver crashed while the query started")
+        self._sinks.append((fmt, sink, writer._query_name))
         return q
 
     def _foreach_batch_call(self, writer: Any, stream: Dict[str, Any]) -> Any:
@@ -257,6 +291,9 @@ class World:
 
     def _run_available(self, q: Any) -> None:
         self._native.process_all_available()
+        if self._native.status() == "crashed" and self._job is not None and not self._in_job():
+            self._run_restarting()  # run_job's supervisor: the job comes back, the call goes on
+            return
         if self._native.status() == "crashed":
             raise DriverCrashed("the driver crashed at an armed fault point; World.restart(job) "
                                 "brings it back")

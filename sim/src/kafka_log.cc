@@ -126,4 +126,10 @@ std::vector<LogRecord> KafkaLog::all(const std::string& topic) const {
   return out;
 }
 
+std::vector<std::string> KafkaLog::topicNames() const {
+  std::vector<std::string> out;
+  for (const auto& [name, topic] : topics_) out.push_back(name);
+  return out;
+}
+
 }  // namespace streamsim::sim

@@ -45,6 +45,8 @@ class KafkaLog final : public PartitionedLog {
 
   // Every record of a topic, partition by partition, in offset order (for sink views).
   std::vector<LogRecord> all(const std::string& topic) const;
+  // The topics, by name.
+  std::vector<std::string> topicNames() const;
 
  private:
   struct Topic {

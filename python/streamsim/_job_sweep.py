@@ -1,0 +1,214 @@
+"""Sweeps of a test function under seeded fault plans (the pytest plugin's ``--streamsim-seeds``;
+docs/python.md "Sweeps of a test").
+
+A swept test takes the ``streamsim_world`` fixture and starts its job with
+``world.run_job(main)``. Its fault-free run is the reference: it records where the run went (the
+fault points passed, per batch) and what the job's outputs hold. Each seed then runs the test in a
+fresh World executing the seed's plan -- crashes of the driver at places the reference passed
+(the job restarts on its checkpoint, as under a supervisor), from the harness's one plan
+generator (`plan_for_seed`; no task failures by default: a World runs as Spark's local mode, whose
+spark.task.maxFailures is 1, so one fails the query) -- and the test's own assertions hold, and the oracles:
+
+- ``exactly_once``: every output the job writes ends as in the reference: a memory sink, a file
+  sink (the files its log committed), a table, exactly; a Kafka topic at least once, as Spark's
+  Kafka sink is (no record lost, none the reference never had: duplicates of a crashed batch's
+  records are Spark's behaviour, not a bug);
+- ``determinism``: the same seed run again writes the same outputs along the same trace.
+
+A failing seed's plan is shrunk with the harness's one shrinker (``shrink_plan``) and a line to
+rerun exactly that seed is printed.
+"""
+
+import collections
+import json
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+
+from streamsim.world import DriverCrashed, World
+
+Outputs = Dict[str, collections.Counter]
+AT_LEAST_ONCE = "kafka topic "  # Spark's Kafka sink is at least once
+
+
+def _committed_lines(world: World, folder: str) -> List[str]:
+    """The lines of the files a streaming file sink's log (_spark_metadata) committed."""
+    log = f"{folder.rstrip('/')}/_spark_metadata"
+    files: Set[str] = set()
+    entries = [p for p in world._native.list_files(log) if not p.endswith(".tmp")]
+    for p in sorted(entries, key=lambda p: int(p.rsplit("/", 1)[-1].split(".")[0] or 0)):
+        for line in world._native.read_file(p).decode("utf-8").splitlines()[1:]:
+            if not line.strip():
+                continue
+            entry = json.loads(line)
+            path = entry.get("path", "")
+            path = path.split(":", 1)[-1] if path.startswith("file:") else path
+            (files.add if entry.get("action") == "add" else files.discard)(path)
+    lines: List[str] = []
+    for f in sorted(files):
+        lines += [line for line in world._native.read_file(f).decode("utf-8").splitlines() if line]
+    return lines
+
+
+def outputs(world: World) -> Outputs:
+    """What the job wrote, each output as a multiset of its rows or records."""
+    out: Outputs = {}
+    for topic in world._native.topics():
+        out[AT_LEAST_ONCE + topic] = collections.Counter(
+            (r["key"], r["value"]) for r in world.records(topic))
+    catalog = world.spark._catalog
+    for fmt, sink, name in world._sinks:
+        if sink.get("kind") == "files":
+            out[f"file sink {sink['path']}"] = collections.Counter(_committed_lines(world, sink["path"]))
+        elif sink.get("kind") == "memory" and name:
+            rows = catalog.relation(name).rows
+            out[f"memory table {name}"] = collections.Counter(tuple(r) for r in rows)
+    for key, table in getattr(catalog, "_tables", {}).items():
+        out[f"table {key}"] = collections.Counter(tuple(r) for r in table["rows"])
+    return out
+
+
+def _show(item: Any) -> str:
+    return repr(item) if not isinstance(item, tuple) else "(" + ", ".join(map(repr, item)) + ")"
+
+
+def exactly_once(reference: Outputs, run: Outputs) -> Optional[str]:
+    for name in sorted(set(reference) | set(run)):
+        want, got = reference.get(name, collections.Counter()), run.get(name, collections.Counter())
+        lost = want - got
+        extra = got - want
+        if name.startswith(AT_LEAST_ONCE):
+            foreign = [r for r in extra if r not in want]
+            if lost:
+                return f"the {name} lost {_show(next(iter(lost)))}: the fault-free run has it ({sum(lost.values())} missing)"
+            if foreign:
+                return (f"the {name} shows {_show(foreign[0])}, which the fault-free run never "
+                        f"wrote ({len(foreign)} such records)")
+            continue
+        if extra:
+            r = next(iter(extra))
+            what = "a duplicate: one more copy of" if r in want else "a row the fault-free run never wrote:"
+            return (f"the {name} shows {what} {_show(r)} ({sum(extra.values())} rows extra, "
+                    f"{sum(lost.values())} missing)")
+        if lost:
+            return f"the {name} lost {_show(next(iter(lost)))}: the fault-free run has it ({sum(lost.values())} missing)"
+    return None
+
+
+@dataclass
+class Run:
+    outputs: Outputs = field(default_factory=dict)
+    error: Optional[str] = None       # the test's own failure (its exception)
+    error_type: str = ""
+    crashes: int = 0
+    faults_fired: int = 0
+    trace_hash: int = 0
+    reach: List[Tuple[str, int, int]] = field(default_factory=list)
+    partitions: int = 4
+
+
+def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_reach: bool = False) -> Run:
+    """The test in a fresh World (seed, plan); what it left."""
+    import traceback
+    world = World(seed=seed, plan=plan, record_reach=record_reach)
+    r = Run()
+    try:
+        try:
+            call(world)
+        except DriverCrashed:
+            r.error_type = "DriverCrashed"
+            r.error = ("the driver crashed at a fault point of the plan and nothing restarted the "
+                       "job: start it with streamsim_world.run_job(main), which restarts it on "
+                       "its checkpoint as a supervisor does")
+        except Exception as e:  # the test's assertion, or the job's failure
+            r.error_type = type(e).__name__
+            r.error = "".join(traceback.format_exception_only(type(e), e)).strip()
+        r.outputs = outputs(world)
+        r.crashes = world.crashes
+        r.faults_fired = world._native.faults_fired()
+        r.trace_hash = world._native.trace_hash()
+        r.reach = list(world._native.reach())
+        try:
+            r.partitions = int(world.spark.conf.get("spark.sql.shuffle.partitions"))
+        except Exception:
+            pass
+    finally:
+        world.close()
+    return r
+
+
+@dataclass
+class Verdict:
+    kinds: Set[str]
+    message: str
+
+
+def judge(reference: Run, run: Run, again: Optional[Run]) -> Optional[Verdict]:
+    kinds: Set[str] = set()
+    lines: List[str] = []
+    if run.error is not None:
+        kinds.add("test " + run.error_type)
+        lines.append(f"the test failed: {run.error}")
+    v = exactly_once(reference.outputs, run.outputs)
+    if v:
+        kinds.add("oracle exactly_once")
+        lines.append(f"exactly_once: {v}")
+    if again is not None and (again.outputs != run.outputs or again.trace_hash != run.trace_hash):
+        kinds.add("oracle determinism")
+        diff = exactly_once(run.outputs, again.outputs) or "the same outputs along another trace"
+        lines.append(f"determinism: the same seed and plan run again differed: {diff}")
+    return Verdict(kinds, "\n".join(lines)) if kinds else None
+
+
+@dataclass
+class SweepResult:
+    seeds: int = 0
+    failed: int = 0
+    planned: int = 0
+    fired: int = 0
+    crashes: int = 0
+    report: str = ""
+
+
+def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[[int, str], str],
+          plan: Optional[str] = None, max_crashes: int = 1, task_failures: float = 0.0) -> SweepResult:
+    """Runs the test's reference, then each seed (or the one ``plan`` given); stops at the first
+    failing seed, shrunk."""
+    import _streamsim_native as native
+    result = SweepResult()
+    reference = run_once(call, seed=0, record_reach=True)
+    if reference.error is not None:
+        result.failed = 1
+        result.report = f"the fault-free run failed: {reference.error}"
+        return result
+    batches = 1 + max((b for _, b, _ in reference.reach), default=0)
+    for seed in seeds:
+        seed_plan = plan if plan is not None else native.plan_for_seed(
+            seed, reference.reach, max_crashes, task_failures, batches, reference.partitions)
+        run = run_once(call, seed, seed_plan)
+        again = run_once(call, seed, seed_plan)
+        result.seeds += 1
+        result.planned += len(json.loads(seed_plan)["faults"])
+        result.fired += run.faults_fired
+        result.crashes += run.crashes
+        verdict = judge(reference, run, again)
+        if verdict is None:
+            continue
+        result.failed += 1
+
+        def still_fails(p: str) -> bool:
+            r = run_once(call, seed, p)
+            v = judge(reference, r, run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
+            return v is not None and bool(v.kinds & verdict.kinds)
+
+        shrunk, runs = native.shrink_plan(seed_plan, still_fails, 60)
+        faults = native.describe_plan(shrunk)
+        result.report = "\n".join([
+            f"seed {seed} failed:",
+            *("  " + line for line in verdict.message.splitlines()),
+            f"  fault plan: {seed_plan}",
+            f"  shrunk to:  {shrunk} ({len(faults)} fault{'s' if len(faults) != 1 else ''}, {runs} shrink runs)",
+            *(f"    {f}" for f in faults),
+            f"  rerun: {rerun_line(seed, shrunk)}",
+        ])
+        return result
+    return result

@@ -1,0 +1,82 @@
+"""The pytest plugin's sweeps of a test function (streamsim/pytest_plugin.py, _job_sweep.py;
+docs/python.md "Sweeps of a test"): a correct job passes, planted bugs are caught by the oracles
+alone, and the printed line reruns exactly the failing seed."""
+
+import os
+import re
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CASES = os.path.join(HERE, "sweep_cases", "case_jobs.py")
+
+
+def pytest_run(*args, cwd=HERE):
+    cmd = [sys.executable, "-m", "pytest", "-p", "streamsim.pytest_plugin", "-p", "no:cacheprovider",
+           "-q", "-o", "python_files=case_*.py", *args]
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(os.path.abspath(p) for p in env.get("PYTHONPATH", "").split(os.pathsep) if p)
+    return subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_correct_job_passes_a_sweep_and_every_planned_crash_fires():
+    r = pytest_run(CASES + "::test_totals", "--streamsim-seeds", "40")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "PASS sweep_cases/case_jobs.py::test_totals: 40 seeds, 0 failed; 40 of 40 planned faults fired, 40 crashes" in r.stdout, r.stdout
+
+
+def rerun_line(out):
+    lines = [l for l in out.splitlines() if l.strip().startswith("rerun: ")]
+    assert len(lines) == 1, out
+    return lines[0].strip()[len("rerun: "):]
+
+
+def test_a_total_kept_in_a_class_attribute_is_caught_by_the_oracles_and_rerun_as_printed():
+    r = pytest_run(CASES + "::test_class_dict", "--streamsim-seeds", "20")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "exactly_once: the file sink /out/totals shows a row the fault-free run never wrote" in r.stdout, r.stdout
+    assert "the test failed" not in r.stdout
+    line = rerun_line(r.stdout)
+    assert "--streamsim-seed 1 --streamsim-plan" in line
+    again = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "streamsim: seed 1 failed:" in again.stdout
+    assert "exactly_once: the file sink /out/totals" in again.stdout
+    assert rerun_line(again.stdout) == line  # the plan was minimal: it shrinks to itself
+
+
+def test_a_non_idempotent_foreach_batch_is_caught_shrunk_to_one_crash_and_rerun_as_printed():
+    r = pytest_run(CASES + "::test_foreach_batch_append", "--streamsim-seeds", "20")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert re.search(r"exactly_once: the table \S*totals_by_batch shows a duplicate", r.stdout), r.stdout
+    shrunk = re.search(r"shrunk to: .*\((\d+) faults?,", r.stdout)
+    assert shrunk and shrunk.group(1) == "1", r.stdout
+    line = rerun_line(r.stdout)
+    again = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 1 and "shows a duplicate" in again.stdout, again.stdout + again.stderr
+
+
+def test_a_test_that_cannot_restart_its_job_is_told_to_use_run_job():
+    r = pytest_run(CASES + "::test_without_run_job", "--streamsim-seeds", "5")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "streamsim_world.run_job(main)" in r.stdout, r.stdout
+
+
+def test_shards_split_the_seeds():
+    r = pytest_run(CASES + "::test_totals", "--streamsim-seeds", "10", "--streamsim-shard", "2/3")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test_totals: 3 seeds, 0 failed" in r.stdout, r.stdout
+    bad = pytest_run(CASES + "::test_totals", "--streamsim-seeds", "10", "--streamsim-shard", "4/3")
+    assert bad.returncode == 4 and "i must be in 1..n" in bad.stderr, bad.stdout + bad.stderr
+
+
+def test_a_test_not_marked_runs_once_as_written_in_a_sweep():
+    r = pytest_run(CASES + "::test_not_marked", "--streamsim-seeds", "5")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "streamsim sweeps" not in r.stdout
+
+
+def test_without_seeds_a_test_runs_once_as_written():
+    r = pytest_run(CASES + "::test_totals")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "streamsim sweeps" not in r.stdout
