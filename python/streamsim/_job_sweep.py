@@ -62,9 +62,23 @@ def outputs(world: World) -> Outputs:
         elif sink.get("kind") == "memory" and name:
             rows = catalog.relation(name).rows
             out[f"memory table {name}"] = collections.Counter(tuple(r) for r in rows)
+        elif sink.get("kind") == "delta":
+            out[f"delta table {sink['path']}"] = _delta_rows(world, sink["path"])
     for key, table in getattr(catalog, "_tables", {}).items():
-        out[f"table {key}"] = collections.Counter(tuple(r) for r in table["rows"])
+        if table.get("format") == "delta":
+            out[f"delta table {table['path']}"] = _delta_rows(world, table["path"])
+        else:
+            out[f"table {key}"] = collections.Counter(tuple(r) for r in table["rows"])
     return out
+
+
+def _delta_rows(world: World, path: str) -> "collections.Counter[Any]":
+    """A Delta table stand-in's rows (pyspark/sql/_delta.py), none when it was never written."""
+    from pyspark.sql import _delta
+    log = _delta.DeltaLog(world, path)
+    if not log.exists():
+        return collections.Counter()
+    return collections.Counter(tuple(r) for r in log.rows().rows)
 
 
 def _show(item: Any) -> str:

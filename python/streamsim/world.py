@@ -203,6 +203,21 @@ class World:
                                         "present. Use the topic option for setting a topic.",
                                         errorClass="_LEGACY_ERROR_TEMP_KAFKA")
             sink = {"kind": "kafka", "topic": topic}
+        elif fmt == "delta":
+            path = opts.pop("path", None) or writer._table_path
+            if not path:
+                raise AnalysisException("'path' is not specified", errorClass="_LEGACY_ERROR_TEMP_1195")
+            mode = (writer._output_mode or "append")
+            if mode == "update":  # DeltaDataSource.createSink
+                raise AnalysisException("[DELTA_UNSUPPORTED_OUTPUT_MODE] Data source "
+                                        "org.apache.spark.sql.delta.sources.DeltaDataSource does not "
+                                        "support Update output mode",
+                                        errorClass="DELTA_UNSUPPORTED_OUTPUT_MODE",
+                                        messageParameters={"dataSource": "DeltaDataSource",
+                                                           "mode": "Update"})
+            for k in [k for k in opts if k.lower() in ("mergeschema", "overwriteschema")]:
+                opts.pop(k)
+            sink = {"kind": "memory"}  # replaced by the Delta sink's function
         elif fmt == "json":
             path = opts.pop("path", None)
             if not path:
@@ -224,6 +239,8 @@ class World:
             raise NotImplementedError(f"writeStream options {sorted(opts)} are not built in "
                                       "streamsim; see docs/python.md")
         mode = writer._output_mode or "append"
+        if fmt == "delta":
+            foreach_batch = self._delta_sink_call(writer, stream, path, checkpoint, mode)
         if fmt == "memory" and mode != "complete" and self._native.list_files(f"{checkpoint}/offsets"):
             # DataStreamWriter.scala: a memory sink recovers from its checkpoint in complete mode
             # only; otherwise an existing offsets folder is _LEGACY_ERROR_TEMP_1299.
@@ -252,7 +269,15 @@ class World:
             session._catalog.put_query_table(writer._query_name, lambda q=q, s=stream: self._memory_rel(q, s))
         if self._native.status() == "crashed":
             raise DriverCrashed("the driver crashed while the query started")
-        self._sinks.append((fmt, sink, writer._query_name))
+        if self._native.status() == "failed" and not self._native.progress():
+            # The query was refused as it started (Spark's analysis: UnsupportedOperationChecker,
+            # the sink's checks): DataStreamWriter.start() raises, nothing ran.
+            message, condition = self._native.exception()
+            raise AnalysisException(message, errorClass=condition or None)
+        # What the job sweeps' oracles read (streamsim/_job_sweep.py): the sink as it writes.
+        recorded = {"kind": "delta", "path": path} if fmt == "delta" else \
+            {"kind": "foreachBatch"} if fmt == "foreachbatch" else sink
+        self._sinks.append((fmt, recorded, writer._query_name))
         return q
 
     def _foreach_batch_call(self, writer: Any, stream: Dict[str, Any]) -> Any:
@@ -263,6 +288,30 @@ class World:
         def call(ddl: str, rows: list, batch_id: int) -> None:
             schema = StructType.fromDDL(ddl) if ddl else (stream.get("schema") or StructType([]))
             func(session._batch_df(_batch.Rel(schema, [tuple(r) for r in rows])), batch_id)
+        return call
+
+    def _delta_sink_call(self, writer: Any, stream: Dict[str, Any], path: str, checkpoint: str,
+                         mode: str) -> Any:
+        """Delta's streaming sink (DeltaSink.addBatch) on the Delta table stand-in: each batch is
+        one commit carrying the txn action (appId = the query id from the checkpoint's
+        metadata, version = the batch id); a batch whose txn the table holds already (a re-run
+        after a crash) is skipped, so the table gets every batch exactly once. Complete mode
+        replaces the table's rows."""
+        from pyspark.sql import _batch, _delta
+        from pyspark.sql.types import StructType
+
+        def call(ddl: str, rows: list, batch_id: int) -> None:
+            schema = StructType.fromDDL(ddl) if ddl else stream.get("schema")
+            log = _delta.DeltaLog(self, path)
+            if schema is None:
+                snap = log.snapshot()
+                if snap.schema is None:
+                    return  # nothing to create a table with yet
+                schema = snap.schema
+            query_id = json.loads(self.read(f"{checkpoint}/metadata"))["id"]
+            log.write(_batch.Rel(schema, [tuple(r) for r in rows]),
+                      "overwrite" if mode == "complete" else "append", (query_id, batch_id),
+                      operation="STREAMING UPDATE")
         return call
 
     def _memory_rel(self, q: Any, stream: Dict[str, Any]) -> Any:

@@ -110,16 +110,17 @@ def test_console_sink_prints_each_batch(spark, capsys):
 
 def test_what_is_not_built_says_so(spark):
     df = spark.readStream.schema("k string").json("/in")
-    with pytest.raises(NotImplementedError, match="DataStreamWriter.toTable.*docs/python.md"):
-        df.writeStream.toTable("t")
-    with pytest.raises(NotImplementedError, match="rate"):
-        spark.readStream.format("rate").load()
+    with pytest.raises(NotImplementedError, match="DataStreamWriter.foreach.*docs/python.md"):
+        df.writeStream.foreach(lambda row: None)
+    with pytest.raises(NotImplementedError, match="rate-micro-batch"):
+        spark.readStream.format("rate-micro-batch").load()
     with pytest.raises(NotImplementedError, match="applyInPandasWithState"):
         df.groupBy("k").applyInPandasWithState(None, None, None, "append", "NoTimeout")
-    with pytest.raises(NotImplementedError, match="window"):
-        F.window("ts", "10 minutes")
-    with pytest.raises(NotImplementedError, match="delta"):
-        df.writeStream.format("delta").option("checkpointLocation", "/c").start()
+    with pytest.raises(NotImplementedError, match="pandas_udf"):
+        F.pandas_udf(lambda s: s, "long")
+    with pytest.raises(NotImplementedError, match="DeltaTable.vacuum"):
+        from delta.tables import DeltaTable
+        DeltaTable(spark, "/d").vacuum()
 
 
 def test_errors_are_pysparks(spark):

@@ -13,12 +13,14 @@
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/io/rate_source.h"
 #include "streamsim/trigger.h"
 
 namespace streamsim::harness::detail {
 namespace {
 
 SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s);
+SourceSpec parseRateSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s);
 SinkSpec parseSink(ParseContext& pc, const YAML::Node& n);
 void checkSinkIsNotASource(ParseContext& pc, const YAML::Node& sinkNode, const QuerySpec& q);
 TriggerSpec parseTrigger(ParseContext& pc, const YAML::Node& n);
@@ -46,14 +48,16 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
-    std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka"});
+    std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka", "rate"});
     s.kind = kind == "memory"  ? SourceSpec::Kind::kMemory
              : kind == "kafka" ? SourceSpec::Kind::kKafka
+             : kind == "rate"  ? SourceSpec::Kind::kRate
                                : SourceSpec::Kind::kFiles;
   } else {
-    pc.error(n, "missing key 'kind' in source; expected files, memory or kafka");
+    pc.error(n, "missing key 'kind' in source; expected files, memory, kafka or rate");
   }
   if (s.kind == SourceSpec::Kind::kKafka) return parseKafkaSource(pc, n, s);
+  if (s.kind == SourceSpec::Kind::kRate) return parseRateSource(pc, n, s);
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "source path");
   if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
     pc.error(n, "a files source needs 'path' (the landing folder)");
@@ -90,6 +94,19 @@ SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s
   s.schemaDDL = s.schema->toDDL();
   s.options["subscribe"] = s.topic;
   parseSourceOptions(pc, n, s);
+  return s;
+}
+
+// `kind: rate`: Spark's rate source, its options checked here (rowsPerSecond, rampUpTime,
+// numPartitions: io/rate_source.h); its rows are (timestamp, value).
+SourceSpec parseRateSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s) {
+  for (const char* k : {"path", "format", "schema", "topic", "partitions", "retention"})
+    if (n[k]) pc.error(n[k], fmt::format("a rate source takes no '{}': its rows are timestamp, value", k));
+  s.schema = rateSourceSchema();
+  s.schemaDDL = s.schema->toDDL();
+  parseSourceOptions(pc, n, s);
+  if (auto o = RateSourceOptions::fromMap(s.options); !o.ok())
+    pc.error(n["options"] ? n["options"] : n, std::string(o.status().message()));
   return s;
 }
 

@@ -6,6 +6,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/io/rate_source.h"
 #include "streamsim/ops/expr_ops.h"
 
 namespace streamsim::harness {
@@ -20,6 +21,11 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
       STREAMSIM_RETURN_IF_ERROR(log->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
                                     .withContext(s.where.toString() + ": source"));
       auto f = makeKafkaSource(log, s.options);
+      if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
+      sources.push_back(*f);
+    } else if (s.kind == SourceSpec::Kind::kRate) {
+      memory.push_back(nullptr);
+      auto f = makeRateSource(s.options);
       if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
       sources.push_back(*f);
     } else if (s.kind == SourceSpec::Kind::kMemory) {

@@ -71,6 +71,7 @@ from pyspark.errors.exceptions.base import (  # noqa: E402
     IllegalArgumentException,
     ParseException,
     StreamingQueryException,
+    UnsupportedOperationException,
 )
 
 __all__ = [
@@ -79,6 +80,7 @@ __all__ = [
     "ParseException",
     "IllegalArgumentException",
     "StreamingQueryException",
+    "UnsupportedOperationException",
     "PySparkException",
     "PySparkValueError",
     "PySparkTypeError",

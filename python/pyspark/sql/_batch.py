@@ -66,6 +66,22 @@ def where(rel: Rel, condition: str, conf: Dict[str, str], now_ms: int = 0) -> Re
     return Rel(rel.schema, [rel.rows[i] for i in keep])
 
 
+def rel_from_json_lines(lines: Sequence[str], schema: StructType, conf: Dict[str, str]) -> Rel:
+    """JSON lines read as rows of ``schema``: each column's JSON value cast by the engine to the
+    column's type (timestamps from their text), a missing key null."""
+    import json
+    from pyspark.sql.types import _parse_datatype_string
+    names = schema.fieldNames()
+    texts = []
+    for line in lines:
+        r = json.loads(line)
+        texts.append(tuple(None if r.get(n) is None else
+                           (r[n] if isinstance(r[n], str) else json.dumps(r[n])) for n in names))
+    strings = Rel(StructType([StructField(n, _parse_datatype_string("string")) for n in names]), texts)
+    return select(strings, [f"CAST(`{n}` AS {f.dataType.simpleString().upper()}) AS `{n}`"
+                            for n, f in zip(names, schema.fields)], conf)
+
+
 def show_text(rel: Rel, n: int, truncate: bool) -> str:
     return _native().show_rows(rel.ddl(), rel.rows, n, truncate)
 

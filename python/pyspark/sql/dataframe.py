@@ -30,6 +30,7 @@ class DataFrame:
         self.sparkSession = session
         self._stream = stream  # {"source": {...}, "operators": [...], "schema": StructType|None}
         self._rel = rel
+        self._alias: Optional[str] = None
 
     # --- what it is ---
     @property
@@ -140,7 +141,13 @@ class DataFrame:
         return self._from_rel(_batch.select(self._rel, items, self._conf()))
 
     def alias(self, alias: str) -> "DataFrame":
-        return self
+        """The DataFrame under an alias: a MERGE's source names its columns by it
+        (``s.id``); elsewhere streamsim keeps the columns' own names."""
+        if not isinstance(alias, str):
+            raise PySparkTypeError("[NOT_STR] Argument `alias` should be a str", errorClass="NOT_STR")
+        out = DataFrame(self.sparkSession, stream=self._stream, rel=self._rel)
+        out._alias = alias
+        return out
 
     # --- streaming operators ---
     def withWatermark(self, eventTime: str, delayThreshold: str) -> "DataFrame":
@@ -302,18 +309,30 @@ class GroupedData:
 
     # --- batch aggregates ---
     def agg(self, *exprs: Any) -> DataFrame:
-        if self._df._stream is not None:
-            raise _not_built("groupBy().agg() on a streaming DataFrame (streamsim streams "
-                             "aggregate over windows in scenarios only)")
+        if not exprs:
+            raise PySparkValueError("[CANNOT_BE_EMPTY] At least one agg expression must be "
+                                    "specified.", errorClass="CANNOT_BE_EMPTY",
+                                    messageParameters={"item": "exprs"})
         if len(exprs) == 1 and isinstance(exprs[0], dict):
             items = [f"{fn}({_name_sql(c)})" for c, fn in exprs[0].items()]
         else:
             items = [_sql_of(e) for e in exprs]
+        if self._df._stream is not None:
+            return self._stream_agg(items)
         groups = [_sql_of(c) for c in self._cols]
         gitems = [_as_column(c)._sql() for c in self._cols]
         rel = _batch.aggregate(self._df._rel, [g.split(" AS ")[0] for g in groups], gitems + items,
                                self._df._conf())
         return DataFrame(self._df.sparkSession, rel=rel)
+
+    def _stream_agg(self, items: List[str]) -> DataFrame:
+        """A streaming aggregation: the scenario's expression form (groupBy items, agg calls;
+        ops/expr_aggregation.h), planned and checked by the engine when the query starts --
+        window()/session_window() group by time windows, no group is Spark's global
+        aggregation. Append needs a watermarked grouping column (Spark's
+        STREAMING_OUTPUT_MODE.UNSUPPORTED_OPERATION otherwise)."""
+        groups = [_sql_of(c) for c in self._cols]
+        return self._df._derive({"groupBy": groups, "agg": items})
 
     def count(self) -> DataFrame:
         return self.agg(Column("count(1)", "count"))

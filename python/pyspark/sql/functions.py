@@ -219,6 +219,48 @@ for _n in ["sum", "min", "max", "avg", "mean", "first", "last", "collect_list", 
     globals()[_n] = _agg1(_n)
 
 
+# --- windows (a streaming groupBy's time windows; TimeWindow.scala / SessionWindow.scala) ---
+def window(timeColumn: Any, windowDuration: str, slideDuration: Optional[str] = None,
+           startTime: Optional[str] = None) -> Column:
+    """PySpark's window(): the `window` struct column {start, end} of a tumbling (no slide) or
+    sliding window, as the engine's window() expression."""
+    for name, v in (("windowDuration", windowDuration), ("slideDuration", slideDuration),
+                    ("startTime", startTime)):
+        if v is not None and not isinstance(v, str):
+            raise PySparkTypeError(f"[NOT_STR] Argument `{name}` should be a str, got "
+                                   f"{type(v).__name__}.", errorClass="NOT_STR",
+                                   messageParameters={"arg_name": name, "arg_type": type(v).__name__})
+    args = [_c(timeColumn), _literal_sql(windowDuration)]
+    if slideDuration is not None or startTime is not None:
+        args.append(_literal_sql(slideDuration if slideDuration is not None else windowDuration))
+    if startTime is not None:
+        args.append(_literal_sql(startTime))
+    return Column(f"window({', '.join(args)})", "window")
+
+
+def session_window(timeColumn: Any, gapDuration: Any) -> Column:
+    """PySpark's session_window(): the `session_window` struct column {start, end}."""
+    if not isinstance(gapDuration, (str, Column)):
+        raise PySparkTypeError(f"[NOT_COLUMN_OR_STR] Argument `gapDuration` should be a Column or "
+                               f"str, got {type(gapDuration).__name__}.", errorClass="NOT_COLUMN_OR_STR",
+                               messageParameters={"arg_name": "gapDuration",
+                                                  "arg_type": type(gapDuration).__name__})
+    gap = _literal_sql(gapDuration) if isinstance(gapDuration, str) else gapDuration._expr
+    return Column(f"session_window({_c(timeColumn)}, {gap})", "session_window")
+
+
+def rand(seed: Optional[int] = None) -> Column:
+    return _call("rand") if seed is None else _call("rand", _literal_sql(seed))
+
+
+def randn(seed: Optional[int] = None) -> Column:
+    return _call("randn") if seed is None else _call("randn", _literal_sql(seed))
+
+
+def uuid() -> Column:
+    return _call("uuid")
+
+
 def asc(col: str) -> Column:
     return _as_column(col).asc()
 
@@ -236,7 +278,6 @@ def _not_built(name: str):
     return f
 
 
-for _n in ["window", "session_window", "udf", "pandas_udf", "rand", "randn", "uuid",
-           "monotonically_increasing_id", "to_date", "current_date", "date_add", "datediff",
+for _n in ["udf", "pandas_udf", "monotonically_increasing_id", "to_date", "current_date", "date_add", "datediff",
            "base64", "json_tuple", "broadcast", "input_file_name"]:
     globals()[_n] = _not_built(_n)

@@ -44,15 +44,21 @@ class DataFrameReader:
         if schema is not None:
             self._schema = schema
         self.options(**options)
-        if self._format != "json":
-            raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
-                                      "streamsim (json files and tables only); see docs/python.md")
         if path is None:
             raise PySparkValueError("load() needs a path", errorClass="INVALID_ARGUMENT")
+        if self._format == "delta":
+            from pyspark.sql import _delta
+            return self._session._batch_df(_delta.DeltaLog(self._session._world, path).rows())
+        if self._format != "json":
+            raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
+                                      "streamsim (json files, delta and tables only); see docs/python.md")
         return self._session._catalog.read_json_folder(path, self._schema)
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
         return self.load(path, "json", schema, **options)
+
+    def delta(self, path: str) -> Any:
+        return self.load(path, "delta")
 
 
 class DataFrameWriter:
@@ -93,11 +99,34 @@ class DataFrameWriter:
         if partitionBy:
             raise NotImplementedError("saveAsTable(partitionBy=...) is not built in streamsim; "
                                       "see docs/python.md")
-        self._df.sparkSession._catalog.save_table(name, self._df._rel, self._mode)
+        if format is not None:
+            self.format(format)
+        self.options(**options)
+        catalog = self._df.sparkSession._catalog
+        if self._format == "delta":
+            catalog.save_delta(name, None, self._df._rel, self._mode, self._options)
+        elif self._format in (None, "json", "parquet"):
+            catalog.save_table(name, self._df._rel, self._mode)
+        else:
+            raise NotImplementedError(f"saveAsTable with format({self._format!r}) is not built in "
+                                      "streamsim (delta and the catalog's own tables are); see docs/python.md")
 
-    insertInto = None  # type: ignore[assignment]
+    def insertInto(self, tableName: str, overwrite: Optional[bool] = None) -> None:
+        raise NotImplementedError("DataFrameWriter.insertInto is not built in streamsim; "
+                                  "saveAsTable is. See docs/python.md")
 
     def save(self, path: Optional[str] = None, format: Optional[str] = None, mode: Optional[str] = None,
              **options: Any) -> None:
-        raise NotImplementedError("DataFrameWriter.save (files, delta, jdbc) is not built in "
-                                  "streamsim; saveAsTable is. See docs/python.md")
+        if format is not None:
+            self.format(format)
+        if mode is not None:
+            self.mode(mode)
+        self.options(**options)
+        path = path or self._options.pop("path", None)
+        if self._format != "delta":
+            raise NotImplementedError(f"DataFrameWriter.save with format({self._format!r}) (files, "
+                                      "jdbc, ...) is not built in streamsim; delta and saveAsTable "
+                                      "are. See docs/python.md")
+        if not path:
+            raise PySparkValueError("save() needs a path", errorClass="INVALID_ARGUMENT")
+        self._df.sparkSession._catalog.save_delta(None, path, self._df._rel, self._mode, self._options)

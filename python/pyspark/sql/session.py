@@ -128,9 +128,45 @@ class _Catalog:
         parts = key.split(".")
         return f"{self.WAREHOUSE}/{'.'.join(parts[:-1])}.db/{parts[-1]}"
 
+    def delta_path(self, name: str) -> Optional[str]:
+        """The folder of a Delta table: `delta.`/path`` names a path; a table saved as delta its
+        warehouse folder; None for other tables and unknown names."""
+        text = name.strip()
+        m = re.fullmatch(r"delta\.`([^`]+)`", text, re.I) or re.fullmatch(r"delta\.(/\S+)", text, re.I)
+        if m:
+            return m.group(1)
+        t = self._tables.get(self._key(name))
+        return t["path"] if t is not None and t.get("format") == "delta" else None
+
+    def save_delta(self, name: Optional[str], path: Optional[str], rel: _batch.Rel, mode: str,
+                   options: Dict[str, str]) -> None:
+        """df.write.format("delta"): saveAsTable(name) (the table's folder in the warehouse) or
+        save(path); Spark's save modes; txnAppId/txnVersion make it idempotent (_delta.py)."""
+        from pyspark.sql import _delta
+        if path is None:
+            key = self._key(name)
+            t = self._tables.get(key)
+            if t is not None and t.get("format") != "delta":
+                raise AnalysisException(f"[DELTA_TABLE_NOT_FOUND] `{name}` is not a Delta table",
+                                        errorClass="DELTA_TABLE_NOT_FOUND")
+            path = t["path"] if t is not None else self._folder(key)
+            self._tables[key] = {"format": "delta", "path": path}
+        log = _delta.DeltaLog(self._session._world, path)
+        if log.exists():
+            if mode == "errorifexists":
+                raise AnalysisException(f"[DELTA_PATH_EXISTS] Cannot write to already existent path "
+                                        f"{path} without setting OVERWRITE = 'true'.",
+                                        errorClass="DELTA_PATH_EXISTS")
+            if mode == "ignore":
+                return
+        log.write(rel, "overwrite" if mode == "overwrite" else "append",
+                  _delta.txn_of(options, self._session.conf))
+
     def save_table(self, name: str, rel: _batch.Rel, mode: str) -> None:
         key = self._key(name)
         existing = self._tables.get(key)
+        if existing is not None and existing.get("format") == "delta":
+            return self.save_delta(name, None, rel, mode, {})
         if existing is not None:
             if mode == "errorifexists":
                 raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
@@ -163,6 +199,10 @@ class _Catalog:
         if low in self._views:
             v = self._views[low]
             return v._rel if hasattr(v, "_rel") else v()
+        delta = self.delta_path(name)
+        if delta is not None:
+            from pyspark.sql import _delta
+            return _delta.DeltaLog(self._session._world, delta).rows()
         key = self._key(name)
         if key in self._tables:
             t = self._tables[key]
@@ -173,6 +213,9 @@ class _Catalog:
                                 messageParameters={"relationName": f"`{name}`"})
 
     def stream_table(self, name: str, options: Dict[str, str]) -> Any:
+        delta = self.delta_path(name)
+        if delta is not None:
+            return self.stream_delta(delta, options)
         key = self._key(name)
         if key not in self._tables:
             raise AnalysisException(f"[TABLE_OR_VIEW_NOT_FOUND] The table or view `{name}` cannot be "
@@ -182,6 +225,25 @@ class _Catalog:
         source = {"kind": "files", "path": t["folder"], "format": "json",
                   "schema": toEngineDDL(t["schema"]), "options": dict(options)}
         return self._session._stream_df(source, t["schema"])
+
+    def stream_delta(self, path: str, options: Dict[str, str]) -> Any:
+        """readStream of a Delta table: its data files through the file source, as an
+        append-only table's commits add them. A table whose log removed files (an overwrite, a
+        MERGE) is refused as Delta's source refuses it without skipChangeCommits."""
+        from pyspark.sql import _delta
+        log = _delta.DeltaLog(self._session._world, path)
+        snap = log.snapshot()
+        if snap.schema is None:
+            raise AnalysisException(f"[DELTA_TABLE_NOT_FOUND] `{path}` is not a Delta table.",
+                                    errorClass="DELTA_TABLE_NOT_FOUND")
+        if log.has_removes():
+            raise NotImplementedError(
+                f"readStream of the Delta table {path}, whose log updated or deleted rows (an "
+                "overwrite or MERGE; Delta's source fails with DELTA_SOURCE_TABLE_IGNORE_CHANGES "
+                "unless skipChangeCommits), is not built in streamsim; see docs/python.md")
+        source = {"kind": "files", "path": path, "format": "json",
+                  "schema": toEngineDDL(snap.schema), "options": dict(options)}
+        return self._session._stream_df(source, snap.schema)
 
     def read_json_folder(self, path: str, schema: Any) -> Any:
         if schema is None:
@@ -194,20 +256,10 @@ class _Catalog:
             # MetadataLogFileIndex), never a half-written batch's.
             ddl, rows = native.file_sink_rows(path, toEngineDDL(st))
             return self._session._batch_df(_batch.Rel(StructType.fromDDL(ddl), [tuple(r) for r in rows]))
-        rows: List[dict] = []
+        lines: List[str] = []
         for p in sorted(native.list_files(path)):
-            for line in native.read_file(p).decode("utf-8").splitlines():
-                if line.strip():
-                    rows.append(json.loads(line))
-        names = st.fieldNames()
-        rel = _batch.Rel(st, [tuple(r.get(n) for n in names) for r in rows])
-        # Cast through the engine (timestamps from their JSON text).
-        return self._session._batch_df(_batch.select(
-            _batch.Rel(StructType([StructField(n, _parse_datatype_string("string")) for n in names]),
-                       [tuple(None if v is None else (v if isinstance(v, str) else json.dumps(v)) for v in r)
-                        for r in rel.rows]),
-            [f"CAST(`{n}` AS {f.dataType.simpleString().upper()}) AS `{n}`" for n, f in zip(names, st.fields)],
-            self._session.conf._sql_conf()))
+            lines += [ln for ln in native.read_file(p).decode("utf-8").splitlines() if ln.strip()]
+        return self._session._batch_df(_batch.rel_from_json_lines(lines, st, self._session.conf._sql_conf()))
 
 
 class _Builder:

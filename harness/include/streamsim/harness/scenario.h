@@ -55,7 +55,7 @@ struct RowSpec {
 // query
 
 struct SourceSpec {
-  enum class Kind { kFiles, kMemory, kKafka };
+  enum class Kind { kFiles, kMemory, kKafka, kRate };  // kRate: Spark's rate source (io/rate_source.h)
   Kind kind = Kind::kFiles;
   std::string path;             // files only
   std::string topic;            // kafka only: the topic read (created with `partitions`)

@@ -31,3 +31,7 @@ class ParseException(AnalysisException):
 class StreamingQueryException(CapturedException):
     """A streaming query terminated by an exception (awaitTermination, processAllAvailable,
     StreamingQuery.exception())."""
+
+
+class UnsupportedOperationException(CapturedException):
+    """An operation the engine does not support (Spark's SparkUnsupportedOperationException)."""

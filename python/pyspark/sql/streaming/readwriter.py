@@ -65,8 +65,8 @@ class DataStreamReader:
             if path is None:
                 raise PySparkValueError("a file source needs a path", errorClass="INVALID_ARGUMENT")
             return self._files(fmt, path)
-        if fmt in ("rate", "rate-micro-batch", "socket", "delta", "cloudfiles"):
-            raise _not_built(f"readStream.format({fmt!r})")
+        if fmt == "rate":
+            return self._rate()
         raise _not_built(f"readStream.format({fmt!r})")
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
@@ -98,6 +98,27 @@ class DataStreamReader:
         source = {"kind": "files", "path": path, "format": "json", "schema": toEngineDDL(schema),
                   "options": dict(self._options)}
         return self._session._stream_df(source, schema)
+
+    def _rate(self) -> Any:
+        """Spark's rate source (RateStreamProvider): rows (timestamp, value) on the world's
+        virtual clock; options rowsPerSecond, rampUpTime, numPartitions (default: the context's
+        default parallelism), checked by the engine (io/rate_source.h)."""
+        from pyspark.errors import UnsupportedOperationException
+        from pyspark.sql.types import StructType
+        if self._schema is not None:  # QueryExecutionErrors.userSpecifiedSchemaUnsupportedByDataSourceError
+            raise UnsupportedOperationException(
+                "RateStreamProvider source does not support user-specified schema.",
+                errorClass="_LEGACY_ERROR_TEMP_2242", messageParameters={"provider": "RateStreamProvider"})
+        opts: Dict[str, str] = {}
+        for key, value in self._options.items():
+            if key.lower() not in ("rowspersecond", "rampuptime", "numpartitions"):
+                raise _not_built(f"the rate source option {key!r} (rowsPerSecond, rampUpTime and "
+                                 "numPartitions are built)")
+            opts[key] = value
+        if not any(k.lower() == "numpartitions" for k in opts):
+            opts["numPartitions"] = str(self._session.sparkContext.defaultParallelism)
+        source = {"kind": "rate", "options": opts}
+        return self._session._stream_df(source, StructType.fromDDL("timestamp timestamp, value bigint"))
 
     def _kafka(self) -> Any:
         from pyspark.errors import IllegalArgumentException
@@ -147,6 +168,7 @@ class DataStreamWriter:
         self._query_name: Optional[str] = None
         self._options: Dict[str, str] = {}
         self._foreach_batch: Optional[Callable[[Any, int], None]] = None
+        self._table_path: Optional[str] = None  # toTable's Delta table folder
 
     def format(self, source: str) -> "DataStreamWriter":
         self._format = source.lower()
@@ -227,7 +249,22 @@ class DataStreamWriter:
 
     def toTable(self, tableName: str, format: Optional[str] = None, outputMode: Optional[str] = None,
                 partitionBy: Any = None, queryName: Optional[str] = None, **options: Any) -> Any:
-        raise _not_built("DataStreamWriter.toTable")
+        """The stream into the table ``tableName`` of the session's catalog, as a Delta table
+        (streamsim's tables written by a stream are Delta tables: spark.table reads them)."""
+        fmt = (format or self._format or "delta").lower()
+        if fmt not in ("delta", "parquet"):
+            raise _not_built(f"DataStreamWriter.toTable with format({fmt!r})")
+        catalog = self._session._catalog
+        path = catalog.delta_path(tableName)
+        if path is None:
+            key = catalog._key(tableName)
+            if key in catalog._tables:
+                raise _not_built(f"DataStreamWriter.toTable into the non-Delta table {tableName!r}")
+            path = catalog._folder(key)
+            catalog._tables[key] = {"format": "delta", "path": path}
+        self._format = "delta"
+        self._table_path = path
+        return self.start(outputMode=outputMode, partitionBy=partitionBy, queryName=queryName, **options)
 
     def start(self, path: Optional[str] = None, format: Optional[str] = None,
               outputMode: Optional[str] = None, partitionBy: Any = None,
