@@ -23,6 +23,13 @@ from streamsim._isolation import inside_shim
 __all__ = ["World", "DriverCrashed"]
 
 
+def _say(text: str) -> None:
+    """A difference from Spark a job meets, said as a warning (Python's filters show it once
+    per place by default)."""
+    import warnings
+    warnings.warn(text, UserWarning, stacklevel=4)
+
+
 class DriverCrashed(BaseException):
     """The driver process died at an armed fault point: restart it with ``World.restart``."""
 
@@ -60,6 +67,7 @@ class World:
         self._query: Any = None
         self._failures: Dict[int, Any] = {}
         self._temp_checkpoints = 0
+        self._sink_schemas: Dict[str, Any] = {}  # a file sink's folder -> the writing query's schema
         _current.append(self)
 
     @staticmethod
@@ -218,11 +226,19 @@ class World:
             for k in [k for k in opts if k.lower() in ("mergeschema", "overwriteschema")]:
                 opts.pop(k)
             sink = {"kind": "memory"}  # replaced by the Delta sink's function
-        elif fmt == "json":
+        elif fmt in ("json", "parquet"):
             path = opts.pop("path", None)
             if not path:
                 raise AnalysisException("'path' is not specified", errorClass="_LEGACY_ERROR_TEMP_1195")
             sink = {"kind": "files", "path": path, "format": "json"}
+            if fmt == "parquet":
+                # The file sink's protocol (data files, then _spark_metadata/N) with JSON-lines
+                # data files: streamsim writes no Parquet bytes (docs/python.md). Its readers
+                # (spark.read.parquet) read the log's files with the writing query's schema.
+                _say("streamsim's parquet sink writes JSON-lines data files under "
+                          "Spark's file sink log (_spark_metadata); spark.read.parquet(path) reads "
+                          "them back (docs/python.md)")
+            self._sink_schemas[path.rstrip("/")] = stream.get("schema")
         else:
             raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "
                                       "docs/python.md (PySpark jobs)")
@@ -257,7 +273,7 @@ class World:
             "checkpoint": checkpoint,
             "stateStore": "rocksdb" if "RocksDB" in provider else "memory",
             "shufflePartitions": int(session.conf.get("spark.sql.shuffle.partitions")),
-            "conf": {k: v for k, v in session.conf._sql_conf().items()},
+            "conf": session.conf._query_conf(),
         }
         if writer._trigger is not None:
             spec["trigger"] = writer._trigger

@@ -221,3 +221,27 @@ def test_kafka_to_kafka_job_republishes_as_json(world):
                    ("k4", {"id": "e4", "twice": 60, "ID": "E4"})]
     # maxOffsetsPerTrigger 2 over five records: three batches.
     assert [p["numInputRows"] for p in q.recentProgress] == [2, 2, 1]
+
+
+@pytest.mark.parametrize("point", ["state.after_commit", "commits.before_write"])
+def test_seed_001_counter_job_crashed_and_run_again_gives_the_seeds_counts(world, point):
+    # The seed's job takes a fresh checkpoint each run (f"/tmp/checkpoint_{uuid.uuid4()}") and
+    # recreates its source table: the driver that comes back recomputes from the start, and the
+    # new memory sink holds that run's rows only.
+    job = load_job("seed_001_counters")
+    world.crash_at(point, batch=0)
+    with pytest.raises(DriverCrashed):
+        job.counter_job()
+    assert world.armed_crashes_fired()
+    result = world.restart(job.counter_job)
+    assert rows_of(result) == [("a", "3"), ("b", "2")]
+    assert rows_of(world.spark.sql("SELECT id, countAsString FROM counter_output ORDER BY id")) == \
+        [("a", "3"), ("b", "2")]
+
+
+def test_seed_001_initial_state_job_crashed_before_its_commit(world):
+    job = load_job("seed_001_counters")
+    world.crash_at("commits.before_write", batch=0)
+    with pytest.raises(DriverCrashed):
+        job.initial_state_job()
+    assert rows_of(world.restart(job.initial_state_job)) == [("x", 12)]

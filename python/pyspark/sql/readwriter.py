@@ -49,10 +49,25 @@ class DataFrameReader:
         if self._format == "delta":
             from pyspark.sql import _delta
             return self._session._batch_df(_delta.DeltaLog(self._session._world, path).rows())
+        if self._format == "parquet":
+            # A parquet file sink's folder (JSON-lines data files in streamsim) with the schema of
+            # the query that wrote it, or the one given.
+            schema = self._schema or self._session._world._sink_schemas.get(path.rstrip("/"))
+            if schema is None:
+                raise NotImplementedError(
+                    f"spark.read.parquet({path!r}): streamsim reads the parquet sinks of its own "
+                    "queries whose output schema is known (give .schema(...) otherwise); it reads "
+                    "no Parquet files. See docs/python.md")
+            return self._session._catalog.read_json_folder(path, schema)
         if self._format != "json":
             raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
                                       "streamsim (json files, delta and tables only); see docs/python.md")
         return self._session._catalog.read_json_folder(path, self._schema)
+
+    def parquet(self, *paths: str, **options: Any) -> Any:
+        if len(paths) != 1:
+            raise NotImplementedError("spark.read.parquet of several paths is not built in streamsim")
+        return self.load(paths[0], "parquet", **options)
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
         return self.load(path, "json", schema, **options)

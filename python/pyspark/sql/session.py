@@ -16,6 +16,11 @@ __all__ = ["SparkSession", "RuntimeConfig", "SparkContext"]
 
 # Settings the engine's expressions read (expr/sql_conf.h), by Spark's keys.
 _SQL_CONF = ("spark.sql.ansi.enabled", "spark.sql.session.timeZone", "spark.sql.caseSensitive")
+# Streaming settings the engine's queries read (query/data_frame.cc), by Spark's keys.
+_STREAMING_CONF = ("spark.sql.streaming.noDataMicroBatches.enabled",
+                   "spark.sql.streaming.minBatchesToRetain",
+                   "spark.sql.streaming.multipleWatermarkPolicy",
+                   "spark.sql.streaming.realTimeMode.minBatchDuration")
 _DEFAULTS = {"spark.sql.shuffle.partitions": "200", "spark.app.name": "streamsim",
              "spark.master": "local[*]", "spark.sql.sources.default": "parquet",
              "spark.sql.session.timeZone": "UTC", "spark.sql.ansi.enabled": "true"}
@@ -56,6 +61,11 @@ class RuntimeConfig:
 
     def _sql_conf(self) -> Dict[str, str]:
         return {k: v for k, v in self._conf.items() if k in _SQL_CONF}
+
+    def _query_conf(self) -> Dict[str, str]:
+        """What a streaming query started in this session runs with: the SQL settings and the
+        streaming ones the engine reads (DataFrame option names, data_frame.cc)."""
+        return {k: v for k, v in self._conf.items() if k in _SQL_CONF or k in _STREAMING_CONF}
 
 
 class SparkContext:
