@@ -67,6 +67,7 @@ class World:
         self._query: Any = None
         self._failures: Dict[int, Any] = {}
         self._temp_checkpoints = 0
+        self._console_before = ""  # console sinks' text of the queries before the current one
         self._sink_schemas: Dict[str, Any] = {}  # a file sink's folder -> the writing query's schema
         _current.append(self)
 
@@ -110,6 +111,10 @@ class World:
         """What a topic holds (a Kafka sink's output): key, value, partition, offset per record."""
         return [{"key": k, "value": v, "partition": p, "offset": o}
                 for k, v, p, o in self._native.records(topic)]
+
+    def console_text(self) -> str:
+        """What the current query's console sink printed (every batch, re-runs included)."""
+        return self._console_before + self._native.console_text()
 
     def advance(self, duration: Union[str, int]) -> None:
         """Moves the virtual clock: "10 seconds", or milliseconds."""
@@ -271,13 +276,15 @@ class World:
             "sink": sink,
             "outputMode": mode,
             "checkpoint": checkpoint,
-            "stateStore": "rocksdb" if "RocksDB" in provider else "memory",
             "shufflePartitions": int(session.conf.get("spark.sql.shuffle.partitions")),
             "conf": session.conf._query_conf(),
         }
+        if provider:  # unset: the engine's default (HDFS-backed; real-time mode: RocksDB, as Spark)
+            spec["stateStore"] = "rocksdb" if "RocksDB" in provider else "memory"
         if writer._trigger is not None:
             spec["trigger"] = writer._trigger
         self._retire_query()
+        self._console_before += self._native.console_text()  # stdout keeps what was printed
         ids = self._native.start(json.dumps(spec), session._processors, foreach_batch)
         q = StreamingQuery(self, writer._query_name, ids, writer._trigger)
         self._query = q

@@ -185,6 +185,45 @@ class DataFrame:
         cols = list(subset) if subset else self.columns
         return self._derive({"dropDuplicatesWithinWatermark": cols}, self._stream.get("schema"))
 
+    _JOIN_TYPES = {"inner": "inner", "left": "left_outer", "leftouter": "left_outer",
+                   "left_outer": "left_outer", "semi": "left_semi", "leftsemi": "left_semi",
+                   "left_semi": "left_semi", "anti": "left_anti", "leftanti": "left_anti",
+                   "left_anti": "left_anti", "right": "right_outer", "rightouter": "right_outer",
+                   "right_outer": "right_outer", "outer": "full_outer", "full": "full_outer",
+                   "fullouter": "full_outer", "full_outer": "full_outer", "cross": "cross"}
+
+    def join(self, other: "DataFrame", on: Any = None, how: Optional[str] = None) -> "DataFrame":
+        """A stream joined with a static (batch) DataFrame on equal columns: the scenario's
+        stream-static join (Spark's output: the join columns, the stream's other columns, then
+        the table's). Refused as Spark refuses them (a right or full outer join with a static
+        right side) by the engine when the query starts."""
+        if not isinstance(other, DataFrame):
+            raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
+                                   f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
+        if self._stream is None or other._stream is not None:
+            raise _not_built("DataFrame.join other than a stream with a static DataFrame "
+                             "(stream-stream and batch joins)")
+        if isinstance(on, str):
+            on = [on]
+        if not isinstance(on, (list, tuple)) or not on or not all(isinstance(c, str) for c in on):
+            raise _not_built("DataFrame.join on a Column condition (join on column names: "
+                             "join(static, on=['k'], how=...))")
+        key = (how or "inner").lower()
+        kind = self._JOIN_TYPES.get(key) or self._JOIN_TYPES.get(key.replace("_", ""))
+        if kind is None:
+            raise PySparkValueError(f"[UNSUPPORTED_JOIN_TYPE] Unsupported join type '{how}'. "
+                                    "Supported join types include: 'inner', 'outer', 'full', "
+                                    "'fullouter', 'full_outer', 'leftouter', 'left', 'left_outer', "
+                                    "'rightouter', 'right', 'right_outer', 'leftsemi', 'left_semi', "
+                                    "'semi', 'leftanti', 'left_anti', 'anti', 'cross'.",
+                                    errorClass="UNSUPPORTED_JOIN_TYPE")
+        from pyspark.sql.types import toEngineDDL
+        rel = other._rel
+        names = rel.schema.fieldNames()
+        static = {"schema": toEngineDDL(rel.schema),
+                  "rows": [{n: _batch.json_value(v) for n, v in zip(names, r)} for r in rel.rows]}
+        return self._derive({"join": {"static": static, "on": list(on), "how": kind}})
+
     def groupBy(self, *cols: Any) -> "GroupedData":
         return GroupedData(self, _names_or_columns(cols))
 
@@ -270,7 +309,7 @@ class DataFrame:
     def __getattr__(self, name: str) -> Column:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in ("join", "union", "unionByName", "repartition", "coalesce", "cache", "persist",
+        if name in ("union", "unionByName", "repartition", "coalesce", "cache", "persist",
                     "foreach", "foreachPartition", "rdd", "crossJoin", "explain", "agg", "distinct",
                     "na", "fillna", "dropna", "transform", "observe"):
             raise _not_built(f"DataFrame.{name}")

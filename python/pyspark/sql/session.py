@@ -172,6 +172,20 @@ class _Catalog:
         log.write(rel, "overwrite" if mode == "overwrite" else "append",
                   _delta.txn_of(options, self._session.conf))
 
+    def create_delta_table(self, name: str, columns: str, if_not_exists: bool) -> None:
+        """CREATE TABLE [IF NOT EXISTS] name (columns) USING DELTA: an empty Delta table."""
+        key = self._key(name)
+        if key in self._tables:
+            if if_not_exists:
+                return
+            raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
+                                    f"`{name}` because it already exists.",
+                                    errorClass="TABLE_OR_VIEW_ALREADY_EXISTS")
+        self.save_delta(name, None, _batch.Rel(StructType.fromDDL(columns), []), "errorifexists", {})
+
+    def table_exists(self, name: str) -> bool:
+        return self._key(name) in self._tables or name.strip("`").lower() in self._views
+
     def save_table(self, name: str, rel: _batch.Rel, mode: str) -> None:
         key = self._key(name)
         existing = self._tables.get(key)
@@ -272,6 +286,21 @@ class _Catalog:
         return self._session._batch_df(_batch.rel_from_json_lines(lines, st, self._session.conf._sql_conf()))
 
 
+class Catalog:
+    """spark.catalog: tableExists over the world's catalog (the rest raises NotImplementedError)."""
+
+    def __init__(self, session: "SparkSession") -> None:
+        self._session = session
+
+    def tableExists(self, tableName: str, dbName: Optional[str] = None) -> bool:
+        return self._session._catalog.table_exists(f"{dbName}.{tableName}" if dbName else tableName)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        raise NotImplementedError(f"spark.catalog.{name} is not built in streamsim; see docs/python.md")
+
+
 class _Builder:
     def __init__(self) -> None:
         self._options: Dict[str, str] = {}
@@ -357,6 +386,10 @@ class SparkSession:
     def streams(self) -> Any:
         from pyspark.sql.streaming.query import StreamingQueryManager
         return StreamingQueryManager(self._world)
+
+    @property
+    def catalog(self) -> "Catalog":
+        return Catalog(self)
 
     @property
     def udf(self) -> Any:
@@ -448,9 +481,15 @@ class SparkSession:
         if m:
             self._catalog.drop_table(m.group(2), bool(m.group(1)))
             return self._batch_df(_batch.Rel(StructType([]), []))
+        m = re.fullmatch(r"CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?([\w.`]+)\s*\((.*)\)\s*USING\s+DELTA",
+                         text, re.I | re.S)
+        if m:
+            self._catalog.create_delta_table(m.group(2), m.group(3), bool(m.group(1)))
+            return self._batch_df(_batch.Rel(StructType([]), []))
         if not re.match(r"SELECT\b", text, re.I):
-            raise NotImplementedError(f"spark.sql({sqlQuery!r}): streamsim runs SELECT, CREATE SCHEMA "
-                                      "and DROP TABLE statements; see docs/python.md")
+            raise NotImplementedError(f"spark.sql({sqlQuery!r}): streamsim runs SELECT, CREATE SCHEMA, "
+                                      "CREATE TABLE ... USING DELTA and DROP TABLE statements; see "
+                                      "docs/python.md")
         plan = _batch.parse_select(text)
         rel = self._catalog.relation(plan["table"])
         return self._batch_df(_batch.run_select(plan, rel, self.conf._sql_conf()))
