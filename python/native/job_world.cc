@@ -259,6 +259,15 @@ class JobWorld {
     });
     noteOutcome(st, crashes);
   }
+  // One trigger at the clock's current time (StreamingQuery::triggerOnce): a data batch, a
+  // re-run, or a no-data batch an operator asks for (a processing-time timer, a moved
+  // watermark) -- what a running trigger loop does when time has passed.
+  void triggerNow() {
+    if (!sim_.running() || !error_.ok() || crashed_) return;
+    const int64_t crashes = sim_.crashCount();
+    Status st = driver_.supervise([](StreamingQuery& q) { return q.triggerOnce().status(); });
+    noteOutcome(st, crashes);
+  }
   // `n` triggers on the trigger's schedule (the clock moves to each trigger's time).
   void runBatches(int n) {
     if (!sim_.running() || !error_.ok() || crashed_) return;
@@ -495,6 +504,7 @@ void defineJobModule(py::module_& m) {
       .def("file_sink_rows", &JobWorld::fileSinkRows)
       .def("process_all_available", &JobWorld::processAllAvailable)
       .def("run_batches", &JobWorld::runBatches)
+      .def("trigger_now", &JobWorld::triggerNow)
       .def("arm_crash", &JobWorld::armCrash, py::arg("point"), py::arg("batch") = -1,
            py::arg("partition") = -1, py::arg("nth") = 1)
       .def("armed_crashes_fired", &JobWorld::armedCrashesFired)

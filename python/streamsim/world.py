@@ -116,10 +116,18 @@ class World:
         """What the current query's console sink printed (every batch, re-runs included)."""
         return self._console_before + self._native.console_text()
 
-    def advance(self, duration: Union[str, int]) -> None:
-        """Moves the virtual clock: "10 seconds", or milliseconds."""
+    def advance(self, duration: Union[str, int], trigger: bool = False) -> None:
+        """Moves the virtual clock: "10 seconds", or milliseconds. With ``trigger=True`` the
+        running query then fires one trigger at the new time, as its trigger loop would: a batch
+        for new data, or the no-data batch a due processing-time timer or timeout asks for
+        (``processAllAvailable`` runs data batches only, as Spark's)."""
         from pyspark.sql._durations import duration_ms
         self._native.advance(duration if isinstance(duration, int) else duration_ms(duration, "advance"))
+        if trigger and self._query is not None:
+            self._native.trigger_now()
+            if self._native.status() == "crashed":
+                raise DriverCrashed("the driver crashed at an armed fault point; World.restart(job) "
+                                    "brings it back")
 
     @property
     def now(self) -> _dt.datetime:

@@ -161,3 +161,65 @@ def test_real_time_alerts_forwarded_and_at_least_once_across_a_crash(world):
     # again.
     got = [json.loads(r["value"])["payment_id"] for r in world.records("alerts")]
     assert set(got) == {"p0", "p2", "p3"} and got.count("p3") == 2
+
+
+# --- Kafka -> applyInPandasWithState sessionization -> Kafka ---
+
+def test_sessions_closed_by_the_event_time_timeout_published_across_a_crash(world):
+    pytest.importorskip("pandas")
+
+    def click(user, hhmm):
+        world.produce("clicks", {"user": user, "page": "p", "ts": f"2026-01-01T{hhmm}:00Z"}, key=user)
+
+    for user, t in [("ann", "00:00"), ("ann", "00:05"), ("bob", "00:10")]:
+        click(user, t)
+    job = load_job("kafka_sessionize_to_kafka")
+    q = job.main()
+    assert world.records("sessions") == []  # the sessions are open: no timeout passed yet
+    click("cid", "01:00")  # the watermark goes to 00:50: ann's (00:35) and bob's (00:40) time out
+    world.crash_at("commits.before_write", batch=3)
+    with pytest.raises(DriverCrashed):
+        q.processAllAvailable()
+    world.restart(job.main)
+    sessions = [json.loads(r["value"]) for r in world.records("sessions")]
+    # The Kafka sink is at least once: the timed-out batch re-ran after the crash and published
+    # again; the sessions are the same each time.
+    assert {(s["user"], s["session_start"], s["session_end"], s["clicks"]) for s in sessions} == {
+        ("ann", "2026-01-01T00:00:00.000Z", "2026-01-01T00:05:00.000Z", 2),
+        ("bob", "2026-01-01T00:10:00.000Z", "2026-01-01T00:10:00.000Z", 1)}
+    assert len(sessions) == 4
+
+
+def test_group_state_processing_time_timeout_fires_strictly_after_its_timestamp(world):
+    # FlatMapGroupsWithStateExec.processTimedOutState: timeoutTimestamp < batchTimestampMs; a
+    # call that does not set the timeout again clears it (GroupStateImpl starts with none).
+    pytest.importorskip("pandas")
+    import pandas as pd
+    from pyspark.sql.streaming.state import GroupStateTimeout
+    calls = []
+
+    def func(key, pdfs, state):
+        n = sum(len(p) for p in pdfs)
+        calls.append((key[0], n, state.hasTimedOut, state.getCurrentProcessingTimeMs() % 100_000))
+        if state.hasTimedOut:
+            state.remove()
+            yield pd.DataFrame({"k": [key[0]], "n": [state.getOption[0] if state.exists else -1]})
+            return
+        total = (state.get[0] if state.exists else 0) + n
+        state.update((total,))
+        if key[0] == "a":
+            state.setTimeoutDuration(10_000)
+        yield pd.DataFrame({"k": [key[0]], "n": [total]})
+
+    world.put("/in/1.json", rows=[{"k": "a"}, {"k": "b"}])
+    q = (world.spark.readStream.schema("k string").json("/in").groupBy("k")
+         .applyInPandasWithState(func, "k string, n long", "n long", "update",
+                                 GroupStateTimeout.ProcessingTimeTimeout)
+         .writeStream.format("memory").queryName("t").outputMode("update")
+         .trigger(processingTime="1 second").start())
+    q.processAllAvailable()
+    world.advance(10_000, trigger=True)  # at exactly the timeout: not timed out yet
+    assert [c for c in calls if c[2]] == []
+    world.advance(1, trigger=True)
+    assert [c for c in calls if c[2]] == [("a", 0, True, 10_001)]
+    assert sorted(tuple(r) for r in world.spark.table("t").collect()) == [("a", -1), ("a", 1), ("b", 1)]

@@ -436,8 +436,35 @@ class GroupedData:
         out._stream["outputMode"] = mode
         return out
 
-    def applyInPandasWithState(self, *args: Any, **kwargs: Any) -> DataFrame:
-        raise _not_built("GroupedData.applyInPandasWithState")
+    def applyInPandasWithState(self, func: Any, outputStructType: Any, stateStructType: Any,
+                               outputMode: str, timeoutConf: str) -> DataFrame:
+        """flatMapGroupsWithState's rules (GroupState, the three timeouts) on the engine's
+        transformWithState operator in pandas mode (pyspark/sql/streaming/state.py); its state
+        and timeouts are kept as transformWithState keeps state (docs/python.md)."""
+        from pyspark.sql.streaming.state import GroupStateTimeout, _processor
+        from pyspark.sql.types import toStructType
+        if self._df._stream is None:
+            raise _not_built("applyInPandasWithState on a batch DataFrame")
+        if not callable(func):
+            raise PySparkTypeError(f"[NOT_CALLABLE] Argument `func` should be a callable, got "
+                                   f"{type(func).__name__}.", errorClass="NOT_CALLABLE")
+        if timeoutConf not in (GroupStateTimeout.NoTimeout, GroupStateTimeout.ProcessingTimeTimeout,
+                               GroupStateTimeout.EventTimeTimeout):
+            raise PySparkValueError(f"timeoutConf {timeoutConf!r}: NoTimeout, ProcessingTimeTimeout or "
+                                    "EventTimeTimeout", errorClass="INVALID_TIMEOUT_CONF")
+        state = StructType.fromDDL(stateStructType) if isinstance(stateStructType, str) else toStructType(stateStructType)
+        watermarked = any("withWatermark" in op for op in self._df._stream["operators"])
+        if timeoutConf == GroupStateTimeout.EventTimeTimeout and not watermarked:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException("Watermark must be specified in the query using "
+                                    "'[Dataset/DataFrame].withWatermark()' for using event-time timeout "
+                                    "in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
+                                    "without watermark.", errorClass="_LEGACY_ERROR_TEMP_1070")
+        time_mode = {GroupStateTimeout.NoTimeout: "None",
+                     GroupStateTimeout.ProcessingTimeTimeout: "ProcessingTime",
+                     GroupStateTimeout.EventTimeTimeout: "EventTime"}[timeoutConf]
+        processor = _processor(func, state, timeoutConf, watermarked)
+        return self._tws(processor, outputStructType, outputMode, time_mode, None, "", True)
 
     def applyInPandas(self, *args: Any, **kwargs: Any) -> DataFrame:
         raise _not_built("GroupedData.applyInPandas")
