@@ -114,8 +114,8 @@ def test_what_is_not_built_says_so(spark):
         df.writeStream.foreach(lambda row: None)
     with pytest.raises(NotImplementedError, match="rate-micro-batch"):
         spark.readStream.format("rate-micro-batch").load()
-    with pytest.raises(NotImplementedError, match="applyInPandasWithState"):
-        df.groupBy("k").applyInPandasWithState(None, None, None, "append", "NoTimeout")
+    with pytest.raises(NotImplementedError, match="applyInPandas"):
+        df.groupBy("k").applyInPandas(lambda pdf: pdf, "k string")
     with pytest.raises(NotImplementedError, match="pandas_udf"):
         F.pandas_udf(lambda s: s, "long")
     with pytest.raises(NotImplementedError, match="DeltaTable.vacuum"):
