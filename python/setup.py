@@ -8,6 +8,7 @@ Installed layout (what python/native/build_paths.cc looks for):
     streamsim/                      the package (python/streamsim)
     streamsim/_shim/pyspark/        the pyspark shim (python/pyspark), put in front only inside
                                     streamsim's calls (streamsim/_isolation.py)
+    streamsim/_shim/delta/          delta.tables over the shim's Delta stand-in (python/delta)
     streamsim/_bin/streamsim        the CLI (reproduce lines, sweep workers)
 """
 
@@ -66,6 +67,12 @@ class BuildPy(build_py):
         if os.path.isdir(shim):
             shutil.rmtree(shim)
         shutil.copytree(os.path.join(HERE, "pyspark"), shim,
+                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        # delta-spark's delta.tables over the shim's Delta stand-in, beside it.
+        delta = os.path.join(self.build_lib, "streamsim", "_shim", "delta")
+        if os.path.isdir(delta):
+            shutil.rmtree(delta)
+        shutil.copytree(os.path.join(HERE, "delta"), delta,
                         ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
 
 

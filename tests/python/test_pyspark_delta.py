@@ -173,3 +173,17 @@ def test_foreach_batch_merge_is_exactly_once_only_with_delta_txn(world, idempote
     got = rows_of(world.spark.sql("SELECT user, total FROM totals ORDER BY user"))
     # foreachBatch is at least once: batch 1 is handed over twice; Delta's txn skips the second.
     assert got == ([("ann", 7), ("bob", 1)] if idempotent else [("ann", 9), ("bob", 2)])
+
+
+def test_job_sweeps_read_delta_tables_as_outputs(world):
+    # streamsim/_job_sweep.outputs: what exactly_once compares after each seed; a Delta table
+    # (a streaming Delta sink's path or a catalog table) is read as its rows.
+    from streamsim import _job_sweep
+    spark = world.spark
+    world.put("/in/1.json", rows=[{"k": "x"}])
+    spark.readStream.schema("k string").json("/in").writeStream.format("delta") \
+        .option("checkpointLocation", "/c").start("/d/s").processAllAvailable()
+    spark.createDataFrame([("a", 1)], "id string, n long").write.format("delta").saveAsTable("t")
+    out = _job_sweep.outputs(world)
+    assert out["delta table /d/s"] == {("x",): 1}
+    assert out[f"delta table {WAREHOUSE_T}"] == {("a", 1): 1}
