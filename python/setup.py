@@ -38,7 +38,7 @@ def _cmake_build() -> str:
     if not os.path.isfile(os.path.join(build, "CMakeCache.txt")):
         subprocess.check_call(["cmake", "-S", CHECKOUT, "-B", build, "-G", "Ninja",
                                "-DCMAKE_BUILD_TYPE=Release", "-DSTREAMSIM_BUILD_TESTS=OFF"])
-    jobs = str(os.cpu_count() or 2)
+    jobs = os.environ.get("CMAKE_BUILD_PARALLEL_LEVEL") or str(os.cpu_count() or 2)
     subprocess.check_call(["cmake", "--build", build, "-j", jobs,
                            "--target", "_streamsim_native", "streamsim"])
     return build
