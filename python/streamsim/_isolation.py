@@ -1,9 +1,9 @@
 """The pyspark shim is streamsim's inside streamsim's calls only.
 
-streamsim runs a user's PySpark code on its own ``pyspark`` package (the shim: python/pyspark in a
-checkout, ``streamsim/_shim/pyspark`` once pip-installed). A real PySpark may be installed in the
-same environment, for the user's other tests: ``import pyspark`` outside streamsim must keep
-giving it. So the shim is put in front only for the length of a streamsim call
+streamsim runs a user's PySpark code on its own ``pyspark`` package and delta-spark's ``delta``
+(the shim: python/pyspark and python/delta in a checkout, ``streamsim/_shim/`` once
+pip-installed). A real PySpark (or delta-spark) may be installed in the same environment, for the
+user's other tests: ``import pyspark`` outside streamsim must keep giving it. So the shim is put in front only for the length of a streamsim call
 (``streamsim.run``/``sweep``, the ``streamsim_world`` fixture, a ``TwsTester``):
 
 - when no other ``pyspark`` is importable (or the one found is the shim itself, as in a checkout
@@ -25,9 +25,10 @@ _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 _lock = threading.RLock()
 _depth = 0
-_foreign: Dict[str, object] = {}  # the other pyspark's modules, aside while the shim is in front
+_aside: Dict[str, object] = {}  # the other pyspark's (delta's) modules, aside while the shim is in front
 _kept: Dict[str, object] = {}     # the shim's modules, aside between calls
 _swapping: Optional[bool] = None  # decided on the first call
+_PACKAGES = ("pyspark", "delta")   # the shim's top-level packages
 
 
 def shim_dir() -> str:
@@ -38,21 +39,26 @@ def shim_dir() -> str:
     return os.path.dirname(_PACKAGE)  # a checkout: python/ holds pyspark/ beside streamsim/
 
 
-def _is_shim_path(path: Optional[str]) -> bool:
-    return bool(path) and os.path.abspath(path).startswith(os.path.join(shim_dir(), "pyspark") + os.sep)
+def _is_shim_path(path: Optional[str], package: str = "pyspark") -> bool:
+    return bool(path) and os.path.abspath(path).startswith(os.path.join(shim_dir(), package) + os.sep)
+
+
+def _foreign(package: str) -> bool:
+    """Is a ``package`` other than the shim's what ``import package`` gives outside streamsim?"""
+    loaded = sys.modules.get(package)
+    if loaded is not None:
+        return not _is_shim_path(getattr(loaded, "__file__", None), package)
+    spec = importlib.util.find_spec(package)
+    return spec is not None and not _is_shim_path(spec.origin, package)
 
 
 def _other_pyspark() -> bool:
-    """Is a pyspark other than the shim what ``import pyspark`` gives outside streamsim?"""
-    loaded = sys.modules.get("pyspark")
-    if loaded is not None:
-        return not _is_shim_path(getattr(loaded, "__file__", None))
-    spec = importlib.util.find_spec("pyspark")
-    return spec is not None and not _is_shim_path(spec.origin)
+    return any(_foreign(p) for p in _PACKAGES)
 
 
 def _pyspark_modules() -> Dict[str, object]:
-    return {n: m for n, m in sys.modules.items() if n == "pyspark" or n.startswith("pyspark.")}
+    return {n: m for n, m in sys.modules.items()
+            if any(n == p or n.startswith(p + ".") for p in _PACKAGES)}
 
 
 def _enter() -> None:
@@ -63,8 +69,8 @@ def _enter() -> None:
         if shim_dir() not in sys.path:
             sys.path.insert(0, shim_dir())
         return
-    _foreign.update(_pyspark_modules())
-    for name in _foreign:
+    _aside.update(_pyspark_modules())
+    for name in _aside:
         del sys.modules[name]
     sys.modules.update(_kept)
     _kept.clear()
@@ -78,8 +84,8 @@ def _exit() -> None:
     _kept.update(_pyspark_modules())
     for name in _kept:
         del sys.modules[name]
-    sys.modules.update(_foreign)
-    _foreign.clear()
+    sys.modules.update(_aside)
+    _aside.clear()
     try:
         sys.path.remove(shim_dir())
     except ValueError:

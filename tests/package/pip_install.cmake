@@ -54,6 +54,7 @@ endif()
 # A fake pyspark first on the path: the example's tests still pass, and the fake is what
 # `import pyspark` gives outside streamsim's calls.
 file(WRITE ${WORK_DIR}/fake/pyspark/__init__.py "FAKE = True\n")
+file(WRITE ${WORK_DIR}/fake/delta/__init__.py "FAKE = True\n")
 set(ENV{PYTHONPATH} ${WORK_DIR}/fake)
 execute_process(COMMAND ${venv}/bin/python -m pytest -q -p no:cacheprovider
                 WORKING_DIRECTORY ${project} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
