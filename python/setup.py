@@ -78,6 +78,7 @@ class BuildPy(build_py):
 
 setup(
     packages=["streamsim"],
+    py_modules=["streamsim_cli"],
     package_dir={"streamsim": "streamsim"},
     ext_modules=[Extension("_streamsim_native", sources=[])],
     cmdclass={"build_ext": BuildNative, "build_py": BuildPy},
