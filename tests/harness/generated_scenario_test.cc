@@ -61,7 +61,7 @@ TEST(GeneratedScenario, EachSinkReadsAsTheWorkloadReadsIt) {
     }
 }
 
-TEST(GeneratedScenario, ACustomProcessorFactoryRunsThroughTheHooks) {
+TEST(GeneratedScenario, ACustomProcessorFactoryRunsAsTheOperatorsFactory) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
   c.name = "my_count";  // not a registered name: only the factory knows it
   c.processor = *ProcessorRegistry::factory("count");
@@ -70,7 +70,10 @@ TEST(GeneratedScenario, ACustomProcessorFactoryRunsThroughTheHooks) {
   auto sc = generatedScenario(c, 5);
   ASSERT_TRUE(sc.ok());
   ASSERT_TRUE(sc->hooks);
-  EXPECT_NE(sc->hooks->whyNotReplayable(), "");
+  const auto& tws = std::get<TransformWithStateOp>(sc->query.operators.back().op);
+  EXPECT_TRUE(static_cast<bool>(tws.factory));
+  EXPECT_TRUE(sc->hooks->replayTarget.empty());
+  EXPECT_NE(sc->hooks->notReplayable.find("no replay line"), std::string::npos) << sc->hooks->notReplayable;
 }
 
 TEST(GeneratedScenario, CarriesTheKindsOraclesAndTheKnobs) {
