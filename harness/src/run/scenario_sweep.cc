@@ -14,6 +14,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
+#include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/json_nesting.h"
 #include "streamsim/platform/platform.h"
@@ -57,14 +58,25 @@ FailureKind failureKind(const ScenarioRunResult& r) {
   return k;
 }
 
+Result<Scenario> scenarioOfSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
+                                const std::optional<std::vector<int64_t>>& files) {
+  if (!scenario.hooks || !scenario.hooks->generate) return scenario;
+  return scenario.hooks->generate(seed, GeneratedInput{plan.landingFaults(), files});
+}
+
 std::string ScenarioShrunk::summary() const {
-  return fmt::format("{} fault{} (of {}), {} shrink run{}", plan.faults.size(),
-                     plan.faults.size() == 1 ? "" : "s", originalFaults, runs, runs == 1 ? "" : "s");
+  std::string fileCount;
+  if (files)
+    fileCount = fmt::format("{} file{} (of {}), ", files->size(), files->size() == 1 ? "" : "s", originalFiles);
+  return fmt::format("{} fault{} (of {}), {}{} shrink run{}", plan.faults.size(),
+                     plan.faults.size() == 1 ? "" : "s", originalFaults, fileCount, runs, runs == 1 ? "" : "s");
 }
 
 ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
-                                  const ScenarioRunResult& failing, int maxRuns) {
+                                  const ScenarioRunResult& failing, int maxRuns,
+                                  const std::optional<std::vector<int64_t>>& files) {
   const FailureKind kind = failureKind(failing);
+  const bool generated = scenario.hooks && scenario.hooks->generate;
   ScenarioShrunk out;
   out.originalFaults = plan.faults.size();
   auto toPlan = [&](const ShrinkCase& c) {
@@ -72,23 +84,55 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
     p.faults = c.faults;
     return p;
   };
+  // A generated workload's case: its scenario rebuilt with the files kept and the plan's landing
+  // faults (the shrinker drops both).
+  auto run = [&](const ShrinkCase& c) {
+    const sim::FaultPlan p = toPlan(c);
+    auto sc = scenarioOfSeed(scenario, seed, p, generated ? std::optional(c.files) : std::nullopt);
+    if (sc.ok()) return runScenarioSeed(*sc, seed, p);
+    ScenarioRunResult bad;
+    bad.setupError = sc.status();
+    return bad;
+  };
   ShrinkCase start;
   start.faults = plan.faults;
+  if (generated) {
+    start.shrinkFiles = true;
+    if (files) {
+      start.files = *files;
+    } else {
+      for (int64_t f = 0; f < scenario.hooks->files; ++f) start.files.push_back(f);
+    }
+    out.originalFiles = start.files.size();
+  }
   ShrinkResult found = shrinkFailure(
-      start, [&](const ShrinkCase& c) { return failureKind(runScenarioSeed(scenario, seed, toPlan(c))).sharedWith(kind); },
-      maxRuns);
+      start, [&](const ShrinkCase& c) { return failureKind(run(c)).sharedWith(kind); }, maxRuns);
   out.plan = toPlan(found.minimal);
+  if (generated) out.files = found.minimal.files;
   out.runs = found.runs;
-  out.result = runScenarioSeed(scenario, seed, out.plan);
+  out.result = run(found.minimal);
   return out;
+}
+
+std::string replayLine(const std::string& program, const std::string& target, uint64_t seed,
+                       const std::string& options, const sim::FaultPlan& plan,
+                       const std::optional<std::vector<int64_t>>& files) {
+  std::string line = fmt::format("{} replay {} --seed {}{} --plan {}", program, target, seed, options,
+                                 shellQuote(plan.toJson()));
+  if (files) {
+    std::string list;
+    for (int64_t f : *files) list += (list.empty() ? "" : ",") + std::to_string(f);
+    line += " --files " + (list.empty() ? std::string("none") : list);
+  }
+  return line;
 }
 
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore, bool python) {
-  return fmt::format("{} replay {} --seed {}{}{} --plan {}", program, shellQuote(file), seed,
-                     python && !pythonCliPath().empty() ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed))
-                                                        : std::string(),
-                     stateStore.empty() ? "" : " --state-store " + stateStore, shellQuote(plan.toJson()));
+  std::string options = python && !pythonCliPath().empty() ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed))
+                                                           : std::string();
+  if (!stateStore.empty()) options += " --state-store " + stateStore;
+  return replayLine(program, shellQuote(file), seed, options, plan);
 }
 
 nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
@@ -101,9 +145,11 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
     r["kind"] = kind.toString();
     r["failure"] = report;
     r["replay"] = replay;
+    if (!noReplay.empty()) r["noReplay"] = noReplay;
     if (setupError) r["setupError"] = true;
     if (shrunk) {
       r["shrunkPlan"] = shrunk->plan.toJson();
+      if (shrunk->files) r["shrunkFiles"] = *shrunk->files;
       r["shrunkSummary"] = shrunk->summary();
       r["shrunkTraceHash"] = shrunk->result.traceHash;
     }
@@ -121,6 +167,7 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromJson(const nlohmann::json& 
     o.judgedAgainstRestartReference = r.value("judgedAgainstRestartReference", std::string());
     o.report = r.value("failure", std::string());
     o.replay = r.value("replay", std::string());
+    o.noReplay = r.value("noReplay", std::string());
     o.setupError = r.value("setupError", false);
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(std::string("a sweep result: ") + e.what());
@@ -131,14 +178,49 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromJson(const nlohmann::json& 
 
 namespace {
 
-// One seed of a sweep: its plan, run, and when it fails its shrink and replay line.
-ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t seed,
-                                 const sim::Reach& reach, const ScenarioSweepOptions& options) {
+// The reproduce line of a seed's (shrunk) case: the scenario file's, or a generated workload's
+// (ScenarioHooks::replayTarget); empty, with `why`, when no line can rebuild it.
+std::string replayLineOf(const Scenario& sc, const ScenarioSweepOptions& options, uint64_t seed,
+                         const sim::FaultPlan& plan, const std::optional<std::vector<int64_t>>& files,
+                         std::string& why) {
+  if (!sc.hooks)
+    return scenarioReplayLine(options.program, sc.file, seed, plan, options.stateStore, scenarioRunsPython(sc));
+  if (sc.hooks->replayTarget.empty()) {
+    why = !sc.hooks->notReplayable.empty()         ? sc.hooks->notReplayable
+          : !sc.hooks->whyNotReplayable().empty() ? "no replay line: " + sc.hooks->whyNotReplayable()
+                                                  : std::string("no replay line: a C++ program built the scenario");
+    return "";
+  }
+  return replayLine(options.program, sc.hooks->replayTarget, seed, sc.hooks->replayOptions, plan, files);
+}
+
+// One seed of a sweep: its plan, run, and when it fails its shrink and replay line. A generated
+// workload's scenario (ScenarioHooks::generate) is the seed's own: its plan aims at the reach of
+// the seed's input, and the plan's landing faults reshape that input.
+ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_t seed,
+                                 const sim::Reach& givenReach, const ScenarioSweepOptions& options) {
   const auto s0 = std::chrono::steady_clock::now();
   ScenarioSeedOutcome o;
   o.scenario = scenario;
   o.seed = seed;
-  sim::FaultPlan plan = scenarioPlan(sc, o.seed, reach);
+  const bool generated = given.hooks && given.hooks->generate;
+  Result<Scenario> own = generated ? given.hooks->generate(seed, {}) : Result<Scenario>(Status::OK());
+  sim::FaultPlan plan;
+  if (generated && own.ok()) {
+    plan = scenarioPlan(*own, o.seed, scenarioReach(*own));
+    own = scenarioOfSeed(given, seed, plan);
+  } else if (!generated) {
+    plan = scenarioPlan(given, o.seed, givenReach);
+  }
+  if (!own.ok()) {  // a generated workload's input that cannot be built
+    o.passed = false;
+    o.setupError = true;
+    o.kind.addError();
+    o.report = own.status().message();
+    o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
+    return o;
+  }
+  const Scenario& sc = generated ? *own : given;
   o.plan = plan.toJson();
   ScenarioRunResult r = runScenarioSeed(sc, o.seed, plan);
   o.traceHash = r.traceHash;
@@ -149,24 +231,19 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& sc, size_t scenario, uint64_t s
   o.oracleChecks = r.oracleChecks;
   o.violations = static_cast<int>(r.violations.size());
   o.judgedAgainstRestartReference = r.judgedAgainstRestartReference;
-  o.runs = 1 + r.oracleRuns;
-  if (!r.setupError.ok()) {
+  o.runs = 1 + r.oracleRuns + (generated ? 1 : 0);
+  if (!r.passed()) {
     o.passed = false;
-    o.setupError = true;
+    o.setupError = !r.setupError.ok();
     o.kind = failureKind(r);
-    o.report = r.setupError.message();
-    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore, scenarioRunsPython(sc));
-  } else if (!r.passed()) {
-    o.passed = false;
-    o.kind = failureKind(r);
-    o.report = r.report();
-    o.replay = scenarioReplayLine(options.program, sc.file, o.seed, plan, options.stateStore, scenarioRunsPython(sc));
-    if (options.shrink) {
+    o.report = o.setupError ? r.setupError.message() : r.report();
+    o.replay = replayLineOf(sc, options, o.seed, plan, std::nullopt, o.noReplay);
+    if (!o.setupError && options.shrink) {
       o.shrunk = shrinkScenarioSeed(sc, o.seed, plan, r, options.shrinkMaxRuns);
       o.runs += o.shrunk->runs + 1;
       if (!o.shrunk->result.passed()) o.report = o.shrunk->result.report();
-      o.replay = scenarioReplayLine(options.program, sc.file, o.seed, o.shrunk->plan, options.stateStore,
-                                    scenarioRunsPython(sc));
+      o.noReplay.clear();
+      o.replay = replayLineOf(sc, options, o.seed, o.shrunk->plan, o.shrunk->files, o.noReplay);
     }
   }
   o.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - s0).count();
@@ -200,6 +277,7 @@ nlohmann::json ScenarioSeedOutcome::toWire() const {
                       {"report", report},
                       {"kind", kind.keys},
                       {"replay", replay},
+                      {"noReplay", noReplay},
                       {"violations", violations},
                       {"judged", judgedAgainstRestartReference}};
   writeJson(w);
@@ -208,6 +286,10 @@ nlohmann::json ScenarioSeedOutcome::toWire() const {
                    {"originalFaults", shrunk->originalFaults},
                    {"runs", shrunk->runs},
                    {"traceHash", shrunk->result.traceHash}};
+  if (shrunk && shrunk->files) {
+    w["shrunk"]["files"] = *shrunk->files;
+    w["shrunk"]["originalFiles"] = shrunk->originalFiles;
+  }
   return w;
 }
 
@@ -222,6 +304,7 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& 
     o.report = w.at("report").get<std::string>();
     o.kind.keys = w.at("kind").get<std::set<std::string>>();
     o.replay = w.at("replay").get<std::string>();
+    o.noReplay = w.value("noReplay", std::string());
     o.violations = w.at("violations").get<int>();
     o.judgedAgainstRestartReference = w.at("judged").get<std::string>();
     STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o),
@@ -232,6 +315,10 @@ Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& 
       STREAMSIM_ASSIGN_OR_RETURN(shrunk.plan, sim::FaultPlan::fromJson(sh.at("plan").get<std::string>()));
       shrunk.originalFaults = sh.at("originalFaults").get<size_t>();
       shrunk.runs = sh.at("runs").get<int>();
+      if (sh.contains("files")) {
+        shrunk.files = sh.at("files").get<std::vector<int64_t>>();
+        shrunk.originalFiles = sh.at("originalFiles").get<size_t>();
+      }
       shrunk.result.traceHash = sh.at("traceHash").get<std::string>();
       o.shrunk = std::move(shrunk);
     }
@@ -249,7 +336,10 @@ std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const Scen
   if (std::sscanf(request.c_str(), "%zu %" SCNu64, &scenario, &seed) != 2 || scenario >= scenarios.size())
     return "";  // the parent reports the seed as lost
   auto it = reach.find(scenario);
-  if (it == reach.end()) it = reach.emplace(scenario, scenarioReach(scenarios[scenario])).first;
+  if (it == reach.end())
+    it = reach.emplace(scenario, scenarios[scenario].hooks && scenarios[scenario].hooks->generate
+                                     ? sim::Reach{}
+                                     : scenarioReach(scenarios[scenario])).first;
   return runSweepSeed(scenarios[scenario], scenario, seed, it->second, options)
       .toWire()
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -311,8 +401,11 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
         });
   } else {
     // Where each scenario's fault-free run goes: the plans aim there.
+    // (A generated workload's scenario: each seed's own, in runSweepSeed.)
     std::vector<sim::Reach> reach(scenarios.size());
-    forEachIndex(scenarios.size(), options.jobs, [&](size_t i) { reach[i] = scenarioReach(scenarios[i]); });
+    forEachIndex(scenarios.size(), options.jobs, [&](size_t i) {
+      if (!scenarios[i].hooks || !scenarios[i].hooks->generate) reach[i] = scenarioReach(scenarios[i]);
+    });
     forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
       record(j, runSweepSeed(scenarios[jobs[j].scenario], jobs[j].scenario, jobs[j].seed, reach[jobs[j].scenario],
                              options));

@@ -443,7 +443,8 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
 
 }  // namespace
 
-Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows) {
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows,
+                                const ScenarioHooks* hooks) {
   if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
   if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
@@ -455,6 +456,7 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pa
   }
   auto f = buildOperator(op, pandasChunkRows);
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
+  if (hooks != nullptr && hooks->wrapOperator) return df.transform(hooks->wrapOperator(std::move(*f)));
   return df.transform(*f);
 }
 

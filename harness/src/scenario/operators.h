@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "scenario/parse_context.h"
+#include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/query.h"
 
 namespace streamsim::harness::detail {
@@ -32,6 +33,8 @@ std::optional<WindowAggregationOp> parseExprAggregation(ParseContext& pc, const 
 Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& op);
 // `df` with the operator `op` applied (an error names the operator and its line); a pandas
 // processor's input comes as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
-Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0);
+// `hooks` (a scenario a C++ program built, scenario_hooks.h): the wrapper of the stateful operator.
+Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0,
+                                const ScenarioHooks* hooks = nullptr);
 
 }  // namespace streamsim::harness::detail

@@ -44,7 +44,8 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 }
 
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
-                                          SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows) {
+                                          SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows,
+                                          const ScenarioHooks* hooks) {
   // The sources and sink as the scenario names them. Each source's reader: a source given as
   // `sameReaderAs: i` is reader i read again (Spark refuses reader.union(reader) in real-time
   // mode; two readers of one topic run).
@@ -58,7 +59,7 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
     df = df.transform([output] { return makeUnionByPositionOperator(output); });
   }
   for (const auto& op : q.operators) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op, pandasChunkRows));
+    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op, pandasChunkRows, hooks));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);

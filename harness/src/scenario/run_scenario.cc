@@ -20,6 +20,8 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/scenario_sweep.h"
+#include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/io/json_rows.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/transform_with_state.h"
 
@@ -56,6 +58,8 @@ sim::FaultKnobs sweepKnobs(const Scenario& sc) {
     k.switchSteps = sc.sweep->switchSteps;
     k.downtimeMin = sc.sweep->downtimeMin;
     k.downtimeMax = sc.sweep->downtimeMax;
+    k.files = sc.sweep->files;
+    k.fileInterval = sc.sweep->fileInterval;
   }
   return k;
 }
@@ -93,6 +97,21 @@ std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) 
   const Schema* schema = !sc.query.sources.empty() && sc.query.sources[0].schema
                              ? sc.query.sources[0].schema.get()
                              : nullptr;
+  auto addRow = [&](const Row& r) {
+    int t = r.schema()->indexOf(column);
+    if (t < 0 || r[static_cast<size_t>(t)].isNull()) return;
+    Value time = r[static_cast<size_t>(t)];
+    if (time.type() != Type::kTimestamp) {
+      auto cast = time.castTo(Type::kTimestamp);
+      if (!cast.ok()) return;
+      time = *cast;
+    }
+    sim::Event e;
+    int id = r.schema()->indexOf("event_id");
+    e.eventId = id >= 0 ? r[static_cast<size_t>(id)].toString() : std::to_string(out.size());
+    e.eventTime = time.asLong();
+    out.push_back(std::move(e));
+  };
   auto add = [&](const std::vector<RowSpec>& rows) {
     for (const auto& spec : rows) {
       Row r = spec.toRow();
@@ -100,23 +119,20 @@ std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) 
         auto typed = spec.toRow(*schema);
         if (typed.ok()) r = *typed;
       }
-      int t = r.schema()->indexOf(column);
-      if (t < 0 || r[static_cast<size_t>(t)].isNull()) continue;
-      Value time = r[static_cast<size_t>(t)];
-      if (time.type() != Type::kTimestamp) {
-        auto cast = time.castTo(Type::kTimestamp);
-        if (!cast.ok()) continue;
-        time = *cast;
-      }
-      sim::Event e;
-      int id = r.schema()->indexOf("event_id");
-      e.eventId = id >= 0 ? r[static_cast<size_t>(id)].toString() : std::to_string(out.size());
-      e.eventTime = time.asLong();
-      out.push_back(std::move(e));
+      addRow(r);
     }
   };
   for (const auto& step : sc.steps) {
-    if (auto* p = std::get_if<PutStep>(&step.step)) add(p->rows);
+    if (auto* p = std::get_if<PutStep>(&step.step)) {
+      add(p->rows);
+      if (p->text && schema != nullptr) {  // a file put as text (a generated workload's): its JSON lines
+        JsonReadOptions lenient;
+        lenient.mode = ParseMode::kDropMalformed;
+        auto rows = parseJsonLines(*p->text, sc.query.sources[0].schema, lenient);
+        if (rows.ok())
+          for (const Row& r : *rows) addRow(r);
+      }
+    }
     if (auto* a = std::get_if<AddRowsStep>(&step.step)) add(a->rows);
   }
   return out;
@@ -414,7 +430,8 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   quiet.collectActual = false;
   quiet.keepFs = nullptr;
   OracleInput in(r);
-  in.sinkKind = sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
+  in.sinkKind = sc.hooks && sc.hooks->customSink ? "custom"
+                : sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
                 : sc.query.sink.kind == SinkSpec::Kind::kKafka ? "kafka"
                 : sc.query.sink.kind == SinkSpec::Kind::kConsole ? "console"
                 : sc.query.sink.kind == SinkSpec::Kind::kFiles ? "files"
@@ -447,7 +464,16 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
   in.stateBound = sc.stateBound;
   in.stateBoundPerKey = sc.stateBoundPerKey;
   in.stateRowsPerKey = [&]() -> Result<std::map<std::string, int64_t>> { return r.stateRowsPerKey; };
-  if (!sc.reference.empty()) {
+  if (sc.hooks && sc.hooks->reference) {  // a C++ program's function (scenario_hooks.h)
+    in.referenceViews = [&]() -> Result<ReferenceViews> {
+      if (!r.delivered) return Status::FailedPrecondition("reference: the run recorded no source rows");
+      ReferenceViews views;
+      views.name = sc.hooks->referenceName;
+      views.expected = sc.hooks->reference(r.delivered->input(sc.query.sources.size(), sc.hooks->referenceKeys));
+      views.actual = sc.query.outputMode == "update" ? latestPerKey(r.sinkRows, sc.hooks->referenceKeys) : r.sinkRows;
+      return views;
+    };
+  } else if (!sc.reference.empty()) {
     in.referenceViews = [&]() -> Result<ReferenceViews> {
       if (!r.delivered) return Status::FailedPrecondition("reference: the run recorded no source rows");
       ReferenceViews views;

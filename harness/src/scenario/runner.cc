@@ -45,10 +45,24 @@ ScenarioRunResult Runner::run() {
   // What the oracles read: the sink's reader view after the last step.
   steps.push(
        AssertOnQuery{[this](StreamTestContext& ctx) -> Status {
+                       if (everyRow() && sc_.query.sink.kind == SinkSpec::Kind::kMemory &&
+                           !(sc_.hooks && sc_.hooks->customSink)) {
+                         // Every row of every committed batch, with its batch.
+                         auto batches = ctx.sink.batches();
+                         if (batches.ok())
+                           for (const auto& [batch, rows] : *batches)
+                             for (const Row& row : rows) {
+                               final_rows_.push_back(row);
+                               final_batch_of_.push_back(batch);
+                             }
+                         return Status::OK();
+                       }
                        auto rows = ctx.sink.rows();
                        if (rows.ok()) final_rows_ = *rows;
                        if (state_.foreach) final_batch_of_ = state_.foreach->batchOf;
                        if (state_.kafkaView) final_batch_of_ = state_.kafkaView->batchOf();
+                       // A generated workload's rows of no known batch (a file sink, a custom one).
+                       if (everyRow() && final_batch_of_.empty()) final_batch_of_.assign(final_rows_.size(), -1);
                        return Status::OK();
                      },
                      "read the sink for the oracles"},
@@ -60,6 +74,9 @@ ScenarioRunResult Runner::run() {
   const std::vector<SourceLocation> where = steps.where();
   StreamTestOptions so;
   so.supervisor.restartPlannedCrashes = options_.faultPlan.has_value();
+  // A generated workload's driver is supervised as a job: a failed trigger is followed by a
+  // restart too (up to the driver's limit).
+  if (sc_.hooks && sc_.hooks->restartOnFailure) so.supervisor.restartPlannedCrashes = so.supervisor.restartOnFailure = true;
   // Under a plan with faults an unfired armed crash is settled by runScenario (docs/faults.md
   // "A plan's faults and the scenario's own steps"); without one it fails the run here.
   const bool planFaults = options_.faultPlan && !options_.faultPlan->faults.empty();
@@ -133,7 +150,10 @@ Status Runner::build() {
       STREAMSIM_RETURN_IF_ERROR(sim_.fs().putDurable(joinPath(q.checkpoint, path), data));
   STREAMSIM_ASSIGN_OR_RETURN(std::vector<SourceFactory> sources,
                              buildQuerySources(q, sim_, state_.log, state_.memory));
-  if (!sc_.reference.empty()) {  // the reference oracle reads what each source delivered
+  const ScenarioHooks* hooks = sc_.hooks.get();
+  if (hooks != nullptr && hooks->wrapSource && !sources.empty()) sources[0] = hooks->wrapSource(std::move(sources[0]));
+  if (!sc_.reference.empty() || (hooks != nullptr && hooks->reference)) {
+    // the reference oracle reads what each source delivered
     delivered_ = std::make_shared<DeliveredRows>();
     for (size_t i = 0; i < sources.size(); ++i)
       sources[i] = recordingSource(std::move(sources[i]), static_cast<int>(i), delivered_);
@@ -141,10 +161,18 @@ Status Runner::build() {
   sources_ = std::move(sources);
   STREAMSIM_ASSIGN_OR_RETURN(OutputMode mode, parseOutputMode(q.outputMode));
   std::shared_ptr<SinkView> view;
-  if (q.sink.kind == SinkSpec::Kind::kFiles) {
+  if (hooks != nullptr && hooks->customSink) {
+    CustomSink custom = hooks->customSink();
+    sink_ = custom.factory;
+    view = std::make_shared<CustomSinkView>(sim_, custom.view);
+  } else if (q.sink.kind == SinkSpec::Kind::kFiles) {
     sink_ = makeFileSink(q.sink.path);
-    view = std::make_shared<FileSinkView>(sim_, q.sink.path, mode == OutputMode::kUpdate,
-                                          outputKeys(sc_));
+    if (everyRow() && hooks->sinkSchema) {  // every committed row, read with the schema
+      view = fileSinkView(sim_, q.sink.path, hooks->sinkSchema);
+    } else {
+      view = std::make_shared<FileSinkView>(sim_, q.sink.path, mode == OutputMode::kUpdate && !everyRow(),
+                                            outputKeys(sc_));
+    }
   } else if (q.sink.kind == SinkSpec::Kind::kMemory) {
     auto data = std::make_shared<MemorySinkData>();
     sink_ = makeMemorySink(data);
@@ -188,7 +216,8 @@ int64_t Runner::pandasChunkRows(const QuerySpec& q) const {
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
   // The sources and sink keep the scenario's names across a `restart: {query: ...}`.
-  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query, pandasChunkRows(q)));
+  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query, pandasChunkRows(q),
+                                                                       sc_.hooks.get()));
   if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
     qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;

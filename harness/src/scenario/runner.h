@@ -8,6 +8,7 @@
 
 #include "scenario/step_actions.h"
 #include "streamsim/harness/oracles/reference.h"
+#include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/harness/sim_env.h"
 
@@ -26,6 +27,7 @@ class Runner {
   // output mode, trigger and options; the sources, sink and checkpoint stay).
   Result<DataStreamWriter> writerFor(const QuerySpec& q);
   int64_t pandasChunkRows(const QuerySpec& q) const;
+  bool everyRow() const { return sc_.hooks != nullptr && sc_.hooks->everyRow; }
 
   const Scenario& sc_;
   const ScenarioRunOptions& options_;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -80,6 +81,23 @@ class ConsoleView final : public SinkView {
     return out;
   }
   std::shared_ptr<ConsoleOutput> out_;
+};
+
+// A sink a C++ program supplied (ScenarioHooks::customSink): its own view of what a reader sees,
+// read from the run's environment; no per-batch view.
+class CustomSinkView final : public SinkView {
+ public:
+  CustomSinkView(SimEnv& sim, std::function<std::vector<Row>(const Env&)> view)
+      : sim_(sim), view_(std::move(view)) {}
+  Result<std::vector<Row>> rows() override { return view_(sim_.env()); }
+  Result<std::map<int64_t, std::vector<Row>>> batches() override {
+    return Status::FailedPrecondition("a custom sink (ScenarioHooks::customSink) has no per-batch view");
+  }
+  std::string description() const override { return "custom sink"; }
+
+ private:
+  SimEnv& sim_;
+  std::function<std::vector<Row>(const Env&)> view_;
 };
 
 // A Kafka-like output topic as a consumer reads it: every record (duplicates of an at-least-once

@@ -5,6 +5,7 @@
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/shell_quote.h"
+#include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/json_nesting.h"
 
@@ -160,8 +161,7 @@ Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config,
   return Status::OK();
 }
 
-Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c, const std::string& program,
-                                  const RunOptions& run) {
+Result<WorkloadReplayWords> workloadReplayWords(const WorkloadConfig& config, const RunOptions& run) {
   WorkloadReplayArgs args;
   args.workload = config.kind == WorkloadKind::kCustom ? config.processorRef : std::string(workloadKindName(config.kind));
   args.stateStore = config.stateStore == "memory" ? "" : config.stateStore;
@@ -177,20 +177,22 @@ Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c
     why = "its oracles name determinism or batch_split without running them (RunOptions)";
   if (!why.empty()) return Status::FailedPrecondition("no replay line: " + why);
 
-  std::string cmd = fmt::format("{} replay {} --seed {}", program, shellQuote(args.workload), c.seed);
-  if (!args.stateStore.empty()) cmd += " --state-store " + args.stateStore;
-  if (!args.outputSchema.empty()) cmd += " --output-schema " + shellQuote(args.outputSchema);
-  if (!args.timeMode.empty()) cmd += " --time-mode " + args.timeMode;
-  for (const std::string& o : args.oracles) cmd += " --oracle " + shellQuote(o);
-  if (args.determinism) cmd += " --determinism";
-  if (args.batchSplit) cmd += " --batch-split";
-  cmd += " --plan " + shellQuote(c.plan.toJson());
-  if (c.files) {
-    std::string list;
-    for (int64_t f : *c.files) list += (list.empty() ? "" : ",") + std::to_string(f);
-    cmd += " --files " + (list.empty() ? std::string("none") : list);
-  }
-  return cmd;
+  WorkloadReplayWords words;
+  words.workload = shellQuote(args.workload);
+  std::string& o = words.options;
+  if (!args.stateStore.empty()) o += " --state-store " + args.stateStore;
+  if (!args.outputSchema.empty()) o += " --output-schema " + shellQuote(args.outputSchema);
+  if (!args.timeMode.empty()) o += " --time-mode " + args.timeMode;
+  for (const std::string& name : args.oracles) o += " --oracle " + shellQuote(name);
+  if (args.determinism) o += " --determinism";
+  if (args.batchSplit) o += " --batch-split";
+  return words;
+}
+
+Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c, const std::string& program,
+                                  const RunOptions& run) {
+  STREAMSIM_ASSIGN_OR_RETURN(WorkloadReplayWords words, workloadReplayWords(config, run));
+  return replayLine(program, words.workload, c.seed, words.options, c.plan, c.files);
 }
 
 nlohmann::json SeedOutcome::toJson() const {

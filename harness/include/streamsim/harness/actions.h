@@ -100,6 +100,9 @@ struct AdvanceClock {  // advance
 // Spark's rules), not "sleep to the next interval".
 struct AdvanceManualClock {
   DurationMs by = 0;
+  // Set (a generated workload's trigger times): the clock moves to `to` instead, and when it is
+  // already past `to` (a crash's downtime moved it on while the driver was down) nothing happens.
+  std::optional<TimeMs> to{};
 };
 struct RunBatches {  // run: {batches: n} — up to n triggers on the trigger's schedule
   int n = 1;

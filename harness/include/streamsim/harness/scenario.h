@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,8 @@
 #include "streamsim/value.h"
 
 namespace streamsim::harness {
+
+struct ScenarioHooks;  // scenario_hooks.h
 
 // Where something was written: 1-based line and column (0 when unknown).
 struct SourceLocation {
@@ -229,6 +232,9 @@ struct AdvanceStep {  // virtual time: exactly one of by / to
   std::optional<DurationMs> by;
   std::optional<TimeMs> to;
   bool triggerOnce = false;  // `trigger: once` (with by): then exactly one trigger (AdvanceManualClock)
+  // Programs only (a generated workload's times, generated_scenario.h): `to` already passed is no
+  // error — the clock stays, and with triggerOnce no trigger is taken (the driver was down then).
+  bool catchUp = false;
 };
 struct RunStep {
   std::optional<int> batches;  // unset: `run: available` (process all available)
@@ -350,6 +356,10 @@ struct SweepSpec {
   // that long (sim::FaultKnobs::downtimeMin/Max: a value per seed, 0 in about half of them).
   DurationMs downtimeMin = 0;
   DurationMs downtimeMax = 0;
+  // The landing files landing faults may target, and the scale of their delays (a generated
+  // workload's: generated_scenario.h; a scenario file's puts are its own steps: 0).
+  int64_t files = 0;
+  DurationMs fileInterval = 1000;
   SourceLocation where;
 };
 
@@ -392,6 +402,10 @@ struct Scenario {
   };
   std::optional<CheckpointStartSpec> fromCheckpoint;
   std::string file;  // the path it was loaded from
+  // Set only by a C++ program that builds the scenario (a generated workload's:
+  // generated_scenario.h), never by the loader: its processor factory, C++ reference function and
+  // test hooks (scenario_hooks.h).
+  std::shared_ptr<const ScenarioHooks> hooks;
 };
 
 struct LoaderOptions {

@@ -25,6 +25,7 @@
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/harness/run/shrink.h"
 #include "streamsim/harness/run/totals.h"
+#include "streamsim/harness/scenario_hooks.h"  // CustomSink
 #include "streamsim/operator.h"
 #include "streamsim/progress.h"
 #include "streamsim/query.h"
@@ -50,11 +51,6 @@ Result<WorkloadKind> parseWorkloadKind(std::string_view name);
 
 enum class SinkKind { kMemory, kFiles, kForeach };
 
-// A sink supplied by a test (broken variants): a factory per query run and the reader's view.
-struct CustomSink {
-  SinkFactory factory;
-  std::function<std::vector<Row>(const Env& env)> view;  // what a reader sees after the run
-};
 
 // The standard generated input: 20 files of 10 events over 8 keys, a little disorder, a few late
 // rows and duplicates; and knobs: up to 2 crashes at any point, torn writes, rare task failures.
@@ -213,6 +209,13 @@ Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config,
 // the workload with workloadForReplay and prints the run's fingerprint (RunResult::fingerprintHex).
 // FailedPrecondition saying why when the line could not rebuild `config` and `run` as they are
 // (a test hook, a processor without processorRef, knobs other than the standard workload's).
+// What such a line names: the workload (`count`) and its options after --seed (` --state-store
+// rocksdb`), shell-quoted; FailedPrecondition as replayCommand.
+struct WorkloadReplayWords {
+  std::string workload;
+  std::string options;
+};
+Result<WorkloadReplayWords> workloadReplayWords(const WorkloadConfig& config, const RunOptions& run = {});
 Result<std::string> replayCommand(const WorkloadConfig& config, const RunCase& c,
                                   const std::string& program = "streamsim", const RunOptions& run = {});
 

@@ -1,5 +1,7 @@
 // The advance step (docs/scenarios.md "Steps"): the virtual clock moved by a duration (with
 // `trigger: once`, exactly one trigger then) or to a timestamp. Its row is in step_table.cc.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "scenario/parse_context.h"
@@ -27,7 +29,17 @@ AdvanceStep parseAdvance(ParseContext& pc, const YAML::Node&, const YAML::Node& 
 }
 
 void advanceActions(StepActions& a, const AdvanceStep& s, const SourceLocation& at) {
-  if (s.by && s.triggerOnce) {
+  if (s.to && s.catchUp && s.triggerOnce) {
+    a.push(AdvanceManualClock{0, *s.to}, at);
+  } else if (s.to && s.catchUp) {
+    TimeMs to = *s.to;
+    a.push(AssertOnQuery{[to](StreamTestContext& ctx) -> Status {
+                           ctx.sim.clock().set(std::max(ctx.sim.clock().nowMs(), to));
+                           return Status::OK();
+                         },
+                         "advance to " + formatTimestamp(to) + " (unless past)"},
+           at);
+  } else if (s.by && s.triggerOnce) {
     a.push(AdvanceManualClock{*s.by}, at);
   } else if (s.by) {
     a.push(AdvanceClock{*s.by}, at);

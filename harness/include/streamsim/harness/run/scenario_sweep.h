@@ -41,19 +41,35 @@ int sweepSeeds(const Scenario& scenario, int seeds);
 // The kind of a failure: its failed expectations (file:line), its violated oracles, an error.
 FailureKind failureKind(const ScenarioRunResult& r);
 
+// The scenario seed `seed` runs under `plan`: the scenario itself, or a generated workload's
+// (ScenarioHooks::generate) rebuilt for the seed, its input reshaped by the plan's landing faults
+// and limited to `files` (unset: all).
+Result<Scenario> scenarioOfSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
+                                const std::optional<std::vector<int64_t>>& files = std::nullopt);
+
 struct ScenarioShrunk {
   sim::FaultPlan plan;
   size_t originalFaults = 0;
+  // A generated workload's: the landing files the minimal case keeps, of how many.
+  std::optional<std::vector<int64_t>> files;
+  size_t originalFiles = 0;
   int runs = 0;
   ScenarioRunResult result;  // the minimal case's run (what its replay line shows)
-  std::string summary() const;  // "1 fault (of 3), 12 shrink runs"
+  std::string summary() const;  // "1 fault (of 3), 2 files (of 20), 12 shrink runs"
 };
-// Shrinks a failing seed's plan while the failure keeps its kind.
+// Shrinks a failing seed's plan while the failure keeps its kind (run/shrink.h's one search): its
+// faults and, for a generated workload's scenario, its landing files (of `files`; unset: all).
 ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
-                                  const ScenarioRunResult& failing, int maxRuns = 200);
+                                  const ScenarioRunResult& failing, int maxRuns = 200,
+                                  const std::optional<std::vector<int64_t>>& files = std::nullopt);
 
-// `<program> replay FILE --seed S [--hash-seed H] [--state-store X] --plan '<json>'` (a shell-quoted
-// line the CLI accepts); --hash-seed, the hash_seed oracle's, for a scenario running Python.
+// The one reproduce-line builder: `<program> replay TARGET --seed S<options> --plan '<json>'
+// [--files 0,3|none]` (shell-quoted words the CLI accepts; `target` and `options` quoted already).
+std::string replayLine(const std::string& program, const std::string& target, uint64_t seed,
+                       const std::string& options, const sim::FaultPlan& plan,
+                       const std::optional<std::vector<int64_t>>& files = std::nullopt);
+// A scenario file's: `<program> replay FILE --seed S [--hash-seed H] [--state-store X] --plan '<json>'`;
+// --hash-seed, the hash_seed oracle's, for a scenario running Python.
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore = "",
                                bool python = false);
@@ -69,7 +85,8 @@ struct ScenarioSeedOutcome : SeedAccount {
   std::string report;
   FailureKind kind;
   std::optional<ScenarioShrunk> shrunk;
-  std::string replay;  // the reproduce line (of the shrunk plan when shrunk)
+  std::string replay;  // the reproduce line (of the shrunk plan when shrunk), or empty and:
+  std::string noReplay;  // why no line can rebuild it (a generated workload's test hooks)
   int violations = 0;  // of the seed's run
   // Why its expectations gave way to the reference with the same restarts (ScenarioRunResult::
   // judgedAgainstRestartReference); empty when they did not.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/io/memory_source.h"
 #include "streamsim/query.h"
@@ -27,9 +28,10 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 // `q`'s operators on `sources`, written to `sink` with q's checkpoint, options, output mode and
 // trigger, and the names of the sources and sink of `io` (Spark 4.2's named sources and sink;
 // null: q's own): a `restart: {query: ...}` keeps the scenario's. A pandas processor's input comes
-// as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
+// as DataFrames of at most `pandasChunkRows` rows (0: Spark's default). `hooks` (a scenario a C++
+// program built, scenario_hooks.h): the wrapper of its stateful operator.
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io = nullptr,
-                                          int64_t pandasChunkRows = 0);
+                                          int64_t pandasChunkRows = 0, const ScenarioHooks* hooks = nullptr);
 
 }  // namespace streamsim::harness

@@ -1,0 +1,281 @@
+// A generated workload as a Scenario value (generated_scenario.h).
+#include "streamsim/harness/generated_scenario.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/sim/random.h"
+#include "streamsim/sim/workload.h"
+#include "streamsim/tws/stateful_processor.h"
+
+namespace streamsim::harness {
+
+namespace generated {  // (named: a unity build puts sweep_run.cc's namesakes in the same unit)
+
+constexpr TimeMs kStart = 1767225600000;  // 2026-01-01T00:00:00Z, the workloads' virtual start
+const char* kLanding = "/landing";
+const char* kCheckpoint = "/chk";
+const char* kOut = "/out";
+
+bool isTws(WorkloadKind k) { return k != WorkloadKind::kDedup && k != WorkloadKind::kWindow; }
+
+bool named(const std::vector<std::string>& list, std::string_view name) {
+  return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+std::string outputSchemaOf(const WorkloadConfig& c) {
+  if (!c.outputSchema.empty()) return c.outputSchema;
+  switch (c.kind) {
+    case WorkloadKind::kCount: return "key string, count long";
+    case WorkloadKind::kSessionTracker: return "key string";
+    case WorkloadKind::kHeartbeat: return "key string, status string, last_seen long";
+    case WorkloadKind::kTtlCache: return "key string, value string, previous string";
+    case WorkloadKind::kDedup: return std::string(sim::kEventSchema);
+    case WorkloadKind::kWindow: return "key string, window_start timestamp, window_end timestamp, count long";
+    case WorkloadKind::kCustom: return "key string";
+  }
+  return "key string";
+}
+
+OperatorSpec op(decltype(OperatorSpec::op) o) {
+  OperatorSpec s;
+  s.op = std::move(o);
+  return s;
+}
+
+// The operators of the workload kind's query (its files source's rows in, sim::kEventSchema).
+Result<std::vector<OperatorSpec>> operatorsOf(const WorkloadConfig& c) {
+  std::vector<OperatorSpec> ops;
+  if (!isTws(c.kind)) {
+    ops.push_back(op(WatermarkOp{"event_time", c.watermarkDelay}));
+    if (c.kind == WorkloadKind::kDedup) {
+      ops.push_back(op(DropDuplicatesOp{{"event_id", "event_time"}, false}));
+    } else {
+      WindowAggregationOp w;
+      w.groupBy = {"key"};
+      w.timeColumn = "event_time";
+      w.windowMs = c.windowMs;
+      w.aggregates = {AggSpec{"count", "", ""}};
+      ops.push_back(op(std::move(w)));
+    }
+    return ops;
+  }
+  TransformWithStateOp t;
+  t.groupBy = {"key"};
+  t.processor = std::string(workloadKindName(c.kind));
+  switch (c.kind) {
+    case WorkloadKind::kSessionTracker: {
+      // Each event's session: s<value % 3> (a null value counts as 0).
+      ExprOp session;
+      session.kind = ExprOp::Kind::kWithColumn;
+      session.keyword = "withColumn";
+      session.names = {"session_id"};
+      session.exprs = {"concat('s', cast(coalesce(value, 0) % 3 as string))"};
+      ops.push_back(op(std::move(session)));
+      break;
+    }
+    case WorkloadKind::kHeartbeat:
+      t.timeMode = "ProcessingTime";
+      t.params["timeout"] = fmt::format("{}ms", c.timeoutMs);
+      break;
+    case WorkloadKind::kTtlCache:
+      t.timeMode = "ProcessingTime";
+      t.params["ttl"] = fmt::format("{}ms", c.ttlMs);
+      break;
+    case WorkloadKind::kCustom:
+      if (!c.processor && c.processorRef.empty())
+        return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor or processorRef");
+      t.processor = c.processorRef.empty() ? c.name : c.processorRef;
+      t.factory = c.processor;  // a factory of this program (unset: the registered processorRef)
+      t.timeMode = std::string(timeModeName(c.timeMode));
+      if (c.timeMode == TimeMode::kEventTime) ops.push_back(op(WatermarkOp{"event_time", c.watermarkDelay}));
+      break;
+    default:
+      break;
+  }
+  ops.push_back(op(std::move(t)));
+  return ops;
+}
+
+Step step(StepVariant s, const std::string& file) {
+  Step out;
+  out.step = std::move(s);
+  out.where = SourceLocation{file, 0, 0};
+  return out;
+}
+
+// The workload's landing actions as steps, one trigger per interval: the actions due by each
+// trigger time at their own times, then the trigger; up to the drain after the last action.
+std::vector<Step> stepsOf(const WorkloadConfig& c, const std::vector<sim::LandingAction>& actions,
+                          const std::string& file) {
+  std::vector<Step> steps;
+  TimeMs last = kStart;
+  for (const auto& a : actions) last = std::max(last, a.at);
+  const TimeMs end = last + c.drainMs;
+  TimeMs now = kStart;
+  size_t next = 0;
+  for (TimeMs t = kStart + c.triggerInterval; t <= end + c.triggerInterval - 1; t += c.triggerInterval) {
+    for (; next < actions.size() && actions[next].at <= t; ++next) {
+      const sim::LandingAction& a = actions[next];
+      if (a.at > now) {  // (after a crash's downtime the clock may be past it: the file lands late)
+        steps.push_back(step(AdvanceStep{std::nullopt, a.at, false, true}, file));
+        now = a.at;
+      }
+      switch (a.kind) {
+        case sim::LandingActionKind::kPut:
+        case sim::LandingActionKind::kComplete:  // the rest of a half-written file: its whole content
+          steps.push_back(step(PutStep{a.path, {}, a.content, a.mtime}, file));
+          break;
+        case sim::LandingActionKind::kPutPartial: {
+          PutPartialStep p;
+          p.path = a.path;
+          p.text = a.content;
+          p.visibleBytes = static_cast<int64_t>(a.visibleBytes);
+          steps.push_back(step(std::move(p), file));
+          steps.push_back(step(TouchStep{a.path, a.mtime}, file));
+          break;
+        }
+        case sim::LandingActionKind::kTouch:
+          steps.push_back(step(TouchStep{a.path, a.mtime}, file));
+          break;
+      }
+    }
+    steps.push_back(step(AdvanceStep{std::nullopt, t, true, true}, file));
+    now = t;
+  }
+  return steps;
+}
+
+uint64_t workloadSeedOf(const WorkloadConfig& c, uint64_t seed) {
+  return c.workloadSeed.value_or(c.workloadVariety > 0 ? seed % static_cast<uint64_t>(c.workloadVariety) : seed);
+}
+
+}  // namespace generated
+
+
+std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determinism, bool batchSplit) {
+  std::vector<std::string> out;
+  for (const Oracle& oracle : oracleTable()) {
+    const std::string_view n = oracle.name;
+    bool wanted = false;
+    if (n == "determinism") wanted = determinism;
+    else if (n == "batch_split") wanted = batchSplit;
+    else if (!c.oracles.empty()) wanted = generated::named(c.oracles, n);
+    else if (n == "state_bound") wanted = c.stateBound.has_value() || c.stateBoundPerKey.has_value();
+    else if (n == "reference") wanted = static_cast<bool>(c.reference);
+    else if (n == "watermark") wanted = c.kind == WorkloadKind::kDedup;
+    else if (n == "timers" || n == "ttl") wanted = generated::isTws(c.kind);
+    // Opt-in (named in the config's oracles): process_isolation, timer_bound, restart_equivalence;
+    // real time's (latency_bound, mode_equivalence) never: a workload runs micro-batch on files.
+    else wanted = n != "process_isolation" && n != "timer_bound" && n != "restart_equivalence" &&
+                  n != "latency_bound" && n != "mode_equivalence";
+    if (wanted) out.emplace_back(n);
+  }
+  return out;
+}
+
+SweepSpec workloadSweepSpec(const WorkloadConfig& c) {
+  SweepSpec s;
+  s.crashPoints = c.knobs.points;
+  s.maxCrashes = c.knobs.maxCrashes;
+  s.tornWrites = c.knobs.tornWrites;
+  s.taskFailures = c.knobs.taskFailureProbability;
+  s.ioErrors = c.knobs.ioErrorProbability;
+  s.landingFaults = c.knobs.landingFaultProbability;
+  s.batches = c.knobs.batches;
+  s.switches = c.knobs.switchProbability;
+  s.switchSteps = c.knobs.switchSteps;
+  s.downtimeMin = c.knobs.downtimeMin;
+  s.downtimeMax = c.knobs.downtimeMax;
+  s.files = c.knobs.files;
+  s.fileInterval = c.knobs.fileInterval;
+  return s;
+}
+
+Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const GeneratedInput& input,
+                                   const RunOptions& run) {
+  STREAMSIM_RETURN_IF_ERROR(checkOracleNames(c.oracles));
+  Scenario sc;
+  sc.name = fmt::format("{}/{}", c.name, c.stateStore);
+  sc.file = fmt::format("generated:{}", sc.name);
+  sc.start = generated::kStart;
+
+  QuerySpec& q = sc.query;
+  SourceSpec source;
+  source.kind = SourceSpec::Kind::kFiles;
+  source.path = generated::kLanding;
+  source.schemaDDL = std::string(sim::kEventSchema);
+  STREAMSIM_ASSIGN_OR_RETURN(source.schema, parseSchema(source.schemaDDL));
+  source.where = SourceLocation{sc.file, 0, 0};
+  q.sources.push_back(std::move(source));
+  STREAMSIM_ASSIGN_OR_RETURN(q.operators, generated::operatorsOf(c));
+  for (auto& o : q.operators) o.where = SourceLocation{sc.file, 0, 0};
+  q.outputMode = generated::isTws(c.kind) ? "update" : "append";
+  q.sink.kind = c.sink == SinkKind::kFiles ? SinkSpec::Kind::kFiles
+                : c.sink == SinkKind::kForeach ? SinkSpec::Kind::kForeach
+                                               : SinkSpec::Kind::kMemory;
+  if (c.sink == SinkKind::kFiles) q.sink.path = generated::kOut;
+  q.trigger = TriggerSpec{TriggerSpec::Kind::kProcessingTime, c.triggerInterval};
+  q.checkpoint = generated::kCheckpoint;
+  q.stateStore = c.stateStore;
+  q.stateStoreSet = true;
+  q.shufflePartitions = c.partitions;
+  q.taskRetries = c.taskRetries;
+  q.where = SourceLocation{sc.file, 0, 0};
+
+  const sim::Workload w = sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
+  std::vector<sim::LandingAction> actions = sim::landingActions(w, input.landingFaults, c.spec);
+  if (input.files) {
+    const std::set<int64_t> keep(input.files->begin(), input.files->end());
+    std::erase_if(actions, [&](const sim::LandingAction& a) { return a.file >= 0 && !keep.count(a.file); });
+  }
+  sc.steps = generated::stepsOf(c, actions, sc.file);
+
+  const bool determinism = run.determinism || generated::named(c.oracles, "determinism");
+  const bool batchSplit = run.batchSplit || generated::named(c.oracles, "batch_split");
+  sc.oracles = workloadOracles(c, determinism, batchSplit);
+  sc.stateBound = c.stateBound;
+  sc.stateBoundPerKey = c.stateBoundPerKey;
+  sc.sweep = workloadSweepSpec(c);
+
+  auto hooks = std::make_shared<ScenarioHooks>();
+  hooks->generate = [c, run](uint64_t s, const GeneratedInput& in) { return generatedScenario(c, s, in, run); };
+  hooks->files = static_cast<int64_t>(w.files.size());
+  RunOptions asked;
+  asked.determinism = determinism;
+  asked.batchSplit = batchSplit;
+  if (auto words = workloadReplayWords(c, asked); words.ok()) {
+    hooks->replayTarget = words->workload;
+    hooks->replayOptions = words->options;
+  } else {
+    hooks->notReplayable = words.status().message();
+  }
+  hooks->everyRow = true;
+  hooks->restartOnFailure = true;
+  if (c.sink == SinkKind::kFiles) {
+    STREAMSIM_ASSIGN_OR_RETURN(hooks->sinkSchema, parseSchema(generated::outputSchemaOf(c)));
+  }
+  hooks->wrapOperator = c.wrapOperator;
+  hooks->wrapSource = c.wrapSource;
+  hooks->customSink = c.customSink;
+  hooks->reference = c.reference;
+  hooks->referenceName = c.referenceName;
+  if (generated::isTws(c.kind)) hooks->referenceKeys = {"key"};
+  sc.hooks = std::move(hooks);
+  return sc;
+}
+
+std::string ScenarioHooks::whyNotReplayable() const {
+  if (wrapOperator) return "it wraps the stateful operator (a test hook)";
+  if (wrapSource) return "it wraps the file source (a test hook)";
+  if (customSink) return "it replaces the sink (a test hook)";
+  if (reference) return "its reference oracle is a function of this program";
+  return "";
+}
+
+}  // namespace streamsim::harness

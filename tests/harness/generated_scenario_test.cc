@@ -1,0 +1,184 @@
+// A generated workload as a Scenario value (generated_scenario.h, issue 33): its fault-free run
+// through the scenario runner writes what the workload path's fault-free run writes — every
+// standard kind on both stores, every sink — and the scenario carries the kind's oracles and the
+// config's fault knobs.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/harness/run/scenario_sweep.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/harness/sweep.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim::harness {
+namespace {
+
+const WorkloadKind kAllKinds[] = {WorkloadKind::kCount,     WorkloadKind::kSessionTracker,
+                                  WorkloadKind::kHeartbeat, WorkloadKind::kTtlCache,
+                                  WorkloadKind::kDedup,     WorkloadKind::kWindow};
+
+ScenarioRunResult runGenerated(const WorkloadConfig& c, uint64_t seed) {
+  auto sc = generatedScenario(c, seed);
+  EXPECT_TRUE(sc.ok()) << sc.status().toString();
+  ScenarioRunOptions o;
+  o.seed = seed;
+  o.applyOracles = false;
+  return runScenario(*sc, o);
+}
+
+// The sink rows (with their batches) and the batches run of both paths, fault-free.
+void expectSameRun(const WorkloadConfig& c, uint64_t seed) {
+  RunCase plain;
+  plain.seed = seed;
+  RunResult workload = simulate(c, plain);
+  ASSERT_TRUE(workload.error.ok()) << workload.error.toString();
+  if (c.kind != WorkloadKind::kSessionTracker) EXPECT_FALSE(workload.sinkRows.empty()) << c.name;
+  EXPECT_GT(workload.batches, 10) << c.name;
+  ScenarioRunResult scenario = runGenerated(c, seed);
+  ASSERT_TRUE(scenario.passed()) << c.name << "/" << c.stateStore << " seed " << seed << "\n" << scenario.report();
+  EXPECT_EQ(scenario.sinkRows, workload.sinkRows) << c.name << "/" << c.stateStore << " seed " << seed;
+  EXPECT_EQ(scenario.sinkBatchOf, workload.sinkBatchOf) << c.name << "/" << c.stateStore << " seed " << seed;
+  EXPECT_EQ(scenario.batches, workload.batches) << c.name << "/" << c.stateStore << " seed " << seed;
+}
+
+TEST(GeneratedScenario, EachStandardKindRunsAsItsWorkloadDoes) {
+  for (const char* store : {"memory", "rocksdb"})
+    for (WorkloadKind k : kAllKinds)
+      for (uint64_t seed : {0, 7}) expectSameRun(standardWorkload(k, store), seed);
+}
+
+TEST(GeneratedScenario, EachSinkReadsAsTheWorkloadReadsIt) {
+  for (SinkKind sink : {SinkKind::kFiles, SinkKind::kForeach})
+    for (WorkloadKind k : {WorkloadKind::kCount, WorkloadKind::kWindow}) {
+      WorkloadConfig c = standardWorkload(k);
+      c.sink = sink;
+      expectSameRun(c, 3);
+    }
+}
+
+TEST(GeneratedScenario, ACustomProcessorFactoryRunsAsTheOperatorsFactory) {
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  c.name = "my_count";  // not a registered name: only the factory knows it
+  c.processor = *ProcessorRegistry::factory("count");
+  c.outputSchema = "key string, count long";
+  expectSameRun(c, 5);
+  auto sc = generatedScenario(c, 5);
+  ASSERT_TRUE(sc.ok());
+  ASSERT_TRUE(sc->hooks);
+  const auto& tws = std::get<TransformWithStateOp>(sc->query.operators.back().op);
+  EXPECT_TRUE(static_cast<bool>(tws.factory));
+  EXPECT_TRUE(sc->hooks->replayTarget.empty());
+  EXPECT_NE(sc->hooks->notReplayable.find("no replay line"), std::string::npos) << sc->hooks->notReplayable;
+}
+
+TEST(GeneratedScenario, CarriesTheKindsOraclesAndTheKnobs) {
+  auto count = generatedScenario(standardWorkload(WorkloadKind::kCount), 1);
+  ASSERT_TRUE(count.ok());
+  auto has = [](const Scenario& sc, const char* o) {
+    return std::find(sc.oracles.begin(), sc.oracles.end(), o) != sc.oracles.end();
+  };
+  EXPECT_TRUE(has(*count, "exactly_once"));
+  EXPECT_TRUE(has(*count, "timers"));
+  EXPECT_FALSE(has(*count, "watermark"));
+  EXPECT_FALSE(has(*count, "determinism"));
+  auto dedup = generatedScenario(standardWorkload(WorkloadKind::kDedup), 1);
+  ASSERT_TRUE(dedup.ok());
+  EXPECT_TRUE(has(*dedup, "watermark"));
+  EXPECT_FALSE(has(*dedup, "timers"));
+  // The config's knobs are the scenario's sweep knobs.
+  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  EXPECT_EQ(sweepKnobs(*count).maxCrashes, c.knobs.maxCrashes);
+  EXPECT_EQ(sweepKnobs(*count).batches, c.knobs.batches);
+  EXPECT_EQ(sweepKnobs(*count).downtimeMax, c.knobs.downtimeMax);
+  EXPECT_EQ(sweepKnobs(*count).files, c.knobs.files);
+  // Another input: the files kept.
+  GeneratedInput two;
+  two.files = std::vector<int64_t>{0, 3};
+  auto fewer = generatedScenario(c, 1, two);
+  ASSERT_TRUE(fewer.ok());
+  EXPECT_EQ(std::count_if(fewer->steps.begin(), fewer->steps.end(),
+                          [](const Step& s) { return std::holds_alternative<PutStep>(s.step); }),
+            2);
+  // An unknown oracle is an error, not dropped.
+  WorkloadConfig bad = c;
+  bad.oracles = {"nosuchoracle"};
+  EXPECT_FALSE(generatedScenario(bad, 1).ok());
+}
+
+// A generated workload's scenario sweeps through the scenario sweep: each seed its own input
+// and plan (aimed at that input's reach), no failure for the standard processors, faults fired.
+TEST(GeneratedScenario, EachStandardKindSweepsWithoutFailures) {
+  for (const char* store : {"memory", "rocksdb"})
+    for (WorkloadKind k : kAllKinds) {
+      auto sc = generatedScenario(standardWorkload(k, store), 0);
+      ASSERT_TRUE(sc.ok()) << sc.status().toString();
+      ScenarioSweepOptions o;
+      o.seeds = 6;
+      ScenarioSweepReport rep = sweepScenarios({*sc}, o);
+      std::string failures;
+      for (const auto& seed : rep.outcomes)
+        if (!seed.passed) failures += fmt::format("seed {}: {}\n{}\n", seed.seed, seed.report, seed.replay);
+      EXPECT_EQ(rep.totals.failed, 0u) << sc->name << "\n" << failures;
+      EXPECT_EQ(rep.totals.seeds, 6u);
+      EXPECT_GT(rep.totals.seedsWhoseFaultsFired, 0u) << sc->name;
+    }
+}
+
+// A failing seed of a generated workload: its replay line names the workload and the kept files,
+// or, for a scenario with a C++ hook, says why there is none.
+TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  c.spec.events = 40;
+  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  auto sc = generatedScenario(c, 0);
+  ASSERT_TRUE(sc.ok());
+  ScenarioSweepOptions o;
+  o.seeds = 1;
+  ScenarioSweepReport rep = sweepScenarios({*sc}, o);
+  ASSERT_EQ(rep.outcomes.size(), 1u);
+  EXPECT_FALSE(rep.outcomes[0].passed);
+  EXPECT_EQ(rep.outcomes[0].replay, "");
+  EXPECT_NE(rep.outcomes[0].noReplay.find("no replay line"), std::string::npos) << rep.outcomes[0].noReplay;
+  ASSERT_TRUE(rep.outcomes[0].shrunk && rep.outcomes[0].shrunk->files);
+  EXPECT_EQ(rep.outcomes[0].shrunk->files->size(), 1u);
+
+  // A standard workload's line: `replay count --seed S --plan P --files F`.
+  ASSERT_TRUE(sc->hooks);
+  auto plain = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 0);
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->hooks->replayTarget, "count");
+  EXPECT_EQ(plain->hooks->replayOptions, " --state-store rocksdb");
+}
+
+// The one shrinker drops a generated scenario's landing files besides its faults: a reference
+// that expects no output fails with any file landed, so the minimal case keeps one file and no
+// fault, and its run still fails the same way.
+TEST(GeneratedScenario, TheShrinkerDropsLandingFilesAndFaults) {
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  c.spec.events = 60;  // 6 files
+  c.knobs.maxCrashes = 2;
+  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  for (uint64_t seed : {2, 5}) {
+    auto sc = generatedScenario(c, seed);
+    ASSERT_TRUE(sc.ok()) << sc.status().toString();
+    const sim::FaultPlan plan = scenarioPlan(*sc, seed, scenarioReach(*sc));
+    ScenarioRunResult r = runScenarioSeed(*sc, seed, plan);
+    ASSERT_FALSE(r.passed());
+    ScenarioShrunk s = shrinkScenarioSeed(*sc, seed, plan, r, 400);
+    ASSERT_TRUE(s.files.has_value());
+    EXPECT_EQ(s.files->size(), 1u) << s.summary();
+    EXPECT_EQ(s.originalFiles, 6u);
+    EXPECT_TRUE(s.plan.faults.empty()) << s.summary();
+    EXPECT_FALSE(s.result.passed());
+    EXPECT_EQ(failureKind(s.result).toString(), "oracle reference");
+    EXPECT_NE(s.summary().find("1 file (of 6)"), std::string::npos) << s.summary();
+  }
+}
+
+}  // namespace
+}  // namespace streamsim::harness
