@@ -160,6 +160,54 @@ constexpr std::pair<std::string_view, std::string_view> kTemplates[] = {
     {"DATATYPE_MISMATCH.INVALID_JSON_SCHEMA",
      "Cannot resolve <sqlExpr> due to data type mismatch: Input schema <schema> must be a struct, an "
      "array, a map or a variant."},
+    // Real-time mode and query evolution (SPARK-57228, SPARK-54909, SPARK-56719). The conditions
+    // SQL_CONFIGURATION_NOT_SUPPORTED and CHECKPOINT_FORMAT_V1_NOT_SUPPORTED (SPARK-58659) have no
+    // template in the error-conditions.json this project could read: they print their parameters.
+    {"INVALID_STREAMING_REAL_TIME_MODE_TRIGGER_INTERVAL",
+     "The real-time trigger interval is set to <interval> ms. This is less than the "
+     "<minBatchDuration> ms minimum specified by spark.sql.streaming.realTimeMode.minBatchDuration."},
+    {"STREAMING_REAL_TIME_MODE.IDENTICAL_SOURCES_IN_UNION_NOT_SUPPORTED",
+     "Streaming real-time mode has the following limitation: Real-time mode does not support union "
+     "on two or more identical streaming data sources in a single query. This includes scenarios "
+     "such as referencing the same source DataFrame more than once, or using two data sources with "
+     "identical configurations for some sources. For Kafka, avoid reusing the same DataFrame and "
+     "create different ones. Sources provided in the query: <sources>"},
+    {"STREAMING_REAL_TIME_MODE.INPUT_STREAM_NOT_SUPPORTED",
+     "Streaming real-time mode has the following limitation: The input stream <className> is not "
+     "supported in Real-time Mode."},
+    {"STREAMING_REAL_TIME_MODE.OPERATOR_OR_SINK_NOT_IN_ALLOWLIST",
+     "Streaming real-time mode has the following limitation: The <errorType>(s): <message> not in "
+     "the <errorType> allowlist for Real-Time Mode. To bypass this check, set "
+     "spark.sql.streaming.realTimeMode.allowlistCheck to false. By changing this, you agree to run "
+     "the query at your own risk."},
+    {"STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
+     "Streaming real-time mode has the following limitation: The output mode <outputMode> is not "
+     "supported. To work around this limitation, set the output mode to Update. In the future, "
+     "<outputMode> may be supported."},
+    {"STREAMING_REAL_TIME_MODE.SINK_NOT_SUPPORTED",
+     "Streaming real-time mode has the following limitation: The <className> sink is currently not "
+     "supported. See the Real-Time Mode User Guide for a list of supported sinks."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.DUPLICATE_SOURCE_NAMES",
+     "Streaming query evolution error: Duplicate streaming source names detected: <names>. Each "
+     "streaming source must have a unique name."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.INVALID_SINK_NAME",
+     "Streaming query evolution error: Invalid streaming sink name: '<sinkName>'. Sink names must "
+     "only contain ASCII letters ('a'-'z', 'A'-'Z'), digits ('0'-'9'), and underscores ('_')."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.INVALID_SOURCE_NAME",
+     "Streaming query evolution error: Invalid streaming source name '<sourceName>'. Source names "
+     "must only contain ASCII letters (a-z, A-Z), digits (0-9), and underscores (_)."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.SOURCE_NAMING_NOT_SUPPORTED",
+     "Streaming query evolution error: Streaming source naming is not supported. Source name "
+     "'<name>' was provided but the feature is disabled. Please enable the feature by setting "
+     "spark.sql.streaming.queryEvolution.enableSourceEvolution to true."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT",
+     "Streaming query evolution error: Streaming sink must be named when "
+     "spark.sql.streaming.queryEvolution.enableSinkEvolution is enabled. Use the name() method on "
+     "DataStreamWriter to assign a name to the streaming sink."},
+    {"STREAMING_QUERY_EVOLUTION_ERROR.UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT",
+     "Streaming query evolution error: All streaming sources must be named when "
+     "spark.sql.streaming.queryEvolution.enableSourceEvolution is enabled. Unnamed sources found: "
+     "<sourceInfo>. Use the name() method to assign names to all streaming sources."},
     {"STREAMING_STATEFUL_OPERATOR_NOT_MATCH_IN_STATE_METADATA",
      "Streaming stateful operator name does not match with the operator in state metadata. This "
      "is likely to happen when a user adds/removes/changes stateful operators of existing "

@@ -539,13 +539,29 @@ TEST_F(Fixture, Spark42SourceAndSinkNamesFollowSparksRules) {
     bool sourceEvolution, sinkEvolution;
     std::vector<std::string> names;
     std::string sink, condition, param, value;
+    std::string message;  // error-conditions.json's text with the parameters filled in
   };
-  for (const Case& c : {Case{true, false, {"my-source"}, "", "INVALID_SOURCE_NAME", "sourceName", "my-source"},
-                        Case{true, false, {""}, "", "UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT", "", ""},
-                        Case{false, false, {"mySource"}, "", "SOURCE_NAMING_NOT_SUPPORTED", "name", "mySource"},
-                        Case{true, false, {"dup", "dup"}, "", "DUPLICATE_SOURCE_NAMES", "names", "'dup'"},
-                        Case{false, true, {}, "", "UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT", "", ""},
-                        Case{false, true, {}, "my sink", "INVALID_SINK_NAME", "sinkName", "my sink"}}) {
+  for (const Case& c : {Case{true, false, {"my-source"}, "", "INVALID_SOURCE_NAME", "sourceName", "my-source",
+                             "Streaming query evolution error: Invalid streaming source name 'my-source'. Source "
+                             "names must only contain ASCII letters (a-z, A-Z), digits (0-9), and underscores (_)."},
+                        Case{true, false, {""}, "", "UNNAMED_STREAMING_SOURCES_WITH_ENFORCEMENT", "", "",
+                             "All streaming sources must be named when "
+                             "spark.sql.streaming.queryEvolution.enableSourceEvolution is enabled. Unnamed sources "
+                             "found: source 0 has no name. Use the name() method to assign names to all streaming "
+                             "sources."},
+                        Case{false, false, {"mySource"}, "", "SOURCE_NAMING_NOT_SUPPORTED", "name", "mySource",
+                             "Streaming source naming is not supported. Source name 'mySource' was provided but the "
+                             "feature is disabled."},
+                        Case{true, false, {"dup", "dup"}, "", "DUPLICATE_SOURCE_NAMES", "names", "'dup'",
+                             "Duplicate streaming source names detected: 'dup'. Each streaming source must have a "
+                             "unique name."},
+                        Case{false, true, {}, "", "UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT", "", "",
+                             "Streaming sink must be named when spark.sql.streaming.queryEvolution.enableSinkEvolution "
+                             "is enabled. Use the name() method on DataStreamWriter to assign a name to the streaming "
+                             "sink."},
+                        Case{false, true, {}, "my sink", "INVALID_SINK_NAME", "sinkName", "my sink",
+                             "Invalid streaming sink name: 'my sink'. Sink names must only contain ASCII letters "
+                             "('a'-'z', 'A'-'Z'), digits ('0'-'9'), and underscores ('_')."}}) {
     SCOPED_TRACE(c.condition);
     std::vector<SourceFactory> sources(std::max<size_t>(c.names.size(), 1), makeMemorySource(input));
     DataStreamWriter w = writer(readStream(sources));
@@ -561,6 +577,7 @@ TEST_F(Fixture, Spark42SourceAndSinkNamesFollowSparksRules) {
       for (const auto& [k, v] : q.status().parameters()) found |= k == c.param && v == c.value;
       EXPECT_TRUE(found) << q.status().toString();
     }
+    EXPECT_THAT(q.status().message(), ::testing::HasSubstr(c.message));
     EXPECT_FALSE(fs.exists("/chk-names/offsets"));
   }
 }

@@ -66,9 +66,13 @@ class LateTimerProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-void linkSparkRealTimeProcessors();  // processors/spark_real_time_processors.cc
+void linkSparkRealTimeProcessors();     // processors/spark_real_time_processors.cc
+void linkSparkRealTimeTtlProcessors();  // processors/spark_real_time_ttl_processors.cc
 // Referenced by the registry so the linker keeps this object (and the Spark suite's processors).
-void linkRealTimeProcessors() { linkSparkRealTimeProcessors(); }
+void linkRealTimeProcessors() {
+  linkSparkRealTimeProcessors();
+  linkSparkRealTimeTtlProcessors();
+}
 }  // namespace detail
 
 STREAMSIM_REGISTER_PROCESSOR("call_counter", processors::CallCounterProcessor);

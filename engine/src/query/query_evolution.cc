@@ -48,7 +48,8 @@ Status checkQueryEvolution(const QueryOptions& o, size_t numSources) {
   if (!o.sinkName.empty() && !validName(o.sinkName))
     return evolutionError("INVALID_SINK_NAME", {{"sinkName", o.sinkName}});
   if (o.sinkEvolution && o.sinkName.empty())
-    return evolutionError("UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT", {{"sinkInfo", "the query's sink has no name"}});
+    // error-conditions.json's message has no placeholder: no parameters.
+    return evolutionError("UNNAMED_STREAMING_SINKS_WITH_ENFORCEMENT", {});
   return Status::OK();
 }
 

@@ -100,9 +100,10 @@ Status prepareRealTimeOptions(QueryOptions& o) {
 
 Status StreamingQuery::checkRealTimeQuery() {
   if (options_.outputMode != OutputMode::kUpdate)
-    return rtmError("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED", {},
-                    fmt::format("the output mode {} is not supported in real-time mode: use Update",
-                                outputModeName(options_.outputMode)));
+    // UnsupportedOperationChecker: outputMode is Spark's OutputMode.toString ("Append", "Complete").
+    return rtmError("STREAMING_REAL_TIME_MODE.OUTPUT_MODE_NOT_SUPPORTED",
+                    {{"outputMode", options_.outputMode == OutputMode::kAppend ? "Append" : "Complete"}},
+                    "real time runs in Update mode only");
   // StreamRealTimeModeSuite "error when unsupported source is used": className.
   for (const auto& s : sources_)
     if (dynamic_cast<RealTimeSource*>(s.get()) == nullptr)
