@@ -114,6 +114,37 @@ TEST_F(SparkRocksDBState, TransformWithStateValueStateByName) {
                                                      R"(countState {"value":"b"} = {"value":1})"}));
 }
 
+// OffsetSeqLogSuite's checkpoint-version-4.0.0-tws-avro: the same query as -tws-unsaferow with
+// spark.sql.streaming.stateStore.encodingFormat=avro in its offsets, so the same rows, read from
+// Spark 4.0's Avro bytes (spark_avro_rows_test.cc has the byte-level cases).
+TEST_F(SparkRocksDBState, TransformWithStateAvroEncoded) {
+  auto s0 = stateAt(kRocks + "/tws-valuestate-avro-4.0", 0);
+  ASSERT_TRUE(s0.ok()) << s0.status().message();
+  EXPECT_EQ(rowsOf(*s0), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":1})"}));
+  EXPECT_THAT(s0->operators[0].schemaNote, HasSubstr("rows Avro-encoded (Spark 4.0's, no schema ids)"));
+  auto s1 = stateAt(kRocks + "/tws-valuestate-avro-4.0", 1);
+  ASSERT_TRUE(s1.ok()) << s1.status().message();
+  EXPECT_EQ(rowsOf(*s1), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":2})",
+                                                     R"(countState {"value":"b"} = {"value":1})"}));
+}
+
+// An encoding Spark does not write is named, never read as UnsafeRows.
+TEST_F(SparkRocksDBState, UnknownEncodingFormatIsNamed) {
+  std::string root = copyOf("tws-valuestate-avro-4.0");
+  for (const char* batch : {"0", "1"}) {
+    std::string path = root + "/offsets/" + batch;
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("\"avro\""), 6, "\"prot\"");
+    std::ofstream(path, std::ios::trunc) << text;
+    stdfs::remove(root + "/offsets/." + batch + ".crc");
+  }
+  auto s = stateAt(root, 1);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_TRUE(s->operators[0].partitions[0].error.has_value());
+  EXPECT_THAT(*s->operators[0].partitions[0].error, HasSubstr("the state is prot-encoded"));
+}
+
 // StateDataSourceReadSuite.testSnapshotOnJoinState (StateDataSourceTestBase.getStreamStreamJoinQuery):
 // left = (id, time id seconds), right = the same rows where id % 2 == 0, joined on leftId = rightId
 // and rightTime within [leftTime, leftTime + 5 s]; watermark delay 5 s each side. Spark's optimizer

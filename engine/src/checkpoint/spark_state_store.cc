@@ -86,16 +86,20 @@ std::vector<SparkField> structFields(const json& type) {
   return out;
 }
 
-std::string microsToText(int64_t micros) {
+}  // namespace
+
+std::string sparkMicrosText(int64_t micros) {
   int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
   std::string text = formatTimestamp(ms);
   if (micros % 1000 != 0) text += fmt::format(" (+{} µs)", ((micros % 1000) + 1000) % 1000);
   return text;
 }
 
-std::string daysToText(int32_t days) {
+std::string sparkDaysText(int32_t days) {
   return formatTimestamp(static_cast<int64_t>(days) * 86'400'000).substr(0, 10);
 }
+
+namespace {
 
 // The variable-length part a word points to ((offset << 32) | size), if it lies in `base`.
 std::optional<std::string_view> pointee(std::string_view base, uint64_t word) {
@@ -120,7 +124,7 @@ json decodeValue(std::string_view base, const char* slot, size_t width, const js
     return v;
   }
   if (t == "integer") return static_cast<int32_t>(le32(slot));
-  if (t == "date") return daysToText(static_cast<int32_t>(le32(slot)));
+  if (t == "date") return sparkDaysText(static_cast<int32_t>(le32(slot)));
   if (t == "float") {
     float f;
     uint32_t bits = le32(slot);
@@ -128,7 +132,7 @@ json decodeValue(std::string_view base, const char* slot, size_t width, const js
     return f;
   }
   if (t == "long") return static_cast<int64_t>(word());
-  if (t == "timestamp" || t == "timestamp_ntz") return microsToText(static_cast<int64_t>(word()));
+  if (t == "timestamp" || t == "timestamp_ntz") return sparkMicrosText(static_cast<int64_t>(word()));
   if (t == "double") {
     double d;
     uint64_t bits = word();
@@ -311,9 +315,13 @@ Result<SparkStateSchema> parseSchemaV3(DataReader& in, const std::string& path) 
     // Spark 4.1 (SchemaV3Writer) writes a short schema id before the key and the value schema;
     // Spark 4.0's files have none. The JSON's opening brace tells which.
     const bool ids = !chunkedJsonAt(in);
-    int16_t id = 0;
-    bool ok = (!ids || in.readShort(id)) && readChunked(in, keyJson) && (!ids || in.readShort(id)) &&
+    int16_t keyId = 0, valueId = 0;
+    bool ok = (!ids || in.readShort(keyId)) && readChunked(in, keyJson) && (!ids || in.readShort(valueId)) &&
               readChunked(in, valueJson) && readChunked(in, specJson) && readChunked(in, userKeyJson);
+    if (ids) {
+      cf.keySchemaId = keyId;
+      cf.valueSchemaId = valueId;
+    }
     if (!ok)
       return Status::Corruption(fmt::format("{}: byte {}: column family {} ({}) ends early", path, at, i + 1,
                                             cf.name));

@@ -94,11 +94,16 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
                           "commits/{} records no stateUniqueIds to choose among them", version, version - 1);
     return;
   }
-  // Avro-encoded rows (encodingFormat=avro, recorded in the offsets) are not UnsafeRows.
+  // The rows' encoding: spark.sql.streaming.stateStore.encodingFormat as the offsets record it
+  // (OffsetSeqMetadata; absent before Spark 4.0: unsaferow).
+  SparkRocksDBLayout layout;
   if (auto format = recordedEncodingFormat(env, root); format && *format != "unsaferow") {
-    p.error = fmt::format("the state is {}-encoded (spark.sql.streaming.stateStore.encodingFormat in the "
-                          "offsets): only the UnsafeRow encoding is decoded yet", *format);
-    return;
+    if (*format != "avro") {
+      p.error = fmt::format("the state is {}-encoded (spark.sql.streaming.stateStore.encodingFormat in the "
+                            "offsets): Spark writes unsaferow or avro", *format);
+      return;
+    }
+    layout.encoding = SparkStateEncoding::kAvro;
   }
   auto state = readSparkRocksDBVersion(env, *folder, version, *id);
   if (!state.ok()) {
@@ -109,7 +114,6 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
 
   // The layout: column families (the snapshot's mapping, named by the schema file v3) or one
   // schema for the whole store.
-  SparkRocksDBLayout layout;
   auto meta = readOperatorMetadata(env, root, op);
   std::optional<OperatorMetadata> opMeta;
   if (meta.ok()) opMeta = *meta;
@@ -164,6 +168,16 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
       break;
     }
     if (!found) o.schemaNote = "no _metadata/schema: fields guessed, named _0, _1, …";
+    if (layout.encoding == SparkStateEncoding::kAvro && !state->rows.empty()) {
+      p.error = fmt::format("version {}: Avro-encoded rows of a store without column families (schema file v1/v2): "
+                            "their Avro schema ids are in no schema file read, so they are not decoded", version);
+      return;
+    }
+  }
+  if (layout.encoding == SparkStateEncoding::kAvro && o.schemaNote.find("Avro") == std::string::npos) {
+    bool ids = false;
+    for (const auto& [name, cf] : layout.families) ids = ids || cf.keySchemaId.has_value();
+    o.schemaNote += ids ? "; rows Avro-encoded (with Spark 4.1's schema ids)" : "; rows Avro-encoded (Spark 4.0's, no schema ids)";
   }
   o.families = layout.families;
   for (const auto& [k, v] : state->rows) {

@@ -45,7 +45,14 @@ struct SparkColumnFamilySchema {
   std::string keyEncoder;           // "NoPrefixKeyStateEncoderSpec", "PrefixKeyScanStateEncoderSpec", ...
   int numColsPrefixKey = 0;         // PrefixKeyScanStateEncoderSpec
   std::vector<int> orderingOrdinals;  // RangeKeyScanStateEncoderSpec
+  // Spark 4.1's schema ids (SchemaV3Writer), which its Avro encoding writes before every key and
+  // value (AvroStateEncoder); none in Spark 4.0's files.
+  std::optional<int> keySchemaId, valueSchemaId;
 };
+
+// How the state readers show a Spark timestamp (microseconds) and date (days since the epoch).
+std::string sparkMicrosText(int64_t micros);
+std::string sparkDaysText(int32_t days);
 
 // The fields of a struct type's JSON ({"type":"struct","fields":[...]}); empty for any other type.
 std::vector<SparkField> sparkStructFields(std::string_view typeJson);
