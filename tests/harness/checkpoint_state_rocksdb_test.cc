@@ -128,6 +128,26 @@ TEST_F(SparkRocksDBState, TransformWithStateAvroEncoded) {
                                                      R"(countState {"value":"b"} = {"value":1})"}));
 }
 
+// A transformWithState store whose snapshot is gone: its changelogs replay, but only a zip's
+// metadata names the column family ids its keys start with, and Spark writes that zip in the
+// very commit that creates a family (RocksDB.commit: shouldForceSnapshot), so changelogs alone
+// mean a lost file — said so, never decoded with guessed ids nor shown as empty.
+TEST_F(SparkRocksDBState, TransformWithStateFromChangelogsAloneNamesTheLostSnapshot) {
+  std::string root = copyOf("tws-valuestate-unsaferow-4.0");
+  stdfs::remove(root + "/state/0/0/1.zip");
+  auto s = stateAt(root, 1);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const auto& p0 = s->operators[0].partitions[0];
+  ASSERT_TRUE(p0.error.has_value());
+  EXPECT_THAT(*p0.error, HasSubstr("no zip at or before version 2 is here (read from changelogs alone: "
+                                   "1.changelog, 2.changelog)"));
+  EXPECT_THAT(*p0.error, HasSubstr("shouldForceSnapshot"));
+  EXPECT_TRUE(p0.rows.empty());
+  // The other partitions still read.
+  ASSERT_FALSE(s->operators[0].partitions[1].error.has_value());
+  EXPECT_EQ(s->operators[0].partitions[1].rows.size(), 1u);
+}
+
 // An encoding Spark does not write is named, never read as UnsafeRows.
 TEST_F(SparkRocksDBState, UnknownEncodingFormatIsNamed) {
   std::string root = copyOf("tws-valuestate-avro-4.0");

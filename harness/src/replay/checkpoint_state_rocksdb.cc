@@ -136,8 +136,18 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
       o.schemaNote = "no _stateSchema file: fields guessed, named _0, _1, …";
     }
   } else if (!state->rows.empty() && !state->columnFamilyMapping && opMeta && !opMeta->stateVariables.empty()) {
+    // RocksDB.createColFamilyIfAbsent sets shouldForceSnapshot, and RocksDB.commit then uploads a
+    // snapshot at once even with changelog checkpointing: every version whose changelog holds a
+    // family's rows has a zip at or before it naming the family's id. Changelogs alone mean it is
+    // lost, and the ids are not guessed from the order the processor declares its state in.
+    std::string logs;
+    for (const auto& f : state->filesRead) logs += (logs.empty() ? "" : ", ") + baseName(f);
     p.error = fmt::format("cannot decode version {}: transformWithState keys start with a column family id, "
-                          "but no snapshot read names the ids (columnFamilyMapping)", version);
+                          "and only the snapshot zip names the ids (its metadata's columnFamilyMapping), but "
+                          "no zip at or before version {} is here (read from changelogs alone: {}). Spark "
+                          "uploads a snapshot in the commit that creates a column family (RocksDB.commit, "
+                          "shouldForceSnapshot), so the store's first zip is missing, not yet to be written",
+                          version, version, logs);
     return;
   } else {
     // The store's own _metadata/schema, else partition 0's (Spark writes it with partition 0).
