@@ -398,15 +398,21 @@ uint32_t xxhash32(std::string_view data, uint32_t seed) {
   return h;
 }
 
-Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path) {
+Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path,
+                                         std::string* decodedBeforeError) {
   std::string out;
   size_t pos = 0;
+  // The blocks decoded so far, for a caller that names what a bad block cut off.
+  auto fail = [&](Status st) -> Status {
+    if (decodedBeforeError != nullptr) *decodedBeforeError = out;
+    return st;
+  };
   for (int block = 0;; ++block) {
     if (pos + kLz4HeaderSize > data.size())
-      return Status::Corruption(fmt::format(
-          "{}: LZ4Block stream ends at byte {} without its end block (a write cut short?)", path, pos));
+      return fail(Status::Corruption(fmt::format(
+          "{}: LZ4Block stream ends at byte {} without its end block (a write cut short?)", path, pos)));
     if (data.substr(pos, 8) != kLz4Magic)
-      return Status::Corruption(fmt::format("{}: byte {}: expected an LZ4Block header", path, pos));
+      return fail(Status::Corruption(fmt::format("{}: byte {}: expected an LZ4Block header", path, pos)));
     int method = static_cast<unsigned char>(data[pos + 8]) & 0xf0;
     auto compressed = static_cast<int32_t>(le32(data.data() + pos + 9));
     auto original = static_cast<int32_t>(le32(data.data() + pos + 13));
@@ -416,22 +422,26 @@ Result<std::string> decodeLz4BlockStream(std::string_view data, const std::strin
     if ((method != 0x10 && method != 0x20) || compressed < 0 || original < 0 ||
         static_cast<size_t>(compressed) > data.size() - pos || original > (1 << 30) ||
         (method == 0x10 && compressed != original))
-      return Status::Corruption(fmt::format("{}: block {}: bad LZ4Block header (method 0x{:02x}, "
-                                            "lengths {}/{})", path, block, method, compressed, original));
+      return fail(Status::Corruption(fmt::format("{}: block {}: bad LZ4Block header (method 0x{:02x}, "
+                                            "lengths {}/{})", path, block, method, compressed, original)));
     size_t start = out.size();
     if (method == 0x10) {
       out.append(data.substr(pos, static_cast<size_t>(compressed)));
     } else {
       out.resize(start + static_cast<size_t>(original));
       int got = LZ4_decompress_safe(data.data() + pos, out.data() + start, compressed, original);
-      if (got != original)
-        return Status::Corruption(fmt::format("{}: block {}: LZ4 data does not decompress to {} "
-                                              "bytes", path, block, original));
+      if (got != original) {
+        out.resize(start);
+        return fail(Status::Corruption(fmt::format("{}: block {}: LZ4 data does not decompress to {} "
+                                              "bytes", path, block, original)));
+      }
     }
     uint32_t want = xxhash32(std::string_view(out).substr(start), kLz4JavaSeed) & 0x0fffffffu;
-    if (want != check)
-      return Status::Corruption(fmt::format("{}: block {}: xxhash32 checksum 0x{:07x} does not match "
-                                            "the stored 0x{:07x}", path, block, want, check));
+    if (want != check) {
+      out.resize(start);
+      return fail(Status::Corruption(fmt::format("{}: block {}: xxhash32 checksum 0x{:07x} does not match "
+                                            "the stored 0x{:07x}", path, block, want, check)));
+    }
     pos += static_cast<size_t>(compressed);
   }
   return out;

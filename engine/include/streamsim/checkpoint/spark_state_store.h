@@ -21,8 +21,10 @@ namespace streamsim {
 // The bytes inside an lz4-java LZ4BlockOutputStream stream: blocks of "LZ4Block", a token
 // (method | level), compressed and original length, an xxhash32 of the original bytes (seed
 // 0x9747b28c, low 28 bits), ended by an empty block. Corruption naming `path` when a header,
-// a block or a checksum does not hold, or the end block is missing (a torn write).
-Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path);
+// a block or a checksum does not hold, or the end block is missing (a torn write); then
+// `decodedBeforeError`, when given, holds the bytes of the blocks before the bad one.
+Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path,
+                                         std::string* decodedBeforeError = nullptr);
 
 // XXH32 of `data` with `seed` (the hash lz4-java's block stream checks).
 uint32_t xxhash32(std::string_view data, uint32_t seed);
