@@ -143,21 +143,22 @@ Result<json> Reader::value(const json& type, const std::string& name, int depth)
     if (t != "long") return json(sparkMicrosText(v));
     return json(v);
   }
-  if (t == "float") {
-    STREAMSIM_ASSIGN_OR_RETURN(std::string_view b, fixed(4));
-    uint32_t bits = 0;
-    for (int i = 3; i >= 0; --i) bits = (bits << 8) | static_cast<unsigned char>(b[static_cast<size_t>(i)]);
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return std::isfinite(f) ? json(f) : json(fmt::format("{}", f));
-  }
-  if (t == "double") {
-    STREAMSIM_ASSIGN_OR_RETURN(std::string_view b, fixed(8));
+  if (t == "float" || t == "double") {  // IEEE 754, little-endian
+    const size_t width = t == "float" ? 4 : 8;
+    STREAMSIM_ASSIGN_OR_RETURN(std::string_view b, fixed(width));
     uint64_t bits = 0;
-    for (int i = 7; i >= 0; --i) bits = (bits << 8) | static_cast<unsigned char>(b[static_cast<size_t>(i)]);
+    for (size_t i = width; i-- > 0;) bits = (bits << 8) | static_cast<unsigned char>(b[i]);
     double d;
-    std::memcpy(&d, &bits, 8);
-    return std::isfinite(d) ? json(d) : json(fmt::format("{}", d));
+    if (width == 4) {
+      float f;
+      const auto b32 = static_cast<uint32_t>(bits);
+      std::memcpy(&f, &b32, 4);
+      d = f;
+    } else {
+      std::memcpy(&d, &bits, 8);
+    }
+    if (!std::isfinite(d)) return json(fmt::format("{}", d));
+    return width == 4 ? json(static_cast<float>(d)) : json(d);
   }
   if (t == "string" || t == "binary") {
     STREAMSIM_ASSIGN_OR_RETURN(std::string_view b, readAvroBytes(bytes, pos));
