@@ -195,6 +195,27 @@ TEST_F(SparkRocksDBStore, TruncatedLz4BlockNamesTheChangelog) {
   EXPECT_THAT(state.status().message(), HasSubstr("LZ4Block"));
 }
 
+// A changelog of two blocks whose second is cut short: the error names the file, the block, and
+// the record the cut falls in, with its byte offset in the decompressed stream.
+TEST_F(SparkRocksDBStore, TruncatedLz4BlockNamesTheRecordItCuts) {
+  // [v2][put k=3 bytes v=2 bytes] in block 0; [put k=1 v=9 …][EOF] in block 1, cut inside.
+  std::string first = utf("v2") + '\x01' + be32(3) + "abc" + be32(2) + "xy";
+  std::string second = std::string(1, '\x01') + be32(1) + "k" + be32(9) + "123456789" + '\x00';
+  auto block = [](const std::string& data) {
+    return std::string("LZ4Block") + '\x10' + le32(static_cast<uint32_t>(data.size())) +
+           le32(static_cast<uint32_t>(data.size())) + le32(xxhash32(data, 0x9747b28c) & 0x0fffffffu) + data;
+  };
+  std::string stream = block(first) + block(second);
+  std::string dir = copyOf("agg-changelog-4.0/state/0/4");
+  write(dir + "/3.changelog", stream.substr(0, stream.size() - 6));
+  auto state = readVersion(dir, 3);
+  ASSERT_FALSE(state.ok());
+  EXPECT_THAT(state.status().message(), HasSubstr(dir + "/3.changelog: block 1: bad LZ4Block header"));
+  EXPECT_THAT(state.status().message(),
+              HasSubstr("the 18 bytes decompressed before it end inside record 1 at byte 18 of the decompressed "
+                        "stream: ends inside its record type (no EOF record)"));
+}
+
 TEST_F(SparkRocksDBStore, RecordCutShortNamesTheFileAndOffset) {
   // A v2 changelog whose second record ends inside its value: [v2][put k=3 bytes v=2 bytes][put …
   std::string records = utf("v2") + '\x01' + be32(3) + "abc" + be32(2) + "xy" + '\x01' + be32(1) + "k" + be32(9) + "zz";

@@ -46,8 +46,8 @@ class SparkRunningCount final : public StatefulProcessor {
 };
 STREAMSIM_REGISTER_PROCESSOR("test_spark_running_count", SparkRunningCount);
 
-std::string fixture() {
-  return (stdfs::path(STREAMSIM_FIXTURES_DIR).parent_path() / "spark-rocksdb" / "tws-valuestate-unsaferow-4.0").string();
+std::string fixture(const std::string& name = "tws-valuestate-unsaferow-4.0") {
+  return (stdfs::path(STREAMSIM_FIXTURES_DIR).parent_path() / "spark-rocksdb" / name).string();
 }
 
 std::string tempDir(const std::string& name) {
@@ -74,13 +74,17 @@ std::vector<std::string> rowsText(const std::vector<Row>& rows) {
   return out;
 }
 
+// The Avro-encoded twin (checkpoint-version-4.0.0-tws-avro: encodingFormat=avro, the same query
+// and rows) continues the same way: the import reads either encoding.
 TEST(CheckpointReplaySpark, ContinuesTheTransformWithStateFixtureFromItsLastCommittedBatchOnNewInput) {
-  ASSERT_TRUE(stdfs::exists(fixture())) << fixture() << " is missing";
+  for (const std::string name : {"tws-valuestate-unsaferow-4.0", "tws-valuestate-avro-4.0"}) {
+  SCOPED_TRACE(name);
+  ASSERT_TRUE(stdfs::exists(fixture(name))) << fixture(name) << " is missing";
   const std::string landing = tempDir("streamsim_replay_spark_landing");
   write(landing + "/new.json", "{\"value\":\"a\"}\n{\"value\":\"b\"}\n{\"value\":\"c\"}\n{\"value\":\"a\"}\n");
   for (std::string store : {"rocksdb", "memory"}) {
     CheckpointReplayOptions o;
-    o.checkpoint = fixture();
+    o.checkpoint = fixture(name);
     o.landing = landing;
     o.processor = "test_spark_running_count";
     o.schema = "value string";
@@ -110,6 +114,7 @@ TEST(CheckpointReplaySpark, ContinuesTheTransformWithStateFixtureFromItsLastComm
     EXPECT_NE(text.find("new input"), std::string::npos) << text;
   }
   stdfs::remove_all(landing);
+  }
 }
 
 // A checkpoint of the same query reading Kafka topic "events" (one partition): batch 0 read offset

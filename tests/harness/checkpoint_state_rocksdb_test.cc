@@ -103,15 +103,61 @@ TEST_F(SparkRocksDBState, DedupKeysAtEveryBatchWithUniqueIds) {
 // Spark's suites do not give this checkpoint's MemoryStream input, so the expected rows are the
 // ones its files hold — key "a" counted in batch 0 (1.zip of partition 0), then "a" and "b" in
 // batch 1 (2.changelog of partitions 0 and 1) — and agree with that processor: counts below 3.
+// Its twin checkpoint-version-4.0.0-tws-avro ran the same query with
+// spark.sql.streaming.stateStore.encodingFormat=avro in its offsets, so holds the same rows, read
+// from Spark 4.0's Avro bytes (spark_avro_rows_test.cc has the byte-level cases).
 TEST_F(SparkRocksDBState, TransformWithStateValueStateByName) {
-  auto s0 = stateAt(kRocks + "/tws-valuestate-unsaferow-4.0", 0);
-  ASSERT_TRUE(s0.ok()) << s0.status().message();
-  EXPECT_EQ(rowsOf(*s0), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":1})"}));
-  EXPECT_THAT(s0->operators[0].schemaNote, HasSubstr("_stateSchema/default/0_"));
-  auto s1 = stateAt(kRocks + "/tws-valuestate-unsaferow-4.0", 1);
-  ASSERT_TRUE(s1.ok()) << s1.status().message();
-  EXPECT_EQ(rowsOf(*s1), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":2})",
-                                                     R"(countState {"value":"b"} = {"value":1})"}));
+  for (const std::string fixture : {"tws-valuestate-unsaferow-4.0", "tws-valuestate-avro-4.0"}) {
+    SCOPED_TRACE(fixture);
+    auto s0 = stateAt(kRocks + "/" + fixture, 0);
+    ASSERT_TRUE(s0.ok()) << s0.status().message();
+    EXPECT_EQ(rowsOf(*s0), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":1})"}));
+    EXPECT_THAT(s0->operators[0].schemaNote, HasSubstr("_stateSchema/default/0_"));
+    const bool avro = fixture.find("avro") != std::string::npos;
+    EXPECT_EQ(s0->operators[0].schemaNote.find("rows Avro-encoded (Spark 4.0's, no schema ids)") != std::string::npos,
+              avro);
+    auto s1 = stateAt(kRocks + "/" + fixture, 1);
+    ASSERT_TRUE(s1.ok()) << s1.status().message();
+    EXPECT_EQ(rowsOf(*s1), (std::multiset<std::string>{R"(countState {"value":"a"} = {"value":2})",
+                                                       R"(countState {"value":"b"} = {"value":1})"}));
+  }
+}
+
+// A transformWithState store whose snapshot is gone: its changelogs replay, but only a zip's
+// metadata names the column family ids its keys start with, and Spark writes that zip in the
+// very commit that creates a family (RocksDB.commit: shouldForceSnapshot), so changelogs alone
+// mean a lost file — said so, never decoded with guessed ids nor shown as empty.
+TEST_F(SparkRocksDBState, TransformWithStateFromChangelogsAloneNamesTheLostSnapshot) {
+  std::string root = copyOf("tws-valuestate-unsaferow-4.0");
+  stdfs::remove(root + "/state/0/0/1.zip");
+  auto s = stateAt(root, 1);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  const auto& p0 = s->operators[0].partitions[0];
+  ASSERT_TRUE(p0.error.has_value());
+  EXPECT_THAT(*p0.error, HasSubstr("no zip at or before version 2 is here (read from changelogs alone: "
+                                   "1.changelog, 2.changelog)"));
+  EXPECT_THAT(*p0.error, HasSubstr("shouldForceSnapshot"));
+  EXPECT_TRUE(p0.rows.empty());
+  // The other partitions still read.
+  ASSERT_FALSE(s->operators[0].partitions[1].error.has_value());
+  EXPECT_EQ(s->operators[0].partitions[1].rows.size(), 1u);
+}
+
+// An encoding Spark does not write is named, never read as UnsafeRows.
+TEST_F(SparkRocksDBState, UnknownEncodingFormatIsNamed) {
+  std::string root = copyOf("tws-valuestate-avro-4.0");
+  for (const char* batch : {"0", "1"}) {
+    std::string path = root + "/offsets/" + batch;
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    text.replace(text.find("\"avro\""), 6, "\"prot\"");
+    std::ofstream(path, std::ios::trunc) << text;
+    stdfs::remove(root + "/offsets/." + batch + ".crc");
+  }
+  auto s = stateAt(root, 1);
+  ASSERT_TRUE(s.ok()) << s.status().message();
+  ASSERT_TRUE(s->operators[0].partitions[0].error.has_value());
+  EXPECT_THAT(*s->operators[0].partitions[0].error, HasSubstr("the state is prot-encoded"));
 }
 
 // StateDataSourceReadSuite.testSnapshotOnJoinState (StateDataSourceTestBase.getStreamStreamJoinQuery):

@@ -86,8 +86,11 @@ Carried sparkRows() {
   f["$procTimers_keyToTimestamp"] =
       family("$procTimers_keyToTimestamp", {field("key", kKeyStruct), field("expiryTimestampMs", "\"long\"")},
              {field("__dummy__", "\"null\"")});
+  // Five partitions, as the operator metadata records them; "a" is in partition 0, where Spark's
+  // hash partitioning put it in the fixture tws-valuestate-unsaferow-4.0 (the import checks it).
+  c.meta.stateStores = {StateStoreMetadataInfo{"default", 0, 5, ""}};
   PartitionStore p;
-  p.partition = 3;  // Spark's partition: the simulator places keys by its own hash
+  p.partition = 0;  // Spark's partition: the simulator places keys by its own hash
   p.rows = {{"listVar", R"({"value":"a"})", R"([{"value":1},{"value":2}])"},
             {"mapVar", R"({"key":{"value":"a"},"userKey":{"value":"x"}})", R"({"value":5})"},
             {"ttlVar", R"({"value":"a"})", R"({"value":{"value":7},"ttlExpirationMs":9000000})"},
@@ -163,15 +166,22 @@ TEST(SparkStateImport, RowsItCannotCarryAreRefusedNamingTheFamily) {
             std::string::npos) << errorOf(c);
   c = sparkRows();
   c.op.partitions[0].rows[1].key = R"({"value":"a"})";
-  EXPECT_NE(errorOf(c).find("spark-chk/state/0/3 column family mapVar: a MapState key is {key, userKey}"),
+  EXPECT_NE(errorOf(c).find("spark-chk/state/0/0 column family mapVar: a MapState key is {key, userKey}"),
             std::string::npos) << errorOf(c);
   c = sparkRows();
   c.op.partitions[0].rows.push_back({"mystery", R"({"value":"a"})", R"({})"});
   EXPECT_NE(errorOf(c).find("column family mystery: a column family that is neither"), std::string::npos)
       << errorOf(c);
+  // A key read from a partition Spark's hash partitioning does not give it: not as Spark wrote it.
+  c = sparkRows();
+  c.op.partitions[0].partition = 3;
+  EXPECT_NE(errorOf(c).find("spark-chk/state/0/3 column family listVar: grouping key {\"value\":\"a\"} is in "
+                            "partition 3, but Spark's hash partitioning (Murmur3 of the key, seed 42, pmod 5) puts it "
+                            "in partition 0"),
+            std::string::npos) << errorOf(c);
   c = sparkRows();
   c.op.partitions[0].error = "cannot read version 1: 1.zip has no metadata entry";
-  EXPECT_NE(errorOf(c).find("spark-chk/state/0/3: cannot read version 1: 1.zip has no metadata entry"),
+  EXPECT_NE(errorOf(c).find("spark-chk/state/0/0: cannot read version 1: 1.zip has no metadata entry"),
             std::string::npos) << errorOf(c);
 }
 

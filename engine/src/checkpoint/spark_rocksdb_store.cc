@@ -242,8 +242,18 @@ Result<SparkChangelog> parseSparkChangelog(std::string_view data, const std::str
 
 Result<SparkChangelog> readSparkChangelog(const Env& env, const std::string& path) {
   STREAMSIM_ASSIGN_OR_RETURN(std::string raw, env.fs->read(path));
-  STREAMSIM_ASSIGN_OR_RETURN(std::string data, decodeLz4BlockStream(raw, path));
-  return parseSparkChangelog(data, path);
+  std::string before;
+  auto data = decodeLz4BlockStream(raw, path, &before);
+  if (!data.ok()) {
+    // Name the record the bad block cuts: the records of the blocks before it read up to there.
+    auto partial = parseSparkChangelog(before, path);
+    if (partial.ok()) return data.status();  // cannot happen: a stream cut before its end marker
+    std::string cut(partial.status().message());
+    if (cut.rfind(path + ": ", 0) == 0) cut = cut.substr(path.size() + 2);
+    return Status::Corruption(fmt::format("{}; the {} bytes decompressed before it end inside {}", data.status().message(),
+                                          before.size(), cut));
+  }
+  return parseSparkChangelog(*data, path);
 }
 
 namespace {

@@ -86,16 +86,20 @@ std::vector<SparkField> structFields(const json& type) {
   return out;
 }
 
-std::string microsToText(int64_t micros) {
+}  // namespace
+
+std::string sparkMicrosText(int64_t micros) {
   int64_t ms = micros >= 0 ? micros / 1000 : -((-micros + 999) / 1000);
   std::string text = formatTimestamp(ms);
   if (micros % 1000 != 0) text += fmt::format(" (+{} µs)", ((micros % 1000) + 1000) % 1000);
   return text;
 }
 
-std::string daysToText(int32_t days) {
+std::string sparkDaysText(int32_t days) {
   return formatTimestamp(static_cast<int64_t>(days) * 86'400'000).substr(0, 10);
 }
+
+namespace {
 
 // The variable-length part a word points to ((offset << 32) | size), if it lies in `base`.
 std::optional<std::string_view> pointee(std::string_view base, uint64_t word) {
@@ -120,7 +124,7 @@ json decodeValue(std::string_view base, const char* slot, size_t width, const js
     return v;
   }
   if (t == "integer") return static_cast<int32_t>(le32(slot));
-  if (t == "date") return daysToText(static_cast<int32_t>(le32(slot)));
+  if (t == "date") return sparkDaysText(static_cast<int32_t>(le32(slot)));
   if (t == "float") {
     float f;
     uint32_t bits = le32(slot);
@@ -128,7 +132,7 @@ json decodeValue(std::string_view base, const char* slot, size_t width, const js
     return f;
   }
   if (t == "long") return static_cast<int64_t>(word());
-  if (t == "timestamp" || t == "timestamp_ntz") return microsToText(static_cast<int64_t>(word()));
+  if (t == "timestamp" || t == "timestamp_ntz") return sparkMicrosText(static_cast<int64_t>(word()));
   if (t == "double") {
     double d;
     uint64_t bits = word();
@@ -311,9 +315,13 @@ Result<SparkStateSchema> parseSchemaV3(DataReader& in, const std::string& path) 
     // Spark 4.1 (SchemaV3Writer) writes a short schema id before the key and the value schema;
     // Spark 4.0's files have none. The JSON's opening brace tells which.
     const bool ids = !chunkedJsonAt(in);
-    int16_t id = 0;
-    bool ok = (!ids || in.readShort(id)) && readChunked(in, keyJson) && (!ids || in.readShort(id)) &&
+    int16_t keyId = 0, valueId = 0;
+    bool ok = (!ids || in.readShort(keyId)) && readChunked(in, keyJson) && (!ids || in.readShort(valueId)) &&
               readChunked(in, valueJson) && readChunked(in, specJson) && readChunked(in, userKeyJson);
+    if (ids) {
+      cf.keySchemaId = keyId;
+      cf.valueSchemaId = valueId;
+    }
     if (!ok)
       return Status::Corruption(fmt::format("{}: byte {}: column family {} ({}) ends early", path, at, i + 1,
                                             cf.name));
@@ -390,15 +398,21 @@ uint32_t xxhash32(std::string_view data, uint32_t seed) {
   return h;
 }
 
-Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path) {
+Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path,
+                                         std::string* decodedBeforeError) {
   std::string out;
   size_t pos = 0;
+  // The blocks decoded so far, for a caller that names what a bad block cut off.
+  auto fail = [&](Status st) -> Status {
+    if (decodedBeforeError != nullptr) *decodedBeforeError = out;
+    return st;
+  };
   for (int block = 0;; ++block) {
     if (pos + kLz4HeaderSize > data.size())
-      return Status::Corruption(fmt::format(
-          "{}: LZ4Block stream ends at byte {} without its end block (a write cut short?)", path, pos));
+      return fail(Status::Corruption(fmt::format(
+          "{}: LZ4Block stream ends at byte {} without its end block (a write cut short?)", path, pos)));
     if (data.substr(pos, 8) != kLz4Magic)
-      return Status::Corruption(fmt::format("{}: byte {}: expected an LZ4Block header", path, pos));
+      return fail(Status::Corruption(fmt::format("{}: byte {}: expected an LZ4Block header", path, pos)));
     int method = static_cast<unsigned char>(data[pos + 8]) & 0xf0;
     auto compressed = static_cast<int32_t>(le32(data.data() + pos + 9));
     auto original = static_cast<int32_t>(le32(data.data() + pos + 13));
@@ -408,22 +422,26 @@ Result<std::string> decodeLz4BlockStream(std::string_view data, const std::strin
     if ((method != 0x10 && method != 0x20) || compressed < 0 || original < 0 ||
         static_cast<size_t>(compressed) > data.size() - pos || original > (1 << 30) ||
         (method == 0x10 && compressed != original))
-      return Status::Corruption(fmt::format("{}: block {}: bad LZ4Block header (method 0x{:02x}, "
-                                            "lengths {}/{})", path, block, method, compressed, original));
+      return fail(Status::Corruption(fmt::format("{}: block {}: bad LZ4Block header (method 0x{:02x}, "
+                                            "lengths {}/{})", path, block, method, compressed, original)));
     size_t start = out.size();
     if (method == 0x10) {
       out.append(data.substr(pos, static_cast<size_t>(compressed)));
     } else {
       out.resize(start + static_cast<size_t>(original));
       int got = LZ4_decompress_safe(data.data() + pos, out.data() + start, compressed, original);
-      if (got != original)
-        return Status::Corruption(fmt::format("{}: block {}: LZ4 data does not decompress to {} "
-                                              "bytes", path, block, original));
+      if (got != original) {
+        out.resize(start);
+        return fail(Status::Corruption(fmt::format("{}: block {}: LZ4 data does not decompress to {} "
+                                              "bytes", path, block, original)));
+      }
     }
     uint32_t want = xxhash32(std::string_view(out).substr(start), kLz4JavaSeed) & 0x0fffffffu;
-    if (want != check)
-      return Status::Corruption(fmt::format("{}: block {}: xxhash32 checksum 0x{:07x} does not match "
-                                            "the stored 0x{:07x}", path, block, want, check));
+    if (want != check) {
+      out.resize(start);
+      return fail(Status::Corruption(fmt::format("{}: block {}: xxhash32 checksum 0x{:07x} does not match "
+                                            "the stored 0x{:07x}", path, block, want, check)));
+    }
     pos += static_cast<size_t>(compressed);
   }
   return out;

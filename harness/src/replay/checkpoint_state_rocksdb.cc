@@ -94,11 +94,16 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
                           "commits/{} records no stateUniqueIds to choose among them", version, version - 1);
     return;
   }
-  // Avro-encoded rows (encodingFormat=avro, recorded in the offsets) are not UnsafeRows.
+  // The rows' encoding: spark.sql.streaming.stateStore.encodingFormat as the offsets record it
+  // (OffsetSeqMetadata; absent before Spark 4.0: unsaferow).
+  SparkRocksDBLayout layout;
   if (auto format = recordedEncodingFormat(env, root); format && *format != "unsaferow") {
-    p.error = fmt::format("the state is {}-encoded (spark.sql.streaming.stateStore.encodingFormat in the "
-                          "offsets): only the UnsafeRow encoding is decoded yet", *format);
-    return;
+    if (*format != "avro") {
+      p.error = fmt::format("the state is {}-encoded (spark.sql.streaming.stateStore.encodingFormat in the "
+                            "offsets): Spark writes unsaferow or avro", *format);
+      return;
+    }
+    layout.encoding = SparkStateEncoding::kAvro;
   }
   auto state = readSparkRocksDBVersion(env, *folder, version, *id);
   if (!state.ok()) {
@@ -109,7 +114,6 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
 
   // The layout: column families (the snapshot's mapping, named by the schema file v3) or one
   // schema for the whole store.
-  SparkRocksDBLayout layout;
   auto meta = readOperatorMetadata(env, root, op);
   std::optional<OperatorMetadata> opMeta;
   if (meta.ok()) opMeta = *meta;
@@ -132,8 +136,18 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
       o.schemaNote = "no _stateSchema file: fields guessed, named _0, _1, …";
     }
   } else if (!state->rows.empty() && !state->columnFamilyMapping && opMeta && !opMeta->stateVariables.empty()) {
+    // RocksDB.createColFamilyIfAbsent sets shouldForceSnapshot, and RocksDB.commit then uploads a
+    // snapshot at once even with changelog checkpointing: every version whose changelog holds a
+    // family's rows has a zip at or before it naming the family's id. Changelogs alone mean it is
+    // lost, and the ids are not guessed from the order the processor declares its state in.
+    std::string logs;
+    for (const auto& f : state->filesRead) logs += (logs.empty() ? "" : ", ") + baseName(f);
     p.error = fmt::format("cannot decode version {}: transformWithState keys start with a column family id, "
-                          "but no snapshot read names the ids (columnFamilyMapping)", version);
+                          "and only the snapshot zip names the ids (its metadata's columnFamilyMapping), but "
+                          "no zip at or before version {} is here (read from changelogs alone: {}). Spark "
+                          "uploads a snapshot in the commit that creates a column family (RocksDB.commit, "
+                          "shouldForceSnapshot), so the store's first zip is missing, not yet to be written",
+                          version, version, logs);
     return;
   } else {
     // The store's own _metadata/schema, else partition 0's (Spark writes it with partition 0).
@@ -164,6 +178,16 @@ void readSparkRocksDBStore(const Env& env, const std::string& root, int op, cons
       break;
     }
     if (!found) o.schemaNote = "no _metadata/schema: fields guessed, named _0, _1, …";
+    if (layout.encoding == SparkStateEncoding::kAvro && !state->rows.empty()) {
+      p.error = fmt::format("version {}: Avro-encoded rows of a store without column families (schema file v1/v2): "
+                            "their Avro schema ids are in no schema file read, so they are not decoded", version);
+      return;
+    }
+  }
+  if (layout.encoding == SparkStateEncoding::kAvro && o.schemaNote.find("Avro") == std::string::npos) {
+    bool ids = false;
+    for (const auto& [name, cf] : layout.families) ids = ids || cf.keySchemaId.has_value();
+    o.schemaNote += ids ? "; rows Avro-encoded (with Spark 4.1's schema ids)" : "; rows Avro-encoded (Spark 4.0's, no schema ids)";
   }
   o.families = layout.families;
   for (const auto& [k, v] : state->rows) {

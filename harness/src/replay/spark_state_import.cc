@@ -17,6 +17,7 @@
 #include "streamsim/checkpoint/operator_metadata.h"
 #include "streamsim/harness/checkpoint_state.h"
 #include "streamsim/ops/partitioning.h"
+#include "streamsim/ops/spark_hash_partitioning.h"
 #include "streamsim/state/row_encoding.h"
 #include "streamsim/state/state_files.h"
 #include "streamsim/tws/state_layout.h"
@@ -106,6 +107,26 @@ Result<std::string> encodeGroupingKey(const json& obj, const std::vector<SparkFi
     encodeOrderedValue(*typed, out);
   }
   return out;
+}
+
+// The grouping key was decoded as Spark wrote it only if Spark's HashPartitioning puts it in the
+// partition it was read from (pmod(Murmur3Hash(key, 42), numPartitions); the key's types as
+// Spark's schema gives them).
+Status checkSparkPartition(const json& obj, const std::vector<SparkField>& fields, int partition,
+                           int numSparkPartitions, const Origin& o) {
+  if (numSparkPartitions <= 0 || !obj.is_object()) return Status::OK();
+  std::vector<Value> key;
+  for (const auto& f : fields) {
+    STREAMSIM_ASSIGN_OR_RETURN(Value v, toValue(obj.contains(f.name) ? obj[f.name] : json(), f, o));
+    key.push_back(std::move(v));
+  }
+  const int spark = ops::sparkHashPartition(key, numSparkPartitions);
+  if (spark != partition)
+    return Status::InvalidArgument(fmt::format(
+        "{}: grouping key {} is in partition {}, but Spark's hash partitioning (Murmur3 of the key, seed 42, "
+        "pmod {}) puts it in partition {}: the key does not read as Spark wrote it, or the store belongs to "
+        "another query", o.where(), obj.dump(), partition, numSparkPartitions, spark));
+  return Status::OK();
 }
 
 std::string ddlOf(const std::vector<SparkField>& fields, const Origin& o, Status& error) {
@@ -227,6 +248,11 @@ Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op
     shapes.emplace(v.stateName, std::move(s));
   }
 
+  // The partitions Spark's state was written with (operator metadata's numPartitions, else the
+  // partition folders there are).
+  int numSparkPartitions = static_cast<int>(op.partitions.size());
+  for (const auto& store : meta.stateStores)
+    if (store.numPartitions > 0) numSparkPartitions = store.numPartitions;
   std::vector<PartitionRows> partitions(static_cast<size_t>(numPartitions));
   auto partitionOfKey = [&](const std::string& encodedKey) -> PartitionRows& {
     return partitions[static_cast<size_t>(ops::partitionOf(encodedKey, numPartitions))];
@@ -248,6 +274,8 @@ Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op
             !key["expiryTimestampMs"].is_number_integer())
           return Status::InvalidArgument(fmt::format("{}: a timer key is {{key, expiryTimestampMs}} (Spark's "
                                                      "TimerKeyEncoder), got {}", o.where(), row.key));
+        STREAMSIM_RETURN_IF_ERROR(checkSparkPartition(key["key"], sparkStructFields(keyField->typeJson), p.partition,
+                                                      numSparkPartitions, o));
         STREAMSIM_ASSIGN_OR_RETURN(std::string k, encodeGroupingKey(key["key"], sparkStructFields(keyField->typeJson),
                                                                     groupingKey, o));
         const TimeMs at = key["expiryTimestampMs"].get<int64_t>();
@@ -273,6 +301,7 @@ Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op
       if (s.kind == sl::VariableKind::kMap) {
         if (!key.is_object() || !key.contains("key") || !key.contains("userKey"))
           return Status::InvalidArgument(fmt::format("{}: a MapState key is {{key, userKey}}, got {}", o.where(), row.key));
+        STREAMSIM_RETURN_IF_ERROR(checkSparkPartition(key["key"], s.groupingFields, p.partition, numSparkPartitions, o));
         STREAMSIM_ASSIGN_OR_RETURN(std::string k, encodeGroupingKey(key["key"], s.groupingFields, groupingKey, o));
         STREAMSIM_ASSIGN_OR_RETURN(std::string userKey, encodeFields(key["userKey"], s.userKeyFields, o));
         STREAMSIM_ASSIGN_OR_RETURN(auto payload, payloadOf(value, s, o));
@@ -282,6 +311,7 @@ Result<ImportedSparkState> carrySparkTransformWithState(const OperatorStores& op
         ++out.rows;
         continue;
       }
+      STREAMSIM_RETURN_IF_ERROR(checkSparkPartition(key, s.groupingFields, p.partition, numSparkPartitions, o));
       STREAMSIM_ASSIGN_OR_RETURN(std::string k, encodeGroupingKey(key, s.groupingFields, groupingKey, o));
       PartitionRows& rows = partitionOfKey(k);
       if (s.kind == sl::VariableKind::kValue) {

@@ -6,7 +6,13 @@
 // 4-byte-length-prefixed values joined by ','; range-scan keys (timers, TTL index:
 // RangeKeyScanStateEncoderSpec) as a 4-byte length, the ordering columns each a marker byte and
 // its big-endian value, then the other columns. Rows shown as JSON by spark_state_store.h's
-// UnsafeRow decoder. The Avro encoding is not decoded yet.
+// UnsafeRow decoder. The Avro encoding (spark.sql.streaming.stateStore.encodingFormat=avro,
+// AvroStateEncoder) in the same frames: Spark 4.1 writes the version byte, then for a whole key, a
+// key's remaining part and a value the 2-byte schema id its schema file v3 records, then Avro
+// binary (spark_avro_binary.h, toAvroTypeWithDefaults; a range-scan prefix as a record of a marker
+// and a big-endian value per ordering column, each Avro bytes); Spark 4.0 (its schema file has no
+// ids) wrote a key as the version byte and Avro binary (toAvroType), a value as Avro binary
+// alone, as its golden checkpoint checkpoint-version-4.0.0-tws-avro shows.
 // Plain functions; thread-safe.
 #pragma once
 
@@ -21,7 +27,10 @@
 namespace streamsim {
 
 // How one store's rows are laid out.
+enum class SparkStateEncoding { kUnsafeRow, kAvro };
+
 struct SparkRocksDBLayout {
+  SparkStateEncoding encoding = SparkStateEncoding::kUnsafeRow;
   // Virtual column families (the snapshot metadata's columnFamilyMapping, inverted): a key's
   // first 2 bytes name its family. Empty: keys have no family prefix.
   std::map<int, std::string> familyById;

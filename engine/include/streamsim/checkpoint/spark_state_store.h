@@ -21,8 +21,10 @@ namespace streamsim {
 // The bytes inside an lz4-java LZ4BlockOutputStream stream: blocks of "LZ4Block", a token
 // (method | level), compressed and original length, an xxhash32 of the original bytes (seed
 // 0x9747b28c, low 28 bits), ended by an empty block. Corruption naming `path` when a header,
-// a block or a checksum does not hold, or the end block is missing (a torn write).
-Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path);
+// a block or a checksum does not hold, or the end block is missing (a torn write); then
+// `decodedBeforeError`, when given, holds the bytes of the blocks before the bad one.
+Result<std::string> decodeLz4BlockStream(std::string_view data, const std::string& path,
+                                         std::string* decodedBeforeError = nullptr);
 
 // XXH32 of `data` with `seed` (the hash lz4-java's block stream checks).
 uint32_t xxhash32(std::string_view data, uint32_t seed);
@@ -45,7 +47,14 @@ struct SparkColumnFamilySchema {
   std::string keyEncoder;           // "NoPrefixKeyStateEncoderSpec", "PrefixKeyScanStateEncoderSpec", ...
   int numColsPrefixKey = 0;         // PrefixKeyScanStateEncoderSpec
   std::vector<int> orderingOrdinals;  // RangeKeyScanStateEncoderSpec
+  // Spark 4.1's schema ids (SchemaV3Writer), which its Avro encoding writes before every key and
+  // value (AvroStateEncoder); none in Spark 4.0's files.
+  std::optional<int> keySchemaId, valueSchemaId;
 };
+
+// How the state readers show a Spark timestamp (microseconds) and date (days since the epoch).
+std::string sparkMicrosText(int64_t micros);
+std::string sparkDaysText(int32_t days);
 
 // The fields of a struct type's JSON ({"type":"struct","fields":[...]}); empty for any other type.
 std::vector<SparkField> sparkStructFields(std::string_view typeJson);

@@ -30,8 +30,9 @@ struct ImportedSparkState {
 // Reads operator 0's state after `batch` from the Spark checkpoint `checkpoint` (through `real`) and
 // writes it as version batch + 1 of streamsim's `kind` store under `simCheckpoint` (through `sim`):
 // every partition 0..numPartitions-1 gets a snapshot, each grouping key in the partition the
-// engine's hash gives it (Spark's Murmur3 placement is not kept: the simulator's partitioning is
-// its own). `groupingKey` types the grouping columns as the replay's input has them. The state
+// engine's hash gives it (the simulator's partitioning is its own), after checking it was read from
+// the partition Spark's HashPartitioning gives it (ops/spark_hash_partitioning.h; InvalidArgument
+// naming the key and both partitions when not: it did not decode as Spark wrote it). `groupingKey` types the grouping columns as the replay's input has them. The state
 // variables' schemas (Spark's schema file v3, kinds from operator metadata v2) are recorded in the
 // simulated `_stateSchema`, so a processor that declares them otherwise is refused at start as
 // Spark refuses it. ValueState, ListState and MapState with or without TTL (the expiry kept in each
