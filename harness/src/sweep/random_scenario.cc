@@ -59,7 +59,8 @@ std::string duration(sim::Random& r, int64_t loSec, int64_t hiSec) {
 
 class Writer {
  public:
-  Writer(uint64_t seed) : rng_(sim::Random(seed).split("random_scenario")), seed_(seed) {}
+  Writer(uint64_t seed, const RandomScenarioOptions& options)
+      : rng_(sim::Random(seed).split("random_scenario")), seed_(seed), options_(options) {}
 
   std::string yaml() {
     shape_ = &rng_.pick(shapes());
@@ -100,7 +101,9 @@ class Writer {
     out_ += fmt::format("sweep: {{crash_points: all, max_crashes: {}", rng_.uniformInt(1, 3));
     if (rng_.bernoulli(0.4)) out_ += ", torn_writes: true";
     if (taskFailures) out_ += ", task_failures: 0.05";
-    if (rng_.bernoulli(0.3)) out_ += fmt::format(", downtime: 0..{}", duration(rng_, 1, 120));
+    const bool downtime = rng_.bernoulli(0.3);
+    const std::string upTo = duration(rng_, 1, 120);  // drawn either way: the options change nothing else
+    if (downtime && options_.planDowntime) out_ += fmt::format(", downtime: 0..{}", upTo);
     if (shape_->async && rng_.bernoulli(0.5)) out_ += ", switches: 0.3";
     out_ += "}\n";
     return out_;
@@ -182,6 +185,7 @@ class Writer {
 
   sim::Random rng_;
   uint64_t seed_;
+  RandomScenarioOptions options_;
   const ProcessorShape* shape_ = nullptr;
   bool fileSource_ = false, fileSink_ = false;
   int keys_ = 1;
@@ -191,10 +195,12 @@ class Writer {
 
 }  // namespace
 
-std::string randomScenarioYaml(uint64_t seed) { return Writer(seed).yaml(); }
+std::string randomScenarioYaml(uint64_t seed, const RandomScenarioOptions& options) {
+  return Writer(seed, options).yaml();
+}
 
-Result<Scenario> randomScenario(uint64_t seed, const std::string& fileName) {
-  const std::string yaml = randomScenarioYaml(seed);
+Result<Scenario> randomScenario(uint64_t seed, const std::string& fileName, const RandomScenarioOptions& options) {
+  const std::string yaml = randomScenarioYaml(seed, options);
   const std::string file = fileName.empty() ? fmt::format("random-scenario-{}.yaml", seed) : fileName;
   ScenarioLoad load = parseScenario(yaml, file);
   if (!load.ok()) return Status::InvalidArgument(load.errorText() + "\n" + yaml);
@@ -207,11 +213,12 @@ std::string RandomScenarioFailure::toString() const {
                      replay, yaml);
 }
 
-std::optional<RandomScenarioFailure> checkRandomScenario(uint64_t scenarioSeed, int seeds, const std::string& savedAs) {
+std::optional<RandomScenarioFailure> checkRandomScenario(uint64_t scenarioSeed, int seeds, const std::string& savedAs,
+                                                         const RandomScenarioOptions& options) {
   RandomScenarioFailure f;
   f.scenarioSeed = scenarioSeed;
-  f.yaml = randomScenarioYaml(scenarioSeed);
-  auto sc = randomScenario(scenarioSeed, savedAs);
+  f.yaml = randomScenarioYaml(scenarioSeed, options);
+  auto sc = randomScenario(scenarioSeed, savedAs, options);
   if (!sc.ok()) {
     f.report = sc.status().toString();
     return f;

@@ -20,12 +20,19 @@
 
 namespace streamsim::harness {
 
+struct RandomScenarioOptions {
+  // false: no `downtime:` sweep knob (the plans' crashes restart at once); `restart: {after: D}`
+  // steps stay. For sweeps past a known false alarm of plan downtime (docs/faults.md).
+  bool planDowntime = true;
+};
+
 // The YAML text of random scenario `seed` (loads with parseScenario; its name says the seed).
-std::string randomScenarioYaml(uint64_t seed);
+std::string randomScenarioYaml(uint64_t seed, const RandomScenarioOptions& options = {});
 
 // The scenario of `seed`, loaded as file `fileName` (default "random-scenario-<seed>.yaml").
 // InvalidArgument with the loader's errors and the text if it does not load (a generator bug).
-Result<Scenario> randomScenario(uint64_t seed, const std::string& fileName = "");
+Result<Scenario> randomScenario(uint64_t seed, const std::string& fileName = "",
+                                const RandomScenarioOptions& options = {});
 
 // One random scenario checked as a sweep checks a file: its plain run (no plan), then seeds
 // [0, seeds) under their generated plans (failures shrunk). Empty when every run passed; else
@@ -40,6 +47,7 @@ struct RandomScenarioFailure {
   std::string toString() const;
 };
 std::optional<RandomScenarioFailure> checkRandomScenario(uint64_t scenarioSeed, int seeds,
-                                                         const std::string& savedAs = "");
+                                                         const std::string& savedAs = "",
+                                                         const RandomScenarioOptions& options = {});
 
 }  // namespace streamsim::harness
