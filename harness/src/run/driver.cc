@@ -13,6 +13,11 @@ void Driver::takeDowntime(const sim::SimulatedCrash& crash) {
   if (crash.downtime > 0) sim_.downUntil(sim_.clock().nowMs() + crash.downtime, "crash", crash.context.batchId);
 }
 
+Status Driver::leftDown(const sim::SimulatedCrash& crash, Status st) {
+  takeDowntime(crash);
+  return st;
+}
+
 Status Driver::countRestart(std::string_view why) {
   if (++restarts_ <= options_.maxRestarts) return Status::OK();
   return Status::FailedPrecondition(fmt::format(
@@ -30,7 +35,7 @@ Status Driver::launch(const DataStreamWriter* writer, bool replace) {
     if (sim_.crashCount() != crashes) {
       // A crash during the start or the recovery of a restart.
       const sim::SimulatedCrash& c = *sim_.lastCrash();
-      if (!recovers(c)) return st;
+      if (!recovers(c)) return leftDown(c, st);
       STREAMSIM_RETURN_IF_ERROR(countRestart(c.what() + " during the start"));
       takeDowntime(c);
       continue;
@@ -70,7 +75,7 @@ Status Driver::supervise(const std::function<Status(StreamingQuery&)>& work,
       continue;
     }
     const sim::SimulatedCrash& c = *sim_.lastCrash();
-    if (!recovers(c)) return st;  // Aborted naming the crash: the driver stays down
+    if (!recovers(c)) return leftDown(c, st);  // Aborted naming the crash: the driver stays down
     STREAMSIM_RETURN_IF_ERROR(countRestart(c.what()));
     takeDowntime(c);
   }

@@ -260,10 +260,8 @@ bool runsPython(const QuerySpec& q) {
 }  // namespace
 
 bool scenarioRunsPython(const Scenario& scenario) {
-  if (runsPython(scenario.query)) return true;
-  for (const Step& step : scenario.steps)
-    if (const auto* r = std::get_if<RestartStep>(&step.step); r != nullptr && r->query && runsPython(*r->query))
-      return true;
+  for (const QuerySpec* q : scenarioQueries(scenario))
+    if (runsPython(*q)) return true;
   return false;
 }
 

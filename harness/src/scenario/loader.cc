@@ -244,12 +244,16 @@ Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& opti
   return std::move(*load.scenario);
 }
 
-bool runsRealTime(const Scenario& scenario) {
-  auto realTime = [](const QuerySpec& q) { return q.trigger.kind == TriggerSpec::Kind::kRealTime; };
-  if (realTime(scenario.query)) return true;
+std::vector<const QuerySpec*> scenarioQueries(const Scenario& scenario) {
+  std::vector<const QuerySpec*> out = {&scenario.query};
   for (const Step& st : scenario.steps)
-    if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query && realTime(*r->query))
-      return true;
+    if (auto* r = std::get_if<RestartStep>(&st.step); r != nullptr && r->query) out.push_back(&*r->query);
+  return out;
+}
+
+bool runsRealTime(const Scenario& scenario) {
+  for (const QuerySpec* q : scenarioQueries(scenario))
+    if (q->trigger.kind == TriggerSpec::Kind::kRealTime) return true;
   return false;
 }
 

@@ -433,6 +433,10 @@ ScenarioLoad loadScenarioFile(const std::string& path, const LoaderOptions& opti
 // InvalidArgument whose message lists every error, one per line.
 Result<Scenario> loadScenario(const std::string& path, const LoaderOptions& options = {});
 
+// The queries a scenario runs: its `query:` first, then each query a `restart: {query: ...}`
+// switches to, in step order. What asks "does any of its queries ..." walks these.
+std::vector<const QuerySpec*> scenarioQueries(const Scenario& scenario);
+
 // Whether the scenario's query, or a query a `restart: {query: ...}` switches to, runs in
 // real-time mode.
 bool runsRealTime(const Scenario& scenario);

@@ -59,6 +59,10 @@ class Driver {
   bool recovers(const sim::SimulatedCrash& crash) const;
   // A recovered crash's downtime (CrashFault::downtime): the driver stays down that long.
   void takeDowntime(const sim::SimulatedCrash& crash);
+  // A crash left down (a scenario step's armed crash): its downtime too when a plan crash with
+  // downtime fired at the same pass (sim::FaultInjector merges them into the step's crash), so that
+  // the step's restart comes back no earlier than the plan's crash would have (docs/faults.md).
+  Status leftDown(const sim::SimulatedCrash& crash, Status st);
   // Counts a restart; the limit error once the limit is passed.
   Status countRestart(std::string_view why);
 
