@@ -143,6 +143,9 @@ class DataFrame {
   DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
   DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
   GroupedData groupBy(std::vector<std::string> columns) const;
+  // Spark's groupBy(Column*): grouping expressions, window(...) / session_window(...) included
+  // (ops/expr_aggregation.h); then agg(Column...).
+  GroupedData groupBy(std::vector<expr::Column> columns) const;
   // Spark's join(static, usingColumns, joinType) with this stream on the left
   // (ops/stream_static_join.h): inner, left_outer, left_semi, left_anti and Spark's other names;
   // an unknown name, right_outer and full_outer fail start().
