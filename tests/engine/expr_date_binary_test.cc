@@ -49,6 +49,9 @@ TEST(ExprDate, RefusedCastsNameSparksSuggestion) {
   auto bin = evalSql("CAST(1 AS BINARY)", makeSchema({}), {Row()});
   EXPECT_EQ(bin.status.condition(), "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION");
   EXPECT_EQ(evalOne("CAST(1 AS BINARY)", legacy()), Value::binary(std::string("\0\0\0\1", 4)));
+  // No DECIMAL type: naming one is an analysis error, never a silent null.
+  auto dec = evalSql("CAST(1 AS DECIMAL(10, 2))", makeSchema({}), {Row()});
+  EXPECT_EQ(dec.status.condition(), "UNSUPPORTED_DATATYPE") << dec.status.message();
 }
 
 // GetDateField on a date (its own calendar), DateFormatClass on a date (its start in the zone).

@@ -934,8 +934,8 @@ Result<Field> parseDataType(std::string_view type) {
   if (!s.ok() || s->size() != 1)
     return sparkError(Status::Code::kInvalidArgument, "UNSUPPORTED_DATATYPE",
                       {{"typeName", fmt::format("\"{}\"", type)}},
-                      "streamsim's types: boolean, int, bigint, double, string, timestamp, "
-                      "struct<...>, array<...>, map<...>");
+                      "streamsim's types: boolean, int, bigint, double, string, timestamp, date, "
+                      "binary, struct<...>, array<...>, map<...> (no decimal)");
   Field f = s->field(0);
   f.name.clear();
   return f;
