@@ -148,9 +148,7 @@ class DataFrame {
   // (ops/expr_aggregation.h); then agg(Column...).
   GroupedData groupBy(std::vector<expr::Column> columns) const;
   // groupBy({"k"}) and groupBy({}) name columns (a braced list prefers this overload).
-  GroupedData groupBy(std::initializer_list<std::string> columns) const {
-    return groupBy(std::vector<std::string>(columns));
-  }
+  GroupedData groupBy(std::initializer_list<std::string> columns) const;
   // Spark's join(static, usingColumns, joinType) with this stream on the left
   // (ops/stream_static_join.h): inner, left_outer, left_semi, left_anti and Spark's other names;
   // an unknown name, right_outer and full_outer fail start().

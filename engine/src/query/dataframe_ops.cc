@@ -65,6 +65,10 @@ GroupedData DataFrame::groupBy(std::vector<std::string> columns) const {
   return GroupedData(*this, std::move(columns));
 }
 
+GroupedData DataFrame::groupBy(std::initializer_list<std::string> columns) const {
+  return GroupedData(*this, std::vector<std::string>(columns));
+}
+
 GroupedData DataFrame::groupBy(std::vector<expr::Column> columns) const {
   return GroupedData(*this, std::move(columns));
 }
