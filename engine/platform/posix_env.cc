@@ -275,4 +275,27 @@ std::unique_ptr<Clock> newSystemClock() { return std::make_unique<SystemClock>()
 std::unique_ptr<FileSystem> newPosixFileSystem() { return std::make_unique<PosixFileSystem>(); }
 std::unique_ptr<IdGenerator> newRandomIdGenerator() { return std::make_unique<RandomIdGenerator>(); }
 
+namespace {
+class SystemTimeZones final : public TimeZoneSource {
+ public:
+  explicit SystemTimeZones(std::string root) : root_(std::move(root)) {}
+  Result<std::string> tzif(std::string_view id) override {
+    if (!isRegionZoneId(id)) return Status::NotFound(fmt_id("is not a region id", id));
+    auto bytes = readInputFile(root_ + "/" + std::string(id), int64_t{1} << 20);
+    if (!bytes.ok()) return Status::NotFound(fmt_id("is not in the tz database at " + root_, id));
+    return bytes;
+  }
+
+ private:
+  static std::string fmt_id(const std::string& what, std::string_view id) {
+    return "time zone '" + std::string(id) + "' " + what;
+  }
+  std::string root_;
+};
+}  // namespace
+
+std::unique_ptr<TimeZoneSource> newSystemTimeZones(std::string root) {
+  return std::make_unique<SystemTimeZones>(std::move(root));
+}
+
 }  // namespace streamsim::platform

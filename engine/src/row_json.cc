@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "json_text.h"
+#include "streamsim/base64.h"
 
 namespace streamsim {
 
@@ -26,6 +27,9 @@ nlohmann::ordered_json toJsonValue(const Value& v) {
     }
     case Type::kString: return v.asString();
     case Type::kTimestamp: return formatTimestamp(v.asLong());
+    // Spark's JSON: a date as yyyy-MM-dd, binary as base64 (Jackson's writeBinary).
+    case Type::kDate: return formatDate(v.asLong());
+    case Type::kBinary: return base64Encode(v.asString(), false);
     case Type::kStruct: {
       nlohmann::ordered_json j = nlohmann::ordered_json::object();
       for (size_t i = 0; i < v.items().size() && i < v.structSchema()->size(); ++i)
@@ -71,6 +75,8 @@ void appendJsonValue(std::string& out, const Value& v) {
       appendTimestamp(out, v.asLong());
       out.push_back('"');
       break;
+    case Type::kDate: appendJsonString(out, formatDate(v.asLong())); break;
+    case Type::kBinary: appendJsonString(out, base64Encode(v.asString(), false)); break;
     case Type::kStruct: {
       // Spark's JacksonGenerator: null fields omitted (ignoreNullFields); a repeated name the DOM
       // way (as Row::toJson).

@@ -281,6 +281,8 @@ std::string sparkSqlType(Type t) {
     case Type::kDouble: return "\"DOUBLE\"";
     case Type::kString: return "\"STRING\"";
     case Type::kTimestamp: return "\"TIMESTAMP\"";
+    case Type::kDate: return "\"DATE\"";
+    case Type::kBinary: return "\"BINARY\"";
     case Type::kStruct: return "\"STRUCT\"";
     case Type::kArray: return "\"ARRAY\"";
     case Type::kMap: return "\"MAP\"";
@@ -300,6 +302,8 @@ std::string sparkTypeString(const Field& f) {
     case Type::kDouble: return "DoubleType";
     case Type::kString: return "StringType";
     case Type::kTimestamp: return "TimestampType";
+    case Type::kDate: return "DateType";
+    case Type::kBinary: return "BinaryType";
     case Type::kStruct: return f.nested ? sparkStructTypeString(*f.nested) : "StructType()";
     case Type::kArray:
       if (!f.nested) return "ArrayType(StringType,true)";

@@ -241,6 +241,48 @@ void appendTimestamp(std::string& out, TimeMs t) {
   }
 }
 
+std::string formatDate(int64_t days) {
+  int64_t y = 0;
+  unsigned m = 0, d = 0;
+  civilFromDays(days, y, m, d);
+  if (y > 9999) return fmt::format("+{}-{:02}-{:02}", y, m, d);
+  if (y < 0) return fmt::format("-{:04}-{:02}-{:02}", -y, m, d);
+  return fmt::format("{:04}-{:02}-{:02}", y, m, d);
+}
+
+std::optional<int64_t> parseDate(std::string_view in) {
+  size_t b = 0, e = in.size();
+  while (b < e && static_cast<unsigned char>(in[b]) <= ' ') ++b;
+  while (e > b && static_cast<unsigned char>(in[e - 1]) <= ' ') --e;
+  std::string_view s = in.substr(b, e - b);
+  size_t i = 0;
+  int sign = 1;
+  if (i < s.size() && (s[i] == '-' || s[i] == '+')) sign = s[i++] == '-' ? -1 : 1;
+  int64_t parts[3] = {0, 1, 1};
+  for (int k = 0; k < 3; ++k) {
+    size_t start = i;
+    int64_t v = 0;
+    while (i < s.size() && i - start < (k == 0 ? 7u : 2u) && s[i] >= '0' && s[i] <= '9') v = v * 10 + (s[i++] - '0');
+    size_t n = i - start;
+    if (k == 0 ? (n < 4 || n > 7) : (n < 1 || n > 2)) return std::nullopt;
+    parts[k] = v;
+    if (i == s.size()) break;
+    if (k < 2 && s[i] == '-') {
+      ++i;
+      continue;
+    }
+    // After the day, ' ' or 'T' may start anything; after the year or month nothing else.
+    if (k == 2 && (s[i] == ' ' || s[i] == 'T')) break;
+    return std::nullopt;
+  }
+  int64_t y = sign * parts[0], m = parts[1], d = parts[2];
+  if (m < 1 || m > 12 || d < 1) return std::nullopt;
+  static const int kDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  if (d > kDays[m - 1] || (m == 2 && d == 29 && !leap)) return std::nullopt;
+  return daysFromCivil(y, static_cast<unsigned>(m), static_cast<unsigned>(d));
+}
+
 std::string formatTimestamp(TimeMs t) {
   std::string out;
   appendTimestamp(out, t);

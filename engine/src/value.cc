@@ -25,6 +25,8 @@ std::string_view typeName(Type t) {
     case Type::kStruct: return "struct";
     case Type::kArray: return "array";
     case Type::kMap: return "map";
+    case Type::kDate: return "date";
+    case Type::kBinary: return "binary";
   }
   return "?";
 }
@@ -38,11 +40,13 @@ Result<Type> parseTypeName(std::string_view name) {
   if (n == "double" || n == "float") return Type::kDouble;
   if (n == "string") return Type::kString;
   if (n == "timestamp") return Type::kTimestamp;
+  if (n == "date") return Type::kDate;
+  if (n == "binary") return Type::kBinary;
   if (n == "struct" || n == "array" || n == "map")
     return Status::InvalidArgument(
         fmt::format("type '{}' needs its element types, like {}<...>", name, n));
   return Status::InvalidArgument(fmt::format(
-      "unknown type '{}': expected one of boolean, int, long, double, string, timestamp", name));
+      "unknown type '{}': expected one of boolean, int, long, double, string, timestamp, date, binary", name));
 }
 
 Value Value::structOf(std::shared_ptr<const Schema> schema, std::vector<Value> fields) {
@@ -99,6 +103,13 @@ std::string Value::toString() const {
     case Type::kDouble: return nlohmann::json(std::get<double>(v_)).dump();
     case Type::kString: return asString();
     case Type::kTimestamp: return formatTimestamp(asLong());
+    case Type::kDate: return formatDate(asLong());
+    case Type::kBinary: {
+      std::string out = "[";
+      for (size_t i = 0; i < asString().size(); ++i)
+        out += fmt::format("{}{:02X}", i ? " " : "", static_cast<unsigned char>(asString()[i]));
+      return out + "]";
+    }
     case Type::kStruct:
     case Type::kArray: {
       std::string out(1, type_ == Type::kStruct ? '{' : '[');
@@ -137,8 +148,10 @@ int group(Type t) {
     case Type::kStruct: return 4;
     case Type::kArray: return 5;
     case Type::kMap: return 6;
+    case Type::kDate: return 7;
+    case Type::kBinary: return 8;
   }
-  return 7;
+  return 9;
 }
 
 int compareItems(const std::vector<Value>& a, const std::vector<Value>& b) {
@@ -183,6 +196,11 @@ int compare(const Value& a, const Value& b) {
     }
     case 4:
     case 5: return compareItems(a.items(), b.items());
+    case 7: return a.asLong() == b.asLong() ? 0 : (a.asLong() < b.asLong() ? -1 : 1);
+    case 8: {  // unsigned bytes, as Spark's ByteArray.compareBinary
+      int c = std::string_view(a.asString()).compare(b.asString());
+      return c == 0 ? 0 : (c < 0 ? -1 : 1);
+    }
     default: return compareItems(sortedEntries(a), sortedEntries(b));
   }
 }
@@ -199,6 +217,8 @@ size_t Value::hash() const {
       }
       return std::hash<int64_t>()(asLong());
     case 3: return std::hash<std::string>()(asString());
+    case 7: return std::hash<int64_t>()(asLong()) ^ 0x7d;
+    case 8: return std::hash<std::string>()(asString()) ^ 0xb1;
     case 4:
     case 5: {
       size_t h = type_ == Type::kStruct ? 0x51ed27 : 0xa2b4c6;

@@ -72,6 +72,18 @@ Result<Value> Value::castTo(Type t) const {
       return bad();
     case Type::kString:
       return Value(toString());
+    case Type::kDate:
+      if (type_ == Type::kDate) return *this;
+      if (type_ == Type::kString) {
+        auto d = parseDate(asString());
+        if (!d) return Status::InvalidArgument(fmt::format("'{}' is not a date (yyyy-mm-dd)", asString()));
+        return Value::date(*d);
+      }
+      return bad();
+    case Type::kBinary:
+      if (type_ == Type::kBinary) return *this;
+      if (type_ == Type::kString) return Value::binary(asString());  // the text's UTF-8 bytes
+      return bad();
     case Type::kStruct:
     case Type::kArray:
     case Type::kMap: return bad();  // needs the element types: castTo(Field)

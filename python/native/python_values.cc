@@ -192,6 +192,12 @@ py::object toPython(const Value& v, PyForm form) {
       static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
       return (form == PyForm::kArrow ? *utcEpoch : *epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
     }
+    case Type::kDate: {  // DateType.fromInternal: a datetime.date
+      static py::object* epochDay = new py::object(py::module_::import("datetime").attr("date")(1970, 1, 1));
+      static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
+      return *epochDay + (*delta)(py::arg("days") = v.asLong());
+    }
+    case Type::kBinary: return py::bytes(v.asString());  // BinaryType: bytes (bytearray in Row)
     case Type::kStruct: {
       if (form == PyForm::kArrow) {  // StructScalar.as_py(): a dict by field name
         py::dict d;
@@ -265,6 +271,15 @@ Value fromPython(py::handle o, Type type, const WhatFn& what) {
     case Type::kTimestamp:
       if (PyBool_Check(p) || PyUnicode_Check(p)) break;
       return Value::timestamp(timestampMs(o, what));
+    case Type::kDate:
+      if (hasAttr(o, "toordinal") && !hasAttr(o, "hour"))  // a datetime.date: its ordinal's day
+        return Value::date(py::int_(o.attr("toordinal")()).cast<int64_t>() - 719163);
+      break;
+    case Type::kBinary:
+      if (PyBytes_Check(p)) return Value::binary(std::string(PyBytes_AsString(p), static_cast<size_t>(PyBytes_Size(p))));
+      if (PyByteArray_Check(p))
+        return Value::binary(std::string(PyByteArray_AsString(p), static_cast<size_t>(PyByteArray_Size(p))));
+      break;
     case Type::kStruct:
     case Type::kArray:
     case Type::kMap: break;  // their element types are on the Field: fromPython(o, Field, ...)

@@ -2,6 +2,10 @@
 // window-less and global aggregation, session windows with Spark's merge rules, the aggregate
 // functions first / last / collect_list / collect_set, ANSI sum overflow, and the planning of
 // groupBy(...).agg(...) with expressions -- on both state stores, across restarts.
+#include <cmath>
+#include <functional>
+#include <optional>
+
 #include <gtest/gtest.h>
 
 #include "ops_test_driver.h"
@@ -158,6 +162,50 @@ TEST_P(AggregationTest, AnsiSumOverflowFailsTheBatchAndLegacyWraps) {
   EXPECT_EQ((*wrapped)[0].get("total"), Value(std::numeric_limits<int64_t>::min()));
 }
 
+// HyperLogLogPlusPlus.scala in streaming aggregation: the sketch's words are the state
+// (StateStoreSaveExec's MS[i] longs), so batches and restarts add to one sketch: the estimate
+// after three batches with restarts between them is the one-batch estimate of the same values,
+// and a distinct value seen again does not count twice. Nulls are not counted.
+TEST_P(AggregationTest, ApproxCountDistinctKeepsItsSketchAcrossBatchesAndRestarts) {
+  Aggregate approx{AggregateFunction::kApproxCountDistinct, "v", "n", false};
+  Aggregate coarse{AggregateFunction::kApproxCountDistinct, "v", "n_coarse", false, 0.2};
+  auto spec = global({approx, coarse}, {"device"});
+  auto rowsFor = [](int from, int to) {
+    std::vector<Row> rows;
+    for (int i = from; i < to; ++i) rows.push_back(reading("d", at(1, 0), Value(int64_t{i})));
+    rows.push_back(reading("d", at(1, 0), Value()));
+    return rows;
+  };
+  OpDriver once(agg(spec), config(OutputMode::kUpdate, ""));
+  ASSERT_TRUE(once.start().ok());
+  auto all = once.run(rowsFor(0, 3000));
+  ASSERT_TRUE(all.ok()) << all.status().toString();
+  ASSERT_EQ(all->size(), 1u);
+  OpDriver split(agg(spec), config(OutputMode::kUpdate, ""));
+  std::optional<Row> last;
+  for (auto [from, to] : {std::pair{0, 1200}, std::pair{800, 2500}, std::pair{2000, 3000}}) {
+    ASSERT_TRUE(split.start().ok());
+    auto out = split.run(rowsFor(from, to));
+    ASSERT_TRUE(out.ok()) << out.status().toString();
+    ASSERT_EQ(out->size(), 1u);
+    last = (*out)[0];
+  }
+  EXPECT_EQ(last->get("n"), (*all)[0].get("n"));
+  EXPECT_EQ(last->get("n_coarse"), (*all)[0].get("n_coarse"));
+  // Within 3 standard errors of 3000 (1.04 / sqrt(512) and 1.04 / sqrt(64)).
+  EXPECT_NEAR(static_cast<double>(last->get("n").asLong()), 3000.0, 3000 * 3 * 1.04 / std::sqrt(512.0));
+  EXPECT_NEAR(static_cast<double>(last->get("n_coarse").asLong()), 3000.0, 3000 * 3 * 1.04 / 8.0);
+  OpDriver small(agg(spec), config(OutputMode::kUpdate, ""));
+  ASSERT_TRUE(small.start().ok());
+  auto few = small.run({reading("d", at(1, 0), Value(int64_t{1})), reading("d", at(1, 0), Value(int64_t{1})),
+                        reading("d", at(1, 0), Value(int64_t{2})), reading("d", at(1, 0), Value())});
+  ASSERT_TRUE(few.ok());
+  EXPECT_EQ((*few)[0].get("n"), Value(int64_t{2}));
+  auto bad = spec;
+  bad.aggregates[0].relativeSD = 0.4;  // HLL++ needs at least 4 bits
+  EXPECT_EQ(validateWindowAggregation(bad).code(), Status::Code::kInvalidArgument);
+}
+
 // SessionWindow.scala: each row opens [t, t + gap); MergingSessionsIterator merges a session that
 // starts at or before the current one's end. Sessions merge across batches with the stored ones
 // (SessionWindowStateStoreRestoreExec), and close in Append once the watermark passes their end.
@@ -233,30 +281,59 @@ TEST_P(AggregationTest, RestartsBeforeEveryBatchChangeNothing) {
   }
 }
 
-// The C++ API: groupBy(cols).agg(...) without a window is the window-less aggregation (it was
-// refused as "streamsim aggregates only by event-time window").
-TEST_P(AggregationTest, GroupByAggWithoutAWindowThroughTheQueryApi) {
+// One batch of three readings through a query of `build` (over the memory source) in Update mode
+// on the test's store: the sink's update view by device.
+std::vector<Row> runQueryApi(StateStoreKind store, const std::function<DataFrame(DataFrame)>& build) {
   sim::VirtualClock clock(kT0);
   sim::SimFileSystem fs(&clock);
   sim::SeededIdGenerator ids(3);
   Env env{&clock, &fs, &ids, nullptr, nullptr};
   auto input = std::make_shared<MemoryStreamData>();
   auto output = std::make_shared<MemorySinkData>();
-  DataFrame df = readStream([input] { return std::make_unique<MemorySource>(input); })
-                     .groupBy({"device"})
-                     .agg({Aggregate::count(), Aggregate::sum("v", "total")});
+  DataFrame df = build(readStream([input] { return std::make_unique<MemorySource>(input); }));
   auto started = df.writeStream()
                      .sink(makeMemorySink(output))
                      .outputMode(OutputMode::kUpdate)
                      .option("checkpointLocation", "/chk")
-                     .option("stateStore", std::string(stateStoreKindName(GetParam())))
+                     .option("stateStore", std::string(stateStoreKindName(store)))
                      .start(env);
-  ASSERT_TRUE(started.ok()) << started.status().toString();
-  ASSERT_TRUE(input->addData({reading("d1", at(1, 0)), reading("d1", at(1, 1), Value(int64_t{4})), reading("d2", at(1, 2))}).ok());
-  ASSERT_TRUE((*started)->processAllAvailable().ok()) << (*started)->exception().toString();
-  EXPECT_EQ(sorted(output->updateView({"device"})),
-            sorted({Row::fromNamed({{"device", Value("d1")}, {"count", Value(int64_t{2})}, {"total", Value(int64_t{5})}}),
-                    Row::fromNamed({{"device", Value("d2")}, {"count", Value(int64_t{1})}, {"total", Value(int64_t{1})}})}));
+  EXPECT_TRUE(started.ok()) << started.status().toString();
+  if (!started.ok()) return {};
+  EXPECT_TRUE(input->addData({reading("d1", at(1, 0)), reading("d1", at(1, 1), Value(int64_t{4})), reading("d2", at(1, 2))}).ok());
+  EXPECT_TRUE((*started)->processAllAvailable().ok()) << (*started)->exception().toString();
+  return sorted(output->updateView({"device"}));
+}
+
+// The C++ API: groupBy(cols).agg(...) without a window is the window-less aggregation (it was
+// refused as "streamsim aggregates only by event-time window").
+TEST_P(AggregationTest, GroupByAggWithoutAWindowThroughTheQueryApi) {
+  auto rows = runQueryApi(GetParam(), [](DataFrame df) {
+    return df.groupBy({"device"}).agg({Aggregate::count(), Aggregate::sum("v", "total")});
+  });
+  EXPECT_EQ(rows, sorted({Row::fromNamed({{"device", Value("d1")}, {"count", Value(int64_t{2})}, {"total", Value(int64_t{5})}}),
+                          Row::fromNamed({{"device", Value("d2")}, {"count", Value(int64_t{1})}, {"total", Value(int64_t{1})}})}));
+}
+
+// Spark's groupBy(Column*).agg(Column*) with aggregates inside expressions (Aggregate's
+// resultExpressions): sum(v) + 1 and count(*) * 2 AS c read the aggregates planned once each,
+// the grouping column may appear outside them; approx_count_distinct through the Column API.
+TEST_P(AggregationTest, AggregateExpressionsThroughTheColumnApi) {
+  using namespace functions;  // NOLINT
+  auto rows = runQueryApi(GetParam(), [](DataFrame df) {
+    return df.groupBy(std::vector<expr::Column>{col("device")})
+        .agg({sum(col("v")) + lit(Value(int32_t{1})), (count(col("*")) * lit(Value(int32_t{2}))).alias("c"),
+              sum(col("v")), approx_count_distinct(col("v")).alias("kinds"),
+              concat({col("device"), lit(Value(":")), max(col("v")).cast("string")}).alias("label")});
+  });
+  ASSERT_EQ(rows.size(), 2u);
+  const Row& d1 = rows[0];
+  EXPECT_EQ(d1.schema()->toDDL(), "device string, (sum(v) + 1) long, c long, sum(v) long, kinds long, label string");
+  EXPECT_EQ(d1.get("(sum(v) + 1)"), Value(int64_t{6}));
+  EXPECT_EQ(d1.get("c"), Value(int64_t{4}));
+  EXPECT_EQ(d1.get("sum(v)"), Value(int64_t{5}));
+  EXPECT_EQ(d1.get("kinds"), Value(int64_t{2}));
+  EXPECT_EQ(d1.get("label"), Value("d1:4"));
+  EXPECT_EQ(rows[1].get("c"), Value(int64_t{2}));
 }
 
 INSTANTIATE_TEST_SUITE_P(Stores, AggregationTest,
@@ -296,6 +373,22 @@ TEST(ExprAggregationPlan, WindowAndSessionWindowExpressionsBecomeTheOperatorsWin
   EXPECT_EQ(s->spec.aggregates[0].resolvedName(), "count(user)");
 }
 
+// HyperLogLogPlusPlus.scala: approx_count_distinct(x[, relativeSD]) keeps its name without the
+// rsd, which must be a double literal (validateDoubleLiteral: _LEGACY_ERROR_TEMP_1104).
+TEST(ExprAggregationPlan, ApproxCountDistinctTakesADoubleLiteralRsd) {
+  auto p = plan({"user"}, {"approx_count_distinct(item)", "approx_count_distinct(item, 0.01) AS fine"});
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  EXPECT_EQ(p->spec.aggregates[0].function, AggregateFunction::kApproxCountDistinct);
+  EXPECT_EQ(p->spec.aggregates[0].resolvedName(), "approx_count_distinct(item)");
+  EXPECT_DOUBLE_EQ(p->spec.aggregates[0].relativeSD, 0.05);
+  EXPECT_DOUBLE_EQ(p->spec.aggregates[1].relativeSD, 0.01);
+  auto named = plan({"user"}, {"approx_count_distinct(item, 0.1)"});
+  ASSERT_TRUE(named.ok());
+  EXPECT_EQ(named->spec.aggregates[0].resolvedName(), "approx_count_distinct(item)");
+  EXPECT_THAT(plan({"user"}, {"approx_count_distinct(item, 'x')"}).status(), FailsWithCondition("_LEGACY_ERROR_TEMP_1104"));
+  EXPECT_EQ(plan({"user"}, {"approx_count_distinct(item, 0.5)"}).status().code(), Status::Code::kInvalidArgument);
+}
+
 TEST(ExprAggregationPlan, ExpressionArgumentsAndKeysAreDerivedColumnsBeforeTheAggregation) {
   auto p = plan({"upper(user)"}, {"sum(qty * price)", "first(x, true)"});
   ASSERT_TRUE(p.ok()) << p.status().toString();
@@ -305,6 +398,30 @@ TEST(ExprAggregationPlan, ExpressionArgumentsAndKeysAreDerivedColumnsBeforeTheAg
   EXPECT_EQ(p->spec.aggregates[0].column, "(qty * price)");
   EXPECT_EQ(p->spec.aggregates[0].resolvedName(), "sum((qty * price))");
   EXPECT_TRUE(p->spec.aggregates[1].ignoreNulls);
+}
+
+// CheckAnalysis: a column outside the aggregates must be grouped (MISSING_AGGREGATION); an
+// aggregate in an aggregate is NESTED_AGGREGATE_FUNCTION; equal aggregates are planned once.
+TEST(ExprAggregationPlan, AggregatesInsideExpressionsFollowSparksAggregateRules) {
+  auto p = plan({"user"}, {"sum(x) + 1", "count(*) * 2 AS c", "sum(x)", "concat(user, max(x))"});
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  ASSERT_EQ(p->spec.aggregates.size(), 3u) << "sum(x) is planned once";
+  EXPECT_EQ(p->spec.aggregates[0].resolvedName(), "sum(x)");
+  EXPECT_EQ(p->spec.aggregates[1].resolvedName(), "count(1)");
+  EXPECT_EQ(p->spec.aggregates[2].resolvedName(), "max(x)");
+  ASSERT_EQ(p->resultColumns.size(), 5u);
+  EXPECT_NE(p->resultColumns[1].toString().find(" AS (sum(x) + 1)"), std::string::npos) << p->resultColumns[1].toString();
+  auto unnamed = plan({"user"}, {"count(*) * 2"});
+  ASSERT_TRUE(unnamed.ok());
+  EXPECT_NE(unnamed->resultColumns[1].toString().find(" AS (count(1) * 2)"), std::string::npos) << "Spark's name";
+  int failed = -1;
+  EXPECT_THAT(plan({"user"}, {"count(*)", "sum(x) + y"}, &failed).status(),
+              FailsWithCondition("MISSING_AGGREGATION", {{"expression", "\"y\""}, {"expressionAnyValue", "\"any_value(y)\""}}));
+  EXPECT_EQ(failed, 2);
+  EXPECT_THAT(plan({"user"}, {"sum(count(x))"}).status(), FailsWithCondition("NESTED_AGGREGATE_FUNCTION"));
+  auto plain = plan({"user"}, {"count(*)", "max(x)"});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_TRUE(plain->resultColumns.empty()) << "aggregate calls alone need no projection";
 }
 
 // UnsupportedOperationChecker.checkForStreaming refuses distinct aggregates in streaming.
@@ -320,7 +437,7 @@ TEST(ExprAggregationPlan, DistinctAggregatesAreRefusedAsSparkRefusesThem) {
   EXPECT_EQ(failed, 1);
   auto notAgg = plan({"user"}, {"upper(user)"}, &failed);
   EXPECT_EQ(notAgg.status().code(), Status::Code::kInvalidArgument);
-  EXPECT_NE(notAgg.status().message().find("not an aggregate function"), std::string::npos);
+  EXPECT_NE(notAgg.status().message().find("not an aggregate expression"), std::string::npos);
   auto badDuration = plan({"window(ts, ts)"}, {"count(*)"}, &failed);
   EXPECT_NE(badDuration.status().message().find("interval string"), std::string::npos);
 }

@@ -41,6 +41,7 @@ class GroupedData {
  public:
   GroupedData(DataFrame df, std::vector<std::string> columns)
       : df_(std::move(df)), columns_(std::move(columns)) {}
+  GroupedData(DataFrame df, std::vector<expr::Column> keys) : df_(std::move(df)), keys_(std::move(keys)) {}
 
   // Spark's groupBy(...).transformWithState(processor, timeMode, outputMode). Complete output
   // mode is rejected when the query starts (as every other rule of the operator).
@@ -62,6 +63,12 @@ class GroupedData {
   // collect_list, collect_set) by the columns and the window; without window() / sessionWindow()
   // it is Spark's window-less aggregation (groupBy().agg(...): one global group).
   DataFrame agg(std::vector<Aggregate> aggregates) const;
+  // Spark's agg(Column*) (ops/expr_aggregation.h): aggregate calls (count(*), sum(x),
+  // approx_count_distinct(x), ...) and expressions over them and the grouping columns
+  // (sum(x) + 1, (count(*) * 2).alias("c")), grouped by this groupBy's columns or expressions. A
+  // planning error (not an aggregate, a distinct aggregate, MISSING_AGGREGATION, ...) fails
+  // start(). Not combined with window() / sessionWindow(): group by a window(...) Column.
+  DataFrame agg(std::vector<expr::Column> aggregates) const;
   DataFrame count() const { return agg({Aggregate::count()}); }
 
   const std::vector<std::string>& columns() const { return columns_; }
@@ -69,6 +76,7 @@ class GroupedData {
  private:
   DataFrame df_;
   std::vector<std::string> columns_;
+  std::optional<std::vector<expr::Column>> keys_;  // groupBy(Column...)
   std::optional<TimeWindow> window_;
   std::optional<DurationMs> session_gap_;
 };

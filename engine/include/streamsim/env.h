@@ -17,6 +17,7 @@ namespace streamsim {
 
 class Scheduler;
 class ServiceDirectory;
+class TimeZoneSource;
 
 // Time source and waiting. Under a virtual clock, sleepUntil is a jump in time.
 class Clock {
@@ -105,6 +106,8 @@ struct Env {
   // the outside services they call (null: none).
   Scheduler* scheduler = nullptr;
   ServiceDirectory* services = nullptr;
+  // Region ids' TZif data for spark.sql.session.timeZone (time_zone.h); null: fixed offsets only.
+  TimeZoneSource* timeZones = nullptr;
 };
 
 // Passes a fault point: returns the hook's Status (OK without a hook).

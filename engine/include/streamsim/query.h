@@ -17,6 +17,7 @@
 #pragma once
 
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -143,6 +144,11 @@ class DataFrame {
   DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
   DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
   GroupedData groupBy(std::vector<std::string> columns) const;
+  // Spark's groupBy(Column*): grouping expressions, window(...) / session_window(...) included
+  // (ops/expr_aggregation.h); then agg(Column...).
+  GroupedData groupBy(std::vector<expr::Column> columns) const;
+  // groupBy({"k"}) and groupBy({}) name columns (a braced list prefers this overload).
+  GroupedData groupBy(std::initializer_list<std::string> columns) const;
   // Spark's join(static, usingColumns, joinType) with this stream on the left
   // (ops/stream_static_join.h): inner, left_outer, left_semi, left_anti and Spark's other names;
   // an unknown name, right_outer and full_outer fail start().

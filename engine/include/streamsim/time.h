@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <optional>
 #include <string_view>
 
 #include "streamsim/status.h"
@@ -19,6 +20,12 @@ Result<TimeMs> parseTimestamp(std::string_view text);
 std::string formatTimestamp(TimeMs t);
 // formatTimestamp(t) appended to `out` (no string of its own: the hot JSON writers use it).
 void appendTimestamp(std::string& out, TimeMs t);
+// A date (days since 1970-01-01) as Spark writes it: "2026-01-01" (a year past 9999 or before 0
+// with its sign: "+10000-01-01").
+std::string formatDate(int64_t days);
+// Spark's DateTimeUtils.stringToDate: "[+-]yyyy[-[m]m[-[d]d]]" optionally followed by ' ' or 'T'
+// and anything, surrounding whitespace trimmed; nullopt when malformed or not a real date.
+std::optional<int64_t> parseDate(std::string_view text);
 // "10m", "7d", "1s", "250ms", "1h30m", "2 hours", "10 minutes" -> milliseconds.
 Result<DurationMs> parseDuration(std::string_view text);
 std::string formatDuration(DurationMs d);

@@ -20,11 +20,12 @@
 namespace streamsim {
 
 // kStruct, kArray and kMap are Spark's StructType, ArrayType and MapType: their element types
-// are on the Field (Field::nested), their items in the Value (Value::items).
-enum class Type { kNull, kBoolean, kInt, kLong, kDouble, kString, kTimestamp, kStruct, kArray, kMap };
+// are on the Field (Field::nested), their items in the Value (Value::items). kDate is Spark's
+// DateType (days since 1970-01-01), kBinary its BinaryType (bytes).
+enum class Type { kNull, kBoolean, kInt, kLong, kDouble, kString, kTimestamp, kStruct, kArray, kMap, kDate, kBinary };
 
-// "boolean", "int", "long", "double", "string", "timestamp", "struct", "array", "map" (Spark's
-// names; "bigint", "integer" accepted on input). A nested type's whole name: typeDDL(Field).
+// "boolean", "int", "long", "double", "string", "timestamp", "date", "binary", "struct", "array",
+// "map" (Spark's names; "bigint", "integer" accepted on input). A nested type's whole name: typeDDL(Field).
 std::string_view typeName(Type t);
 // A primitive type's name (a nested type needs its element types: Schema::parseDDL).
 Result<Type> parseTypeName(std::string_view name);
@@ -50,6 +51,18 @@ class Value {
   static Value timestamp(TimeMs t) {
     Value v(int64_t{t});
     v.type_ = Type::kTimestamp;
+    return v;
+  }
+  // A date: days since 1970-01-01 (Spark's DateType).
+  static Value date(int64_t days) {
+    Value v(days);
+    v.type_ = Type::kDate;
+    return v;
+  }
+  // Bytes (Spark's BinaryType); asString() reads them.
+  static Value binary(std::string bytes) {
+    Value v(std::move(bytes));
+    v.type_ = Type::kBinary;
     return v;
   }
 
@@ -79,10 +92,10 @@ class Value {
   const Value& mapKey(size_t i) const { return items()[2 * i]; }
   const Value& mapValue(size_t i) const { return items()[2 * i + 1]; }
   bool asBool() const { return std::get<bool>(v_); }
-  // Int, long and timestamp values are all stored as int64.
+  // Int, long, timestamp and date values are all stored as int64.
   int64_t asLong() const { return std::get<int64_t>(v_); }
   double asDouble() const;  // REQUIRES: numeric
-  const std::string& asString() const { return std::get<std::string>(v_); }
+  const std::string& asString() const { return std::get<std::string>(v_); }  // string, binary
   bool isNumeric() const {
     return type_ == Type::kInt || type_ == Type::kLong || type_ == Type::kDouble ||
            type_ == Type::kTimestamp;
@@ -108,12 +121,13 @@ class Value {
   // ("field 'a': ...", "element 2: ...").
   Result<Value> castTo(const Field& f) const;
 
-  // Human form: null, true, 42, 1.5, abc, 2026-01-01T00:00:00Z; nested as Spark's cast to
-  // string writes them: {1, x} (struct), [1, 2] (array), {a -> 1} (map).
+  // Human form: null, true, 42, 1.5, abc, 2026-01-01T00:00:00Z, 2026-01-01 (a date), [53 70]
+  // (binary, as Spark's show); nested as Spark's cast to string writes them: {1, x} (struct),
+  // [1, 2] (array), {a -> 1} (map).
   std::string toString() const;
 
   // Total order: null first, then by type group, then by value. Int/long/timestamp compare
-  // numerically with each other. Arrays and structs compare element by element (a prefix
+  // numerically with each other; dates with dates, binaries bytewise (after the nested groups). Arrays and structs compare element by element (a prefix
   // first); maps (not orderable in Spark) compare as their entries sorted by key, so two maps
   // with the same entries in another order are equal.
   friend int compare(const Value& a, const Value& b);

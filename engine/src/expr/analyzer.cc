@@ -216,9 +216,20 @@ class Analyzer {
         if (!canCast(child->type, n.type, conf_.ansi)) {
           error_pos_ = n.pos;
           auto tmp = makeCastNode(child, n.type, n.tryCast, conf_.ansi);
-          return sparkError(Status::Code::kInvalidArgument, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
-                            {{"sqlExpr", fmt::format("\"{}\"", tmp->sql)}, {"srcType", sqlTypeOf(child->type)},
-                             {"targetType", sqlTypeOf(n.type)}});
+          // Cast.typeCheckFailureMessage: a function to suggest, the legacy conf, or nothing.
+          ErrorParams params{{"sqlExpr", fmt::format("\"{}\"", tmp->sql)}, {"srcType", sqlTypeOf(child->type)},
+                             {"targetType", sqlTypeOf(n.type)}};
+          Type f = child->type.type, t = n.type.type;
+          if ((isNumericType(f) && t == Type::kDate) || (f == Type::kDate && isNumericType(t))) {
+            params.emplace_back("functionNames", f == Type::kDate ? "`UNIX_DATE`" : "`DATE_FROM_UNIX_DATE`");
+            return sparkError(Status::Code::kInvalidArgument, "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION", params);
+          }
+          if (conf_.ansi && canCast(child->type, n.type, false)) {
+            params.emplace_back("config", "\"spark.sql.ansi.enabled\"");
+            params.emplace_back("configVal", "'false'");
+            return sparkError(Status::Code::kInvalidArgument, "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION", params);
+          }
+          return sparkError(Status::Code::kInvalidArgument, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", params);
         }
         auto c = makeCastNode(child, n.type, n.tryCast, conf_.ansi);
         if (n.name == "typed_literal") {
@@ -231,7 +242,7 @@ class Analyzer {
           }
           auto l = makeLiteral(*v, n.type);
           auto* m = const_cast<Bound*>(l.get());
-          m->sql = fmt::format("TIMESTAMP '{}'", formatTimestampSpark(v->asLong(), conf_.zoneOffsetSeconds));
+          m->sql = sqlValue(*v, conf_);
           m->autoName = m->sql;
           return l;
         }

@@ -58,7 +58,13 @@ std::string sqlValue(const Value& v, const SqlConf& conf) {
     case Type::kDouble: return javaDoubleString(v.asDouble()) + "D";
     case Type::kBoolean: return v.asBool() ? "true" : "false";
     case Type::kTimestamp:
-      return fmt::format("TIMESTAMP '{}'", formatTimestampSpark(v.asLong(), conf.zoneOffsetSeconds));
+      return fmt::format("TIMESTAMP '{}'", formatTimestampSpark(v.asLong(), conf.zoneRules()));
+    case Type::kDate: return fmt::format("DATE '{}'", formatDate(v.asLong()));
+    case Type::kBinary: {
+      std::string out = "X'";
+      for (unsigned char c : v.asString()) out += fmt::format("{:02X}", c);
+      return out + "'";
+    }
     default: return v.toString();
   }
 }
@@ -256,7 +262,9 @@ Status implicitCast(FunctionCall& c, size_t i, Type to, std::string_view require
   // implicit string casts), numbers and timestamps to strings.
   bool ok = from.type == Type::kNull || (isNumericType(from.type) && isNumericType(to)) ||
             (from.type == Type::kString && to != Type::kStruct && to != Type::kArray && to != Type::kMap) ||
-            (to == Type::kString && (isNumericType(from.type) || from.type == Type::kTimestamp || from.type == Type::kBoolean)) ||
+            (to == Type::kString && (isNumericType(from.type) || from.type == Type::kTimestamp || from.type == Type::kBoolean ||
+                                     from.type == Type::kDate || from.type == Type::kBinary)) ||
+            (from.type == Type::kDate && to == Type::kTimestamp) || (from.type == Type::kTimestamp && to == Type::kDate) ||
             (from.type == Type::kTimestamp && to == Type::kLong && false);
   if (!ok) return unexpectedInputType(c, i, required);
   c.args[i] = castIfNeeded(c.args[i], target, *c.conf);
@@ -276,6 +284,9 @@ std::optional<Field> widerType(const Field& a, const Field& b) {
   if (a.type == Type::kNull) return b;
   if (b.type == Type::kNull) return a;
   if (isNumericType(a.type) && isNumericType(b.type)) return typeField(std::max(a.type, b.type));
+  // TypeCoercion.findWiderTypeForTwo: a date and a timestamp widen to the timestamp.
+  if ((a.type == Type::kDate && b.type == Type::kTimestamp) || (a.type == Type::kTimestamp && b.type == Type::kDate))
+    return typeField(Type::kTimestamp);
   return std::nullopt;
 }
 

@@ -69,10 +69,10 @@ Result<Value> castValue(const Value& v, const Field& from, const Field& to, cons
                         bool tryCast);
 
 // Timestamp <-> text in the session zone (time_format.cc).
-std::string formatTimestampSpark(TimeMs t, int32_t zoneOffsetSeconds);  // 2026-01-01 00:00:00.25
+std::string formatTimestampSpark(TimeMs t, const TimeZone& zone);  // 2026-01-01 00:00:00.25
 // Spark's stringToTimestamp: "yyyy[-mm[-dd]][( |T)hh:mm[:ss[.fff]]][zone]"; a missing zone is
 // the session zone. nullopt when malformed.
-std::optional<TimeMs> parseTimestampSpark(std::string_view s, int32_t zoneOffsetSeconds);
+std::optional<TimeMs> parseTimestampSpark(std::string_view s, const TimeZone& sessionZone);
 // Proleptic Gregorian days since 1970-01-01 and back: streamsim/time.h's daysFromCivil and
 // civilFromDays.
 // Java's Double.toString ("1.0", "1.0E10", "NaN", "Infinity").

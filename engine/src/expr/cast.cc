@@ -118,7 +118,9 @@ std::string toSparkString(const Value& v, const Field& from, const EvalContext& 
     case Type::kLong: return std::to_string(v.asLong());
     case Type::kDouble: return javaDoubleString(v.asDouble());
     case Type::kString: return v.asString();
-    case Type::kTimestamp: return formatTimestampSpark(v.asLong(), ctx.conf->zoneOffsetSeconds);
+    case Type::kTimestamp: return formatTimestampSpark(v.asLong(), ctx.conf->zoneRules());
+    case Type::kDate: return formatDate(v.asLong());
+    case Type::kBinary: return v.asString();  // the bytes as UTF-8 text (UTF8String.fromBytes)
     case Type::kStruct:
     case Type::kArray:
     case Type::kMap: return nestedString(v, from, ctx);
@@ -136,11 +138,16 @@ int64_t floorDiv(int64_t a, int64_t b) {
 }  // namespace
 
 bool canCast(const Field& from, const Field& to, bool ansi) {
-  (void)ansi;
   Type f = from.type, t = to.type;
   if (f == Type::kNull || sameType(from, to)) return true;
   if (t == Type::kString) return true;
   if (f == Type::kString) return t != Type::kStruct && t != Type::kArray && t != Type::kMap;
+  // Cast.canAnsiCast / canCast: dates to and from timestamps; legacy also date -> boolean and
+  // numbers (always null) and integral -> binary.
+  if ((f == Type::kDate && t == Type::kTimestamp) || (f == Type::kTimestamp && t == Type::kDate)) return true;
+  if (f == Type::kDate && (t == Type::kBoolean || isNumericType(t))) return !ansi;
+  if ((f == Type::kInt || f == Type::kLong) && t == Type::kBinary) return !ansi;
+  if (f == Type::kDate || t == Type::kDate || f == Type::kBinary || t == Type::kBinary) return false;
   bool fNum = isNumericType(f), tNum = isNumericType(t);
   if ((fNum || f == Type::kBoolean) && (tNum || t == Type::kBoolean)) return true;
   if (fNum && t == Type::kTimestamp) return true;
@@ -173,7 +180,7 @@ Result<Value> castValue(const Value& v, const Field& from, const Field& to, cons
   };
   Type t = to.type;
   if (t == Type::kString) return Value(toSparkString(v, from, ctx));
-  if (v.type() == t && t < Type::kStruct) return v;
+  if (v.type() == t && !v.isNested()) return v;
   switch (v.type()) {
     case Type::kString: {
       const std::string& s = v.asString();
@@ -201,10 +208,16 @@ Result<Value> castValue(const Value& v, const Field& from, const Field& to, cons
           return Value(*r);
         }
         case Type::kTimestamp: {
-          auto r = parseTimestampSpark(s, conf.zoneOffsetSeconds);
+          auto r = parseTimestampSpark(s, conf.zoneRules());
           if (!r) return invalid();
           return Value::timestamp(*r);
         }
+        case Type::kDate: {  // DateTimeUtils.stringToDate
+          auto r = parseDate(s);
+          if (!r) return invalid();
+          return Value::date(*r);
+        }
+        case Type::kBinary: return Value::binary(s);  // the UTF-8 bytes
         default: break;
       }
       break;
@@ -217,6 +230,12 @@ Result<Value> castValue(const Value& v, const Field& from, const Field& to, cons
     case Type::kInt:
     case Type::kLong: {
       int64_t x = v.asLong();
+      if (t == Type::kBinary) {  // legacy: the big-endian bytes (NumberConverter.toBinary)
+        int n = v.type() == Type::kInt ? 4 : 8;
+        std::string bytes(static_cast<size_t>(n), '\0');
+        for (int k = 0; k < n; ++k) bytes[static_cast<size_t>(k)] = static_cast<char>((static_cast<uint64_t>(x) >> (8 * (n - 1 - k))) & 0xff);
+        return Value::binary(std::move(bytes));
+      }
       if (t == Type::kBoolean) return Value(x != 0);
       if (t == Type::kLong) return Value(x);
       if (t == Type::kDouble) return Value(static_cast<double>(x));
@@ -258,8 +277,16 @@ Result<Value> castValue(const Value& v, const Field& from, const Field& to, cons
       }
       break;
     }
+    case Type::kDate:
+      // DateTimeUtils.daysToMicros: the day's start in the session zone; legacy numbers and
+      // booleans from a date are null (Cast.castToBoolean / castToLong of DateType).
+      if (t == Type::kTimestamp) return Value::timestamp(conf.zoneRules().toUtc(v.asLong() * 86400000));
+      if (t == Type::kBoolean || isNumericType(t)) return Value();
+      break;
     case Type::kTimestamp: {
       int64_t ms = v.asLong();
+      // microsToDays: the local date in the session zone.
+      if (t == Type::kDate) return Value::date(floorDiv(conf.zoneRules().toLocal(ms), 86400000));
       if (t == Type::kLong) return Value(floorDiv(ms, 1000));
       if (t == Type::kInt) {
         int64_t s = floorDiv(ms, 1000);

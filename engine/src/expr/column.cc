@@ -260,4 +260,27 @@ Column array_contains(Column c, Column v) { return callColumn("array_contains", 
 Column map_keys(Column c) { return callColumn("map_keys", {std::move(c)}); }
 Column map_values(Column c) { return callColumn("map_values", {std::move(c)}); }
 
+Column count(Column c) { return callColumn("count", {std::move(c)}); }
+Column sum(Column c) { return callColumn("sum", {std::move(c)}); }
+Column avg(Column c) { return callColumn("avg", {std::move(c)}); }
+Column min(Column c) { return callColumn("min", {std::move(c)}); }
+Column max(Column c) { return callColumn("max", {std::move(c)}); }
+Column first(Column c, bool ignoreNulls) { return callColumn("first", {std::move(c), lit(Value(ignoreNulls))}); }
+Column last(Column c, bool ignoreNulls) { return callColumn("last", {std::move(c), lit(Value(ignoreNulls))}); }
+Column collect_list(Column c) { return callColumn("collect_list", {std::move(c)}); }
+Column collect_set(Column c) { return callColumn("collect_set", {std::move(c)}); }
+Column approx_count_distinct(Column c, double rsd) {
+  if (rsd == 0.05) return callColumn("approx_count_distinct", {std::move(c)});
+  return callColumn("approx_count_distinct", {std::move(c), lit(Value(rsd))});
+}
+Column window(Column timeColumn, std::string windowDuration, std::string slideDuration, std::string startTime) {
+  std::vector<Column> args{std::move(timeColumn), lit(Value(std::move(windowDuration)))};
+  if (!slideDuration.empty() || !startTime.empty()) args.push_back(lit(Value(slideDuration.empty() ? args[1].node()->literal.asString() : slideDuration)));
+  if (!startTime.empty()) args.push_back(lit(Value(std::move(startTime))));
+  return callColumn("window", std::move(args));
+}
+Column session_window(Column timeColumn, std::string gapDuration) {
+  return callColumn("session_window", {std::move(timeColumn), lit(Value(std::move(gapDuration)))});
+}
+
 }  // namespace streamsim::functions

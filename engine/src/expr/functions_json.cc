@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "expr/bound.h"
+#include "streamsim/base64.h"
 #include "json_text.h"
 #include "streamsim/io/json_rows.h"
 
@@ -93,9 +94,9 @@ Result<BoundPtr> buildFromJson(FunctionCall& c) {
   return n;
 }
 
-void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset);
+void writeJson(std::string& out, const Value& v, const Field& f, const TimeZone& zone);
 
-void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset) {
+void writeJson(std::string& out, const Value& v, const Field& f, const TimeZone& zone) {
   switch (v.type()) {
     case Type::kNull: out += "null"; return;
     case Type::kBoolean: out += v.asBool() ? "true" : "false"; return;
@@ -103,13 +104,17 @@ void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset)
     case Type::kLong: detail::appendJsonInt(out, v.asLong()); return;
     case Type::kDouble: detail::appendJsonDouble(out, v.asDouble()); return;
     case Type::kString: detail::appendJsonString(out, v.asString()); return;
+    // JSONOptions' dateFormat yyyy-MM-dd; binary as Jackson writes it (base64).
+    case Type::kDate: detail::appendJsonString(out, formatDate(v.asLong())); return;
+    case Type::kBinary: detail::appendJsonString(out, base64Encode(v.asString(), false)); return;
     case Type::kTimestamp: {
       // JSONOptions' default timestampFormat yyyy-MM-dd'T'HH:mm:ss[.SSS][XXX]: the optional
       // sections are written (the fields exist), so milliseconds always, "Z" for a zero offset.
       TimeMs ms = v.asLong();
-      std::string t = formatTimestampSpark(ms - (((ms % 1000) + 1000) % 1000), offset);
+      std::string t = formatTimestampSpark(ms - (((ms % 1000) + 1000) % 1000), zone);
       t[10] = 'T';
       t += fmt::format(".{:03}", ((ms % 1000) + 1000) % 1000);
+      int32_t offset = zone.offsetAt(ms);
       int a = offset < 0 ? -offset : offset;
       t += offset == 0 ? "Z" : fmt::format("{}{:02}:{:02}", offset < 0 ? '-' : '+', a / 3600, (a / 60) % 60);
       detail::appendJsonString(out, t);
@@ -126,7 +131,7 @@ void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset)
         const Field& ff = f.nested && i < f.nested->size() ? f.nested->field(i) : schema->field(i);
         detail::appendJsonString(out, ff.name);
         out += ':';
-        writeJson(out, v.items()[i], ff, offset);
+        writeJson(out, v.items()[i], ff, zone);
       }
       out += '}';
       return;
@@ -136,7 +141,7 @@ void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset)
       Field el = f.nested ? f.nested->field(0) : typeField(Type::kString);
       for (size_t i = 0; i < v.items().size(); ++i) {
         if (i) out += ',';
-        writeJson(out, v.items()[i], el, offset);
+        writeJson(out, v.items()[i], el, zone);
       }
       out += ']';
       return;
@@ -148,7 +153,7 @@ void writeJson(std::string& out, const Value& v, const Field& f, int32_t offset)
         if (i) out += ',';
         detail::appendJsonString(out, v.mapKey(i).type() == Type::kString ? v.mapKey(i).asString() : v.mapKey(i).toString());
         out += ':';
-        writeJson(out, v.mapValue(i), val, offset);
+        writeJson(out, v.mapValue(i), val, zone);
       }
       out += '}';
       return;
@@ -167,7 +172,7 @@ Result<BoundPtr> buildToJson(FunctionCall& c) {
   std::vector<BoundPtr> args{c.args[0]};
   return makeScalar("to_json", args, typeField(Type::kString), [f](const Value* a, const EvalContext& ctx) -> Result<Value> {
     std::string out;
-    writeJson(out, a[0], f, ctx.conf->zoneOffsetSeconds);
+    writeJson(out, a[0], f, ctx.conf->zoneRules());
     return Value(std::move(out));
   });
 }

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "expr/bound.h"
+#include "streamsim/base64.h"
 
 namespace streamsim::expr {
 namespace {
@@ -339,6 +340,26 @@ void addStringFunctions(FunctionTable& t) {
     t.emplace_back(n, stringFn(n, 1, typeField(Type::kInt), [](const Value* a, const EvalContext&) -> Result<Value> {
       return Value(static_cast<int32_t>(charCount(a[0].asString())));
     }));
+  // base64(bin): Base64 with spark.sql.chunkBase64String.enabled's default (true): Java's MIME
+  // encoder, lines of 76 characters; a string argument is its UTF-8 bytes (implicit cast).
+  // unbase64(str): UnBase64, Java's MIME decoder (characters outside the alphabet skipped; a bad
+  // ending fails the batch with Java's IllegalArgumentException message).
+  t.emplace_back("base64", [](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kBinary, "\"BINARY\""));
+    return makeScalar("base64", c.args, typeField(Type::kString), [](const Value* a, const EvalContext&) -> Result<Value> {
+      return Value(base64Encode(a[0].asString(), true));
+    });
+  });
+  t.emplace_back("unbase64", [](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    STREAMSIM_RETURN_IF_ERROR(stringArg(c, 0));
+    return makeScalar("unbase64", c.args, typeField(Type::kBinary), [](const Value* a, const EvalContext&) -> Result<Value> {
+      auto bytes = base64DecodeMime(a[0].asString());
+      if (!bytes.ok()) return Status::TaskFailed(bytes.status().message());
+      return Value::binary(std::move(bytes).value());
+    });
+  });
   t.emplace_back("trim", trimFn("trim", true, true));
   t.emplace_back("btrim", trimFn("btrim", true, true));
   t.emplace_back("ltrim", trimFn("ltrim", true, false));

@@ -26,8 +26,8 @@ int64_t floorDivMs(int64_t a, int64_t b) {
   return q;
 }
 
-Civil toCivil(TimeMs t, int32_t offset) {
-  int64_t local = t + int64_t{offset} * 1000;
+Civil toCivil(TimeMs t, const TimeZone& zone) {
+  int64_t local = zone.toLocal(t);
   int64_t days = floorDivMs(local, 86400000);
   int64_t msOfDay = local - days * 86400000;
   Civil c{};
@@ -43,8 +43,14 @@ Civil toCivil(TimeMs t, int32_t offset) {
   return c;
 }
 
-TimeMs fromCivil(int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms, int32_t offset) {
-  return (daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms - int64_t{offset} * 1000;
+int64_t localMs(int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms) {
+  return (daysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60 + s) * 1000 + ms;
+}
+
+// The instant of a local date-time in `zone` (ZonedDateTime.of: a gap moves later, an overlap
+// takes the earlier offset).
+TimeMs fromCivil(int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms, const TimeZone& zone) {
+  return zone.toUtc(localMs(y, mo, d, h, mi, s, ms));
 }
 
 const char* kMonths[] = {"January", "February", "March", "April", "May", "June", "July",
@@ -106,8 +112,9 @@ std::string offsetText(int32_t off, char letter, int count) {
   return fmt::format("{}{:02}:{:02}", sign, h, m);
 }
 
-std::string formatWith(const std::vector<PatternPart>& parts, TimeMs t, int32_t offset) {
-  Civil c = toCivil(t, offset);
+std::string formatWith(const std::vector<PatternPart>& parts, TimeMs t, const TimeZone& zone) {
+  Civil c = toCivil(t, zone);
+  const int32_t offset = zone.offsetAt(t);
   std::string out;
   for (const auto& p : parts) {
     int n = p.count;
@@ -138,8 +145,12 @@ std::string formatWith(const std::vector<PatternPart>& parts, TimeMs t, int32_t 
       case 'Z':
       case 'X':
       case 'x': out += offsetText(offset, p.letter, n); break;
-      case 'V':
-      case 'z': out += offset == 0 ? "UTC" : offsetText(offset, 'X', 3); break;
+      case 'V':  // VV: the zone id
+        out += zone.isFixed() ? (offset == 0 ? std::string("UTC") : offsetText(offset, 'X', 3)) : zone.id();
+        break;
+      case 'z':  // the short name (a region's abbreviation in force: PST, PDT)
+        out += zone.isFixed() ? (offset == 0 ? std::string("UTC") : offsetText(offset, 'X', 3)) : zone.abbreviationAt(t);
+        break;
       case 'Q':
       case 'q': out += fmt::format("{}", (c.mo - 1) / 3 + 1); break;
       default: out += std::string(n, p.letter);
@@ -149,7 +160,7 @@ std::string formatWith(const std::vector<PatternPart>& parts, TimeMs t, int32_t 
 }
 
 // Parses `s` with the pattern (Spark's strict-enough subset): nullopt when it does not match.
-std::optional<TimeMs> parseWith(const std::vector<PatternPart>& parts, std::string_view s, int32_t offset) {
+std::optional<TimeMs> parseWith(const std::vector<PatternPart>& parts, std::string_view s, const TimeZone& sessionZone) {
   int64_t y = 1970, mo = 1, d = 1, h = 0, mi = 0, sec = 0, ms = 0;
   bool pm = false, hasAmPm = false, hour12 = false;
   std::optional<int32_t> zone;
@@ -286,13 +297,16 @@ std::optional<TimeMs> parseWith(const std::vector<PatternPart>& parts, std::stri
   static const int kMonthDays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
   if (d > kMonthDays[mo - 1] || (mo == 2 && d == 29 && !leap)) return std::nullopt;
-  return fromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d), h, mi, sec, ms, zone.value_or(offset));
+  int64_t local = localMs(y, static_cast<unsigned>(mo), static_cast<unsigned>(d), h, mi, sec, ms);
+  if (zone) return local - int64_t{*zone} * 1000;
+  return sessionZone.toUtc(local);
 }
 
 Status timestampArg(FunctionCall& c, size_t i) {
   Type t = c.args[i]->type.type;
   if (t == Type::kTimestamp) return Status::OK();
-  if (t == Type::kString || t == Type::kNull) {
+  // ImplicitCastInputTypes: a string, and a date (its start in the session zone).
+  if (t == Type::kString || t == Type::kNull || t == Type::kDate) {
     c.args[i] = castIfNeeded(c.args[i], typeField(Type::kTimestamp), *c.conf);
     return Status::OK();
   }
@@ -351,7 +365,7 @@ Result<BoundPtr> buildToTimestamp(FunctionCall& c) {
   STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kString, "\"STRING\""));
   bool ansi = c.conf->ansi;
   return makeScalar("to_timestamp", c.args, typeField(Type::kTimestamp), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
-    auto t = parseWith(parts, a[0].asString(), ctx.conf->zoneOffsetSeconds);
+    auto t = parseWith(parts, a[0].asString(), ctx.conf->zoneRules());
     if (!t) {
       if (ansi) return cannotParseTimestamp(a[0], pattern);
       return Value();
@@ -382,7 +396,7 @@ Result<BoundPtr> buildUnixTimestamp(FunctionCall& c) {
   std::vector<BoundPtr> args{c.args[0]};
   return makeScalar("unix_timestamp", args, typeField(Type::kLong), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
     if (a[0].type() == Type::kTimestamp) return Value(floorDivMs(a[0].asLong(), 1000));
-    auto p = parseWith(parts, a[0].asString(), ctx.conf->zoneOffsetSeconds);
+    auto p = parseWith(parts, a[0].asString(), ctx.conf->zoneRules());
     if (!p) {
       if (ansi) return cannotParseTimestamp(a[0], pattern);
       return Value();
@@ -402,7 +416,7 @@ Result<BoundPtr> buildFromUnixtime(FunctionCall& c) {
   }
   std::vector<BoundPtr> args{c.args[0]};
   return makeScalar("from_unixtime", args, typeField(Type::kString), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
-    return Value(formatWith(parts, a[0].asLong() * 1000, ctx.conf->zoneOffsetSeconds));
+    return Value(formatWith(parts, a[0].asLong() * 1000, ctx.conf->zoneRules()));
   });
 }
 
@@ -412,7 +426,7 @@ Result<BoundPtr> buildDateFormat(FunctionCall& c) {
   STREAMSIM_ASSIGN_OR_RETURN(auto parts, patternArg(c, 1));
   std::vector<BoundPtr> args{c.args[0]};
   auto n = makeScalar("date_format", args, typeField(Type::kString), [=](const Value* a, const EvalContext& ctx) -> Result<Value> {
-    return Value(formatWith(parts, a[0].asLong(), ctx.conf->zoneOffsetSeconds));
+    return Value(formatWith(parts, a[0].asLong(), ctx.conf->zoneRules()));
   });
   auto* m = const_cast<Bound*>(n.get());
   m->sql = callSql("date_format", c.args);
@@ -428,17 +442,17 @@ Result<BoundPtr> buildDateTrunc(FunctionCall& c) {
   return makeScalar("date_trunc", c.args, typeField(Type::kTimestamp), [](const Value* a, const EvalContext& ctx) -> Result<Value> {
     std::string u = a[0].asString();
     for (auto& ch : u) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
-    int32_t off = ctx.conf->zoneOffsetSeconds;
-    Civil cv = toCivil(a[1].asLong(), off);
+    const TimeZone& zone = ctx.conf->zoneRules();
+    Civil cv = toCivil(a[1].asLong(), zone);
     auto at = [&](int64_t y, unsigned mo, unsigned d, int64_t h, int64_t mi, int64_t s, int64_t ms) {
-      return Value::timestamp(fromCivil(y, mo, d, h, mi, s, ms, off));
+      return Value::timestamp(fromCivil(y, mo, d, h, mi, s, ms, zone));
     };
     if (u == "YEAR" || u == "YYYY" || u == "YY") return at(cv.y, 1, 1, 0, 0, 0, 0);
     if (u == "QUARTER") return at(cv.y, (cv.mo - 1) / 3 * 3 + 1, 1, 0, 0, 0, 0);
     if (u == "MONTH" || u == "MM" || u == "MON") return at(cv.y, cv.mo, 1, 0, 0, 0, 0);
     if (u == "WEEK") {
-      TimeMs day = fromCivil(cv.y, cv.mo, cv.d, 0, 0, 0, 0, off);
-      return Value::timestamp(day - int64_t{cv.dow - 1} * 86400000);
+      int64_t monday = daysFromCivil(cv.y, cv.mo, cv.d) - (cv.dow - 1);
+      return Value::timestamp(zone.toUtc(monday * 86400000));
     }
     if (u == "DAY" || u == "DD") return at(cv.y, cv.mo, cv.d, 0, 0, 0, 0);
     if (u == "HOUR") return at(cv.y, cv.mo, cv.d, cv.h, 0, 0, 0);
@@ -454,9 +468,88 @@ FunctionBuilder field(std::string name, std::function<int64_t(const Civil&)> get
     STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
     STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 0));
     return makeScalar(name, c.args, typeField(Type::kInt), [get](const Value* a, const EvalContext& ctx) -> Result<Value> {
-      return Value(static_cast<int32_t>(get(toCivil(a[0].asLong(), ctx.conf->zoneOffsetSeconds))));
+      return Value(static_cast<int32_t>(get(toCivil(a[0].asLong(), ctx.conf->zoneRules()))));
     });
   };
+}
+
+// A date part (year, month, dayofweek, ...: Spark's GetDateField over DateType): a date's own
+// calendar fields; a timestamp or a string is first its date in the session zone.
+FunctionBuilder datePart(std::string name, std::function<int64_t(const Civil&)> get) {
+  return [name, get](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+    if (c.args[0]->type.type != Type::kDate) STREAMSIM_RETURN_IF_ERROR(timestampArg(c, 0));
+    bool date = c.args[0]->type.type == Type::kDate;
+    return makeScalar(name, c.args, typeField(Type::kInt), [get, date](const Value* a, const EvalContext& ctx) -> Result<Value> {
+      static const std::shared_ptr<const TimeZone> kUtc = TimeZone::fixed("UTC", 0);
+      Civil cv = date ? toCivil(a[0].asLong() * 86400000, *kUtc) : toCivil(a[0].asLong(), ctx.conf->zoneRules());
+      return Value(static_cast<int32_t>(get(cv)));
+    });
+  };
+}
+
+// to_date(x): CAST(x AS DATE); to_date(s, fmt): the date of to_timestamp(s, fmt) (ParseToDate).
+Result<BoundPtr> buildToDate(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 2));
+  std::string sql = callSql("to_date", c.args);
+  BoundPtr e = c.args[0];
+  if (c.args.size() == 2) {
+    FunctionCall ts{"to_timestamp", c.args, c.conf, c.pos};
+    STREAMSIM_ASSIGN_OR_RETURN(e, buildToTimestamp(ts));
+  }
+  if (e->type.type == Type::kDate) return e;
+  if (!canCast(e->type, typeField(Type::kDate), c.conf->ansi)) return unexpectedInputType(c, 0, "(\"STRING\" or \"DATE\" or \"TIMESTAMP\")");
+  auto n = makeCastNode(e, typeField(Type::kDate), false, c.conf->ansi);
+  auto* m = const_cast<Bound*>(n.get());
+  m->sql = sql;
+  m->autoName = sql;
+  return n;
+}
+
+// current_date(): the batch timestamp's date in the session zone (ComputeCurrentTime).
+Result<BoundPtr> buildCurrentDate(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 0, 0));
+  FunctionCall now{"current_timestamp", {}, c.conf, c.pos};
+  STREAMSIM_ASSIGN_OR_RETURN(BoundPtr ts, currentTimestamp("current_timestamp")(now));
+  auto n = makeCastNode(ts, typeField(Type::kDate), false, c.conf->ansi);
+  auto* m = const_cast<Bound*>(n.get());
+  m->type.nullable = false;
+  m->sql = c.name + "()";
+  m->autoName = m->sql;
+  return n;
+}
+
+Status dateArg(FunctionCall& c, size_t i) {
+  Type t = c.args[i]->type.type;
+  if (t == Type::kDate) return Status::OK();
+  if (t == Type::kString || t == Type::kNull || t == Type::kTimestamp) {
+    c.args[i] = castIfNeeded(c.args[i], typeField(Type::kDate), *c.conf);
+    return Status::OK();
+  }
+  return unexpectedInputType(c, i, "\"DATE\"");
+}
+
+// date_add(start, n) / date_sub(start, n): DateAdd / DateSub; datediff(end, start): DateDiff.
+FunctionBuilder dateShift(std::string name, int sign) {
+  return [name, sign](FunctionCall& c) -> Result<BoundPtr> {
+    STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 2));
+    STREAMSIM_RETURN_IF_ERROR(dateArg(c, 0));
+    Type t = c.args[1]->type.type;
+    if (t != Type::kInt && t != Type::kNull && t != Type::kString) return unexpectedInputType(c, 1, "(\"INT\" or \"SMALLINT\" or \"TINYINT\")");
+    STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 1, Type::kInt, "\"INT\""));
+    return makeScalar(name, c.args, typeField(Type::kDate), [sign](const Value* a, const EvalContext&) -> Result<Value> {
+      return Value::date(a[0].asLong() + sign * a[1].asLong());
+    });
+  };
+}
+
+Result<BoundPtr> buildDateDiff(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 2));
+  STREAMSIM_RETURN_IF_ERROR(dateArg(c, 0));
+  STREAMSIM_RETURN_IF_ERROR(dateArg(c, 1));
+  return makeScalar("datediff", c.args, typeField(Type::kInt), [](const Value* a, const EvalContext&) -> Result<Value> {
+    return Value(static_cast<int32_t>(a[0].asLong() - a[1].asLong()));
+  });
 }
 
 FunctionBuilder fromEpoch(std::string name, int64_t msPerUnit, bool allowDouble) {
@@ -493,10 +586,11 @@ FunctionBuilder toEpoch(std::string name, int64_t msPerUnit) {
   };
 }
 
-Result<BoundPtr> noDateType(FunctionCall& c) {
+// Spark functions streamsim does not evaluate yet: an analysis error naming the function.
+Result<BoundPtr> notYet(FunctionCall& c) {
   return sparkError(Status::Code::kInvalidArgument, "UNSUPPORTED_FEATURE.DATE_TYPE",
                     {{"functionName", sparkSqlId(c.name)}},
-                    "streamsim has no DATE type: use to_timestamp or date_trunc('DAY', ts)");
+                    "not in streamsim yet (docs/scenarios.md \"Expressions\"): use date_add / to_date / date_trunc");
 }
 
 }  // namespace
@@ -511,15 +605,15 @@ void addTimeFunctions(FunctionTable& t) {
   t.emplace_back("from_unixtime", buildFromUnixtime);
   t.emplace_back("date_format", buildDateFormat);
   t.emplace_back("date_trunc", buildDateTrunc);
-  t.emplace_back("year", field("year", [](const Civil& c) { return c.y; }));
-  t.emplace_back("quarter", field("quarter", [](const Civil& c) { return (c.mo - 1) / 3 + 1; }));
-  t.emplace_back("month", field("month", [](const Civil& c) { return c.mo; }));
-  t.emplace_back("day", field("day", [](const Civil& c) { return c.d; }));
-  t.emplace_back("dayofmonth", field("dayofmonth", [](const Civil& c) { return c.d; }));
+  t.emplace_back("year", datePart("year", [](const Civil& c) { return c.y; }));
+  t.emplace_back("quarter", datePart("quarter", [](const Civil& c) { return (c.mo - 1) / 3 + 1; }));
+  t.emplace_back("month", datePart("month", [](const Civil& c) { return c.mo; }));
+  t.emplace_back("day", datePart("day", [](const Civil& c) { return c.d; }));
+  t.emplace_back("dayofmonth", datePart("dayofmonth", [](const Civil& c) { return c.d; }));
   // dayofweek: 1 = Sunday ... 7 = Saturday (DayOfWeek); weekday: 0 = Monday.
-  t.emplace_back("dayofweek", field("dayofweek", [](const Civil& c) { return c.dow % 7 + 1; }));
-  t.emplace_back("weekday", field("weekday", [](const Civil& c) { return c.dow - 1; }));
-  t.emplace_back("dayofyear", field("dayofyear", [](const Civil& c) { return c.dayOfYear; }));
+  t.emplace_back("dayofweek", datePart("dayofweek", [](const Civil& c) { return c.dow % 7 + 1; }));
+  t.emplace_back("weekday", datePart("weekday", [](const Civil& c) { return c.dow - 1; }));
+  t.emplace_back("dayofyear", datePart("dayofyear", [](const Civil& c) { return c.dayOfYear; }));
   t.emplace_back("hour", field("hour", [](const Civil& c) { return c.h; }));
   t.emplace_back("minute", field("minute", [](const Civil& c) { return c.mi; }));
   t.emplace_back("second", field("second", [](const Civil& c) { return c.s; }));
@@ -528,8 +622,15 @@ void addTimeFunctions(FunctionTable& t) {
   t.emplace_back("timestamp_micros", fromEpoch("timestamp_micros", -1000, false));
   t.emplace_back("unix_seconds", toEpoch("unix_seconds", 1000));
   t.emplace_back("unix_millis", toEpoch("unix_millis", 1));
-  for (const char* n : {"to_date", "current_date", "curdate", "date_add", "date_sub", "datediff", "date_diff", "add_months", "last_day", "next_day", "make_date"})
-    t.emplace_back(n, noDateType);
+  t.emplace_back("to_date", buildToDate);
+  t.emplace_back("current_date", buildCurrentDate);
+  t.emplace_back("curdate", buildCurrentDate);
+  t.emplace_back("date_add", dateShift("date_add", 1));
+  t.emplace_back("dateadd", dateShift("date_add", 1));
+  t.emplace_back("date_sub", dateShift("date_sub", -1));
+  t.emplace_back("datediff", buildDateDiff);
+  t.emplace_back("date_diff", buildDateDiff);
+  for (const char* n : {"add_months", "last_day", "next_day", "make_date"}) t.emplace_back(n, notYet);
 }
 
 }  // namespace streamsim::expr

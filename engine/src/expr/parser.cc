@@ -664,13 +664,37 @@ class Parser {
       n->args = {e};
       return NodePtr(n);
     }
-    if ((w == "timestamp" || w == "timestamp_ltz" || w == "timestamp_ntz") && peek().kind == Tok::kString) {
+    if (w == "x" && peek().kind == Tok::kString) {
+      // A binary literal X'537061': hex digits (an odd count reads a leading 0, as Hex.unhex).
+      ++i_;
+      std::string hex = cur().text;
+      ++i_;
+      if (hex.size() % 2) hex.insert(hex.begin(), '0');
+      std::string bytes;
+      for (size_t k = 0; k < hex.size(); k += 2) {
+        auto nibble = [](char ch) {
+          if (ch >= '0' && ch <= '9') return ch - '0';
+          if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+          if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+          return -1;
+        };
+        int hi = nibble(hex[k]), lo = nibble(hex[k + 1]);
+        if (hi < 0 || lo < 0) {
+          error_pos_ = pos;
+          return sparkError(Status::Code::kInvalidArgument, "INVALID_TYPED_LITERAL",
+                            {{"valueType", "\"X\""}, {"value", fmt::format("'{}'", t_[i_ - 1].text)}});
+        }
+        bytes += static_cast<char>(hi * 16 + lo);
+      }
+      return literalNode(Value::binary(std::move(bytes)), Type::kBinary, pos);
+    }
+    if ((w == "timestamp" || w == "timestamp_ltz" || w == "timestamp_ntz" || w == "date") && peek().kind == Tok::kString) {
       ++i_;
       std::string s = cur().text;
       ++i_;
-      // A typed literal: CAST('...' AS TIMESTAMP), checked when analysed.
+      // A typed literal: CAST('...' AS TIMESTAMP / DATE), checked when analysed.
       auto n = makeNode(Node::Kind::kCast, pos);
-      n->type = Field{"", Type::kTimestamp, true, nullptr};
+      n->type = Field{"", w == "date" ? Type::kDate : Type::kTimestamp, true, nullptr};
       n->name = "typed_literal";
       n->args = {literalNode(Value(std::move(s)), Type::kString, pos)};
       return NodePtr(n);
@@ -910,8 +934,8 @@ Result<Field> parseDataType(std::string_view type) {
   if (!s.ok() || s->size() != 1)
     return sparkError(Status::Code::kInvalidArgument, "UNSUPPORTED_DATATYPE",
                       {{"typeName", fmt::format("\"{}\"", type)}},
-                      "streamsim's types: boolean, int, bigint, double, string, timestamp, "
-                      "struct<...>, array<...>, map<...>");
+                      "streamsim's types: boolean, int, bigint, double, string, timestamp, date, "
+                      "binary, struct<...>, array<...>, map<...> (no decimal)");
   Field f = s->field(0);
   f.name.clear();
   return f;

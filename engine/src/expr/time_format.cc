@@ -14,8 +14,8 @@
 
 namespace streamsim::expr {
 
-std::string formatTimestampSpark(TimeMs t, int32_t zoneOffsetSeconds) {
-  int64_t local = t + int64_t{zoneOffsetSeconds} * 1000;
+std::string formatTimestampSpark(TimeMs t, const TimeZone& zone) {
+  int64_t local = zone.toLocal(t);
   int64_t days = local >= 0 ? local / 86400000 : -((-local + 86399999) / 86400000);
   int64_t msOfDay = local - days * 86400000;
   int64_t y;
@@ -47,8 +47,7 @@ Result<int32_t> parseZoneOffset(std::string_view z) {
   auto bad = [&] {
     return sparkError(Status::Code::kInvalidArgument, "INVALID_CONF_VALUE.TIME_ZONE",
                       {{"confValue", std::string(z)}, {"confName", "spark.sql.session.timeZone"}},
-                      "streamsim knows fixed offsets only: UTC, +08:00, -05:30, GMT+8; a region id needs "
-                      "the tz database");
+                      "expected a fixed offset (UTC, +08:00, -05:30, GMT+8) or a region id (America/Los_Angeles)");
   };
   for (std::string_view prefix : {"UTC", "GMT", "UT"}) {
     if (rest.substr(0, prefix.size()) == prefix) {
@@ -79,7 +78,7 @@ Result<int32_t> parseZoneOffset(std::string_view z) {
   return static_cast<int32_t>(sign * (h * 3600 + m * 60 + s));
 }
 
-std::optional<TimeMs> parseTimestampSpark(std::string_view in, int32_t zoneOffsetSeconds) {
+std::optional<TimeMs> parseTimestampSpark(std::string_view in, const TimeZone& sessionZone) {
   // Trim whitespace (UTF8String.trimAll on ASCII).
   size_t b = 0, e = in.size();
   while (b < e && static_cast<unsigned char>(in[b]) <= ' ') ++b;
@@ -157,7 +156,8 @@ std::optional<TimeMs> parseTimestampSpark(std::string_view in, int32_t zoneOffse
   if (d > kDays[mo - 1] || (mo == 2 && d == 29 && !leap)) return std::nullopt;
   int64_t days = daysFromCivil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d));
   int64_t local = days * 86400000 + ((h * 60 + mi) * 60 + sec) * 1000 + ms;
-  return local - int64_t{zone.value_or(zoneOffsetSeconds)} * 1000;
+  if (zone) return local - int64_t{*zone} * 1000;
+  return sessionZone.toUtc(local);
 }
 
 std::string javaDoubleString(double d) {
@@ -214,11 +214,37 @@ Status SqlConf::set(std::string_view key, std::string_view value) {
   if (key == "spark.sql.ansi.enabled") return boolean(ansi);
   if (key == "spark.sql.caseSensitive") return boolean(caseSensitive);
   if (key == "spark.sql.session.timeZone") {
-    STREAMSIM_ASSIGN_OR_RETURN(zoneOffsetSeconds, parseZoneOffset(value));
+    auto offset = parseZoneOffset(value);
+    if (!offset.ok()) {
+      if (!isRegionZoneId(value)) return offset.status();
+      zone = nullptr;  // resolveTimeZone reads its rules
+    } else {
+      zone = TimeZone::fixed(std::string(value), *offset);
+    }
     timeZone = std::string(value);
     return Status::OK();
   }
   return Status::InvalidArgument(fmt::format("unknown SQL setting '{}'", key));
+}
+
+Status SqlConf::resolveTimeZone(TimeZoneSource* source) {
+  if (zone) return Status::OK();
+  auto bad = [&](std::string_view why) {
+    return sparkError(Status::Code::kInvalidArgument, "INVALID_CONF_VALUE.TIME_ZONE",
+                      {{"confValue", timeZone}, {"confName", "spark.sql.session.timeZone"}}, why);
+  };
+  if (source == nullptr) return bad("this run has no time zone database (Env::timeZones)");
+  auto bytes = source->tzif(timeZone);
+  if (!bytes.ok()) return bad(bytes.status().message());
+  auto rules = TimeZone::fromTzif(timeZone, *bytes);
+  if (!rules.ok()) return bad(rules.status().message());
+  zone = *rules;
+  return Status::OK();
+}
+
+const TimeZone& SqlConf::zoneRules() const {
+  static const std::shared_ptr<const TimeZone> kUtc = TimeZone::fixed("UTC", 0);
+  return zone ? *zone : *kUtc;
 }
 
 }  // namespace streamsim::expr

@@ -61,6 +61,8 @@ std::string prettyCell(const Value& v) {
     case Type::kDouble: return javaDouble(v.asDouble());
     case Type::kTimestamp: return prettyTimestamp(v.asLong());
     case Type::kString: return v.asString();
+    case Type::kDate: return formatDate(v.asLong());
+    case Type::kBinary: return v.toString();  // [53 70 61]: ToPrettyString's hex bytes
     // ToPrettyString of nested values (Cast's form, nulls inside as NULL): {1, x}, [1, NULL],
     // {a -> 1}.
     case Type::kStruct:

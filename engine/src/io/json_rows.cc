@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/json_lenient.h"
+#include "streamsim/base64.h"
 #include "streamsim/json_nesting.h"
 #include "streamsim/time.h"
 
@@ -133,6 +134,18 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       if (j.is_number_unsigned() && j.get<uint64_t>() <= static_cast<uint64_t>(std::numeric_limits<int64_t>::max() / 1000))
         return Value::timestamp(static_cast<int64_t>(j.get<uint64_t>()) * 1000);
       return bad();
+    case Type::kDate: {  // Spark's JSON reader: a date from its text (yyyy-MM-dd)
+      if (!j.is_string()) return bad();
+      auto d = parseDate(j.get_ref<const std::string&>());
+      if (!d) return bad();
+      return Value::date(*d);
+    }
+    case Type::kBinary: {  // ... binary from base64
+      if (!j.is_string()) return bad();
+      auto b = base64DecodeMime(j.get_ref<const std::string&>());
+      if (!b.ok()) return bad();
+      return Value::binary(std::move(b).value());
+    }
     case Type::kNull: return Value();
   }
   return bad();
@@ -210,6 +223,12 @@ class RowSax {
         }
         return set(Value::timestamp(*ts));
       }
+      case Type::kDate:
+        if (auto d = parseDate(s)) return set(Value::date(*d));
+        break;
+      case Type::kBinary:
+        if (auto b = base64DecodeMime(s); b.ok()) return set(Value::binary(std::move(b).value()));
+        break;
       case Type::kDouble:
         if (s == "NaN") return set(Value(std::numeric_limits<double>::quiet_NaN()));
         if (s == "Infinity" || s == "+Infinity" || s == "+INF")

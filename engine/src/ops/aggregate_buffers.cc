@@ -8,10 +8,14 @@
 //                        without ignoreNulls the first / last row's value, null or not
 //   collect_list(x), collect_set(x)  collect.scala: array<T> of the non-null values (empty, not
 //                        null, when there is none); the set keeps each value once, first-seen order
+//   approx_count_distinct(x[, rsd])  HyperLogLogPlusPlus.scala: the register words (Spark's
+//                        MS[i] longs; held as an array, stored as one slot per word), nulls not
+//                        added; the estimate a long
 #include "ops/aggregate_buffers.h"
 
 #include <fmt/format.h>
 
+#include "streamsim/ops/hyperloglog.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/state/row_encoding.h"
 
@@ -55,6 +59,21 @@ Value appended(const Value& array, const std::vector<Value>& more, bool distinct
   return Value::arrayOf(std::move(items));
 }
 
+// An approx_count_distinct buffer's words (and back).
+std::vector<int64_t> hllWords(const Value& a) {
+  std::vector<int64_t> out;
+  out.reserve(a.items().size());
+  for (const Value& w : a.items()) out.push_back(w.asLong());
+  return out;
+}
+Value hllValue(const std::vector<int64_t>& words) {
+  std::vector<Value> items;
+  items.reserve(words.size());
+  for (int64_t w : words) items.emplace_back(w);
+  return Value::arrayOf(std::move(items));
+}
+Result<HyperLogLogPlusPlus> hllOf(const Aggregate& agg) { return HyperLogLogPlusPlus::make(agg.relativeSD); }
+
 }  // namespace
 
 std::string_view aggregateFunctionName(AggregateFunction f) {
@@ -68,6 +87,7 @@ std::string_view aggregateFunctionName(AggregateFunction f) {
     case AggregateFunction::kLast: return "last";
     case AggregateFunction::kCollectList: return "collect_list";
     case AggregateFunction::kCollectSet: return "collect_set";
+    case AggregateFunction::kApproxCountDistinct: return "approx_count_distinct";
   }
   return "?";
 }
@@ -85,6 +105,11 @@ std::vector<AggBuffer> freshBuffers(const std::vector<Aggregate>& aggs) {
       case AggregateFunction::kLast: out[i].b = Value(false); break;
       case AggregateFunction::kCollectList:
       case AggregateFunction::kCollectSet: out[i].a = Value::arrayOf({}); break;
+      case AggregateFunction::kApproxCountDistinct: {
+        auto h = hllOf(aggs[i]);  // validateWindowAggregation checked the rsd
+        out[i].a = hllValue(std::vector<int64_t>(h.ok() ? h->numWords() : 0, 0));
+        break;
+      }
       default: break;  // null
     }
   }
@@ -94,6 +119,10 @@ std::vector<AggBuffer> freshBuffers(const std::vector<Aggregate>& aggs) {
 std::string encodeBuffers(const std::vector<Aggregate>& aggs, const std::vector<AggBuffer>& buffers) {
   std::string out(1, kFormatV1);
   for (size_t i = 0; i < aggs.size(); ++i) {
+    if (aggs[i].function == AggregateFunction::kApproxCountDistinct) {
+      for (const Value& word : buffers[i].a.items()) encodeOrderedValue(word, out);  // MS[i]
+      continue;
+    }
     encodeOrderedValue(buffers[i].a, out);
     if (twoSlots(aggs[i].function)) encodeOrderedValue(buffers[i].b, out);
   }
@@ -109,6 +138,19 @@ Result<std::vector<AggBuffer>> decodeBuffers(const std::vector<Aggregate>& aggs,
   in.remove_prefix(1);
   std::vector<AggBuffer> out(aggs.size());
   for (size_t i = 0; i < aggs.size(); ++i) {
+    if (aggs[i].function == AggregateFunction::kApproxCountDistinct) {
+      STREAMSIM_ASSIGN_OR_RETURN(HyperLogLogPlusPlus h, hllOf(aggs[i]));
+      std::vector<Value> words(h.numWords());
+      for (Value& w : words) {
+        STREAMSIM_ASSIGN_OR_RETURN(w, decodeOrderedValue(in));
+        if (w.type() != Type::kLong) {
+          return Status::Corruption(fmt::format(
+              "aggregation state value: {}'s register word is {}, not a long", aggs[i].resolvedName(), w.toString()));
+        }
+      }
+      out[i].a = Value::arrayOf(std::move(words));
+      continue;
+    }
     STREAMSIM_ASSIGN_OR_RETURN(out[i].a, decodeOrderedValue(in));
     if (twoSlots(aggs[i].function)) {
       STREAMSIM_ASSIGN_OR_RETURN(out[i].b, decodeOrderedValue(in));
@@ -153,6 +195,13 @@ Status updateBuffers(const std::vector<Aggregate>& aggs, std::vector<AggBuffer>&
       case AggregateFunction::kCollectSet:
         s.a = appended(s.a, {v}, agg.function == AggregateFunction::kCollectSet);
         break;
+      case AggregateFunction::kApproxCountDistinct: {
+        STREAMSIM_ASSIGN_OR_RETURN(HyperLogLogPlusPlus h, hllOf(agg));
+        std::vector<int64_t> words = hllWords(s.a);
+        h.update(words, v);
+        s.a = hllValue(words);
+        break;
+      }
       case AggregateFunction::kSum:
       case AggregateFunction::kAvg: {
         Value x = v;
@@ -212,12 +261,24 @@ Status mergeBuffers(const std::vector<Aggregate>& aggs, std::vector<AggBuffer>& 
         l.a = appended(l.a, r.a.isNull() ? std::vector<Value>{} : r.a.items(),
                        aggs[i].function == AggregateFunction::kCollectSet);
         break;
+      case AggregateFunction::kApproxCountDistinct: {
+        STREAMSIM_ASSIGN_OR_RETURN(HyperLogLogPlusPlus h, hllOf(aggs[i]));
+        std::vector<int64_t> words = hllWords(l.a);
+        h.merge(words, hllWords(r.a));
+        l.a = hllValue(words);
+        break;
+      }
     }
   }
   return Status::OK();
 }
 
 Value finalValue(const Aggregate& agg, const AggBuffer& b) {
+  if (agg.function == AggregateFunction::kApproxCountDistinct) {
+    auto h = hllOf(agg);
+    if (!h.ok() || b.a.isNull() || b.a.items().size() != h->numWords()) return Value();
+    return Value(h->query(hllWords(b.a)));
+  }
   if (agg.function != AggregateFunction::kAvg) return b.a;
   int64_t n = b.b.asLong();
   if (n == 0) return Value();

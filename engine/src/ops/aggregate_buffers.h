@@ -27,7 +27,8 @@ struct AggBuffer {
 };
 
 std::vector<AggBuffer> freshBuffers(const std::vector<Aggregate>& aggs);
-// Format byte 0x01, then per aggregate its slots as encodeOrderedValue (row_encoding.h).
+// Format byte 0x01, then per aggregate its slots as encodeOrderedValue (row_encoding.h);
+// approx_count_distinct's slots are its register words.
 std::string encodeBuffers(const std::vector<Aggregate>& aggs, const std::vector<AggBuffer>& buffers);
 Result<std::vector<AggBuffer>> decodeBuffers(const std::vector<Aggregate>& aggs, std::string_view in);
 // Adds one input row. `ansi`: a long sum that overflows is ARITHMETIC_OVERFLOW (Sum.scala's Add

@@ -16,6 +16,7 @@
 #include <set>
 
 #include "ops/aggregate_buffers.h"
+#include "streamsim/ops/hyperloglog.h"
 #include "streamsim/ops/partitioning.h"
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/spark_errors.h"
@@ -398,6 +399,13 @@ class WindowAggregationOperator final : public Operator {
           buffer("buf", arrayField("", element, false), a);
           break;
         }
+        case AggregateFunction::kApproxCountDistinct: {
+          // HyperLogLogPlusPlus.aggBufferAttributes: MS[0] .. MS[numWords - 1], longs.
+          auto h = ops::HyperLogLogPlusPlus::make(a.relativeSD);
+          for (size_t w = 0; h.ok() && w < h->numWords(); ++w)
+            buffer(fmt::format("MS[{}]", w), Field{"", Type::kLong, true, nullptr}, a);
+          break;
+        }
       }
     }
     return ops::StateRowTypes{Schema(std::move(key)), Schema(std::move(value))};
@@ -490,6 +498,10 @@ Status validateWindowAggregation(const WindowAggregationSpec& spec) {
     if (a.column.empty() && a.function != AggregateFunction::kCount) {
       return Status::InvalidArgument(fmt::format(
           "window aggregation: {}() needs a column", ops::aggregateFunctionName(a.function)));
+    }
+    if (a.function == AggregateFunction::kApproxCountDistinct) {
+      auto h = ops::HyperLogLogPlusPlus::make(a.relativeSD);
+      if (!h.ok()) return h.status();
     }
     if (!names.insert(a.resolvedName()).second) {
       return Status::InvalidArgument(fmt::format(

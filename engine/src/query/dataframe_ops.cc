@@ -4,7 +4,10 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/expr/functions.h"
 #include "streamsim/ops/dedup.h"
+#include "streamsim/ops/expr_aggregation.h"
+#include "streamsim/ops/expr_ops.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim {
@@ -62,6 +65,14 @@ GroupedData DataFrame::groupBy(std::vector<std::string> columns) const {
   return GroupedData(*this, std::move(columns));
 }
 
+GroupedData DataFrame::groupBy(std::initializer_list<std::string> columns) const {
+  return GroupedData(*this, std::vector<std::string>(columns));
+}
+
+GroupedData DataFrame::groupBy(std::vector<expr::Column> columns) const {
+  return GroupedData(*this, std::move(columns));
+}
+
 DataFrame GroupedData::transformWithState(ProcessorFactory processorFactory, TimeMode timeMode,
                                           OutputMode outputMode,
                                           TransformWithStateOptions options) const {
@@ -113,6 +124,34 @@ DataFrame GroupedData::agg(std::vector<Aggregate> aggregates) const {
     }
   }
   return df_.transform([spec] { return makeWindowAggregation(spec); });
+}
+
+DataFrame GroupedData::agg(std::vector<expr::Column> aggregates) const {
+  std::vector<expr::Column> keys;
+  if (keys_) {
+    keys = *keys_;
+  } else {
+    for (const auto& c : columns_) keys.push_back(functions::col(c));
+  }
+  if (window_ || (keys_ && !columns_.empty())) {
+    Status st = Status::InvalidArgument("agg(Column...): group by a window(...) or session_window(...) Column instead of window() / sessionWindow()");
+    return df_.transform([st] { return std::make_unique<FailingOperator>("aggregation", st); });
+  }
+  auto plan = planAggregation(keys, aggregates);
+  if (!plan.ok()) {
+    Status st = plan.status();
+    return df_.transform([st] { return std::make_unique<FailingOperator>("aggregation", st); });
+  }
+  DataFrame df = df_;
+  if (!plan->projectNames.empty()) {
+    auto names = plan->projectNames;
+    auto values = plan->projectValues;
+    df = df.transform([names, values] { return makeWithColumnsOperator(names, values); });
+  }
+  WindowAggregationSpec spec = plan->spec;
+  df = df.transform([spec] { return makeWindowAggregation(spec); });
+  if (!plan->resultColumns.empty()) df = df.select(plan->resultColumns);
+  return df;
 }
 
 }  // namespace streamsim

@@ -195,6 +195,8 @@ Status StreamingQuery::open() {
   // StateStoreConf.minVersionsToRetain is minBatchesToRetain in Spark too.
   options_.stateStore.minVersionsToRetain = options_.minBatchesToRetain;
   state_stores_ = makeStateStoreProvider(env_, options_.stateStore);
+  // A region id as the session time zone: its rules come through the Env (time_zone.h).
+  STREAMSIM_RETURN_IF_ERROR(options_.sqlConf.resolveTimeZone(env_.timeZones));
 
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceContext sctx{&env_, root, static_cast<int>(i), next_batch_id_, true,

@@ -18,6 +18,8 @@ constexpr uint8_t kTagInt = 0x10;
 constexpr uint8_t kTagLong = 0x11;
 constexpr uint8_t kTagTimestamp = 0x12;
 constexpr uint8_t kTagDouble = 0x13;
+constexpr uint8_t kTagDate = 0x14;
+constexpr uint8_t kTagBinary = 0x21;
 constexpr uint8_t kTagString = 0x20;
 // Nested values: the tag, then each item preceded by kItem, then kEnd (a prefix sorts first).
 // A struct's items are its fields, a map's its keys and values interleaved.
@@ -86,21 +88,24 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       return;
     case Type::kLong:
     case Type::kTimestamp:
-      putTagged(v.type() == Type::kLong ? kTagLong : kTagTimestamp,
+    case Type::kDate:
+      putTagged(v.type() == Type::kLong ? kTagLong : v.type() == Type::kDate ? kTagDate : kTagTimestamp,
                 static_cast<uint64_t>(v.asLong()) ^ (uint64_t{1} << 63), 8, out);
       return;
     case Type::kDouble:
       out.push_back(static_cast<char>(kTagDouble));
       putBigEndian(orderedDoubleBits(v.asDouble()), 8, out);
       return;
-    case Type::kString: {
+    case Type::kString:
+    case Type::kBinary: {
+      const uint8_t tag = v.type() == Type::kString ? kTagString : kTagBinary;
       std::string_view s = v.asString();
       if (s.find(kEscape) == std::string_view::npos) {
         // Mostly no zero byte: tag, bytes and terminator written in one resize.
         const size_t at = out.size();
         out.resize(at + s.size() + 3);
         char* p = out.data() + at;
-        p[0] = static_cast<char>(kTagString);
+        p[0] = static_cast<char>(tag);
         std::memcpy(p + 1, s.data(), s.size());
         p[s.size() + 1] = kEscape;
         p[s.size() + 2] = kTerminator;
@@ -108,7 +113,7 @@ void encodeOrderedValue(const Value& v, std::string& out) {
       }
       // Runs between zero bytes are appended whole; each zero byte gets its escape.
       out.reserve(out.size() + s.size() + 3);
-      out.push_back(static_cast<char>(kTagString));
+      out.push_back(static_cast<char>(tag));
       while (true) {
         size_t zero = s.find(kEscape);
         out.append(s.substr(0, zero));
@@ -195,11 +200,12 @@ Result<Value> decodeAt(std::string_view& in, int depth) {
       return Value(static_cast<int32_t>(x));
     }
     case kTagLong:
-    case kTagTimestamp: {
-      if (in.size() < 8) return truncated(tag == kTagLong ? "long" : "timestamp");
+    case kTagTimestamp:
+    case kTagDate: {
+      if (in.size() < 8) return truncated(tag == kTagLong ? "long" : tag == kTagDate ? "date" : "timestamp");
       auto x = static_cast<int64_t>(getBigEndian(in, 8) ^ (uint64_t{1} << 63));
       in.remove_prefix(8);
-      return tag == kTagLong ? Value(x) : Value::timestamp(x);
+      return tag == kTagLong ? Value(x) : tag == kTagDate ? Value::date(x) : Value::timestamp(x);
     }
     case kTagDouble: {
       if (in.size() < 8) return truncated("double");
@@ -207,7 +213,8 @@ Result<Value> decodeAt(std::string_view& in, int depth) {
       in.remove_prefix(8);
       return Value(d);
     }
-    case kTagString: {
+    case kTagString:
+    case kTagBinary: {
       std::string s;
       size_t i = 0;
       while (true) {
@@ -225,7 +232,7 @@ Result<Value> decodeAt(std::string_view& in, int depth) {
         s.push_back('\0');
       }
       in.remove_prefix(i);
-      return Value(std::move(s));
+      return tag == kTagBinary ? Value::binary(std::move(s)) : Value(std::move(s));
     }
     case kTagStruct:
     case kTagArray:

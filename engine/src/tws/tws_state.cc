@@ -31,6 +31,8 @@ bool sameGroup(Type a, Type b) {
       case Type::kStruct: return 5;
       case Type::kArray: return 6;
       case Type::kMap: return 7;
+      case Type::kDate: return 8;
+      case Type::kBinary: return 9;
       case Type::kNull: return 0;
     }
     return 0;

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "streamsim/platform/platform.h"
 #include "streamsim/trace_events.h"
 
 
@@ -17,6 +18,9 @@ SimEnv::SimEnv(SimEnvOptions options)
   env_.clock = &clock_;
   env_.fs = &fs_;
   env_.ids = &ids_;
+  // Region time zones from the system's tz database (read-only data, as Spark reads its JDK's).
+  time_zones_ = platform::newSystemTimeZones();
+  env_.timeZones = time_zones_.get();
   env_.faults = injector_.get();
   injector_->onDowntime([this](TimeMs until) { downUntil(until, "commit"); });
   env_.trace = options_.traceEngine ? &trace_ : nullptr;

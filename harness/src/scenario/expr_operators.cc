@@ -310,14 +310,8 @@ Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& 
   std::vector<expr::Column> keys, aggs;
   for (const auto& e : op.groupByExprs) keys.push_back(functions::expr(e));
   for (const auto& e : op.aggExprs) aggs.push_back(functions::expr(e));
-  STREAMSIM_ASSIGN_OR_RETURN(AggregationPlan plan, planAggregation(keys, aggs));
-  if (!plan.projectNames.empty()) {
-    auto names = plan.projectNames;
-    auto values = plan.projectValues;
-    df = df.transform([names, values] { return makeWithColumnsOperator(names, values); });
-  }
-  WindowAggregationSpec spec = plan.spec;
-  return df.transform([spec] { return makeWindowAggregation(spec); });
+  STREAMSIM_RETURN_IF_ERROR(planAggregation(keys, aggs).status());
+  return df.groupBy(std::move(keys)).agg(std::move(aggs));
 }
 
 Result<DataFrame> applyExprOp(DataFrame df, const ExprOp& op) {

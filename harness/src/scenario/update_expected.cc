@@ -15,7 +15,8 @@ std::string flowRow(const Row& r) {
   std::string out = "{";
   for (size_t c = 0; c < r.size(); ++c) {
     std::string v = r[c].isNull() ? "null" : r[c].toString();
-    if (r[c].type() == Type::kString || r[c].type() == Type::kTimestamp) v = "\"" + v + "\"";
+    if (r[c].type() == Type::kString || r[c].type() == Type::kTimestamp || r[c].type() == Type::kDate || r[c].type() == Type::kBinary)
+      v = "\"" + v + "\"";
     out += fmt::format("{}{}: {}", c ? ", " : "", r.schema()->field(c).name, v);
   }
   return out + "}";

@@ -75,4 +75,22 @@ Column array_contains(Column c, Column v);
 Column map_keys(Column c);
 Column map_values(Column c);
 
+// Aggregate functions, for groupBy(...).agg(Column...) (ops/expr_aggregation.h). count(col("*"))
+// is count(*).
+Column count(Column c);
+Column sum(Column c);
+Column avg(Column c);
+inline Column mean(Column c) { return avg(std::move(c)); }
+Column min(Column c);
+Column max(Column c);
+Column first(Column c, bool ignoreNulls = false);
+Column last(Column c, bool ignoreNulls = false);
+Column collect_list(Column c);
+Column collect_set(Column c);
+Column approx_count_distinct(Column c, double rsd = 0.05);
+// Grouping expressions: window(timeColumn, '10 minutes'[, slide[, start]]) and
+// session_window(timeColumn, '5 minutes'), durations as Spark's interval strings.
+Column window(Column timeColumn, std::string windowDuration, std::string slideDuration = "", std::string startTime = "");
+Column session_window(Column timeColumn, std::string gapDuration);
+
 }  // namespace streamsim::functions

@@ -4,26 +4,37 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
 #include "streamsim/status.h"
+#include "streamsim/time_zone.h"
 
 namespace streamsim::expr {
 
 struct SqlConf {
   bool ansi = true;
   bool caseSensitive = false;
-  // The session time zone as given, and its offset from UTC. streamsim knows fixed offsets only
-  // ("UTC", "Z", "+08:00", "-05:30", "GMT+8", "UTC-03:00"): a region id such as
-  // "America/Los_Angeles" needs the tz database the engine does not carry (docs/scenarios.md).
+  // The session time zone as given, and its rules (streamsim/time_zone.h): a fixed offset
+  // ("UTC", "Z", "+08:00", "-05:30", "GMT+8", "UTC-03:00") at once; a region id
+  // ("America/Los_Angeles") once resolveTimeZone read its TZif data -- a query does that when it
+  // starts, through its Env's TimeZoneSource.
   std::string timeZone = "UTC";
-  int32_t zoneOffsetSeconds = 0;
+  std::shared_ptr<const TimeZone> zone = TimeZone::fixed("UTC", 0);
 
   // Whether `key` is one of the settings above.
   static bool isSqlConf(std::string_view key);
-  // Sets one setting; a bad value is Spark's INVALID_CONF_VALUE (.TIME_ZONE for the zone).
+  // Sets one setting; a bad value is Spark's INVALID_CONF_VALUE (.TIME_ZONE for the zone). A
+  // region id is only checked for its form here (zone is null until resolveTimeZone).
   Status set(std::string_view key, std::string_view value);
+  // Reads a region id's rules from `source`: an unknown zone (or no source) is
+  // INVALID_CONF_VALUE.TIME_ZONE, as SQLConf's check of spark.sql.session.timeZone. A no-op when
+  // the zone is already known.
+  Status resolveTimeZone(TimeZoneSource* source);
+  // The session zone's rules; UTC while a region id is not resolved (analysis only: a query
+  // resolves before it evaluates).
+  const TimeZone& zoneRules() const;
 };
 
 // "+08:00" / "UTC" / "GMT-5" -> seconds east of UTC.

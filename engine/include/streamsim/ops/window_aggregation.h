@@ -16,19 +16,23 @@
 
 namespace streamsim {
 
-enum class AggregateFunction { kCount, kSum, kMin, kMax, kAvg, kFirst, kLast, kCollectList, kCollectSet };
+enum class AggregateFunction {
+  kCount, kSum, kMin, kMax, kAvg, kFirst, kLast, kCollectList, kCollectSet, kApproxCountDistinct
+};
 
 // One aggregate (Spark's rules: src/ops/aggregate_buffers.cc). Null inputs are ignored (count(*)
 // counts rows); sum/min/max of no non-null value is null; avg is a double (null when nothing was
 // averaged); count is a long; sum is a long over integral inputs and a double over doubles (ANSI:
 // a long overflow fails the batch with ARITHMETIC_OVERFLOW); min/max keep the input type;
 // first/last take the first/last row's value (null included unless ignoreNulls); collect_list /
-// collect_set are arrays of the non-null values.
+// collect_set are arrays of the non-null values; approx_count_distinct is a long, HyperLogLog++'s
+// estimate of the distinct non-null values with Spark's sketch (ops/hyperloglog.h).
 struct Aggregate {
   AggregateFunction function = AggregateFunction::kCount;
   std::string column;      // empty only for count(*)
   std::string outputName;  // empty: "count" for count(*), else "<fn>_<column>" (sum_x, avg_x)
   bool ignoreNulls = false;  // first / last
+  double relativeSD = 0.05;  // approx_count_distinct's maximum relative standard deviation
 
   static Aggregate count(std::string as = "") { return {AggregateFunction::kCount, "", std::move(as)}; }
   static Aggregate countOf(std::string col, std::string as = "") {
@@ -78,7 +82,8 @@ struct WindowAggregationSpec {
 };
 
 // Checks the spec: durations > 0, slide <= window, |startTime| < slide, gap > 0, a column for
-// every aggregate but count(*), distinct output names. InvalidArgument says what is wrong.
+// every aggregate but count(*), distinct output names, an approx_count_distinct relativeSD that
+// gives HLL++ at least 4 bits. InvalidArgument says what is wrong.
 Status validateWindowAggregation(const WindowAggregationSpec& spec);
 
 // The windows [start, end) that contain `t`, by ascending start: Spark's assignment, every

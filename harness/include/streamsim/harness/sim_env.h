@@ -118,6 +118,7 @@ class SimEnv {
   // Async processors: the plan's context switches (null without any) and the services.
   std::unique_ptr<sim::PlannedScheduler> scheduler_;
   std::unique_ptr<sim::SimulatedServices> services_;
+  std::unique_ptr<TimeZoneSource> time_zones_;  // region ids of spark.sql.session.timeZone
   Env env_;
   std::optional<DataStreamWriter> writer_;
   std::unique_ptr<StreamingQuery> query_;

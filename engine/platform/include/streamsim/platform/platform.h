@@ -10,6 +10,7 @@
 
 #include "streamsim/env.h"
 #include "streamsim/status.h"
+#include "streamsim/time_zone.h"
 
 namespace streamsim::platform {
 
@@ -41,13 +42,22 @@ Status prepareOutputFolder(const std::string& dir);
 std::unique_ptr<Clock> newSystemClock();
 std::unique_ptr<FileSystem> newPosixFileSystem();
 std::unique_ptr<IdGenerator> newRandomIdGenerator();
+// Region ids' TZif files under `root` (the system's tz database): tzif("America/Los_Angeles")
+// reads root/America/Los_Angeles. An id that is not a region id's form (isRegionZoneId: no "..",
+// no leading '/') or names no regular file is NotFound.
+std::unique_ptr<TimeZoneSource> newSystemTimeZones(std::string root = "/usr/share/zoneinfo");
 
-// An Env with all three, owning them.
+// An Env with all four, owning them.
 struct RealEnv {
   std::unique_ptr<Clock> clock = newSystemClock();
   std::unique_ptr<FileSystem> fs = newPosixFileSystem();
   std::unique_ptr<IdGenerator> ids = newRandomIdGenerator();
-  Env env() const { return Env{clock.get(), fs.get(), ids.get(), nullptr, nullptr}; }
+  std::unique_ptr<TimeZoneSource> timeZones = newSystemTimeZones();
+  Env env() const {
+    Env e{clock.get(), fs.get(), ids.get(), nullptr, nullptr};
+    e.timeZones = timeZones.get();
+    return e;
+  }
 };
 
 }  // namespace streamsim::platform
