@@ -20,9 +20,10 @@ rerun exactly that seed is printed.
 """
 
 import collections
+import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from streamsim.world import DriverCrashed, World
 
@@ -120,6 +121,25 @@ class Run:
     partitions: int = 4
 
 
+@contextlib.contextmanager
+def seeded_driver_randomness(seed: int) -> Iterator[None]:
+    """The driver's own randomness (``uuid.uuid4()``, the ``random`` module) drawn from the run's
+    seed while a test runs: a job that names a fresh checkpoint ``f"/tmp/checkpoint_{uuid4()}"``,
+    as seed 001's do, runs along the same trace when its seed runs again (the determinism
+    oracle), and each run still draws new values after a restart, as a cluster's driver does."""
+    import random
+    import uuid
+    rng = random.Random(seed)
+    saved_uuid4, saved_state = uuid.uuid4, random.getstate()
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        uuid.uuid4 = saved_uuid4
+        random.setstate(saved_state)
+
+
 def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_reach: bool = False) -> Run:
     """The test in a fresh World (seed, plan); what it left."""
     import traceback
@@ -127,7 +147,8 @@ def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_re
     r = Run()
     try:
         try:
-            call(world)
+            with seeded_driver_randomness(seed):
+                call(world)
         except DriverCrashed:
             r.error_type = "DriverCrashed"
             r.error = ("the driver crashed at a fault point of the plan and nothing restarted the "

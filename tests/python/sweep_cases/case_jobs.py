@@ -68,3 +68,22 @@ def test_not_marked(streamsim_world):
     streamsim_world.create_topic("events")
     produce(streamsim_world, ("e1", "ann", 5, 1))
     totals_job.main()
+
+
+@pytest.mark.streamsim
+def test_uuid4_checkpoint(streamsim_world):
+    # Correct: a fresh checkpoint per run, named by the driver's uuid4() (as seed 001's jobs do);
+    # the same seed run again must draw the same names (the determinism oracle).
+    import uuid
+    world = streamsim_world
+    world.put("/in/1.json", rows=[{"k": "a"}, {"k": "b"}, {"k": "a"}])
+
+    def main():
+        q = (world.spark.readStream.schema("k string").json("/in").groupBy("k").count()
+             .writeStream.format("memory").queryName("counts").outputMode("complete")
+             .option("checkpointLocation", f"/tmp/checkpoint_{uuid.uuid4()}")
+             .trigger(availableNow=True).start())
+        q.awaitTermination()
+        return q
+    world.run_job(main)
+    assert sorted(tuple(r) for r in world.spark.table("counts").collect()) == [("a", 2), ("b", 1)]
