@@ -243,6 +243,10 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
             f"  fault plan: {seed_plan}",
             f"  shrunk to:  {shrunk} ({len(faults)} fault{'s' if len(faults) != 1 else ''}, {runs} shrink runs)",
             *(f"    {f}" for f in faults),
+            *([f"  no fault is needed: under seed {seed} the job writes other rows than under the "
+               "fault-free run's seed -- something in it draws new values each run (Spark's "
+               "uuid(), rand() without a seed: their seed comes from the query run, which a "
+               "restart and every batch it re-runs change too)"] if not faults else []),
             f"  rerun: {rerun_line(seed, shrunk)}",
         ])
         return result

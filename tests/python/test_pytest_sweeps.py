@@ -90,3 +90,18 @@ def test_a_job_naming_its_checkpoint_with_uuid4_is_not_a_determinism_failure():
     r = pytest_run(CASES + "::test_uuid4_checkpoint", "--streamsim-seeds", "10")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "test_uuid4_checkpoint: 10 seeds, 0 failed" in r.stdout, r.stdout
+
+
+def test_a_uuid_key_is_caught_by_exactly_once_alone_and_rerun_as_printed():
+    # Spark's uuid() draws its values from the query run's seed: another run (another seed, a
+    # restart, a re-run batch) writes other keys. Shrunk, no fault is needed: the seed alone shows it.
+    r = pytest_run(CASES + "::test_uuid_key", "--streamsim-seeds", "20")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "exactly_once: the file sink /out/keyed shows a row the fault-free run never wrote" in r.stdout, r.stdout
+    assert "the test failed" not in r.stdout
+    assert "no fault is needed" in r.stdout and "(0 faults," in r.stdout, r.stdout
+    line = rerun_line(r.stdout)
+    again = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=600)
+    assert again.returncode == 1, again.stdout + again.stderr
+    assert "exactly_once: the file sink /out/keyed" in again.stdout
+    assert rerun_line(again.stdout) == line
