@@ -15,6 +15,10 @@ spark.task.maxFailures is 1, so one fails the query) -- and the test's own asser
   records are Spark's behaviour, not a bug);
 - ``determinism``: the same seed run again writes the same outputs along the same trace.
 
+A run is judged against the fault-free run restarted where the run restarted cleanly
+(``References``: the harness's one rule, harness/run/clean_restarts.h). The driver's own
+randomness (``uuid.uuid4()``, ``random``) is drawn from the seed while the test runs.
+
 A failing seed's plan is shrunk with the harness's one shrinker (``shrink_plan``) and a line to
 rerun exactly that seed is printed.
 """
@@ -119,6 +123,7 @@ class Run:
     trace_hash: int = 0
     reach: List[Tuple[str, int, int]] = field(default_factory=list)
     partitions: int = 4
+    same_restarts: str = ""           # its reference's plan (JobWorld.same_restarts_plan)
 
 
 @contextlib.contextmanager
@@ -161,6 +166,7 @@ def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_re
         r.crashes = world.crashes
         r.faults_fired = world._native.faults_fired()
         r.trace_hash = world._native.trace_hash()
+        r.same_restarts = world._native.same_restarts_plan()
         r.reach = list(world._native.reach())
         try:
             r.partitions = int(world.spark.conf.get("spark.sql.shuffle.partitions"))
@@ -204,6 +210,26 @@ class SweepResult:
     report: str = ""
 
 
+class References:
+    """The fault-free run a run is judged against: the test's fault-free run, restarted as the run
+    restarted where that changes what a correct job writes (harness/run/clean_restarts.h, the
+    harness's one rule: after a clean restart Spark runs no no-data batch until new data arrives,
+    so a window the watermark closed may wait -- Spark's behaviour, not a loss). Each such
+    reference runs once."""
+
+    def __init__(self, call: Callable[[World], None], fault_free: Run) -> None:
+        self.call, self.fault_free = call, fault_free
+        self.runs: Dict[str, Run] = {}
+
+    def of(self, run: Run) -> Run:
+        plan = run.same_restarts
+        if not plan or not json.loads(plan)["faults"]:
+            return self.fault_free
+        if plan not in self.runs:
+            self.runs[plan] = run_once(self.call, seed=0, plan=plan)
+        return self.runs[plan]
+
+
 def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[[int, str], str],
           plan: Optional[str] = None, max_crashes: int = 1, task_failures: float = 0.0) -> SweepResult:
     """Runs the test's reference, then each seed (or the one ``plan`` given); stops at the first
@@ -215,6 +241,7 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.failed = 1
         result.report = f"the fault-free run failed: {reference.error}"
         return result
+    references = References(call, reference)
     batches = 1 + max((b for _, b, _ in reference.reach), default=0)
     for seed in seeds:
         seed_plan = plan if plan is not None else native.plan_for_seed(
@@ -225,14 +252,15 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.planned += len(json.loads(seed_plan)["faults"])
         result.fired += run.faults_fired
         result.crashes += run.crashes
-        verdict = judge(reference, run, again)
+        verdict = judge(references.of(run), run, again)
         if verdict is None:
             continue
         result.failed += 1
 
         def still_fails(p: str) -> bool:
             r = run_once(call, seed, p)
-            v = judge(reference, r, run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
+            v = judge(references.of(r), r,
+                      run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
             return v is not None and bool(v.kinds & verdict.kinds)
 
         shrunk, runs = native.shrink_plan(seed_plan, still_fails, 60)
