@@ -20,6 +20,7 @@
 #include "streamsim/expr/analyzer.h"
 #include "streamsim/expr/parser.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/driver.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario/query_builder.h"
@@ -353,6 +354,10 @@ class JobWorld {
   }
   std::vector<std::string> topics() { return log_->topicNames(); }
   uint64_t traceHash() { return sim_.trace().fingerprint(); }
+  // The fault-free reference's plan for this run (harness/run/clean_restarts.h, the harness's
+  // one rule): the same clean restarts (Spark withholds the no-data batch after a restart),
+  // downtime and re-planned batches as this run took.
+  std::string sameRestartsPlan() { return harness::withSameRestarts(sim::FaultPlan{}, sim_.trace().lines()).toJson(); }
 
  private:
   static harness::SimEnvOptions options(uint64_t seed, int64_t startMs, const std::string& planJson) {
@@ -489,6 +494,7 @@ void defineJobModule(py::module_& m) {
       .def("faults_fired", &JobWorld::faultsFired)
       .def("topics", &JobWorld::topics)
       .def("trace_hash", &JobWorld::traceHash)
+      .def("same_restarts_plan", &JobWorld::sameRestartsPlan)
       .def("put_file", &JobWorld::putFile, py::arg("path"), py::arg("content"), py::arg("mtime") = py::none())
       .def("read_file", &JobWorld::readFile)
       .def("list_files", &JobWorld::listFiles)

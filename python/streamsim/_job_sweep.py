@@ -15,14 +15,19 @@ spark.task.maxFailures is 1, so one fails the query) -- and the test's own asser
   records are Spark's behaviour, not a bug);
 - ``determinism``: the same seed run again writes the same outputs along the same trace.
 
+A run is judged against the fault-free run restarted where the run restarted cleanly
+(``References``: the harness's one rule, harness/run/clean_restarts.h). The driver's own
+randomness (``uuid.uuid4()``, ``random``) is drawn from the seed while the test runs.
+
 A failing seed's plan is shrunk with the harness's one shrinker (``shrink_plan``) and a line to
 rerun exactly that seed is printed.
 """
 
 import collections
+import contextlib
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Set, Tuple
 
 from streamsim.world import DriverCrashed, World
 
@@ -118,6 +123,26 @@ class Run:
     trace_hash: int = 0
     reach: List[Tuple[str, int, int]] = field(default_factory=list)
     partitions: int = 4
+    same_restarts: str = ""           # its reference's plan (JobWorld.same_restarts_plan)
+
+
+@contextlib.contextmanager
+def seeded_driver_randomness(seed: int) -> Iterator[None]:
+    """The driver's own randomness (``uuid.uuid4()``, the ``random`` module) drawn from the run's
+    seed while a test runs: a job that names a fresh checkpoint ``f"/tmp/checkpoint_{uuid4()}"``,
+    as seed 001's do, runs along the same trace when its seed runs again (the determinism
+    oracle), and each run still draws new values after a restart, as a cluster's driver does."""
+    import random
+    import uuid
+    rng = random.Random(seed)
+    saved_uuid4, saved_state = uuid.uuid4, random.getstate()
+    uuid.uuid4 = lambda: uuid.UUID(int=rng.getrandbits(128), version=4)
+    random.seed(seed)
+    try:
+        yield
+    finally:
+        uuid.uuid4 = saved_uuid4
+        random.setstate(saved_state)
 
 
 def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_reach: bool = False) -> Run:
@@ -127,7 +152,8 @@ def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_re
     r = Run()
     try:
         try:
-            call(world)
+            with seeded_driver_randomness(seed):
+                call(world)
         except DriverCrashed:
             r.error_type = "DriverCrashed"
             r.error = ("the driver crashed at a fault point of the plan and nothing restarted the "
@@ -140,6 +166,7 @@ def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_re
         r.crashes = world.crashes
         r.faults_fired = world._native.faults_fired()
         r.trace_hash = world._native.trace_hash()
+        r.same_restarts = world._native.same_restarts_plan()
         r.reach = list(world._native.reach())
         try:
             r.partitions = int(world.spark.conf.get("spark.sql.shuffle.partitions"))
@@ -183,6 +210,26 @@ class SweepResult:
     report: str = ""
 
 
+class References:
+    """The fault-free run a run is judged against: the test's fault-free run, restarted as the run
+    restarted where that changes what a correct job writes (harness/run/clean_restarts.h, the
+    harness's one rule: after a clean restart Spark runs no no-data batch until new data arrives,
+    so a window the watermark closed may wait -- Spark's behaviour, not a loss). Each such
+    reference runs once."""
+
+    def __init__(self, call: Callable[[World], None], fault_free: Run) -> None:
+        self.call, self.fault_free = call, fault_free
+        self.runs: Dict[str, Run] = {}
+
+    def of(self, run: Run) -> Run:
+        plan = run.same_restarts
+        if not plan or not json.loads(plan)["faults"]:
+            return self.fault_free
+        if plan not in self.runs:
+            self.runs[plan] = run_once(self.call, seed=0, plan=plan)
+        return self.runs[plan]
+
+
 def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[[int, str], str],
           plan: Optional[str] = None, max_crashes: int = 1, task_failures: float = 0.0) -> SweepResult:
     """Runs the test's reference, then each seed (or the one ``plan`` given); stops at the first
@@ -194,6 +241,7 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.failed = 1
         result.report = f"the fault-free run failed: {reference.error}"
         return result
+    references = References(call, reference)
     batches = 1 + max((b for _, b, _ in reference.reach), default=0)
     for seed in seeds:
         seed_plan = plan if plan is not None else native.plan_for_seed(
@@ -204,14 +252,15 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.planned += len(json.loads(seed_plan)["faults"])
         result.fired += run.faults_fired
         result.crashes += run.crashes
-        verdict = judge(reference, run, again)
+        verdict = judge(references.of(run), run, again)
         if verdict is None:
             continue
         result.failed += 1
 
         def still_fails(p: str) -> bool:
             r = run_once(call, seed, p)
-            v = judge(reference, r, run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
+            v = judge(references.of(r), r,
+                      run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
             return v is not None and bool(v.kinds & verdict.kinds)
 
         shrunk, runs = native.shrink_plan(seed_plan, still_fails, 60)
@@ -222,6 +271,10 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
             f"  fault plan: {seed_plan}",
             f"  shrunk to:  {shrunk} ({len(faults)} fault{'s' if len(faults) != 1 else ''}, {runs} shrink runs)",
             *(f"    {f}" for f in faults),
+            *([f"  no fault is needed: under seed {seed} the job writes other rows than under the "
+               "fault-free run's seed -- something in it draws new values each run (Spark's "
+               "uuid(), rand() without a seed: their seed comes from the query run, which a "
+               "restart and every batch it re-runs change too)"] if not faults else []),
             f"  rerun: {rerun_line(seed, shrunk)}",
         ])
         return result

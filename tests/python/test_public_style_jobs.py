@@ -223,3 +223,77 @@ def test_group_state_processing_time_timeout_fires_strictly_after_its_timestamp(
     world.advance(1, trigger=True)
     assert [c for c in calls if c[2]] == [("a", 0, True, 10_001)]
     assert sorted(tuple(r) for r in world.spark.table("t").collect()) == [("a", -1), ("a", 1), ("b", 1)]
+
+
+# --- the same jobs swept (pytest --streamsim-seeds N -m streamsim; docs/python.md "Sweeps of a
+# test"): run_job restarts them after each crash of the sweep's plan; they assert what a crash
+# leaves unchanged (the Kafka sinks are at least once: sets). ---
+
+@pytest.mark.streamsim
+def test_swept_kafka_totals_merged_into_delta(streamsim_world):
+    pytest.importorskip("pandas")
+    world = streamsim_world
+    world.create_topic("payments", partitions=2)
+    for i, (user, amount) in enumerate([("ann", 5), ("bob", 3), ("ann", 2)]):
+        pay(world, i, user, amount, i)
+    world.run_job(load_job("kafka_tws_merge_delta").main)
+    world.advance("10 seconds")
+    pay(world, 3, "bob", 10, 10)
+    pay(world, 4, "cid", 1, 11)
+    world._query.processAllAvailable()
+    assert rows_of(world.spark.sql("SELECT user, total FROM user_totals ORDER BY user")) == \
+        [("ann", 7), ("bob", 13), ("cid", 1)]
+
+
+@pytest.mark.streamsim
+def test_swept_files_deduplicated_within_the_watermark_into_delta(streamsim_world):
+    world = streamsim_world
+    for name, ids in [("f1", ["e1", "e2"]), ("f2", ["e2", "e3"]), ("f3", ["e1"])]:
+        world.put(f"/landing/events/{name}.json",
+                  rows=[{"event_id": i, "device": "d1", "reading": 1.5, "event_time": "2026-01-01T00:00:00Z"}
+                        for i in ids])
+    world.run_job(load_job("files_dedup_delta").main)
+    assert sorted(r.event_id for r in world.spark.table("events_dedup").collect()) == ["e1", "e2", "e3"]
+
+
+@pytest.mark.streamsim
+def test_swept_clicks_joined_with_a_static_pages_table(streamsim_world):
+    world = streamsim_world
+    world.put("/dims/pages/pages.json", rows=[{"page_id": "p1", "title": "Home", "section": "main"},
+                                              {"page_id": "p2", "title": "News", "section": None}])
+    for page, user, s in [("p1", "u1", 0), ("p2", "u2", 1), ("p9", "u3", 2)]:
+        world.produce("clicks", {"page_id": page, "user": user, "ts": f"2026-01-01T00:00:0{s}Z"})
+    world.run_job(load_job("stream_static_join").main)
+    world.produce("clicks", {"page_id": "p1", "user": "u4", "ts": "2026-01-01T00:00:05Z"})
+    world._query.processAllAvailable()
+    got = rows_of(world.spark.sql("SELECT user, page_id, title FROM delta.`/lake/clicks_enriched` ORDER BY user"))
+    assert got == [("u1", "p1", "Home"), ("u2", "p2", "News"), ("u3", "p9", None), ("u4", "p1", "Home")]
+
+
+@pytest.mark.streamsim
+def test_swept_real_time_alerts(streamsim_world):
+    world = streamsim_world
+    world.create_topic("payments", partitions=2)
+    for i, (user, amount) in enumerate([("ann", 5000.0), ("bob", 3.0), ("ann", 2000.0)]):
+        world.produce("payments", {"payment_id": f"p{i}", "user": user, "amount": amount}, key=user)
+    world.run_job(load_job("realtime_alerts").main)
+    world.produce("payments", {"payment_id": "p3", "user": "cid", "amount": 1500.0}, key="cid")
+    world._query.processAllAvailable()
+    assert {json.loads(r["value"])["payment_id"] for r in world.records("alerts")} == {"p0", "p2", "p3"}
+
+
+@pytest.mark.streamsim
+def test_swept_sessions_closed_by_the_event_time_timeout(streamsim_world):
+    pytest.importorskip("pandas")
+    world = streamsim_world
+
+    def click(user, hhmm):
+        world.produce("clicks", {"user": user, "page": "p", "ts": f"2026-01-01T{hhmm}:00Z"}, key=user)
+
+    for user, t in [("ann", "00:00"), ("ann", "00:05"), ("bob", "00:10")]:
+        click(user, t)
+    world.run_job(load_job("kafka_sessionize_to_kafka").main)
+    click("cid", "01:00")
+    world._query.processAllAvailable()
+    sessions = {tuple(json.loads(r["value"]).values()) for r in world.records("sessions")}
+    assert {s[0] for s in sessions} == {"ann", "bob"}

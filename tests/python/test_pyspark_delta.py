@@ -187,3 +187,32 @@ def test_job_sweeps_read_delta_tables_as_outputs(world):
     out = _job_sweep.outputs(world)
     assert out["delta table /d/s"] == {("x",): 1}
     assert out[f"delta table {WAREHOUSE_T}"] == {("a", 1): 1}
+
+
+# --- swept (pytest --streamsim-seeds N -m streamsim; docs/python.md "Sweeps of a test") ---
+
+@pytest.mark.streamsim
+def test_swept_streaming_delta_sink(streamsim_world):
+    world, spark = streamsim_world, streamsim_world.spark
+    world.put("/in/1.json", rows=[{"k": "x", "v": 1}])
+
+    def main():
+        q = (spark.readStream.schema("k string, v long").json("/in").writeStream.format("delta")
+             .option("checkpointLocation", "/chk").start("/d/out"))
+        q.processAllAvailable()
+        return q
+    world.run_job(main)
+    world.put("/in/2.json", rows=[{"k": "y", "v": 2}])
+    world._query.processAllAvailable()
+    assert sorted(rows_of(spark.read.format("delta").load("/d/out"))) == [("x", 1), ("y", 2)]
+
+
+@pytest.mark.streamsim
+def test_swept_foreach_batch_merge_with_delta_txn(streamsim_world):
+    world = streamsim_world
+    main = _running_totals_job(world, idempotent=True)
+    world.put("/in/1.json", rows=[{"user": "ann", "amount": 5}])
+    world.run_job(lambda: main().processAllAvailable())
+    world.put("/in/2.json", rows=[{"user": "ann", "amount": 2}, {"user": "bob", "amount": 1}])
+    world._query.processAllAvailable()
+    assert rows_of(world.spark.sql("SELECT user, total FROM totals ORDER BY user")) == [("ann", 7), ("bob", 1)]

@@ -31,29 +31,36 @@ def rerun_line(out):
     return lines[0].strip()[len("rerun: "):]
 
 
-def test_a_total_kept_in_a_class_attribute_is_caught_by_the_oracles_and_rerun_as_printed():
-    r = pytest_run(CASES + "::test_class_dict", "--streamsim-seeds", "20")
+def caught_alone_and_rerun(case, seeds, oracle_says):
+    """Sweeps `case`: it fails by the oracles alone (`oracle_says` in the report, the test's own
+    assertions held), and its printed line, run, fails the same way and prints itself again (the
+    plan was minimal). The report."""
+    r = pytest_run(CASES + "::" + case, "--streamsim-seeds", str(seeds))
     assert r.returncode == 1, r.stdout + r.stderr
-    assert "exactly_once: the file sink /out/totals shows a row the fault-free run never wrote" in r.stdout, r.stdout
+    assert oracle_says in r.stdout, r.stdout
     assert "the test failed" not in r.stdout
     line = rerun_line(r.stdout)
-    assert "--streamsim-seed 1 --streamsim-plan" in line
+    seed = re.search(r"streamsim: seed (\d+) failed:", r.stdout).group(1)
+    assert f"--streamsim-seed {seed} --streamsim-plan" in line
     again = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=600)
     assert again.returncode == 1, again.stdout + again.stderr
-    assert "streamsim: seed 1 failed:" in again.stdout
-    assert "exactly_once: the file sink /out/totals" in again.stdout
-    assert rerun_line(again.stdout) == line  # the plan was minimal: it shrinks to itself
+    assert f"streamsim: seed {seed} failed:" in again.stdout
+    assert oracle_says in again.stdout
+    assert rerun_line(again.stdout) == line
+    return r.stdout
+
+
+def test_a_total_kept_in_a_class_attribute_is_caught_by_the_oracles_and_rerun_as_printed():
+    out = caught_alone_and_rerun("test_class_dict", 20,
+                                 "exactly_once: the file sink /out/totals shows a row the fault-free run never wrote")
+    assert "streamsim: seed 1 failed:" in out
 
 
 def test_a_non_idempotent_foreach_batch_is_caught_shrunk_to_one_crash_and_rerun_as_printed():
-    r = pytest_run(CASES + "::test_foreach_batch_append", "--streamsim-seeds", "20")
-    assert r.returncode == 1, r.stdout + r.stderr
-    assert re.search(r"exactly_once: the table \S*totals_by_batch shows a duplicate", r.stdout), r.stdout
-    shrunk = re.search(r"shrunk to: .*\((\d+) faults?,", r.stdout)
-    assert shrunk and shrunk.group(1) == "1", r.stdout
-    line = rerun_line(r.stdout)
-    again = subprocess.run(["bash", "-c", line], capture_output=True, text=True, timeout=600)
-    assert again.returncode == 1 and "shows a duplicate" in again.stdout, again.stdout + again.stderr
+    out = caught_alone_and_rerun("test_foreach_batch_append", 20, "shows a duplicate")
+    assert re.search(r"exactly_once: the table \S*totals_by_batch shows a duplicate", out), out
+    shrunk = re.search(r"shrunk to: .*\((\d+) faults?,", out)
+    assert shrunk and shrunk.group(1) == "1", out
 
 
 def test_a_test_that_cannot_restart_its_job_is_told_to_use_run_job():
@@ -80,3 +87,52 @@ def test_without_seeds_a_test_runs_once_as_written():
     r = pytest_run(CASES + "::test_totals")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "streamsim sweeps" not in r.stdout
+
+
+def test_a_job_naming_its_checkpoint_with_uuid4_is_not_a_determinism_failure():
+    # Regression (a false alarm of the determinism oracle): seed 001's jobs name a fresh
+    # checkpoint with uuid.uuid4(); a sweep runs each seed twice, and the driver's randomness
+    # differed between the two runs, so did the trace. It is drawn from the seed now
+    # (_job_sweep.seeded_driver_randomness).
+    r = pytest_run(CASES + "::test_uuid4_checkpoint", "--streamsim-seeds", "10")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test_uuid4_checkpoint: 10 seeds, 0 failed" in r.stdout, r.stdout
+
+
+def test_a_uuid_key_is_caught_by_exactly_once_alone_and_rerun_as_printed():
+    # Spark's uuid() draws its values from the query run's seed: another run (another seed, a
+    # restart, a re-run batch) writes other keys. Shrunk, no fault is needed: the seed alone shows it.
+    out = caught_alone_and_rerun("test_uuid_key", 20,
+                                 "exactly_once: the file sink /out/keyed shows a row the fault-free run never wrote")
+    assert "no fault is needed" in out and "(0 faults," in out, out
+
+
+def test_a_window_withheld_after_a_clean_restart_is_not_a_loss():
+    # Regression (a false alarm of exactly_once): a crash right after the commit of the batch
+    # whose watermark closes a window restarts the query cleanly, and Spark runs no no-data batch
+    # until new data arrives (MicroBatchExecution.constructNextBatch), so the window is not written
+    # before the test ends. The reference now takes the same clean restart
+    # (JobWorld.same_restarts_plan, harness/run/clean_restarts.h).
+    r = pytest_run(CASES + "::test_window_closed_by_a_no_data_batch", "--streamsim-seeds", "30")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test_window_closed_by_a_no_data_batch: 30 seeds, 0 failed" in r.stdout, r.stdout
+
+
+def test_the_worked_example_writing_to_kafka_and_delta_passes_its_sweep():
+    r = pytest_run(CASES + "::test_alerts_to_kafka_and_totals_to_delta", "--streamsim-seeds", "40")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test_alerts_to_kafka_and_totals_to_delta: 40 seeds, 0 failed; 40 of 40 planned faults fired" in r.stdout, r.stdout
+
+
+def test_a_watermark_on_ingest_time_passes_the_oracles_and_fails_the_cheapest_expectation():
+    # docs/python.md "Planted bugs": a crash changes neither the records' timestamps nor the
+    # batches, so the oracles see the fault-free run's minutes; one late event catches it.
+    r = pytest_run(CASES + "::test_watermark_on_ingest_time", "--streamsim-seeds", "20")
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert "test_watermark_on_ingest_time: 20 seeds, 0 failed" in r.stdout, r.stdout
+    correct = pytest_run(CASES + "::test_watermark_on_event_time", "--streamsim-seeds", "20")
+    assert correct.returncode == 0, correct.stdout + correct.stderr
+    caught = pytest_run(CASES + "::test_watermark_on_ingest_time_with_an_expectation", "--streamsim-seeds", "20")
+    assert caught.returncode == 1, caught.stdout + caught.stderr
+    assert "the fault-free run failed: AssertionError" in caught.stdout
+    assert "('2026-01-01 00:07:00', 1)" in caught.stdout, caught.stdout

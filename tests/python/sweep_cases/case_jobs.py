@@ -68,3 +68,109 @@ def test_not_marked(streamsim_world):
     streamsim_world.create_topic("events")
     produce(streamsim_world, ("e1", "ann", 5, 1))
     totals_job.main()
+
+
+@pytest.mark.streamsim
+def test_uuid4_checkpoint(streamsim_world):
+    # Correct: a fresh checkpoint per run, named by the driver's uuid4() (as seed 001's jobs do);
+    # the same seed run again must draw the same names (the determinism oracle).
+    import uuid
+    world = streamsim_world
+    world.put("/in/1.json", rows=[{"k": "a"}, {"k": "b"}, {"k": "a"}])
+
+    def main():
+        q = (world.spark.readStream.schema("k string").json("/in").groupBy("k").count()
+             .writeStream.format("memory").queryName("counts").outputMode("complete")
+             .option("checkpointLocation", f"/tmp/checkpoint_{uuid.uuid4()}")
+             .trigger(availableNow=True).start())
+        q.awaitTermination()
+        return q
+    world.run_job(main)
+    assert sorted(tuple(r) for r in world.spark.table("counts").collect()) == [("a", 2), ("b", 1)]
+
+
+@pytest.mark.streamsim
+def test_uuid_key(streamsim_world):
+    # No assertion of its own: the keys a re-run batch draws again are caught by exactly_once.
+    import uuid_key_job
+    drive(streamsim_world, uuid_key_job)
+
+
+def drive_late(world, ingest_time):
+    """Two events in minute 0; at 00:05 one of minute 5; at 00:07 one 6.5 minutes late (event
+    time 00:00:30, behind the watermark of 00:04); at 00:10 one of minute 10, which closes
+    minute 5. Returns the minutes written."""
+    import watermark_job
+    watermark_job.INGEST_TIME = ingest_time
+    world.create_topic("events", partitions=2)
+    produce(world, ("e1", "ann", 1, 1), ("e2", "bob", 1, 2))
+    world.run_job(watermark_job.main)
+    for now, event_id, ts in [(5, "e3", "00:05:00"), (7, "e4", "00:00:30"), (10, "e5", "00:10:00")]:
+        world.advance(f"{now * 60 - (world.now.minute * 60 + world.now.second)} seconds")
+        world.produce("events", {"event_id": event_id, "user": "ann", "amount": 1,
+                                 "ts": f"2026-01-01T{ts}Z"}, key="ann")
+        world._query.processAllAvailable()
+    out = world.spark.read.schema("minute string, count long").json("/out/minutes")
+    return sorted(tuple(r) for r in out.collect())
+
+
+@pytest.mark.streamsim
+def test_watermark_on_ingest_time(streamsim_world):
+    # No assertion of its own: a crash changes neither the record timestamps nor the batches, so
+    # the oracles see the same minutes in every run -- the sweep passes the planted bug.
+    drive_late(streamsim_world, ingest_time=True)
+
+
+@pytest.mark.streamsim
+def test_watermark_on_ingest_time_with_an_expectation(streamsim_world):
+    # The cheapest expectation that catches it: the late event (e4, event time 00:00:30, arriving
+    # at 00:07) is dropped -- minute 0 was closed -- and no minute 7 is written.
+    got = drive_late(streamsim_world, ingest_time=True)
+    assert got == [("2026-01-01 00:00:00", 2), ("2026-01-01 00:05:00", 1)], got
+
+
+@pytest.mark.streamsim
+def test_watermark_on_event_time(streamsim_world):
+    got = drive_late(streamsim_world, ingest_time=False)
+    assert got == [("2026-01-01 00:00:00", 2), ("2026-01-01 00:05:00", 1)], got
+
+
+@pytest.mark.streamsim
+def test_alerts_to_kafka_and_totals_to_delta(streamsim_world):
+    # docs/python.md "Sweeps of a test": the worked example.
+    import alerts_pipeline
+    world = streamsim_world
+    world.create_topic("payments", partitions=2)
+
+    def pay(payment_id, user, amount):
+        world.produce("payments", {"payment_id": payment_id, "user": user, "amount": amount}, key=user)
+
+    pay("p1", "ann", 1500.0)
+    pay("p2", "bob", 20.0)
+    world.run_job(alerts_pipeline.main)        # a crash restarts main on its checkpoints
+    pay("p3", "ann", 5.0)
+    pay("p4", "bob", 2000.0)
+    world.run_job(alerts_pipeline.main)        # the next run of the job: the new payments
+    alerts = {(r["key"], r["value"]) for r in world.records("alerts")}   # at least once: a set
+    assert alerts == {("ann", '{"payment_id":"p1","amount":1500.0}'),
+                      ("bob", '{"payment_id":"p4","amount":2000.0}')}
+    totals = world.spark.read.format("delta").load("/lake/totals")
+    assert sorted(tuple(r) for r in totals.collect()) == [("ann", 1505.0), ("bob", 2020.0)]
+
+
+@pytest.mark.streamsim
+def test_window_closed_by_a_no_data_batch(streamsim_world):
+    # Correct (event time). Minute 5 is written by the no-data batch after e5's batch: a crash
+    # after that batch's commit restarts the query cleanly, and Spark runs no no-data batch then
+    # until new data arrives -- minute 5 is not written before the test ends. Not a loss.
+    import watermark_job
+    world = streamsim_world
+    watermark_job.INGEST_TIME = False
+    world.create_topic("events", partitions=2)
+    produce(world, ("e1", "ann", 1, 1), ("e2", "bob", 1, 2))
+    world.run_job(watermark_job.main)
+    for now, ts in [(5, "00:05:00"), (10, "00:10:00")]:
+        world.advance(f"{now * 60 - (world.now.minute * 60 + world.now.second)} seconds")
+        world.produce("events", {"event_id": f"e{now}", "user": "ann", "amount": 1,
+                                 "ts": f"2026-01-01T{ts}Z"}, key="ann")
+        world._query.processAllAvailable()
