@@ -3,36 +3,12 @@ with a main() that builds its session, starts its query and awaits it), run unch
 with crashes at named fault points and restarts (world.restart(job.main) is the driver coming
 back: main() runs again on the same checkpoint)."""
 
-import importlib.util
-import itertools
 import json
-import os
 
 import pytest
 
-from streamsim.world import DriverCrashed, World
-
-JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
-_n = itertools.count()
-
-
-def load_job(name):
-    spec = importlib.util.spec_from_file_location(f"public_job_{name}_{next(_n)}", os.path.join(JOBS, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.close()
-
-
-def rows_of(df):
-    return [tuple(r) for r in df.collect()]
-
+from job_support import load_job, rows_of
+from streamsim.world import DriverCrashed
 
 def delta_operations(world, folder):
     ops = []

@@ -10,18 +10,8 @@ import pytest
 
 from delta.tables import DeltaTable
 from pyspark.errors import AnalysisException
-from streamsim.world import DriverCrashed, World
-
-
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.close()
-
-
-def rows_of(df):
-    return [tuple(r) for r in df.collect()]
+from job_support import rows_of
+from streamsim.world import DriverCrashed
 
 
 def log_actions(world, table_folder):

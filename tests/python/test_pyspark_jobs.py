@@ -2,34 +2,13 @@
 code blocks (tests/python/jobs/) run in a streamsim World, their results read back through
 spark.sql as the seeds display them, with crashes at named fault points and restarts."""
 
-import importlib.util
-import itertools
 import json
-import os
 
 import pytest
 
 from pyspark.errors import AnalysisException, StreamingQueryException
-from streamsim.world import DriverCrashed, World
-
-JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
-_loaded = itertools.count()
-
-
-def load_job(name):
-    """The job file as a fresh module (its module-level getOrCreate() binds the current World)."""
-    spec = importlib.util.spec_from_file_location(f"job_{name}_{next(_loaded)}", os.path.join(JOBS, name + ".py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.close()
-
+from job_support import load_job, rows_of
+from streamsim.world import DriverCrashed
 
 def put_events(world, files=25, per_file=4):
     """Seed 000's events dataset: `time` (epoch seconds) and `action` Open/Close, in files."""
@@ -44,10 +23,6 @@ def put_events(world, files=25, per_file=4):
             t += 7
         world.put(f"/databricks-datasets/structured-streaming/events/file-{f:03d}.json", rows=rows)
     return counts
-
-
-def rows_of(df):
-    return [tuple(r) for r in df.collect()]
 
 
 # --- seed 000: the async count job ---

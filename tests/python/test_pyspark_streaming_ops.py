@@ -7,18 +7,8 @@ import pytest
 
 from pyspark.errors import AnalysisException, UnsupportedOperationException
 from pyspark.sql import functions as F
-from streamsim.world import DriverCrashed, World
-
-
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.close()
-
-
-def rows_of(df):
-    return [tuple(r) for r in df.collect()]
+from job_support import rows_of
+from streamsim.world import DriverCrashed
 
 
 def land(world, folder, rows):

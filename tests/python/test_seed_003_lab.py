@@ -5,30 +5,14 @@ a crash between the sink's data files and its log, and the one-file-per-trigger 
 whose watermark moves and drops a ~40-minute-late event (scenarios/lab/ holds the same steps as
 scenarios)."""
 
-import importlib.util
-import itertools
-import os
 
 import pytest
 
-from streamsim.world import DriverCrashed, World
-
-JOBS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "jobs")
-_n = itertools.count()
-
+import job_support
+from streamsim.world import DriverCrashed
 
 def load_job():
-    spec = importlib.util.spec_from_file_location(f"seed_003_{next(_n)}", os.path.join(JOBS, "seed_003_lab.py"))
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture
-def world():
-    w = World()
-    yield w
-    w.close()
+    return job_support.load_job("seed_003_lab")
 
 
 def ev(i, device, hhmm):
