@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "byte_order.h"
+
 namespace streamsim {
 
 // Days from 1970-01-01 to y-m-d in the proleptic Gregorian calendar (H. Hinnant's algorithm).
@@ -55,12 +57,7 @@ bool readInt(std::string_view s, size_t& pos, size_t digits, int64_t& out) {
 }
 
 // Eight bytes of `p` as a little-endian word (byte i of the text is bits 8i..8i+7).
-uint64_t loadLittle8(const char* p) {
-  uint64_t x;
-  std::memcpy(&x, p, 8);
-  if constexpr (std::endian::native == std::endian::big) x = __builtin_bswap64(x);
-  return x;
-}
+using detail::loadLittle64;
 
 // Eight bytes of the fixed layout checked against their pattern in one go: `expected` holds '0'
 // where a digit goes and the separator elsewhere, `digits` 0xff at the digit bytes. Returns the
@@ -108,10 +105,10 @@ bool parseFixedLayout(std::string_view s, TimeMs& out) {
   // The last eight bytes: "H:mm:ssZ" (bytes 12-19) or ":ss.SSSZ" (bytes 16-23).
   constexpr uint64_t kEnd = pattern("0:00:00Z"), kEndDigits = digitMask("0:00:00Z");
   constexpr uint64_t kEndFrac = pattern(":00.000Z"), kEndFracDigits = digitMask(":00.000Z");
-  const uint64_t date = digitBytes(loadLittle8(p), kDate, kDateDigits);
-  const uint64_t time = digitBytes(loadLittle8(p + 8), kTime, kTimeDigits);
-  const uint64_t last = frac ? digitBytes(loadLittle8(p + 16), kEndFrac, kEndFracDigits)
-                             : digitBytes(loadLittle8(p + 12), kEnd, kEndDigits);
+  const uint64_t date = digitBytes(loadLittle64(p), kDate, kDateDigits);
+  const uint64_t time = digitBytes(loadLittle64(p + 8), kTime, kTimeDigits);
+  const uint64_t last = frac ? digitBytes(loadLittle64(p + 16), kEndFrac, kEndFracDigits)
+                             : digitBytes(loadLittle64(p + 12), kEnd, kEndDigits);
   if (date == kBad || time == kBad || last == kBad) return false;
   const uint64_t dateP = pairs(date), timeP = pairs(time), lastP = pairs(last);
   const int64_t y = byteAt(dateP, 0) * 100 + byteAt(dateP, 2);

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "byte_order.h"
 #include "checkpoint/checkpoint_inspector.h"
 #include "state/crc32.h"
 
@@ -26,11 +27,7 @@ void CheckpointInspector::checkHadoopChecksums(const std::string& dir, int depth
     auto data = env_.fs->read(target);
     if (!crc.ok() || !data.ok()) continue;
     std::string_view c = *crc;
-    auto be32 = [](std::string_view s) {
-      uint32_t v = 0;
-      for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(s[i]);
-      return v;
-    };
+    auto be32 = [](std::string_view s) { return detail::loadBig32(s.data()); };
     if (c.size() < 8 || c.substr(0, 4) != std::string_view("crc\0", 4) || be32(c.substr(4)) == 0) {
       add(DiagnosisKind::kUnreadable,
           fmt::format("{}: not a Hadoop checksum file (expected \"crc\\0\" and the bytes per "

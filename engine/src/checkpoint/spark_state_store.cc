@@ -13,6 +13,7 @@
 #include <lz4.h>
 #include <nlohmann/json.hpp>
 
+#include "byte_order.h"
 #include "checkpoint/java_data_input.h"
 #include "streamsim/checkpoint/spark_rocksdb_store.h"
 #include "streamsim/time.h"
@@ -21,23 +22,9 @@
 namespace streamsim {
 namespace {
 
-uint32_t le32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
-uint64_t le64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-int32_t be32(const char* p) {
-  uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(p[i]);
-  return static_cast<int32_t>(v);
-}
+using detail::loadLittle32;
+using detail::loadLittle64;
+int32_t be32(const char* p) { return static_cast<int32_t>(detail::loadBig32(p)); }
 
 bool endsWith(std::string_view s, std::string_view suffix) {
   return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
@@ -115,7 +102,7 @@ json decodeArray(std::string_view data, const json& elementType, int depth);
 json decodeValue(std::string_view base, const char* slot, size_t width, const json& type,
                  int depth) {
   std::string t = typeName(type);
-  auto word = [&] { return width >= 8 ? le64(slot) : 0; };
+  auto word = [&] { return width >= 8 ? loadLittle64(slot) : 0; };
   if (t == "boolean") return slot[0] != 0;
   if (t == "byte") return static_cast<int8_t>(slot[0]);
   if (t == "short") {
@@ -123,11 +110,11 @@ json decodeValue(std::string_view base, const char* slot, size_t width, const js
     std::memcpy(&v, slot, 2);
     return v;
   }
-  if (t == "integer") return static_cast<int32_t>(le32(slot));
-  if (t == "date") return sparkDaysText(static_cast<int32_t>(le32(slot)));
+  if (t == "integer") return static_cast<int32_t>(loadLittle32(slot));
+  if (t == "date") return sparkDaysText(static_cast<int32_t>(loadLittle32(slot)));
   if (t == "float") {
     float f;
-    uint32_t bits = le32(slot);
+    uint32_t bits = loadLittle32(slot);
     std::memcpy(&f, &bits, 4);
     return f;
   }
@@ -186,7 +173,7 @@ size_t elementWidth(const std::string& t) {
 
 json decodeArray(std::string_view data, const json& elementType, int depth) {
   if (depth > 16 || data.size() < 8) return "<array: too short>";
-  uint64_t n = le64(data.data());
+  uint64_t n = loadLittle64(data.data());
   uint64_t bitsetBytes = ((n + 63) / 64) * 8;
   std::string t = typeName(elementType);
   size_t width = elementWidth(t);
@@ -215,7 +202,7 @@ json guessRow(std::string_view row, int depth) {
     for (unsigned char c : row) hex += fmt::format("{:02x}", c);
     return hex;
   }();
-  uint64_t bitset = le64(row.data());
+  uint64_t bitset = loadLittle64(row.data());
   size_t fixedEnd = row.size();
   for (size_t i = 0; 8 + 8 * i < fixedEnd && i < 64; ++i) {
     const char* slot = row.data() + 8 + 8 * i;
@@ -224,7 +211,7 @@ json guessRow(std::string_view row, int depth) {
       out[name] = nullptr;
       continue;
     }
-    uint64_t w = le64(slot);
+    uint64_t w = loadLittle64(slot);
     uint64_t offset = w >> 32, size = w & 0xffffffffu;
     bool pointer = offset >= 8 + 8 * (i + 1) && offset % 8 == 0 && offset < row.size() &&
                    size <= row.size() - offset && size > 0;
@@ -259,7 +246,7 @@ json decodeRow(std::string_view row, const std::vector<SparkField>* schema, int 
   json out = json::object();
   for (size_t i = 0; i < n; ++i) {
     const SparkField& f = (*schema)[i];
-    bool isNull = (le64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1;
+    bool isNull = (loadLittle64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1;
     json type = parseJsonBounded<json>(f.typeJson);
     out[f.name] = isNull ? json(nullptr)
                          : decodeValue(row, row.data() + bitsetBytes + 8 * i, 8, type, depth);
@@ -352,7 +339,7 @@ Status checkUnsafeRow(std::string_view row, const std::vector<SparkField>& schem
                                                   n == 1 ? "" : "s", fixed));
   size_t bitsetBytes = ((n + 63) / 64) * 8;
   for (size_t i = 0; i < n; ++i) {
-    if ((le64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1) continue;
+    if ((loadLittle64(row.data() + 8 * (i / 64)) >> (i % 64)) & 1) continue;
     json type = json::parse(schema[i].typeJson, nullptr, false);
     std::string t = typeName(type);
     bool variable = t == "string" || t == "binary" || t == "struct" || t == "array" || t == "map";
@@ -362,7 +349,7 @@ Status checkUnsafeRow(std::string_view row, const std::vector<SparkField>& schem
       variable = precision > 18;
     }
     if (!variable) continue;
-    uint64_t word = le64(row.data() + bitsetBytes + 8 * i);
+    uint64_t word = loadLittle64(row.data() + bitsetBytes + 8 * i);
     uint64_t offset = word >> 32, size = word & 0xffffffffu;
     if (offset < fixed || offset > row.size() || size > row.size() - offset)
       return Status::FailedPrecondition(fmt::format("field {} ({} {}): its (offset {}, size {}) lies outside "
@@ -382,13 +369,13 @@ uint32_t xxhash32(std::string_view data, uint32_t seed) {
   if (n >= 16) {
     uint32_t v[4] = {seed + p1 + p2, seed + p2, seed, seed - p1};
     for (; i + 16 <= n; i += 16)
-      for (int j = 0; j < 4; ++j) v[j] = std::rotl(v[j] + le32(p + i + 4 * j) * p2, 13) * p1;
+      for (int j = 0; j < 4; ++j) v[j] = std::rotl(v[j] + loadLittle32(p + i + 4 * j) * p2, 13) * p1;
     h = std::rotl(v[0], 1) + std::rotl(v[1], 7) + std::rotl(v[2], 12) + std::rotl(v[3], 18);
   } else {
     h = seed + p5;
   }
   h += static_cast<uint32_t>(n);
-  for (; i + 4 <= n; i += 4) h = std::rotl(h + le32(p + i) * p3, 17) * p4;
+  for (; i + 4 <= n; i += 4) h = std::rotl(h + loadLittle32(p + i) * p3, 17) * p4;
   for (; i < n; ++i) h = std::rotl(h + static_cast<unsigned char>(p[i]) * p5, 11) * p1;
   h ^= h >> 15;
   h *= p2;
@@ -414,9 +401,9 @@ Result<std::string> decodeLz4BlockStream(std::string_view data, const std::strin
     if (data.substr(pos, 8) != kLz4Magic)
       return fail(Status::Corruption(fmt::format("{}: byte {}: expected an LZ4Block header", path, pos)));
     int method = static_cast<unsigned char>(data[pos + 8]) & 0xf0;
-    auto compressed = static_cast<int32_t>(le32(data.data() + pos + 9));
-    auto original = static_cast<int32_t>(le32(data.data() + pos + 13));
-    uint32_t check = le32(data.data() + pos + 17);
+    auto compressed = static_cast<int32_t>(loadLittle32(data.data() + pos + 9));
+    auto original = static_cast<int32_t>(loadLittle32(data.data() + pos + 13));
+    uint32_t check = loadLittle32(data.data() + pos + 17);
     pos += kLz4HeaderSize;
     if (original == 0 && compressed == 0) break;  // the end block
     if ((method != 0x10 && method != 0x20) || compressed < 0 || original < 0 ||

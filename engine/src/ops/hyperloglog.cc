@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "byte_order.h"
 #include "ops/hyperloglog_data.h"
 
 namespace streamsim::ops {
@@ -28,18 +29,8 @@ uint64_t fmix(uint64_t h) {
   return h;
 }
 
-uint64_t load64(const char* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap64(v);
-  return v;
-}
-uint32_t load32(const char* p) {
-  uint32_t v;
-  std::memcpy(&v, p, 4);
-  if constexpr (std::endian::native == std::endian::big) v = __builtin_bswap32(v);
-  return v;
-}
+using detail::loadLittle32;
+using detail::loadLittle64;
 
 uint64_t round64(uint64_t acc, uint64_t k) { return std::rotl(acc + k * kP2, 31) * kP1; }
 
@@ -85,10 +76,10 @@ uint64_t xxhash64Bytes(std::string_view data, uint64_t seed) {
     uint64_t v1 = seed + kP1 + kP2, v2 = seed + kP2, v3 = seed, v4 = seed - kP1;
     const char* limit = end - 32;
     do {
-      v1 = round64(v1, load64(p));
-      v2 = round64(v2, load64(p + 8));
-      v3 = round64(v3, load64(p + 16));
-      v4 = round64(v4, load64(p + 24));
+      v1 = round64(v1, loadLittle64(p));
+      v2 = round64(v2, loadLittle64(p + 8));
+      v3 = round64(v3, loadLittle64(p + 16));
+      v4 = round64(v4, loadLittle64(p + 24));
       p += 32;
     } while (p <= limit);
     h = std::rotl(v1, 1) + std::rotl(v2, 7) + std::rotl(v3, 12) + std::rotl(v4, 18);
@@ -101,12 +92,12 @@ uint64_t xxhash64Bytes(std::string_view data, uint64_t seed) {
   }
   h += data.size();
   while (p + 8 <= end) {
-    h ^= round64(0, load64(p));
+    h ^= round64(0, loadLittle64(p));
     h = std::rotl(h, 27) * kP1 + kP4;
     p += 8;
   }
   if (p + 4 <= end) {
-    h ^= uint64_t{load32(p)} * kP1;
+    h ^= uint64_t{loadLittle32(p)} * kP1;
     h = std::rotl(h, 23) * kP2 + kP3;
     p += 4;
   }

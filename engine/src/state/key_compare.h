@@ -8,13 +8,11 @@
 #include <cstring>
 #include <string_view>
 
+#include "byte_order.h"
+
 namespace streamsim::detail {
 
-inline uint64_t bigEndianWord(const char* p) {
-  uint64_t x;
-  std::memcpy(&x, p, 8);
-  return __builtin_bswap64(x);
-}
+inline uint64_t bigEndianWord(const char* p) { return loadBig64(p); }
 
 // n < 8 bytes as a big-endian word, zero-padded on the right.
 inline uint64_t bigEndianTail(const char* p, size_t n) {
