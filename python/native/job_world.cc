@@ -157,8 +157,14 @@ class JobWorld {
     return n.ok() ? *n : 0;
   }
   void produce(const std::string& topic, std::optional<std::string> key, const std::string& value,
-               int partition) {
-    auto r = log_->produce(topic, std::move(key), value, sim_.clock().nowMs(), partition);
+               int partition, std::optional<int64_t> timestampMs) {
+    // Readable from now on (its append time); its CreateTime the producer's, now unless given.
+    LogRecord record;
+    record.topic = topic;
+    record.key = std::move(key);
+    record.value = value;
+    record.timestamp = timestampMs.value_or(sim_.clock().nowMs());
+    auto r = log_->append(std::move(record), sim_.clock().nowMs(), partition);
     if (!r.ok()) raiseStatus(r.status());
   }
   // Every record of `topic` (partition by partition, in offset order): (key, value, partition, offset).
@@ -502,7 +508,7 @@ void defineJobModule(py::module_& m) {
       .def("topic_partitions", &JobWorld::topicPartitions)
       .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
-           py::arg("partition") = -1)
+           py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt)
       .def("advance", &JobWorld::advance)
       .def("now", &JobWorld::now)
       .def("start", &JobWorld::start, py::arg("query_spec"), py::arg("processors"),

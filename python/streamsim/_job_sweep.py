@@ -13,7 +13,9 @@ spark.task.maxFailures is 1, so one fails the query) -- and the test's own asser
   sink (the files its log committed), a table, exactly; a Kafka topic at least once, as Spark's
   Kafka sink is (no record lost, none the reference never had: duplicates of a crashed batch's
   records are Spark's behaviour, not a bug);
-- ``determinism``: the same seed run again writes the same outputs along the same trace.
+- ``determinism``: the same seed run again writes the same outputs along the same trace;
+- the opt-in oracles a test names on its marker (``batch_split``, ``producer_clock``), each a
+  relation between the fault-free run and a variant run of the test (streamsim/_job_variants.py).
 
 A run is judged against the fault-free run restarted where the run restarted cleanly
 (``References``: the harness's one rule, harness/run/clean_restarts.h). The driver's own
@@ -124,6 +126,8 @@ class Run:
     reach: List[Tuple[str, int, int]] = field(default_factory=list)
     partitions: int = 4
     same_restarts: str = ""           # its reference's plan (JobWorld.same_restarts_plan)
+    rows: Dict[str, Any] = field(default_factory=dict)  # outputs in write order (_job_variants)
+    cuts: int = 0                     # batches the batch_split variant's cut ran
 
 
 @contextlib.contextmanager
@@ -145,10 +149,13 @@ def seeded_driver_randomness(seed: int) -> Iterator[None]:
         random.setstate(saved_state)
 
 
-def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_reach: bool = False) -> Run:
-    """The test in a fresh World (seed, plan); what it left."""
+def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_reach: bool = False,
+             rows: bool = False, **variant: Any) -> Run:
+    """The test in a fresh World (seed, plan, a variant's knobs); what it left (``rows``: its
+    outputs in write order too)."""
     import traceback
-    world = World(seed=seed, plan=plan, record_reach=record_reach)
+    from streamsim._job_variants import ordered_rows
+    world = World(seed=seed, plan=plan, record_reach=record_reach, **variant)
     r = Run()
     try:
         try:
@@ -163,6 +170,8 @@ def run_once(call: Callable[[World], None], seed: int, plan: str = "", record_re
             r.error_type = type(e).__name__
             r.error = "".join(traceback.format_exception_only(type(e), e)).strip()
         r.outputs = outputs(world)
+        r.rows = ordered_rows(world) if rows else {}
+        r.cuts = world.cuts
         r.crashes = world.crashes
         r.faults_fired = world._native.faults_fired()
         r.trace_hash = world._native.trace_hash()
@@ -183,7 +192,11 @@ class Verdict:
     message: str
 
 
-def judge(reference: Run, run: Run, again: Optional[Run]) -> Optional[Verdict]:
+def judge(reference: Run, run: Run, again: Optional[Run],
+          variants: Optional[Dict[str, Tuple[Run, Any]]] = None) -> Optional[Verdict]:
+    """``variants``: each opt-in oracle's variant run and the marker's value for it, judged
+    against the test's fault-free run (the first ``reference`` of a sweep)."""
+    from streamsim._job_variants import ORACLES
     kinds: Set[str] = set()
     lines: List[str] = []
     if run.error is not None:
@@ -197,6 +210,11 @@ def judge(reference: Run, run: Run, again: Optional[Run]) -> Optional[Verdict]:
         kinds.add("oracle determinism")
         diff = exactly_once(run.outputs, again.outputs) or "the same outputs along another trace"
         lines.append(f"determinism: the same seed and plan run again differed: {diff}")
+    for name, (variant, value) in sorted((variants or {}).items()):
+        v = ORACLES[name].check(variant.reference, variant, value)
+        if v:
+            kinds.add(f"oracle {name}")
+            lines.append(f"{name}: {v}")
     return Verdict(kinds, "\n".join(lines)) if kinds else None
 
 
@@ -230,17 +248,41 @@ class References:
         return self.runs[plan]
 
 
+def run_variants(call: Callable[[World], None], seed: int, reference: Run,
+                 oracles: Dict[str, Any]) -> Dict[str, Tuple[Run, Any]]:
+    """Each opt-in oracle's variant run of the test for ``seed`` (without the seed's plan: the
+    relation is checked on its own). The test's own assertions are not judged there: a variant
+    changes what its steps see (other batches, other timestamps) on purpose."""
+    from streamsim._job_variants import ORACLES
+    out: Dict[str, Tuple[Run, Any]] = {}
+    for name, value in oracles.items():
+        o = ORACLES[name]
+        v = run_once(call, seed, rows=o.needs_rows, **o.world_options(seed))
+        v.reference = reference  # type: ignore[attr-defined]
+        out[name] = (v, value)
+    return out
+
+
 def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[[int, str], str],
-          plan: Optional[str] = None, max_crashes: int = 1, task_failures: float = 0.0) -> SweepResult:
+          plan: Optional[str] = None, max_crashes: int = 1, task_failures: float = 0.0,
+          oracles: Optional[Dict[str, Any]] = None) -> SweepResult:
     """Runs the test's reference, then each seed (or the one ``plan`` given); stops at the first
-    failing seed, shrunk."""
+    failing seed, shrunk. ``oracles``: the opt-in ones the test's marker names, with their values."""
     import _streamsim_native as native
+    oracles = oracles or {}
     result = SweepResult()
-    reference = run_once(call, seed=0, record_reach=True)
+    reference = run_once(call, seed=0, record_reach=True, rows=bool(oracles))
     if reference.error is not None:
         result.failed = 1
         result.report = f"the fault-free run failed: {reference.error}"
         return result
+    from streamsim._job_variants import ORACLES
+    for name, value in oracles.items():
+        misuse = ORACLES[name].usage(reference, value)
+        if misuse:
+            result.failed = 1
+            result.report = misuse
+            return result
     references = References(call, reference)
     batches = 1 + max((b for _, b, _ in reference.reach), default=0)
     for seed in seeds:
@@ -252,16 +294,20 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.planned += len(json.loads(seed_plan)["faults"])
         result.fired += run.faults_fired
         result.crashes += run.crashes
-        verdict = judge(references.of(run), run, again)
+        variants = run_variants(call, seed, reference, oracles)
+        verdict = judge(references.of(run), run, again, variants)
         if verdict is None:
             continue
         result.failed += 1
+        plan_kinds = verdict.kinds - {f"oracle {name}" for name in variants}
 
         def still_fails(p: str) -> bool:
+            if not plan_kinds:  # only a variant's relation failed: it runs without the plan
+                return True
             r = run_once(call, seed, p)
             v = judge(references.of(r), r,
                       run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
-            return v is not None and bool(v.kinds & verdict.kinds)
+            return v is not None and bool(v.kinds & plan_kinds)
 
         shrunk, runs = native.shrink_plan(seed_plan, still_fails, 60)
         faults = native.describe_plan(shrunk)
@@ -271,10 +317,12 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
             f"  fault plan: {seed_plan}",
             f"  shrunk to:  {shrunk} ({len(faults)} fault{'s' if len(faults) != 1 else ''}, {runs} shrink runs)",
             *(f"    {f}" for f in faults),
+            *([f"  no fault is needed: the variant run of {', '.join(sorted(variants))} under seed "
+               f"{seed} shows it on its own"] if not faults and not plan_kinds else []),
             *([f"  no fault is needed: under seed {seed} the job writes other rows than under the "
                "fault-free run's seed -- something in it draws new values each run (Spark's "
                "uuid(), rand() without a seed: their seed comes from the query run, which a "
-               "restart and every batch it re-runs change too)"] if not faults else []),
+               "restart and every batch it re-runs change too)"] if not faults and plan_kinds else []),
             f"  rerun: {rerun_line(seed, shrunk)}",
         ])
         return result

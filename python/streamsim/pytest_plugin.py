@@ -12,7 +12,9 @@ of the test file, where ``pyspark`` is the real one.
 and starts its job with ``streamsim_world.run_job(main)``) under N seeded fault plans
 (streamsim/_job_sweep.py: crashes where the fault-free run went, task failures; the test's own
 assertions and the exactly_once and determinism oracles); a failure is shrunk and reported with a
-line that reruns exactly that seed (``--streamsim-seed S --streamsim-plan '...'``).
+line that reruns exactly that seed (``--streamsim-seed S --streamsim-plan '...'``). The marker
+names the opt-in oracles: ``@pytest.mark.streamsim(batch_split=["user"], producer_clock=True)``
+(streamsim/_job_variants.py).
 ``--streamsim-shard i/n`` takes every n-th seed from the i-th (1-based).
 """
 
@@ -104,7 +106,11 @@ def pytest_pyfunc_call(pyfuncitem: Any) -> Optional[bool]:
     if "streamsim_world" not in pyfuncitem.fixturenames:
         pytest.fail("streamsim: a test marked streamsim is swept in the streamsim_world fixture's "
                     "worlds: take it as an argument", pytrace=False)
-    from streamsim import _job_sweep
+    from streamsim import _job_sweep, _job_variants
+    try:
+        oracles = _job_variants.requested(pyfuncitem.get_closest_marker("streamsim").kwargs)
+    except ValueError as e:
+        pytest.fail(f"streamsim: {e}", pytrace=False)
     args = {name: pyfuncitem.funcargs[name] for name in pyfuncitem._fixtureinfo.argnames}
 
     def call(world: Any) -> None:
@@ -112,7 +118,7 @@ def pytest_pyfunc_call(pyfuncitem: Any) -> Optional[bool]:
 
     with shim():
         r = _job_sweep.sweep(call, seeds, lambda seed, plan: _rerun_line(pyfuncitem, seed, plan),
-                             plan=pyfuncitem.config.option.streamsim_plan)
+                             plan=pyfuncitem.config.option.streamsim_plan, oracles=oracles)
     pyfuncitem.config._streamsim_totals.append(
         f"{'PASS' if not r.failed else 'FAIL'} {pyfuncitem.nodeid}: {r.seeds} seeds, {r.failed} failed; "
         f"{r.fired} of {r.planned} planned faults fired, {r.crashes} crashes")

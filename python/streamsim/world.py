@@ -52,10 +52,15 @@ class World:
     """One simulated world; the newest one is current (SparkSession.builder.getOrCreate())."""
 
     def __init__(self, seed: int = 0, start: Union[str, _dt.datetime] = "2026-01-01T00:00:00Z",
-                 plan: str = "", record_reach: bool = False) -> None:
+                 plan: str = "", record_reach: bool = False, batch_cut: Optional[int] = None,
+                 producer_skew: Optional[int] = None) -> None:
         """``plan``: a fault plan the world executes (docs/faults.md's JSON; a pytest sweep's
         seed); ``record_reach``: the fault points passed are recorded (a sweep's fault-free
-        run, which its seeds' plans aim at)."""
+        run, which its seeds' plans aim at). ``batch_cut`` and ``producer_skew`` seed the
+        variants of the sweep's opt-in oracles (streamsim/_job_variants.py): the running query
+        processes what is available before an input with probability 1/2; each record produced
+        gets a timestamp up to ten minutes off."""
+        import random
         import _streamsim_native
         from pyspark.sql.session import SparkSession
         self._native = _streamsim_native.JobWorld(seed, _parse_time(start), plan, record_reach)
@@ -69,6 +74,9 @@ class World:
         self._temp_checkpoints = 0
         self._console_before = ""  # console sinks' text of the queries before the current one
         self._sink_schemas: Dict[str, Any] = {}  # a file sink's folder -> the writing query's schema
+        self._cut = None if batch_cut is None else random.Random(f"batch_cut {batch_cut}")
+        self.cuts = 0  # batches the cut ran
+        self._skew = None if producer_skew is None else random.Random(f"producer_clock {producer_skew}")
         _current.append(self)
 
     @staticmethod
@@ -93,19 +101,36 @@ class World:
             raise ValueError("put() takes rows or text")
         from pyspark.sql._batch import json_value
         content = text if text is not None else "".join(json.dumps(json_value(r)) + "\n" for r in rows)
+        self._maybe_cut()
         self._native.put_file(path, content.encode("utf-8"), None if mtime is None else _parse_time(mtime))
 
     def create_topic(self, topic: str, partitions: int = 1) -> None:
         self._native.create_topic(topic, partitions)
 
-    def produce(self, topic: str, value: Any, key: Optional[str] = None, partition: int = -1) -> None:
-        """A producer sends a record now (a dict value is sent as its JSON)."""
+    def produce(self, topic: str, value: Any, key: Optional[str] = None, partition: int = -1,
+                timestamp: Union[str, _dt.datetime, int, None] = None) -> None:
+        """A producer sends a record now (a dict value is sent as its JSON); ``timestamp``, the
+        record's CreateTime as its producer set it, is the virtual time now unless given."""
         if self._native.topic_partitions(topic) == 0:
             self.create_topic(topic)
         if not isinstance(value, str):
             from pyspark.sql._batch import json_value
             value = json.dumps(json_value(value))
-        self._native.produce(topic, key, value, partition)
+        ts = self._native.now() if timestamp is None else _parse_time(timestamp)
+        if self._skew is not None:
+            from streamsim._job_variants import PRODUCER_SKEW_MS
+            ts += self._skew.randint(-PRODUCER_SKEW_MS, PRODUCER_SKEW_MS)
+        self._maybe_cut()
+        self._native.produce(topic, key, value, partition, ts)
+
+    def _maybe_cut(self) -> None:
+        """The batch_split variant: the running query processes what is available before the
+        test's next input, with probability 1/2."""
+        if self._cut is None or self._query is None or self._native.status() != "active":
+            return
+        if self._cut.random() < 0.5:
+            self.cuts += 1
+            self._run_available(self._query)
 
     def records(self, topic: str) -> List[Dict[str, Any]]:
         """What a topic holds (a Kafka sink's output): key, value, partition, offset per record."""

@@ -124,9 +124,41 @@ def test_the_worked_example_writing_to_kafka_and_delta_passes_its_sweep():
     assert "test_alerts_to_kafka_and_totals_to_delta: 40 seeds, 0 failed; 40 of 40 planned faults fired" in r.stdout, r.stdout
 
 
-def test_a_watermark_on_ingest_time_passes_the_oracles_and_fails_the_cheapest_expectation():
+def test_data_kept_in_self_is_caught_by_batch_split_alone_and_rerun_as_printed():
+    # A total kept in the processor's `self` restarts at every task (Spark makes a new processor
+    # object per task), so it is right only while each user's events arrive in one batch: the
+    # batch_split variant cuts the input otherwise and bob's last total differs.
+    out = caught_alone_and_rerun("test_self_total", 20,
+                                 "batch_split: the file sink /out/totals's last row for user=")
+    assert "(0 faults," in out and "the variant run of batch_split" in out, out
+    correct = pytest_run(CASES + "::test_totals_batch_split", "--streamsim-seeds", "40")
+    assert correct.returncode == 0, correct.stdout + correct.stderr
+    assert "test_totals_batch_split: 40 seeds, 0 failed" in correct.stdout, correct.stdout
+
+
+def test_a_watermark_on_kafka_timestamps_is_caught_by_producer_clock_alone_and_rerun_as_printed():
+    # With the producers' clocks off, the records' Kafka timestamps move and so do the minutes of
+    # a job that windows on them; the job windowing on the event's own time writes the same.
+    out = caught_alone_and_rerun("test_watermark_on_ingest_time_producer_clock", 20,
+                                 "producer_clock: with the producers' clocks up to 10 minutes off")
+    assert "(0 faults," in out, out
+    correct = pytest_run(CASES + "::test_watermark_on_event_time_producer_clock", "--streamsim-seeds", "40")
+    assert correct.returncode == 0, correct.stdout + correct.stderr
+
+
+def test_a_marker_naming_an_unknown_oracle_or_a_column_no_output_has_is_an_error():
+    r = pytest_run(CASES + "::test_misspelt_oracle", "--streamsim-seeds", "3")
+    assert r.returncode == 1 and "unknown argument 'batch_splt' (known: batch_split, producer_clock" in r.stdout, r.stdout
+    r = pytest_run(CASES + "::test_batch_split_without_the_column", "--streamsim-seeds", "3")
+    assert r.returncode == 1, r.stdout + r.stderr
+    assert "batch_split=['customer']: no output of the job's fault-free run has the column customer" in r.stdout, r.stdout
+    assert "'file sink /out/totals': ['total', 'user']" in r.stdout, r.stdout
+
+
+def test_a_watermark_on_ingest_time_passes_the_default_oracles_and_fails_the_cheapest_expectation():
     # docs/python.md "Planted bugs": a crash changes neither the records' timestamps nor the
-    # batches, so the oracles see the fault-free run's minutes; one late event catches it.
+    # batches, so the default oracles see the fault-free run's minutes; the producer_clock oracle
+    # (above) or one late event catches it.
     r = pytest_run(CASES + "::test_watermark_on_ingest_time", "--streamsim-seeds", "20")
     assert r.returncode == 0, r.stdout + r.stderr
     assert "test_watermark_on_ingest_time: 20 seeds, 0 failed" in r.stdout, r.stdout
