@@ -8,7 +8,7 @@
 #include <cstring>
 #include <string_view>
 
-#include "byte_order.h"
+#include "../byte_order.h"  // engine/src/byte_order.h: tests include this header by its path, without engine/src on theirs
 
 namespace streamsim::detail {
 
