@@ -3,7 +3,9 @@
 
 #include <Python.h>
 
+#include <pthread.h>
 #include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,9 +23,13 @@
 namespace streamsim::python {
 namespace {
 
-// After interrupting a call, how long the watchdog waits for it to return before it ends the
+// After interrupting a call, how much more CPU time the watchdog lets it run before it ends the
 // process (the call swallowed the exception, or it loops in C code where none is delivered).
 constexpr int64_t kGraceMs = 10'000;
+// A call blocked without running (a sleep, a lock) is caught by wall-clock time instead, far
+// past its CPU limit: a loaded machine stretches a call's wall-clock time, not its CPU time.
+constexpr int64_t kWallFactor = 10;
+constexpr int64_t kMinWallBackstopMs = 20'000;
 constexpr size_t kAltStackBytes = 64 * 1024;
 
 int64_t nowMs() {
@@ -32,12 +38,22 @@ int64_t nowMs() {
       .count();
 }
 
+// The CPU time a thread has used, by its CPU clock (any thread of the process may read it).
+int64_t cpuMs(clockid_t clock) {
+  timespec ts{};
+  if (::clock_gettime(clock, &ts) != 0) return 0;
+  return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
+}
+
 // One thread's calls. Written by its thread (under the GIL), read by the watchdog.
 struct Slot {
   std::atomic<uint64_t> call{0};         // the running call's number (0: none)
-  std::atomic<int64_t> deadlineMs{0};    // steady-clock ms
+  std::atomic<int64_t> cpuDeadlineMs{0};   // the thread's CPU clock, ms
+  std::atomic<int64_t> wallDeadlineMs{0};  // steady-clock ms: the backstop for a blocked call
   std::atomic<uint64_t> interrupted{0};  // the number of the call the watchdog interrupted
-  int64_t interruptedAtMs = 0;           // the watchdog's own
+  int64_t interruptedAtMs = 0;           // the watchdog's own (steady clock)
+  int64_t interruptedAtCpuMs = 0;        // the watchdog's own (the thread's CPU clock)
+  clockid_t cpuClock{};                  // the thread's CPU clock
   unsigned long threadId = 0;            // PyThread_get_thread_ident of the thread
   std::atomic<const std::string*> file{nullptr};
   std::atomic<const char*> method{nullptr};
@@ -103,6 +119,7 @@ struct SlotOwner {
   Slot* slot = new Slot;
   SlotOwner() {
     slot->threadId = PyThread_get_thread_ident();
+    if (::pthread_getcpuclockid(::pthread_self(), &slot->cpuClock) != 0) slot->cpuClock = CLOCK_THREAD_CPUTIME_ID;
     if (registry().crashReport.load()) {
       // A stack overflow's SIGSEGV needs a stack of its own to be reported on.
       slot->altStack = std::make_unique<char[]>(kAltStackBytes);
@@ -157,12 +174,16 @@ void watch() {
     const int64_t now = nowMs();
     for (Slot* s : r.slots) {
       const uint64_t call = s->call.load();
-      if (call == 0 || now < s->deadlineMs.load()) continue;
+      if (call == 0) continue;
+      const int64_t cpu = cpuMs(s->cpuClock);
+      if (cpu < s->cpuDeadlineMs.load() && now < s->wallDeadlineMs.load()) continue;
       if (s->interrupted.load() != call) {
         s->interrupted.store(call);
         s->interruptedAtMs = now;
+        s->interruptedAtCpuMs = cpu;
         std::thread(interrupt, s, call).detach();
-      } else if (now - s->interruptedAtMs > kGraceMs) {
+      } else if (cpu - s->interruptedAtCpuMs > kGraceMs ||
+                 now - s->interruptedAtMs > 2 * kGraceMs) {
         endProcess(*s, fmt::format("did not return {} s after its call limit interrupted it (it catches the "
                                    "interruption, or loops in C code)",
                                    kGraceMs / 1000)
@@ -189,7 +210,8 @@ CallGuard::CallGuard(const std::string& file, const char* method, int64_t limitM
   }
   s.file.store(&file_);
   s.method.store(method_);
-  s.deadlineMs.store(nowMs() + limit_ms_);
+  s.cpuDeadlineMs.store(cpuMs(s.cpuClock) + limit_ms_);
+  s.wallDeadlineMs.store(nowMs() + std::max(limit_ms_ * kWallFactor, kMinWallBackstopMs));
   s.call.store(call_);
 }
 
@@ -206,9 +228,9 @@ bool CallGuard::interrupted() const { return mySlot().interrupted.load() == call
 std::string CallGuard::message() const {
   return fmt::format(
       "{} of {} ran longer than its call limit of {} s and was interrupted (an endless loop?); the "
-      "limit is wall-clock time per call, `callLimit:` of the scenario's transformWithState (default "
-      "{} s)",
-      method_, file_, static_cast<double>(limit_ms_) / 1000.0, kDefaultCallLimitMs / 1000);
+      "limit is the CPU time of one call (a call blocked without running: {}x it in wall-clock "
+      "time), `callLimit:` of the scenario's transformWithState (default {} s)",
+      method_, file_, static_cast<double>(limit_ms_) / 1000.0, kWallFactor, kDefaultCallLimitMs / 1000);
 }
 
 void installCrashReport() {

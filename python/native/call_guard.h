@@ -8,8 +8,11 @@
 // - a crash report: a fatal signal (SIGSEGV from a C-stack overflow, a crashing C extension)
 //   while a processor's code runs ends the process with exit 1 and a message naming the processor
 //   file and method, never a bare crash (installed by the embedded interpreter only: the CLI).
-// The limit is wall-clock time: a call that ends within it behaves the same on every machine;
-// only a runaway call (far past any real handler's time) depends on it. Thread-safe: each thread
+// The limit is the call's CPU time (the thread's CPU clock), so a loaded machine -- a CI runner, a
+// sweep beside compilers -- does not stretch it; a call blocked without running (a sleep, a lock)
+// is caught at 10x the limit (at least 20 s) of wall-clock time. A call that ends within it
+// behaves the same on every machine; only a runaway call (far past any real handler's time)
+// depends on it. Thread-safe: each thread
 // has its own slot; the watchdog is one thread per process, started by the first call.
 #pragma once
 

@@ -73,6 +73,22 @@ def test_an_endless_loop_is_interrupted_at_its_call_limit(tmp_path, command):
     assert f"handleInputRows of {RUNAWAY}:LoopsForever ran longer than its call limit of 1 s" in out, out
 
 
+def test_call_limit_false_alarm_on_a_loaded_machine(tmp_path):
+    # Regression: the limit was wall-clock time, so on a loaded machine (a sweep beside two
+    # compilers: seed 26 of the seed-001 pandas counter's sweep) a correct pandas call waiting for
+    # a CPU ran past 60 s and was interrupted. The limit is the call's CPU time now: a call 1.5 s
+    # long in wall-clock time that hardly runs passes a limit of 1 s.
+    code, out = cli(["run", scenario(tmp_path, "SleepsPastItsLimit", ", callLimit: 1s")])
+    assert code == 0, out
+
+
+def test_a_call_blocked_without_running_is_interrupted_at_its_wall_clock_backstop(tmp_path):
+    code, out = cli(["run", scenario(tmp_path, "WaitsForever", ", callLimit: 1s")])
+    assert code == 1, out
+    assert f"handleInputRows of {RUNAWAY}:WaitsForever ran longer than its call limit of 1 s" in out, out
+    assert "a call blocked without running: 10x it in wall-clock time" in out, out
+
+
 def test_a_loop_that_swallows_the_interruption_ends_the_process_naming_the_file(tmp_path):
     code, out = cli(["run", scenario(tmp_path, "LoopsSwallowingEverything", ", callLimit: 1s")])
     assert code == 1, out

@@ -60,3 +60,27 @@ class LoopsSwallowingEverything(StatefulProcessor):
             except BaseException:
                 pass
         yield Row(key=key[0])
+
+
+class SleepsPastItsLimit(StatefulProcessor):
+    """A call longer than its limit in wall-clock time that hardly runs: what a loaded machine
+    does to any call (it waits for a CPU)."""
+
+    def init(self, handle):
+        pass
+
+    def handleInputRows(self, key, rows, timerValues):
+        import time
+        time.sleep(1.5)
+        yield Row(key=key[0])
+
+
+class WaitsForever(StatefulProcessor):
+    def init(self, handle):
+        pass
+
+    def handleInputRows(self, key, rows, timerValues):
+        import time
+        while True:
+            time.sleep(0.05)
+        yield Row(key=key[0])
