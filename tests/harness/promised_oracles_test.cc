@@ -61,7 +61,7 @@ TEST(PromisedOracles, OnlyWhereTheQueryLetsThePromiseHold) {
   EXPECT_EQ(PromiseRegistry::of("heartbeat")->timersPerKey, 1);
 }
 
-TEST(Partitioning, TheSeedsPartitionCountIsNeverTheConfiguredOne) {
+TEST(PartitioningOracle, TheSeedsPartitionCountIsNeverTheConfiguredOne) {
   EXPECT_EQ(partitionsOf(0, 4), 1);
   EXPECT_EQ(partitionsOf(0, 1), 2);
   for (uint64_t s = 1; s < 200; ++s)
@@ -73,7 +73,7 @@ TEST(Partitioning, TheSeedsPartitionCountIsNeverTheConfiguredOne) {
     }
 }
 
-TEST(Partitioning, IsOnByDefaultForAProcessorInMicroBatchModeOnly) {
+TEST(PartitioningOracle, IsOnByDefaultForAProcessorInMicroBatchModeOnly) {
   EXPECT_TRUE(has(defaultOracles(load(countScenario(kCount)), false), "partitioning"));
   Scenario agg = load(R"(
 name: no processor

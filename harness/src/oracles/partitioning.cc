@@ -5,9 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "streamsim/harness/row_diff.h"
 #include "streamsim/harness/scenario.h"
-#include "streamsim/harness/scenario_runner.h"
 #include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
@@ -31,20 +29,6 @@ int configuredPartitions(const QuerySpec& q) {
     }
   }
   return q.shufflePartitions;
-}
-
-Result<std::vector<std::string>> sinkWith(const Scenario& sc, uint64_t seed) {
-  ScenarioRunOptions o;
-  o.seed = seed;
-  o.faultPlan = sim::FaultPlan{};
-  o.skipExpectations = true;
-  o.skipCrashSteps = true;
-  o.applyOracles = false;
-  ScenarioRunResult r = runScenario(sc, o);
-  if (!r.passed()) return Status::FailedPrecondition(r.report());
-  std::vector<std::string> rows;
-  for (const Row& row : r.sinkRows) rows.push_back(formatRow(row));
-  return rows;
 }
 
 }  // namespace
@@ -77,10 +61,10 @@ Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_
   runs.other = fmt::format("{} (the seed's)", other);
   // A scenario whose fault-free run without its expectations and crash steps does not pass (a step
   // that needs a crash it armed) has nothing to compare.
-  Result<std::vector<std::string>> here = sinkWith(sc, seed);
+  Result<std::vector<std::string>> here = variantSink(sc, seed, std::nullopt, /*skipCrashSteps=*/true);
   if (!here.ok()) return std::optional<VariantSinks>();
   runs.hereRows = std::move(*here);
-  STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkWith(variant, seed));
+  STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(variant, seed, std::nullopt, /*skipCrashSteps=*/true));
   return std::optional<VariantSinks>(std::move(runs));
 }
 

@@ -39,11 +39,14 @@ class PromiseRegistry {
 
 // The scenario with the oracles its processor promised added where its query lets each promise
 // hold; unchanged when it makes none. For the query's only transformWithState, a registered C++
-// processor, in a scenario that runs one query (no restart switches it) and starts from nothing
-// (no from_checkpoint):
+// processor, in a scenario that runs one query (no restart switches it) in micro-batch mode and
+// starts from nothing (no from_checkpoint):
 // - timersPerKey: {timer_bound: N} (any such query);
 // - splitInvariant: batch_split when the query has no watermark (a cut changes which rows are
-//   late) and the processor's output mode is update (its last row per key is its result);
+//   late), the processor's output mode is update (its last row per key is its result) and the
+//   sink is a memory sink (a JSON file drops a null key's field, so its row has no key to match),
+//   with a trigger that keeps running (batch_split's cut drops restarts: an availableNow query
+//   would read nothing after its first run);
 // - reference: {reference: NAME} when, besides, the processor's input is the one source's rows
 //   (no operator before it: the reference reads what the source delivered).
 Scenario withPromisedOracles(const Scenario& sc);
