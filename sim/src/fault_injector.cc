@@ -165,7 +165,7 @@ Status FaultInjector::at(std::string_view point, const FaultContext& ctx) {
       a.fired = 1;
       fired(a);
       record("downtime", point, ctx, pass, a.planIndex >= 0);
-      if (on_downtime_) on_downtime_(d->until);
+      if (on_downtime_) on_downtime_(d->downtime);
     }
   }
 

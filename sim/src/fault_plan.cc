@@ -80,7 +80,7 @@ Json toJsonValue(const Fault& fault) {
                  [&](const DowntimeFault& f) {
                    j["type"] = "downtime";
                    j["batch"] = f.batch;
-                   j["until"] = f.until;
+                   j["downtime"] = f.downtime;
                  },
              },
              fault);
@@ -213,7 +213,7 @@ Result<Fault> faultFromJson(const Json& j, size_t index) {
   } else if (type == "downtime") {
     DowntimeFault f;
     STREAMSIM_RETURN_IF_ERROR(r.getInt("batch", f.batch));
-    STREAMSIM_RETURN_IF_ERROR(r.getInt("until", f.until));
+    STREAMSIM_RETURN_IF_ERROR(r.getInt("downtime", f.downtime));
     out = f;
   } else {
     return r.error(fmt::format("unknown type \"{}\" (expected crash, task_failure, io_error, torn_write, landing, switch or downtime)", type));
@@ -278,6 +278,7 @@ Status validateFault(const Fault& fault, size_t i) {
                         },
                         [&](const DowntimeFault& f) -> Status {
                           if (f.batch < -1) return bad(fmt::format("batch must be >= -1, got {}", f.batch));
+                          if (f.downtime < 0) return bad(fmt::format("downtime must be >= 0, got {}", f.downtime));
                           return Status::OK();
                         },
                     },
@@ -348,7 +349,7 @@ std::string describe(const Fault& fault) {
           [](const DowntimeFault& f) {
             std::string after = f.batch < 0 ? std::string("before the first start")
                                             : fmt::format("after batch {} commits", f.batch);
-            return fmt::format("driver down {} until {} (no crash)", after, formatTimestamp(f.until));
+            return fmt::format("driver down {} for {} (no crash)", after, formatDuration(f.downtime));
           },
       },
       fault);

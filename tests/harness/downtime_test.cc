@@ -55,7 +55,7 @@ TEST(Downtime, PlansCarryItAndHalfTheSeedsHaveNone) {
 TEST(Downtime, ThePlanJsonKeepsItAndRejectsANegativeOne) {
   sim::FaultPlan p;
   p.faults.push_back(sim::CrashFault{"offsets.after_write", 2, -1, 1, 120'000});
-  p.faults.push_back(sim::DowntimeFault{3, 1767225900000});
+  p.faults.push_back(sim::DowntimeFault{3, 300'000});
   auto back = sim::FaultPlan::fromJson(p.toJson());
   ASSERT_TRUE(back.ok()) << back.status().message();
   EXPECT_EQ(*back, p);
@@ -63,6 +63,9 @@ TEST(Downtime, ThePlanJsonKeepsItAndRejectsANegativeOne) {
   auto bad = sim::FaultPlan::fromJson(R"({"faults":[{"type":"crash","point":"offsets.after_write","downtime":-5}]})");
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("downtime must be >= 0"), std::string::npos) << bad.status().message();
+  auto badDown = sim::FaultPlan::fromJson(R"({"faults":[{"type":"downtime","batch":1,"downtime":-5}]})");
+  ASSERT_FALSE(badDown.ok());
+  EXPECT_NE(badDown.status().message().find("downtime must be >= 0"), std::string::npos) << badDown.status().message();
 }
 
 std::string down(int64_t batch, TimeMs from, TimeMs until) {
@@ -81,7 +84,7 @@ TEST(Downtime, TheReferenceTakesItAtTheSameBatchBoundary) {
                                       down(6, 9000, 69000), started(7, false),    // crashed after commits/6
                                       down(8, 12000, 20000), started(8, false)});  // batch 8 was being planned
   ASSERT_EQ(faults.size(), 3u);
-  EXPECT_EQ(std::get<sim::DowntimeFault>(faults[0]), (sim::DowntimeFault{4, 61000}));
+  EXPECT_EQ(std::get<sim::DowntimeFault>(faults[0]), (sim::DowntimeFault{4, 60000}));
   EXPECT_EQ(std::get<sim::CrashFault>(faults[1]), (sim::CrashFault{"commits.after_write", 6, -1, 1, 60000}));
   EXPECT_EQ(std::get<sim::CrashFault>(faults[2]), (sim::CrashFault{"offsets.before_write", 8, -1, 1, 8000}));
   // A restart step's downtime is the scenario's own (its reference has the step too).

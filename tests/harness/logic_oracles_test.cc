@@ -201,7 +201,8 @@ TEST(BatchSplit, CallsCountedAsRowsAreCaughtWithoutExpectedRows) {
 
 TEST(BatchSplit, AMemberCarriedAcrossKeysIsCaughtWithoutExpectedRows) {
   auto r = runScenario(load(countScenario("test_member_across_keys", "[batch_split]")));
-  ASSERT_EQ(violated(r), std::vector<std::string>{"batch_split"}) << r.report();
+  // partitioning (on by default: one shuffle partition against two) sees it too.
+  ASSERT_EQ(violated(r), (std::vector<std::string>{"batch_split", "partitioning"})) << r.report();
 }
 
 TEST(BatchSplit, TheBuiltInCountIsSplitInvariantUnderFaults) {
@@ -212,8 +213,9 @@ TEST(BatchSplit, TheBuiltInCountIsSplitInvariantUnderFaults) {
 }
 
 TEST(ProcessIsolation, AProcessWideCacheIsCaughtWithoutExpectedRows) {
-  // determinism, on by default, sees the cache too: its second run starts from the first's.
-  const std::vector<std::string> both = {"determinism", "process_isolation"};
+  // determinism and partitioning, on by default, see the cache too: their second run starts from
+  // the first's.
+  const std::vector<std::string> both = {"determinism", "process_isolation", "partitioning"};
   auto r = runScenario(load(countScenario("test_static_cache_count", "[process_isolation]")));
   ASSERT_EQ(violated(r), both) << r.report();
   EXPECT_NE(r.violations[1].message.find("static or process-wide cache"), std::string::npos);

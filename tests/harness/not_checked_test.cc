@@ -40,9 +40,15 @@ steps:
 )";
 
 TEST(NotCheckedOracles, OneQueryWithoutTimersOffersBatchSplitAndNoTimerBound) {
-  auto v = notChecked(kCountQuery);
+  std::string simpleCounter = kCountQuery;
+  simpleCounter.replace(simpleCounter.find("processor: count"), 16, "processor: simple_counter");
+  auto v = notChecked(simpleCounter);
   EXPECT_TRUE(has(v, "batch_split"));
   EXPECT_FALSE(has(v, "{timer_bound: N}"));
+  // The count promises batch_split and its reference (oracles/promises.h): checked, not listed.
+  auto count = notChecked(kCountQuery);
+  EXPECT_FALSE(has(count, "batch_split"));
+  EXPECT_FALSE(has(count, "{reference: NAME | file.py:function}"));
 }
 
 TEST(NotCheckedOracles, ATimerProcessorBroughtInByARestartOffersTimerBound) {

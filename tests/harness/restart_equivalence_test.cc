@@ -11,6 +11,7 @@
 
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/oracles/not_checked.h"
+#include "streamsim/harness/oracles/promises.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/harness/sweep.h"
 #include "streamsim/tws/processor_registry.h"
@@ -79,8 +80,11 @@ TEST(RestartEquivalence, TheBuiltInCountPasses) {
   Scenario sc = load(counting("count"));
   ScenarioRunResult r = runScenario(sc);
   EXPECT_TRUE(r.passed()) << r.report();
-  // restart_equivalence and the oracles every plain run gets (oracles/not_checked.h).
-  EXPECT_EQ(r.oracleChecks, 1 + static_cast<int>(defaultOracles(sc, false).size()));
+  // restart_equivalence, the oracles every plain run gets (oracles/not_checked.h) and those the
+  // count promises (oracles/promises.h: batch_split, {reference: count}).
+  const int promised = static_cast<int>(withPromisedOracles(sc).oracles.size() - sc.oracles.size());
+  EXPECT_EQ(promised, 2);
+  EXPECT_EQ(r.oracleChecks, 1 + static_cast<int>(defaultOracles(sc, false).size()) + promised);
 }
 
 // Every scenario of the library with the oracle added passes it (the scenarios whose plain run

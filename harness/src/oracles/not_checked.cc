@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <variant>
 
+#include "streamsim/harness/oracles/partitioning.h"
+#include "streamsim/harness/oracles/promises.h"
 #include "streamsim/harness/scenario.h"
 
 namespace streamsim::harness {
@@ -25,10 +27,14 @@ std::vector<std::string> defaultOracles(const Scenario& sc, bool underPlan) {
     // ContinuousMemorySink is (a purged batch writes its records again: docs/real-time.md).
     if (underPlan && !realTime) out.push_back("exactly_once");
   }
+  if (partitioningApplies(sc)) out.push_back("partitioning");
   return out;
 }
 
-std::vector<NotChecked> notCheckedOracles(const Scenario& sc) {
+std::vector<NotChecked> notCheckedOracles(const Scenario& given) {
+  // What the processor promises is checked (oracles/promises.h): not listed.
+  const Scenario promised = withPromisedOracles(given);
+  const Scenario& sc = promised;
   auto named = [&](const char* n) { return std::find(sc.oracles.begin(), sc.oracles.end(), n) != sc.oracles.end(); };
   // Every query the scenario runs: its own and those its restarts switch to (a timer-using
   // processor may come only with a restart's new version).

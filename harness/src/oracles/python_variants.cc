@@ -39,10 +39,11 @@ std::optional<Violation> checkVariantSinks(std::string_view oracle, const Varian
 }
 
 Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
-                                             std::optional<int64_t> pandasChunkRows) {
+                                             std::optional<int64_t> pandasChunkRows, bool skipCrashSteps) {
   ScenarioRunOptions o;
   o.seed = seed;
   o.pandasChunkRows = pandasChunkRows;
+  o.skipCrashSteps = skipCrashSteps;
   o.faultPlan = sim::FaultPlan{};
   o.skipExpectations = true;
   o.applyOracles = false;

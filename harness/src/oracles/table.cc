@@ -180,6 +180,17 @@ Result<std::optional<Violation>> pandasChunks(OracleInput& in) {
       "DataFrame");
 }
 
+Result<std::optional<Violation>> partitioning(OracleInput& in) {
+  if (!in.partitioningRuns) return std::optional<Violation>();
+  STREAMSIM_ASSIGN_OR_RETURN(std::optional<VariantSinks> runs, in.partitioningRuns());
+  if (!runs) return std::optional<Violation>();
+  return checkVariantSinks(
+      "partitioning", *runs,
+      "Spark runs one processor instance per partition task, and which keys share a task is the number of "
+      "shuffle partitions' choice: keep a key's data in its state variables, not in members or statics that "
+      "outlive one key's call");
+}
+
 }  // namespace
 
 const std::vector<Oracle>& oracleTable() {
@@ -200,6 +211,7 @@ const std::vector<Oracle>& oracleTable() {
       {"reference", "the user's reference function over the rows the sources delivered, and the final view", reference},
       {"hash_seed", "the fault-free run's final sink here and in a process whose Python hashes str with another seed", hashSeed},
       {"pandas_chunks", "the fault-free run's final sink with the seed's DataFrame size and with maxRecordsPerBatch", pandasChunks},
+      {"partitioning", "the fault-free run's final sink with the query's and with the seed's number of shuffle partitions", partitioning},
   };
   return kTable;
 }

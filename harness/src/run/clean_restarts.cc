@@ -62,7 +62,7 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
     } else if (ev == events::kQueryStarted && until >= 0) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       if (e.value("rerun", false)) {
-        out.push_back(sim::DowntimeFault{next, until});
+        out.push_back(sim::DowntimeFault{next, until - from});
       } else {
         const bool afterCommit = next > 0 && crashBatch == next - 1;
         sim::CrashFault c{std::string(afterCommit ? faults::kCommitsAfterWrite : faults::kOffsetsBeforeWrite),
@@ -127,7 +127,7 @@ std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::s
     if (line.find("\"driver_down\"") == std::string::npos) continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object() || e.value("after", "") != "crash") continue;
-    out.push_back(sim::DowntimeFault{e.value("batch", int64_t{-1}), e.value("until", TimeMs{0})});
+    out.push_back(sim::DowntimeFault{e.value("batch", int64_t{-1}), e.value("until", TimeMs{0}) - e.value("from", TimeMs{0})});
   }
   return out;
 }

@@ -22,7 +22,7 @@ SimEnv::SimEnv(SimEnvOptions options)
   time_zones_ = platform::newSystemTimeZones();
   env_.timeZones = time_zones_.get();
   env_.faults = injector_.get();
-  injector_->onDowntime([this](TimeMs until) { downUntil(until, "commit"); });
+  injector_->onDowntime([this](DurationMs d) { downUntil(clock_.nowMs() + d, "commit"); });
   env_.trace = options_.traceEngine ? &trace_ : nullptr;
   if (std::vector<sim::SwitchFault> switches = options_.faultPlan.switches(); !switches.empty()) {
     scheduler_ = std::make_unique<sim::PlannedScheduler>(switches);
@@ -55,7 +55,7 @@ Status SimEnv::start(const DataStreamWriter& writer) {
   if (query_ != nullptr) return Status::FailedPrecondition("a query is already running");
   if (!writer_)  // the first start: a reference's downtime before it (DowntimeFault batch -1)
     for (const sim::DowntimeFault& d : options_.faultPlan.downtimes())
-      if (d.batch < 0) downUntil(d.until, "commit");
+      if (d.batch < 0) downUntil(clock_.nowMs() + d.downtime, "commit");
   writer_.emplace(writer);
   return startAgain();
 }

@@ -14,6 +14,8 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/oracles/not_checked.h"
+#include "streamsim/harness/oracles/partitioning.h"
+#include "streamsim/harness/oracles/promises.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
@@ -547,6 +549,11 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
       return std::optional<VariantSinks>(std::move(runs));
     };
   }
+  in.partitioningRuns = [&]() -> Result<std::optional<VariantSinks>> {
+    if (orderDependent(sc)) return std::optional<VariantSinks>();
+    r.oracleRuns += 2;
+    return partitioningRuns(sc, options.seed);
+  };
   // The oracles sound for every scenario of its kind run unnamed (oracles/not_checked.h); hash_seed
   // and pandas_chunks wherever their runs can be made.
   // An async processor that declares its results order-dependent differs from the fault-free run
@@ -570,7 +577,9 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
 
 }  // namespace
 
-ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options) {
+ScenarioRunResult runScenario(const Scenario& given, const ScenarioRunOptions& options) {
+  // The oracles the processor's promises turn on are the scenario's own (oracles/promises.h).
+  const Scenario scenario = withPromisedOracles(given);
   ScenarioRunResult r;
   {
     Runner runner(scenario, options);

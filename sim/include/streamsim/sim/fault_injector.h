@@ -50,9 +50,9 @@ class FaultInjector final : public FaultHook {
   // Drops every armed fault that has not fired yet.
   void disarmAll();
   // Called when a DowntimeFault of batch >= 0 fires (at commits.after_write of its batch, before
-  // a crash at the same pass): the world must move on until the fault's `until`. Without it the
+  // a crash at the same pass): the world must move on for the fault's `downtime`. Without it the
   // fault does nothing. (SimEnv::downUntil.)
-  void onDowntime(std::function<void(TimeMs until)> f) { on_downtime_ = std::move(f); }
+  void onDowntime(std::function<void(DurationMs downtime)> f) { on_downtime_ = std::move(f); }
 
   // Applies a crash to `fs` with the plan's torn-write rules (TornWriteFault), then records it.
   // Call after the crashed engine is destroyed and before the restart.
@@ -102,7 +102,7 @@ class FaultInjector final : public FaultHook {
   std::vector<int> plan_fired_;
   std::vector<char> later_fired_;  // per fault armed later: fired
   bool record_reach_ = false;
-  std::function<void(TimeMs)> on_downtime_;
+  std::function<void(DurationMs)> on_downtime_;
   std::vector<CrashTarget> reach_;
 };
 

@@ -109,12 +109,14 @@ struct SwitchFault {
 };
 
 // The driver is down, without a crash, right after batch `batch` commits (at
-// commits.after_write), until virtual time `until`: the clock moves on and the world goes on.
-// batch -1: before the first start. The reference run's half of a crash with downtime
-// (harness/run/clean_restarts.h): it takes the same downtime at the same batch boundary.
+// commits.after_write), for `downtime` ms of virtual time: the clock moves on and the world goes
+// on. batch -1: before the first start. The reference run's half of a crash with downtime
+// (harness/run/clean_restarts.h): it takes the same downtime at the same batch boundary. A
+// duration, not an absolute time: the reference may reach the boundary later than the run crashed
+// (a scenario's `advance` step between a step's crash and the re-run's commit).
 struct DowntimeFault {
   int64_t batch = -1;
-  TimeMs until = 0;
+  DurationMs downtime = 0;
   bool operator==(const DowntimeFault&) const = default;
 };
 

@@ -33,11 +33,13 @@ struct VariantSinks {
 // did not, with `why` (what such a difference means in the processor).
 std::optional<Violation> checkVariantSinks(std::string_view oracle, const VariantSinks& runs, std::string_view why);
 
-// The run both oracles compare: `sc`'s seed fault-free (its own crash steps kept), expectations
-// and oracles skipped, at `pandasChunkRows` when set; its final sink rows (formatRow), or why it
-// failed. Run here and in the hash-seed worker alike.
+// The run both oracles compare: `sc`'s seed fault-free (its own crash steps kept unless
+// `skipCrashSteps`: partitioning's runs), expectations and oracles skipped, at `pandasChunkRows`
+// when set; its final sink rows (formatRow), or why it failed. Run here and in the hash-seed
+// worker alike.
 Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
-                                             std::optional<int64_t> pandasChunkRows = std::nullopt);
+                                             std::optional<int64_t> pandasChunkRows = std::nullopt,
+                                             bool skipCrashSteps = false);
 
 // variantSink in a `hash-seed-worker` of `cli` whose Python hashes with `hashSeed`. The worker
 // loads the file as written (a sweep's --state-store left out: the final sink does not depend on

@@ -84,6 +84,10 @@ struct OracleInput {
   // pandas_chunks (transformWithStateInPandas): the fault-free run's final sink with the seed's
   // DataFrame size and with the configured one (nullopt: the seed's is the configured one).
   std::function<Result<std::optional<VariantSinks>>()> pandasChunkRuns;
+  // partitioning (oracles/partitioning.h): the fault-free run with the query's and with the seed's
+  // number of shuffle partitions (nullopt: not applied, an async processor declares its results
+  // order-dependent: which keys share a task changes how they interleave).
+  std::function<Result<std::optional<VariantSinks>>()> partitioningRuns;
   // Filled by applyOracles (the timers and ttl oracles share it).
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };

@@ -28,9 +28,10 @@ sim::FaultPlan withCleanRestarts(sim::FaultPlan reference, const std::vector<int
 // the clock moved on while the driver was down. The reference takes the same downtime at the same
 // batch boundary, for each restart after a plan crash with downtime (the trace's driver_down
 // events with "after":"crash", then query_started):
-// - the restart re-ran batch N (its offsets were logged): a DowntimeFault after N commits, until
-//   the time the driver came back — down without a crash, so the batch after N is a batch of the
-//   same run, as in the run. (A reference that crashed there too would re-run N from the same
+// - the restart re-ran batch N (its offsets were logged): a DowntimeFault after N commits, as long
+//   as the driver was down — a duration: a scenario's steps may let N commit later in the
+//   reference than the run crashed (tests/harness/random_scenario_test.cc) — down without a
+//   crash, so the batch after N is a batch of the same run, as in the run. (A reference that crashed there too would re-run N from the same
 //   offsets log and hide an engine that re-plans a logged batch from the current listing.)
 // - a clean restart at batch N (nothing of N logged): the same restart — a crash with the same
 //   downtime at commits.after_write of N-1 when the run crashed in batch N-1 (at or after its

@@ -22,7 +22,7 @@ namespace streamsim::harness {
 
 struct RandomScenarioOptions {
   // false: no `downtime:` sweep knob (the plans' crashes restart at once); `restart: {after: D}`
-  // steps stay. For sweeps past a known false alarm of plan downtime (docs/faults.md).
+  // steps stay (a sweep without plan downtime).
   bool planDowntime = true;
 };
 

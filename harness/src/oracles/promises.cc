@@ -1,0 +1,79 @@
+// Processors' promises and the oracles they turn on (oracles/promises.h).
+#include "streamsim/harness/oracles/promises.h"
+
+#include <algorithm>
+#include <map>
+#include <variant>
+
+#include "streamsim/harness/scenario.h"
+
+namespace streamsim::harness {
+
+namespace detail {
+void linkBugClassProcessors();  // oracles/bug_class_processors.cc
+}  // namespace detail
+
+namespace {
+
+// Filled by static registration, read-only afterwards (as ProcessorRegistry).
+std::map<std::string, ProcessorPromises, std::less<>>& entries() {
+  static std::map<std::string, ProcessorPromises, std::less<>> m;
+  return m;
+}
+
+bool named(const Scenario& sc, std::string_view oracle) {
+  return std::find(sc.oracles.begin(), sc.oracles.end(), oracle) != sc.oracles.end();
+}
+
+}  // namespace
+
+std::optional<ProcessorPromises> PromiseRegistry::of(std::string_view name) {
+  detail::linkBugClassProcessors();
+  auto it = entries().find(name);
+  if (it == entries().end()) return std::nullopt;
+  return it->second;
+}
+
+PromiseRegistry::Registrar::Registrar(std::string_view name, ProcessorPromises promises) {
+  entries()[std::string(name)] = std::move(promises);
+}
+
+Scenario withPromisedOracles(const Scenario& sc) {
+  // Real time: the reference's recording source is no real-time source, and its processor sees a
+  // row per call (docs/real-time.md); its promises are the micro-batch ones.
+  if (sc.fromCheckpoint || scenarioQueries(sc).size() != 1 || sc.hooks != nullptr || runsRealTime(sc)) return sc;
+  const TransformWithStateOp* tws = nullptr;
+  bool watermark = false;
+  for (const auto& op : sc.query.operators) {
+    if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) {
+      if (tws != nullptr) return sc;  // two processors: whose promise would the oracles check?
+      tws = t;
+    }
+    watermark = watermark || std::holds_alternative<WatermarkOp>(op.op);
+  }
+  if (tws == nullptr || !tws->pythonFile.empty() || tws->factory) return sc;
+  std::optional<ProcessorPromises> p = PromiseRegistry::of(tws->processor);
+  if (!p) return sc;
+  Scenario out = sc;
+  if (p->timersPerKey && !sc.timerBound) {
+    out.timerBound = p->timersPerKey;
+    if (!named(sc, "timer_bound")) out.oracles.push_back("timer_bound");
+  }
+  // batch_split and the reference read each key's last row by its grouping columns: a memory sink
+  // keeps a null key, a JSON file drops the field (enrich_with_static_table.yaml's null site).
+  const bool update = tws->outputMode.value_or(sc.query.outputMode) == "update" && sc.query.outputMode == "update" &&
+                      sc.query.sink.kind == SinkSpec::Kind::kMemory;
+  // batch_split's cut drops restart steps: an availableNow or once query, stopped after each run,
+  // would read nothing more (lab/04_renamed_resend_duplicates.yaml).
+  const TriggerSpec::Kind trigger = sc.query.trigger.kind;
+  const bool runsOn = trigger == TriggerSpec::Kind::kDefault || trigger == TriggerSpec::Kind::kProcessingTime;
+  if (p->splitInvariant && !watermark && update && runsOn && !named(sc, "batch_split")) out.oracles.push_back("batch_split");
+  const bool sourceRows = sc.query.operators.size() == 1 && sc.query.sources.size() == 1;
+  if (!p->reference.empty() && sourceRows && update && sc.reference.empty()) {
+    out.reference = p->reference;
+    if (!named(sc, "reference")) out.oracles.push_back("reference");
+  }
+  return out;
+}
+
+}  // namespace streamsim::harness
