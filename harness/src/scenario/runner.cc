@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "scenario/generated_landing.h"
 #include "scenario/operators.h"
 #include "scenario/sink_views.h"
 #include "scenario/steps.h"
@@ -41,7 +42,13 @@ ScenarioRunResult Runner::run() {
     return result;
   }
   StepActions steps(sc_, options_, state_, [this](const QuerySpec& q) { return writerFor(q); });
-  for (const auto& step : sc_.steps) addStepActions(steps, step);
+  // A generated workload's files land before each trigger and while the driver is down.
+  const std::shared_ptr<GeneratedLanding> landing = installGeneratedLanding(sc_, sim_);
+  for (const auto& step : sc_.steps) {
+    addLandingBefore(steps, landing, step);
+    addStepActions(steps, step);
+  }
+  addLandingDrain(steps, landing, sc_, options_);
   // What the oracles read: the sink's reader view after the last step.
   steps.push(
        AssertOnQuery{[this](StreamTestContext& ctx) -> Status {

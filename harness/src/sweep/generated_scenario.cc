@@ -109,45 +109,16 @@ Step step(StepVariant s, const std::string& file) {
   return out;
 }
 
-// The workload's landing actions as steps, one trigger per interval: the actions due by each
-// trigger time at their own times, then the trigger; up to the drain after the last action.
+// One trigger per interval up to the drain after the last landing action; the files land before
+// each trigger and while the driver is down (ScenarioHooks::landing, scenario/generated_landing.h).
 std::vector<Step> stepsOf(const WorkloadConfig& c, const std::vector<sim::LandingAction>& actions,
                           const std::string& file) {
   std::vector<Step> steps;
   TimeMs last = kStart;
   for (const auto& a : actions) last = std::max(last, a.at);
   const TimeMs end = last + c.drainMs;
-  TimeMs now = kStart;
-  size_t next = 0;
-  for (TimeMs t = kStart + c.triggerInterval; t <= end + c.triggerInterval - 1; t += c.triggerInterval) {
-    for (; next < actions.size() && actions[next].at <= t; ++next) {
-      const sim::LandingAction& a = actions[next];
-      if (a.at > now) {  // (after a crash's downtime the clock may be past it: the file lands late)
-        steps.push_back(step(AdvanceStep{std::nullopt, a.at, false, true}, file));
-        now = a.at;
-      }
-      switch (a.kind) {
-        case sim::LandingActionKind::kPut:
-        case sim::LandingActionKind::kComplete:  // the rest of a half-written file: its whole content
-          steps.push_back(step(PutStep{a.path, {}, a.content, a.mtime}, file));
-          break;
-        case sim::LandingActionKind::kPutPartial: {
-          PutPartialStep p;
-          p.path = a.path;
-          p.text = a.content;
-          p.visibleBytes = static_cast<int64_t>(a.visibleBytes);
-          steps.push_back(step(std::move(p), file));
-          steps.push_back(step(TouchStep{a.path, a.mtime}, file));
-          break;
-        }
-        case sim::LandingActionKind::kTouch:
-          steps.push_back(step(TouchStep{a.path, a.mtime}, file));
-          break;
-      }
-    }
+  for (TimeMs t = kStart + c.triggerInterval; t <= end + c.triggerInterval - 1; t += c.triggerInterval)
     steps.push_back(step(AdvanceStep{std::nullopt, t, true, true}, file));
-    now = t;
-  }
   return steps;
 }
 
@@ -203,7 +174,10 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   Scenario sc;
   sc.name = fmt::format("{}/{}", c.name, c.stateStore);
   sc.file = fmt::format("generated:{}", sc.name);
-  sc.start = generated::kStart;
+  // The query starts at the first trigger time and runs its first batch then (Spark's
+  // ProcessingTimeExecutor triggers at once on start), as the workload's driver did: a crash
+  // while it starts leaves it down from the time its first batch is due.
+  sc.start = generated::kStart + c.triggerInterval;
 
   QuerySpec& q = sc.query;
   SourceSpec source;
@@ -255,6 +229,9 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   } else {
     hooks->notReplayable = words.status().message();
   }
+  hooks->landing = std::move(actions);
+  hooks->triggerInterval = c.triggerInterval;
+  hooks->drainMs = c.drainMs;
   hooks->everyRow = true;
   hooks->restartOnFailure = true;
   if (c.sink == SinkKind::kFiles) {

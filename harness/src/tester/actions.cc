@@ -239,8 +239,9 @@ class Runner {
     return Status::OK();
   }
   Status apply(AdvanceManualClock& a) {
-    if (a.to) {  // a trigger time the driver was down at is not taken
-      if (sim_.clock().nowMs() > *a.to) return Status::OK();
+    if (a.to) {  // a trigger time the driver was down at, or took after its downtime, is not taken
+      if (sim_.clock().nowMs() > *a.to || (last_trigger_ && *last_trigger_ >= *a.to)) return Status::OK();
+      if (a.wanted && !a.wanted()) return Status::OK();
       a.by = *a.to - sim_.clock().nowMs();
     }
     if (a.by < 0) return Status::InvalidArgument("AdvanceManualClock: time moves forward only");
@@ -249,6 +250,7 @@ class Runner {
     if (!sim_.running()) return Status::OK();
     if (!driver_.options().restartPlannedCrashes) {
       auto r = sim_.guarded([](StreamingQuery& q) { return q.triggerOnce(); });
+      last_trigger_ = sim_.clock().nowMs();
       return queryError(r.status(), "AdvanceManualClock");
     }
     // Supervised: a planned crash in the trigger's batch is recovered by a restart and one more
@@ -262,6 +264,7 @@ class Runner {
           return q.triggerOnce().status();
         },
         [&] { return !first && committedBatch() > before; });
+    last_trigger_ = sim_.clock().nowMs();
     return queryError(st, "AdvanceManualClock");
   }
   Status apply(RunBatches& a) {
@@ -473,6 +476,7 @@ class Runner {
   int64_t last_checked_batch_ = -1;
   int64_t crash_seen_ = 0;
   std::optional<TimeMs> down_until_;  // a Restart{after}'s driver comes back then
+  std::optional<TimeMs> last_trigger_;  // the clock after the last AdvanceManualClock's trigger
   std::optional<DataStreamWriter> down_writer_;  // ... as this query (Restart::writer)
   StreamTestOptions options_;
   Driver driver_;

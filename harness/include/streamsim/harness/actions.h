@@ -101,8 +101,12 @@ struct AdvanceClock {  // advance
 struct AdvanceManualClock {
   DurationMs by = 0;
   // Set (a generated workload's trigger times): the clock moves to `to` instead, and when it is
-  // already past `to` (a crash's downtime moved it on while the driver was down) nothing happens.
+  // already past `to` or a trigger ran at `to` or later (a crash's downtime moved the driver's
+  // return on while the driver was down) nothing happens.
   std::optional<TimeMs> to{};
+  // With `to`: nothing happens unless it says yes when the action's turn comes (a generated
+  // workload's drain, which a downtime may have moved on). Unset: yes.
+  std::function<bool()> wanted{};
 };
 struct RunBatches {  // run: {batches: n} — up to n triggers on the trigger's schedule
   int n = 1;

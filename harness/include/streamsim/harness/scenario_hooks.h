@@ -16,6 +16,7 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/query.h"
 #include "streamsim/sim/fault_plan.h"
+#include "streamsim/sim/workload.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim::harness {
@@ -46,6 +47,14 @@ struct ScenarioHooks {
   std::string replayTarget;
   std::string replayOptions;
   std::string notReplayable;  // why replayTarget is empty ("no replay line: ..."), when known
+  // A generated workload's files, landing over virtual time (scenario/generated_landing.h): each
+  // action at its time, those due by a trigger time before it; while the driver is down they keep
+  // landing and it comes back at a trigger time (every `triggerInterval` from Scenario::start);
+  // the run goes on `drainMs` after the last file and after the driver last came back. Unused
+  // when triggerInterval is 0.
+  std::vector<sim::LandingAction> landing;
+  DurationMs triggerInterval = 0;
+  DurationMs drainMs = 0;
 
   // Wraps the factory of the query's stateful operator (transformWithState, dropDuplicates,
   // window aggregation).
