@@ -1,7 +1,7 @@
 # reuse_objects(MAIN_BUILD SUB_BINARY_DIR SUB_BUILD): the add_subdirectory check of
 # example_project.cmake links the main build's object files instead of compiling streamsim a
 # second time (issue 38: the test compiled the whole project again, minutes on a bare machine).
-# An object of the main build (a Ninja build) is copied to the same place under SUB_BINARY_DIR
+# An object of the main build (compile_commands.json) is copied to the same place under SUB_BINARY_DIR
 # (streamsim's binary folder inside the user's build, a "Unix Makefiles" build configured just
 # before) only when its compile is the same there:
 #   - its target exists in the user's build (a CMakeFiles/<target>.dir with a flags.make),
@@ -22,14 +22,18 @@ function(reuse_objects main sub_dir sub_build)
   foreach(i RANGE ${last})
     string(JSON command GET "${commands}" ${i} command)
     string(JSON source GET "${commands}" ${i} file)
+    string(JSON directory GET "${commands}" ${i} directory)
     separate_arguments(args UNIX_COMMAND "${command}")
-    # <compiler> <flags...> -o <object> -c <source> (CMake's Ninja compile line).
+    # <compiler> <flags...> -o <object> -c <source>, the object relative to `directory`.
     list(FIND args -o at)
     if(at EQUAL -1)
       continue()
     endif()
     math(EXPR at_object "${at} + 1")
-    list(GET args ${at_object} object)
+    list(GET args ${at_object} object_arg)
+    list(REMOVE_ITEM args ${object_arg})  # compared below without it
+    get_filename_component(object "${object_arg}" ABSOLUTE BASE_DIR "${directory}")
+    file(RELATIVE_PATH object "${main}" "${object}")
     # The object's target folder: <dir>/CMakeFiles/<target>.dir/...
     if(NOT object MATCHES "^(.*/)?CMakeFiles/[^/]+\\.dir/")
       continue()
@@ -53,7 +57,7 @@ function(reuse_objects main sub_dir sub_build)
     list(TRANSFORM want REPLACE "^${sub_dir}" "${main}")
     list(GET args 0 have_compiler)
     list(SUBLIST args 1 -1 have)
-    list(REMOVE_ITEM have -o ${object} -c ${source})
+    list(REMOVE_ITEM have -o -c ${source})
     list(SORT want)
     list(SORT have)
     set(same_source TRUE)
