@@ -5,8 +5,10 @@
 Prints events/s of the engine running python/bench/count_processor.py (the sync CountProcessor
 and the async AsyncCountProcessor), of the engine running the C++ count processor, and the limit measured in the same run over the same input: a bare Python
 loop counting the same rows (already parsed) into a dict; a loop that also parses the bytes
-(json.loads) is shown beside it. Target: >= 30% of that
-limit (issue 17). A benchmark measures; nothing here is a test.
+(json.loads) is shown beside it; and the processor's own handleInputRows over the same rows with
+its state in a dict (no engine, no adapter). Target (issue 38): the engine run >= 60% of that
+last one, the processor's own code being the ceiling (issue 17's >= 30% of the bare dict loop is
+retired). A benchmark measures; nothing here is a test.
 """
 
 import argparse
@@ -136,8 +138,10 @@ def main():
     print(f"  (Python json.loads + dict loop       : {parse_limit:>12,.0f} events/s)")
     print(f"  (the processor's own code, dict state: {own:>12,.0f} events/s; "
           f"limit ratio {own / limit:.0%}, engine run / this {py['events_per_second'] / own:.0%})")
-    print(f"  Python processor / limit             : {ratio:>12.0%}  (target >= 30%: "
-          f"{'met' if ratio >= 0.3 else 'NOT met'})")
+    print(f"  Python processor / limit             : {ratio:>12.0%}  (the old target, >= 30%, retired)")
+    own_ratio = py["events_per_second"] / own
+    print(f"  Python processor / its own code      : {own_ratio:>12.0%}  (target >= 60%, issue 38: "
+          f"{'met' if own_ratio >= 0.6 else 'NOT met'})")
 
 
 if __name__ == "__main__":

@@ -5,8 +5,8 @@
 #   cmake -DSOURCE_DIR=<streamsim checkout> -DBINARY_DIR=<its build> -DWORK_DIR=<scratch>
 #         -DSUBDIR_BUILD=<folder> -DBUILD_TYPE=<the build's type> -DGENERATOR=<generator>
 #         -P example_project.cmake
-# SUBDIR_BUILD, the add_subdirectory build, sits next to BINARY_DIR (same depth): ccache then
-# sees the same relative paths as in the main build and streamsim's objects are cache hits.
+# SUBDIR_BUILD, the add_subdirectory build, takes streamsim's objects from BINARY_DIR where
+# their compile is the same (reuse_objects.cmake), so streamsim is compiled once per CI run.
 set(example ${SOURCE_DIR}/docs/example-project)
 file(REMOVE_RECURSE ${WORK_DIR} ${SUBDIR_BUILD})
 file(MAKE_DIRECTORY ${WORK_DIR})
@@ -71,9 +71,20 @@ if(PKG_CONFIG)
   run(${WORK_DIR}/pc/main)
 endif()
 
-# 2. add_subdirectory of this checkout: streamsim's libraries are built inside the user's build.
-run(${CMAKE_COMMAND} -S ${example} -B ${SUBDIR_BUILD} -G ${GENERATOR}
+# 2. add_subdirectory of this checkout: streamsim's libraries are built inside the user's build,
+# from the main build's objects wherever the compile is the same (reuse_objects.cmake): the
+# user's build archives and links them, and compiles the rest (its own sources, any object whose
+# flags differ). A "Unix Makefiles" build: make decides by dates alone, Ninja would compile
+# every object its own log has not seen.
+run(${CMAKE_COMMAND} -S ${example} -B ${SUBDIR_BUILD} -G "Unix Makefiles"
     -DSTREAMSIM_SOURCE_DIR=${SOURCE_DIR} -DCMAKE_BUILD_TYPE=${BUILD_TYPE})
+include(${CMAKE_CURRENT_LIST_DIR}/reuse_objects.cmake)
+reuse_objects(${BINARY_DIR} ${SUBDIR_BUILD}/streamsim ${SUBDIR_BUILD})
+message(STATUS "add_subdirectory build: ${REUSED} of the main build's objects reused, ${COMPILED} compiled")
+if(REUSED EQUAL 0)
+  message(FATAL_ERROR "the add_subdirectory build reused none of the main build's objects: "
+                      "reuse_objects.cmake no longer matches their compile lines")
+endif()
 run(${CMAKE_COMMAND} --build ${SUBDIR_BUILD} -j2)
 check_example(${SUBDIR_BUILD})
 file(REMOVE_RECURSE ${SUBDIR_BUILD})

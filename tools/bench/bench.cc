@@ -23,6 +23,7 @@ const std::vector<BenchWorkload>& benchWorkloads() {
       {"2", "throughput, RocksDB state (2a, 2b)", throughputRocksDBWorkload},
       {"3", "time acceleration, a simulated day", accelerationWorkload},
       {"4", "sweep rate, standard crash scenario", sweepRateWorkload},
+      {"4p", "sweep rate, the same with the seed's Python count processor", pythonSweepRateWorkload},
       {"5", "peak RSS of workload 2", memoryWorkload},
       {"6", "async processors", asyncWorkload},
       {"7", "real-time mode", realTimeWorkload},

@@ -30,6 +30,14 @@ foreach(row "1b +throughput[^\n]*scaling <= 1\\.2" "2b +throughput[^\n]*scaling 
     message(FATAL_ERROR "streamsim bench --quick did not print the target row '${row}'")
   endif()
 endforeach()
+# Workload 4p (issue 38): the standard crash scenario swept with the seed's Python count processor,
+# next to plain runs of the same Python workload; it ran (no "not run" note) and its seeds passed.
+if(NOT out MATCHES "\n4p +sweep rate[^\n]*plain Python runs[^\n]*>= 40% of limit")
+  message(FATAL_ERROR "streamsim bench --quick did not print row 4p (the Python sweep)")
+endif()
+if(out MATCHES "\n4p [^\n]*\n[^\n]*not run")
+  message(FATAL_ERROR "streamsim bench --quick did not run row 4p")
+endif()
 if(NOT out MATCHES "compared with .*bench.json\n.*\n1a +[0-9.kMG]+ events/s")
   message(FATAL_ERROR "streamsim bench --compare did not print workload 1a's change")
 endif()

@@ -26,7 +26,7 @@ struct BenchContext {
 };
 
 struct BenchWorkload {
-  std::string id;    // "1" .. "7": what --only names
+  std::string id;    // "1" .. "8", "4p": what --only names
   std::string what;  // one line for --help and errors
   // Its rows; `ok` false when its output did not check out (the row's note says why).
   std::vector<BenchRow> (*run)(BenchContext& ctx, bool& ok);
@@ -40,6 +40,7 @@ std::vector<BenchRow> throughputMemoryWorkload(BenchContext& ctx, bool& ok);   /
 std::vector<BenchRow> throughputRocksDBWorkload(BenchContext& ctx, bool& ok);  // 2: workload_count.cc
 std::vector<BenchRow> accelerationWorkload(BenchContext& ctx, bool& ok);       // 3
 std::vector<BenchRow> sweepRateWorkload(BenchContext& ctx, bool& ok);          // 4
+std::vector<BenchRow> pythonSweepRateWorkload(BenchContext& ctx, bool& ok);    // 4p: workload_sweep_python.cc
 std::vector<BenchRow> memoryWorkload(BenchContext& ctx, bool& ok);             // 5
 std::vector<BenchRow> asyncWorkload(BenchContext& ctx, bool& ok);              // 6
 std::vector<BenchRow> realTimeWorkload(BenchContext& ctx, bool& ok);           // 7

@@ -178,7 +178,7 @@ int runCli(int argc, char** argv) {
       "bench", "Measure the five workloads of docs/performance.md against their limits");
   benchCmd->add_flag("--quick", benchOpts.quick, "Small sizes: a smoke run in seconds");
   benchCmd->add_flag("--json", benchOpts.json, "One JSON object instead of the table");
-  benchCmd->add_option("--only", benchOpts.only, "Only these workloads (1..7)");
+  benchCmd->add_option("--only", benchOpts.only, "Only these workloads (1..8, 4p)");
   benchCmd->add_option("--compare", benchOpts.compare,
                        "A saved `bench --json` run: print each figure's change against it");
   benchCmd->add_option("--rss-child-keys", benchOpts.rssChildKeys)->group("");  // internal
