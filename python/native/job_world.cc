@@ -11,12 +11,16 @@
 #include <pybind11/stl.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "python_support.h"
+#include "python_foreach.h"
+#include "python_udf.h"
 #include "streamsim/expr/analyzer.h"
 #include "streamsim/expr/parser.h"
 #include "streamsim/fault_points.h"
@@ -26,6 +30,7 @@
 #include "streamsim/harness/scenario/query_builder.h"
 #include "streamsim/harness/sim_env.h"
 #include "streamsim/io/console_sink.h"
+#include "streamsim/io/csv_rows.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/memory_sink.h"
@@ -185,13 +190,15 @@ class JobWorld {
   // Starts `querySpec` (a scenario's `query:` as JSON) with `processors` ("job:N" -> (object,
   // outputStructType, inPandas)). A query still active is an error (one query at a time); an
   // inactive one (finished, failed, crashed) is replaced.
-  py::dict start(const std::string& querySpec, const py::dict& processors, const py::object& foreachBatch) {
+  py::dict start(const std::string& querySpec, const py::dict& processors, const py::object& foreachBatch,
+                 const py::object& udfs, const py::object& foreachWriter) {
     if (sim_.running() && sim_.query()->isActive())
       throw py::value_error(
           "a streaming query is already active in this world; streamsim runs one query at a time "
           "(stop() it first; docs/python.md)");
     if (sim_.running()) sim_.stop();
     harness::LoaderOptions lo;
+    lo.userFunctions = userFunctionsOf(udfs);
     lo.isProcessor = [](std::string_view name) {
       if (name.substr(0, kJobProcessorPrefix.size()) == kJobProcessorPrefix) return true;
       for (const std::string& n : ProcessorRegistry::names())
@@ -217,7 +224,10 @@ class JobWorld {
     console_.reset();
     SinkFactory sink;
     const harness::SinkSpec& s = query_.sink;
-    if (!foreachBatch.is_none()) {
+    if (!foreachWriter.is_none()) {
+      py::tuple w = foreachWriter.cast<py::tuple>();  // (writer, file)
+      sink = foreachSinkOf(w[0], w[1].cast<std::string>());
+    } else if (!foreachBatch.is_none()) {
       std::shared_ptr<py::object> fn(new py::object(foreachBatch), [](py::object* p) {
         py::gil_scoped_acquire gil;
         delete p;
@@ -344,6 +354,61 @@ class JobWorld {
     for (const Row& r : *rows) out.append(rowToTuple(r));
     return py::make_tuple(quotedDDL(**schema), out);
   }
+  // spark.read.csv / .text of a folder (or one file): every file whose name does not start with
+  // '_' or '.' (Spark's file index), in name order, read by the engine's CSV or text reader.
+  py::tuple readFormatFiles(const std::string& path, const std::string& format, const std::string& ddl,
+                            const std::map<std::string, std::string>& options) {
+    auto schema = parseSchema(ddl);
+    if (!schema.ok()) raiseStatus(schema.status());
+    std::vector<std::string> files;
+    auto info = sim_.fs().stat(path);
+    if (info.ok() && info->isDir) {
+      auto listed = sim_.fs().list(path);
+      if (!listed.ok()) raiseStatus(listed.status());
+      for (const FileInfo& f : *listed) {
+        std::string_view name = std::string_view(f.path).substr(f.path.rfind('/') + 1);
+        if (!f.isDir && !name.empty() && name[0] != '_' && name[0] != '.') files.push_back(f.path);
+      }
+      std::sort(files.begin(), files.end());
+    } else if (info.ok()) {
+      files.push_back(path);
+    } else {
+      throw py::value_error(fmt::format("[PATH_NOT_FOUND] Path does not exist: {}.", path));
+    }
+    std::map<std::string, std::string> formatOptions;
+    ParseMode mode = ParseMode::kPermissive;
+    std::string corrupt = "_corrupt_record";
+    for (const auto& [k, v] : options) {
+      std::string key = k;
+      for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (key == "mode") {
+        auto m = parseParseMode(v);
+        if (!m.ok()) raiseStatus(m.status());
+        mode = *m;
+      } else if (key == "columnnameofcorruptrecord") {
+        corrupt = v;
+      } else if (isFormatOption(format, key)) {
+        formatOptions[k] = v;
+      } else {
+        throw py::value_error(fmt::format("the {} reader option '{}' is not built in streamsim (docs/python.md)", format, k));
+      }
+    }
+    std::vector<Row> rows;
+    if (format == "csv") {
+      auto p = CsvRowParser::make(*schema, formatOptions, mode, corrupt);
+      if (!p.ok()) raiseStatus(p.status());
+      for (const std::string& f : files)
+        if (Status st = p->parseFile(*sim_.fs().read(f), f, rows); !st.ok()) raiseStatus(st);
+    } else {
+      auto p = TextRowParser::make(*schema, formatOptions);
+      if (!p.ok()) raiseStatus(p.status());
+      for (const std::string& f : files)
+        if (Status st = p->parseFile(*sim_.fs().read(f), rows); !st.ok()) raiseStatus(st);
+    }
+    py::list out;
+    for (const Row& r : rows) out.append(rowToTuple(r));
+    return py::make_tuple(quotedDDL(**schema), out);
+  }
   std::string consoleText() { return console_ == nullptr ? std::string() : console_->text(); }
   int64_t crashes() { return sim_.crashCount(); }
   // The (point, batch, passes) a run passed (with recordReach), for the plan of a sweep's seed.
@@ -426,7 +491,7 @@ expr::SqlConf confOf(const py::dict& conf) {
 
 // select(exprs) over rows: (output DDL, [tuples]).
 py::tuple evalSelect(const std::string& ddl, const py::list& rows, const std::vector<std::string>& exprs,
-                     const py::dict& conf, int64_t nowMs) {
+                     const py::dict& conf, int64_t nowMs, const py::object& udfs) {
   SchemaPtr schema;
   std::vector<Row> in = rowsOf(ddl, rows, schema);
   std::vector<expr::Column> columns;
@@ -435,7 +500,8 @@ py::tuple evalSelect(const std::string& ddl, const py::list& rows, const std::ve
     if (!c.ok()) raiseStatus(c.status());
     columns.push_back(*c);
   }
-  const expr::SqlConf sqlConf = confOf(conf);
+  expr::SqlConf sqlConf = confOf(conf);
+  sqlConf.userFunctions = userFunctionsOf(udfs);
   auto compiled = expr::analyzeSelect(columns, *schema, sqlConf);
   if (!compiled.ok()) raiseStatus(compiled.status());
   std::vector<const Row*> ptrs;
@@ -461,12 +527,13 @@ py::tuple evalSelect(const std::string& ddl, const py::list& rows, const std::ve
 
 // The indexes of the rows `condition` holds for (null is false, as Spark's Filter).
 std::vector<size_t> evalWhere(const std::string& ddl, const py::list& rows, const std::string& condition,
-                              const py::dict& conf, int64_t nowMs) {
+                              const py::dict& conf, int64_t nowMs, const py::object& udfs) {
   SchemaPtr schema;
   std::vector<Row> in = rowsOf(ddl, rows, schema);
   auto c = expr::parseExpression(condition);
   if (!c.ok()) raiseStatus(c.status());
-  const expr::SqlConf sqlConf = confOf(conf);
+  expr::SqlConf sqlConf = confOf(conf);
+  sqlConf.userFunctions = userFunctionsOf(udfs);
   auto compiled = expr::analyze(*c, *schema, sqlConf);
   if (!compiled.ok()) raiseStatus(compiled.status());
   if (compiled->field().type != Type::kBoolean)
@@ -512,8 +579,10 @@ void defineJobModule(py::module_& m) {
       .def("advance", &JobWorld::advance)
       .def("now", &JobWorld::now)
       .def("start", &JobWorld::start, py::arg("query_spec"), py::arg("processors"),
-           py::arg("foreach_batch") = py::none())
+           py::arg("foreach_batch") = py::none(), py::arg("udfs") = py::none(),
+           py::arg("foreach_writer") = py::none())
       .def("file_sink_rows", &JobWorld::fileSinkRows)
+      .def("read_format_files", &JobWorld::readFormatFiles)
       .def("process_all_available", &JobWorld::processAllAvailable)
       .def("run_batches", &JobWorld::runBatches)
       .def("trigger_now", &JobWorld::triggerNow)
@@ -529,9 +598,9 @@ void defineJobModule(py::module_& m) {
       .def("console_text", &JobWorld::consoleText)
       .def("crashes", &JobWorld::crashes);
   m.def("eval_select", &evalSelect, py::arg("ddl"), py::arg("rows"), py::arg("exprs"), py::arg("conf"),
-        py::arg("now_ms") = 0);
+        py::arg("now_ms") = 0, py::arg("udfs") = py::none());
   m.def("eval_where", &evalWhere, py::arg("ddl"), py::arg("rows"), py::arg("condition"), py::arg("conf"),
-        py::arg("now_ms") = 0);
+        py::arg("now_ms") = 0, py::arg("udfs") = py::none());
   m.def("show_rows", &showRows);
 }
 

@@ -30,6 +30,19 @@ def _say(text: str) -> None:
     warnings.warn(text, UserWarning, stacklevel=4)
 
 
+def _refusal(e: ValueError) -> Exception:
+    """What the query loader refuses when a query starts, as PySpark raises it: an analysis
+    error (a column, a function, a type) as AnalysisException with its condition, a bad source
+    or sink option as IllegalArgumentException (Spark's option checks throw
+    IllegalArgumentException: RateStreamProvider, FileStreamOptions, KafkaSourceProvider)."""
+    from pyspark.errors import IllegalArgumentException
+    from pyspark.errors.exceptions.base import _from_engine_error
+    converted = _from_engine_error(e)
+    if converted is not e:
+        return converted
+    return IllegalArgumentException(str(e))
+
+
 class DriverCrashed(BaseException):
     """The driver process died at an armed fault point: restart it with ``World.restart``."""
 
@@ -226,7 +239,13 @@ class World:
             self._temp_checkpoints += 1
             checkpoint = f"{root.rstrip('/')}/{writer._query_name or f'query-{self._temp_checkpoints}'}"
         foreach_batch = None
-        if fmt == "foreachbatch":
+        foreach_writer = None
+        if fmt == "foreach":
+            sink = {"kind": "memory"}  # replaced by the foreach sink
+            code = getattr(getattr(writer._foreach, "f", writer._foreach), "__code__", None) or \
+                getattr(getattr(type(writer._foreach), "process", None), "__code__", None)
+            foreach_writer = (writer._foreach, code.co_filename if code is not None else "<foreach>")
+        elif fmt == "foreachbatch":
             foreach_batch = self._foreach_batch_call(writer, stream)
             sink: Dict[str, Any] = {"kind": "memory"}  # replaced by the function's sink
         elif fmt == "memory":
@@ -318,7 +337,13 @@ class World:
             spec["trigger"] = writer._trigger
         self._retire_query()
         self._console_before += self._native.console_text()  # stdout keeps what was printed
-        ids = self._native.start(json.dumps(spec), session._processors, foreach_batch)
+        from pyspark.sql import udf as _udf
+        text = json.dumps(spec)
+        try:
+            ids = self._native.start(text, session._processors, foreach_batch,
+                                     _udf.table(session, [text]), foreach_writer)
+        except ValueError as e:
+            raise _refusal(e) from None
         q = StreamingQuery(self, writer._query_name, ids, writer._trigger)
         self._query = q
         if fmt == "memory":
@@ -332,7 +357,7 @@ class World:
             raise AnalysisException(message, errorClass=condition or None)
         # What the job sweeps' oracles read (streamsim/_job_sweep.py): the sink as it writes.
         recorded = {"kind": "delta", "path": path} if fmt == "delta" else \
-            {"kind": "foreachBatch"} if fmt == "foreachbatch" else sink
+            {"kind": "foreachBatch"} if fmt == "foreachbatch" else {"kind": "foreach"} if fmt == "foreach" else sink
         self._sinks.append((fmt, recorded, writer._query_name))
         return q
 

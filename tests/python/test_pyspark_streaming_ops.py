@@ -5,7 +5,7 @@ runs (docs/scenarios.md), never a second engine."""
 
 import pytest
 
-from pyspark.errors import AnalysisException, UnsupportedOperationException
+from pyspark.errors import AnalysisException, IllegalArgumentException, UnsupportedOperationException
 from pyspark.sql import functions as F
 from job_support import rows_of
 from streamsim.world import DriverCrashed
@@ -164,6 +164,7 @@ def test_rate_source_refuses_a_schema_and_unknown_options(world):
     assert e.value.getCondition() == "_LEGACY_ERROR_TEMP_2242"
     with pytest.raises(NotImplementedError, match="rowsPerSecond"):
         spark.readStream.format("rate").option("useManualClock", "true").load()
-    with pytest.raises(ValueError, match="The option 'rowsPerSecond' must be positive"):
+    # RateStreamProvider: IllegalArgumentException (PySpark's, not a ValueError)
+    with pytest.raises(IllegalArgumentException, match="The option 'rowsPerSecond' must be positive"):
         (spark.readStream.format("rate").option("rowsPerSecond", 0).load()
          .writeStream.format("memory").queryName("bad").start())

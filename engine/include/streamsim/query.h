@@ -185,6 +185,8 @@ class DataStreamWriter {
   DataStreamWriter& name(std::string sinkName);
   // DataStreamReader.name of each source, in source order ("" for an unnamed one).
   DataStreamWriter& sourceNames(std::vector<std::string> names);
+  // The user-defined functions the query's expressions call (expr/user_functions.h).
+  DataStreamWriter& userFunctions(std::shared_ptr<const expr::UserFunctions> functions);
   // checkpointLocation, spark.sql.shuffle.partitions, stateStore (memory|rocksdb),
   // taskRetries, noDataMicroBatches.enabled, multipleWatermarkPolicy (min|max),
   // spark.sql.streaming.minBatchesToRetain (>= 1).

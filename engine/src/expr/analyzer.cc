@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "expr/bound.h"
+#include "streamsim/expr/user_functions.h"
 
 namespace streamsim::expr {
 namespace {
@@ -261,6 +262,10 @@ class Analyzer {
           STREAMSIM_ASSIGN_OR_RETURN(BoundPtr b, resolve(*a));
           c.args.push_back(std::move(b));
         }
+        // A user-defined function replaces a built-in one of the same name (UDFRegistration
+        // registers a temporary function over it).
+        if (conf_.userFunctions != nullptr)
+          if (const UserFunction* u = conf_.userFunctions->find(c.name)) return makeUserFunctionCall(*u, std::move(c.args));
         const FunctionBuilder* fn = findFunction(c.name);
         if (fn == nullptr) {
           error_pos_ = n.pos;

@@ -60,6 +60,9 @@ BoundPtr makeCastNode(BoundPtr child, Field to, bool tryCast, bool ansi);
 using RowFn = std::function<Result<Value>(const Value* args, const EvalContext& ctx)>;
 BoundPtr makeScalar(std::string name, std::vector<BoundPtr> args, Field result, RowFn fn,
                     bool nullIntolerant = true);
+// A call of a user-defined function (user_functions.h) over its analysed arguments.
+struct UserFunction;
+BoundPtr makeUserFunctionCall(const UserFunction& f, std::vector<BoundPtr> args);
 // Casts `e` to `to` unless it already has that type (a null literal becomes a typed null).
 BoundPtr castIfNeeded(const BoundPtr& e, const Field& to, const SqlConf& conf);
 

@@ -82,13 +82,19 @@ std::string stripFileUri(std::string_view path) {
 // ---- options ---------------------------------------------------------------------------
 
 Result<FileSourceOptions> FileSourceOptions::fromMap(
-    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options) {
+    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options,
+    std::string format) {
   FileSourceOptions o;
   o.path = std::move(path);
   o.schema = std::move(schema);
+  o.format = lower(format);
+  if (o.format != "json" && o.format != "csv" && o.format != "text")
+    return Status::InvalidArgument(fmt::format("file source format '{}': expected json, csv or text", format));
   for (const auto& [rawKey, value] : options) {
     std::string key = lower(rawKey);
-    if (key == "maxfilespertrigger") {
+    if (isFormatOption(o.format, key)) {
+      o.formatOptions[rawKey] = value;
+    } else if (key == "maxfilespertrigger") {
       STREAMSIM_ASSIGN_OR_RETURN(o.maxFilesPerTrigger, parsePositiveLong(rawKey, value));
     } else if (key == "maxbytespertrigger") {
       STREAMSIM_ASSIGN_OR_RETURN(o.maxBytesPerTrigger, parsePositiveLong(rawKey, value));
@@ -132,8 +138,11 @@ Result<FileSourceOptions> FileSourceOptions::fromMap(
       return Status::InvalidArgument(fmt::format(
           "unknown file source option '{}': expected one of maxFilesPerTrigger, "
           "maxBytesPerTrigger, latestFirst, fileNameOnly, maxFileAge, cleanSource, "
-          "sourceArchiveDir, mode, columnNameOfCorruptRecord",
-          rawKey));
+          "sourceArchiveDir, mode, columnNameOfCorruptRecord{}",
+          rawKey, o.format == "csv" ? " and CSV's sep, delimiter, quote, escape, header, nullValue, nanValue, "
+                                      "positiveInf, negativeInf, comment, ignoreLeadingWhiteSpace, "
+                                      "ignoreTrailingWhiteSpace, enforceSchema, inferSchema, encoding"
+                  : o.format == "text" ? " and text's wholetext" : ""));
     }
   }
   STREAMSIM_RETURN_IF_ERROR(o.validate());
@@ -167,17 +176,28 @@ Status FileSourceOptions::validate() const {
           "would be read again)",
           path, sourceArchiveDir));
   }
-  auto parser = JsonRowParser::make(schema, JsonReadOptions{mode, columnNameOfCorruptRecord});
-  if (!parser.ok()) return parser.status().withContext(fmt::format("file source {}", path));
+  Status st;
+  if (format == "csv") st = CsvRowParser::make(schema, formatOptions, mode, columnNameOfCorruptRecord).status();
+  else if (format == "text") st = TextRowParser::make(schema, formatOptions).status();
+  else st = JsonRowParser::make(schema, JsonReadOptions{mode, columnNameOfCorruptRecord}).status();
+  if (!st.ok()) return st.withContext(fmt::format("file source {}", path));
   return Status::OK();
 }
 
 // ---- the source --------------------------------------------------------------------------
 
 FileSource::FileSource(FileSourceOptions options) : options_(std::move(options)) {
-  auto parser = JsonRowParser::make(
-      options_.schema, JsonReadOptions{options_.mode, options_.columnNameOfCorruptRecord});
-  if (parser.ok()) parser_.emplace(std::move(parser).value());
+  if (options_.format == "csv") {
+    auto p = CsvRowParser::make(options_.schema, options_.formatOptions, options_.mode, options_.columnNameOfCorruptRecord);
+    if (p.ok()) csv_.emplace(std::move(p).value());
+  } else if (options_.format == "text") {
+    auto p = TextRowParser::make(options_.schema, options_.formatOptions);
+    if (p.ok()) text_.emplace(std::move(p).value());
+  } else {
+    auto parser = JsonRowParser::make(
+        options_.schema, JsonReadOptions{options_.mode, options_.columnNameOfCorruptRecord});
+    if (parser.ok()) parser_.emplace(std::move(parser).value());
+  }
 }
 
 std::string FileSource::description() const {
@@ -229,7 +249,7 @@ void FileSource::trace(const SourceContext& ctx, const std::string& json) const 
 }
 
 Status FileSource::restore(const SourceContext& ctx, const std::optional<std::string>& committed) {
-  if (!parser_) return options_.validate();
+  if (!ready()) return options_.validate();
   seen_.clear();
   latest_timestamp_ = 0;
   last_purge_timestamp_ = std::numeric_limits<TimeMs>::min();
@@ -364,7 +384,7 @@ Result<std::optional<std::string>> FileSource::latestOffset(
 Result<std::vector<Row>> FileSource::getBatch(const SourceContext& ctx,
                                               const std::optional<std::string>& start,
                                               const std::string& end) {
-  if (!parser_) return options_.validate();
+  if (!ready()) return options_.validate();
   int64_t from = -1;
   if (start) {
     STREAMSIM_ASSIGN_OR_RETURN(from, readOffset(*start, " start offset"));
@@ -390,7 +410,13 @@ Result<std::vector<Row>> FileSource::getBatch(const SourceContext& ctx,
             "place until their batch is committed.",
             description(), path, k, text.status().message()));
       }
-      STREAMSIM_RETURN_IF_ERROR(parser_->parseLines(*text, path, rows));
+      if (csv_) {
+        STREAMSIM_RETURN_IF_ERROR(csv_->parseFile(*text, path, rows));
+      } else if (text_) {
+        STREAMSIM_RETURN_IF_ERROR(text_->parseFile(*text, rows));
+      } else {
+        STREAMSIM_RETURN_IF_ERROR(parser_->parseLines(*text, path, rows));
+      }
       last_batch_files_.push_back(path);
     }
   }
@@ -475,9 +501,10 @@ Result<std::function<std::unique_ptr<Source>()>> makeFileSource(FileSourceOption
 }
 
 Result<std::function<std::unique_ptr<Source>()>> makeFileSource(
-    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options) {
+    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options,
+    std::string format) {
   STREAMSIM_ASSIGN_OR_RETURN(FileSourceOptions o,
-                             FileSourceOptions::fromMap(std::move(path), std::move(schema), options));
+                             FileSourceOptions::fromMap(std::move(path), std::move(schema), options, std::move(format)));
   return makeFileSource(std::move(o));
 }
 

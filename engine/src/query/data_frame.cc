@@ -61,6 +61,10 @@ DataStreamWriter& DataStreamWriter::sourceNames(std::vector<std::string> names) 
   options_.sourceNames = std::move(names);
   return *this;
 }
+DataStreamWriter& DataStreamWriter::userFunctions(std::shared_ptr<const expr::UserFunctions> functions) {
+  options_.sqlConf.userFunctions = std::move(functions);
+  return *this;
+}
 DataStreamWriter& DataStreamWriter::options(QueryOptions options) {
   options_ = std::move(options);
   return *this;

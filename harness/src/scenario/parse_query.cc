@@ -61,7 +61,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "source path");
   if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
     pc.error(n, "a files source needs 'path' (the landing folder)");
-  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json"});
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json", "csv", "text"});
   if (auto d = n["schema"]; d) {
     s.schemaDDL = pc.str(d, "schema");
     if (d.IsScalar()) {
@@ -250,6 +250,8 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   }
   pc.setSources(q.sources);
   expr::SqlConf sql;
+  sql.userFunctions = pc.options().userFunctions;
+  q.userFunctions = sql.userFunctions;
   if (auto c = n["conf"]; c && pc.expectMap(c, "conf")) {
     for (auto it = c.begin(); it != c.end(); ++it) {
       std::string key = pc.str(it->first, "a conf name");

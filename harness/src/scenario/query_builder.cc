@@ -35,7 +35,7 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
     } else {
       memory.push_back(nullptr);
       STREAMSIM_RETURN_IF_ERROR(sim.fs().mkdirs(s.path));
-      auto f = makeFileSource(s.path, s.schema, s.options);
+      auto f = makeFileSource(s.path, s.schema, s.options, s.format);
       if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
       sources.push_back(*f);
     }
@@ -82,6 +82,7 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
   std::vector<std::string> names;
   for (const SourceSpec& src : named.sources) names.push_back(src.name);
   writer.sourceNames(std::move(names));
+  writer.userFunctions(q.userFunctions);
   writer.name(named.sink.name);
   return writer;
 }

@@ -65,11 +65,21 @@ class PySparkKeyError(PySparkException, KeyError):
     pass
 
 
+class PySparkAttributeError(PySparkException, AttributeError):
+    pass
+
+
 from pyspark.errors.exceptions.base import (  # noqa: E402
     AnalysisException,
+    ArithmeticException,
+    ArrayIndexOutOfBoundsException,
+    DateTimeException,
+    NumberFormatException,
+    SparkRuntimeException,
     CapturedException,
     IllegalArgumentException,
     ParseException,
+    PythonException,
     StreamingQueryException,
     UnsupportedOperationException,
 )
@@ -78,6 +88,13 @@ __all__ = [
     "CapturedException",
     "AnalysisException",
     "ParseException",
+    "PythonException",
+    "ArithmeticException",
+    "ArrayIndexOutOfBoundsException",
+    "DateTimeException",
+    "NumberFormatException",
+    "SparkRuntimeException",
+    "PySparkAttributeError",
     "IllegalArgumentException",
     "StreamingQueryException",
     "UnsupportedOperationException",

@@ -53,16 +53,43 @@ def _schema_of(ddl: str) -> StructType:
     return StructType.fromDDL(ddl) if ddl else StructType([])
 
 
+def _udfs(texts: Sequence[str]) -> Dict[str, Any]:
+    """The Python UDFs the expression texts may call (pyspark/sql/udf.py)."""
+    from pyspark.sql import udf
+    from pyspark.sql.session import SparkSession
+    return udf.table(SparkSession.getActiveSession(), list(texts))
+
+
+def _python_exception(e: Exception) -> Exception:
+    """A UDF's failure as PySpark raises it from a batch action: PythonException with the
+    worker's traceback (pyspark/errors/exceptions/captured.py); other errors as they are."""
+    marker = "org.apache.spark.api.python.PythonException: "
+    text = str(e)
+    if marker not in text:
+        from pyspark.errors.exceptions.base import _from_engine_error
+        return _from_engine_error(e)
+    from pyspark.errors import PythonException
+    return PythonException("\n  An exception was thrown from the Python worker. Please see the stack "
+                           "trace below.\n" + text.split(marker, 1)[1])
+
+
 def select(rel: Rel, exprs: Sequence[str], conf: Dict[str, str], now_ms: int = 0) -> Rel:
     if not len(rel.schema) and all(e.strip() == "*" for e in exprs):
         return rel
-    ddl, rows = _native().eval_select(rel.ddl() or "_dummy int", rel.rows if len(rel.schema)
-                                      else [(None,)] * len(rel.rows), list(exprs), conf, now_ms)
+    try:
+        ddl, rows = _native().eval_select(rel.ddl() or "_dummy int", rel.rows if len(rel.schema)
+                                          else [(None,)] * len(rel.rows), list(exprs), conf, now_ms,
+                                          _udfs(exprs))
+    except (ValueError, RuntimeError) as e:
+        raise _python_exception(e) from None
     return Rel(_schema_of(ddl), [tuple(r) for r in rows])
 
 
 def where(rel: Rel, condition: str, conf: Dict[str, str], now_ms: int = 0) -> Rel:
-    keep = _native().eval_where(rel.ddl(), rel.rows, condition, conf, now_ms)
+    try:
+        keep = _native().eval_where(rel.ddl(), rel.rows, condition, conf, now_ms, _udfs([condition]))
+    except (ValueError, RuntimeError) as e:
+        raise _python_exception(e) from None
     return Rel(rel.schema, [rel.rows[i] for i in keep])
 
 

@@ -278,6 +278,8 @@ def _not_built(name: str):
     return f
 
 
-for _n in ["udf", "pandas_udf", "monotonically_increasing_id", "to_date", "current_date", "date_add", "datediff",
+from pyspark.sql.udf import pandas_udf, udf  # noqa: E402
+
+for _n in ["monotonically_increasing_id", "to_date", "current_date", "date_add", "datediff",
            "base64", "json_tuple", "broadcast", "input_file_name"]:
     globals()[_n] = _not_built(_n)

@@ -59,9 +59,12 @@ class DataFrameReader:
                     "queries whose output schema is known (give .schema(...) otherwise); it reads "
                     "no Parquet files. See docs/python.md")
             return self._session._catalog.read_json_folder(path, schema)
+        if self._format in ("csv", "text"):
+            return self._csv_or_text(path)
         if self._format != "json":
             raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
-                                      "streamsim (json files, delta and tables only); see docs/python.md")
+                                      "streamsim (json, csv and text files, delta and tables only); "
+                                      "see docs/python.md")
         return self._session._catalog.read_json_folder(path, self._schema)
 
     def parquet(self, *paths: str, **options: Any) -> Any:
@@ -71,6 +74,34 @@ class DataFrameReader:
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
         return self.load(path, "json", schema, **options)
+
+    def csv(self, path: str, schema: Any = None, **options: Any) -> Any:
+        """spark.read.csv with a schema (schema inference is not built): the engine's CSV reader
+        (io/csv_rows.h) over the folder's files, options as Spark's CSV options."""
+        return self.load(path, "csv", schema, **{k: v for k, v in options.items() if v is not None})
+
+    def text(self, paths: str, wholetext: bool = False, lineSep: Optional[str] = None,
+             **options: Any) -> Any:
+        if lineSep is not None:
+            raise NotImplementedError("spark.read.text(lineSep=...) is not built in streamsim; see "
+                                      "docs/python.md")
+        return self.load(paths, "text", None, wholetext=wholetext,
+                         **{k: v for k, v in options.items() if v is not None})
+
+    def _csv_or_text(self, path: str) -> Any:
+        from pyspark.sql import _batch
+        from pyspark.sql.types import StructType, toEngineDDL
+        schema = self._schema
+        if self._format == "text":
+            schema = schema or "value string"
+        elif schema is None:
+            raise NotImplementedError("spark.read.csv without a schema (inferSchema and the header's "
+                                      "names) is not built in streamsim; give .schema(...). See "
+                                      "docs/python.md")
+        st = schema if isinstance(schema, StructType) else StructType.fromDDL(schema)
+        opts = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in self._options.items()}
+        ddl, rows = self._session._world._native.read_format_files(path, self._format, toEngineDDL(st), opts)
+        return self._session._batch_df(_batch.Rel(StructType.fromDDL(ddl), [tuple(r) for r in rows]))
 
     def delta(self, path: str) -> Any:
         return self.load(path, "delta")

@@ -393,7 +393,11 @@ class SparkSession:
 
     @property
     def udf(self) -> Any:
-        raise NotImplementedError("spark.udf is not built in streamsim; see docs/python.md")
+        """UDFRegistration: ``spark.udf.register(name, f, returnType)`` (pyspark/sql/udf.py)."""
+        from pyspark.sql.udf import UDFRegistration
+        if getattr(self, "_udf_registration", None) is None:
+            self._udf_registration = UDFRegistration(self)
+        return self._udf_registration
 
     def newSession(self) -> "SparkSession":
         return self

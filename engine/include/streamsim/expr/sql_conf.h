@@ -12,6 +12,10 @@
 #include "streamsim/time_zone.h"
 
 namespace streamsim::expr {
+class UserFunctions;  // user_functions.h
+}
+
+namespace streamsim::expr {
 
 struct SqlConf {
   bool ansi = true;
@@ -22,6 +26,9 @@ struct SqlConf {
   // starts, through its Env's TimeZoneSource.
   std::string timeZone = "UTC";
   std::shared_ptr<const TimeZone> zone = TimeZone::fixed("UTC", 0);
+  // The query's user-defined functions (user_functions.h), resolved before the built-in ones;
+  // null: none.
+  std::shared_ptr<const UserFunctions> userFunctions;
 
   // Whether `key` is one of the settings above.
   static bool isSqlConf(std::string_view key);

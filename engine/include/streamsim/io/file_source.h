@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/io/csv_rows.h"
 #include "streamsim/io/json_rows.h"
 #include "streamsim/source.h"
 
@@ -42,13 +43,18 @@ struct FileSourceOptions {
   std::string sourceArchiveDir;  // required with cleanSource=archive
   ParseMode mode = ParseMode::kPermissive;
   std::string columnNameOfCorruptRecord = "_corrupt_record";
+  // The files' format: json (JSON lines), csv or text (io/csv_rows.h), and its own options
+  // (CSV's sep, header, ...; text's wholetext).
+  std::string format = "json";
+  std::map<std::string, std::string> formatOptions;
 
   // Options as strings, the way scenarios and Spark pass them: maxFilesPerTrigger,
   // maxBytesPerTrigger, latestFirst, fileNameOnly, maxFileAge ("7d", "1h", or ms),
   // cleanSource (off|archive|delete), sourceArchiveDir, mode, columnNameOfCorruptRecord.
   // Keys are case-insensitive. Unknown keys and bad values are InvalidArgument.
   static Result<FileSourceOptions> fromMap(std::string path, SchemaPtr schema,
-                                           const std::map<std::string, std::string>& options);
+                                           const std::map<std::string, std::string>& options,
+                                           std::string format = "json");
   // InvalidArgument naming the option: missing path/schema, non-positive caps, both caps,
   // archive without sourceArchiveDir or with an archive folder inside the source folder.
   Status validate() const;
@@ -96,7 +102,11 @@ class FileSource final : public Source {
   void cleanFile(const SourceContext& ctx, const std::string& path);
 
   FileSourceOptions options_;
+  // The reader of the format (one of them is set once the options are valid).
   std::optional<JsonRowParser> parser_;
+  std::optional<CsvRowParser> csv_;
+  std::optional<TextRowParser> text_;
+  bool ready() const { return parser_ || csv_ || text_; }
   bool restored_ = false;
   int64_t log_offset_ = -1;       // latest K in sources/<i>/
   int64_t cleaned_through_ = -1;  // log batches whose files cleanSource handled (this run)
@@ -113,7 +123,8 @@ class FileSource final : public Source {
 // Checks the options; the factory builds a fresh FileSource per query run.
 Result<std::function<std::unique_ptr<Source>()>> makeFileSource(FileSourceOptions options);
 Result<std::function<std::unique_ptr<Source>()>> makeFileSource(
-    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options = {});
+    std::string path, SchemaPtr schema, const std::map<std::string, std::string>& options = {},
+    std::string format = "json");
 
 // "file:/a/b", "file:///a/b" -> "/a/b"; anything else unchanged.
 std::string stripFileUri(std::string_view path);

@@ -21,6 +21,10 @@
 #include "streamsim/tws/stateful_processor.h"
 #include "streamsim/value.h"
 
+namespace streamsim::expr {
+class UserFunctions;  // expr/user_functions.h
+}
+
 namespace streamsim::harness {
 
 struct ScenarioHooks;  // scenario_hooks.h
@@ -64,7 +68,7 @@ struct SourceSpec {
   std::string topic;            // kafka only: the topic read (created with `partitions`)
   int partitions = 1;           // kafka only
   DurationMs retentionMs = 0;   // kafka only: 0 keeps every record
-  std::string format = "json";  // json (JSON lines) is the only format
+  std::string format = "json";  // json (JSON lines), csv or text (io/csv_rows.h)
   std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
   SchemaPtr schema;             // parsed from schemaDDL
   std::map<std::string, std::string> options;  // Spark's option names (maxFilesPerTrigger, ...)
@@ -179,6 +183,8 @@ struct TriggerSpec {
 };
 
 struct QuerySpec {
+  // The loader's user-defined functions (LoaderOptions::userFunctions), handed to the query.
+  std::shared_ptr<const expr::UserFunctions> userFunctions;
   std::vector<SourceSpec> sources;  // `source:` (one) — a list is accepted for unions
   // `sources:` whose schemas differ: Spark's union by position (ops/expr_ops.h
   // unionByPositionSchema), applied before the operators; null when they agree.
@@ -416,6 +422,9 @@ struct LoaderOptions {
   // Oracle names accepted; default: oracleNames() (oracles.h) but batch_split, which needs
   // generated workloads.
   std::vector<std::string> oracles;
+  // User-defined functions the query's expressions may call (a PySpark job's udf /
+  // spark.udf.register; expr/user_functions.h); null: none.
+  std::shared_ptr<const expr::UserFunctions> userFunctions;
 };
 
 // Every error of the file (not only the first) or the scenario.

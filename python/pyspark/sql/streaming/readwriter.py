@@ -22,6 +22,11 @@ _KAFKA_CLIENT_ONLY = {"includeheaders", "groupidprefix", "fetchoffset.numretries
                       "fetchoffset.retryintervalms", "minpartitions", "maxtriggerdelay"}
 
 
+def _given(options: Dict[str, Any]) -> Dict[str, Any]:
+    """PySpark's _set_opts: keyword options that are None are not set."""
+    return {k: v for k, v in options.items() if v is not None}
+
+
 class DataStreamReader:
     def __init__(self, session: Any) -> None:
         self._session = session
@@ -70,13 +75,19 @@ class DataStreamReader:
         raise _not_built(f"readStream.format({fmt!r})")
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
-        return self.load(path, "json", schema, **options)
+        return self.load(path, "json", schema, **_given(options))
 
     def csv(self, path: str, schema: Any = None, **options: Any) -> Any:
-        return self.load(path, "csv", schema, **options)
+        """PySpark's csv(path, schema, sep, encoding, quote, escape, comment, header, ...): the
+        options given (not None) as the CSV options (io/csv_rows.h)."""
+        return self.load(path, "csv", schema, **_given(options))
 
-    def text(self, path: str, **options: Any) -> Any:
-        return self.load(path, "text", None, **options)
+    def text(self, path: str, wholetext: bool = False, lineSep: Optional[str] = None,
+             **options: Any) -> Any:
+        """The text source: one ``value string`` row per line (``wholetext``: per file)."""
+        if lineSep is not None:
+            raise _not_built("readStream.text(lineSep=...) (lines end at \\n, \\r\\n or \\r)")
+        return self.load(path, "text", None, wholetext=wholetext, **_given(options))
 
     def parquet(self, path: str, **options: Any) -> Any:
         return self.load(path, "parquet", None, **options)
@@ -87,15 +98,25 @@ class DataStreamReader:
     def _files(self, fmt: str, path: str) -> Any:
         from pyspark.errors import AnalysisException
         from pyspark.sql.types import StructType, toEngineDDL
-        if fmt != "json":
-            raise _not_built(f"readStream.format({fmt!r}) (streamsim's file source reads JSON lines)")
+        if fmt not in ("json", "csv", "text"):
+            raise _not_built(f"readStream.format({fmt!r}) (streamsim's file source reads JSON lines, "
+                             "CSV and text)")
+        if fmt == "text":
+            # TextFileFormat: one string column, "value" unless the schema given names it.
+            if self._schema is None:
+                self._schema = "value string"
+            schema = self._schema if isinstance(self._schema, StructType) else StructType.fromDDL(self._schema)
+            if len(schema.fields) != 1 or schema.fields[0].dataType.simpleString() != "string":
+                raise AnalysisException(
+                    f"Text data source supports only a single column, and you have "
+                    f"{len(schema.fields)} columns.", errorClass="_LEGACY_ERROR_TEMP_1133")
         if self._schema is None:
             raise AnalysisException(
                 "Schema must be specified when creating a streaming source DataFrame. Depending on "
                 "the source, you may need to set spark.sql.streaming.schemaInference to true.",
                 errorClass="_LEGACY_ERROR_TEMP_1203")
         schema = self._schema if isinstance(self._schema, StructType) else StructType.fromDDL(self._schema)
-        source = {"kind": "files", "path": path, "format": "json", "schema": toEngineDDL(schema),
+        source = {"kind": "files", "path": path, "format": fmt, "schema": toEngineDDL(schema),
                   "options": dict(self._options)}
         return self._session._stream_df(source, schema)
 
@@ -169,6 +190,7 @@ class DataStreamWriter:
         self._options: Dict[str, str] = {}
         self._foreach_batch: Optional[Callable[[Any, int], None]] = None
         self._table_path: Optional[str] = None  # toTable's Delta table folder
+        self._foreach: Any = None  # foreach's writer object
 
     def format(self, source: str) -> "DataStreamWriter":
         self._format = source.lower()
@@ -245,7 +267,30 @@ class DataStreamWriter:
         return self
 
     def foreach(self, f: Any) -> "DataStreamWriter":
-        raise _not_built("DataStreamWriter.foreach")
+        """PySpark's foreach (pyspark/sql/streaming/readwriter.py): ``f(row)`` for every row, or
+        an object with ``process(row)`` and optional ``open(partition_id, epoch_id)`` (a falsy
+        result skips the partition's rows) and ``close(error)``. Each partition task gets its
+        own copy of the object, as Spark unpickles it per task; at least once: a batch re-run
+        after a crash is handed over again with the same epoch id (python/native/python_foreach.cc)."""
+        from pyspark.errors import PySparkAttributeError
+        if callable(f):
+            writer: Any = _RowFunctionWriter(f)
+        else:
+            if not hasattr(f, "process"):
+                raise PySparkAttributeError("[ATTRIBUTE_NOT_CALLABLE] Attribute `process` in provided "
+                                            "object `f` is not callable.",
+                                            errorClass="ATTRIBUTE_NOT_CALLABLE",
+                                            messageParameters={"attr_name": "process", "obj_name": "f"})
+            for name in ("process", "open", "close"):
+                if hasattr(f, name) and not callable(getattr(f, name)):
+                    raise PySparkAttributeError(f"[ATTRIBUTE_NOT_CALLABLE] Attribute `{name}` in "
+                                                "provided object `f` is not callable.",
+                                                errorClass="ATTRIBUTE_NOT_CALLABLE",
+                                                messageParameters={"attr_name": name, "obj_name": "f"})
+            writer = f
+        self._foreach = writer
+        self._format = "foreach"
+        return self
 
     def toTable(self, tableName: str, format: Optional[str] = None, outputMode: Optional[str] = None,
                 partitionBy: Any = None, queryName: Optional[str] = None, **options: Any) -> Any:
@@ -281,3 +326,13 @@ class DataStreamWriter:
         if path is not None:
             self._options["path"] = path
         return self._session._world._start_query(self)
+
+
+class _RowFunctionWriter:
+    """foreach(f) of a function: process(row) calls it (PySpark's func_without_process)."""
+
+    def __init__(self, f: Callable[[Any], None]) -> None:
+        self.f = f
+
+    def process(self, row: Any) -> None:
+        self.f(row)
