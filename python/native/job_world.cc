@@ -242,7 +242,16 @@ class JobWorld {
         console_ = std::make_shared<ConsoleOutput>();
         sink = makeConsoleSink(console_, ConsoleSinkOptions{s.numRows, s.truncate});
         break;
-      case harness::SinkSpec::Kind::kFiles: sink = makeFileSink(s.path); break;
+      case harness::SinkSpec::Kind::kFiles: {
+        FileSinkOptions o;
+        o.path = s.path;
+        o.format = s.format;
+        auto codec = parseParquetCodec(s.compression);
+        if (!codec.ok()) raiseStatus(codec.status());
+        o.parquetCodec = *codec;
+        sink = makeFileSink(std::move(o));
+        break;
+      }
       case harness::SinkSpec::Kind::kKafka:
         if (Status st = log_->createTopic(s.topic, sim::TopicConfig{s.partitions, 0}); !st.ok()) raiseStatus(st);
         sink = makeKafkaSink(log_, s.topic);
@@ -408,6 +417,21 @@ class JobWorld {
     py::list out;
     for (const Row& r : rows) out.append(rowToTuple(r));
     return py::make_tuple(quotedDDL(**schema), out);
+  }
+  // spark.read.parquet(path): a sink folder's committed files, a folder's files or one file,
+  // with `ddl` ("" the files' own schema): (the schema's DDL, rows).
+  py::tuple readParquet(const std::string& path, const std::string& ddl) {
+    SchemaPtr schema;
+    if (!ddl.empty()) {
+      auto parsed = parseSchema(ddl);
+      if (!parsed.ok()) raiseStatus(parsed.status());
+      schema = *parsed;
+    }
+    auto read = readParquetPath(sim_.env(), path, schema);
+    if (!read.ok()) raiseStatus(read.status());
+    py::list out;
+    for (const Row& r : read->rows) out.append(rowToTuple(r));
+    return py::make_tuple(quotedDDL(*read->schema), out);
   }
   std::string consoleText() { return console_ == nullptr ? std::string() : console_->text(); }
   int64_t crashes() { return sim_.crashCount(); }
@@ -583,6 +607,7 @@ void defineJobModule(py::module_& m) {
            py::arg("foreach_writer") = py::none())
       .def("file_sink_rows", &JobWorld::fileSinkRows)
       .def("read_format_files", &JobWorld::readFormatFiles)
+      .def("read_parquet", &JobWorld::readParquet)
       .def("process_all_available", &JobWorld::processAllAvailable)
       .def("run_batches", &JobWorld::runBatches)
       .def("trigger_now", &JobWorld::triggerNow)

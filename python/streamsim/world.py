@@ -108,14 +108,19 @@ class World:
 
     # --- input ---
     def put(self, path: str, rows: Optional[List[Dict[str, Any]]] = None, text: Optional[str] = None,
-            mtime: Union[str, _dt.datetime, None] = None) -> None:
-        """A file appears atomically: JSON lines of ``rows``, or ``text`` as it is."""
-        if (rows is None) == (text is None):
-            raise ValueError("put() takes rows or text")
+            mtime: Union[str, _dt.datetime, None] = None, data: Optional[bytes] = None) -> None:
+        """A file appears atomically: JSON lines of ``rows``, ``text`` as it is, or the bytes
+        ``data`` (a Parquet file, say)."""
+        if sum(x is not None for x in (rows, text, data)) != 1:
+            raise ValueError("put() takes rows, text or data")
         from pyspark.sql._batch import json_value
-        content = text if text is not None else "".join(json.dumps(json_value(r)) + "\n" for r in rows)
+        if data is not None:
+            content = bytes(data)
+        else:
+            content = (text if text is not None else
+                       "".join(json.dumps(json_value(r)) + "\n" for r in rows)).encode("utf-8")
         self._maybe_cut()
-        self._native.put_file(path, content.encode("utf-8"), None if mtime is None else _parse_time(mtime))
+        self._native.put_file(path, content, None if mtime is None else _parse_time(mtime))
 
     def create_topic(self, topic: str, partitions: int = 1) -> None:
         self._native.create_topic(topic, partitions)
@@ -176,6 +181,9 @@ class World:
 
     def read(self, path: str) -> str:
         return self._native.read_file(path).decode("utf-8")
+
+    def read_bytes(self, path: str) -> bytes:
+        return self._native.read_file(path)
 
     # --- faults ---
     def crash_at(self, point: str, batch: int = -1, partition: int = -1, nth: int = 1) -> None:
@@ -287,14 +295,18 @@ class World:
             path = opts.pop("path", None)
             if not path:
                 raise AnalysisException("'path' is not specified", errorClass="_LEGACY_ERROR_TEMP_1195")
-            sink = {"kind": "files", "path": path, "format": "json"}
+            sink = {"kind": "files", "path": path, "format": fmt}
             if fmt == "parquet":
-                # The file sink's protocol (data files, then _spark_metadata/N) with JSON-lines
-                # data files: streamsim writes no Parquet bytes (docs/python.md). Its readers
-                # (spark.read.parquet) read the log's files with the writing query's schema.
-                _say("streamsim's parquet sink writes JSON-lines data files under "
-                          "Spark's file sink log (_spark_metadata); spark.read.parquet(path) reads "
-                          "them back (docs/python.md)")
+                # Real Parquet data files (engine io/parquet.h), compressed as Spark's
+                # ParquetOptions picks: the `compression` option, else
+                # spark.sql.parquet.compression.codec (snappy).
+                codec = opts.pop("compression", None) or session.conf.get(
+                    "spark.sql.parquet.compression.codec", "snappy")
+                sink["compression"] = str(codec).lower()
+                if sink["compression"] in ("gzip", "lzo", "brotli", "lz4", "lz4_raw", "zstd"):
+                    raise NotImplementedError(
+                        f"the parquet sink's compression {codec!r} is not built in streamsim "
+                        "(snappy, none, uncompressed are); see docs/python.md")
             self._sink_schemas[path.rstrip("/")] = stream.get("schema")
         else:
             raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "

@@ -135,8 +135,8 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   SinkSpec s;
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "sink")) return s;
-  pc.checkKeys(n, "sink", {"kind", "path", "format", "writer", "topic", "partitions", "numRows", "truncate",
-                           "name"});
+  pc.checkKeys(n, "sink", {"kind", "path", "format", "compression", "writer", "topic", "partitions", "numRows",
+                           "truncate", "name"});
   // Spark 4.2's DataStreamWriter.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a sink name");
   if (auto k = n["kind"]; k) {
@@ -167,7 +167,15 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "sink path");
   if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
     pc.error(n, "a files sink needs 'path' (the output folder)");
-  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json"});
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json", "parquet"});
+  // A Parquet files sink's codec (Spark's `compression` option; engine io/parquet.h).
+  if (auto c = n["compression"]; c) {
+    if (s.format != "parquet") {
+      pc.error(c, "'compression' is an option of the parquet files sink: it needs format: parquet");
+    } else {
+      s.compression = pc.oneOf(c, "parquet compression", {"snappy", "none", "uncompressed"});
+    }
+  }
   if (auto w = n["writer"]; w) {
     s.writer = pc.str(w, "sink writer");
     if (s.kind != SinkSpec::Kind::kForeach) {

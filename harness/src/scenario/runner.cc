@@ -173,6 +173,9 @@ Status Runner::build() {
     sink_ = custom.factory;
     view = std::make_shared<CustomSinkView>(sim_, custom.view);
   } else if (q.sink.kind == SinkSpec::Kind::kFiles) {
+    if (q.sink.format != "json")  // the scenario's sink views read JSON lines (sink_views.cc)
+      return Status::InvalidArgument(fmt::format("a scenario's files sink writes json; format: {} is built for "
+                                                 "PySpark jobs' file sinks (docs/python.md)", q.sink.format));
     sink_ = makeFileSink(q.sink.path);
     if (everyRow() && hooks->sinkSchema) {  // every committed row, read with the schema
       view = fileSinkView(sim_, q.sink.path, hooks->sinkSchema);

@@ -50,15 +50,10 @@ class DataFrameReader:
             from pyspark.sql import _delta
             return self._session._batch_df(_delta.DeltaLog(self._session._world, path).rows())
         if self._format == "parquet":
-            # A parquet file sink's folder (JSON-lines data files in streamsim) with the schema of
-            # the query that wrote it, or the one given.
-            schema = self._schema or self._session._world._sink_schemas.get(path.rstrip("/"))
-            if schema is None:
-                raise NotImplementedError(
-                    f"spark.read.parquet({path!r}): streamsim reads the parquet sinks of its own "
-                    "queries whose output schema is known (give .schema(...) otherwise); it reads "
-                    "no Parquet files. See docs/python.md")
-            return self._session._catalog.read_json_folder(path, schema)
+            # Parquet files (engine io/parquet.h): a file sink's folder (the files its
+            # _spark_metadata log committed), a folder of files or one file, with the given
+            # schema (columns matched by name) or the files' own.
+            return self._session._catalog.read_parquet(path, self._schema)
         if self._format in ("csv", "text"):
             return self._csv_or_text(path)
         if self._format != "json":

@@ -269,6 +269,22 @@ class _Catalog:
                   "schema": toEngineDDL(snap.schema), "options": dict(options)}
         return self._session._stream_df(source, snap.schema)
 
+    def read_parquet(self, path: str, schema: Any) -> Any:
+        from pyspark.errors import AnalysisException
+        ddl = ""
+        if schema is not None:
+            ddl = toEngineDDL(schema if isinstance(schema, StructType) else StructType.fromDDL(schema))
+        native = self._session._world._native
+        try:
+            out_ddl, rows = native.read_parquet(path, ddl)
+        except (ValueError, RuntimeError) as e:
+            text = str(e)
+            for cls in ("PATH_NOT_FOUND", "UNABLE_TO_INFER_SCHEMA"):
+                if f"[{cls}]" in text:
+                    raise AnalysisException(text[text.index(f"[{cls}]"):], errorClass=cls) from None
+            raise
+        return self._session._batch_df(_batch.Rel(StructType.fromDDL(out_ddl), [tuple(r) for r in rows]))
+
     def read_json_folder(self, path: str, schema: Any) -> Any:
         if schema is None:
             raise NotImplementedError("spark.read.json without a schema (schema inference) is not "

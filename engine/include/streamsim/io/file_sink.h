@@ -1,4 +1,4 @@
-// The file sink: JSON-lines output files plus `<path>/_spark_metadata/N` (SEMANTICS.md §1-§2,
+// The file sink: JSON-lines or Parquet (io/parquet.h) output files plus `<path>/_spark_metadata/N` (SEMANTICS.md §1-§2,
 // Spark sinks/FileStreamSink.scala). Batch N writes its data files, then the metadata log entry
 // listing them; a batch id at or below the log's latest is skipped, so a re-run after a crash
 // never doubles the output. Readers go through readFileSinkOutput, which sees only files listed
@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "streamsim/checkpoint/compactible_log.h"
+#include "streamsim/io/parquet.h"
 #include "streamsim/sink.h"
 
 namespace streamsim {
@@ -25,6 +26,8 @@ namespace streamsim {
 struct FileSinkOptions {
   std::string path;                               // the output folder
   int compactInterval = kDefaultCompactInterval;  // _spark_metadata compaction (Spark: 10)
+  std::string format = "json";                    // "json" | "parquet"
+  ParquetCodec parquetCodec = ParquetCodec::kSnappy;  // Spark's default compression
 };
 
 class FileSink final : public Sink {
@@ -39,7 +42,8 @@ class FileSink final : public Sink {
   // Creates the output folder and checks/records the path in <checkpoint>/sink_path
   // (FailedPrecondition when the checkpoint was written with another path).
   Status start(const SinkContext& ctx) override;
-  // Writes `part-00000-<uuid>-c000.json` (none for an empty batch), passes
+  // Writes `part-00000-<uuid>-c000.json` (Parquet: `...-c000.snappy.parquet`, or
+  // `-c000.parquet` uncompressed, as Spark names them; none for an empty batch), passes
   // sink.after_data_files, writes _spark_metadata/N (N.compact on compaction batches), passes
   // sink.after_metadata. Skips batch ids <= the log's latest.
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
@@ -57,10 +61,17 @@ Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std:
 
 // Rows a reader of the output folder sees: the files listed in _spark_metadata (after
 // compaction and "delete" entries), in log order, parsed with `schema` (FAILFAST: a corrupt
-// data file is an error naming it). NotFound if `path` does not exist; empty when no batch was
-// committed yet.
+// data file is an error naming it; files named *.parquet are read as Parquet, their columns
+// matched to `schema` by name: readParquetAs). NotFound if `path` does not exist; empty when
+// no batch was committed yet.
 Result<std::vector<Row>> readFileSinkOutput(const Env& env, const std::string& path,
                                             SchemaPtr schema);
+// What spark.read.parquet(path) reads: a file sink's folder (its committed files), a folder's
+// Parquet files (names not starting with '_' or '.', sorted), or one file; with `schema` (the
+// first file's when null) as readParquetAs. NotFound naming `path` when it does not exist;
+// `schema` null and no file: InvalidArgument (Spark's UNABLE_TO_INFER_SCHEMA).
+Result<ParquetContents> readParquetPath(const Env& env, const std::string& path, SchemaPtr schema);
+
 // Data files in `path` (not hidden, not folders) that _spark_metadata does not list, sorted.
 Result<std::vector<std::string>> listFileSinkOrphans(const Env& env, const std::string& path);
 
