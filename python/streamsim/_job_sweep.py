@@ -37,23 +37,12 @@ Outputs = Dict[str, collections.Counter]
 AT_LEAST_ONCE = "kafka topic "  # Spark's Kafka sink is at least once
 
 
-def _committed_lines(world: World, folder: str) -> List[str]:
-    """The lines of the files a streaming file sink's log (_spark_metadata) committed."""
-    log = f"{folder.rstrip('/')}/_spark_metadata"
-    files: Set[str] = set()
-    entries = [p for p in world._native.list_files(log) if not p.endswith(".tmp")]
-    for p in sorted(entries, key=lambda p: int(p.rsplit("/", 1)[-1].split(".")[0] or 0)):
-        for line in world._native.read_file(p).decode("utf-8").splitlines()[1:]:
-            if not line.strip():
-                continue
-            entry = json.loads(line)
-            path = entry.get("path", "")
-            path = path.split(":", 1)[-1] if path.startswith("file:") else path
-            (files.add if entry.get("action") == "add" else files.discard)(path)
-    lines: List[str] = []
-    for f in sorted(files):
-        lines += [line for line in world._native.read_file(f).decode("utf-8").splitlines() if line]
-    return lines
+def _committed_rows(world: World, fmt: str, folder: str) -> List[str]:
+    """The rows of the files a streaming file sink's log (_spark_metadata) committed, each as its
+    JSON text (keys sorted)."""
+    from streamsim._job_variants import committed_files, file_rows
+    return [json.dumps(r, sort_keys=True, default=str)
+            for f in sorted(committed_files(world, folder)) for r in file_rows(world, fmt, f)]
 
 
 def outputs(world: World) -> Outputs:
@@ -65,7 +54,7 @@ def outputs(world: World) -> Outputs:
     catalog = world.spark._catalog
     for fmt, sink, name in world._sinks:
         if sink.get("kind") == "files":
-            out[f"file sink {sink['path']}"] = collections.Counter(_committed_lines(world, sink["path"]))
+            out[f"file sink {sink['path']}"] = collections.Counter(_committed_rows(world, fmt, sink["path"]))
         elif sink.get("kind") == "memory" and name:
             rows = catalog.relation(name).rows
             out[f"memory table {name}"] = collections.Counter(tuple(r) for r in rows)

@@ -38,7 +38,7 @@ class VariantOracle:
     usage: Callable[[Any, Any], Optional[str]] = lambda reference, value: None  # misuse, once
 
 
-def _committed_files(world: Any, folder: str) -> List[str]:
+def committed_files(world: Any, folder: str) -> List[str]:
     """The data files a streaming file sink's log (_spark_metadata) committed, in batch order."""
     log = f"{folder.rstrip('/')}/_spark_metadata"
     entries = [p for p in world._native.list_files(log) if not p.endswith(".tmp")]
@@ -57,6 +57,17 @@ def _committed_files(world: Any, folder: str) -> List[str]:
     return list(live)
 
 
+def file_rows(world: Any, fmt: str, path: str) -> List[Dict[str, Any]]:
+    """The rows of one data file a file sink wrote, by column name: JSON lines or Parquet."""
+    if fmt == "parquet":
+        ddl, rows = world._native.read_parquet(path, "")
+        from pyspark.sql.types import StructType
+        names = StructType.fromDDL(ddl).fieldNames()
+        return [dict(zip(names, r)) for r in rows]
+    text = world._native.read_file(path).decode("utf-8")
+    return [json.loads(line) for line in text.splitlines() if line.strip()]
+
+
 def _named(rel: Any) -> List[Dict[str, Any]]:
     names = rel.schema.fieldNames()
     return [dict(zip(names, row)) for row in rel.rows]
@@ -72,9 +83,8 @@ def ordered_rows(world: Any) -> OrderedRows:
     for fmt, sink, name in world._sinks:
         if sink.get("kind") == "files":
             rows: List[Dict[str, Any]] = []
-            for f in _committed_files(world, sink["path"]):
-                text = world._native.read_file(f).decode("utf-8", errors="replace")
-                rows += [json.loads(line) for line in text.splitlines() if line.strip()] if fmt == "json" else []
+            for f in committed_files(world, sink["path"]):
+                rows += file_rows(world, fmt, f)
             out[f"file sink {sink['path']}"] = rows
         elif sink.get("kind") == "memory" and name:
             out[f"memory table {name}"] = _named(catalog.relation(name))
