@@ -60,7 +60,7 @@ void addLandingDrain(StepActions& actions, const std::shared_ptr<GeneratedLandin
   if (options.faultPlan) {
     for (const sim::Fault& f : options.faultPlan->faults) {
       if (const auto* c = std::get_if<sim::CrashFault>(&f)) latest += c->downtime;
-      if (const auto* d = std::get_if<sim::DowntimeFault>(&f)) latest = std::max(latest, d->until + sc.hooks->drainMs);
+      if (const auto* d = std::get_if<sim::DowntimeFault>(&f)) latest += d->downtime + sc.hooks->drainMs;
       latest += interval;
     }
   }
