@@ -61,6 +61,13 @@ def _parse_time(t: Union[str, _dt.datetime, int]) -> int:
 
 
 @inside_shim
+class _Closed:
+    """A closed World's native side: every use says so."""
+
+    def __getattr__(self, name: str) -> Any:
+        raise RuntimeError(f"this streamsim World is closed (World.{name} after close())")
+
+
 class World:
     """One simulated world; the newest one is current (SparkSession.builder.getOrCreate())."""
 
@@ -97,8 +104,14 @@ class World:
         return _current[-1] if _current else None
 
     def close(self) -> None:
+        """Ends the world: it is no longer current, and its simulated filesystem, topics and
+        state stores are freed now. A job module's globals (``spark = ...getOrCreate()`` at
+        import) keep its session, and so the World object, alive for as long as the module
+        lives; a sweep's hundreds of worlds must not keep their state with it
+        (world_kept_alive_by_a_job_module_leaked_its_state)."""
         if self in _current:
             _current.remove(self)
+        self._native = _Closed()
 
     def __enter__(self) -> "World":
         return self
