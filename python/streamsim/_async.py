@@ -268,92 +268,63 @@ class _AsyncSequence:
         return self._items[self._pos - 1]
 
 
-class AsyncValueState:
-    """ValueState with awaited operations: ``await s.get()`` (a tuple or None), ``exists()``,
-    ``update(tuple)``, ``clear()``."""
+# The async state classes are generated from the native ones (python/native/python_support.cc:
+# ValueState, ListState, MapState): every public operation of a native class is awaited, except
+# the reads named here, which return a sequence consumed with ``async for``. A new state operation
+# is bound once, in python_support.cc; its async form follows (tests/python/test_async_state_ops.py
+# fails for a name here that the native class lacks).
+SEQUENCE_OPS = {
+    "ValueState": frozenset(),
+    "ListState": frozenset({"get"}),
+    "MapState": frozenset({"iterator", "keys", "values"}),
+}
 
-    def __init__(self, native: Any, name: str) -> None:
+
+def native_state_ops(kind: str) -> List[str]:
+    """The public operations of the native state class ``kind`` (sorted)."""
+    native = getattr(_streamsim_native, kind)
+    return sorted(n for n in dir(native) if not n.startswith("_") and callable(getattr(native, n)))
+
+
+def _awaited(kind: str, op: str) -> Any:
+    async def call(self: Any, *args: Any, **kwargs: Any) -> Any:
+        return await _state_request(lambda: getattr(self._s, op)(*args, **kwargs), kind,
+                                    self._name, op)
+    call.__name__ = call.__qualname__ = op
+    call.__doc__ = f"``await`` {kind}.{op} (a scheduling point: the engine's scheduler resumes it)."
+    return call
+
+
+def _sequence(kind: str, op: str) -> Any:
+    def call(self: Any, *args: Any, **kwargs: Any) -> _AsyncSequence:
+        return _AsyncSequence(lambda: list(getattr(self._s, op)(*args, **kwargs)), kind,
+                              self._name, op)
+    call.__name__ = call.__qualname__ = op
+    call.__doc__ = (f"``async for`` over {kind}.{op} (the read happens at the first element, a "
+                    "scheduling point; the rest do not suspend).")
+    return call
+
+
+def _async_state_class(kind: str) -> type:
+    def __init__(self: Any, native: Any, name: str) -> None:
         self._s = native
         self._name = name
 
-    async def exists(self) -> bool:
-        return await _state_request(self._s.exists, "ValueState", self._name, "exists")
-
-    async def get(self) -> Any:
-        return await _state_request(self._s.get, "ValueState", self._name, "get")
-
-    async def update(self, newValue: Any) -> None:
-        await _state_request(lambda: self._s.update(newValue), "ValueState", self._name, "update")
-
-    async def clear(self) -> None:
-        await _state_request(self._s.clear, "ValueState", self._name, "clear")
-
-
-class AsyncListState:
-    """ListState: ``async for v in s.get()``; ``await`` exists, put, appendValue, appendList, clear."""
-
-    def __init__(self, native: Any, name: str) -> None:
-        self._s = native
-        self._name = name
-
-    async def exists(self) -> bool:
-        return await _state_request(self._s.exists, "ListState", self._name, "exists")
-
-    def get(self) -> _AsyncSequence:
-        return _AsyncSequence(lambda: list(self._s.get()), "ListState", self._name, "get")
-
-    async def put(self, newState: Any) -> None:
-        await _state_request(lambda: self._s.put(newState), "ListState", self._name, "put")
-
-    async def appendValue(self, newState: Any) -> None:
-        await _state_request(lambda: self._s.appendValue(newState), "ListState", self._name,
-                             "appendValue")
-
-    async def appendList(self, newState: Any) -> None:
-        await _state_request(lambda: self._s.appendList(newState), "ListState", self._name,
-                             "appendList")
-
-    async def clear(self) -> None:
-        await _state_request(self._s.clear, "ListState", self._name, "clear")
+    sequences = SEQUENCE_OPS[kind]
+    ops = native_state_ops(kind)
+    members: dict = {"__init__": __init__, "__slots__": ("_s", "_name")}
+    for op in ops:
+        members[op] = _sequence(kind, op) if op in sequences else _awaited(kind, op)
+    awaited = [op for op in ops if op not in sequences]
+    members["__doc__"] = (f"{kind} with awaited operations ({', '.join(awaited)})"
+                          + (f"; ``async for`` over {', '.join(sorted(sequences))}."
+                             if sequences else "."))
+    return type("Async" + kind, (), members)
 
 
-class AsyncMapState:
-    """MapState: ``await`` exists, getValue, containsKey, updateValue, removeKey, clear;
-    ``async for`` over iterator() (key, value pairs), keys(), values()."""
-
-    def __init__(self, native: Any, name: str) -> None:
-        self._s = native
-        self._name = name
-
-    def _op(self, fn: Any, op: str) -> Any:
-        return _state_request(fn, "MapState", self._name, op)
-
-    async def exists(self) -> bool:
-        return await self._op(self._s.exists, "exists")
-
-    async def getValue(self, key: Any) -> Any:
-        return await self._op(lambda: self._s.getValue(key), "getValue")
-
-    async def containsKey(self, key: Any) -> bool:
-        return await self._op(lambda: self._s.containsKey(key), "containsKey")
-
-    async def updateValue(self, key: Any, value: Any) -> None:
-        await self._op(lambda: self._s.updateValue(key, value), "updateValue")
-
-    async def removeKey(self, key: Any) -> None:
-        await self._op(lambda: self._s.removeKey(key), "removeKey")
-
-    async def clear(self) -> None:
-        await self._op(self._s.clear, "clear")
-
-    def iterator(self) -> _AsyncSequence:
-        return _AsyncSequence(lambda: list(self._s.iterator()), "MapState", self._name, "iterator")
-
-    def keys(self) -> _AsyncSequence:
-        return _AsyncSequence(lambda: list(self._s.keys()), "MapState", self._name, "keys")
-
-    def values(self) -> _AsyncSequence:
-        return _AsyncSequence(lambda: list(self._s.values()), "MapState", self._name, "values")
+AsyncValueState = _async_state_class("ValueState")
+AsyncListState = _async_state_class("ListState")
+AsyncMapState = _async_state_class("MapState")
 
 
 class AsyncHandle(AsyncStatefulProcessorHandle):
