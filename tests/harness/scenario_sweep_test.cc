@@ -81,6 +81,34 @@ TEST(ScenarioSweep, AnExpectationFailureShrinksKeepingItsPlace) {
   }
 }
 
+// Regression (issue 40, run_step_failure_reported_as_an_expectation): a `run` step whose batch
+// failed was reported as "expect FILE:LINE", so it read as an expectation failure. The failure's
+// kind names the step the file wrote.
+TEST(ScenarioSweep, RunStepFailureReportedAsAnExpectationNamesTheRunStep) {
+  Scenario sc = load(R"yaml(
+name: a malformed number fails the batch under ANSI mode (Cast.scala)
+query:
+  source: {kind: memory, schema: "id string, qty string"}
+  operators:
+    - withColumn: {n: "CAST(qty AS INT)"}
+  sink: {kind: memory}
+  outputMode: append
+steps:
+  - add_rows: [{id: a, qty: "12x"}]
+  - run: available
+  - expect:
+      sink: []
+)yaml");
+  ScenarioSweepOptions o;
+  o.seeds = 2;
+  ScenarioSweepReport report = sweepScenarios({sc}, o);
+  ASSERT_EQ(report.outcomes.size(), 2u);
+  for (const auto& out : report.outcomes) {
+    ASSERT_FALSE(out.passed);
+    EXPECT_EQ(out.kind.toString(), "run sweep_test.yaml:11") << out.kind.toString();
+  }
+}
+
 // With the default knobs 36% of seeds carried no crash and short scenarios aimed most crashes at
 // batches the run never reached; plans now aim at the fault-free run's (point, batch) pairs.
 TEST(ScenarioSweep, NearlyEverySeedsFaultFires) {

@@ -53,7 +53,7 @@ int sweepSeeds(const Scenario& scenario, int seeds) {
 FailureKind failureKind(const ScenarioRunResult& r) {
   FailureKind k;
   if (!r.setupError.ok()) k.addError();
-  for (const auto& f : r.failures) k.addExpectation(f.where.file, f.where.line);
+  for (const auto& f : r.failures) k.addStep(f.step, f.where.file, f.where.line);
   k.addViolations(r.violations);
   return k;
 }

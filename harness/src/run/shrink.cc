@@ -24,8 +24,8 @@ void FailureKind::addViolations(const std::vector<Violation>& violations) {
 
 std::string FailureKind::toString() const { return fmt::format("{}", fmt::join(keys, ", ")); }
 
-std::string FailureKind::expectKey(const std::string& file, int line) {
-  return fmt::format("expect {}:{}", file, line);
+std::string FailureKind::stepKey(const std::string& step, const std::string& file, int line) {
+  return fmt::format("{} {}:{}", step.empty() ? "expect" : step, file, line);
 }
 
 namespace {

@@ -394,7 +394,7 @@ void settleUnfiredArmedCrashes(const Scenario& sc, const ScenarioRunOptions& opt
         std::any_of(without.unfiredArmedCrashes.begin(), without.unfiredArmedCrashes.end(),
                     [&](const CheckFailure& w) { return w.where.toString() == u.where.toString(); });
     if (alsoWithout) {
-      r.failures.push_back({u.where, u.message + " (nor without the plan's faults)"});
+      r.failures.push_back({u.where, u.message + " (nor without the plan's faults)", "crash"});
     } else {
       gaveWay += fmt::format("{}{}: the plan's crashes kept the query from this armed crash, which the run "
                              "without them fires",

@@ -79,6 +79,7 @@ ScenarioRunResult Runner::run() {
     return result;
   }
   const std::vector<SourceLocation> where = steps.where();
+  const std::vector<std::string> stepNames = steps.stepNames();
   StreamTestOptions so;
   so.supervisor.restartPlannedCrashes = options_.faultPlan.has_value();
   // A generated workload's driver is supervised as a job: a failed trigger is followed by a
@@ -108,7 +109,10 @@ ScenarioRunResult Runner::run() {
                             ? where[r.failedAction]
                             : SourceLocation{sc_.file, 0, 0};
     std::string msg = state_.failure.empty() ? r.status.message() : state_.failure;
-    result.failures.push_back({at, msg});
+    const std::string step = r.failedAction >= 0 && r.failedAction < static_cast<int>(stepNames.size())
+                                 ? stepNames[r.failedAction]
+                                 : std::string();
+    result.failures.push_back({at, msg, step});
   }
   if (options_.keepFs != nullptr)
     if (Status kept = copyFileTree(sim_.fs(), "/", *options_.keepFs, options_.keepDir); !kept.ok())

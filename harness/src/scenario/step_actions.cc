@@ -22,6 +22,7 @@ const Schema* StepActions::sourceSchema() const {
 void StepActions::push(Action a, const SourceLocation& at) {
   actions_.push_back(std::move(a));
   where_.push_back(at);
+  step_names_.push_back(step_);
 }
 
 void StepActions::setupFail(const SourceLocation& where, std::string msg) {

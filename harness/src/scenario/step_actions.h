@@ -58,12 +58,16 @@ class StepActions {
   // The writer of `q` on the run's sources and sink (a `restart: {query: ...}`).
   Result<DataStreamWriter> writerFor(const QuerySpec& q) { return writer_for_(q); }
 
+  // The step whose actions are pushed next (its name in the step table): each action keeps it,
+  // so a failed action names its step ("run", "expect") in the run's failure.
+  void beginStep(std::string_view name) { step_ = name; }
   void push(Action a, const SourceLocation& at);
   // The scenario cannot run as written: the first such error is the run's setup error.
   void setupFail(const SourceLocation& where, std::string msg);
 
   std::vector<Action> takeActions() { return std::move(actions_); }
   const std::vector<SourceLocation>& where() const { return where_; }
+  const std::vector<std::string>& stepNames() const { return step_names_; }
   const Status& setupStatus() const { return setup_; }
 
  private:
@@ -73,6 +77,8 @@ class StepActions {
   WriterFor writer_for_;
   std::vector<Action> actions_;
   std::vector<SourceLocation> where_;
+  std::vector<std::string> step_names_;  // per action, its step's name
+  std::string step_;
   Status setup_;
 };
 

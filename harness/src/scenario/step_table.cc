@@ -140,7 +140,9 @@ void parseSteps(ParseContext& pc, const YAML::Node& n, Scenario& sc) {
 }
 
 void addStepActions(StepActions& actions, const Step& step) {
-  stepKindOf(step.step.index())->toActions(actions, step.step, step.where);
+  const StepKind* kind = stepKindOf(step.step.index());
+  actions.beginStep(kind->name);
+  kind->toActions(actions, step.step, step.where);
 }
 
 }  // namespace detail

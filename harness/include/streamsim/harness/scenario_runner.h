@@ -63,6 +63,9 @@ struct ScenarioRunOptions {
 struct CheckFailure {
   SourceLocation where;  // the step (or expectation) that failed
   std::string message;   // what was expected, what came (every differing row)
+  // The failed step's name as the file writes it ("run", "expect", "crash", ...); empty for a
+  // failure that is not one step's (keeping the file tree).
+  std::string step;
 };
 
 // The rows an `expect` step actually saw, for `run --update`.

@@ -17,18 +17,22 @@
 
 namespace streamsim::harness {
 
-// What a failure is, as a set of keys: "expect <file>:<line>" per failed expectation, "oracle
-// <name>" per violated oracle, "error" for a run that could not be driven. A smaller case keeps
-// the kind when it shares one key with the original.
+// What a failure is, as a set of keys: "<step> <file>:<line>" per failed step ("expect a.yaml:12"
+// for an expectation, "run a.yaml:9" for a run step whose batch failed), "oracle <name>" per
+// violated oracle, "error" for a run that could not be driven. A smaller case keeps the kind when
+// it shares one key with the original.
 struct FailureKind {
   std::set<std::string> keys;
   bool empty() const { return keys.empty(); }
   bool sharedWith(const FailureKind& other) const;
-  void addExpectation(const std::string& file, int line) { keys.insert(expectKey(file, line)); }
+  // A failed step; `step` empty: an expectation ("expect").
+  void addStep(const std::string& step, const std::string& file, int line) {
+    keys.insert(stepKey(step, file, line));
+  }
   void addViolations(const std::vector<Violation>& violations);
   void addError() { keys.insert("error"); }
   std::string toString() const;  // "oracle exactly_once, expect a.yaml:12"
-  static std::string expectKey(const std::string& file, int line);
+  static std::string stepKey(const std::string& step, const std::string& file, int line);
 };
 
 // The case the shrinker works on. `files` empty and `shrinkFiles` false: a scenario (its input is
