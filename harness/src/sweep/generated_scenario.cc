@@ -92,6 +92,13 @@ Result<std::vector<OperatorSpec>> operatorsOf(const WorkloadConfig& c) {
         return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor or processorRef");
       t.processor = c.processorRef.empty() ? c.name : c.processorRef;
       t.factory = c.processor;  // a factory of this program (unset: the registered processorRef)
+      if (auto py = pythonProcessorRef(c.processorRef)) {
+        // A Python class (`file.py:Class`): the sweep runs its seeds in worker processes when
+        // asked to (scenarioRunsPython), one interpreter having one GIL.
+        t.pythonFile = py->first;
+        t.pythonClass = py->second;
+        t.outputStructType = outputSchemaOf(c);
+      }
       t.timeMode = std::string(timeModeName(c.timeMode));
       if (c.timeMode == TimeMode::kEventTime) ops.push_back(op(WatermarkOp{"event_time", c.watermarkDelay}));
       break;
@@ -210,7 +217,8 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   }
   sc.steps = generated::stepsOf(c, actions, sc.file);
 
-  const bool determinism = run.determinism || generated::named(c.oracles, "determinism");
+  const bool determinism = run.determinism || generated::named(c.oracles, "determinism") ||
+                           (run.determinismEvery > 0 && seed % static_cast<uint64_t>(run.determinismEvery) == 0);
   const bool batchSplit = run.batchSplit || generated::named(c.oracles, "batch_split");
   sc.oracles = workloadOracles(c, determinism, batchSplit);
   sc.stateBound = c.stateBound;
@@ -230,6 +238,20 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
     hooks->notReplayable = words.status().message();
   }
   hooks->landing = std::move(actions);
+  // batch_split's other cut varies by seed (its stream "batch_cut", so a replay line's --seed
+  // reproduces it): the same files (those kept) landing every 0 (all at once), 250, 500, 2000 or
+  // 3000 ms instead, without landing faults.
+  hooks->batchCut = [c, run, files = input.files](uint64_t s, std::string* where) -> Result<Scenario> {
+    WorkloadConfig other = c;
+    other.spec.arrivalInterval =
+        sim::Random(s).split("batch_cut").pick(std::vector<DurationMs>{0, 250, 500, 2000, 3000});
+    if (where != nullptr)
+      *where = fmt::format("the files landing every {} ms instead of every {} ms", other.spec.arrivalInterval,
+                           c.spec.arrivalInterval);
+    GeneratedInput in;
+    in.files = files;
+    return generatedScenario(other, s, in, run);
+  };
   hooks->triggerInterval = c.triggerInterval;
   hooks->drainMs = c.drainMs;
   hooks->everyRow = true;
@@ -245,6 +267,35 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   if (generated::isTws(c.kind)) hooks->referenceKeys = {"key"};
   sc.hooks = std::move(hooks);
   return sc;
+}
+
+Result<GeneratedRun> runGeneratedSeed(const WorkloadConfig& config, uint64_t seed, const RunOptions& run,
+                                      const std::optional<sim::FaultPlan>& plan,
+                                      const std::optional<std::vector<int64_t>>& files) {
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario sc, generatedScenario(config, seed, {}, run));
+  GeneratedRun out;
+  out.plan = plan ? *plan : scenarioPlan(sc, seed, scenarioReach(sc));
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario own, scenarioOfSeed(sc, seed, out.plan, files));
+  ScenarioRunOptions o;
+  o.seed = seed;
+  o.faultPlan = out.plan;
+  o.applyOracles = run.oracles;
+  out.result = runScenario(own, o);
+  return out;
+}
+
+Result<SweepResult> sweepGenerated(const WorkloadConfig& config, const ScenarioSweepOptions& options,
+                                   const RunOptions& run) {
+  if (options.jobs < 1 || options.jobs > kMaxSweepJobs)
+    return Status::InvalidArgument(fmt::format("jobs {}: expected 1 to {}", options.jobs, kMaxSweepJobs));
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario sc, generatedScenario(config, options.firstSeed, {}, run));
+  SweepResult out;
+  out.scenarios.push_back(std::move(sc));
+  out.shardIndex = options.shardIndex;
+  out.shardCount = options.shardCount;
+  out.report = sweepScenarios(out.scenarios, options);
+  out.report.totals.unit = "workload";
+  return out;
 }
 
 std::string ScenarioHooks::whyNotReplayable() const {

@@ -74,14 +74,6 @@ ShrunkCase shrinkCase(const WorkloadConfig& config, const RunCase& failing, cons
 
 namespace {
 
-// `file.py:Class` -> {file.py, Class}; nullopt for another name.
-std::optional<std::pair<std::string, std::string>> pythonRef(const std::string& name) {
-  const size_t colon = name.rfind(':');
-  if (colon == std::string::npos || colon < 3 || name.compare(colon - 3, 3, ".py") != 0 || colon + 1 == name.size())
-    return std::nullopt;
-  return std::make_pair(name.substr(0, colon), name.substr(colon + 1));
-}
-
 bool names(const std::vector<std::string>& list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
 }
@@ -144,15 +136,22 @@ std::string whyNotRebuilt(const WorkloadConfig& c, const WorkloadConfig& r) {
 
 }  // namespace
 
+std::optional<std::pair<std::string, std::string>> pythonProcessorRef(const std::string& name) {
+  const size_t colon = name.rfind(':');
+  if (colon == std::string::npos || colon < 3 || name.compare(colon - 3, 3, ".py") != 0 || colon + 1 == name.size())
+    return std::nullopt;
+  return std::make_pair(name.substr(0, colon), name.substr(colon + 1));
+}
+
 bool isWorkloadName(const std::string& name) {
-  if (parseWorkloadKind(name).ok() || pythonRef(name)) return true;
+  if (parseWorkloadKind(name).ok() || pythonProcessorRef(name)) return true;
   return ProcessorRegistry::factory(name).ok();
 }
 
 Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config, RunOptions& run) {
   STREAMSIM_ASSIGN_OR_RETURN(config, replayBase(args, run));
   if (config.kind != WorkloadKind::kCustom) return Status::OK();
-  if (auto py = pythonRef(args.workload)) {
+  if (auto py = pythonProcessorRef(args.workload)) {
     STREAMSIM_ASSIGN_OR_RETURN(config.processor,
                                loadPythonProcessor({py->first, py->second, config.outputSchema, false, {}}));
   } else {

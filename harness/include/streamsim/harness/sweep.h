@@ -149,6 +149,7 @@ struct RunOptions {
   std::shared_ptr<ReferenceCache> references = nullptr;  // optional
   bool determinism = false;    // run twice and compare fingerprints
   bool batchSplit = false;     // opt-in: compare with all files landing at once (count only)
+  int determinismEvery = 0;    // > 0: determinism on the seeds s with s % determinismEvery == 0 too
 };
 
 std::shared_ptr<ReferenceCache> makeReferenceCache();
@@ -196,6 +197,9 @@ struct WorkloadReplayArgs {
   bool determinism = false;  // --determinism (RunOptions; also when `oracles` names it)
   bool batchSplit = false;   // --batch-split (RunOptions; also when `oracles` names it)
 };
+// `file.py:Class` -> {file.py, Class}; nullopt for another name (a standard workload's, a
+// registered processor's).
+std::optional<std::pair<std::string, std::string>> pythonProcessorRef(const std::string& name);
 // Whether `name` is a workload a replay line may name: a standard workload's, `file.py:Class`,
 // or a processor this program registered.
 bool isWorkloadName(const std::string& name);
