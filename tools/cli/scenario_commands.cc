@@ -38,7 +38,7 @@
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/run/scenario_sweep.h"
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/platform/platform.h"

@@ -15,7 +15,7 @@
 
 namespace streamsim::harness {
 
-namespace generated {  // (named: a unity build puts sweep_run.cc's namesakes in the same unit)
+namespace generated {
 
 constexpr TimeMs kStart = 1767225600000;  // 2026-01-01T00:00:00Z, the workloads' virtual start
 const char* kLanding = "/landing";
@@ -136,6 +136,83 @@ uint64_t workloadSeedOf(const WorkloadConfig& c, uint64_t seed) {
 }  // namespace generated
 
 
+
+namespace {
+
+struct KindInfo {
+  WorkloadKind kind;
+  const char* name;
+};
+constexpr KindInfo kKinds[] = {
+    {WorkloadKind::kCount, "count"},       {WorkloadKind::kSessionTracker, "session_tracker"},
+    {WorkloadKind::kHeartbeat, "heartbeat"}, {WorkloadKind::kTtlCache, "ttl_cache"},
+    {WorkloadKind::kDedup, "dedup"},       {WorkloadKind::kWindow, "window"},
+    {WorkloadKind::kCustom, "custom"},
+};
+
+}  // namespace
+
+std::string_view workloadKindName(WorkloadKind kind) {
+  for (const auto& k : kKinds)
+    if (k.kind == kind) return k.name;
+  return "custom";
+}
+
+Result<WorkloadKind> parseWorkloadKind(std::string_view name) {
+  for (const auto& k : kKinds)
+    if (name == k.name) return k.kind;
+  return Status::InvalidArgument(fmt::format(
+      "unknown workload '{}': expected count, session_tracker, heartbeat, ttl_cache, dedup or window", name));
+}
+
+sim::WorkloadSpec defaultWorkloadSpec() {
+  sim::WorkloadSpec s;
+  s.events = 200;
+  s.eventsPerFile = 10;
+  s.keys = 8;
+  s.zipfExponent = 0.5;
+  s.maxOutOfOrder = 2'000;
+  s.lateFraction = 0.05;
+  s.lateBy = 5'000;
+  s.duplicateFraction = 0.05;
+  s.startEventTime = generated::kStart;
+  s.firstArrival = generated::kStart + 500;
+  s.arrivalInterval = 1'000;
+  s.dir = generated::kLanding;
+  return s;
+}
+
+sim::FaultKnobs defaultFaultKnobs() {
+  sim::FaultKnobs k;
+  k.points = {"all"};
+  k.maxCrashes = 2;
+  k.tornWrites = true;
+  k.taskFailureProbability = 0.01;
+  k.batches = 24;
+  k.partitions = 2;
+  k.checkpointDir = generated::kCheckpoint;
+  // Outages: about half of the seeds' crashes leave the driver down up to 10 s (the standard
+  // input lands over 20 s), while files keep landing.
+  k.downtimeMax = 10'000;
+  return k;
+}
+
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore) {
+  WorkloadConfig c;
+  c.kind = kind;
+  c.name = std::string(workloadKindName(kind));
+  c.stateStore = std::move(stateStore);
+  if (kind == WorkloadKind::kWindow) c.drainMs = 4'000;
+  c.knobs.batches = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile + c.drainMs / c.triggerInterval;
+  c.knobs.partitions = c.partitions;
+  c.knobs.files = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile;
+  return c;
+}
+
+sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
+  return sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
+}
+
 std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determinism, bool batchSplit) {
   std::vector<std::string> out;
   for (const Oracle& oracle : oracleTable()) {
@@ -209,7 +286,7 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   q.taskRetries = c.taskRetries;
   q.where = SourceLocation{sc.file, 0, 0};
 
-  const sim::Workload w = sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
+  const sim::Workload w = workloadFor(c, seed);
   std::vector<sim::LandingAction> actions = sim::landingActions(w, input.landingFaults, c.spec);
   if (input.files) {
     const std::set<int64_t> keep(input.files->begin(), input.files->end());

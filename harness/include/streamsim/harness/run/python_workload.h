@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/status.h"
 
 namespace streamsim::harness {
@@ -25,7 +25,7 @@ struct PythonWorkloadSpec {
 
 // The workload (events event_id, key, event_time, value grouped by key; kCustom with the
 // processor loaded) and what its oracles ask of its runs (batch_split and determinism):
-// workloadForReplay of `file:Class` (sweep.h), so that its sweeps' replay lines rebuild it. Its
+// workloadForReplay of `file:Class` (workload_config.h), so that its sweeps' replay lines rebuild it. Its
 // sweep: sweepGenerated (generated_scenario.h).
 Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config, RunOptions& run);
 
