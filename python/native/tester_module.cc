@@ -13,12 +13,12 @@
 #include "bench/bench.h"
 #include "build_paths.h"
 #include "python_support.h"
+#include "streamsim/harness/generated_scenario.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/api.h"
 #include "streamsim/harness/run/python_workload.h"
-#include "streamsim/harness/sweep.h"
 #include "streamsim/platform/platform.h"
 #include "streamsim/sim/simulated_service.h"
 
@@ -353,9 +353,11 @@ py::dict sweepScenarios(const std::string& path, int seeds, int jobs, uint64_t f
   return d;
 }
 
-// The sweep of a generated workload (harness/sweep.h, workload kind custom) on a Python processor:
-// files of events (event_id, key, event_time, value) grouped by key, under seeded faults, with
-// the oracles asked for (batch_split among them: the same events in one batch).
+// The sweep of a generated workload (harness::sweepGenerated, workload kind custom) on a Python
+// processor: files of events (event_id, key, event_time, value) grouped by key, under seeded
+// faults, with the oracles asked for (batch_split among them: the same events in one batch):
+// {"passed", "exit_code", "failures", "summary" (sweepSummary's text), "report" (the sweep --json
+// report)}.
 py::dict sweepProcessor(const std::string& path, const std::string& className, int seeds,
                         std::vector<std::string> oracles, const std::string& outputSchema,
                         const std::string& timeMode, int jobs) {
@@ -371,25 +373,30 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
   spec.timeMode = timeMode;
   spec.oracles = std::move(oracles);
   harness::WorkloadConfig c;
-  harness::SweepOptions o;
+  harness::RunOptions run;
+  orRaise(harness::preparePythonSweep(spec, c, run), none);
+  harness::ScenarioSweepOptions o;
   o.seeds = seeds;
   o.jobs = jobs;
-  orRaise(harness::preparePythonSweep(spec, c, o), none);
   // jobs > 1: worker processes of the built CLI (one interpreter has one GIL), each loading the
   // processor file again.
-  o.programName = cliPath();  // the replay lines name the built CLI, which loads the file again
+  o.program = cliPath();  // the replay lines name the built CLI, which loads the file again
   o.workerCommand = {cliPath()};
   for (std::string& a : spec.workerArgs()) o.workerCommand.push_back(std::move(a));
-  std::optional<harness::SweepReport> report;
+  std::optional<Result<harness::SweepResult>> sweep;
   {
     py::gil_scoped_release release;
-    report = harness::sweepWorkload(c, o);
+    sweep = harness::sweepGenerated(c, o, run);
   }
+  orRaise(sweep->status(), none);
+  const harness::SweepResult& swept = **sweep;
+  const harness::SweepSummary summary = harness::sweepSummary(swept);
   py::dict d;
-  d["passed"] = report->failures() == 0;
-  d["failures"] = report->failures();
-  d["summary"] = report->summary();
-  d["report"] = py::module_::import("json").attr("loads")(report->toJson().dump());
+  d["passed"] = summary.exitCode() == 0;
+  d["exit_code"] = summary.exitCode();
+  d["failures"] = swept.report.totals.failed;
+  d["summary"] = summary.text;
+  d["report"] = toPython(harness::sweepReportJson(swept));
   return d;
 }
 

@@ -30,7 +30,9 @@ def sweep_processor(path: str, class_name: str, seeds: int = 50,
     one batch must end with the same row per key; this is what catches per-key data kept in
     ``self``). By default ``exactly_once``, plus ``batch_split`` when ``output_schema`` has the
     grouping column ``key`` (batch_split matches rows by it; naming it for an output without
-    that column is an error). Returns {"passed", "failures", "summary", "report"}."""
+    that column is an error). Returns {"passed", "exit_code", "failures", "summary", "report"}: the
+    sweep of the generated scenario as ``sweep`` reports a file's ("report" its JSON report:
+    "results" per seed with "replay" and, when shrunk, "shrunkTraceHash"; "totals")."""
     import _streamsim_native
     with shim():
         if oracles is None:

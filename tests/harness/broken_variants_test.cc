@@ -9,10 +9,10 @@
 #include <map>
 
 #include "streamsim/checkpoint/commit_log.h"
-#include "streamsim/harness/sweep.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/processors/builtin.h"
+#include "harness/generated_sweep_support.h"
 
 namespace streamsim::harness {
 namespace {
@@ -29,51 +29,37 @@ WorkloadConfig small(WorkloadKind kind) {
   return c;
 }
 
-// Sweeps until the first failing seed; returns it, shrunk.
-SeedOutcome firstFailure(const WorkloadConfig& c, const std::string& oracle, RunOptions run = {}) {
-  SweepOptions o;
-  o.seeds = kMaxSeeds;
-  o.jobs = 1;
-  o.stopAtFirstFailure = true;
-  o.shrinkMaxRuns = 300;
-  o.run = run;
-  SweepReport r = sweepWorkload(c, o);
-  std::cout << r.summary();
-  auto seed = r.firstFailingSeed();
-  EXPECT_TRUE(seed.has_value()) << c.name << ": the sweep did not fail within " << kMaxSeeds << " seeds";
-  if (!seed) return {};
-  const SeedOutcome& out = r.outcomes.back();
-  EXPECT_EQ(out.seed, *seed);
-  bool named = false;
-  for (const auto& v : out.violations) named |= v.oracle == oracle;
-  EXPECT_TRUE(named) << "expected a " << oracle << " violation:\n" << r.summary();
-  EXPECT_TRUE(out.shrunk.has_value());
-  if (out.shrunk) {
-    std::cout << c.name << ": seed " << out.seed << " shrunk to " << out.shrunk->sizes() << "\n  "
-              << out.noReplay << "\n";
-    EXPECT_LE(out.shrunk->faults, 2u) << out.shrunk->sizes();
-    EXPECT_LE(out.shrunk->files, 3u) << out.shrunk->sizes();
-    // The minimal case still fails the same way when replayed.
-    RunResult again = runCase(c, out.shrunk->minimal, run);
-    bool still = false;
-    for (const auto& v : again.violations) still |= v.oracle == oracle;
-    EXPECT_TRUE(still) << "the shrunk case does not reproduce";
-    // A broken variant is a test's own hook or class on a smaller input: no CLI can rebuild it, so
-    // the seed prints no replay line and says why (reproduce_lines_test.cc runs the lines of a
-    // registered processor's sweep).
-    EXPECT_EQ(out.replay, "");
-    EXPECT_EQ(out.noReplay.rfind("no replay line: ", 0), 0u) << out.noReplay;
-  }
-  return out;
+// Sweeps until the first failing seed (the generated scenario's sweep, testing::firstFailingSeed);
+// checks it violated `oracle` and shrank to a small case that still does.
+void firstFailure(const WorkloadConfig& c, const std::string& oracle, RunOptions run = {}) {
+  auto r = testing::firstFailingSeed(c, kMaxSeeds, run, /*shrink=*/true, 300);
+  ASSERT_TRUE(r.has_value()) << c.name << ": the sweep did not fail within " << kMaxSeeds << " seeds";
+  std::cout << sweepSummary(*r).text;
+  ASSERT_EQ(r->report.outcomes.size(), 1u);
+  const ScenarioSeedOutcome& out = r->report.outcomes[0];
+  EXPECT_TRUE(testing::violated(out, oracle)) << "expected a " << oracle << " violation:\n" << sweepSummary(*r).text;
+  ASSERT_TRUE(out.shrunk.has_value());
+  std::cout << c.name << ": seed " << out.seed << " shrunk to " << out.shrunk->summary() << "\n  " << out.noReplay
+            << "\n";
+  EXPECT_LE(out.shrunk->plan.faults.size(), 2u) << out.shrunk->summary();
+  ASSERT_TRUE(out.shrunk->files.has_value());
+  EXPECT_LE(out.shrunk->files->size(), 3u) << out.shrunk->summary();
+  // The minimal case still fails the same way when replayed: an oracle the seed violated (the
+  // shrinker keeps one; the caching count also fails partitioning).
+  auto again = runGeneratedSeed(c, out.seed, run, out.shrunk->plan, out.shrunk->files);
+  ASSERT_TRUE(again.ok()) << again.status().toString();
+  EXPECT_TRUE(failureKind(again->result).sharedWith(out.kind) && !again->result.violations.empty())
+      << "the shrunk case does not reproduce:\n" << again->result.report();
+  // A broken variant is a test's own hook or class on a smaller input: no CLI can rebuild it, so
+  // the seed prints no replay line and says why (reproduce_lines_test.cc runs the lines of a
+  // registered processor's sweep).
+  EXPECT_EQ(out.replay, "");
+  EXPECT_EQ(out.noReplay.rfind("no replay line: ", 0), 0u) << out.noReplay;
 }
 
 void expectSweepPasses(const WorkloadConfig& c, RunOptions run = {}, int seeds = 40) {
-  SweepOptions o;
-  o.seeds = seeds;
-  o.shrink = false;
-  o.run = run;
-  SweepReport r = sweepWorkload(c, o);
-  EXPECT_EQ(r.failures(), 0) << r.summary();
+  SweepResult r = testing::sweepOf(c, seeds, run);
+  EXPECT_EQ(r.report.totals.failed, 0u) << sweepSummary(r).text;
 }
 
 // --- 1. a sink that ignores batch ids: appends again when a batch is re-run -------------------
@@ -298,12 +284,9 @@ TEST(BrokenVariants, StateBoundCatchesStateThatOnlyGrows) {
   expectSweepPasses(c, {}, 10);
   c.watermarkDelay = 365LL * 24 * 3600 * 1000;  // effectively no watermark: state only grows
   c.name = "dedup-no-watermark";
-  SweepOptions o;
-  o.seeds = 5;
-  o.shrink = false;
-  SweepReport r = sweepWorkload(c, o);
-  ASSERT_EQ(r.failures(), 5) << r.summary();
-  EXPECT_EQ(r.outcomes[0].violations.at(0).oracle, "state_bound");
+  SweepResult r = testing::sweepOf(c, 5);
+  ASSERT_EQ(r.report.totals.failed, 5u) << sweepSummary(r).text;
+  EXPECT_TRUE(testing::violated(r.report.outcomes[0], "state_bound")) << r.report.outcomes[0].report;
 }
 
 }  // namespace

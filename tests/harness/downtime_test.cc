@@ -7,11 +7,11 @@
 
 #include <iostream>
 
+#include "harness/generated_sweep_support.h"
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
-#include "streamsim/harness/sweep.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/source.h"
 
@@ -105,14 +105,7 @@ WorkloadConfig small(WorkloadKind kind) {
   return c;
 }
 
-SweepReport sweep(const WorkloadConfig& c, int seeds, bool stopAtFirstFailure = false) {
-  SweepOptions o;
-  o.seeds = seeds;
-  o.jobs = 2;
-  o.shrink = false;
-  o.stopAtFirstFailure = stopAtFirstFailure;
-  return sweepWorkload(c, o);
-}
+SweepResult sweep(const WorkloadConfig& c, int seeds) { return testing::sweepOf(c, seeds, {}, false, /*jobs=*/2); }
 
 // No false alarms: processing-time processors (a heartbeat's timers, a TTL cache) and the others
 // under crashes with downtime, compared with the reference with the same downtime.
@@ -121,11 +114,11 @@ TEST(Downtime, CorrectProcessorsPassSweepsWithDowntime) {
                             WorkloadKind::kDedup}) {
     WorkloadConfig c = small(kind);
     c.knobs.downtimeMax = 20'000;
-    SweepReport r = sweep(c, 150);
+    SweepResult r = sweep(c, 150);
     SCOPED_TRACE(c.name);
-    EXPECT_EQ(r.failures(), 0) << r.summary();
+    EXPECT_EQ(r.report.totals.failed, 0u) << sweepSummary(r).text;
     int64_t downSeeds = 0;
-    for (const SeedOutcome& o : r.outcomes) downSeeds += o.downtimeMs > 0;
+    for (const ScenarioSeedOutcome& o : r.report.outcomes) downSeeds += o.downtimeMs > 0;
     EXPECT_GE(downSeeds, 20) << "seeds whose crashes left the driver down";
   }
 }
@@ -171,16 +164,14 @@ WorkloadConfig replanning(DurationMs downtimeMax) {
 }
 
 TEST(Downtime, AnEngineThatReplansALoggedBatchIsCaughtOnlyWithDowntime) {
-  SweepReport without = sweep(replanning(0), 300);
-  EXPECT_EQ(without.failures(), 0) << "without downtime the bug hides\n" << without.summary();
-  SweepReport with = sweep(replanning(10'000), 300, /*stopAtFirstFailure=*/true);
-  ASSERT_GT(with.failures(), 0) << with.summary();
-  const SeedOutcome& failing = with.outcomes.back();
+  SweepResult without = sweep(replanning(0), 300);
+  EXPECT_EQ(without.report.totals.failed, 0u) << "without downtime the bug hides\n" << sweepSummary(without).text;
+  auto with = testing::firstFailingSeed(replanning(10'000), 300, {}, /*shrink=*/false);
+  ASSERT_TRUE(with.has_value()) << "the bug was not caught with downtime in 300 seeds";
+  const ScenarioSeedOutcome& failing = with->report.outcomes.at(0);
   EXPECT_GT(failing.downtimeMs, 0);
-  bool exactlyOnce = false;
-  for (const auto& v : failing.violations) exactlyOnce |= v.oracle == "exactly_once";
-  EXPECT_TRUE(exactlyOnce) << with.summary();
-  std::cout << "caught at seed " << failing.seed << " of " << with.outcomes.size() << "\n";
+  EXPECT_TRUE(testing::violated(failing, "exactly_once")) << sweepSummary(*with).text;
+  std::cout << "caught at seed " << failing.seed << "\n";
 }
 
 // --- scenarios ---------------------------------------------------------------------------------

@@ -67,7 +67,7 @@ TEST(Oracles, TimersFireOnceInTheFirstDueBatch) {
   EXPECT_TRUE(checkTimers(committedBatches(beforeInput), TimerClock::kProcessingTime));
 }
 
-// runCase skips the timers and ttl oracles when the trace has none of their events: the byte
+// The oracles skip timers and ttl when the trace has none of their events: the byte
 // search finds them wherever they are, and both oracles pass a trace without them.
 TEST(Oracles, TimersAndTtlPassTracesWithoutTheirEvents) {
   std::vector<std::string> plain = {planned(0, 1000), tws("rows", 0, "a", R"("rows":3)"), commit(0),

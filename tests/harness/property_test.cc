@@ -6,7 +6,7 @@
 #include <rapidcheck/gtest.h>
 
 #include "streamsim/harness/generators.h"
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/generated_scenario.h"
 
 namespace streamsim::harness {
 namespace {
@@ -24,17 +24,21 @@ WorkloadConfig propertyWorkload(WorkloadKind kind, const char* store) {
 
 void holds(WorkloadKind kind, const char* store, int cases) {
   WorkloadConfig c = propertyWorkload(kind, store);
-  auto refs = makeReferenceCache();
-  rc::Gen<RunCase> gen = genRunCase(c, 3);
+  rc::Gen<sim::FaultPlan> gen = genWorkloadPlan(c, 3);
   bool ok = rc::check(std::string(workloadKindName(kind)) + "/" + store + " holds under any fault plan",
                       [&] {
-                        RunCase rcase = *gen;
-                        RunResult r = runCase(c, rcase, {.references = refs});
+                        const sim::FaultPlan plan = *gen;  // plan.seed: the run's seed
+                        auto run = runGeneratedSeed(c, plan.seed, {}, plan);
+                        if (!run.ok()) RC_FAIL(run.status().toString());
+                        const ScenarioRunResult& r = run->result;
                         // The replay line, or why the CLI cannot rebuild this workload.
-                        auto line = replayCommand(c, rcase);
-                        const std::string replay = line.ok() ? *line : line.status().message();
-                        if (!r.error.ok()) RC_FAIL(r.error.toString() + "\n" + replay);
-                        if (!r.violations.empty()) RC_FAIL(r.report() + replay);
+                        auto sc = generatedScenario(c, plan.seed);
+                        const std::string replay =
+                            !sc.ok()                           ? sc.status().message()
+                            : sc->hooks->replayTarget.empty() ? sc->hooks->notReplayable
+                                                              : replayLine("streamsim", sc->hooks->replayTarget,
+                                                                           plan.seed, sc->hooks->replayOptions, plan);
+                        if (!r.passed()) RC_FAIL(r.report() + replay);
                       });
   EXPECT_TRUE(ok);
   (void)cases;
@@ -61,9 +65,12 @@ RC_GTEST_PROP(Determinism, SameCaseSameFingerprint, ()) {
   WorkloadConfig c = propertyWorkload(*rc::gen::element(WorkloadKind::kCount, WorkloadKind::kHeartbeat,
                                                         WorkloadKind::kTtlCache, WorkloadKind::kDedup),
                                       *rc::gen::element("memory", "rocksdb"));
-  RunCase rcase = *genRunCase(c, 2);
-  RunResult a = simulate(c, rcase), b = simulate(c, rcase);
-  RC_ASSERT(a.fingerprint == b.fingerprint);
+  const sim::FaultPlan plan = *genWorkloadPlan(c, 2);
+  auto a = runGeneratedSeed(c, plan.seed, {.oracles = false}, plan);
+  auto b = runGeneratedSeed(c, plan.seed, {.oracles = false}, plan);
+  RC_ASSERT(a.ok() && b.ok());
+  RC_ASSERT(!a->result.trace.empty());
+  RC_ASSERT(a->result.traceHash == b->result.traceHash);
 }
 
 RC_GTEST_PROP(Generators, EventStreamsAreWellFormed, ()) {

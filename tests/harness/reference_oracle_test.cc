@@ -12,12 +12,12 @@
 
 #include <fmt/format.h>
 
+#include "harness/generated_sweep_support.h"
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
-#include "streamsim/harness/sweep.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -214,7 +214,7 @@ TEST(Reference, TheCountWorkloadPassesWithItsReferenceInAGeneratedSweep) {
   c.referenceName = "count";
   int withDowntime = 0;
   for (uint64_t s = 0; s < 40; ++s) {
-    RunResult r = runSeed(c, s);
+    ScenarioRunResult r = testing::seedRun(c, s);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
     EXPECT_GE(r.oracleChecks, 2);
     if (r.downtimeMs > 0) ++withDowntime;
@@ -230,7 +230,7 @@ TEST(Reference, CallsCountedAsRowsAreCaughtInAGeneratedWorkload) {
   c.reference = *ReferenceRegistry::function("count");
   c.referenceName = "count";
   c.oracles = {"exactly_once", "reference"};
-  RunResult r = runSeed(c, 1);
+  ScenarioRunResult r = testing::seedRun(c, 1);
   ASSERT_EQ(r.violations.size(), 1u) << r.report();
   EXPECT_EQ(r.violations[0].oracle, "reference");
 }
@@ -263,7 +263,7 @@ TEST(BatchSplitPerSeed, GeneratedCountWorkloadPassesEveryCut) {
   RunOptions o;
   o.batchSplit = true;
   for (uint64_t s = 0; s < 15; ++s) {
-    RunResult r = runSeed(c, s, o);
+    ScenarioRunResult r = testing::seedRun(c, s, o);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
   }
   WorkloadConfig buggy = standardWorkload(WorkloadKind::kCustom);
@@ -272,7 +272,7 @@ TEST(BatchSplitPerSeed, GeneratedCountWorkloadPassesEveryCut) {
   buggy.oracles = {"batch_split"};
   int caught = 0;
   for (uint64_t s = 0; s < 6; ++s) {
-    RunResult r = runSeed(buggy, s, o);
+    ScenarioRunResult r = testing::seedRun(buggy, s, o);
     for (const auto& v : r.violations) {
       EXPECT_NE(v.message.find(fmt::format("(the cut of seed {})", s)), std::string::npos) << v.message;
       ++caught;
@@ -299,7 +299,7 @@ TEST(StateBoundPerKey, GeneratedWorkloads) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
   c.stateBoundPerKey = 1;
   for (uint64_t s = 0; s < 20; ++s) {
-    RunResult r = runSeed(c, s);
+    ScenarioRunResult r = testing::seedRun(c, s);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
   }
   WorkloadConfig leaky = standardWorkload(WorkloadKind::kCustom);
@@ -307,7 +307,7 @@ TEST(StateBoundPerKey, GeneratedWorkloads) {
   leaky.outputSchema = "key string, count long";
   leaky.stateBoundPerKey = 10;
   leaky.oracles = {"state_bound"};
-  RunResult r = runSeed(leaky, 1);
+  ScenarioRunResult r = testing::seedRun(leaky, 1);
   ASSERT_EQ(r.violations.size(), 1u) << r.report();
   EXPECT_EQ(r.violations[0].oracle, "state_bound");
 }

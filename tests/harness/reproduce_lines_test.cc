@@ -1,7 +1,7 @@
 // Every kind of reproduce line the CLI prints runs as printed and reproduces the trace hash it
 // printed: `run`'s line (of a path with a space too), a sweep's (shrunk plan), a sweep's ERROR
 // line, `replay`'s own shrink, and a generated workload's `replay <workload> --seed --plan
-// --files` line (sweep.h's replayCommand) — of a standard workload and, printed by a failing,
+// --files` line (its scenario's, sweepGenerated's) — of a standard workload and, printed by a failing,
 // shrunk sweep, of a processor registered in a user's runner; from the project's `streamsim` and
 // from a runner built with streamsim_add_runner, whose lines name it. A workload sweep no CLI can
 // rebuild (a test's own processor class) prints no line and says why.
@@ -16,7 +16,7 @@
 
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/run/shell_quote.h"
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/generated_scenario.h"
 #include "streamsim/tws/processor_registry.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"
@@ -149,25 +149,26 @@ TEST(ReproduceLines, ScenarioLinesNameAUsersRunnerAndRunFromIt) {
   std::filesystem::remove(f);
 }
 
-// A generated workload's line (what sweepWorkload prints), with a crash and a file subset.
+// A generated workload's line (what its sweep prints: replayLine of its scenario's replay target),
+// with a crash and a file subset.
 void checkWorkloadLine(const std::string& program, const std::string& store) {
   using namespace streamsim;
   harness::WorkloadConfig c = harness::standardWorkload(harness::WorkloadKind::kCount, store);
-  harness::RunCase rc;
-  rc.seed = 7;
-  rc.plan = harness::planFor(c, 7);
-  rc.plan.faults.push_back(sim::CrashFault{std::string(faults::kCommitsBeforeWrite), 1, -1, 1});
-  rc.files = std::vector<int64_t>{0, 3};
-  harness::RunResult r = harness::runCase(c, rc);
+  auto sc = harness::generatedScenario(c, 7);
+  ASSERT_TRUE(sc.ok()) << sc.status().toString();
+  sim::FaultPlan plan = harness::scenarioPlan(*sc, 7, harness::scenarioReach(*sc));
+  plan.faults.push_back(sim::CrashFault{std::string(faults::kCommitsBeforeWrite), 1, -1, 1});
+  const std::vector<int64_t> files{0, 3};
+  auto done = harness::runGeneratedSeed(c, 7, {}, plan, files);
+  ASSERT_TRUE(done.ok()) << done.status().toString();
+  const harness::ScenarioRunResult& r = done->result;
   ASSERT_TRUE(r.passed()) << r.report();
-  auto printed = harness::replayCommand(c, rc, program);
-  ASSERT_TRUE(printed.ok()) << printed.status().message();
-  std::string line = *printed;
+  const std::string line = harness::replayLine(program, sc->hooks->replayTarget, 7, sc->hooks->replayOptions, plan, files);
   ASSERT_EQ(line.rfind(program + " replay count --seed 7", 0), 0u) << line;
   EXPECT_NE(line.find("--files 0,3"), std::string::npos) << line;
   Out o = shell(line);
   EXPECT_EQ(o.code, 0) << line << "\n" << o.text;
-  EXPECT_EQ(traceHash(o.text), r.fingerprintHex()) << line << "\n" << o.text;
+  EXPECT_EQ(traceHash(o.text), r.traceHash) << line << "\n" << o.text;
 }
 
 TEST(ReproduceLines, GeneratedWorkloadLinesRunAsPrinted) {
@@ -175,43 +176,54 @@ TEST(ReproduceLines, GeneratedWorkloadLinesRunAsPrinted) {
   checkWorkloadLine(STREAMSIM_RUNNER, "rocksdb");
 }
 
-// The first failing seed of a sweep of `config` (shrunk), its replay line naming `program`.
-streamsim::harness::SeedOutcome firstFailingSeed(const streamsim::harness::WorkloadConfig& config,
-                                                 const std::string& program, streamsim::harness::RunOptions run) {
-  streamsim::harness::SweepOptions o;
-  o.seeds = 10;
-  o.stopAtFirstFailure = true;
+// A sweep of `config` (shrunk, `seeds` seeds), its replay lines naming `program`.
+streamsim::harness::SweepResult sweepOf(const streamsim::harness::WorkloadConfig& config, const std::string& program,
+                                        streamsim::harness::RunOptions run, int seeds, bool shrink = true) {
+  streamsim::harness::ScenarioSweepOptions o;
+  o.seeds = seeds;
+  o.shrink = shrink;
   o.shrinkMaxRuns = 60;
-  o.programName = program;
-  o.run = run;
-  streamsim::harness::SweepReport r = streamsim::harness::sweepWorkload(config, o);
-  EXPECT_TRUE(r.firstFailingSeed().has_value()) << r.summary();
-  if (!r.firstFailingSeed()) return {};
-  EXPECT_TRUE(r.outcomes.back().shrunk.has_value()) << r.summary();
-  return r.outcomes.back();
+  o.program = program;
+  auto r = streamsim::harness::sweepGenerated(config, o, run);
+  EXPECT_TRUE(r.ok()) << r.status().toString();
+  return r.ok() ? std::move(*r) : streamsim::harness::SweepResult{};
+}
+
+// Its first failing seed.
+const streamsim::harness::ScenarioSeedOutcome* firstFailure(const streamsim::harness::SweepResult& r) {
+  for (const auto& o : r.report.outcomes)
+    if (!o.passed) return &o;
+  ADD_FAILURE() << (r.scenarios.empty() ? std::string("no sweep") : streamsim::harness::sweepSummary(r).text);
+  return nullptr;
 }
 
 // A C++ user's sweep of a processor registered in their runner (processorRef: its name): the line
 // the failing, shrunk seed prints names the runner and the processor, runs as printed and
-// reproduces the shrunk case's fingerprint and its batch_split violation.
+// reproduces the shrunk case's fingerprint and its violation.
 TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
   using namespace streamsim::harness;
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
   c.processorRef = "runner_caching_count";
   c.outputSchema = "key string, count long";
   const std::string program = STREAMSIM_RUNNER;
-  SeedOutcome failed = firstFailingSeed(c, program, {.batchSplit = true});
-  ASSERT_TRUE(failed.shrunk.has_value());
-  EXPECT_EQ(failed.noReplay, "");
-  ASSERT_EQ(failed.replay.rfind(program + " replay runner_caching_count --seed " + std::to_string(failed.seed), 0), 0u)
-      << failed.replay;
-  EXPECT_NE(failed.replay.find(" --batch-split "), std::string::npos) << failed.replay;
-  Out o = shell(failed.replay);
-  EXPECT_EQ(o.code, 1) << failed.replay << "\n" << o.text;
-  EXPECT_EQ(traceHash(o.text), failed.shrunk->fingerprint) << failed.replay << "\n" << o.text;
-  EXPECT_NE(o.text.find("batch_split"), std::string::npos) << o.text;
+  const SweepResult sweep = sweepOf(c, program, {.batchSplit = true}, 2);
+  const ScenarioSeedOutcome* failed = firstFailure(sweep);
+  ASSERT_NE(failed, nullptr);
+  ASSERT_TRUE(failed->shrunk.has_value());
+  EXPECT_EQ(failed->noReplay, "");
+  ASSERT_EQ(failed->replay.rfind(program + " replay runner_caching_count --seed " + std::to_string(failed->seed), 0), 0u)
+      << failed->replay;
+  EXPECT_NE(failed->replay.find(" --batch-split "), std::string::npos) << failed->replay;
+  Out o = shell(failed->replay);
+  EXPECT_EQ(o.code, 1) << failed->replay << "\n" << o.text;
+  EXPECT_EQ(traceHash(o.text), failed->shrunk->result.traceHash) << failed->replay << "\n" << o.text;
+  // The violation the sweep shrank (the caching count fails partitioning and batch_split).
+  ASSERT_FALSE(failed->shrunk->result.violations.empty()) << failed->report;
+  const std::string oracle = failed->shrunk->result.violations.front().oracle;
+  EXPECT_TRUE(oracle == "partitioning" || oracle == "batch_split") << oracle;
+  EXPECT_NE(o.text.find("oracle " + oracle), std::string::npos) << o.text;
   // The plain binary does not know the processor: the line must name the runner.
-  Out plain = shell(std::string(STREAMSIM_CLI) + failed.replay.substr(program.size()));
+  Out plain = shell(std::string(STREAMSIM_CLI) + failed->replay.substr(program.size()));
   EXPECT_EQ(plain.code, 2) << plain.text;
 }
 
@@ -222,19 +234,15 @@ TEST(ReproduceLines, AFailingSweepOfAFactoryOnlyThisProgramKnowsSaysWhyThereIsNo
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
   c.processor = *streamsim::ProcessorRegistry::factory("runner_caching_count");
   c.name = "caching-count";
-  SweepOptions o;
-  o.seeds = 10;
-  o.stopAtFirstFailure = true;
-  o.shrink = false;
-  o.run.batchSplit = true;
-  SweepReport r = sweepWorkload(c, o);
-  ASSERT_TRUE(r.firstFailingSeed().has_value()) << r.summary();
-  const SeedOutcome& failed = r.outcomes.back();
-  EXPECT_EQ(failed.replay, "");
-  EXPECT_NE(failed.noReplay.find("no replay line: its processor is a factory only this program knows"),
-            std::string::npos) << failed.noReplay;
-  EXPECT_EQ(r.summary().find("replay: "), std::string::npos) << r.summary();
-  EXPECT_NE(r.summary().find("runCase(config, RunCase::fromJson("), std::string::npos) << r.summary();
+  const SweepResult sweep = sweepOf(c, "streamsim", {.batchSplit = true}, 2, /*shrink=*/false);
+  const ScenarioSeedOutcome* failed = firstFailure(sweep);
+  ASSERT_NE(failed, nullptr);
+  EXPECT_EQ(failed->replay, "");
+  EXPECT_NE(failed->noReplay.find("no replay line: its processor is a factory only this program knows"),
+            std::string::npos) << failed->noReplay;
+  const std::string summary = sweepSummary(sweep).text;
+  EXPECT_EQ(summary.find("replay: "), std::string::npos) << summary;
+  EXPECT_NE(summary.find("in this program, runScenarioSeed(*scenarioOfSeed(scenario, "), std::string::npos) << summary;
 }
 
 // process_isolation (issue 13 §1) on the runner's count kept in a cache its factory captured: the

@@ -1,13 +1,17 @@
-// Sweeps of the standard crash workloads: 1,000 seeds per state store with zero violations,
-// same seed -> same fingerprint for every workload, results independent of the thread count,
-// shard reports that merge into the same totals, plans whose faults fire.
+// Sweeps of the standard crash workloads (their generated scenarios, harness::sweepGenerated):
+// 1,000 seeds per state store with zero violations, same seed -> same fingerprint for every
+// workload, results independent of the thread count, shard reports that merge into the same
+// totals, plans whose faults fire.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 
+#include "harness/generated_sweep_support.h"
 #include "streamsim/harness/run/totals.h"
-
-#include "streamsim/harness/sweep.h"
 
 namespace streamsim::harness {
 namespace {
@@ -20,33 +24,11 @@ TEST(Sweep, OneRunOfEachWorkloadPassesAndProducesOutput) {
   for (const char* store : {"memory", "rocksdb"}) {
     for (WorkloadKind k : kAllKinds) {
       WorkloadConfig c = standardWorkload(k, store);
-      RunResult r = runSeed(c, 7, {.determinism = true});
+      ScenarioRunResult r = testing::seedRun(c, 7, {.determinism = true});
       EXPECT_TRUE(r.passed()) << c.name << "/" << store << "\n" << r.report();
       EXPECT_GT(r.batches, 10) << c.name;
       if (k != WorkloadKind::kSessionTracker) {
         EXPECT_FALSE(r.sinkRows.empty()) << c.name;
-      }
-    }
-  }
-}
-
-// runCase runs the fault-free reference without a trace sink: the engine's output must not
-// depend on whether anyone records its trace.
-TEST(Sweep, ARunWithoutATraceSinkWritesTheSameSink) {
-  for (const char* store : {"memory", "rocksdb"}) {
-    for (WorkloadKind k : kAllKinds) {
-      WorkloadConfig c = standardWorkload(k, store);
-      for (uint64_t seed : {3, 11}) {
-        RunCase rc;
-        rc.seed = seed;
-        rc.plan = planFor(c, seed);
-        RunResult traced = simulate(c, rc), untraced = simulate(c, rc, /*traceEngine=*/false);
-        ASSERT_TRUE(traced.error.ok() && untraced.error.ok()) << c.name;
-        EXPECT_FALSE(traced.trace.empty());
-        EXPECT_TRUE(untraced.trace.empty() || untraced.trace.size() < traced.trace.size());
-        EXPECT_EQ(untraced.sinkRows, traced.sinkRows) << c.name << "/" << store << " seed " << seed;
-        EXPECT_EQ(untraced.sinkBatchOf, traced.sinkBatchOf) << c.name;
-        EXPECT_EQ(untraced.crashes, traced.crashes) << c.name;
       }
     }
   }
@@ -61,23 +43,20 @@ WorkloadConfig crashWorkload(const std::string& store) {
   c.drainMs = 2'000;
   c.knobs.files = 20;
   c.knobs.batches = 22;
-  c.workloadVariety = 16;  // 16 workloads: the sweep reuses their fault-free reference runs
+  c.workloadVariety = 16;  // 16 workloads
   return c;
 }
 
 void sweepThousand(const std::string& store) {
   WorkloadConfig c = crashWorkload(store);
-  SweepOptions o;
-  o.seeds = 1000;
-  o.jobs = 2;
-  o.determinismEvery = 50;
-  SweepReport r = sweepWorkload(c, o);
-  EXPECT_EQ(r.outcomes.size(), 1000u);
-  EXPECT_EQ(r.failures(), 0) << r.summary();
+  SweepResult r = testing::sweepOf(c, 1000, {.determinismEvery = 50}, false, /*jobs=*/2);
+  EXPECT_EQ(r.report.outcomes.size(), 1000u);
+  const std::string summary = sweepSummary(r).text;
+  EXPECT_EQ(r.report.totals.failed, 0u) << summary;
   int crashed = 0;
-  for (const auto& out : r.outcomes) crashed += out.plan.find("\"crash\"") != std::string::npos;
+  for (const auto& out : r.report.outcomes) crashed += out.plan.find("\"crash\"") != std::string::npos;
   EXPECT_GT(crashed, 300);  // the sweep did crash the driver in many seeds
-  std::cout << r.summary();
+  std::cout << summary;
 }
 
 TEST(Sweep, ThousandSeedsOfTheCrashWorkloadOnTheMemoryStore) { sweepThousand("memory"); }
@@ -88,53 +67,72 @@ TEST(Sweep, SameSeedTwiceGivesTheSameFingerprintForEveryWorkload) {
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed : {1, 2, 3}) {
         WorkloadConfig c = standardWorkload(k, store);
-        RunResult a = runSeed(c, seed, {.oracles = false});
-        RunResult b = runSeed(c, seed, {.oracles = false});
-        EXPECT_EQ(a.fingerprint, b.fingerprint) << c.name << "/" << store << " seed " << seed;
+        ScenarioRunResult a = testing::seedRun(c, seed, {.oracles = false});
+        ScenarioRunResult b = testing::seedRun(c, seed, {.oracles = false});
+        EXPECT_EQ(a.traceHash, b.traceHash) << c.name << "/" << store << " seed " << seed;
         EXPECT_FALSE(a.trace.empty());
       }
   // And different seeds differ.
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
-  EXPECT_NE(runSeed(c, 1, {.oracles = false}).fingerprint, runSeed(c, 2, {.oracles = false}).fingerprint);
+  EXPECT_NE(testing::seedRun(c, 1, {.oracles = false}).traceHash, testing::seedRun(c, 2, {.oracles = false}).traceHash);
+}
+
+std::string writeReport(const SweepResult& r, const std::string& name) {
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("streamsim_sweep_test_" + std::to_string(::getpid()) + "_" + name)).string();
+  std::ofstream(path) << sweepReportJson(r).dump();
+  return path;
 }
 
 TEST(Sweep, ResultsDoNotDependOnThreadsAndShardsMerge) {
   WorkloadConfig c = crashWorkload("memory");
-  SweepOptions one;
+  ScenarioSweepOptions one;
   one.seeds = 24;
   one.jobs = 1;
-  SweepOptions two = one;
+  one.shrink = false;
+  ScenarioSweepOptions two = one;
   two.jobs = 2;
-  SweepReport a = sweepWorkload(c, one), b = sweepWorkload(c, two);
-  ASSERT_EQ(a.outcomes.size(), b.outcomes.size());
-  for (size_t i = 0; i < a.outcomes.size(); ++i) {
-    EXPECT_EQ(a.outcomes[i].seed, b.outcomes[i].seed);
-    EXPECT_EQ(a.outcomes[i].fingerprint, b.outcomes[i].fingerprint);
+  auto a = sweepGenerated(c, one), b = sweepGenerated(c, two);
+  ASSERT_TRUE(a.ok() && b.ok());
+  const auto& ao = a->report.outcomes;
+  ASSERT_EQ(ao.size(), b->report.outcomes.size());
+  for (size_t i = 0; i < ao.size(); ++i) {
+    EXPECT_EQ(ao[i].seed, b->report.outcomes[i].seed);
+    EXPECT_EQ(ao[i].traceHash, b->report.outcomes[i].traceHash);
   }
-  SweepOptions s0 = one, s1 = one;
+  ScenarioSweepOptions s0 = one, s1 = one;
   s0.shardCount = s1.shardCount = 2;
   s0.shardIndex = 0;
   s1.shardIndex = 1;
-  SweepReport r0 = sweepWorkload(c, s0), r1 = sweepWorkload(c, s1);
-  for (const auto& o : r0.outcomes) EXPECT_EQ(o.seed % 2, 0u);
-  for (const auto& o : r1.outcomes) EXPECT_EQ(o.seed % 2, 1u);
-  // Through JSON, as shards on different machines would.
-  auto p0 = SweepReport::fromJson(nlohmann::json::parse(r0.toJson().dump()));
-  auto p1 = SweepReport::fromJson(nlohmann::json::parse(r1.toJson().dump()));
-  ASSERT_TRUE(p0.ok() && p1.ok());
-  ASSERT_TRUE(p0->merge(*p1).ok());
-  ASSERT_EQ(p0->outcomes.size(), a.outcomes.size());
-  for (size_t i = 0; i < a.outcomes.size(); ++i) {
-    EXPECT_EQ(p0->outcomes[i].seed, a.outcomes[i].seed);
-    EXPECT_EQ(p0->outcomes[i].fingerprint, a.outcomes[i].fingerprint);
+  auto r0 = sweepGenerated(c, s0), r1 = sweepGenerated(c, s1);
+  ASSERT_TRUE(r0.ok() && r1.ok());
+  for (const auto& o : r0->report.outcomes) EXPECT_EQ(o.seed % 2, 0u);
+  for (const auto& o : r1->report.outcomes) EXPECT_EQ(o.seed % 2, 1u);
+  // Through their --json reports, as shards on different machines would.
+  const std::string f0 = writeReport(*r0, "0.json"), f1 = writeReport(*r1, "1.json");
+  auto merged = mergeSweepReports({f0, f1});
+  ASSERT_TRUE(merged.ok()) << merged.status().toString();
+  EXPECT_TRUE(merged->gaps.empty());
+  const auto& results = merged->report.at("results");
+  ASSERT_EQ(results.size(), ao.size());
+  for (size_t i = 0; i < ao.size(); ++i) {
+    EXPECT_EQ(results[i].at("seed").get<uint64_t>(), ao[i].seed);
+    EXPECT_EQ(results[i].at("traceHash").get<std::string>(), ao[i].traceHash);
   }
   // The merged shards' totals are the single sweep's (their wall time aside), faults included.
-  auto withoutTime = [](const std::string& line) { return line.substr(0, line.rfind("; ")); };
-  EXPECT_EQ(withoutTime(p0->totals().line()), withoutTime(a.totals().line()));
-  EXPECT_EQ(p0->totals().seedsWhoseFaultsFired, a.totals().seedsWhoseFaultsFired);
-  EXPECT_EQ(p0->totals().firedByPoint, a.totals().firedByPoint);
-  EXPECT_NE(a.summary().find("TOTAL PASS (0 failed): 1 workload, 24 seeds"), std::string::npos) << a.summary();
-  EXPECT_FALSE(p0->merge(*p1).ok());  // overlapping seeds are refused
+  const SweepTotals& t = merged->totals;
+  const SweepTotals& single = a->report.totals;
+  EXPECT_EQ(t.seeds, single.seeds);
+  EXPECT_EQ(t.runs, single.runs);
+  EXPECT_EQ(t.oracleChecks, single.oracleChecks);
+  EXPECT_EQ(t.crashes, single.crashes);
+  EXPECT_EQ(t.seedsWhoseFaultsFired, single.seedsWhoseFaultsFired);
+  EXPECT_EQ(t.firedByPoint, single.firedByPoint);
+  const std::string summary = sweepSummary(*a).text;
+  EXPECT_NE(summary.find("TOTAL PASS (0 failed): 1 workload, 24 seeds"), std::string::npos) << summary;
+  EXPECT_FALSE(mergeSweepReports({f0, f1, f0}).ok());  // overlapping seeds are refused
+  std::filesystem::remove(f0);
+  std::filesystem::remove(f1);
 }
 
 // The plans aim at what the fault-free run of the seed's workload reaches (sim::Reach, as in
@@ -144,19 +142,15 @@ TEST(Sweep, ResultsDoNotDependOnThreadsAndShardsMerge) {
 TEST(Sweep, PlannedFaultsFireInAtLeast95PercentOfTheSeedsOfEveryStandardWorkload) {
   for (WorkloadKind k : kAllKinds) {
     WorkloadConfig c = standardWorkload(k, "memory");
-    SweepOptions o;
-    o.seeds = 20;
-    o.jobs = 2;
-    o.shrink = false;
-    SweepReport r = sweepWorkload(c, o);
-    const SweepTotals t = r.totals();
+    SweepResult r = testing::sweepOf(c, 20, {}, false, /*jobs=*/2);
+    const SweepTotals& t = r.report.totals;
     std::cout << t.line() << "\n";
-    EXPECT_EQ(t.failed, 0u) << r.summary();
+    EXPECT_EQ(t.failed, 0u) << sweepSummary(r).text;
     EXPECT_GE(t.seedsWithFaults, 19u) << t.line();
     EXPECT_GE(t.seedsWhoseFaultsFired * 100, t.seedsWithFaults * 95) << t.line();
-    for (const SeedOutcome& out : r.outcomes) {
+    for (const ScenarioSeedOutcome& out : r.report.outcomes) {
       EXPECT_EQ(out.faults.plan.toJson(), out.plan) << c.name << " seed " << out.seed;
-      EXPECT_EQ(out.toJson().at("faults").at("planned"), out.faults.executablePlanned());
+      EXPECT_EQ(out.toJson(r.scenarios[0]).at("faults").at("planned"), out.faults.executablePlanned());
     }
   }
 }
@@ -166,23 +160,20 @@ TEST(Sweep, FileAndForeachSinks) {
   // when a crash lands between the sink and the commit.
   WorkloadConfig files = crashWorkload("memory");
   files.sink = SinkKind::kFiles;
-  SweepOptions o;
-  o.seeds = 60;
-  o.shrink = false;
-  EXPECT_EQ(sweepWorkload(files, o).failures(), 0);
+  SweepResult f = testing::sweepOf(files, 60);
+  EXPECT_EQ(f.report.totals.failed, 0u) << sweepSummary(f).text;
 
   WorkloadConfig fe = crashWorkload("memory");
   fe.sink = SinkKind::kForeach;
   fe.knobs.points = {"commits.before_write"};
   fe.knobs.maxCrashes = 1;
-  SweepReport r = sweepWorkload(fe, o);
-  ASSERT_GT(r.failures(), 0);
-  auto first = *r.firstFailingSeed();
-  for (const auto& out : r.outcomes)
-    if (out.seed == first) {
-      ASSERT_FALSE(out.violations.empty());
-      EXPECT_EQ(out.violations[0].oracle, "exactly_once");
-      EXPECT_NE(out.violations[0].message.find("duplicate"), std::string::npos) << out.violations[0].message;
+  SweepResult r = testing::sweepOf(fe, 60);
+  ASSERT_GT(r.report.totals.failed, 0u);
+  for (const auto& out : r.report.outcomes)
+    if (!out.passed) {
+      EXPECT_TRUE(testing::violated(out, "exactly_once")) << out.report;
+      EXPECT_NE(out.report.find("duplicate"), std::string::npos) << out.report;
+      break;
     }
 }
 

@@ -26,7 +26,7 @@ def test_a_failing_sweep_processors_printed_replay_line_runs_and_reproduces_its_
     # the same oracle.
     r = streamsim.sweep_processor(TRAPS, "SelfCountProcessor", seeds=3)
     assert not r["passed"], r["summary"]
-    failed = next(o for o in r["report"]["outcomes"] if not o["passed"])
+    failed = next(o for o in r["report"]["results"] if not o["passed"])
     line = failed["replay"]
     assert " replay " + TRAPS + ":SelfCountProcessor --seed " + str(failed["seed"]) in line, line
     assert "replay: " + line in r["summary"], r["summary"]
@@ -35,7 +35,7 @@ def test_a_failing_sweep_processors_printed_replay_line_runs_and_reproduces_its_
     assert r["report"]["totals"]["seeds"] == 3 and "TOTAL FAIL" in r["summary"], r["summary"]
     done = subprocess.run(line, shell=True, capture_output=True, text=True, check=False)
     assert done.returncode == 1, line + "\n" + done.stdout + done.stderr
-    assert "trace " + failed["shrunk"]["fingerprint"] in done.stdout, line + "\n" + done.stdout + done.stderr
+    assert "trace " + failed["shrunkTraceHash"] in done.stdout, line + "\n" + done.stdout + done.stderr
     assert "batch_split" in done.stdout, done.stdout
 
 

@@ -6,6 +6,8 @@
 
 #include "bench/bench_support.h"
 #include "bench/workload_sweep.h"
+#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/scenario_runner.h"
 
 namespace streamsim::bench {
 // The standard crash scenario (issue 7): the count processor over 20 files of 50 events, two
@@ -25,17 +27,23 @@ harness::WorkloadConfig standardCrashWorkload() {
 
 SweepRun runSweep(const harness::WorkloadConfig& config, int seeds, uint64_t firstSeed) {
   SweepRun run;
-  harness::SweepOptions o;
+  harness::ScenarioSweepOptions o;
   o.seeds = seeds;
   o.firstSeed = firstSeed;
   o.jobs = 1;
-  o.determinismEvery = 10;
+  harness::RunOptions oracles;
+  oracles.determinismEvery = 10;
   auto t0 = Clock::now();
-  harness::SweepReport report = harness::sweepWorkload(config, o);
+  auto sweep = harness::sweepGenerated(config, o, oracles);
   run.seconds = secondsSince(t0);
-  run.failures = report.failures();
+  if (!sweep.ok()) {
+    run.failures = seeds;
+    run.error = sweep.status().toString();
+    return run;
+  }
+  run.failures = static_cast<int>(sweep->report.totals.failed);
   if (run.failures > 0) {
-    std::string summary = report.summary();
+    std::string summary = harness::sweepSummary(*sweep).text;
     run.error = summary.substr(0, summary.find('\n'));
   }
   return run;
@@ -47,17 +55,36 @@ SweepRun runPlain(const harness::WorkloadConfig& config, int seeds, uint64_t fir
   SweepRun run;
   auto t0 = Clock::now();
   for (int i = 0; i < seeds; ++i) {
-    harness::RunCase c;
-    c.seed = firstSeed + static_cast<uint64_t>(i);
-    c.plan.seed = c.seed;
-    harness::RunResult r = harness::simulate(config, c);
-    if (!r.error.ok() && run.error.empty()) {
+    const uint64_t seed = firstSeed + static_cast<uint64_t>(i);
+    auto sc = harness::generatedScenario(config, seed);
+    harness::ScenarioRunOptions o;
+    o.seed = seed;
+    o.applyOracles = false;
+    const Status st = sc.ok() ? harness::runScenario(*sc, o).setupError : sc.status();
+    if (!st.ok() && run.error.empty()) {
       ++run.failures;
-      run.error = fmt::format("seed {}: {}", c.seed, r.error.toString());
+      run.error = fmt::format("seed {}: {}", seed, st.toString());
     }
   }
   run.seconds = secondsSince(t0);
   return run;
+}
+
+void measureSweepRate(BenchRow& r, const harness::WorkloadConfig& config, int small, int big, bool& ok) {
+  SweepRun s = runSweep(config, small, 0);
+  SweepRun b = runSweep(config, big, 1'000'000);
+  SweepRun plain = runPlain(config, big, 1'000'000);
+  r.sizes = fmt::format("{}->{} seeds", small, big);
+  r.figure = b.seconds > 0 ? big / b.seconds : 0;
+  double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
+  r.limit = plain.seconds > 0 ? big / plain.seconds : 0;
+  r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+  r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
+  if (s.failures + b.failures + plain.failures > 0) {
+    ok = false;
+    r.note = fmt::format("{} seeds failed; {}", s.failures + b.failures + plain.failures,
+                         !s.error.empty() ? s.error : !b.error.empty() ? b.error : plain.error);
+  }
 }
 
 std::vector<BenchRow> sweepRateWorkload(BenchContext& ctx, bool& ok) {
@@ -69,23 +96,8 @@ std::vector<BenchRow> sweepRateWorkload(BenchContext& ctx, bool& ok) {
   r.unit = "seeds/s/core";
   r.limitName = "plain runs";
   r.target = ">= 1000, >= 50%";  // issue 38 (was 40%, issue 20)
-  harness::WorkloadConfig config = standardCrashWorkload();
-  const int small = quick ? 5 : 50, big = quick ? 20 : 200;
-  SweepRun s = runSweep(config, small, 0);
-  SweepRun b = runSweep(config, big, 1'000'000);
-  SweepRun plain = runPlain(config, big, 1'000'000);
-  r.sizes = fmt::format("{}->{} seeds", small, big);
-  r.figure = b.seconds > 0 ? big / b.seconds : 0;
-  double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
-  r.limit = plain.seconds > 0 ? big / plain.seconds : 0;
-  r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+  measureSweepRate(r, standardCrashWorkload(), quick ? 5 : 50, quick ? 20 : 200, ok);
   r.met = r.figure >= 1000 && r.ratio >= 0.5;
-  r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
-  if (s.failures + b.failures + plain.failures > 0) {
-    ok = false;
-    r.note = fmt::format("{} seeds failed; {}", s.failures + b.failures + plain.failures,
-                         !s.error.empty() ? s.error : !b.error.empty() ? b.error : plain.error);
-  }
   r.seconds = secondsSince(t0);
   return {r};
 }

@@ -27,7 +27,7 @@ std::vector<BenchRow> pythonSweepRateWorkload(BenchContext& ctx, bool& ok) {
   r.limitName = "plain Python runs";
   r.target = ">= 40% of limit";
   const int small = quick ? 3 : 25, big = quick ? 10 : 100;
-  r.sizes = fmt::format("{}->{} seeds", small, big);
+  r.sizes = fmt::format("{}->{} seeds", small, big);  // also when not run
   // The seed's processor file, where the build found it (tools/CMakeLists.txt).
   const std::string file = STREAMSIM_SEED_COUNT_PY;
   std::error_code ec;
@@ -49,20 +49,8 @@ std::vector<BenchRow> pythonSweepRateWorkload(BenchContext& ctx, bool& ok) {
     return {r};
   }
   config.processor = *factory;
-  SweepRun s = runSweep(config, small, 0);
-  SweepRun b = runSweep(config, big, 1'000'000);
-  SweepRun plain = runPlain(config, big, 1'000'000);
-  r.figure = b.seconds > 0 ? big / b.seconds : 0;
-  double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
-  r.limit = plain.seconds > 0 ? big / plain.seconds : 0;
-  r.ratio = r.limit > 0 ? r.figure / r.limit : 0;
+  measureSweepRate(r, config, small, big, ok);
   r.met = r.ratio >= 0.4;
-  r.scaling = r.figure > 0 ? smallFigure / r.figure : 0;
-  if (s.failures + b.failures + plain.failures > 0) {
-    ok = false;
-    r.note = fmt::format("{} seeds failed; {}", s.failures + b.failures + plain.failures,
-                         !s.error.empty() ? s.error : !b.error.empty() ? b.error : plain.error);
-  }
   r.seconds = secondsSince(t0);
   return {r};
 }

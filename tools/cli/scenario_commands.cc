@@ -28,6 +28,7 @@
 #include "cli/output_paths.h"
 #include "cli/report_command.h"
 #include "streamsim/harness/checkpoint_replay.h"
+#include "streamsim/harness/generated_scenario.h"
 #include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/report/html_report.h"
@@ -37,7 +38,7 @@
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/run/scenario_sweep.h"
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/platform/platform.h"
@@ -281,17 +282,21 @@ int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
 
 int workloadWorkerCommand(const WorkloadWorkerArgs& args, std::ostream& err) {
   harness::WorkloadConfig config;
-  harness::SweepOptions options;
-  Status st = harness::preparePythonSweep(args.spec, config, options);
-  if (!st.ok()) {
-    err << "streamsim workload-worker: " << st.message() << "\n";
+  harness::RunOptions run;
+  Status st = harness::preparePythonSweep(args.spec, config, run);
+  auto sc = st.ok() ? harness::generatedScenario(config, 0, {}, run) : Result<harness::Scenario>(st);
+  if (!sc.ok()) {
+    err << "streamsim workload-worker: " << sc.status().message() << "\n";
     return kExitBadInput;
   }
-  options.run.references = harness::makeReferenceCache();  // this worker's fault-free runs
+  // The parent sweeps this one scenario (harness::sweepGenerated): its requests are "0 <seed>".
+  const std::vector<harness::Scenario> scenarios{std::move(*sc)};
+  harness::ScenarioSweepOptions so;
   // The replay lines name this program, as the parent's (it started the worker as argv[0]).
-  options.programName = args.program;
+  so.program = args.program;
+  std::map<size_t, sim::Reach> reach;
   return serveOnStdio("workload-worker", err, [&](const std::string& request) {
-    return harness::serveWorkloadRequest(config, options, request);
+    return harness::serveSweepRequest(scenarios, so, reach, request);
   });
 }
 
@@ -376,8 +381,8 @@ Result<sim::FaultPlan> planArg(const std::string& text) {
 }
 
 // `replay <workload> --seed S [--state-store X] [--output-schema DDL] [--time-mode M] [--oracle O]...
-// [--determinism] [--batch-split] [--plan JSON] [--files 0,3|none]`: a generated workload's case
-// (what harness::replayCommand's lines say).
+// [--determinism] [--batch-split] [--plan JSON] [--files 0,3|none]`: a generated workload's seed
+// (the replay line of a seed of harness::sweepGenerated).
 int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
   harness::WorkloadReplayArgs w = args.workload;
   w.workload = args.file;
@@ -388,26 +393,25 @@ int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err)
     err << "streamsim replay: " << args.file << ": " << st.message() << "\n";
     return kExitBadInput;
   }
-  harness::RunCase c;
-  c.seed = args.seed;
-  c.plan = harness::planFor(config, args.seed);
+  std::optional<sim::FaultPlan> plan;
   if (!args.plan.empty()) {
     auto p = planArg(args.plan);
     if (!p.ok()) {
       err << "streamsim replay: " << p.status().message() << "\n";
       return kExitBadInput;
     }
-    c.plan = *p;
+    plan = *p;
   }
+  std::optional<std::vector<int64_t>> files;
   if (!args.files.empty()) {
-    std::vector<int64_t> files;
+    files.emplace();
     if (args.files != "none") {
       std::stringstream ss(args.files);
       std::string item;
       while (std::getline(ss, item, ',')) {
         try {
           size_t used = 0;
-          files.push_back(std::stoll(item, &used));
+          files->push_back(std::stoll(item, &used));
           if (used != item.size()) throw std::invalid_argument(item);
         } catch (const std::exception&) {
           err << fmt::format("streamsim replay: --files '{}': expected file indices like 0,3 or none\n", args.files);
@@ -415,15 +419,21 @@ int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err)
         }
       }
     }
-    c.files = files;
   }
-  out << fmt::format("replaying workload {} seed {}\n{}\n", shown(config.name), args.seed, shownLines(c.plan.toString()));
-  harness::RunResult r = harness::runCase(config, c, run);
+  // The seed as the sweep ran it (harness::sweepGenerated): its scenario, plan and input.
+  auto done = harness::runGeneratedSeed(config, args.seed, run, plan, files);
+  if (!done.ok()) {
+    err << "streamsim replay: " << args.file << ": " << done.status().message() << "\n";
+    return kExitBadInput;
+  }
+  const harness::ScenarioRunResult& r = done->result;
+  out << fmt::format("replaying workload {} seed {}\n{}\n", shown(config.name), args.seed,
+                     shownLines(done->plan.toString()));
   out << fmt::format("{} ({} batches, {} crashes, {} restarts, trace {})\n", r.passed() ? "PASS" : "FAIL",
-                     r.batches, r.crashes, r.restarts, r.fingerprintHex());
+                     r.batches, r.crashes, r.restarts, r.traceHash);
   if (r.passed()) return kExitOk;
   out << shownLines(r.report());
-  return kExitCheckFailed;
+  return r.setupError.ok() ? kExitCheckFailed : kExitBadInput;
 }
 
 }  // namespace

@@ -67,8 +67,9 @@ struct HashSeedWorkerArgs {
 int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err);
 
 // `streamsim workload-worker` (internal): a worker process of streamsim.sweep_processor(...,
-// jobs > 1). Rebuilds the sweep of a Python processor file (harness/run/python_workload.h) and
-// answers "<seed>" lines on stdin with the seed's outcome (harness::serveWorkloadRequest).
+// jobs > 1). Rebuilds the generated scenario of a Python processor file
+// (harness/run/python_workload.h) and answers "0 <seed>" lines on stdin with the seed's outcome
+// (harness::serveSweepRequest).
 struct WorkloadWorkerArgs {
   harness::PythonWorkloadSpec spec;
   std::string program = "streamsim";  // the program its seeds' replay lines name (argv[0])
@@ -83,7 +84,7 @@ struct ReplayArgs {
   uint64_t seed = 0;
   std::string plan;
   std::string files;       // workloads: the landing files taking part ("0,3", "none")
-  // Workloads: what harness::replayCommand's line says of the workload besides `file` (its
+  // Workloads: what a generated workload's replay line says besides `file` (its
   // `workload`) and `stateStore`: --output-schema, --time-mode, --oracle, --determinism, --batch-split.
   harness::WorkloadReplayArgs workload;
   std::string stateStore;  // memory | rocksdb (default: the scenario's / memory)

@@ -183,7 +183,13 @@ SweepSummary sweepSummary(const SweepResult& sweep) {
       else
         out << fmt::format("  trace:      {}\n", o.traceHash);
       out << shownLines(bad == 1 ? o.report : o.report.substr(0, o.report.find('\n') + 1));
-      out << fmt::format("  replay: {}\n", shown(o.replay));
+      if (!o.noReplay.empty())  // a scenario a C++ program built with hooks no line can rebuild
+        out << fmt::format("  {}; in this program, runScenarioSeed(*scenarioOfSeed(scenario, {}, plan, files), {}, "
+                           "plan) (run/scenario_sweep.h) with the plan{} above reproduces it\n",
+                           shown(o.noReplay), o.seed, o.seed, o.shrunk && o.shrunk->files ? fmt::format(
+                               " and files [{}]", fmt::join(*o.shrunk->files, ",")) : "");
+      else
+        out << fmt::format("  replay: {}\n", shown(o.replay));
     }
     out << fmt::format("{} {}: {} seeds, {} failed; {} of {} planned faults fired{}\n", bad ? "FAIL" : "PASS",
                        shown(sc.file), n, bad, fired, planned,

@@ -11,8 +11,7 @@ std::vector<std::string> PythonWorkloadSpec::workerArgs() const {
   return args;
 }
 
-Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config,
-                          SweepOptions& options) {
+Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config, RunOptions& run) {
   // The workload a replay line `replay file.py:Class ...` names: one rebuild for both.
   WorkloadReplayArgs args;
   args.workload = spec.file + ":" + spec.className;
@@ -20,7 +19,7 @@ Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config
   args.outputSchema = spec.outputSchemaDDL;
   args.timeMode = spec.timeMode;
   args.oracles = spec.oracles;
-  return workloadForReplay(args, config, options.run);
+  return workloadForReplay(args, config, run);
 }
 
 }  // namespace streamsim::harness

@@ -389,9 +389,17 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
             lost.kind.addError();
             lost.report = fmt::format("seed {} of {}: {} ({})", lost.seed, scenarios[lost.scenario].file,
                                       o.status().message(), fmt::join(options.workerCommand, " "));
-            lost.replay = fmt::format("{} replay {} --seed {}{}", options.program,
-                                      shellQuote(scenarios[lost.scenario].file), lost.seed,
-                                      options.stateStore.empty() ? "" : " --state-store " + options.stateStore);
+            // The seed's line without a plan (replay generates the seed's own): a generated
+            // workload's names the workload, as its seeds' lines do.
+            const Scenario& sc = scenarios[lost.scenario];
+            if (sc.hooks && sc.hooks->replayTarget.empty())
+              lost.noReplay = sc.hooks->notReplayable;
+            else if (sc.hooks)
+              lost.replay = fmt::format("{} replay {} --seed {}{}", options.program, sc.hooks->replayTarget,
+                                        lost.seed, sc.hooks->replayOptions);
+            else
+              lost.replay = fmt::format("{} replay {} --seed {}{}", options.program, shellQuote(sc.file), lost.seed,
+                                        options.stateStore.empty() ? "" : " --state-store " + options.stateStore);
             record(j, std::move(lost));
             return;
           }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -124,18 +125,30 @@ std::vector<sim::Event> arrivals(const Scenario& sc, const std::string& column) 
       addRow(r);
     }
   };
+  auto addText = [&](const std::string& text) {  // a file's JSON lines
+    if (schema == nullptr) return;
+    JsonReadOptions lenient;
+    lenient.mode = ParseMode::kDropMalformed;
+    auto rows = parseJsonLines(text, sc.query.sources[0].schema, lenient);
+    if (rows.ok())
+      for (const Row& r : *rows) addRow(r);
+  };
   for (const auto& step : sc.steps) {
     if (auto* p = std::get_if<PutStep>(&step.step)) {
       add(p->rows);
-      if (p->text && schema != nullptr) {  // a file put as text (a generated workload's): its JSON lines
-        JsonReadOptions lenient;
-        lenient.mode = ParseMode::kDropMalformed;
-        auto rows = parseJsonLines(*p->text, sc.query.sources[0].schema, lenient);
-        if (rows.ok())
-          for (const Row& r : *rows) addRow(r);
-      }
+      if (p->text) addText(*p->text);  // a file put as text
     }
     if (auto* a = std::get_if<AddRowsStep>(&step.step)) add(a->rows);
+  }
+  // A generated workload's files (ScenarioHooks::landing), in landing order, each once, without
+  // the files written half (they may be read cut).
+  if (sc.hooks) {
+    std::set<int64_t> half, done;
+    for (const auto& a : sc.hooks->landing)
+      if (a.kind == sim::LandingActionKind::kPutPartial) half.insert(a.file);
+    for (const auto& a : sc.hooks->landing)
+      if (a.kind == sim::LandingActionKind::kPut && a.file >= 0 && !half.count(a.file) && done.insert(a.file).second)
+        addText(a.content);
   }
   return out;
 }
@@ -162,18 +175,28 @@ void addLogicOracleInputs(const Scenario& sc, const ScenarioRunOptions& quiet, O
   in.keyColumns = finalGroupBy(sc);
   if (std::find(sc.oracles.begin(), sc.oracles.end(), "batch_split") == sc.oracles.end()) return;
   // The cut varies by seed (its stream "batch_cut"; a plain run, seed 0: all input in one batch),
-  // so a replay line's --seed reproduces it.
-  auto variant = std::make_shared<Scenario>(
-      quiet.seed == 0 ? oneBatchScenario(sc) : cutScenario(sc, sim::Random(quiet.seed).split("batch_cut"), &in.batchCut));
-  if (quiet.seed == 0) in.batchCut = "all input in one batch";
+  // so a replay line's --seed reproduces it. A generated workload's: its files landing at another
+  // interval (ScenarioHooks::batchCut), for every seed.
+  Result<Scenario> cut = sc;
+  if (sc.hooks && sc.hooks->batchCut) {
+    cut = sc.hooks->batchCut(quiet.seed, &in.batchCut);
+    if (!cut.ok()) in.batchCut = "no other cut: " + cut.status().message();
+  } else {
+    cut = quiet.seed == 0 ? oneBatchScenario(sc)
+                          : cutScenario(sc, sim::Random(quiet.seed).split("batch_cut"), &in.batchCut);
+    if (quiet.seed == 0) in.batchCut = "all input in one batch";
+  }
   in.batchCut += fmt::format(" (the cut of seed {})", quiet.seed);
+  // No cut (an error said in batchCut): no rows, which the oracle reports against the run's.
+  auto variant = cut.ok() ? std::make_shared<Scenario>(std::move(*cut)) : nullptr;
   in.batchSplit = [&sc, quiet, &runs, variant] {
     ScenarioRunOptions plain = quiet;  // fault-free: the cut is what differs
     plain.skipExpectations = true;
     plain.skipCrashSteps = true;
     plain.faultPlan.reset();
     runs += 2;
-    return std::make_pair(runScenario(*variant, plain).sinkRows, runScenario(sc, plain).sinkRows);
+    return std::make_pair(variant ? runScenario(*variant, plain).sinkRows : std::vector<Row>{},
+                          runScenario(sc, plain).sinkRows);
   };
 }
 
@@ -404,10 +427,10 @@ void settleUnfiredArmedCrashes(const Scenario& sc, const ScenarioRunOptions& opt
   r.armedCrashesKeptByThePlan = std::move(gaveWay);
 }
 
-// Whether hash_seed applies: a Python processor, a scenario file the worker can load, a CLI to
-// start it with.
+// Whether hash_seed applies: a Python processor, a scenario file the worker can load (not a
+// scenario a program built with hooks, as a generated workload's), a CLI to start it with.
 bool runsWithHashSeedOracle(const Scenario& sc) {
-  return !sc.file.empty() && scenarioRunsPython(sc) && !pythonCliPath().empty();
+  return !sc.file.empty() && !sc.hooks && scenarioRunsPython(sc) && !pythonCliPath().empty();
 }
 
 // The outputStructType of the query's last transformWithState ("" when none or not given): a

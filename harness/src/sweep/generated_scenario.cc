@@ -15,7 +15,7 @@
 
 namespace streamsim::harness {
 
-namespace generated {  // (named: a unity build puts sweep_run.cc's namesakes in the same unit)
+namespace generated {
 
 constexpr TimeMs kStart = 1767225600000;  // 2026-01-01T00:00:00Z, the workloads' virtual start
 const char* kLanding = "/landing";
@@ -92,6 +92,13 @@ Result<std::vector<OperatorSpec>> operatorsOf(const WorkloadConfig& c) {
         return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor or processorRef");
       t.processor = c.processorRef.empty() ? c.name : c.processorRef;
       t.factory = c.processor;  // a factory of this program (unset: the registered processorRef)
+      if (auto py = pythonProcessorRef(c.processorRef)) {
+        // A Python class (`file.py:Class`): the sweep runs its seeds in worker processes when
+        // asked to (scenarioRunsPython), one interpreter having one GIL.
+        t.pythonFile = py->first;
+        t.pythonClass = py->second;
+        t.outputStructType = outputSchemaOf(c);
+      }
       t.timeMode = std::string(timeModeName(c.timeMode));
       if (c.timeMode == TimeMode::kEventTime) ops.push_back(op(WatermarkOp{"event_time", c.watermarkDelay}));
       break;
@@ -128,6 +135,83 @@ uint64_t workloadSeedOf(const WorkloadConfig& c, uint64_t seed) {
 
 }  // namespace generated
 
+
+
+namespace {
+
+struct KindInfo {
+  WorkloadKind kind;
+  const char* name;
+};
+constexpr KindInfo kKinds[] = {
+    {WorkloadKind::kCount, "count"},       {WorkloadKind::kSessionTracker, "session_tracker"},
+    {WorkloadKind::kHeartbeat, "heartbeat"}, {WorkloadKind::kTtlCache, "ttl_cache"},
+    {WorkloadKind::kDedup, "dedup"},       {WorkloadKind::kWindow, "window"},
+    {WorkloadKind::kCustom, "custom"},
+};
+
+}  // namespace
+
+std::string_view workloadKindName(WorkloadKind kind) {
+  for (const auto& k : kKinds)
+    if (k.kind == kind) return k.name;
+  return "custom";
+}
+
+Result<WorkloadKind> parseWorkloadKind(std::string_view name) {
+  for (const auto& k : kKinds)
+    if (name == k.name) return k.kind;
+  return Status::InvalidArgument(fmt::format(
+      "unknown workload '{}': expected count, session_tracker, heartbeat, ttl_cache, dedup or window", name));
+}
+
+sim::WorkloadSpec defaultWorkloadSpec() {
+  sim::WorkloadSpec s;
+  s.events = 200;
+  s.eventsPerFile = 10;
+  s.keys = 8;
+  s.zipfExponent = 0.5;
+  s.maxOutOfOrder = 2'000;
+  s.lateFraction = 0.05;
+  s.lateBy = 5'000;
+  s.duplicateFraction = 0.05;
+  s.startEventTime = generated::kStart;
+  s.firstArrival = generated::kStart + 500;
+  s.arrivalInterval = 1'000;
+  s.dir = generated::kLanding;
+  return s;
+}
+
+sim::FaultKnobs defaultFaultKnobs() {
+  sim::FaultKnobs k;
+  k.points = {"all"};
+  k.maxCrashes = 2;
+  k.tornWrites = true;
+  k.taskFailureProbability = 0.01;
+  k.batches = 24;
+  k.partitions = 2;
+  k.checkpointDir = generated::kCheckpoint;
+  // Outages: about half of the seeds' crashes leave the driver down up to 10 s (the standard
+  // input lands over 20 s), while files keep landing.
+  k.downtimeMax = 10'000;
+  return k;
+}
+
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore) {
+  WorkloadConfig c;
+  c.kind = kind;
+  c.name = std::string(workloadKindName(kind));
+  c.stateStore = std::move(stateStore);
+  if (kind == WorkloadKind::kWindow) c.drainMs = 4'000;
+  c.knobs.batches = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile + c.drainMs / c.triggerInterval;
+  c.knobs.partitions = c.partitions;
+  c.knobs.files = (c.spec.events + c.spec.eventsPerFile - 1) / c.spec.eventsPerFile;
+  return c;
+}
+
+sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
+  return sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
+}
 
 std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determinism, bool batchSplit) {
   std::vector<std::string> out;
@@ -202,7 +286,7 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   q.taskRetries = c.taskRetries;
   q.where = SourceLocation{sc.file, 0, 0};
 
-  const sim::Workload w = sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
+  const sim::Workload w = workloadFor(c, seed);
   std::vector<sim::LandingAction> actions = sim::landingActions(w, input.landingFaults, c.spec);
   if (input.files) {
     const std::set<int64_t> keep(input.files->begin(), input.files->end());
@@ -210,7 +294,8 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   }
   sc.steps = generated::stepsOf(c, actions, sc.file);
 
-  const bool determinism = run.determinism || generated::named(c.oracles, "determinism");
+  const bool determinism = run.determinism || generated::named(c.oracles, "determinism") ||
+                           (run.determinismEvery > 0 && seed % static_cast<uint64_t>(run.determinismEvery) == 0);
   const bool batchSplit = run.batchSplit || generated::named(c.oracles, "batch_split");
   sc.oracles = workloadOracles(c, determinism, batchSplit);
   sc.stateBound = c.stateBound;
@@ -230,6 +315,20 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
     hooks->notReplayable = words.status().message();
   }
   hooks->landing = std::move(actions);
+  // batch_split's other cut varies by seed (its stream "batch_cut", so a replay line's --seed
+  // reproduces it): the same files (those kept) landing every 0 (all at once), 250, 500, 2000 or
+  // 3000 ms instead, without landing faults.
+  hooks->batchCut = [c, run, files = input.files](uint64_t s, std::string* where) -> Result<Scenario> {
+    WorkloadConfig other = c;
+    other.spec.arrivalInterval =
+        sim::Random(s).split("batch_cut").pick(std::vector<DurationMs>{0, 250, 500, 2000, 3000});
+    if (where != nullptr)
+      *where = fmt::format("the files landing every {} ms instead of every {} ms", other.spec.arrivalInterval,
+                           c.spec.arrivalInterval);
+    GeneratedInput in;
+    in.files = files;
+    return generatedScenario(other, s, in, run);
+  };
   hooks->triggerInterval = c.triggerInterval;
   hooks->drainMs = c.drainMs;
   hooks->everyRow = true;
@@ -245,6 +344,35 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   if (generated::isTws(c.kind)) hooks->referenceKeys = {"key"};
   sc.hooks = std::move(hooks);
   return sc;
+}
+
+Result<GeneratedRun> runGeneratedSeed(const WorkloadConfig& config, uint64_t seed, const RunOptions& run,
+                                      const std::optional<sim::FaultPlan>& plan,
+                                      const std::optional<std::vector<int64_t>>& files) {
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario sc, generatedScenario(config, seed, {}, run));
+  GeneratedRun out;
+  out.plan = plan ? *plan : scenarioPlan(sc, seed, scenarioReach(sc));
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario own, scenarioOfSeed(sc, seed, out.plan, files));
+  ScenarioRunOptions o;
+  o.seed = seed;
+  o.faultPlan = out.plan;
+  o.applyOracles = run.oracles;
+  out.result = runScenario(own, o);
+  return out;
+}
+
+Result<SweepResult> sweepGenerated(const WorkloadConfig& config, const ScenarioSweepOptions& options,
+                                   const RunOptions& run) {
+  if (options.jobs < 1 || options.jobs > kMaxSweepJobs)
+    return Status::InvalidArgument(fmt::format("jobs {}: expected 1 to {}", options.jobs, kMaxSweepJobs));
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario sc, generatedScenario(config, options.firstSeed, {}, run));
+  SweepResult out;
+  out.scenarios.push_back(std::move(sc));
+  out.shardIndex = options.shardIndex;
+  out.shardCount = options.shardCount;
+  out.report = sweepScenarios(out.scenarios, options);
+  out.report.totals.unit = "workload";
+  return out;
 }
 
 std::string ScenarioHooks::whyNotReplayable() const {

@@ -103,14 +103,11 @@ rc::Gen<sim::FaultPlan> genFaultPlan(const sim::FaultKnobs& knobs, int maxFaults
       rc::gen::inRange<uint64_t>(0, 1000));
 }
 
-rc::Gen<RunCase> genRunCase(const WorkloadConfig& config, int maxFaults) {
+rc::Gen<sim::FaultPlan> genWorkloadPlan(const WorkloadConfig& config, int maxFaults) {
   return rc::gen::apply(
       [](uint64_t seed, sim::FaultPlan plan) {
-        RunCase c;
-        c.seed = seed;
         plan.seed = seed;
-        c.plan = std::move(plan);
-        return c;
+        return plan;
       },
       rc::gen::inRange<uint64_t>(0, 1'000'000), genFaultPlan(config.knobs, maxFaults));
 }

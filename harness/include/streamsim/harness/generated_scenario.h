@@ -13,9 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "streamsim/harness/run/api.h"
+#include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_hooks.h"
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/sim/fault_plan.h"
 
 namespace streamsim::harness {
@@ -36,5 +39,26 @@ std::vector<std::string> workloadOracles(const WorkloadConfig& config, bool dete
 
 // The `sweep:` knobs of a generated workload: its config's fault knobs.
 SweepSpec workloadSweepSpec(const WorkloadConfig& config);
+
+// One seed of a generated workload as its sweep and `replay <workload>` run it: the seed's scenario
+// (generatedScenario), under `plan` (unset: the seed's generated plan, scenarioPlan aimed at the
+// scenario's reach), on the input the plan's landing faults and `files` (unset: all) leave; the
+// oracles applied unless run.oracles is false. InvalidArgument for a config no scenario can run.
+struct GeneratedRun {
+  sim::FaultPlan plan;
+  ScenarioRunResult result;
+};
+Result<GeneratedRun> runGeneratedSeed(const WorkloadConfig& config, uint64_t seed, const RunOptions& run = {},
+                                      const std::optional<sim::FaultPlan>& plan = std::nullopt,
+                                      const std::optional<std::vector<int64_t>>& files = std::nullopt);
+
+// A generated workload's sweep (sweep_processor, bench workload 4, tests): its scenario
+// (generatedScenario of options.firstSeed) swept by sweepScenarios — each seed its own input and
+// plan, the one shrinker (faults and landing files), the one replay line (`replay <workload> ...`
+// or why none) — as sweepPaths sweeps files, so that sweepSummary, sweepReportJson and
+// sweepJunitXml report it (its totals' unit "workload"). InvalidArgument for a config no scenario
+// can run or jobs outside 1..kMaxSweepJobs.
+Result<SweepResult> sweepGenerated(const WorkloadConfig& config, const ScenarioSweepOptions& options,
+                                   const RunOptions& run = {});
 
 }  // namespace streamsim::harness

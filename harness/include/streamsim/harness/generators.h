@@ -10,7 +10,7 @@
 
 #include <rapidcheck.h>
 
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/sim/fault_plan.h"
 #include "streamsim/sim/workload.h"
 #include "streamsim/value.h"
@@ -33,7 +33,8 @@ rc::Gen<sim::Fault> genFault(const sim::FaultKnobs& knobs);
 // A plan of up to `maxFaults` faults; shrinks by dropping faults.
 rc::Gen<sim::FaultPlan> genFaultPlan(const sim::FaultKnobs& knobs, int maxFaults = 3);
 
-// A whole run case for `config`: a seed (its workload) and a plan; shrinks the plan.
-rc::Gen<RunCase> genRunCase(const WorkloadConfig& config, int maxFaults = 3);
+// A generated workload's case for `config`: a plan of its knobs whose seed is the run's seed (its
+// workload; runGeneratedSeed(config, plan.seed, {}, plan)); shrinks the plan.
+rc::Gen<sim::FaultPlan> genWorkloadPlan(const WorkloadConfig& config, int maxFaults = 3);
 
 }  // namespace streamsim::harness

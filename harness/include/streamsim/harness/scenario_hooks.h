@@ -55,6 +55,10 @@ struct ScenarioHooks {
   std::vector<sim::LandingAction> landing;
   DurationMs triggerInterval = 0;
   DurationMs drainMs = 0;
+  // batch_split's other cut of a generated workload's input for a seed (its files landing at
+  // another interval, the seed's), `where` saying which; unset: the steps' cut
+  // (oracles/scenario_variants.h).
+  std::function<Result<Scenario>(uint64_t seed, std::string* where)> batchCut;
 
   // Wraps the factory of the query's stateful operator (transformWithState, dropDuplicates,
   // window aggregation).

@@ -1,5 +1,5 @@
-// The run core's driver (DESIGN.md §5 "One run core"): every way of running a query — a scenario,
-// a generated-workload sweep seed, `replay`, testStream — starts it, runs its steps or batches
+// The run core's driver (DESIGN.md §5 "One run core"): every way of running a query — a scenario
+// (a file's or a generated workload's), `replay`, testStream — starts it, runs its steps or batches
 // and, as a supervisor, restarts it after a crash (also a crash during the start or during a
 // restart's recovery) — after the crash's downtime (SimEnv::downUntil) — and, for generated
 // workloads, after a failed trigger. One restart limit per

@@ -1,7 +1,7 @@
 // What one simulated run left (DESIGN.md §5 "One run core"): the sink as a reader sees it, the
 // trace, the progress records, the faults planned and those that fired, crashes and restarts, and
-// the oracles' violations. Scenario runs (ScenarioRunResult), generated-workload runs (RunResult),
-// replay and the sweeps' reports all read this one value. Plain data.
+// the oracles' violations. Scenario runs (ScenarioRunResult: scenario files and generated
+// workloads' scenarios alike), replay and the sweeps' reports all read this one value. Plain data.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The sweeps' one worker pool and one shard rule: seed s belongs to shard s % n; a pool of J
 // threads (or worker processes) takes the next index until none is left (each item independent, so
-// results do not depend on J). Used by the scenario sweeps (the CLI) and the generated-workload
-// sweeps.
+// results do not depend on J). Used by the scenario sweeps (files and generated workloads' scenarios
+// alike).
 #pragma once
 
 #include <cstddef>

@@ -1,13 +1,14 @@
 // Generated-workload sweeps of a Python processor file (streamsim.sweep_processor, issue 17 §4):
 // the one description of such a sweep, built by the Python module and rebuilt by each
 // `streamsim workload-worker` process that runs its seeds with jobs > 1 (one interpreter has one
-// GIL). Values; preparePythonSweep loads the processor (it takes the GIL).
+// GIL; the worker answers the scenario sweep's requests, serveSweepRequest). Values;
+// preparePythonSweep loads the processor (it takes the GIL).
 #pragma once
 
 #include <string>
 #include <vector>
 
-#include "streamsim/harness/sweep.h"
+#include "streamsim/harness/workload_config.h"
 #include "streamsim/status.h"
 
 namespace streamsim::harness {
@@ -23,9 +24,9 @@ struct PythonWorkloadSpec {
 };
 
 // The workload (events event_id, key, event_time, value grouped by key; kCustom with the
-// processor loaded) and what its oracles ask of the sweep (batch_split and determinism runs):
-// workloadForReplay of `file:Class` (sweep.h), so that its sweeps' replay lines rebuild it.
-Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config,
-                          SweepOptions& options);
+// processor loaded) and what its oracles ask of its runs (batch_split and determinism):
+// workloadForReplay of `file:Class` (workload_config.h), so that its sweeps' replay lines rebuild it. Its
+// sweep: sweepGenerated (generated_scenario.h).
+Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config, RunOptions& run);
 
 }  // namespace streamsim::harness

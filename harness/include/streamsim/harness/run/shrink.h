@@ -2,8 +2,7 @@
 // plan's faults (fewer, then each simpler: an earlier batch, the first pass, one failure) and the
 // input files taking part (fewer) — while the failure keeps its kind: the same expectation
 // (file:line), the same oracle or an error still fails. Used by the scenario sweeps and replay
-// (the CLI) — a generated workload's scenario shrinks its landing files too — and by the
-// generated-workload sweeps (sweep.h) alike.
+// (the CLI) — a generated workload's scenario shrinks its landing files too.
 #pragma once
 
 #include <cstdint>

@@ -1,7 +1,7 @@
 // A sweep's accounting (DESIGN.md §5 "Fault accounting"): what one seed left (SeedAccount: faults
 // planned and fired, crashes, restarts, downtime, oracle checks, runs, wall time) and the totals a
-// sweep ends with (SweepTotals: the TOTAL line, --json's "totals"). Scenario sweeps, generated-
-// workload sweeps and `merge` of shard reports all add their seeds through SweepTotals::add, so a
+// sweep ends with (SweepTotals: the TOTAL line, --json's "totals"). Scenario sweeps (of files and of
+// generated workloads) and `merge` of shard reports add their seeds through SweepTotals::add, so a
 // merged report prints the TOTAL line of the sweep in one process. Plain data.
 #pragma once
 
