@@ -157,6 +157,13 @@ class JobWorld {
   void createTopic(const std::string& topic, int partitions) {
     if (Status st = log_->createTopic(topic, sim::TopicConfig{partitions, 0}); !st.ok()) raiseStatus(st);
   }
+  // The Kafka source's option checks (io/kafka_source.h) for DataStreamReader.load: None, or
+  // what is wrong (Spark's IllegalArgumentException message).
+  std::optional<std::string> checkKafkaSource(const std::map<std::string, std::string>& options) {
+    auto f = makeKafkaSource(log_, options, true);
+    if (f.ok()) return std::nullopt;
+    return std::string(f.status().message());
+  }
   int topicPartitions(const std::string& topic) {
     auto n = log_->numPartitions(topic);
     return n.ok() ? *n : 0;
@@ -597,6 +604,7 @@ void defineJobModule(py::module_& m) {
       .def("list_files", &JobWorld::listFiles)
       .def("create_topic", &JobWorld::createTopic)
       .def("topic_partitions", &JobWorld::topicPartitions)
+      .def("check_kafka_source", &JobWorld::checkKafkaSource)
       .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
            py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt)

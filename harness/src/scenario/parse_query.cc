@@ -44,7 +44,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "source")) return s;
   pc.checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
-                             "retention", "name"});
+                             "retention", "name", "keyValueType"});
   // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
@@ -87,13 +87,27 @@ SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s
   for (const char* k : {"path", "format", "schema"})
     if (n[k]) pc.error(n[k], fmt::format("a kafka source takes no '{}': its rows are key, value, topic, "
                                          "partition, offset, timestamp, timestampType", k));
-  s.topic = pc.requiredStr(n, "topic", "a kafka source");
+  parseSourceOptions(pc, n, s);
+  // `topic` is created with `partitions` and `retention`, and read unless the options name
+  // what to read (subscribe, subscribePattern or assign: io/kafka_source.h).
+  bool strategyGiven = false;
+  for (const auto& [k, v] : s.options) {
+    std::string low = k;
+    for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    strategyGiven = strategyGiven || low == "subscribe" || low == "subscribepattern" || low == "assign";
+  }
+  if (strategyGiven) {
+    if (auto t = n["topic"]; t) s.topic = pc.str(t, "topic");
+  } else {
+    s.topic = pc.requiredStr(n, "topic", "a kafka source");
+    s.options["subscribe"] = s.topic;
+  }
   if (auto p = n["partitions"]; p) s.partitions = pc.int32(p, "partitions", 1, kMaxTopicPartitions);
   if (auto r = n["retention"]; r) s.retentionMs = pc.duration(r, "retention");
-  s.schema = kafkaSourceSchema();
+  // `keyValueType: binary`: key and value BINARY as Spark's; `string` (the default) as text.
+  if (auto b = n["keyValueType"]; b) s.binaryKeyValue = pc.oneOf(b, "keyValueType", {"string", "binary"}) == "binary";
+  s.schema = kafkaSourceSchema(s.binaryKeyValue);
   s.schemaDDL = s.schema->toDDL();
-  s.options["subscribe"] = s.topic;
-  parseSourceOptions(pc, n, s);
   return s;
 }
 

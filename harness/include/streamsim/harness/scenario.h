@@ -68,6 +68,7 @@ struct SourceSpec {
   std::string topic;            // kafka only: the topic read (created with `partitions`)
   int partitions = 1;           // kafka only
   DurationMs retentionMs = 0;   // kafka only: 0 keeps every record
+  bool binaryKeyValue = false;  // kafka only: key and value BINARY (Spark's) instead of STRING
   std::string format = "json";  // json (JSON lines), csv or text (io/csv_rows.h)
   std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
   SchemaPtr schema;             // parsed from schemaDDL
