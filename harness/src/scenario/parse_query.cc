@@ -149,8 +149,8 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   SinkSpec s;
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "sink")) return s;
-  pc.checkKeys(n, "sink", {"kind", "path", "format", "compression", "writer", "topic", "partitions", "numRows",
-                           "truncate", "name"});
+  pc.checkKeys(n, "sink", {"kind", "path", "format", "compression", "options", "writer", "topic", "partitions",
+                           "numRows", "truncate", "name"});
   // Spark 4.2's DataStreamWriter.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a sink name");
   if (auto k = n["kind"]; k) {
@@ -181,7 +181,22 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "sink path");
   if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
     pc.error(n, "a files sink needs 'path' (the output folder)");
-  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json", "parquet"});
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json", "parquet", "csv", "text"});
+  // A CSV files sink's options (Spark's names: sep, header, quote, ...; io/csv_rows.h).
+  if (auto o = n["options"]; o) {
+    if (s.format != "csv") {
+      pc.error(o, "'options' of a sink are the CSV writer's: it needs format: csv");
+    } else if (pc.expectMap(o, "sink options")) {
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->second.IsScalar()) {
+          pc.error(it->second, fmt::format("option '{}' must be a scalar; got {}", it->first.Scalar(),
+                                           nodeTypeName(it->second)));
+          continue;
+        }
+        s.options[pc.str(it->first, "an option name")] = it->second.Scalar();
+      }
+    }
+  }
   // A Parquet files sink's codec (Spark's `compression` option; engine io/parquet.h).
   if (auto c = n["compression"]; c) {
     if (s.format != "parquet") {
