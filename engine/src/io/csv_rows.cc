@@ -172,30 +172,15 @@ Result<CsvRowParser> CsvRowParser::make(SchemaPtr schema, const std::map<std::st
   o.columnNameOfCorruptRecord = std::move(columnNameOfCorruptRecord);
   for (const auto& [rawKey, value] : options) {
     const std::string key = csvLower(rawKey);
-    if (key == "sep" || key == "delimiter") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.sep, csvCharOption(rawKey, value));
-      if (o.sep == '\0') return Status::InvalidArgument(fmt::format("csv option {}: the separator cannot be empty", rawKey));
-    } else if (key == "quote") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.quote, csvCharOption(rawKey, value));
-    } else if (key == "escape") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.escape, csvCharOption(rawKey, value));
-    } else if (key == "comment") {
-      STREAMSIM_ASSIGN_OR_RETURN(char c, csvCharOption(rawKey, value));
-      if (c != '\0') o.comment = c;
-    } else if (key == "header") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.header, csvBoolOption(rawKey, value));
-    } else if (key == "nullvalue") {
-      o.nullValue = value;
+    STREAMSIM_ASSIGN_OR_RETURN(bool shared, detail::applySharedCsvOption(o, key, rawKey, value));
+    if (shared) {
+      continue;
     } else if (key == "nanvalue") {
       o.nanValue = value;
     } else if (key == "positiveinf") {
       o.positiveInf = value;
     } else if (key == "negativeinf") {
       o.negativeInf = value;
-    } else if (key == "ignoreleadingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreLeadingWhiteSpace, csvBoolOption(rawKey, value));
-    } else if (key == "ignoretrailingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreTrailingWhiteSpace, csvBoolOption(rawKey, value));
     } else if (key == "enforceschema" || key == "inferschema") {
       // enforceSchema: the schema given is applied by position (true, the default); inferSchema
       // is not used when a schema is given (a streaming source always has one).
@@ -203,10 +188,6 @@ Result<CsvRowParser> CsvRowParser::make(SchemaPtr schema, const std::map<std::st
       if (key == "enforceschema" && csvLower(value) == "false")
         return Status::InvalidArgument("csv option enforceSchema=false (checking the header against the "
                                        "schema) is not built in streamsim");
-    } else if (key == "encoding" || key == "charset") {
-      std::string v = csvLower(value);
-      if (v != "utf-8" && v != "utf8")
-        return Status::InvalidArgument(fmt::format("csv option {}: streamsim reads UTF-8 only, got '{}'", rawKey, value));
     }
   }
   int corrupt = -1;

@@ -62,37 +62,18 @@ Result<CsvRowWriter> CsvRowWriter::make(SchemaPtr schema, const std::map<std::st
   CsvWriteOptions o;
   for (const auto& [rawKey, value] : options) {
     const std::string key = csvLower(rawKey);
-    if (key == "sep" || key == "delimiter") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.sep, csvCharOption(rawKey, value));
-      if (o.sep == '\0') return Status::InvalidArgument(fmt::format("csv option {}: the separator cannot be empty", rawKey));
-    } else if (key == "quote") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.quote, csvCharOption(rawKey, value));
-    } else if (key == "escape") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.escape, csvCharOption(rawKey, value));
+    STREAMSIM_ASSIGN_OR_RETURN(bool shared, detail::applySharedCsvOption(o, key, rawKey, value));
+    if (shared) {
+      continue;
     } else if (key == "chartoescapequoteescaping") {
       STREAMSIM_ASSIGN_OR_RETURN(char c, csvCharOption(rawKey, value));
       if (c != '\0') o.charToEscapeQuoteEscaping = c;
-    } else if (key == "comment") {
-      STREAMSIM_ASSIGN_OR_RETURN(char c, csvCharOption(rawKey, value));
-      if (c != '\0') o.comment = c;
-    } else if (key == "header") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.header, csvBoolOption(rawKey, value));
-    } else if (key == "nullvalue") {
-      o.nullValue = value;
     } else if (key == "emptyvalue") {
       o.emptyValue = value;
     } else if (key == "quoteall") {
       STREAMSIM_ASSIGN_OR_RETURN(o.quoteAll, csvBoolOption(rawKey, value));
     } else if (key == "escapequotes") {
       STREAMSIM_ASSIGN_OR_RETURN(o.escapeQuotes, csvBoolOption(rawKey, value));
-    } else if (key == "ignoreleadingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreLeadingWhiteSpace, csvBoolOption(rawKey, value));
-    } else if (key == "ignoretrailingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreTrailingWhiteSpace, csvBoolOption(rawKey, value));
-    } else if (key == "encoding" || key == "charset") {
-      std::string v = csvLower(value);
-      if (v != "utf-8" && v != "utf8")
-        return Status::InvalidArgument(fmt::format("csv option {}: streamsim writes UTF-8 only, got '{}'", rawKey, value));
     } else {
       return Status::InvalidArgument(fmt::format(
           "the csv sink option '{}' is not built in streamsim (sep, quote, escape, charToEscapeQuoteEscaping, "
