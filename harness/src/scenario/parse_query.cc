@@ -202,7 +202,7 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
     if (s.format != "parquet") {
       pc.error(c, "'compression' is an option of the parquet files sink: it needs format: parquet");
     } else {
-      s.compression = pc.oneOf(c, "parquet compression", {"snappy", "none", "uncompressed"});
+      s.compression = pc.oneOf(c, "parquet compression", {"snappy", "gzip", "none", "uncompressed"});
     }
   }
   if (auto w = n["writer"]; w) {

@@ -170,7 +170,7 @@ struct SinkSpec {
   std::string topic;   // kafka only: the topic written (created with `partitions`)
   int partitions = 1;  // kafka only
   std::string format = "json";  // files only: json | parquet | csv | text (PySpark jobs; scenarios read json)
-  std::string compression = "snappy";  // files, parquet only: snappy | none | uncompressed
+  std::string compression = "snappy";  // files, parquet only: snappy | gzip | none | uncompressed
   std::map<std::string, std::string> options;  // files, csv only: the CSV writer's options
   std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
   int numRows = 20;     // console only: Spark's numRows and truncate options
