@@ -157,6 +157,13 @@ class JobWorld {
   void createTopic(const std::string& topic, int partitions) {
     if (Status st = log_->createTopic(topic, sim::TopicConfig{partitions, 0}); !st.ok()) raiseStatus(st);
   }
+  // The Kafka source's option checks (io/kafka_source.h) for DataStreamReader.load: None, or
+  // what is wrong (Spark's IllegalArgumentException message).
+  std::optional<std::string> checkKafkaSource(const std::map<std::string, std::string>& options) {
+    auto f = makeKafkaSource(log_, options, true);
+    if (f.ok()) return std::nullopt;
+    return std::string(f.status().message());
+  }
   int topicPartitions(const std::string& topic) {
     auto n = log_->numPartitions(topic);
     return n.ok() ? *n : 0;
@@ -249,6 +256,7 @@ class JobWorld {
         auto codec = parseParquetCodec(s.compression);
         if (!codec.ok()) raiseStatus(codec.status());
         o.parquetCodec = *codec;
+        o.formatOptions = s.options;
         sink = makeFileSink(std::move(o));
         break;
       }
@@ -363,27 +371,15 @@ class JobWorld {
     for (const Row& r : *rows) out.append(rowToTuple(r));
     return py::make_tuple(quotedDDL(**schema), out);
   }
-  // spark.read.csv / .text of a folder (or one file): every file whose name does not start with
-  // '_' or '.' (Spark's file index), in name order, read by the engine's CSV or text reader.
+  // spark.read.csv / .text of a folder (or one file): the files Spark's file index reads
+  // (filesToRead: a sink folder's committed files), read by the engine's CSV or text reader.
   py::tuple readFormatFiles(const std::string& path, const std::string& format, const std::string& ddl,
                             const std::map<std::string, std::string>& options) {
     auto schema = parseSchema(ddl);
     if (!schema.ok()) raiseStatus(schema.status());
-    std::vector<std::string> files;
-    auto info = sim_.fs().stat(path);
-    if (info.ok() && info->isDir) {
-      auto listed = sim_.fs().list(path);
-      if (!listed.ok()) raiseStatus(listed.status());
-      for (const FileInfo& f : *listed) {
-        std::string_view name = std::string_view(f.path).substr(f.path.rfind('/') + 1);
-        if (!f.isDir && !name.empty() && name[0] != '_' && name[0] != '.') files.push_back(f.path);
-      }
-      std::sort(files.begin(), files.end());
-    } else if (info.ok()) {
-      files.push_back(path);
-    } else {
-      throw py::value_error(fmt::format("[PATH_NOT_FOUND] Path does not exist: {}.", path));
-    }
+    auto listed = filesToRead(sim_.env(), path);
+    if (!listed.ok()) throw py::value_error(std::string(listed.status().message()));
+    const std::vector<std::string>& files = *listed;
     std::map<std::string, std::string> formatOptions;
     ParseMode mode = ParseMode::kPermissive;
     std::string corrupt = "_corrupt_record";
@@ -597,6 +593,7 @@ void defineJobModule(py::module_& m) {
       .def("list_files", &JobWorld::listFiles)
       .def("create_topic", &JobWorld::createTopic)
       .def("topic_partitions", &JobWorld::topicPartitions)
+      .def("check_kafka_source", &JobWorld::checkKafkaSource)
       .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
            py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt)

@@ -37,12 +37,12 @@ Outputs = Dict[str, collections.Counter]
 AT_LEAST_ONCE = "kafka topic "  # Spark's Kafka sink is at least once
 
 
-def _committed_rows(world: World, fmt: str, folder: str) -> List[str]:
+def _committed_rows(world: World, fmt: str, folder: str, options: Optional[Dict[str, str]] = None) -> List[str]:
     """The rows of the files a streaming file sink's log (_spark_metadata) committed, each as its
     JSON text (keys sorted)."""
     from streamsim._job_variants import committed_files, file_rows
     return [json.dumps(r, sort_keys=True, default=str)
-            for f in sorted(committed_files(world, folder)) for r in file_rows(world, fmt, f)]
+            for f in sorted(committed_files(world, folder)) for r in file_rows(world, fmt, f, options)]
 
 
 def outputs(world: World) -> Outputs:
@@ -54,7 +54,7 @@ def outputs(world: World) -> Outputs:
     catalog = world.spark._catalog
     for fmt, sink, name in world._sinks:
         if sink.get("kind") == "files":
-            out[f"file sink {sink['path']}"] = collections.Counter(_committed_rows(world, fmt, sink["path"]))
+            out[f"file sink {sink['path']}"] = collections.Counter(_committed_rows(world, fmt, sink["path"], sink.get("options")))
         elif sink.get("kind") == "memory" and name:
             rows = catalog.relation(name).rows
             out[f"memory table {name}"] = collections.Counter(tuple(r) for r in rows)

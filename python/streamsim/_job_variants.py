@@ -57,8 +57,16 @@ def committed_files(world: Any, folder: str) -> List[str]:
     return list(live)
 
 
-def file_rows(world: Any, fmt: str, path: str) -> List[Dict[str, Any]]:
-    """The rows of one data file a file sink wrote, by column name: JSON lines or Parquet."""
+def file_rows(world: Any, fmt: str, path: str, options: Optional[Dict[str, str]] = None) -> List[Dict[str, Any]]:
+    """The rows of one data file a file sink wrote, by column name: JSON lines or Parquet; a text
+    file's lines as ``value``, a CSV file's records as their ``line`` (its header line, with
+    the sink's option header, left out)."""
+    if fmt in ("csv", "text"):
+        lines = world._native.read_file(path).decode("utf-8").splitlines()
+        if fmt == "text":
+            return [{"value": line} for line in lines]
+        header = any(k.lower() == "header" and str(v).lower() == "true" for k, v in (options or {}).items())
+        return [{"line": line} for line in lines[1 if header else 0:]]
     if fmt == "parquet":
         ddl, rows = world._native.read_parquet(path, "")
         from pyspark.sql.types import StructType
@@ -84,7 +92,7 @@ def ordered_rows(world: Any) -> OrderedRows:
         if sink.get("kind") == "files":
             rows: List[Dict[str, Any]] = []
             for f in committed_files(world, sink["path"]):
-                rows += file_rows(world, fmt, f)
+                rows += file_rows(world, fmt, f, sink.get("options"))
             out[f"file sink {sink['path']}"] = rows
         elif sink.get("kind") == "memory" and name:
             out[f"memory table {name}"] = _named(catalog.relation(name))

@@ -304,11 +304,24 @@ class World:
             for k in [k for k in opts if k.lower() in ("mergeschema", "overwriteschema")]:
                 opts.pop(k)
             sink = {"kind": "memory"}  # replaced by the Delta sink's function
-        elif fmt in ("json", "parquet"):
+        elif fmt in ("json", "parquet", "csv", "text"):
             path = opts.pop("path", None)
             if not path:
                 raise AnalysisException("'path' is not specified", errorClass="_LEGACY_ERROR_TEMP_1195")
             sink = {"kind": "files", "path": path, "format": fmt}
+            if fmt in ("csv", "text"):
+                codec = opts.pop("compression", None) or opts.pop("codec", None)
+                if codec is not None and str(codec).lower() not in ("none", "uncompressed"):
+                    raise NotImplementedError(f"the {fmt} sink's compression {codec!r} is not built in "
+                                              "streamsim (uncompressed files are); see docs/python.md")
+            if fmt == "text" and opts:
+                raise NotImplementedError(f"the text sink's options {sorted(opts)} are not built in "
+                                          "streamsim (lines end with \\n); see docs/python.md")
+            if fmt == "csv":
+                # The CSV writer's options (sep, header, quote, escape, nullValue, ...), checked by
+                # the engine's writer (io/csv_rows.h) as the query starts.
+                sink["options"] = dict(opts)
+                opts.clear()
             if fmt == "parquet":
                 # Real Parquet data files (engine io/parquet.h), compressed as Spark's
                 # ParquetOptions picks: the `compression` option, else
@@ -316,10 +329,10 @@ class World:
                 codec = opts.pop("compression", None) or session.conf.get(
                     "spark.sql.parquet.compression.codec", "snappy")
                 sink["compression"] = str(codec).lower()
-                if sink["compression"] in ("gzip", "lzo", "brotli", "lz4", "lz4_raw", "zstd"):
+                if sink["compression"] in ("lzo", "brotli", "lz4", "lz4_raw", "zstd"):
                     raise NotImplementedError(
                         f"the parquet sink's compression {codec!r} is not built in streamsim "
-                        "(snappy, none, uncompressed are); see docs/python.md")
+                        "(snappy, gzip, none, uncompressed are); see docs/python.md")
             self._sink_schemas[path.rstrip("/")] = stream.get("schema")
         else:
             raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "

@@ -115,6 +115,20 @@ TEST(ExprJson, FromJsonFailFastAndUnsupportedModes) {
   EXPECT_EQ(conditionOf("from_json('{}', 'id nosuchtype')"), "INVALID_SCHEMA.PARSE_ERROR");
 }
 
+// JsonToStructs is ExpectsInputTypes, not ImplicitCastInputTypes (jsonExpressions.scala): a
+// Kafka source's BINARY value needs CAST(value AS STRING) first, as in every real Kafka job.
+TEST(ExprJson, FromJsonOfBinaryIsATypeMismatchUntilCastToString) {
+  auto schema = *parseSchema("value binary");
+  std::vector<Row> rows = {Row(schema, {Value::binary("{\"id\": \"a\"}")})};
+  auto e = evalSql("from_json(value, 'id STRING')", schema, rows);
+  EXPECT_EQ(e.status.condition(), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE") << e.status.toString();
+  EXPECT_NE(std::string(e.status.message()).find("\"BINARY\""), std::string::npos) << e.status.toString();
+  EXPECT_EQ(conditionOf("from_json(1, 'id STRING')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE");
+  e = evalSql("from_json(CAST(value AS STRING), 'id STRING')", schema, rows);
+  ASSERT_TRUE(e.status.ok()) << e.status.message();
+  EXPECT_EQ(e.values[0].items()[0], Value("a"));
+}
+
 TEST(ExprJson, ToJsonAndGetJsonObject) {
   EXPECT_EQ(evalOne("to_json(named_struct('a', 1, 'b', CAST(NULL AS STRING), 'c', array(1, 2)))").asString(),
             "{\"a\":1,\"c\":[1,2]}");

@@ -176,6 +176,22 @@ TEST(ParquetReadFixtures, NestedFilesOfOtherWritersRead) {
   }
 }
 
+// GZIP pages (Compression.md: GZIP is RFC 1952; one gzip member per page): a file the parquet
+// sink wrote with compression=gzip (tests/fixtures/parquet/README.md), read back with its values.
+TEST(ParquetReadFixtures, GzipPagesFromTheSinksGzipCodec) {
+  std::string bytes = fixture("gzip_from_streamsim.gz.parquet");
+  size_t members = 0;
+  for (size_t at = bytes.find("\x1f\x8b\x08"); at != std::string::npos; at = bytes.find("\x1f\x8b\x08", at + 1)) ++members;
+  EXPECT_EQ(members, 3u);  // one data page per column
+  auto r = readParquet(bytes, "gzip_from_streamsim.gz.parquet");
+  ASSERT_TRUE(r.ok()) << r.status().message();
+  EXPECT_EQ(r->schema->toDDL(), "k string, n long, xs array<int>");
+  ASSERT_EQ(r->rows.size(), 3u);
+  EXPECT_EQ(r->rows[0].values(), (std::vector<Value>{"a", int64_t{1}, arr({int32_t{1}, Value(), int32_t{3}})}));
+  EXPECT_EQ(r->rows[1].values(), (std::vector<Value>{Value(), int64_t{-5}, arr({})}));
+  EXPECT_EQ(r->rows[2].values(), (std::vector<Value>{"c", Value(), Value()}));
+}
+
 // A type streamsim does not model is refused by name (UINT_64: Spark reads decimal(20, 0)).
 TEST(ParquetReadFixtures, UnreadTypeNamesTheColumn) {
   std::string bytes = fixture("concatenated_gzip_members.parquet");
@@ -199,7 +215,7 @@ TEST(ParquetRoundTrip, FlatColumnsWithNullsBothCodecs) {
       Row(schema, {false, int32_t{0}, int64_t{-1}, -0.0, "", Value::binary(""), Value::date(-1),
                    Value::timestamp(-1), int64_t{3}}),  // before 1970: floor division
   };
-  for (ParquetCodec codec : {ParquetCodec::kUncompressed, ParquetCodec::kSnappy}) {
+  for (ParquetCodec codec : {ParquetCodec::kUncompressed, ParquetCodec::kSnappy, ParquetCodec::kGzip}) {
     std::vector<Row> back = roundTrip(schema, rows, codec);
     ASSERT_EQ(back.size(), rows.size());
     for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(back[i].values(), rows[i].values()) << i;
@@ -223,7 +239,7 @@ TEST(ParquetRoundTrip, NestedStructsListsMapsWithNullsAndEmpties) {
       Row(schema, {Value::structOf(sSchema, {int32_t{2}, Value::structOf(inner, {Value(), arr({})})}),
                    arr({Value()}), m({{"z", Value()}}), arr({Value()})}),
   };
-  for (ParquetCodec codec : {ParquetCodec::kUncompressed, ParquetCodec::kSnappy}) {
+  for (ParquetCodec codec : {ParquetCodec::kUncompressed, ParquetCodec::kSnappy, ParquetCodec::kGzip}) {
     std::vector<Row> back = roundTrip(schema, rows, codec);
     ASSERT_EQ(back.size(), rows.size());
     for (size_t i = 0; i < rows.size(); ++i)
@@ -258,6 +274,8 @@ TEST(ParquetWrite, CodecNamesAreSparks) {
   EXPECT_EQ(*parseParquetCodec("SNAPPY"), ParquetCodec::kSnappy);
   EXPECT_EQ(*parseParquetCodec("none"), ParquetCodec::kUncompressed);
   EXPECT_EQ(*parseParquetCodec("uncompressed"), ParquetCodec::kUncompressed);
+  EXPECT_EQ(*parseParquetCodec("GZIP"), ParquetCodec::kGzip);
+  EXPECT_EQ(parquetCodecFileInfix(ParquetCodec::kGzip), ".gz");  // CompressionCodecName.GZIP's extension
   EXPECT_NE(parseParquetCodec("zstd").status().message().find("does not"), std::string::npos);
   EXPECT_NE(parseParquetCodec("foo").status().message().find("Codec [foo] is not available"), std::string::npos);
 }

@@ -93,3 +93,14 @@ def test_missing_path_and_no_files_are_sparks_errors(world):
     world.put("/empty/_SUCCESS", text="")
     with pytest.raises(AnalysisException, match=r"\[UNABLE_TO_INFER_SCHEMA\]"):
         world.spark.read.parquet("/empty")
+
+
+def test_gzip_sink_writes_gz_parquet_files_read_back(world):
+    # ParquetOptions' compression=gzip: GZIP pages (Compression.md), the file named with
+    # parquet-mr's CompressionCodecName.GZIP extension, part-...-c000.gz.parquet.
+    world.put("/in/1.json", rows=[{"k": "a", "n": 1}, {"k": None, "n": 2}])
+    start_sink(world, "k string, n long", "/p", compression="gzip").processAllAvailable()
+    data = [f for f in world.files("/p") if not f.endswith("_spark_metadata")]
+    assert len(data) == 1 and data[0].endswith("-c000.gz.parquet")
+    assert world.read_bytes(data[0]).count(b"\x1f\x8b\x08") == 2  # a gzip member per column page
+    assert sorted((r.k or "", r.n) for r in world.spark.read.parquet("/p").collect()) == [("", 2), ("a", 1)]

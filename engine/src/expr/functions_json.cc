@@ -47,6 +47,10 @@ Result<JsonReadOptions> jsonOptions(FunctionCall& c, size_t i) {
 
 Result<BoundPtr> buildFromJson(FunctionCall& c) {
   STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 3));
+  // JsonToStructs ExpectsInputTypes (not ImplicitCastInputTypes): a STRING, no implicit cast --
+  // from_json of a Kafka source's BINARY value is a type mismatch until it is CAST to STRING.
+  if (c.args[0]->type.type != Type::kString && c.args[0]->type.type != Type::kNull)
+    return unexpectedInputType(c, 0, "\"STRING\"");
   STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kString, "\"STRING\""));
   if (c.args[1]->type.type != Type::kString) return unexpectedInputType(c, 1, "\"STRING\"");
   STREAMSIM_ASSIGN_OR_RETURN(Value ddl, constantArg(c, 1, "schema"));

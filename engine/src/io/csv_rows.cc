@@ -10,33 +10,14 @@
 
 #include "streamsim/time.h"
 
+#include "csv_options.h"
+
 namespace streamsim {
 namespace {
 
-std::string lowerCopy(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-Result<bool> boolOption(std::string_view key, std::string_view value) {
-  std::string v = lowerCopy(value);
-  if (v == "true") return true;
-  if (v == "false") return false;
-  return Status::InvalidArgument(fmt::format("csv option {}: '{}' is not true or false", key, value));
-}
-
-// Spark's CSVOptions.getChar: one character, or an escaped one ("\t", "\\", "\u0000" off).
-Result<char> charOption(std::string_view key, std::string_view value) {
-  if (value.size() == 1) return value[0];
-  if (value == "\\t") return '\t';
-  if (value == "\\n") return '\n';
-  if (value == "\\\\") return '\\';
-  if (value == "\\u0000" || value.empty()) return '\0';
-  return Status::InvalidArgument(fmt::format("csv option {}: '{}' is not a single character "
-                                             "(streamsim's CSV reader takes one-character separators)",
-                                             key, value));
-}
+using detail::csvBoolOption;
+using detail::csvCharOption;
+using detail::csvLower;
 
 // The records of a text: lines split at \n, \r\n or \r (Spark's default lineSep).
 std::vector<std::string_view> splitLines(std::string_view text) {
@@ -158,7 +139,7 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
       return Value(v);
     }
     case Type::kBoolean: {
-      std::string v = lowerCopy(t.text);
+      std::string v = csvLower(t.text);
       if (v == "true") return Value(true);
       if (v == "false") return Value(false);
       return std::nullopt;
@@ -190,42 +171,23 @@ Result<CsvRowParser> CsvRowParser::make(SchemaPtr schema, const std::map<std::st
   o.mode = mode;
   o.columnNameOfCorruptRecord = std::move(columnNameOfCorruptRecord);
   for (const auto& [rawKey, value] : options) {
-    const std::string key = lowerCopy(rawKey);
-    if (key == "sep" || key == "delimiter") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.sep, charOption(rawKey, value));
-      if (o.sep == '\0') return Status::InvalidArgument(fmt::format("csv option {}: the separator cannot be empty", rawKey));
-    } else if (key == "quote") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.quote, charOption(rawKey, value));
-    } else if (key == "escape") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.escape, charOption(rawKey, value));
-    } else if (key == "comment") {
-      STREAMSIM_ASSIGN_OR_RETURN(char c, charOption(rawKey, value));
-      if (c != '\0') o.comment = c;
-    } else if (key == "header") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.header, boolOption(rawKey, value));
-    } else if (key == "nullvalue") {
-      o.nullValue = value;
+    const std::string key = csvLower(rawKey);
+    STREAMSIM_ASSIGN_OR_RETURN(bool shared, detail::applySharedCsvOption(o, key, rawKey, value));
+    if (shared) {
+      continue;
     } else if (key == "nanvalue") {
       o.nanValue = value;
     } else if (key == "positiveinf") {
       o.positiveInf = value;
     } else if (key == "negativeinf") {
       o.negativeInf = value;
-    } else if (key == "ignoreleadingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreLeadingWhiteSpace, boolOption(rawKey, value));
-    } else if (key == "ignoretrailingwhitespace") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.ignoreTrailingWhiteSpace, boolOption(rawKey, value));
     } else if (key == "enforceschema" || key == "inferschema") {
       // enforceSchema: the schema given is applied by position (true, the default); inferSchema
       // is not used when a schema is given (a streaming source always has one).
-      STREAMSIM_RETURN_IF_ERROR(boolOption(rawKey, value).status());
-      if (key == "enforceschema" && lowerCopy(value) == "false")
+      STREAMSIM_RETURN_IF_ERROR(csvBoolOption(rawKey, value).status());
+      if (key == "enforceschema" && csvLower(value) == "false")
         return Status::InvalidArgument("csv option enforceSchema=false (checking the header against the "
                                        "schema) is not built in streamsim");
-    } else if (key == "encoding" || key == "charset") {
-      std::string v = lowerCopy(value);
-      if (v != "utf-8" && v != "utf8")
-        return Status::InvalidArgument(fmt::format("csv option {}: streamsim reads UTF-8 only, got '{}'", rawKey, value));
     }
   }
   int corrupt = -1;
@@ -295,8 +257,8 @@ Result<TextRowParser> TextRowParser::make(SchemaPtr schema, const std::map<std::
         "have {} columns ({}).", schema->size(), schema->toDDL()));
   bool whole = false;
   for (const auto& [rawKey, value] : options)
-    if (lowerCopy(rawKey) == "wholetext") {
-      STREAMSIM_ASSIGN_OR_RETURN(whole, boolOption(rawKey, value));
+    if (csvLower(rawKey) == "wholetext") {
+      STREAMSIM_ASSIGN_OR_RETURN(whole, csvBoolOption(rawKey, value));
     }
   return TextRowParser(std::move(schema), whole);
 }

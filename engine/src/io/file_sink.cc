@@ -7,6 +7,7 @@
 
 #include "streamsim/checkpoint/file_sink_log.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/io/csv_rows.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/json_rows.h"
 #include "streamsim/trace_events.h"
@@ -46,6 +47,8 @@ Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std:
 
 Status FileSink::start(const SinkContext& ctx) {
   const Env& env = *ctx.env;
+  if (options_.format == "csv")  // the options checked before anything runs
+    STREAMSIM_RETURN_IF_ERROR(CsvRowWriter::make(makeSchema({}), options_.formatOptions).status());
   STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(options_.path));
   if (ctx.checkpointRoot.empty()) return Status::OK();
   std::string record = sinkPathRecordFile(ctx.checkpointRoot);
@@ -83,6 +86,14 @@ Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) 
     if (options_.format == "parquet") {
       STREAMSIM_ASSIGN_OR_RETURN(data, writeParquet(*rows.front().schema(), rows, options_.parquetCodec));
       name = fmt::format("part-00000-{}-c000{}.parquet", env.ids->newUuid(), parquetCodecFileInfix(options_.parquetCodec));
+    } else if (options_.format == "csv") {
+      STREAMSIM_ASSIGN_OR_RETURN(CsvRowWriter writer, CsvRowWriter::make(rows.front().schema(), options_.formatOptions));
+      data = writer.writeFile(rows);
+      name = fmt::format("part-00000-{}-c000.csv", env.ids->newUuid());
+    } else if (options_.format == "text") {
+      STREAMSIM_RETURN_IF_ERROR(checkTextWriteSchema(*rows.front().schema()));
+      data = writeTextFile(rows);
+      name = fmt::format("part-00000-{}-c000.txt", env.ids->newUuid());
     } else {
       for (const Row& r : rows) appendJsonLine(r, data);
       name = fmt::format("part-00000-{}-c000.json", env.ids->newUuid());
@@ -152,7 +163,7 @@ Result<std::vector<Row>> readFileSinkOutput(const Env& env, const std::string& p
   return rows;
 }
 
-Result<ParquetContents> readParquetPath(const Env& env, const std::string& path, SchemaPtr schema) {
+Result<std::vector<std::string>> filesToRead(const Env& env, const std::string& path) {
   if (!env.fs->exists(path))
     return Status::NotFound(fmt::format("[PATH_NOT_FOUND] Path does not exist: {}.", path));
   std::vector<std::string> files;
@@ -173,6 +184,11 @@ Result<ParquetContents> readParquetPath(const Env& env, const std::string& path,
   } else {
     files.push_back(path);
   }
+  return files;
+}
+
+Result<ParquetContents> readParquetPath(const Env& env, const std::string& path, SchemaPtr schema) {
+  STREAMSIM_ASSIGN_OR_RETURN(std::vector<std::string> files, filesToRead(env, path));
   ParquetContents out;
   out.schema = schema;
   for (const std::string& file : files) {

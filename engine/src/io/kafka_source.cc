@@ -3,6 +3,7 @@
 #include "streamsim/io/kafka_source.h"
 
 #include <algorithm>
+#include <set>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -13,6 +14,7 @@
 
 #include "json_text.h"
 #include "streamsim/json_nesting.h"
+#include "kafka_options.h"
 
 namespace streamsim {
 
@@ -79,83 +81,45 @@ Status validateKafkaTopicName(std::string_view topic) {
   return Status::OK();
 }
 
-SchemaPtr kafkaSourceSchema() {
-  static const SchemaPtr schema = makeSchema({{"key", Type::kString, true, nullptr},
-                                              {"value", Type::kString, true, nullptr},
-                                              {"topic", Type::kString, true, nullptr},
-                                              {"partition", Type::kInt, true, nullptr},
-                                              {"offset", Type::kLong, true, nullptr},
-                                              {"timestamp", Type::kTimestamp, true, nullptr},
-                                              {"timestampType", Type::kInt, true, nullptr}});
-  return schema;
+SchemaPtr kafkaSourceSchema(bool binaryKeyValue) {
+  auto make = [](Type kv) {
+    return makeSchema({{"key", kv, true, nullptr},
+                       {"value", kv, true, nullptr},
+                       {"topic", Type::kString, true, nullptr},
+                       {"partition", Type::kInt, true, nullptr},
+                       {"offset", Type::kLong, true, nullptr},
+                       {"timestamp", Type::kTimestamp, true, nullptr},
+                       {"timestampType", Type::kInt, true, nullptr}});
+  };
+  static const SchemaPtr strings = make(Type::kString);
+  static const SchemaPtr binary = make(Type::kBinary);
+  return binaryKeyValue ? binary : strings;
 }
 
 namespace {
 
+using detail::KafkaSourceOptions;
+using detail::TopicPartition;
+using detail::topicPartitionName;
+
 constexpr int64_t kEarliest = -2;
 constexpr int64_t kLatest = -1;
 
-struct KafkaSourceOptions {
-  std::string topic;
-  std::string startingOffsets = "latest";
-  bool failOnDataLoss = true;
-  int64_t maxOffsetsPerTrigger = 0;  // 0: unlimited
-};
+// Offsets per topic-partition, sorted by topic then partition (the order of reader tasks).
+using PartitionOffsets = std::map<TopicPartition, int64_t>;
 
-Result<KafkaSourceOptions> parseOptions(const std::map<std::string, std::string>& options) {
-  KafkaSourceOptions o;
-  for (const auto& [k, v] : options) {
-    if (k == "subscribe" || k == "topic") {
-      o.topic = v;
-    } else if (k == "startingOffsets") {
-      o.startingOffsets = v;
-    } else if (k == "failOnDataLoss") {
-      if (v != "true" && v != "false")
-        return Status::InvalidArgument(fmt::format("option failOnDataLoss: '{}' is not true or false", v));
-      o.failOnDataLoss = v == "true";
-    } else if (k == "maxOffsetsPerTrigger") {
-      char* end = nullptr;
-      long long n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || n < 1)
-        return Status::InvalidArgument(fmt::format("option maxOffsetsPerTrigger: '{}' is not a whole number >= 1", v));
-      o.maxOffsetsPerTrigger = n;
-    } else if (k == "endingOffsets" || k == "endingOffsetsByTimestamp") {
-      // KafkaSourceProvider.validateStreamOptions.
-      return Status::InvalidArgument(k == "endingOffsets" ? "ending offset not valid in streaming queries"
-                                                          : "ending timestamp not valid in streaming queries");
-    } else {
-      return Status::InvalidArgument(fmt::format(
-          "unknown Kafka source option '{}': expected subscribe, startingOffsets, failOnDataLoss, "
-          "maxOffsetsPerTrigger", k));
-    }
-  }
-  if (o.topic.empty()) return Status::InvalidArgument("the Kafka source needs option subscribe (the topic)");
-  if (Status st = validateKafkaTopicName(o.topic); !st.ok()) return st.withContext("option subscribe");
-  if (o.startingOffsets != "latest" && o.startingOffsets != "earliest") {
-    auto parsed = parseKafkaOffsets(o.startingOffsets, "option startingOffsets");
-    if (!parsed.ok())
-      // Spark's JsonUtils.partitionOffsets message.
-      return Status::InvalidArgument(fmt::format(
-          "option startingOffsets: Expected e.g. {{\"topicA\":{{\"0\":23,\"1\":-1}},\"topicB\":{{\"0\":-2}}}}, got {}",
-          o.startingOffsets));
-    for (const auto& [topic, parts] : *parsed)
-      for (const auto& [p, off] : parts)
-        if (off < kEarliest)
-          // Spark passes such an offset on to the consumer, whose seek refuses it when the first
-          // batch reads (KafkaConsumer.seek); said here, when the query starts.
-          return Status::InvalidArgument(fmt::format(
-              "option startingOffsets: offset {} of {}-{}: seek offset must not be a negative number "
-              "(KafkaConsumer.seek); use -1 for latest, -2 for earliest", off, topic, p));
-  }
-  return o;
+std::string setOf(const std::vector<std::string>& names) {
+  return fmt::format("Set({})", fmt::join(names, ", "));
 }
 
 class KafkaSource final : public Source, public RealTimeSource {
  public:
-  KafkaSource(std::shared_ptr<PartitionedLog> log, KafkaSourceOptions options)
-      : log_(std::move(log)), options_(std::move(options)) {}
+  KafkaSource(std::shared_ptr<PartitionedLog> log, KafkaSourceOptions options, bool binaryKeyValue)
+      : log_(std::move(log)), options_(std::move(options)), schema_(kafkaSourceSchema(binaryKeyValue)),
+        binary_(binaryKeyValue) {}
 
-  std::string description() const override { return "KafkaV2[Subscribe[" + options_.topic + "]]"; }
+  // KafkaMicroBatchStream.toString: KafkaV2[<the consumer strategy>].
+  std::string description() const override { return "KafkaV2[" + options_.strategy.toString() + "]"; }
 
   // KafkaRealTimeModeSuite "<option> incompatible": a per-trigger limit cannot bound a batch
   // whose records are read as they arrive; Spark fails the start with an
@@ -171,7 +135,6 @@ class KafkaSource final : public Source, public RealTimeSource {
   }
 
   Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) override {
-    STREAMSIM_ASSIGN_OR_RETURN(partitions_, log_->numPartitions(options_.topic));
     if (committed) {
       STREAMSIM_RETURN_IF_ERROR(toPartitionOffsets(*committed, description()).status());
     }
@@ -189,25 +152,19 @@ class KafkaSource final : public Source, public RealTimeSource {
       return Status::OK();
     }
     const TimeMs now = ctx.env->clock->nowMs();
+    const std::vector<TopicPartition> assigned = options_.strategy.assignedTopicPartitions(*log_);
     std::optional<KafkaOffsets> given;
     if (options_.startingOffsets != "latest" && options_.startingOffsets != "earliest") {
       STREAMSIM_ASSIGN_OR_RETURN(given, parseKafkaOffsets(options_.startingOffsets, "option startingOffsets"));
+      STREAMSIM_RETURN_IF_ERROR(checkEveryPartitionGiven(*given, assigned));
     }
-    if (given) STREAMSIM_RETURN_IF_ERROR(checkEveryPartitionGiven(*given));
-    initial_.assign(static_cast<size_t>(partitions_), 0);
-    for (int p = 0; p < partitions_; ++p) {
+    initial_.clear();
+    for (const TopicPartition& tp : assigned) {
       int64_t want = options_.startingOffsets == "latest" ? kLatest : kEarliest;
-      if (given) {
-        auto t = given->find(options_.topic);
-        if (t != given->end()) {
-          auto o = t->second.find(p);
-          if (o != t->second.end()) want = o->second;
-        }
-      }
-      initial_[static_cast<size_t>(p)] =
-          want == kEarliest ? log_->earliestOffset(options_.topic, p, now)
-          : want == kLatest ? log_->endOffset(options_.topic, p, now)
-                            : want;
+      if (given) want = given->at(tp.first).at(tp.second);
+      initial_[tp] = want == kEarliest ? log_->earliestOffset(tp.first, tp.second, now)
+                     : want == kLatest ? log_->endOffset(tp.first, tp.second, now)
+                                       : want;
     }
     STREAMSIM_RETURN_IF_ERROR(ctx.env->fs->mkdirs(dir));
     FaultContext fc;
@@ -217,45 +174,46 @@ class KafkaSource final : public Source, public RealTimeSource {
 
   Result<std::optional<std::string>> latestOffset(const SourceContext& ctx,
                                                   const std::optional<std::string>& start) override {
-    STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> from, startOffsets(start));
+    STREAMSIM_ASSIGN_OR_RETURN(PartitionOffsets from, startOffsets(ctx, start));
     const TimeMs now = ctx.env->clock->nowMs();
-    std::vector<int64_t> end(from.size());
+    PartitionOffsets end;
     int64_t backlog = 0;
-    for (int p = 0; p < partitions_; ++p) {
-      const int64_t logEnd = log_->endOffset(options_.topic, p, now);
-      if (from[p] > logEnd) {
+    for (const auto& [tp, f] : from) {
+      const int64_t logEnd = log_->endOffset(tp.first, tp.second, now);
+      if (f > logEnd) {
         // A starting offset past the end (KafkaOffsetReaderAdmin.getOffsetRangesFromResolvedOffsets:
         // the until offset below the from offset is data loss): failOnDataLoss fails the query,
         // otherwise the batch reads nothing of p and the next one starts at the end.
         if (options_.failOnDataLoss)
           return Status::FailedPrecondition(fmt::format(
-              "Partition {}-{}'s offset was changed from {} to {}, some data may have been missed. "
+              "Partition {}'s offset was changed from {} to {}, some data may have been missed. "
               "Some data may have been lost because they are not available in Kafka any more; either the "
               "data was aged out by Kafka or the topic may have been deleted before all the data in the "
               "topic was processed. If you don't want your streaming query to fail on such cases, set the "
               "source option \"failOnDataLoss\" to \"false\".",
-              options_.topic, p, from[p], logEnd));
-        end[p] = logEnd;
+              topicPartitionName(tp), f, logEnd));
+        end[tp] = logEnd;
         continue;
       }
-      end[p] = std::max(from[p], logEnd);
-      backlog += end[p] - from[p];
+      end[tp] = std::max(f, logEnd);
+      backlog += end[tp] - f;
     }
     if (options_.maxOffsetsPerTrigger > 0 && backlog > options_.maxOffsetsPerTrigger) {
       // Spread the limit over partitions in proportion to their backlog (Spark's rateLimit),
-      // the rounding remainder to the lowest partitions.
+      // the rounding remainder to the first partitions.
       int64_t left = options_.maxOffsetsPerTrigger;
-      std::vector<int64_t> take(from.size());
-      for (int p = 0; p < partitions_; ++p) {
-        take[p] = (end[p] - from[p]) * options_.maxOffsetsPerTrigger / backlog;
-        left -= take[p];
+      PartitionOffsets take;
+      for (const auto& [tp, f] : from) {
+        take[tp] = (end[tp] - f) * options_.maxOffsetsPerTrigger / backlog;
+        left -= take[tp];
       }
-      for (int p = 0; p < partitions_ && left > 0; ++p) {
-        int64_t more = std::min(left, end[p] - from[p] - take[p]);
-        take[p] += more;
+      for (const auto& [tp, f] : from) {
+        if (left <= 0) break;
+        int64_t more = std::min(left, end[tp] - f - take[tp]);
+        take[tp] += more;
         left -= more;
       }
-      for (int p = 0; p < partitions_; ++p) end[p] = from[p] + take[p];
+      for (const auto& [tp, f] : from) end[tp] = f + take[tp];
     }
     if (!start && backlog == 0 && end == from) return std::optional<std::string>();
     return std::optional<std::string>(toJson(end));
@@ -263,109 +221,147 @@ class KafkaSource final : public Source, public RealTimeSource {
 
   Result<std::vector<Row>> getBatch(const SourceContext& ctx, const std::optional<std::string>& start,
                                     const std::string& end) override {
-    STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> from, startOffsets(start));
-    STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> to, toPartitionOffsets(end, description()));
+    STREAMSIM_ASSIGN_OR_RETURN(PartitionOffsets from, startOffsets(ctx, start));
+    STREAMSIM_ASSIGN_OR_RETURN(PartitionOffsets to, toPartitionOffsets(end, description()));
     std::vector<Row> rows;
-    for (int p = 0; p < partitions_; ++p) {
-      STREAMSIM_ASSIGN_OR_RETURN(int64_t first, checkDataLoss(ctx, p, from[p]));
-      if (first >= to[p]) continue;  // nothing, or a start past the end (latestOffset said so)
-      for (const LogRecord& r : log_->read(options_.topic, p, first, to[p])) rows.push_back(toRow(r));
+    for (const auto& [tp, until] : to) {
+      auto f = from.find(tp);
+      // A partition the start does not know (assigned since): from its earliest offset.
+      const int64_t want = f != from.end() ? f->second : log_->earliestOffset(tp.first, tp.second, ctx.env->clock->nowMs());
+      STREAMSIM_ASSIGN_OR_RETURN(int64_t first, checkDataLoss(ctx, tp, want));
+      if (first >= until) continue;  // nothing, or a start past the end (latestOffset said so)
+      for (const LogRecord& r : log_->read(tp.first, tp.second, first, until)) rows.push_back(toRow(r));
     }
     return rows;
   }
 
   Result<RealTimeRead> readUntil(const SourceContext& ctx, const std::optional<std::string>& start,
                                  TimeMs untilMs, const std::optional<std::string>& bound) override {
-    STREAMSIM_ASSIGN_OR_RETURN(std::vector<int64_t> from, startOffsets(start));
-    std::vector<int64_t> upTo;
+    STREAMSIM_ASSIGN_OR_RETURN(PartitionOffsets from, startOffsets(ctx, start));
+    PartitionOffsets upTo;
     if (bound) {
       STREAMSIM_ASSIGN_OR_RETURN(upTo, toPartitionOffsets(*bound, description()));
     }
     RealTimeRead out;
-    out.numTasks = partitions_;
-    std::vector<int64_t> end(from.size());
-    for (int p = 0; p < partitions_; ++p) {
-      STREAMSIM_ASSIGN_OR_RETURN(int64_t first, checkDataLoss(ctx, p, from[p]));
-      end[p] = std::max(first, bound ? upTo[p] : log_->endOffset(options_.topic, p, untilMs - 1));
-      for (const LogRecord& r : log_->read(options_.topic, p, first, end[p]))
-        out.rows.push_back(TimedRow{toRow(r), p, r.offset, r.appendTime});
+    out.numTasks = static_cast<int>(from.size());
+    PartitionOffsets end;
+    int task = 0;
+    for (const auto& [tp, f] : from) {
+      STREAMSIM_ASSIGN_OR_RETURN(int64_t first, checkDataLoss(ctx, tp, f));
+      auto b = upTo.find(tp);
+      end[tp] = std::max(first, bound ? (b != upTo.end() ? b->second : first)
+                                      : log_->endOffset(tp.first, tp.second, untilMs - 1));
+      for (const LogRecord& r : log_->read(tp.first, tp.second, first, end[tp]))
+        out.rows.push_back(TimedRow{toRow(r), task, r.offset, r.appendTime});
+      ++task;
     }
     out.end = toJson(end);
     return out;
   }
 
  private:
-  // Spark's KafkaOffsetReaderAdmin.fetchPartitionOffsets: specific starting offsets name exactly
-  // the partitions the query is assigned -- every partition of the topic, no other topic.
-  Status checkEveryPartitionGiven(const KafkaOffsets& given) const {
-    std::vector<std::string> specified, assigned;
+  // Spark's KafkaOffsetReaderAdmin.fetchSpecificOffsets: specific starting offsets name exactly
+  // the partitions the query is assigned.
+  static Status checkEveryPartitionGiven(const KafkaOffsets& given, const std::vector<TopicPartition>& assigned) {
+    std::vector<std::string> specified, names;
     for (const auto& [topic, parts] : given)
-      for (const auto& [p, off] : parts) specified.push_back(fmt::format("{}-{}", topic, p));
-    for (int p = 0; p < partitions_; ++p) assigned.push_back(fmt::format("{}-{}", options_.topic, p));
+      for (const auto& [p, off] : parts) specified.push_back(topicPartitionName({topic, p}));
+    for (const TopicPartition& tp : assigned) names.push_back(topicPartitionName(tp));
     std::sort(specified.begin(), specified.end());
-    std::sort(assigned.begin(), assigned.end());
-    if (specified == assigned) return Status::OK();
+    std::sort(names.begin(), names.end());
+    if (specified == names) return Status::OK();
     return Status::InvalidArgument(fmt::format(
         "assertion failed: If startingOffsets contains specific offsets, you must specify all TopicPartitions.\n"
-        "Use -1 for latest, -2 for earliest, if you don't care.\nSpecified: Set({}) Assigned: Set({})",
-        fmt::join(specified, ", "), fmt::join(assigned, ", ")));
+        "Use -1 for latest, -2 for earliest, if you don't care.\nSpecified: {} Assigned: {}",
+        setOf(specified), setOf(names)));
   }
 
-  static Row toRow(const LogRecord& r) {
-    return Row(kafkaSourceSchema(),
-               {r.key ? Value(*r.key) : Value(), Value(r.value), Value(r.topic),
-                Value(static_cast<int32_t>(r.partition)), Value(r.offset),
-                Value::timestamp(r.timestamp), Value(int32_t{0})});
+  Row toRow(const LogRecord& r) const {
+    auto bytes = [this](const std::string& s) { return binary_ ? Value::binary(s) : Value(s); };
+    return Row(schema_, {r.key ? bytes(*r.key) : Value(), bytes(r.value), Value(r.topic),
+                         Value(static_cast<int32_t>(r.partition)), Value(r.offset),
+                         Value::timestamp(r.timestamp), Value(int32_t{0})});
   }
 
-  std::string toJson(const std::vector<int64_t>& offsets) const {
+  static std::string toJson(const PartitionOffsets& offsets) {
     KafkaOffsets o;
-    auto& parts = o[options_.topic];
-    for (size_t p = 0; p < offsets.size(); ++p) parts[static_cast<int>(p)] = offsets[p];
+    for (const auto& [tp, off] : offsets) o[tp.first][tp.second] = off;
     return kafkaOffsetsJson(o);
   }
 
-  Result<std::vector<int64_t>> toPartitionOffsets(std::string_view json, std::string_view where) const {
+  // Offsets of a checkpoint: every topic-partition named must exist in the log.
+  Result<PartitionOffsets> toPartitionOffsets(std::string_view json, std::string_view where) const {
     STREAMSIM_ASSIGN_OR_RETURN(KafkaOffsets o, parseKafkaOffsets(json, where));
-    auto t = o.find(options_.topic);
-    if (t == o.end() || o.size() != 1)
-      return Status::FailedPrecondition(fmt::format(
-          "{}: the offsets {} are not for topic '{}' alone: a checkpoint cannot be reused by a "
-          "query reading another topic", where, json, options_.topic));
-    std::vector<int64_t> out(static_cast<size_t>(partitions_), 0);
-    for (const auto& [p, off] : t->second) {
-      if (p < 0 || p >= partitions_)
-        return Status::FailedPrecondition(fmt::format(
-            "{}: the offsets name partition {} of '{}', which has {} partition(s)", where, p,
-            options_.topic, partitions_));
-      out[static_cast<size_t>(p)] = off;
+    PartitionOffsets out;
+    for (const auto& [topic, parts] : o) {
+      auto n = log_->numPartitions(topic);
+      for (const auto& [p, off] : parts) {
+        if (!n.ok() || p < 0 || p >= *n)
+          return Status::FailedPrecondition(fmt::format(
+              "{}: the offsets {} name partition {}, which the log does not have{}", where, json,
+              topicPartitionName({topic, p}), n.ok() ? fmt::format(" ('{}' has {} partition(s))", topic, *n) : ""));
+        out[{topic, p}] = off;
+      }
     }
     return out;
   }
 
-  Result<std::vector<int64_t>> startOffsets(const std::optional<std::string>& start) const {
-    if (start) return toPartitionOffsets(*start, description());
-    return initial_;
+  // Where the batch after `start` begins: `start`'s offsets (the initial ones without it), then
+  // as Spark's getOffsetRangesFromResolvedOffsets: a partition assigned since (a new topic a
+  // pattern or subscription now finds) from its earliest offset, data loss when that is not 0;
+  // a partition no longer assigned is data loss (failOnDataLoss=false drops it).
+  Result<PartitionOffsets> startOffsets(const SourceContext& ctx, const std::optional<std::string>& start) const {
+    PartitionOffsets from = initial_;
+    if (start) {
+      STREAMSIM_ASSIGN_OR_RETURN(from, toPartitionOffsets(*start, description()));
+    }
+    const std::vector<TopicPartition> assigned = options_.strategy.assignedTopicPartitions(*log_);
+    const std::set<TopicPartition> now(assigned.begin(), assigned.end());
+    std::vector<std::string> gone;
+    for (auto it = from.begin(); it != from.end();) {
+      if (now.count(it->first)) {
+        ++it;
+        continue;
+      }
+      gone.push_back(topicPartitionName(it->first));
+      it = from.erase(it);
+    }
+    if (!gone.empty() && options_.failOnDataLoss)
+      return Status::FailedPrecondition(fmt::format(
+          "{}: {} are gone. Some data may have been missed. Set the source option \"failOnDataLoss\" to "
+          "\"false\" to go on without them", description(), setOf(gone)));
+    for (const TopicPartition& tp : assigned) {
+      if (from.count(tp)) continue;
+      const int64_t earliest = log_->earliestOffset(tp.first, tp.second, ctx.env->clock->nowMs());
+      if (earliest != 0 && options_.failOnDataLoss)
+        return Status::FailedPrecondition(fmt::format(
+            "{}: Added partition {} starts from {} instead of 0. Some data may have been missed. Set "
+            "the source option \"failOnDataLoss\" to \"false\" to go on", description(),
+            topicPartitionName(tp), earliest));
+      from[tp] = earliest;
+    }
+    return from;
   }
 
-  // The first offset to read of partition p: `from`, or (failOnDataLoss=false) the earliest
+  // The first offset to read of `tp`: `from`, or (failOnDataLoss=false) the earliest
   // retained when retention deleted records the batch should have read.
-  Result<int64_t> checkDataLoss(const SourceContext& ctx, int p, int64_t from) const {
-    int64_t earliest = log_->earliestOffset(options_.topic, p, ctx.env->clock->nowMs());
+  Result<int64_t> checkDataLoss(const SourceContext& ctx, const TopicPartition& tp, int64_t from) const {
+    int64_t earliest = log_->earliestOffset(tp.first, tp.second, ctx.env->clock->nowMs());
     if (from >= earliest) return from;
     if (options_.failOnDataLoss)
       return Status::FailedPrecondition(fmt::format(
-          "{}: some data may have been lost: partition {}-{} should be read from offset {} but "
+          "{}: some data may have been lost: partition {} should be read from offset {} but "
           "the earliest offset still retained is {} (retention deleted the records in between). "
-          "Set failOnDataLoss to false to skip them", description(), options_.topic, p, from,
+          "Set failOnDataLoss to false to skip them", description(), topicPartitionName(tp), from,
           earliest));
     return earliest;
   }
 
   std::shared_ptr<PartitionedLog> log_;
   KafkaSourceOptions options_;
-  int partitions_ = 0;
-  std::vector<int64_t> initial_;
+  SchemaPtr schema_;
+  bool binary_ = false;
+  PartitionOffsets initial_;
 };
 
 class KafkaSink final : public Sink, public RealTimeSink {
@@ -393,8 +389,10 @@ class KafkaSink final : public Sink, public RealTimeSink {
   Status write(const SinkContext& ctx, const Row& row, TimeMs atMs) {
     LogRecord r;
     r.topic = topic_;
-    if (row.has("key") && !row.get("key").isNull()) r.key = row.get("key").toString();
-    r.value = row.has("value") ? row.get("value").toString() : row.toJson();
+    // A string column as its UTF-8 bytes, a binary one as its bytes (KafkaWriteTask).
+    auto bytes = [](const Value& v) { return v.type() == Type::kBinary ? v.asString() : v.toString(); };
+    if (row.has("key") && !row.get("key").isNull()) r.key = bytes(row.get("key"));
+    r.value = row.has("value") ? bytes(row.get("value")) : row.toJson();
     r.timestamp = atMs;
     r.headers.emplace_back(kKafkaBatchHeader, std::to_string(ctx.batchId));
     return log_->append(std::move(r), atMs).status().withContext(description());
@@ -407,10 +405,10 @@ class KafkaSink final : public Sink, public RealTimeSink {
 }  // namespace
 
 Result<SourceFactory> makeKafkaSource(std::shared_ptr<PartitionedLog> log,
-                                      std::map<std::string, std::string> options) {
+                                      std::map<std::string, std::string> options, bool binaryKeyValue) {
   if (log == nullptr) return Status::InvalidArgument("the Kafka source needs a log");
-  STREAMSIM_ASSIGN_OR_RETURN(KafkaSourceOptions o, parseOptions(options));
-  return SourceFactory([log, o] { return std::make_unique<KafkaSource>(log, o); });
+  STREAMSIM_ASSIGN_OR_RETURN(KafkaSourceOptions o, detail::parseKafkaSourceOptions(options));
+  return SourceFactory([log, o, binaryKeyValue] { return std::make_unique<KafkaSource>(log, o, binaryKeyValue); });
 }
 
 SinkFactory makeKafkaSink(std::shared_ptr<PartitionedLog> log, std::string topic) {

@@ -44,7 +44,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "source")) return s;
   pc.checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
-                             "retention", "name"});
+                             "retention", "name", "keyValueType"});
   // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
@@ -87,13 +87,27 @@ SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s
   for (const char* k : {"path", "format", "schema"})
     if (n[k]) pc.error(n[k], fmt::format("a kafka source takes no '{}': its rows are key, value, topic, "
                                          "partition, offset, timestamp, timestampType", k));
-  s.topic = pc.requiredStr(n, "topic", "a kafka source");
+  parseSourceOptions(pc, n, s);
+  // `topic` is created with `partitions` and `retention`, and read unless the options name
+  // what to read (subscribe, subscribePattern or assign: io/kafka_source.h).
+  bool strategyGiven = false;
+  for (const auto& [k, v] : s.options) {
+    std::string low = k;
+    for (char& c : low) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    strategyGiven = strategyGiven || low == "subscribe" || low == "subscribepattern" || low == "assign";
+  }
+  if (strategyGiven) {
+    if (auto t = n["topic"]; t) s.topic = pc.str(t, "topic");
+  } else {
+    s.topic = pc.requiredStr(n, "topic", "a kafka source");
+    s.options["subscribe"] = s.topic;
+  }
   if (auto p = n["partitions"]; p) s.partitions = pc.int32(p, "partitions", 1, kMaxTopicPartitions);
   if (auto r = n["retention"]; r) s.retentionMs = pc.duration(r, "retention");
-  s.schema = kafkaSourceSchema();
+  // `keyValueType: binary`: key and value BINARY as Spark's; `string` (the default) as text.
+  if (auto b = n["keyValueType"]; b) s.binaryKeyValue = pc.oneOf(b, "keyValueType", {"string", "binary"}) == "binary";
+  s.schema = kafkaSourceSchema(s.binaryKeyValue);
   s.schemaDDL = s.schema->toDDL();
-  s.options["subscribe"] = s.topic;
-  parseSourceOptions(pc, n, s);
   return s;
 }
 
@@ -135,8 +149,8 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   SinkSpec s;
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "sink")) return s;
-  pc.checkKeys(n, "sink", {"kind", "path", "format", "compression", "writer", "topic", "partitions", "numRows",
-                           "truncate", "name"});
+  pc.checkKeys(n, "sink", {"kind", "path", "format", "compression", "options", "writer", "topic", "partitions",
+                           "numRows", "truncate", "name"});
   // Spark 4.2's DataStreamWriter.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a sink name");
   if (auto k = n["kind"]; k) {
@@ -167,13 +181,28 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "sink path");
   if (s.kind == SinkSpec::Kind::kFiles && s.path.empty())
     pc.error(n, "a files sink needs 'path' (the output folder)");
-  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json", "parquet"});
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "sink format", {"json", "parquet", "csv", "text"});
+  // A CSV files sink's options (Spark's names: sep, header, quote, ...; io/csv_rows.h).
+  if (auto o = n["options"]; o) {
+    if (s.format != "csv") {
+      pc.error(o, "'options' of a sink are the CSV writer's: it needs format: csv");
+    } else if (pc.expectMap(o, "sink options")) {
+      for (auto it = o.begin(); it != o.end(); ++it) {
+        if (!it->second.IsScalar()) {
+          pc.error(it->second, fmt::format("option '{}' must be a scalar; got {}", it->first.Scalar(),
+                                           nodeTypeName(it->second)));
+          continue;
+        }
+        s.options[pc.str(it->first, "an option name")] = it->second.Scalar();
+      }
+    }
+  }
   // A Parquet files sink's codec (Spark's `compression` option; engine io/parquet.h).
   if (auto c = n["compression"]; c) {
     if (s.format != "parquet") {
       pc.error(c, "'compression' is an option of the parquet files sink: it needs format: parquet");
     } else {
-      s.compression = pc.oneOf(c, "parquet compression", {"snappy", "none", "uncompressed"});
+      s.compression = pc.oneOf(c, "parquet compression", {"snappy", "gzip", "none", "uncompressed"});
     }
   }
   if (auto w = n["writer"]; w) {

@@ -18,9 +18,10 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
   for (const auto& s : q.sources) {
     if (s.kind == SourceSpec::Kind::kKafka) {
       memory.push_back(nullptr);
-      STREAMSIM_RETURN_IF_ERROR(log->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
-                                    .withContext(s.where.toString() + ": source"));
-      auto f = makeKafkaSource(log, s.options);
+      if (!s.topic.empty())
+        STREAMSIM_RETURN_IF_ERROR(log->createTopic(s.topic, sim::TopicConfig{s.partitions, s.retentionMs})
+                                      .withContext(s.where.toString() + ": source"));
+      auto f = makeKafkaSource(log, s.options, s.binaryKeyValue);
       if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
       sources.push_back(*f);
     } else if (s.kind == SourceSpec::Kind::kRate) {

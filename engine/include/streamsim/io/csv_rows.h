@@ -15,6 +15,7 @@
 //   malformed: PERMISSIVE keeps the tokens that cast (the others, and missing ones, null) and puts
 //   the line into the corrupt-record column when the schema has it; DROPMALFORMED drops the line;
 //   FAILFAST fails naming the file, line and reason.
+// Writers (csv_write.cc): CsvRowWriter and writeTextFile, below.
 // Text (TextFileFormat): the schema is one string column; each line is a row (an empty line too;
 // the newline ending the file makes no row); wholetext: the whole file is one row.
 #pragma once
@@ -80,5 +81,52 @@ class TextRowParser {
   SchemaPtr schema_;
   bool whole_text_ = false;
 };
+
+// The CSV writer's options (CSVOptions' write side, Spark's names and defaults): sep ",", quote
+// '"', escape '\', charToEscapeQuoteEscaping (unset: the escape, unless it is the quote),
+// comment (unset: univocity's '#': a first value starting with it is quoted), header false,
+// nullValue "" (a null), emptyValue (unset: "" quoted, an empty string), quoteAll false,
+// escapeQuotes true (a value holding the quote is quoted, the quote escaped),
+// ignoreLeadingWhiteSpace / ignoreTrailingWhiteSpace true (values are trimmed as written).
+struct CsvWriteOptions {
+  char sep = ',';
+  char quote = '"';
+  char escape = '\\';
+  std::optional<char> charToEscapeQuoteEscaping;
+  std::optional<char> comment;
+  bool header = false;
+  std::string nullValue;
+  std::optional<std::string> emptyValue;
+  bool quoteAll = false;
+  bool escapeQuotes = true;
+  bool ignoreLeadingWhiteSpace = true;
+  bool ignoreTrailingWhiteSpace = true;
+};
+
+// Rows as one CSV file, as Spark's CSV writer (UnivocityGenerator over univocity's CsvWriter)
+// writes them: the header (option header) then one line per row; values as Spark converts them
+// (timestamps yyyy-MM-dd'T'HH:mm:ss.SSSXXX in UTC, dates yyyy-MM-dd, doubles as Java's
+// Double.toString, binary as "[01 FF]"), quoted and escaped by univocity's rules.
+class CsvRowWriter {
+ public:
+  // InvalidArgument for a bad or unknown option; a struct, array or map column is Spark's
+  // UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE (CSVFileFormat.supportDataType).
+  static Result<CsvRowWriter> make(SchemaPtr schema, const std::map<std::string, std::string>& options);
+  std::string writeFile(const std::vector<Row>& rows) const;
+
+ private:
+  CsvRowWriter(SchemaPtr schema, CsvWriteOptions options) : schema_(std::move(schema)), options_(std::move(options)) {}
+  bool append(std::string& out, size_t column, bool quoted, bool nullOrEmpty, std::string_view element) const;
+  void appendRecord(std::string& out, const std::vector<std::optional<std::string>>& values) const;
+  SchemaPtr schema_;
+  CsvWriteOptions options_;
+};
+
+// The text writer (TextFileFormat): OK for one string column; else Spark's
+// UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE (a column not a string) or _LEGACY_ERROR_TEMP_1290 (not
+// one column).
+Status checkTextWriteSchema(const Schema& schema);
+// TextOutputWriter: each row's string (nothing for a null) and "\n".
+std::string writeTextFile(const std::vector<Row>& rows);
 
 }  // namespace streamsim

@@ -1,4 +1,4 @@
-// The file sink: JSON-lines or Parquet (io/parquet.h) output files plus `<path>/_spark_metadata/N` (SEMANTICS.md §1-§2,
+// The file sink: JSON-lines, Parquet (io/parquet.h), CSV or text (io/csv_rows.h) output files plus `<path>/_spark_metadata/N` (SEMANTICS.md §1-§2,
 // Spark sinks/FileStreamSink.scala). Batch N writes its data files, then the metadata log entry
 // listing them; a batch id at or below the log's latest is skipped, so a re-run after a crash
 // never doubles the output. Readers go through readFileSinkOutput, which sees only files listed
@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,8 +27,9 @@ namespace streamsim {
 struct FileSinkOptions {
   std::string path;                               // the output folder
   int compactInterval = kDefaultCompactInterval;  // _spark_metadata compaction (Spark: 10)
-  std::string format = "json";                    // "json" | "parquet"
+  std::string format = "json";                    // "json" | "parquet" | "csv" | "text"
   ParquetCodec parquetCodec = ParquetCodec::kSnappy;  // Spark's default compression
+  std::map<std::string, std::string> formatOptions;   // csv: the CSV writer's options (io/csv_rows.h)
 };
 
 class FileSink final : public Sink {
@@ -40,10 +42,13 @@ class FileSink final : public Sink {
 
   std::string sparkApiVersion() const override { return "v1"; }
   // Creates the output folder and checks/records the path in <checkpoint>/sink_path
-  // (FailedPrecondition when the checkpoint was written with another path).
+  // (FailedPrecondition when the checkpoint was written with another path); InvalidArgument for
+  // a bad CSV option.
   Status start(const SinkContext& ctx) override;
   // Writes `part-00000-<uuid>-c000.json` (Parquet: `...-c000.snappy.parquet`, or
-  // `-c000.parquet` uncompressed, as Spark names them; none for an empty batch), passes
+  // `-c000.parquet` uncompressed, as Spark names them; CSV `.csv`, text `.txt`; none for an
+  // empty batch; a schema the CSV or text writer refuses fails the batch with Spark's
+  // condition, as FileFormatWriter does), passes
   // sink.after_data_files, writes _spark_metadata/N (N.compact on compaction batches), passes
   // sink.after_metadata. Skips batch ids <= the log's latest.
   Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override;
@@ -66,6 +71,11 @@ Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std:
 // no batch was committed yet.
 Result<std::vector<Row>> readFileSinkOutput(const Env& env, const std::string& path,
                                             SchemaPtr schema);
+// The files a batch reader of `path` reads (Spark's file index, MetadataLogFileIndex for a sink
+// folder): a file sink's folder, the files its _spark_metadata log committed (log order); another
+// folder, its files whose names do not start with '_' or '.' (sorted); a file, itself. NotFound
+// (Spark's PATH_NOT_FOUND message) when `path` does not exist.
+Result<std::vector<std::string>> filesToRead(const Env& env, const std::string& path);
 // What spark.read.parquet(path) reads: a file sink's folder (its committed files), a folder's
 // Parquet files (names not starting with '_' or '.', sorted), or one file; with `schema` (the
 // first file's when null) as readParquetAs. NotFound naming `path` when it does not exist;

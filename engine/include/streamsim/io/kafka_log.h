@@ -37,6 +37,8 @@ class PartitionedLog {
   virtual ~PartitionedLog() = default;
   // NotFound naming the topic when it does not exist.
   virtual Result<int> numPartitions(const std::string& topic) const = 0;
+  // The topics, by name (what a subscribePattern is matched against).
+  virtual std::vector<std::string> topicNames() const = 0;
   // The first offset still retained at `nowMs` (retention deletes older records).
   virtual int64_t earliestOffset(const std::string& topic, int partition, TimeMs nowMs) const = 0;
   // One past the last offset appended at or before `visibleAtMs`.

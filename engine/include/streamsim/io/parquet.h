@@ -35,13 +35,14 @@
 
 namespace streamsim {
 
-enum class ParquetCodec { kUncompressed, kSnappy };
+enum class ParquetCodec { kUncompressed, kSnappy, kGzip };
 
 // Spark's parquet `compression` option / spark.sql.parquet.compression.codec names
-// (case-insensitive): "none" and "uncompressed", "snappy". The codecs Spark has and streamsim
-// does not write (gzip, lzo, brotli, lz4, lz4_raw, zstd) are InvalidArgument saying so.
+// (case-insensitive): "none" and "uncompressed", "snappy", "gzip". The codecs Spark has and
+// streamsim does not write (lzo, brotli, lz4, lz4_raw, zstd) are InvalidArgument saying so.
 Result<ParquetCodec> parseParquetCodec(std::string_view name);
-// The part of a data file's name Spark puts before ".parquet": ".snappy", or "" uncompressed.
+// The part of a data file's name Spark puts before ".parquet": ".snappy", ".gz", or ""
+// uncompressed.
 std::string_view parquetCodecFileInfix(ParquetCodec codec);
 
 // A whole Parquet file of `rows` (of `schema`): "PAR1", one row group (none when `rows` is

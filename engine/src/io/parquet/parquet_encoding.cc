@@ -164,6 +164,22 @@ Status decompressPage(int32_t codec, const ByteSpan& span, size_t uncompressedSi
                                              span.file, span.base, span.what, codecName(codec)));
 }
 
+std::string gzipCompress(std::string_view bytes) {
+  z_stream z{};
+  // windowBits 15 + 16: a gzip wrapper; no deflateSetHeader, so the header's mtime is 0 and the
+  // bytes are the same on every run.
+  deflateInit2(&z, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+  std::string out(deflateBound(&z, static_cast<uLong>(bytes.size())), '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes.data()));
+  z.avail_in = static_cast<uInt>(bytes.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  deflate(&z, Z_FINISH);  // deflateBound's room: one call finishes the stream
+  out.resize(out.size() - z.avail_out);
+  deflateEnd(&z);
+  return out;
+}
+
 std::string snappyCompress(std::string_view bytes) {
   std::string out;
   snappy::Compress(bytes.data(), bytes.size(), &out);

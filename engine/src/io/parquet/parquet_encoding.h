@@ -23,20 +23,6 @@ inline int64_t floorDiv(int64_t a, int64_t b) {
   return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
 }
 
-// Parquet is little endian, as are x86-64 and aarch64.
-template <typename T>
-T loadLE(const char* p) {
-  T v;
-  std::memcpy(&v, p, sizeof v);
-  return v;
-}
-template <typename T>
-void storeLE(T v, std::string& out) {
-  char b[sizeof v];
-  std::memcpy(b, &v, sizeof v);
-  out.append(b, sizeof v);
-}
-
 // Where a byte range sits, for messages: "<file>: offset <base + i>: <what>: expected ...".
 struct ByteSpan {
   std::string_view bytes;
@@ -62,5 +48,8 @@ void encodeRleHybrid(const std::vector<uint32_t>& values, int bitWidth, std::str
 Status decompressPage(int32_t codec, const ByteSpan& span, size_t uncompressedSize, std::string& out);
 // SNAPPY (libsnappy) compression of `bytes`.
 std::string snappyCompress(std::string_view bytes);
+// A gzip member (RFC 1952, zlib's deflate at its default level; header mtime 0), as Hadoop's
+// GzipCodec writes a Parquet GZIP page.
+std::string gzipCompress(std::string_view bytes);
 
 }  // namespace streamsim::parquet

@@ -4,11 +4,13 @@
 // schema (parquet_schema.h), each column chunk's pages into repetition levels, definition
 // levels and non-null values, then the records put back together from the levels (Dremel
 // record assembly) walking the column tree.
+#include <bit>
 #include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "byte_order.h"
 #include "io/parquet/parquet_encoding.h"
 #include "io/parquet/parquet_metadata.h"
 #include "io/parquet/parquet_schema.h"
@@ -131,7 +133,7 @@ class ChunkReader {
       pos += bytes;
     } else if (encoding == kRle) {
       if (all.bytes.size() - pos < 4) return span.error(pos, "a 4-byte length of the levels");
-      uint32_t len = loadLE<uint32_t>(all.bytes.data() + pos);
+      uint32_t len = detail::loadLittle32(all.bytes.data() + pos);
       pos += 4;
       if (len > all.bytes.size() - pos) return span.error(pos - 4, fmt::format("{} bytes of levels, found {}", len, all.bytes.size() - pos));
       ByteSpan sub{all.bytes.substr(pos, len), all.base + static_cast<int64_t>(pos), all.file, w};
@@ -237,7 +239,7 @@ class ChunkReader {
     if (encoding == kRle && leaf_.type == PhysicalType::kBoolean) {
       // Booleans: a 4-byte length, then the hybrid encoding of bit width 1 (Encodings.md).
       if (span.bytes.size() < 4) return span.error(0, "a 4-byte length of RLE booleans");
-      uint32_t len = loadLE<uint32_t>(span.bytes.data());
+      uint32_t len = detail::loadLittle32(span.bytes.data());
       if (len > span.bytes.size() - 4) return span.error(0, fmt::format("{} bytes of RLE booleans", len));
       std::vector<uint32_t> bits;
       ByteSpan sub{span.bytes.substr(4, len), span.base + 4, span.file, span.what};
@@ -275,7 +277,7 @@ class ChunkReader {
       case PhysicalType::kInt32: {
         STREAMSIM_RETURN_IF_ERROR(need(count * 4));
         for (size_t i = 0; i < count; ++i, pos += 4) {
-          int32_t v = loadLE<int32_t>(b.data() + pos);
+          int32_t v = static_cast<int32_t>(detail::loadLittle32(b.data() + pos));
           if (leaf_.conversion == LeafConversion::kDate) {
             out.push_back(Value::date(v));
           } else if (leaf_.conversion == LeafConversion::kUint32AsLong) {
@@ -289,7 +291,7 @@ class ChunkReader {
       case PhysicalType::kInt64: {
         STREAMSIM_RETURN_IF_ERROR(need(count * 8));
         for (size_t i = 0; i < count; ++i, pos += 8) {
-          int64_t v = loadLE<int64_t>(b.data() + pos);
+          int64_t v = static_cast<int64_t>(detail::loadLittle64(b.data() + pos));
           switch (leaf_.conversion) {
             case LeafConversion::kMillisTimestamp: out.push_back(Value::timestamp(v)); break;
             case LeafConversion::kMicrosTimestamp: out.push_back(Value::timestamp(floorDiv(v, 1000))); break;
@@ -306,8 +308,8 @@ class ChunkReader {
         // (int96_from_spark.parquet's year 290000).
         STREAMSIM_RETURN_IF_ERROR(need(count * 12));
         for (size_t i = 0; i < count; ++i, pos += 12) {
-          int64_t nanos = loadLE<int64_t>(b.data() + pos);
-          int64_t day = loadLE<int32_t>(b.data() + pos + 8);
+          int64_t nanos = static_cast<int64_t>(detail::loadLittle64(b.data() + pos));
+          int64_t day = static_cast<int32_t>(detail::loadLittle32(b.data() + pos + 8));
           uint64_t micros = static_cast<uint64_t>(day - kJulianDayOfEpoch) * uint64_t{86400000000} +
                             static_cast<uint64_t>(nanos / 1000);
           out.push_back(Value::timestamp(floorDiv(static_cast<int64_t>(micros), 1000)));
@@ -316,18 +318,18 @@ class ChunkReader {
       }
       case PhysicalType::kFloat: {
         STREAMSIM_RETURN_IF_ERROR(need(count * 4));
-        for (size_t i = 0; i < count; ++i, pos += 4) out.emplace_back(static_cast<double>(loadLE<float>(b.data() + pos)));
+        for (size_t i = 0; i < count; ++i, pos += 4) out.emplace_back(static_cast<double>(std::bit_cast<float>(detail::loadLittle32(b.data() + pos))));
         return Status::OK();
       }
       case PhysicalType::kDouble: {
         STREAMSIM_RETURN_IF_ERROR(need(count * 8));
-        for (size_t i = 0; i < count; ++i, pos += 8) out.emplace_back(loadLE<double>(b.data() + pos));
+        for (size_t i = 0; i < count; ++i, pos += 8) out.emplace_back(std::bit_cast<double>(detail::loadLittle64(b.data() + pos)));
         return Status::OK();
       }
       case PhysicalType::kByteArray: {
         for (size_t i = 0; i < count; ++i) {
           STREAMSIM_RETURN_IF_ERROR(need(4));
-          uint32_t len = loadLE<uint32_t>(b.data() + pos);
+          uint32_t len = detail::loadLittle32(b.data() + pos);
           pos += 4;
           STREAMSIM_RETURN_IF_ERROR(need(len));
           std::string s(b.substr(pos, len));
@@ -477,7 +479,7 @@ Result<Footer> readFooter(std::string_view bytes, std::string_view fileName) {
     return Status::Corruption(fmt::format("{}: offset {}: expected the Parquet magic \"PAR1\" at the end of the file "
                                           "(a truncated file?)",
                                           fileName, bytes.size() - 4));
-  uint32_t len = loadLE<uint32_t>(bytes.data() + bytes.size() - 8);
+  uint32_t len = detail::loadLittle32(bytes.data() + bytes.size() - 8);
   if (len > bytes.size() - 12)
     return Status::Corruption(fmt::format("{}: offset {}: expected a footer length of at most {} bytes, found {}",
                                           fileName, bytes.size() - 8, bytes.size() - 12, len));

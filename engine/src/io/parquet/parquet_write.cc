@@ -3,11 +3,13 @@
 // the levels), Encodings.md (PLAIN values, RLE levels with their 4-byte length in a v1 data
 // page) and Compression.md (SNAPPY: the raw Snappy format, no framing).
 #include <algorithm>
+#include <bit>
 #include <cctype>
 #include <cstring>
 
 #include <fmt/format.h>
 
+#include "byte_order.h"
 #include "io/parquet/parquet_encoding.h"
 #include "io/parquet/parquet_metadata.h"
 #include "io/parquet/parquet_schema.h"
@@ -116,22 +118,22 @@ class Shredder {
   static void plain(const LeafColumn& leaf, const Value& v, LeafOut& o) {
     switch (leaf.type) {
       case PhysicalType::kBoolean: o.bools.push_back(v.asBool()); break;
-      case PhysicalType::kInt32: storeLE(static_cast<int32_t>(v.asLong()), o.values); break;
-      case PhysicalType::kInt64: storeLE(v.asLong(), o.values); break;
-      case PhysicalType::kDouble: storeLE(v.asDouble(), o.values); break;
-      case PhysicalType::kFloat: storeLE(static_cast<float>(v.asDouble()), o.values); break;
+      case PhysicalType::kInt32: detail::storeLittle32(static_cast<uint32_t>(static_cast<int32_t>(v.asLong())), o.values); break;
+      case PhysicalType::kInt64: detail::storeLittle64(static_cast<uint64_t>(v.asLong()), o.values); break;
+      case PhysicalType::kDouble: detail::storeLittle64(std::bit_cast<uint64_t>(v.asDouble()), o.values); break;
+      case PhysicalType::kFloat: detail::storeLittle32(std::bit_cast<uint32_t>(static_cast<float>(v.asDouble())), o.values); break;
       case PhysicalType::kInt96: {
         // Spark's DateTimeUtils.toJulianDay of the microseconds (wrapping as its Long does).
         uint64_t julianUs = static_cast<uint64_t>(v.asLong()) * 1000 +
                             static_cast<uint64_t>(kJulianDayOfEpoch) * uint64_t{86400000000};
         int64_t us = static_cast<int64_t>(julianUs);
-        storeLE(static_cast<int64_t>((us % 86400000000) * 1000), o.values);
-        storeLE(static_cast<int32_t>(us / 86400000000), o.values);
+        detail::storeLittle64(static_cast<uint64_t>((us % 86400000000) * 1000), o.values);
+        detail::storeLittle32(static_cast<uint32_t>(static_cast<int32_t>(us / 86400000000)), o.values);
         break;
       }
       case PhysicalType::kByteArray:
       case PhysicalType::kFixedLenByteArray:
-        storeLE(static_cast<uint32_t>(v.asString().size()), o.values);
+        detail::storeLittle32(static_cast<uint32_t>(v.asString().size()), o.values);
         o.values += v.asString();
         break;
     }
@@ -149,10 +151,11 @@ Result<ParquetCodec> parseParquetCodec(std::string_view name) {
   std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (n == "none" || n == "uncompressed") return ParquetCodec::kUncompressed;
   if (n == "snappy") return ParquetCodec::kSnappy;
-  if (n == "gzip" || n == "lzo" || n == "brotli" || n == "lz4" || n == "lz4_raw" || n == "zstd")
+  if (n == "gzip") return ParquetCodec::kGzip;
+  if (n == "lzo" || n == "brotli" || n == "lz4" || n == "lz4_raw" || n == "zstd")
     return Status::InvalidArgument(fmt::format(
         "Parquet compression '{}' is a codec Spark has but streamsim's Parquet writer does not "
-        "(none, uncompressed, snappy; docs/python.md)", name));
+        "(none, uncompressed, snappy, gzip; docs/python.md)", name));
   // ParquetOptions.scala's error for an unknown codec.
   return Status::InvalidArgument(fmt::format(
       "Codec [{}] is not available. Available codecs are brotli, uncompressed, lz4, gzip, lzo, snappy, none, zstd, lz4_raw.",
@@ -160,7 +163,8 @@ Result<ParquetCodec> parseParquetCodec(std::string_view name) {
 }
 
 std::string_view parquetCodecFileInfix(ParquetCodec codec) {
-  return codec == ParquetCodec::kSnappy ? ".snappy" : "";
+  // parquet-mr's CompressionCodecName extensions.
+  return codec == ParquetCodec::kSnappy ? ".snappy" : codec == ParquetCodec::kGzip ? ".gz" : "";
 }
 
 Result<std::string> writeParquet(const Schema& schema, const std::vector<Row>& rows, ParquetCodec codec) {
@@ -179,7 +183,7 @@ Result<std::string> writeParquet(const Schema& schema, const std::vector<Row>& r
   std::string file = "PAR1";
   md.numRows = static_cast<int64_t>(rows.size());
   md.createdBy = "streamsim parquet writer (parquet-format 2.x, PLAIN, data page v1)";
-  const int32_t codecId = codec == ParquetCodec::kSnappy ? kSnappy : kUncompressed;
+  const int32_t codecId = codec == ParquetCodec::kSnappy ? kSnappy : codec == ParquetCodec::kGzip ? kGzip : kUncompressed;
   if (!rows.empty()) {
     RowGroup rg;
     rg.numRows = md.numRows;
@@ -191,7 +195,7 @@ Result<std::string> writeParquet(const Schema& schema, const std::vector<Row>& r
         if (maxLevel == 0) return;
         std::string enc;
         encodeRleHybrid(v, bitWidthFor(static_cast<uint32_t>(maxLevel)), enc);
-        storeLE(static_cast<uint32_t>(enc.size()), page);
+        detail::storeLittle32(static_cast<uint32_t>(enc.size()), page);
         page += enc;
       };
       levels(o.rep, leaf.maxRep);
@@ -204,7 +208,9 @@ Result<std::string> writeParquet(const Schema& schema, const std::vector<Row>& r
       } else {
         page += o.values;
       }
-      std::string body = codec == ParquetCodec::kSnappy ? snappyCompress(page) : page;
+      std::string body = codec == ParquetCodec::kSnappy ? snappyCompress(page)
+                         : codec == ParquetCodec::kGzip ? gzipCompress(page)
+                                                        : page;
       PageHeader h;
       h.type = kDataPage;
       h.uncompressedPageSize = static_cast<int32_t>(page.size());
@@ -239,7 +245,7 @@ Result<std::string> writeParquet(const Schema& schema, const std::vector<Row>& r
   ThriftWriter fw;
   encodeFileMetaData(md, fw);
   file += fw.bytes();
-  storeLE(static_cast<uint32_t>(fw.bytes().size()), file);
+  detail::storeLittle32(static_cast<uint32_t>(fw.bytes().size()), file);
   file += "PAR1";
   return file;
 }

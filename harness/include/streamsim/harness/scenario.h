@@ -68,6 +68,7 @@ struct SourceSpec {
   std::string topic;            // kafka only: the topic read (created with `partitions`)
   int partitions = 1;           // kafka only
   DurationMs retentionMs = 0;   // kafka only: 0 keeps every record
+  bool binaryKeyValue = false;  // kafka only: key and value BINARY (Spark's) instead of STRING
   std::string format = "json";  // json (JSON lines), csv or text (io/csv_rows.h)
   std::string schemaDDL;        // Spark DDL, checked by Schema::parseDDL
   SchemaPtr schema;             // parsed from schemaDDL
@@ -168,8 +169,9 @@ struct SinkSpec {
   std::string path;  // files only
   std::string topic;   // kafka only: the topic written (created with `partitions`)
   int partitions = 1;  // kafka only
-  std::string format = "json";  // files only: json | parquet (PySpark jobs; scenarios read json)
-  std::string compression = "snappy";  // files, parquet only: snappy | none | uncompressed
+  std::string format = "json";  // files only: json | parquet | csv | text (PySpark jobs; scenarios read json)
+  std::string compression = "snappy";  // files, parquet only: snappy | gzip | none | uncompressed
+  std::map<std::string, std::string> options;  // files, csv only: the CSV writer's options
   std::string writer;  // foreach only: a registered user ForeachWriter ("": the recording one)
   int numRows = 20;     // console only: Spark's numRows and truncate options
   bool truncate = true;

@@ -13,13 +13,34 @@ def _not_built(api: str) -> NotImplementedError:
     return NotImplementedError(f"{api} is not built in streamsim; see docs/python.md (PySpark jobs)")
 
 
-# Kafka options that reach the engine's Kafka source (kafka_source.h); kafka.* configure the
-# client only and are accepted and ignored.
-_KAFKA_OPTIONS = {"startingoffsets": "startingOffsets", "failondataloss": "failOnDataLoss",
-                  "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets",
-                  "minoffsetspertrigger": "minOffsetsPerTrigger"}
-_KAFKA_CLIENT_ONLY = {"includeheaders", "groupidprefix", "fetchoffset.numretries",
+# Kafka options that reach the engine's Kafka source (kafka_source.h), by their lower-case names
+# (Spark's options are case-insensitive); kafka.* configure the client only and are accepted and
+# ignored, but for those KafkaSourceProvider.validateGeneralOptions refuses.
+_KAFKA_OPTIONS = {"subscribe": "subscribe", "subscribepattern": "subscribePattern", "assign": "assign",
+                  "startingoffsets": "startingOffsets", "failondataloss": "failOnDataLoss",
+                  "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets"}
+_KAFKA_CLIENT_ONLY = {"groupidprefix", "fetchoffset.numretries",
                       "fetchoffset.retryintervalms", "minpartitions", "maxtriggerdelay"}
+# KafkaSourceProvider.validateGeneralOptions: kafka.* settings a source refuses, and why.
+_KAFKA_REFUSED = {
+    "kafka.auto.offset.reset":
+        "\nKafka option 'auto.offset.reset' is not supported.\nInstead set the source option "
+        "'startingoffsets' to 'earliest' or 'latest'\nto specify where to start. Structured Streaming "
+        "manages which offsets are consumed\ninternally, rather than relying on the kafkaConsumer to do "
+        "it. This will ensure that no\ndata is missed when new topics/partitions are dynamically "
+        "subscribed. Note that\n'startingoffsets' only applies when a new Streaming query is started, "
+        "and\nthat resuming will always pick up from where the query left off. See the docs for more"
+        "\ndetails.\n",
+    "kafka.key.deserializer":
+        "Kafka option 'key.deserializer' is not supported as keys are deserialized as byte arrays "
+        "with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the keys.",
+    "kafka.value.deserializer":
+        "Kafka option 'value.deserializer' is not supported as values are deserialized as byte "
+        "arrays with ByteArrayDeserializer. Use DataFrame operations to explicitly deserialize the "
+        "values.",
+    "kafka.enable.auto.commit": "Kafka option 'enable.auto.commit' is not supported",
+    "kafka.interceptor.classes": "Kafka option 'interceptor.classes' is not supported",
+}
 
 
 def _given(options: Dict[str, Any]) -> Dict[str, Any]:
@@ -142,39 +163,48 @@ class DataStreamReader:
         return self._session._stream_df(source, StructType.fromDDL("timestamp timestamp, value bigint"))
 
     def _kafka(self) -> Any:
+        """Spark's Kafka source (KafkaSourceProvider.sourceSchema): the options checked as
+        validateStreamOptions does, by the engine's checks (io/kafka_source.h: exactly one of
+        subscribe, subscribePattern, assign; startingOffsets; ...), at load() as Spark's
+        IllegalArgumentException; key and value BINARY."""
+        import json as _json
         from pyspark.errors import IllegalArgumentException
         from pyspark.sql.types import StructType
         opts = {k.lower(): (k, v) for k, v in self._options.items()}
-        if "subscribepattern" in opts or "assign" in opts:
-            raise _not_built("the Kafka source's subscribePattern / assign (subscribe is built)")
-        if "subscribe" not in opts:
-            raise IllegalArgumentException(
-                "One of the following options must be specified for Kafka source: subscribe, "
-                "subscribePattern, assign. See the docs for more details.",
-                errorClass="_LEGACY_ERROR_TEMP_KAFKA")
-        topics = [t.strip() for t in opts["subscribe"][1].split(",") if t.strip()]
-        if len(topics) != 1:
-            raise _not_built("the Kafka source reading several topics")
-        if self._schema is not None:
-            from pyspark.errors import AnalysisException
-            raise AnalysisException("Kafka source has a fixed schema and cannot be set with a custom "
-                                    "one", errorClass="_LEGACY_ERROR_TEMP_2045")
         engine_opts: Dict[str, str] = {}
         for low, (key, value) in opts.items():
-            if low == "subscribe" or low.startswith("kafka.") or low in _KAFKA_CLIENT_ONLY:
+            if low.startswith("kafka.") or low in _KAFKA_CLIENT_ONLY or \
+                    (low == "includeheaders" and value.lower() == "false"):
                 continue
             if low in _KAFKA_OPTIONS:
                 engine_opts[_KAFKA_OPTIONS[low]] = value
             else:
                 raise _not_built(f"the Kafka source option {key!r}")
         world = self._session._world
-        partitions = world._native.topic_partitions(topics[0])
-        if partitions == 0:
-            world.create_topic(topics[0])
-            partitions = 1
-        source = {"kind": "kafka", "topic": topics[0], "partitions": partitions,
-                  "options": engine_opts}
-        schema = StructType.fromDDL("key string, value string, topic string, partition int, "
+        problem = world._native.check_kafka_source(engine_opts)
+        if problem is None:
+            problem = next((_KAFKA_REFUSED[low] for low in opts if low in _KAFKA_REFUSED), None)
+        if problem is None and "kafka.bootstrap.servers" not in opts:
+            problem = ("Option 'kafka.bootstrap.servers' must be specified for configuring Kafka "
+                       "consumer")
+        if problem is not None:
+            raise IllegalArgumentException(problem)
+        if self._schema is not None:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException("Kafka source has a fixed schema and cannot be set with a custom "
+                                    "one", errorClass="_LEGACY_ERROR_TEMP_2045")
+        # A topic the job names that the world does not have yet is created with one partition
+        # (a broker's auto-creation); a pattern reads the topics that exist at each batch.
+        named: list = []
+        if "subscribe" in engine_opts:
+            named = [t.strip() for t in engine_opts["subscribe"].split(",") if t.strip()]
+        elif "assign" in engine_opts:
+            named = list(_json.loads(engine_opts["assign"]))
+        for topic in named:
+            if world._native.topic_partitions(topic) == 0:
+                world.create_topic(topic)
+        source = {"kind": "kafka", "keyValueType": "binary", "options": engine_opts}
+        schema = StructType.fromDDL("key binary, value binary, topic string, partition int, "
                                     "offset bigint, timestamp timestamp, timestampType int")
         return self._session._stream_df(source, schema)
 

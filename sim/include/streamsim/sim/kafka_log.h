@@ -46,7 +46,7 @@ class KafkaLog final : public PartitionedLog {
   // Every record of a topic, partition by partition, in offset order (for sink views).
   std::vector<LogRecord> all(const std::string& topic) const;
   // The topics, by name.
-  std::vector<std::string> topicNames() const;
+  std::vector<std::string> topicNames() const override;
 
  private:
   struct Topic {
