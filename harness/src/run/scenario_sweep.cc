@@ -35,15 +35,22 @@ sim::FaultPlan scenarioPlan(const Scenario& scenario, uint64_t seed, const sim::
   return plan;
 }
 
-ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
-                                  FileSystem* keepFs, const std::string& keepDir, std::optional<uint32_t> hashSeed) {
+namespace {
+ScenarioRunOptions seedOptions(uint64_t seed, const sim::FaultPlan& plan, FileSystem* keepFs = nullptr,
+                               const std::string& keepDir = {}, std::optional<uint32_t> hashSeed = std::nullopt) {
   ScenarioRunOptions o;
   o.seed = seed;
   o.hashSeed = hashSeed;
   o.faultPlan = plan;
   o.keepFs = keepFs;
   o.keepDir = keepDir;
-  return runScenario(scenario, o);
+  return o;
+}
+}  // namespace
+
+ScenarioRunResult runScenarioSeed(const Scenario& scenario, uint64_t seed, const sim::FaultPlan& plan,
+                                  FileSystem* keepFs, const std::string& keepDir, std::optional<uint32_t> hashSeed) {
+  return runScenario(scenario, seedOptions(seed, plan, keepFs, keepDir, hashSeed));
 }
 
 int sweepSeeds(const Scenario& scenario, int seeds) {
@@ -196,7 +203,10 @@ std::string replayLineOf(const Scenario& sc, const ScenarioSweepOptions& options
 
 // One seed of a sweep: its plan, run, and when it fails its shrink and replay line. A generated
 // workload's scenario (ScenarioHooks::generate) is the seed's own: its plan aims at the reach of
-// the seed's input, and the plan's landing faults reshape that input.
+// the seed's input, and the plan's landing faults reshape that input. That reach run is the
+// seed's own fault-free run, with the options of exactly_once's reference (runFaultFree): a plan
+// without landing faults leaves the seed's scenario as it is, and its run under the plan takes
+// the reach run as its reference where it is the same run (sameFaultFreeRun).
 ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_t seed,
                                  const sim::Reach& givenReach, const ScenarioSweepOptions& options) {
   const auto s0 = std::chrono::steady_clock::now();
@@ -206,9 +216,14 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_
   const bool generated = given.hooks && given.hooks->generate;
   Result<Scenario> own = generated ? given.hooks->generate(seed, {}) : Result<Scenario>(Status::OK());
   sim::FaultPlan plan;
+  ScenarioRunOptions runOptions = seedOptions(seed, plan);
   if (generated && own.ok()) {
-    plan = scenarioPlan(*own, o.seed, scenarioReach(*own));
-    own = scenarioOfSeed(given, seed, plan);
+    runOptions.faultFreeRun = runFaultFree(*own, runOptions);
+    plan = scenarioPlan(*own, o.seed, runOptions.faultFreeRun->result.reach);
+    if (!plan.landingFaults().empty()) {  // a scenario of its own: the reach run's is another
+      runOptions.faultFreeRun.reset();
+      own = scenarioOfSeed(given, seed, plan);
+    }
   } else if (!generated) {
     plan = scenarioPlan(given, o.seed, givenReach);
   }
@@ -222,7 +237,9 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_
   }
   const Scenario& sc = generated ? *own : given;
   o.plan = plan.toJson();
-  ScenarioRunResult r = runScenarioSeed(sc, o.seed, plan);
+  runOptions.faultPlan = plan;
+  ScenarioRunResult r = runScenario(sc, runOptions);
+  runOptions.faultFreeRun.reset();
   o.traceHash = r.traceHash;
   o.faults = r.faults;
   o.crashes = r.crashes;

@@ -306,6 +306,7 @@ ScenarioRunOptions faultFreeReference(const ScenarioRunOptions& options) {
   ref.recordReach = false;
   ref.skipCrashSteps = !options.faultPlan;
   ref.faultPlan.reset();
+  ref.faultFreeRun.reset();
   return ref;
 }
 
@@ -449,11 +450,15 @@ bool runsPandas(const Scenario& sc) {
   return false;
 }
 
-void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r) {
+// `given`: the object runScenario was given when `sc` runs as it (its promised oracles add none),
+// else null: only then may exactly_once's reference be the options' faultFreeRun.
+void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options, ScenarioRunResult& r,
+                          const Scenario* given) {
   ScenarioRunOptions quiet = options;
   quiet.applyOracles = false;
   quiet.collectActual = false;
   quiet.keepFs = nullptr;
+  quiet.faultFreeRun.reset();
   OracleInput in(r);
   in.sinkKind = sc.hooks && sc.hooks->customSink ? "custom"
                 : sc.query.sink.kind == SinkSpec::Kind::kForeach ? "foreach"
@@ -470,8 +475,17 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
     if (options.faultPlan && ref.faultPlan)
       if (auto breach = restartTransparencyBreach(sc, quiet, in.sinkKind, r.oracleRuns))
         return Status::FailedPrecondition(*breach);
-    ScenarioRunResult expected = runScenario(sc, ref);
-    ++r.oracleRuns;
+    // A sweep seed's fault-free run, when it is this very run (sameFaultFreeRun), is not run again.
+    const FaultFreeRun* same = options.faultFreeRun.get();
+    if (same == nullptr || given == nullptr || !sameFaultFreeRun(*same, *given, ref)) same = nullptr;
+    ScenarioRunResult ran;
+    if (same == nullptr) {
+      ran = runScenario(sc, ref);
+      ++r.oracleRuns;
+    } else {
+      r.referenceFromFaultFreeRun = true;
+    }
+    const ScenarioRunResult& expected = same != nullptr ? same->result : ran;
     if (!expected.passed())
       return Status::FailedPrecondition("the reference run (without faults) failed:\n" + expected.report());
     return expected.sinkRows;
@@ -632,8 +646,37 @@ ScenarioRunResult runScenario(const Scenario& given, const ScenarioRunOptions& o
   if (r.setupError.ok() && r.failures.empty()) settleUnfiredArmedCrashes(scenario, judged, r);
   if (options.applyOracles && !options.skipExpectations && r.setupError.ok() &&
       r.failures.empty())  // every scenario gets its default oracles (oracles/not_checked.h)
-    applyScenarioOracles(*sc, judged, r);
+    applyScenarioOracles(*sc, judged, r, sc == &scenario ? &given : nullptr);
   return r;
+}
+
+ScenarioRunOptions faultFreeReferenceOf(const ScenarioRunOptions& options) {
+  ScenarioRunOptions ref = faultFreeReference(options);  // as referenceOf without restarts
+  ref.skipExpectations = true;                           // as exactly_once's reference
+  return ref;
+}
+
+std::shared_ptr<const FaultFreeRun> runFaultFree(const Scenario& scenario, const ScenarioRunOptions& underPlan) {
+  auto run = std::make_shared<FaultFreeRun>();
+  run->scenario = &scenario;
+  run->options = faultFreeReferenceOf(underPlan);
+  run->options.recordReach = true;
+  run->result = runScenario(scenario, run->options);
+  return run;
+}
+
+bool sameFaultFreeRun(const FaultFreeRun& run, const Scenario& scenario, const ScenarioRunOptions& reference) {
+  // Every field of ScenarioRunOptions that can change a run's sink or its passing belongs here
+  // (keepDir is read only with a keepFs; faultFreeRun only by the oracles, which neither runs).
+  const ScenarioRunOptions& a = run.options;
+  const ScenarioRunOptions& b = reference;
+  const bool recordingChangedNothing = a.recordReach == b.recordReach || run.result.reach.switches.empty();
+  return run.scenario == &scenario && a.seed == b.seed && a.faultPlan == b.faultPlan &&
+         a.collectActual == b.collectActual && !a.applyOracles && !b.applyOracles &&
+         a.skipExpectations == b.skipExpectations && a.skipCrashSteps == b.skipCrashSteps && a.keepFs == nullptr &&
+         b.keepFs == nullptr && recordingChangedNothing && a.collectState == b.collectState &&
+         a.noDataBatchBeforeFirstBatchOfRun == b.noDataBatchBeforeFirstBatchOfRun &&
+         a.traceOutputRows == b.traceOutputRows && a.hashSeed == b.hashSeed && a.pandasChunkRows == b.pandasChunkRows;
 }
 
 }  // namespace streamsim::harness

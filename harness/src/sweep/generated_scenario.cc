@@ -351,12 +351,14 @@ Result<GeneratedRun> runGeneratedSeed(const WorkloadConfig& config, uint64_t see
                                       const std::optional<std::vector<int64_t>>& files) {
   STREAMSIM_ASSIGN_OR_RETURN(Scenario sc, generatedScenario(config, seed, {}, run));
   GeneratedRun out;
-  out.plan = plan ? *plan : scenarioPlan(sc, seed, scenarioReach(sc));
-  STREAMSIM_ASSIGN_OR_RETURN(Scenario own, scenarioOfSeed(sc, seed, out.plan, files));
   ScenarioRunOptions o;
   o.seed = seed;
-  o.faultPlan = out.plan;
+  o.faultPlan = sim::FaultPlan{};
   o.applyOracles = run.oracles;
+  // Aimed as a sweep aims the seed's plan (runSweepSeed): at the reach of its own fault-free run.
+  out.plan = plan ? *plan : scenarioPlan(sc, seed, runFaultFree(sc, o)->result.reach);
+  STREAMSIM_ASSIGN_OR_RETURN(Scenario own, scenarioOfSeed(sc, seed, out.plan, files));
+  o.faultPlan = out.plan;
   out.result = runScenario(own, o);
   return out;
 }

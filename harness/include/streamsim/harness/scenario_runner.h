@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,6 +21,8 @@
 #include "streamsim/status.h"
 
 namespace streamsim::harness {
+
+struct FaultFreeRun;
 
 struct ScenarioRunOptions {
   uint64_t seed = 0;
@@ -58,6 +61,10 @@ struct ScenarioRunOptions {
   // A pandas processor's DataFrame size (the pandas_chunks oracle's run at the configured one);
   // unset: the seed's, pandasChunkRowsOf(seed, spark.sql.execution.arrow.maxRecordsPerBatch).
   std::optional<int64_t> pandasChunkRows;
+  // A sweep seed's fault-free run (runFaultFree, made to aim the plan): exactly_once takes its sink
+  // rows as the reference instead of running it again, when that reference is provably the same
+  // run (sameFaultFreeRun). Never copied into the oracles' own runs.
+  std::shared_ptr<const FaultFreeRun> faultFreeRun;
 };
 
 struct CheckFailure {
@@ -100,12 +107,35 @@ struct ScenarioRunResult : RunOutcome {
   std::vector<CheckFailure> unfiredArmedCrashes;
   // Why those gave way (the run without the plan's faults fires them); empty when none did.
   std::string armedCrashesKeptByThePlan;
+  // exactly_once's reference was the options' faultFreeRun (not run again).
+  bool referenceFromFaultFreeRun = false;
   bool passed() const { return setupError.ok() && failures.empty() && violations.empty(); }
   // Every failure on its own line(s), prefixed with file:line:col, then every violation.
   std::string report() const;
 };
 
 ScenarioRunResult runScenario(const Scenario& scenario, const ScenarioRunOptions& options = {});
+
+// A fault-free run of `scenario` with the options exactly_once's reference of a run under a plan
+// takes, the reach recorded (what a sweep's plan aims at).
+struct FaultFreeRun {
+  const Scenario* scenario = nullptr;  // the object run: only a run given this very object may share it
+  ScenarioRunOptions options;
+  ScenarioRunResult result;
+};
+
+// The options of exactly_once's fault-free reference of a run with `options` (a fault plan set),
+// when that run restarted nowhere cleanly (referenceOf adds no restarts).
+ScenarioRunOptions faultFreeReferenceOf(const ScenarioRunOptions& options);
+
+// Runs `scenario` with faultFreeReferenceOf(underPlan) and its reach recorded. `scenario` must
+// outlive the result's use.
+std::shared_ptr<const FaultFreeRun> runFaultFree(const Scenario& scenario, const ScenarioRunOptions& underPlan);
+
+// Whether `run` is the run a reference with `reference` on `scenario` would be: the same object,
+// the same options wherever they can change the output, and recording its reach changed nothing
+// (recording installs a scheduler that, asked no choice, decides as none does: async_runtime.cc).
+bool sameFaultFreeRun(const FaultFreeRun& run, const Scenario& scenario, const ScenarioRunOptions& reference);
 
 // The fault knobs of the scenario's `sweep:` section (defaults when it has none).
 sim::FaultKnobs sweepKnobs(const Scenario& scenario);

@@ -1,0 +1,157 @@
+// A sweep seed's fault-free run as exactly_once's reference (issue 38, runSweepSeed): the reach
+// run, made with the options of the reference (runFaultFree), is taken as the reference only where
+// sameFaultFreeRun says it is that run. A false alarm is the worst outcome, so here the claim is
+// checked against the run it replaces: for every scenario under scenarios/ and every generated
+// workload kind, on several seeds, wherever sameFaultFreeRun holds, the reference run made as
+// before (runScenario with faultFreeReferenceOf) has the same sink rows, batches and verdict; and a
+// seed's judged run under its plan gives the same verdict, violations and report both ways.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/oracles/promises.h"
+#include "streamsim/harness/run/scenario_sweep.h"
+#include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
+#include "test_paths.h"
+
+namespace streamsim::harness {
+namespace {
+
+const WorkloadKind kAllKinds[] = {WorkloadKind::kCount,     WorkloadKind::kSessionTracker,
+                                  WorkloadKind::kHeartbeat, WorkloadKind::kTtlCache,
+                                  WorkloadKind::kDedup,     WorkloadKind::kWindow};
+
+ScenarioRunOptions underPlan(uint64_t seed, const sim::FaultPlan& plan) {
+  ScenarioRunOptions o;
+  o.seed = seed;
+  o.faultPlan = plan;
+  return o;
+}
+
+// The reference exactly_once runs without the shared run (applyScenarioOracles: runScenario on the
+// scenario as runScenario promised it, with the reference's options).
+ScenarioRunResult referenceRun(const Scenario& sc, uint64_t seed) {
+  return runScenario(withPromisedOracles(sc), faultFreeReferenceOf(underPlan(seed, sim::FaultPlan{})));
+}
+
+// Whether the shared run, where sameFaultFreeRun holds, equals the reference run; true when shared.
+bool expectSameReference(const Scenario& sc, uint64_t seed, const std::string& what) {
+  const auto shared = runFaultFree(sc, underPlan(seed, sim::FaultPlan{}));
+  const ScenarioRunOptions ref = faultFreeReferenceOf(underPlan(seed, sim::FaultPlan{}));
+  EXPECT_FALSE(sameFaultFreeRun(*shared, withPromisedOracles(sc), ref)) << what << ": another object";
+  if (!sameFaultFreeRun(*shared, sc, ref)) {
+    EXPECT_FALSE(shared->result.reach.switches.empty()) << what << ": not shared, yet no scheduling choice";
+    return false;
+  }
+  const ScenarioRunResult again = referenceRun(sc, seed);
+  EXPECT_EQ(shared->result.passed(), again.passed()) << what << "\n" << again.report();
+  EXPECT_EQ(shared->result.report(), again.report()) << what;
+  EXPECT_EQ(shared->result.sinkRows, again.sinkRows) << what;
+  EXPECT_EQ(shared->result.sinkBatchOf, again.sinkBatchOf) << what;
+  EXPECT_EQ(shared->result.batches, again.batches) << what;
+  EXPECT_EQ(shared->result.restarts, again.restarts) << what;
+  EXPECT_EQ(shared->result.crashes, again.crashes) << what;
+  return true;
+}
+
+// A seed's run under its plan (aimed at the shared run's reach), judged with the shared reference
+// and without it: the same verdict. Returns whether the reference was shared.
+bool expectSameVerdict(const Scenario& sc, uint64_t seed, const std::string& what) {
+  ScenarioRunOptions o = underPlan(seed, sim::FaultPlan{});
+  o.faultFreeRun = runFaultFree(sc, o);
+  o.faultPlan = scenarioPlan(sc, seed, o.faultFreeRun->result.reach);
+  if (!o.faultPlan->landingFaults().empty()) return false;  // runSweepSeed shares none then
+  const ScenarioRunResult shared = runScenario(sc, o);
+  o.faultFreeRun.reset();
+  const ScenarioRunResult ran = runScenario(sc, o);
+  EXPECT_FALSE(ran.referenceFromFaultFreeRun);
+  EXPECT_EQ(shared.passed(), ran.passed()) << what << " plan " << o.faultPlan->toJson() << "\n" << ran.report();
+  EXPECT_EQ(shared.report(), ran.report()) << what << " plan " << o.faultPlan->toJson();
+  EXPECT_EQ(shared.violations.size(), ran.violations.size()) << what;
+  EXPECT_EQ(shared.sinkRows, ran.sinkRows) << what;
+  EXPECT_EQ(shared.traceHash, ran.traceHash) << what;
+  EXPECT_EQ(shared.oracleRuns + (shared.referenceFromFaultFreeRun ? 1 : 0), ran.oracleRuns) << what;
+  return shared.referenceFromFaultFreeRun;
+}
+
+std::vector<std::string> scenarioFiles() {
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(STREAMSIM_SOURCE_DIR) + "/scenarios"))
+    if (e.path().extension() == ".yaml" || e.path().extension() == ".yml") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+TEST(FaultFreeReference, EveryScenarioFilesSharedRunIsItsReferenceRun) {
+  int shared = 0;
+  int loaded = 0;
+  for (const std::string& file : scenarioFiles()) {
+    auto sc = loadScenario(file);
+    if (!sc.ok()) continue;  // a file of several scenarios, a fragment: the loader's tests cover them
+    ++loaded;
+    for (uint64_t seed : {0u, 3u, 1000001u})
+      shared += expectSameReference(*sc, seed, fmt::format("{} seed {}", file, seed)) ? 1 : 0;
+  }
+  EXPECT_GT(loaded, 150);
+  EXPECT_GT(shared, 3 * 140);  // nearly every scenario: only a scheduling choice keeps it apart
+}
+
+TEST(FaultFreeReference, EveryGeneratedKindsSharedRunIsItsReferenceRun) {
+  for (const char* store : {"memory", "rocksdb"})
+    for (WorkloadKind k : kAllKinds)
+      for (uint64_t seed : {0u, 5u, 77u}) {
+        auto sc = generatedScenario(standardWorkload(k, store), seed);
+        ASSERT_TRUE(sc.ok()) << sc.status().toString();
+        EXPECT_TRUE(expectSameReference(*sc, seed, fmt::format("{}/{} seed {}", sc->name, store, seed)));
+      }
+}
+
+TEST(FaultFreeReference, AGeneratedSeedsVerdictIsTheSameWithTheSharedReference) {
+  int shared = 0;
+  for (const char* store : {"memory", "rocksdb"})
+    for (WorkloadKind k : kAllKinds)
+      for (uint64_t seed = 0; seed < 4; ++seed) {
+        auto sc = generatedScenario(standardWorkload(k, store), seed);
+        ASSERT_TRUE(sc.ok()) << sc.status().toString();
+        shared += expectSameVerdict(*sc, seed, fmt::format("{}/{} seed {}", sc->name, store, seed)) ? 1 : 0;
+      }
+  EXPECT_GT(shared, 12);  // the reference was shared on many seeds: this test compares something
+}
+
+TEST(FaultFreeReference, AScenarioFilesVerdictIsTheSameWithTheSharedReference) {
+  const std::vector<std::string> files = scenarioFiles();
+  int shared = 0;
+  for (size_t i = 0; i < files.size(); i += 6) {  // a broad sample: every sixth file, buggy ones too
+    auto sc = loadScenario(files[i]);
+    if (!sc.ok()) continue;
+    shared += expectSameVerdict(*sc, 11, fmt::format("{} seed 11", files[i])) ? 1 : 0;
+  }
+  EXPECT_GT(shared, 10);
+}
+
+// A replay without --plan aims as the sweep did: runGeneratedSeed's plan is the sweep seed's.
+TEST(FaultFreeReference, AGeneratedReplayWithoutAPlanAimsAsTheSweep) {
+  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  ScenarioSweepOptions o;
+  o.seeds = 6;
+  o.firstSeed = 40;
+  auto sweep = sweepGenerated(c, o, {});
+  ASSERT_TRUE(sweep.ok()) << sweep.status().toString();
+  ASSERT_EQ(sweep->report.outcomes.size(), 6u);
+  for (const auto& seed : sweep->report.outcomes) {
+    auto replayed = runGeneratedSeed(c, seed.seed, {}, std::nullopt);
+    ASSERT_TRUE(replayed.ok()) << replayed.status().toString();
+    EXPECT_EQ(replayed->plan.toJson(), seed.plan) << "seed " << seed.seed;
+    EXPECT_EQ(replayed->result.traceHash, seed.traceHash) << "seed " << seed.seed;
+  }
+}
+
+}  // namespace
+}  // namespace streamsim::harness
