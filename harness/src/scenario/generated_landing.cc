@@ -45,6 +45,7 @@ void addLandingBefore(StepActions& actions, const std::shared_ptr<GeneratedLandi
   const auto* advance = std::get_if<AdvanceStep>(&step.step);
   if (!landing || advance == nullptr || !advance->to) return;
   const TimeMs t = *advance->to;
+  actions.beginStep("advance");  // the landing belongs to the advance step it comes before
   actions.push(AssertOnQuery{[landing, t](StreamTestContext& ctx) { return landing->land(ctx.sim, t); },
                              "land the files due by " + formatTimestamp(t)},
                step.where);
@@ -66,6 +67,7 @@ void addLandingDrain(StepActions& actions, const std::shared_ptr<GeneratedLandin
   }
   // After the steps' last trigger time (the first at or after end()).
   const TimeMs first = sc.start + ((landing->end() + interval - 1 - sc.start) / interval + 1) * interval;
+  actions.beginStep("advance");  // the drain's clock advances, not the last step's
   for (TimeMs t = first; t <= latest + interval - 1; t += interval) {
     AdvanceManualClock a{0, t};
     a.wanted = [landing, t, interval] { return t <= landing->end() + interval - 1; };

@@ -78,8 +78,8 @@ ScenarioRunResult Runner::run() {
     result.setupError = steps.setupStatus();
     return result;
   }
-  const std::vector<SourceLocation> where = steps.where();
-  const std::vector<std::string> stepNames = steps.stepNames();
+  const std::vector<SourceLocation>& where = steps.where();
+  const std::vector<std::string>& stepNames = steps.stepNames();
   StreamTestOptions so;
   so.supervisor.restartPlannedCrashes = options_.faultPlan.has_value();
   // A generated workload's driver is supervised as a job: a failed trigger is followed by a

@@ -24,6 +24,9 @@ namespace streamsim::harness {
 
 struct FaultFreeRun;
 
+// A field that can change a run's sink or its verdict must also be compared in sameFaultFreeRun
+// (scenario/run_scenario.cc): otherwise a sweep seed may take a fault-free run made with other
+// options for its exactly_once reference.
 struct ScenarioRunOptions {
   uint64_t seed = 0;
   // Faults injected on top of the scenario's own steps (sweep / replay). When set, a crash of
