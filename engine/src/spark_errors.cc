@@ -10,6 +10,16 @@ namespace streamsim {
 namespace {
 
 constexpr std::pair<std::string_view, std::string_view> kTemplates[] = {
+    // RatePerMicroBatchStream.planInputPartitions' checks (SQLSTATE 22000).
+    {"MALFORMED_STATE_IN_RATE_PER_MICRO_BATCH_SOURCE.INVALID_OFFSET",
+     "Malformed state in RatePerMicroBatch source. The offset value is invalid: startOffset should "
+     "less than or equal to the endOffset, but startOffset(<startOffset>) > endOffset(<endOffset>)."},
+    {"MALFORMED_STATE_IN_RATE_PER_MICRO_BATCH_SOURCE.INVALID_TIMESTAMP",
+     "Malformed state in RatePerMicroBatch source. The timestamp value is invalid: startTimestamp "
+     "should less than or equal to the endTimestamp, but startTimestamp(<startTimestamp>) > "
+     "endTimestamp(<endTimestamp>). This could happen when the streaming query is restarted with a "
+     "newer startingTimestamp and reprocess the first batch (i.e. batch 0). Please consider using a "
+     "new checkpoint location."},
     {"EVENT_TIME_IS_NOT_ON_TIMESTAMP_TYPE",
      "The event time <eventName> has the invalid type <eventType>, but expected \"TIMESTAMP\"."},
     {"STATEFUL_PROCESSOR_CANNOT_PERFORM_OPERATION_WITH_INVALID_HANDLE_STATE",

@@ -34,6 +34,7 @@
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/memory_sink.h"
+#include "streamsim/io/rate_micro_batch_source.h"
 #include "streamsim/sink.h"
 #include "streamsim/sim/kafka_log.h"
 #include "streamsim/tws/processor_registry.h"
@@ -163,6 +164,12 @@ class JobWorld {
     auto f = makeKafkaSource(log_, options, true);
     if (f.ok()) return std::nullopt;
     return std::string(f.status().message());
+  }
+  // RatePerMicroBatchProvider.getTable's checks (at load(), as Spark's IllegalArgumentException).
+  std::optional<std::string> checkRateMicroBatchSource(const std::map<std::string, std::string>& options) {
+    auto o = RateMicroBatchOptions::fromMap(options);
+    if (o.ok()) return std::nullopt;
+    return std::string(o.status().message());
   }
   int topicPartitions(const std::string& topic) {
     auto n = log_->numPartitions(topic);
@@ -594,6 +601,7 @@ void defineJobModule(py::module_& m) {
       .def("create_topic", &JobWorld::createTopic)
       .def("topic_partitions", &JobWorld::topicPartitions)
       .def("check_kafka_source", &JobWorld::checkKafkaSource)
+      .def("check_rate_micro_batch_source", &JobWorld::checkRateMicroBatchSource)
       .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
            py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt)

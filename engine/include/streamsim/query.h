@@ -219,6 +219,8 @@ class StreamingQuery {
   // at once.
   Result<bool> awaitNextTrigger();
   // Runs triggers until one finds no new data (no-data batches only where the watermark moved).
+  // With a source that has new rows at every trigger (rate-micro-batch) under a processing-time
+  // trigger: the batches of the triggers that fell due since the last one (runDueTriggers).
   Status processAllAvailable();
   // Runs up to `n` triggers on the trigger's schedule, stopping early when one runs no batch.
   // Returns how many batches ran.
@@ -243,7 +245,10 @@ class StreamingQuery {
   friend class DataStreamWriter;
   StreamingQuery(const Env& env, DataFrame df, SinkFactory sink, QueryOptions options);
   Status open();
-  Result<bool> runTrigger(bool allowTimeDrivenNoData);
+  // One trigger; a batch it plans is stamped `at` (default: the clock's now).
+  Result<bool> runTrigger(bool allowTimeDrivenNoData, std::optional<TimeMs> at = std::nullopt);
+  // processAllAvailable when a source has new rows at every trigger (Source::newRowsEveryTrigger).
+  Status runDueTriggers();
   // Real-time mode (query/real_time_execution.cc): one long batch from the clock's now.
   Result<bool> runRealTimeTrigger();
   Status runRealTimeBatch(int64_t batchId, TimeMs startMs);
@@ -291,6 +296,9 @@ class StreamingQuery {
   bool first_trigger_ = true;
   bool available_now_done_ = false;
   TimeMs last_trigger_time_ = 0;
+  // The timestamp of the latest batch planned (offsets/N's batchTimestampMs; read back on a
+  // restart): where runDueTriggers' trigger schedule goes on from.
+  std::optional<TimeMs> last_planned_timestamp_;
   Status error_;
 
   int64_t next_batch_id_ = 0;

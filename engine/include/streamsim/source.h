@@ -36,6 +36,10 @@ class Source {
   // The Spark class this source stands for, as Spark's errors name it (e.g. real-time mode's
   // INPUT_STREAM_NOT_SUPPORTED className); the description when there is none.
   virtual std::string sparkClassName() const { return description(); }
+  // Whether every trigger finds new rows, whatever the clock or the input (Spark's
+  // rate-micro-batch): "all available" then means the batches of the triggers that fell due
+  // (StreamingQuery::processAllAvailable), not until the source runs dry.
+  virtual bool newRowsEveryTrigger() const { return false; }
   // Called once per query run with the last committed end offset (nullopt on a new checkpoint);
   // the file source rebuilds its seen files from sources/<i>/ here.
   virtual Status restore(const SourceContext& ctx, const std::optional<std::string>& committed) = 0;

@@ -8,36 +8,22 @@
 
 #include <fmt/format.h>
 
+#include "source_options.h"
 #include "streamsim/checkpoint/file_source_log.h"
 #include "streamsim/time.h"
 
 namespace streamsim {
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-Result<int64_t> parseLong(const std::string& name, const std::string& text) {
-  size_t used = 0;
-  int64_t v = 0;
-  try {
-    v = std::stoll(text, &used);
-  } catch (...) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size())
-    return Status::InvalidArgument(fmt::format("Invalid value '{}' for option '{}': expected a number", text, name));
-  return v;
-}
+using detail::lowerAscii;
+using detail::parseLongOption;
 
 // JavaUtils.timeStringAsSec: a plain number is seconds; with a unit (ms, s, m, min, h, d, ...),
 // truncated to whole seconds.
 Result<int64_t> timeStringAsSec(const std::string& text) {
   bool digits = !text.empty();
   for (char c : text) digits = digits && std::isdigit(static_cast<unsigned char>(c));
-  if (digits) return parseLong("rampUpTime", text);
+  if (digits) return parseLongOption("rampUpTime", text);
   auto ms = parseDuration(text);
   if (!ms.ok())
     return Status::InvalidArgument(fmt::format("Invalid value '{}' for option 'rampUpTime': expected a time "
@@ -64,9 +50,9 @@ Result<int64_t> parseOffset(std::string_view text, std::string_view where) {
 Result<RateSourceOptions> RateSourceOptions::fromMap(const std::map<std::string, std::string>& options) {
   RateSourceOptions o;
   for (const auto& [key, value] : options) {
-    const std::string k = lower(key);
+    const std::string k = lowerAscii(key);
     if (k == "rowspersecond") {
-      STREAMSIM_ASSIGN_OR_RETURN(o.rowsPerSecond, parseLong("rowsPerSecond", value));
+      STREAMSIM_ASSIGN_OR_RETURN(o.rowsPerSecond, parseLongOption("rowsPerSecond", value));
       if (o.rowsPerSecond <= 0)
         return Status::InvalidArgument(
             fmt::format("Invalid value '{}'. The option 'rowsPerSecond' must be positive", value));
@@ -76,7 +62,7 @@ Result<RateSourceOptions> RateSourceOptions::fromMap(const std::map<std::string,
         return Status::InvalidArgument(fmt::format(
             "Invalid value '{}'. The option 'rampUpTime' must not be negative", o.rampUpTimeSeconds));
     } else if (k == "numpartitions") {
-      STREAMSIM_ASSIGN_OR_RETURN(int64_t n, parseLong("numPartitions", value));
+      STREAMSIM_ASSIGN_OR_RETURN(int64_t n, parseLongOption("numPartitions", value));
       if (n <= 0 || n > std::numeric_limits<int>::max())
         return Status::InvalidArgument(
             fmt::format("Invalid value '{}'. The option 'numPartitions' must be positive", value));

@@ -132,6 +132,7 @@ Status StreamingQuery::open() {
           detail::offsetsForSources(*latestSeq, source_ids_, fmt::format("offsets/{} in {}", latest, root)));
       offsets_version_ = latestSeq->formatVersion;
       conf_ = latestSeq->metadata.conf;
+      last_planned_timestamp_ = latestSeq->metadata.batchTimestampMs;
       if (latestCommit && *latestCommit == latest) {
         // Resume after the last commit.
         STREAMSIM_ASSIGN_OR_RETURN(auto c, commits.get(latest));
@@ -255,7 +256,7 @@ Result<bool> StreamingQuery::awaitNextTrigger() {
   return triggerOnce();
 }
 
-Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
+Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData, std::optional<TimeMs> at) {
   if (!active_)
     return Status::FailedPrecondition(
         error_.ok() ? std::string("the query is stopped") : "the query has failed: " + error_.toString());
@@ -270,7 +271,7 @@ Result<bool> StreamingQuery::runTrigger(bool allowTimeDrivenNoData) {
   if (available_now_done_) return false;
 
   // Plan.
-  TimeMs now = env_.clock->nowMs();
+  TimeMs now = at ? *at : env_.clock->nowMs();
   std::vector<std::optional<std::string>> end(sources_.size());
   bool hasNewData = false;
   for (size_t i = 0; i < sources_.size(); ++i) {
@@ -328,6 +329,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
 
   // offsets/N before any processing.
   if (!rerun) STREAMSIM_RETURN_IF_ERROR(writeOffsets(batchId, end, batchTimestampMs, evictionWatermark));
+  last_planned_timestamp_ = batchTimestampMs;
 
   // The previous batch is done: sources may clean up (cleanSource).
   for (size_t i = 0; i < sources_.size(); ++i) {
@@ -531,6 +533,11 @@ Status StreamingQuery::purgeLogs(int64_t batchId) {
 
 Status StreamingQuery::processAllAvailable() {
   first_trigger_ = false;
+  const bool endless = std::any_of(sources_.begin(), sources_.end(),
+                                   [](const auto& s) { return s->newRowsEveryTrigger(); });
+  if (endless && (options_.trigger.kind == Trigger::Kind::kProcessingTime ||
+                  options_.trigger.kind == Trigger::Kind::kDefault))
+    return runDueTriggers();
   for (int guard = 0; guard < 1000000; ++guard) {
     last_trigger_time_ = env_.clock->nowMs();
     if (options_.trigger.kind == Trigger::Kind::kRealTime && active_ && !pending_rerun_) {
@@ -544,6 +551,42 @@ Status StreamingQuery::processAllAvailable() {
     if (!*ran) return Status::OK();
   }
   return Status::Aborted("processAllAvailable ran a million batches without draining the sources");
+}
+
+// A source with new rows at every trigger (rate-micro-batch) never runs dry: Spark's
+// processAllAvailable would wait forever. "Available" is then what Spark's trigger loop would
+// have run while the clock moved to now: a pending re-run, then one batch per trigger time since
+// the last planned batch's (ProcessingTimeExecutor's schedule; with a zero interval, one batch when
+// the clock moved), each stamped with its trigger time. The schedule follows the planned batches,
+// so how many batches exist by a given time does not depend on crashes and restarts between them
+// (Spark's loop also fires at once after a restart: the batch comes at its trigger time here).
+Status StreamingQuery::runDueTriggers() {
+  constexpr int64_t kMostDueTriggers = 100000;
+  const TimeMs now = env_.clock->nowMs();
+  last_trigger_time_ = now;
+  if (pending_rerun_) {
+    auto ran = runTrigger(/*allowTimeDrivenNoData=*/false);
+    if (!ran.ok()) return ran.status();
+  }
+  for (int64_t n = 0;; ++n) {
+    std::optional<TimeMs> at;
+    if (!last_planned_timestamp_) {
+      at = now;  // the checkpoint's first batch
+    } else if (options_.trigger.intervalMs <= 0) {
+      if (now > *last_planned_timestamp_) at = now;
+    } else if (TimeMs t = options_.trigger.nextBatchTime(*last_planned_timestamp_); t <= now) {
+      at = t;
+    }
+    if (!at) return Status::OK();
+    if (n >= kMostDueTriggers)
+      return Status::FailedPrecondition(fmt::format(
+          "processAllAvailable: more than {} triggers of {} fell due since the last batch, each a batch of a "
+          "source with new rows at every trigger; advance the clock in smaller steps",
+          kMostDueTriggers, options_.trigger.toString()));
+    auto ran = runTrigger(/*allowTimeDrivenNoData=*/false, at);
+    if (!ran.ok()) return ran.status();
+    if (!*ran) return Status::OK();
+  }
 }
 
 Result<int> StreamingQuery::runBatches(int n) {

@@ -13,6 +13,7 @@
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/io/rate_micro_batch_source.h"
 #include "streamsim/io/rate_source.h"
 #include "streamsim/trigger.h"
 
@@ -48,16 +49,18 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
-    std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka", "rate"});
-    s.kind = kind == "memory"  ? SourceSpec::Kind::kMemory
-             : kind == "kafka" ? SourceSpec::Kind::kKafka
-             : kind == "rate"  ? SourceSpec::Kind::kRate
-                               : SourceSpec::Kind::kFiles;
+    std::string kind = pc.oneOf(k, "source kind", {"files", "memory", "kafka", "rate", "rate-micro-batch"});
+    s.kind = kind == "memory"             ? SourceSpec::Kind::kMemory
+             : kind == "kafka"            ? SourceSpec::Kind::kKafka
+             : kind == "rate"             ? SourceSpec::Kind::kRate
+             : kind == "rate-micro-batch" ? SourceSpec::Kind::kRateMicroBatch
+                                          : SourceSpec::Kind::kFiles;
   } else {
-    pc.error(n, "missing key 'kind' in source; expected files, memory, kafka or rate");
+    pc.error(n, "missing key 'kind' in source; expected files, memory, kafka, rate or rate-micro-batch");
   }
   if (s.kind == SourceSpec::Kind::kKafka) return parseKafkaSource(pc, n, s);
-  if (s.kind == SourceSpec::Kind::kRate) return parseRateSource(pc, n, s);
+  if (s.kind == SourceSpec::Kind::kRate || s.kind == SourceSpec::Kind::kRateMicroBatch)
+    return parseRateSource(pc, n, s);
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "source path");
   if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
     pc.error(n, "a files source needs 'path' (the landing folder)");
@@ -112,15 +115,18 @@ SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s
 }
 
 // `kind: rate`: Spark's rate source, its options checked here (rowsPerSecond, rampUpTime,
-// numPartitions: io/rate_source.h); its rows are (timestamp, value).
+// numPartitions: io/rate_source.h); `kind: rate-micro-batch`: Spark's RatePerMicroBatchProvider
+// (rowsPerBatch, numPartitions, startTimestamp, advanceMillisPerBatch:
+// io/rate_micro_batch_source.h). Both have the rows (timestamp, value).
 SourceSpec parseRateSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s) {
   for (const char* k : {"path", "format", "schema", "topic", "partitions", "retention"})
     if (n[k]) pc.error(n[k], fmt::format("a rate source takes no '{}': its rows are timestamp, value", k));
   s.schema = rateSourceSchema();
   s.schemaDDL = s.schema->toDDL();
   parseSourceOptions(pc, n, s);
-  if (auto o = RateSourceOptions::fromMap(s.options); !o.ok())
-    pc.error(n["options"] ? n["options"] : n, std::string(o.status().message()));
+  const Status checked = s.kind == SourceSpec::Kind::kRate ? RateSourceOptions::fromMap(s.options).status()
+                                                           : RateMicroBatchOptions::fromMap(s.options).status();
+  if (!checked.ok()) pc.error(n["options"] ? n["options"] : n, std::string(checked.message()));
   return s;
 }
 

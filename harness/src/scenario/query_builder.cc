@@ -6,6 +6,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/kafka_source.h"
+#include "streamsim/io/rate_micro_batch_source.h"
 #include "streamsim/io/rate_source.h"
 #include "streamsim/ops/expr_ops.h"
 
@@ -24,9 +25,9 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
       auto f = makeKafkaSource(log, s.options, s.binaryKeyValue);
       if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
       sources.push_back(*f);
-    } else if (s.kind == SourceSpec::Kind::kRate) {
+    } else if (s.kind == SourceSpec::Kind::kRate || s.kind == SourceSpec::Kind::kRateMicroBatch) {
       memory.push_back(nullptr);
-      auto f = makeRateSource(s.options);
+      auto f = s.kind == SourceSpec::Kind::kRate ? makeRateSource(s.options) : makeRateMicroBatchSource(s.options);
       if (!f.ok()) return f.status().withContext(s.where.toString() + ": source");
       sources.push_back(*f);
     } else if (s.kind == SourceSpec::Kind::kMemory) {

@@ -62,7 +62,9 @@ struct RowSpec {
 // query
 
 struct SourceSpec {
-  enum class Kind { kFiles, kMemory, kKafka, kRate };  // kRate: Spark's rate source (io/rate_source.h)
+  // kRate: Spark's rate source (io/rate_source.h); kRateMicroBatch: its rate-micro-batch
+  // (io/rate_micro_batch_source.h).
+  enum class Kind { kFiles, kMemory, kKafka, kRate, kRateMicroBatch };
   Kind kind = Kind::kFiles;
   std::string path;             // files only
   std::string topic;            // kafka only: the topic read (created with `partitions`)

@@ -93,6 +93,8 @@ class DataStreamReader:
             return self._files(fmt, path)
         if fmt == "rate":
             return self._rate()
+        if fmt == "rate-micro-batch":
+            return self._rate_micro_batch()
         raise _not_built(f"readStream.format({fmt!r})")
 
     def json(self, path: str, schema: Any = None, **options: Any) -> Any:
@@ -160,6 +162,28 @@ class DataStreamReader:
         if not any(k.lower() == "numpartitions" for k in opts):
             opts["numPartitions"] = str(self._session.sparkContext.defaultParallelism)
         source = {"kind": "rate", "options": opts}
+        return self._session._stream_df(source, StructType.fromDDL("timestamp timestamp, value bigint"))
+
+    def _rate_micro_batch(self) -> Any:
+        """Spark's rate-micro-batch source (RatePerMicroBatchProvider): each batch the next
+        ``rowsPerBatch`` values, stamped ``startTimestamp`` + ``advanceMillisPerBatch`` per batch
+        before it, whatever the clock (io/rate_micro_batch_source.h). Options checked at load()
+        as Spark's getTable does; others are ignored, as Spark ignores them."""
+        from pyspark.errors import IllegalArgumentException, UnsupportedOperationException
+        from pyspark.sql.types import StructType
+        if self._schema is not None:  # DataSourceV2Utils.getTableFromProvider
+            raise UnsupportedOperationException(
+                "RatePerMicroBatchProvider source does not support user-specified schema.",
+                errorClass="_LEGACY_ERROR_TEMP_2242",
+                messageParameters={"provider": "RatePerMicroBatchProvider"})
+        known = ("rowsperbatch", "numpartitions", "starttimestamp", "advancemillisperbatch")
+        opts = {k: str(v) for k, v in self._options.items() if k.lower() in known}
+        if not any(k.lower() == "numpartitions" for k in opts):
+            opts["numPartitions"] = str(self._session.sparkContext.defaultParallelism)
+        problem = self._session._world._native.check_rate_micro_batch_source(opts)
+        if problem is not None:
+            raise IllegalArgumentException(problem)
+        source = {"kind": "rate-micro-batch", "options": opts}
         return self._session._stream_df(source, StructType.fromDDL("timestamp timestamp, value bigint"))
 
     def _kafka(self) -> Any:
