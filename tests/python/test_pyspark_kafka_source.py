@@ -134,7 +134,68 @@ def test_from_json_of_the_binary_value_without_a_cast_fails_as_sparks_analyzer(w
     assert '"BINARY"' in str(e.value)
 
 
-@pytest.mark.parametrize("option", ["includeHeaders", "minOffsetsPerTrigger", "startingTimestamp"])
+@pytest.mark.parametrize("option", ["includeHeaders", "minOffsetsPerTrigger"])
 def test_options_not_built_are_said_so(world, option):
     with pytest.raises(NotImplementedError, match=option):
         _kafka(world, subscribe="a", **{option: "true" if option == "includeHeaders" else "1"})
+
+
+# --- starting from a timestamp (KafkaSourceProvider.getKafkaOffsetRangeLimit; KafkaOffsetReaderAdmin
+# fetchGlobalTimestampBasedOffsets / fetchSpecificTimestampBasedOffsets / readTimestampOffsets) ---
+
+def _stamped(world):
+    world.create_topic("ev", 2)
+    for i, ts in enumerate([1000, 2000, 3000]):
+        world.produce("ev", f"a{i}", partition=0, timestamp=ts)
+    world.produce("ev", "b0", partition=1, timestamp=1500)
+
+
+def test_starting_timestamp_starts_each_partition_at_its_first_record_at_or_after_it(world):
+    _stamped(world)
+    df = _kafka(world, subscribe="ev", startingTimestamp="1800", startingOffsetsByTimestampStrategy="latest")
+    _run(world, df.select(col("value").cast("string").alias("v")))
+    # Partition 0 from a1 (2000 >= 1800); partition 1 has none: its latest offset (the strategy).
+    assert _values(world, "SELECT v FROM out ORDER BY v") == [("a1",), ("a2",)]
+
+
+def test_starting_timestamp_wins_over_starting_offsets_by_timestamp_and_starting_offsets(world):
+    _stamped(world)
+    df = _kafka(world, subscribe="ev", startingTimestamp="0", startingOffsets="latest",
+                startingOffsetsByTimestamp='{"ev":{"0":9999,"1":9999}}')
+    _run(world, df.select(col("value").cast("string").alias("v")))
+    assert _values(world, "SELECT v FROM out ORDER BY v") == [("a0",), ("a1",), ("a2",), ("b0",)]
+
+
+def test_starting_offsets_by_timestamp_per_partition(world):
+    _stamped(world)
+    df = _kafka(world, subscribe="ev", startingOffsetsByTimestamp='{"ev":{"0":2500,"1":0}}')
+    _run(world, df.select(col("value").cast("string").alias("v")))
+    assert _values(world, "SELECT v FROM out ORDER BY v") == [("a2",), ("b0",)]
+
+
+def test_no_record_at_or_after_the_timestamp_fails_the_query_by_default(world):
+    _stamped(world)
+    df = _kafka(world, subscribe="ev", startingTimestamp="2500")
+    with pytest.raises(Exception) as e:
+        _run(world, df.select(col("value").cast("string").alias("v")))
+    assert "No offset matched from request of topic-partition ev-1 and timestamp 2500." in str(e.value)
+
+
+@pytest.mark.parametrize("options,message", [
+    ({"startingTimestamp": "soon"}, "Expected a single long value, got soon"),
+    ({"startingOffsetsByTimestamp": "ev"}, 'Expected e.g. {"topicA": {"0": 123456789, "1": 123456789}, '
+                                           '"topicB": {"0": 123456789, "1": 123456789}}, got ev'),
+    ({"startingTimestamp": "1", "startingOffsetsByTimestampStrategy": "oldest"}, "No value found for 'OLDEST'"),
+])
+def test_bad_timestamp_options_fail_load_with_sparks_messages(world, options, message):
+    with pytest.raises(IllegalArgumentException) as e:
+        _kafka(world, subscribe="ev", **options)
+    assert message in str(e.value)
+
+
+def test_starting_offsets_by_timestamp_must_name_every_assigned_partition(world):
+    _stamped(world)
+    df = _kafka(world, subscribe="ev", startingOffsetsByTimestamp='{"ev":{"0":0}}')
+    with pytest.raises(Exception) as e:
+        _run(world, df.select(col("value").cast("string").alias("v")))
+    assert "If startingOffsetsByTimestamp contains specific offsets, you must specify all topics." in str(e.value)

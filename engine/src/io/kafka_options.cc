@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
 #include <set>
 
 #include <fmt/format.h>
@@ -21,6 +23,11 @@ constexpr int64_t kEarliest = -2;
 
 std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -121,6 +128,27 @@ Result<KafkaSourceOptions> parseKafkaSourceOptions(const std::map<std::string, s
       if (v.empty() || *end != '\0' || n < 1)
         return Status::InvalidArgument(fmt::format("option maxOffsetsPerTrigger: '{}' is not a whole number >= 1", v));
       o.maxOffsetsPerTrigger = n;
+    } else if (k == "startingtimestamp") {
+      const std::string ts = trim(v);
+      char* end = nullptr;
+      errno = 0;
+      const long long n = std::strtoll(ts.c_str(), &end, 10);
+      if (ts.empty() || *end != '\0' || errno == ERANGE)  // getKafkaOffsetRangeLimit's toLong
+        return Status::InvalidArgument(fmt::format("Expected a single long value, got {}", ts));
+      o.startingTimestamp = n;
+    } else if (k == "startingoffsetsbytimestamp") {
+      auto parsed = parseKafkaOffsets(trim(v), "option startingOffsetsByTimestamp");
+      if (!parsed.ok())  // JsonUtils.partitionTimestamps' message
+        return Status::InvalidArgument(fmt::format(
+            "Expected e.g. {{\"topicA\": {{\"0\": 123456789, \"1\": 123456789}}, \"topicB\": {{\"0\": "
+            "123456789, \"1\": 123456789}}}}, got {}",
+            trim(v)));
+      o.startingOffsetsByTimestamp = *parsed;
+    } else if (k == "startingoffsetsbytimestampstrategy") {
+      const std::string strategy = lower(trim(v));
+      if (strategy != "error" && strategy != "latest")  // Enumeration.withName
+        return Status::InvalidArgument(fmt::format("No value found for '{}'", upper(trim(v))));
+      o.noTimestampMatchStartsAtLatest = strategy == "latest";
     } else if (k == "endingoffsets" || k == "endingoffsetsbytimestamp") {
       // KafkaSourceProvider.validateStreamOptions.
       return Status::InvalidArgument(k == "endingoffsets" ? "ending offset not valid in streaming queries"
@@ -128,7 +156,8 @@ Result<KafkaSourceOptions> parseKafkaSourceOptions(const std::map<std::string, s
     } else {
       return Status::InvalidArgument(fmt::format(
           "unknown Kafka source option '{}': expected subscribe, subscribePattern, assign, startingOffsets, "
-          "failOnDataLoss, maxOffsetsPerTrigger", key));
+          "startingTimestamp, startingOffsetsByTimestamp, startingOffsetsByTimestampStrategy, failOnDataLoss, "
+          "maxOffsetsPerTrigger", key));
     }
   }
   if (strategies.empty())

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <map>
+#include <optional>
 #include <memory>
 #include <regex>
 #include <string>
@@ -42,6 +43,14 @@ struct KafkaSourceOptions {
   std::string startingOffsets = "latest";
   bool failOnDataLoss = true;
   int64_t maxOffsetsPerTrigger = 0;  // 0: unlimited
+  // KafkaSourceProvider.getKafkaOffsetRangeLimit's preferences: startingTimestamp (every
+  // partition from the earliest offset whose timestamp is >= it), else startingOffsetsByTimestamp
+  // (per topic-partition, naming every one read), else startingOffsets.
+  std::optional<int64_t> startingTimestamp;
+  std::optional<KafkaOffsets> startingOffsetsByTimestamp;  // topic -> partition -> timestamp
+  // startingOffsetsByTimestampStrategy: no matching offset fails the query ("error", the default)
+  // or starts that partition at its latest offset ("latest").
+  bool noTimestampMatchStartsAtLatest = false;
 };
 
 // Spark's messages (IllegalArgumentException there) as InvalidArgument.

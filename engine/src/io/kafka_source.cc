@@ -153,13 +153,25 @@ class KafkaSource final : public Source, public RealTimeSource {
     }
     const TimeMs now = ctx.env->clock->nowMs();
     const std::vector<TopicPartition> assigned = options_.strategy.assignedTopicPartitions(*log_);
-    std::optional<KafkaOffsets> given;
-    if (options_.startingOffsets != "latest" && options_.startingOffsets != "earliest") {
-      STREAMSIM_ASSIGN_OR_RETURN(given, parseKafkaOffsets(options_.startingOffsets, "option startingOffsets"));
-      STREAMSIM_RETURN_IF_ERROR(checkEveryPartitionGiven(*given, assigned));
-    }
     initial_.clear();
+    if (options_.startingTimestamp || options_.startingOffsetsByTimestamp) {
+      if (options_.startingOffsetsByTimestamp && !options_.startingTimestamp)
+        STREAMSIM_RETURN_IF_ERROR(
+            checkEveryPartitionGiven(*options_.startingOffsetsByTimestamp, assigned, "startingOffsetsByTimestamp"));
+      for (const TopicPartition& tp : assigned) {
+        const int64_t ts = options_.startingTimestamp
+                               ? *options_.startingTimestamp
+                               : options_.startingOffsetsByTimestamp->at(tp.first).at(tp.second);
+        STREAMSIM_ASSIGN_OR_RETURN(initial_[tp], offsetForTimestamp(tp, ts, now));
+      }
+    }
+    std::optional<KafkaOffsets> given;
+    if (initial_.empty() && options_.startingOffsets != "latest" && options_.startingOffsets != "earliest") {
+      STREAMSIM_ASSIGN_OR_RETURN(given, parseKafkaOffsets(options_.startingOffsets, "option startingOffsets"));
+      STREAMSIM_RETURN_IF_ERROR(checkEveryPartitionGiven(*given, assigned, "startingOffsets"));
+    }
     for (const TopicPartition& tp : assigned) {
+      if (initial_.count(tp) != 0) continue;
       int64_t want = options_.startingOffsets == "latest" ? kLatest : kEarliest;
       if (given) want = given->at(tp.first).at(tp.second);
       initial_[tp] = want == kEarliest ? log_->earliestOffset(tp.first, tp.second, now)
@@ -262,7 +274,21 @@ class KafkaSource final : public Source, public RealTimeSource {
  private:
   // Spark's KafkaOffsetReaderAdmin.fetchSpecificOffsets: specific starting offsets name exactly
   // the partitions the query is assigned.
-  static Status checkEveryPartitionGiven(const KafkaOffsets& given, const std::vector<TopicPartition>& assigned) {
+  // KafkaOffsetReaderAdmin.fetchGlobalTimestampBasedOffsets / fetchSpecificTimestampBasedOffsets:
+  // the earliest offset whose timestamp is >= `ts` among the records readable now; none is
+  // IllegalArgumentException, or the latest offset under startingOffsetsByTimestampStrategy=latest.
+  Result<int64_t> offsetForTimestamp(const TopicPartition& tp, int64_t ts, TimeMs now) const {
+    const int64_t from = log_->earliestOffset(tp.first, tp.second, now);
+    const int64_t end = log_->endOffset(tp.first, tp.second, now);
+    for (const LogRecord& r : log_->read(tp.first, tp.second, from, end))
+      if (r.timestamp >= ts) return r.offset;
+    if (options_.noTimestampMatchStartsAtLatest) return end;
+    return Status::InvalidArgument(fmt::format("No offset matched from request of topic-partition {} and timestamp {}.",
+                                               topicPartitionName(tp), ts));
+  }
+
+  static Status checkEveryPartitionGiven(const KafkaOffsets& given, const std::vector<TopicPartition>& assigned,
+                                         std::string_view option) {
     std::vector<std::string> specified, names;
     for (const auto& [topic, parts] : given)
       for (const auto& [p, off] : parts) specified.push_back(topicPartitionName({topic, p}));
@@ -271,8 +297,11 @@ class KafkaSource final : public Source, public RealTimeSource {
     std::sort(names.begin(), names.end());
     if (specified == names) return Status::OK();
     return Status::InvalidArgument(fmt::format(
-        "assertion failed: If startingOffsets contains specific offsets, you must specify all TopicPartitions.\n"
-        "Use -1 for latest, -2 for earliest, if you don't care.\nSpecified: {} Assigned: {}",
+        fmt::runtime(option == "startingOffsets"
+            ? "assertion failed: If startingOffsets contains specific offsets, you must specify all "
+              "TopicPartitions.\nUse -1 for latest, -2 for earliest, if you don't care.\nSpecified: {} Assigned: {}"
+            : "assertion failed: If startingOffsetsByTimestamp contains specific offsets, you must specify all "
+              "topics. Specified: {} Assigned: {}"),
         setOf(specified), setOf(names)));
   }
 

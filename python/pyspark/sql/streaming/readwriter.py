@@ -18,7 +18,10 @@ def _not_built(api: str) -> NotImplementedError:
 # ignored, but for those KafkaSourceProvider.validateGeneralOptions refuses.
 _KAFKA_OPTIONS = {"subscribe": "subscribe", "subscribepattern": "subscribePattern", "assign": "assign",
                   "startingoffsets": "startingOffsets", "failondataloss": "failOnDataLoss",
-                  "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets"}
+                  "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets",
+                  "startingtimestamp": "startingTimestamp",
+                  "startingoffsetsbytimestamp": "startingOffsetsByTimestamp",
+                  "startingoffsetsbytimestampstrategy": "startingOffsetsByTimestampStrategy"}
 _KAFKA_CLIENT_ONLY = {"groupidprefix", "fetchoffset.numretries",
                       "fetchoffset.retryintervalms", "minpartitions", "maxtriggerdelay"}
 # KafkaSourceProvider.validateGeneralOptions: kafka.* settings a source refuses, and why.
