@@ -176,10 +176,12 @@ class JobWorld {
     return n.ok() ? *n : 0;
   }
   void produce(const std::string& topic, std::optional<std::string> key, const std::string& value,
-               int partition, std::optional<int64_t> timestampMs) {
+               int partition, std::optional<int64_t> timestampMs,
+               std::vector<std::pair<std::string, std::string>> headers) {
     // Readable from now on (its append time); its CreateTime the producer's, now unless given.
     LogRecord record;
     record.topic = topic;
+    record.headers = std::move(headers);
     record.key = std::move(key);
     record.value = value;
     record.timestamp = timestampMs.value_or(sim_.clock().nowMs());
@@ -604,7 +606,8 @@ void defineJobModule(py::module_& m) {
       .def("check_rate_micro_batch_source", &JobWorld::checkRateMicroBatchSource)
       .def("records", &JobWorld::records)
       .def("produce", &JobWorld::produce, py::arg("topic"), py::arg("key"), py::arg("value"),
-           py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt)
+           py::arg("partition") = -1, py::arg("timestamp_ms") = std::nullopt,
+           py::arg("headers") = std::vector<std::pair<std::string, std::string>>{})
       .def("advance", &JobWorld::advance)
       .def("now", &JobWorld::now)
       .def("start", &JobWorld::start, py::arg("query_spec"), py::arg("processors"),

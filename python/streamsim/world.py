@@ -16,7 +16,7 @@ again, on the same checkpoint, as a restarted driver does.
 
 import datetime as _dt
 import json
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 from streamsim._isolation import inside_shim
 
@@ -139,9 +139,12 @@ class World:
         self._native.create_topic(topic, partitions)
 
     def produce(self, topic: str, value: Any, key: Optional[str] = None, partition: int = -1,
-                timestamp: Union[str, _dt.datetime, int, None] = None) -> None:
+                timestamp: Union[str, _dt.datetime, int, None] = None,
+                headers: Optional[List[Tuple[str, Union[str, bytes]]]] = None) -> None:
         """A producer sends a record now (a dict value is sent as its JSON); ``timestamp``, the
-        record's CreateTime as its producer set it, is the virtual time now unless given."""
+        record's CreateTime as its producer set it, is the virtual time now unless given;
+        ``headers`` the record's (key, value) headers, as kafka-python's producers take them (a
+        str value is sent as its UTF-8 bytes), read by ``option("includeHeaders", "true")``."""
         if self._native.topic_partitions(topic) == 0:
             self.create_topic(topic)
         if not isinstance(value, str):
@@ -152,7 +155,8 @@ class World:
             from streamsim._job_variants import PRODUCER_SKEW_MS
             ts += self._skew.randint(-PRODUCER_SKEW_MS, PRODUCER_SKEW_MS)
         self._maybe_cut()
-        self._native.produce(topic, key, value, partition, ts)
+        pairs = [(k, v.encode("utf-8") if isinstance(v, str) else bytes(v)) for k, v in (headers or [])]
+        self._native.produce(topic, key, value, partition, ts, pairs)
 
     def _maybe_cut(self) -> None:
         """The batch_split variant: the running query processes what is available before the

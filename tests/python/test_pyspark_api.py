@@ -113,8 +113,8 @@ def test_what_is_not_built_says_so(spark):
     df = spark.readStream.schema("k string").json("/in")
     with pytest.raises(NotImplementedError, match="DataStreamWriter.partitionBy.*docs/python.md"):
         df.writeStream.partitionBy("k")
-    with pytest.raises(NotImplementedError, match="rate-micro-batch"):
-        spark.readStream.format("rate-micro-batch").load()
+    with pytest.raises(NotImplementedError, match="readStream.format\\('socket'\\)"):
+        spark.readStream.format("socket").load()
     with pytest.raises(NotImplementedError, match="applyInPandas"):
         df.groupBy("k").applyInPandas(lambda pdf: pdf, "k string")
     with pytest.raises(NotImplementedError, match="pandas_udf"):

@@ -134,10 +134,9 @@ def test_from_json_of_the_binary_value_without_a_cast_fails_as_sparks_analyzer(w
     assert '"BINARY"' in str(e.value)
 
 
-@pytest.mark.parametrize("option", ["includeHeaders", "minOffsetsPerTrigger"])
-def test_options_not_built_are_said_so(world, option):
-    with pytest.raises(NotImplementedError, match=option):
-        _kafka(world, subscribe="a", **{option: "true" if option == "includeHeaders" else "1"})
+def test_options_not_built_are_said_so(world):
+    with pytest.raises(NotImplementedError, match="minOffsetsPerTrigger"):
+        _kafka(world, subscribe="a", minOffsetsPerTrigger="1")
 
 
 # --- starting from a timestamp (KafkaSourceProvider.getKafkaOffsetRangeLimit; KafkaOffsetReaderAdmin
@@ -199,3 +198,29 @@ def test_starting_offsets_by_timestamp_must_name_every_assigned_partition(world)
     with pytest.raises(Exception) as e:
         _run(world, df.select(col("value").cast("string").alias("v")))
     assert "If startingOffsetsByTimestamp contains specific offsets, you must specify all topics." in str(e.value)
+
+
+# --- includeHeaders (KafkaSourceProvider.KafkaScan.includeHeaders; KafkaRecordToRowConverter) ---
+
+def test_include_headers_adds_the_headers_column_null_for_a_record_without_any(world):
+    world.create_topic("h")
+    world.produce("h", "v0", headers=[("trace", "t-1"), ("bin", b"\x00\x01")])
+    world.produce("h", "v1")
+    df = _kafka(world, subscribe="h", startingOffsets="earliest", includeHeaders="true")
+    assert df.columns[-1] == "headers"
+    assert df.schema["headers"].dataType.simpleString() == "array<struct<key:string,value:binary>>"
+    _run(world, df.select(col("value").cast("string").alias("v"), col("headers")))
+    rows = {r.v: r.headers for r in world.spark.sql("SELECT v, headers FROM out").collect()}
+    assert [(h.key, bytes(h.value)) for h in rows["v0"]] == [("trace", b"t-1"), ("bin", b"\x00\x01")]
+    assert rows["v1"] is None
+
+
+def test_without_include_headers_there_is_no_headers_column(world):
+    world.create_topic("h")
+    df = _kafka(world, subscribe="h", includeHeaders="false")
+    assert "headers" not in df.columns
+
+
+def test_include_headers_must_be_a_boolean_string(world):
+    with pytest.raises(IllegalArgumentException, match="yes is not a boolean string."):
+        _kafka(world, subscribe="h", includeHeaders="yes")

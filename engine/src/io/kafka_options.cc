@@ -149,6 +149,10 @@ Result<KafkaSourceOptions> parseKafkaSourceOptions(const std::map<std::string, s
       if (strategy != "error" && strategy != "latest")  // Enumeration.withName
         return Status::InvalidArgument(fmt::format("No value found for '{}'", upper(trim(v))));
       o.noTimestampMatchStartsAtLatest = strategy == "latest";
+    } else if (k == "includeheaders") {
+      const std::string b = lower(v);  // CaseInsensitiveStringMap.getBoolean
+      if (b != "true" && b != "false") return Status::InvalidArgument(fmt::format("{} is not a boolean string.", v));
+      o.includeHeaders = b == "true";
     } else if (k == "endingoffsets" || k == "endingoffsetsbytimestamp") {
       // KafkaSourceProvider.validateStreamOptions.
       return Status::InvalidArgument(k == "endingoffsets" ? "ending offset not valid in streaming queries"
@@ -157,7 +161,7 @@ Result<KafkaSourceOptions> parseKafkaSourceOptions(const std::map<std::string, s
       return Status::InvalidArgument(fmt::format(
           "unknown Kafka source option '{}': expected subscribe, subscribePattern, assign, startingOffsets, "
           "startingTimestamp, startingOffsetsByTimestamp, startingOffsetsByTimestampStrategy, failOnDataLoss, "
-          "maxOffsetsPerTrigger", key));
+          "maxOffsetsPerTrigger, includeHeaders", key));
     }
   }
   if (strategies.empty())

@@ -51,6 +51,9 @@ struct KafkaSourceOptions {
   // startingOffsetsByTimestampStrategy: no matching offset fails the query ("error", the default)
   // or starts that partition at its latest offset ("latest").
   bool noTimestampMatchStartsAtLatest = false;
+  // includeHeaders: a `headers` column, array<struct<key string, value binary>> (null for a record
+  // without headers), after timestampType (KafkaRecordToRowConverter).
+  bool includeHeaders = false;
 };
 
 // Spark's messages (IllegalArgumentException there) as InvalidArgument.

@@ -81,19 +81,34 @@ Status validateKafkaTopicName(std::string_view topic) {
   return Status::OK();
 }
 
-SchemaPtr kafkaSourceSchema(bool binaryKeyValue) {
-  auto make = [](Type kv) {
-    return makeSchema({{"key", kv, true, nullptr},
-                       {"value", kv, true, nullptr},
-                       {"topic", Type::kString, true, nullptr},
-                       {"partition", Type::kInt, true, nullptr},
-                       {"offset", Type::kLong, true, nullptr},
-                       {"timestamp", Type::kTimestamp, true, nullptr},
-                       {"timestampType", Type::kInt, true, nullptr}});
+SchemaPtr kafkaSourceSchema(bool binaryKeyValue, bool includeHeaders) {
+  auto make = [](Type kv, bool headers) {
+    std::vector<Field> fields = {{"key", kv, true, nullptr},
+                                 {"value", kv, true, nullptr},
+                                 {"topic", Type::kString, true, nullptr},
+                                 {"partition", Type::kInt, true, nullptr},
+                                 {"offset", Type::kLong, true, nullptr},
+                                 {"timestamp", Type::kTimestamp, true, nullptr},
+                                 {"timestampType", Type::kInt, true, nullptr}};
+    if (headers)  // KafkaRecordToRowConverter.headersType
+      fields.push_back(arrayField(
+          "headers", Field{"element", Type::kStruct, true,
+                           makeSchema({{"key", Type::kString, true, nullptr}, {"value", Type::kBinary, true, nullptr}})}));
+    return makeSchema(std::move(fields));
   };
-  static const SchemaPtr strings = make(Type::kString);
-  static const SchemaPtr binary = make(Type::kBinary);
-  return binaryKeyValue ? binary : strings;
+  static const SchemaPtr schemas[2][2] = {{make(Type::kString, false), make(Type::kString, true)},
+                                          {make(Type::kBinary, false), make(Type::kBinary, true)}};
+  return schemas[binaryKeyValue ? 1 : 0][includeHeaders ? 1 : 0];
+}
+
+bool kafkaOptionsIncludeHeaders(const std::map<std::string, std::string>& options) {
+  for (const auto& [k, v] : options) {
+    std::string key = k, value = v;
+    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key == "includeheaders" && value == "true") return true;
+  }
+  return false;
 }
 
 namespace {
@@ -115,7 +130,8 @@ std::string setOf(const std::vector<std::string>& names) {
 class KafkaSource final : public Source, public RealTimeSource {
  public:
   KafkaSource(std::shared_ptr<PartitionedLog> log, KafkaSourceOptions options, bool binaryKeyValue)
-      : log_(std::move(log)), options_(std::move(options)), schema_(kafkaSourceSchema(binaryKeyValue)),
+      : log_(std::move(log)), options_(std::move(options)),
+        schema_(kafkaSourceSchema(binaryKeyValue, options_.includeHeaders)),
         binary_(binaryKeyValue) {}
 
   // KafkaMicroBatchStream.toString: KafkaV2[<the consumer strategy>].
@@ -307,9 +323,18 @@ class KafkaSource final : public Source, public RealTimeSource {
 
   Row toRow(const LogRecord& r) const {
     auto bytes = [this](const std::string& s) { return binary_ ? Value::binary(s) : Value(s); };
-    return Row(schema_, {r.key ? bytes(*r.key) : Value(), bytes(r.value), Value(r.topic),
-                         Value(static_cast<int32_t>(r.partition)), Value(r.offset),
-                         Value::timestamp(r.timestamp), Value(int32_t{0})});
+    std::vector<Value> values = {r.key ? bytes(*r.key) : Value(), bytes(r.value), Value(r.topic),
+                                 Value(static_cast<int32_t>(r.partition)), Value(r.offset),
+                                 Value::timestamp(r.timestamp), Value(int32_t{0})};
+    if (options_.includeHeaders) {
+      // The sink's own batch header is streamsim's bookkeeping, not the job's: left out.
+      std::vector<Value> headers;
+      const SchemaPtr& header = schema_->field(schema_->size() - 1).nested->field(0).nested;
+      for (const auto& [key, value] : r.headers)
+        if (key != kKafkaBatchHeader) headers.push_back(Value::structOf(header, {Value(key), Value::binary(value)}));
+      values.push_back(headers.empty() ? Value() : Value::arrayOf(std::move(headers)));
+    }
+    return Row(schema_, std::move(values));
   }
 
   static std::string toJson(const PartitionOffsets& offsets) {

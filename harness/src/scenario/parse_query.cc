@@ -109,7 +109,7 @@ SourceSpec parseKafkaSource(ParseContext& pc, const YAML::Node& n, SourceSpec& s
   if (auto r = n["retention"]; r) s.retentionMs = pc.duration(r, "retention");
   // `keyValueType: binary`: key and value BINARY as Spark's; `string` (the default) as text.
   if (auto b = n["keyValueType"]; b) s.binaryKeyValue = pc.oneOf(b, "keyValueType", {"string", "binary"}) == "binary";
-  s.schema = kafkaSourceSchema(s.binaryKeyValue);
+  s.schema = kafkaSourceSchema(s.binaryKeyValue, kafkaOptionsIncludeHeaders(s.options));
   s.schemaDDL = s.schema->toDDL();
   return s;
 }

@@ -49,7 +49,7 @@ DoubleType = _scalar("DoubleType", "double", "double")
 TimestampType = _scalar("TimestampType", "timestamp", "timestamp")
 TimestampNTZType = _scalar("TimestampNTZType", "timestamp_ntz", "timestamp")
 DateType = _scalar("DateType", "date", None)
-BinaryType = _scalar("BinaryType", "binary", None)
+BinaryType = _scalar("BinaryType", "binary", "binary")
 
 
 class DecimalType(DataType):

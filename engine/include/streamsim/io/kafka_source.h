@@ -34,8 +34,11 @@
 
 namespace streamsim {
 
-// The source's row schema: key and value STRING, or BINARY (Spark's) with binaryKeyValue.
-SchemaPtr kafkaSourceSchema(bool binaryKeyValue = false);
+// The source's row schema: key and value STRING, or BINARY (Spark's) with binaryKeyValue; with
+// includeHeaders (the option) a last column headers array<struct<key string, value binary>>.
+SchemaPtr kafkaSourceSchema(bool binaryKeyValue = false, bool includeHeaders = false);
+// Whether the options ask for the headers column (includeHeaders=true, any case).
+bool kafkaOptionsIncludeHeaders(const std::map<std::string, std::string>& options);
 
 // InvalidArgument naming the option when one is unknown or malformed (Spark's
 // KafkaSourceProvider messages where it has one).

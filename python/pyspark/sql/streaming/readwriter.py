@@ -21,7 +21,8 @@ _KAFKA_OPTIONS = {"subscribe": "subscribe", "subscribepattern": "subscribePatter
                   "maxoffsetspertrigger": "maxOffsetsPerTrigger", "endingoffsets": "endingOffsets",
                   "startingtimestamp": "startingTimestamp",
                   "startingoffsetsbytimestamp": "startingOffsetsByTimestamp",
-                  "startingoffsetsbytimestampstrategy": "startingOffsetsByTimestampStrategy"}
+                  "startingoffsetsbytimestampstrategy": "startingOffsetsByTimestampStrategy",
+                  "includeheaders": "includeHeaders"}
 _KAFKA_CLIENT_ONLY = {"groupidprefix", "fetchoffset.numretries",
                       "fetchoffset.retryintervalms", "minpartitions", "maxtriggerdelay"}
 # KafkaSourceProvider.validateGeneralOptions: kafka.* settings a source refuses, and why.
@@ -200,8 +201,7 @@ class DataStreamReader:
         opts = {k.lower(): (k, v) for k, v in self._options.items()}
         engine_opts: Dict[str, str] = {}
         for low, (key, value) in opts.items():
-            if low.startswith("kafka.") or low in _KAFKA_CLIENT_ONLY or \
-                    (low == "includeheaders" and value.lower() == "false"):
+            if low.startswith("kafka.") or low in _KAFKA_CLIENT_ONLY:
                 continue
             if low in _KAFKA_OPTIONS:
                 engine_opts[_KAFKA_OPTIONS[low]] = value
@@ -231,8 +231,11 @@ class DataStreamReader:
             if world._native.topic_partitions(topic) == 0:
                 world.create_topic(topic)
         source = {"kind": "kafka", "keyValueType": "binary", "options": engine_opts}
-        schema = StructType.fromDDL("key binary, value binary, topic string, partition int, "
-                                    "offset bigint, timestamp timestamp, timestampType int")
+        ddl = ("key binary, value binary, topic string, partition int, offset bigint, "
+               "timestamp timestamp, timestampType int")
+        if str(engine_opts.get("includeHeaders", "false")).lower() == "true":
+            ddl += ", headers array<struct<key: string, value: binary>>"  # KafkaRecordToRowConverter
+        schema = StructType.fromDDL(ddl)
         return self._session._stream_df(source, schema)
 
 
