@@ -153,5 +153,22 @@ TEST(KafkaSource, BinaryKeyAndValueAsSparksSchema) {
   EXPECT_EQ(rows[0].get("key"), Value::binary("k"));
 }
 
+// Regression max_offsets_per_trigger_split_unlike_spark: the limit used to be spread with its
+// rounding remainder given to the first partitions (10 of 15 records: 4, 3, 3). Spark's
+// KafkaMicroBatchStream.rateLimit rounds each partition's share down: 3, 3, 3 -- nine records.
+TEST(KafkaSource, MaxOffsetsPerTriggerSplitUnlikeSparkRegression) {
+  KafkaRun run;
+  ASSERT_TRUE(run.log->createTopic("t", {3, 0}).ok());
+  for (int p = 0; p < 3; ++p)
+    for (int i = 0; i < 5; ++i)
+      ASSERT_TRUE(run.log->produce("t", std::nullopt, "v" + std::to_string(p) + std::to_string(i), kStart, p).ok());
+  ASSERT_TRUE(run.start({{"subscribe", "t"}, {"startingOffsets", "earliest"}, {"maxOffsetsPerTrigger", "10"}}).ok());
+  ASSERT_TRUE(run.runAvailable().ok());
+  std::vector<int64_t> inputRows;
+  for (const QueryProgress& p : run.sim.query()->recentProgress()) inputRows.push_back(p.numInputRows);
+  EXPECT_EQ(inputRows, (std::vector<int64_t>{9, 6}));
+  EXPECT_EQ(run.rows().size(), 15u);
+}
+
 }  // namespace
 }  // namespace streamsim::harness

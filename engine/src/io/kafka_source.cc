@@ -3,6 +3,8 @@
 #include "streamsim/io/kafka_source.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <set>
 
 #include <fmt/format.h>
@@ -226,22 +228,19 @@ class KafkaSource final : public Source, public RealTimeSource {
       end[tp] = std::max(f, logEnd);
       backlog += end[tp] - f;
     }
-    if (options_.maxOffsetsPerTrigger > 0 && backlog > options_.maxOffsetsPerTrigger) {
-      // Spread the limit over partitions in proportion to their backlog (Spark's rateLimit),
-      // the rounding remainder to the first partitions.
-      int64_t left = options_.maxOffsetsPerTrigger;
-      PartitionOffsets take;
+    if (options_.maxOffsetsPerTrigger > 0 && backlog >= 1) {
+      // KafkaMicroBatchStream.rateLimit: each partition with a backlog takes limit * (its backlog /
+      // the total), in doubles, rounded down (up when under 1, so a small partition is never
+      // starved), at most its end: the rounding may take fewer than the limit.
+      const double total = static_cast<double>(backlog);
+      const double limit = static_cast<double>(options_.maxOffsetsPerTrigger);
       for (const auto& [tp, f] : from) {
-        take[tp] = (end[tp] - f) * options_.maxOffsetsPerTrigger / backlog;
-        left -= take[tp];
+        const int64_t size = end[tp] - f;
+        if (size <= 0) continue;
+        const double prorate = limit * (static_cast<double>(size) / total);
+        const auto take = static_cast<int64_t>(prorate < 1 ? std::ceil(prorate) : std::floor(prorate));
+        end[tp] = take > std::numeric_limits<int64_t>::max() - f ? end[tp] : std::min(end[tp], f + take);
       }
-      for (const auto& [tp, f] : from) {
-        if (left <= 0) break;
-        int64_t more = std::min(left, end[tp] - f - take[tp]);
-        take[tp] += more;
-        left -= more;
-      }
-      for (const auto& [tp, f] : from) end[tp] = f + take[tp];
     }
     if (!start && backlog == 0 && end == from) return std::optional<std::string>();
     return std::optional<std::string>(toJson(end));
