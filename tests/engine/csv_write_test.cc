@@ -80,6 +80,41 @@ TEST(CsvWrite, WhatIsWrittenReadsBack) {
   EXPECT_EQ(back[1].get("n"), Value(int32_t{2}));
 }
 
+// CSVOptions' timestampFormat / dateFormat (Spark's datetime patterns) in the writer and the
+// reader; UnivocityParser parses with the given format only (no fallback once it is set).
+TEST(CsvWrite, TimestampAndDateFormatsWriteAndReadBack) {
+  SchemaPtr schema = *parseSchema("t timestamp, d date");
+  std::vector<Row> rows = {Row(schema, {Value::timestamp(1772600767089), Value::date(20516)})};  // 2026-03-04
+  std::map<std::string, std::string> options = {{"timestampFormat", "dd/MM/yyyy HH:mm:ss.SSS"},
+                                                {"dateFormat", "yyyyMMdd"}};
+  auto w = CsvRowWriter::make(schema, options);
+  ASSERT_TRUE(w.ok()) << w.status().toString();
+  const std::string text = w->writeFile(rows);
+  EXPECT_EQ(text, "04/03/2026 05:06:07.089,20260304\n");
+  auto p = CsvRowParser::make(schema, options, ParseMode::kFailFast, "_corrupt_record");
+  ASSERT_TRUE(p.ok()) << p.status().toString();
+  std::vector<Row> back;
+  ASSERT_TRUE(p->parseFile(text, "part.csv", back).ok());
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].get("t"), Value::timestamp(1772600767089));
+  EXPECT_EQ(back[0].get("d"), Value::date(20516));
+  // Without the options: Spark's write defaults, and an ISO date reads back.
+  auto plain = CsvRowWriter::make(schema, {});
+  ASSERT_TRUE(plain.ok());
+  EXPECT_EQ(plain->writeFile(rows), "2026-03-04T05:06:07.089Z,2026-03-04\n");
+  auto isoParser = CsvRowParser::make(schema, {}, ParseMode::kFailFast, "_corrupt_record");
+  back.clear();
+  ASSERT_TRUE(isoParser->parseFile("2026-03-04T05:06:07.089Z,2026-03-04\n", "p.csv", back).ok());
+  EXPECT_EQ(back.at(0).get("d"), Value::date(20516));
+  // Another form than the given format is malformed (FAILFAST fails).
+  back.clear();
+  EXPECT_FALSE(p->parseFile("2026-03-04T05:06:07.089Z,20260304\n", "p.csv", back).ok());
+  // A letter Spark does not know is INVALID_DATETIME_PATTERN.
+  auto bad = CsvRowWriter::make(schema, {{"timestampFormat", "yyyy-bb"}});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().toString().find("INVALID_DATETIME_PATTERN"), std::string::npos);
+}
+
 TEST(TextWrite, OneStringColumnAsLines) {
   SchemaPtr schema = *parseSchema("value string");
   EXPECT_TRUE(checkTextWriteSchema(*schema).ok());

@@ -109,3 +109,34 @@ def test_swept_csv_sink(streamsim_world):
     world._query.processAllAvailable()
     back = world.spark.read.schema("id string, n int").csv("/out", header=True)
     assert sorted(tuple(r) for r in back.collect()) == [("a", 1), ("b", 2), ("c", 3)]
+
+
+# --- timestampFormat / dateFormat (CSVOptions.timestampFormatInRead / InWrite, dateFormat;
+# UnivocityParser: no fallback to the default parsing when the format is given) ---
+
+def test_csv_timestamp_format_writes_and_reads_back(world):
+    world.put("/in/1.json", rows=[{"id": "a", "ts": "2026-03-04T05:06:07.089Z"}])
+    q = _start(world, "csv", "id string, ts timestamp", timestampFormat="dd/MM/yyyy HH:mm:ss.SSS")
+    q.processAllAvailable()
+    assert world.read(_data_files(world)[0]) == "a,04/03/2026 05:06:07.089\n"
+    back = world.spark.read.schema("id string, ts timestamp").csv(
+        "/out", timestampFormat="dd/MM/yyyy HH:mm:ss.SSS")
+    assert back.collect()[0].ts.isoformat().startswith("2026-03-04T05:06:07.089")
+
+
+def test_csv_source_with_a_timestamp_format_reads_only_that_format(world):
+    world.put("/csv/1.csv", text="a,2026/01/02 03:04\nb,2026-01-02T03:04:00Z\n")
+    df = world.spark.readStream.schema("id string, ts timestamp, _corrupt_record string").csv(
+        "/csv", timestampFormat="yyyy/MM/dd HH:mm")
+    q = df.writeStream.format("memory").queryName("t").option("checkpointLocation", "/chk/t").start()
+    q.processAllAvailable()
+    rows = {r.id: r for r in world.spark.sql("SELECT * FROM t").collect()}
+    assert rows["a"].ts.isoformat().startswith("2026-01-02T03:04:00") and rows["a"]._corrupt_record is None
+    # Another form is malformed once a format is given (PERMISSIVE: null, the line kept).
+    assert rows["b"].ts is None and rows["b"]._corrupt_record == "b,2026-01-02T03:04:00Z"
+
+
+def test_a_bad_timestamp_format_is_sparks_invalid_datetime_pattern(world):
+    world.put("/csv/1.csv", text="2026-01-01\n")
+    with pytest.raises(Exception, match="INVALID_DATETIME_PATTERN"):
+        world.spark.read.schema("ts timestamp").csv("/csv", timestampFormat="yyyy-bb").collect()

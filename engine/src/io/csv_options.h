@@ -8,6 +8,8 @@
 
 #include <fmt/format.h>
 
+#include "expr/datetime_pattern.h"
+#include "streamsim/io/csv_rows.h"
 #include "streamsim/status.h"
 
 namespace streamsim::detail {
@@ -38,9 +40,17 @@ inline Result<char> csvCharOption(std::string_view key, std::string_view value) 
                                              key, value));
 }
 
+// A timestampFormat / dateFormat value: Spark's datetime pattern, parsed once
+// (INVALID_DATETIME_PATTERN for a letter Spark does not know).
+inline Result<CsvDatetimePattern> csvPatternOption(std::string_view key, std::string_view value) {
+  auto parts = expr::datetime::parsePattern(value);
+  if (!parts.ok()) return parts.status().withContext(fmt::format("csv option {}", key));
+  return CsvDatetimePattern(std::make_shared<const std::vector<expr::datetime::PatternPart>>(std::move(*parts)));
+}
+
 // The options the CSV reader and writer share (CSVOptions' names, case-insensitive `key`):
 // sep / delimiter, quote, escape, comment, header, nullValue, ignoreLeadingWhiteSpace,
-// ignoreTrailingWhiteSpace, encoding / charset (UTF-8 only). True when `key` is one of them
+// ignoreTrailingWhiteSpace, encoding / charset (UTF-8 only), timestampFormat, dateFormat. True when `key` is one of them
 // (then set in `o`), false otherwise; InvalidArgument for a bad value.
 template <class Options>
 Result<bool> applySharedCsvOption(Options& o, std::string_view key, std::string_view rawKey, std::string_view value) {
@@ -62,6 +72,10 @@ Result<bool> applySharedCsvOption(Options& o, std::string_view key, std::string_
     STREAMSIM_ASSIGN_OR_RETURN(o.ignoreLeadingWhiteSpace, csvBoolOption(rawKey, value));
   } else if (key == "ignoretrailingwhitespace") {
     STREAMSIM_ASSIGN_OR_RETURN(o.ignoreTrailingWhiteSpace, csvBoolOption(rawKey, value));
+  } else if (key == "timestampformat") {
+    STREAMSIM_ASSIGN_OR_RETURN(o.timestampFormat, csvPatternOption(rawKey, value));
+  } else if (key == "dateformat") {
+    STREAMSIM_ASSIGN_OR_RETURN(o.dateFormat, csvPatternOption(rawKey, value));
   } else if (key == "encoding" || key == "charset") {
     std::string v = csvLower(value);
     if (v != "utf-8" && v != "utf8")

@@ -15,6 +15,11 @@
 namespace streamsim {
 namespace {
 
+const TimeZone& utcZone() {
+  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
+  return *utc;
+}
+
 using detail::csvBoolOption;
 using detail::csvCharOption;
 using detail::csvLower;
@@ -145,9 +150,21 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
       return std::nullopt;
     }
     case Type::kTimestamp: {
+      if (o.timestampFormat) {
+        auto ts = expr::datetime::parseWith(*o.timestampFormat, t.text, utcZone());
+        if (!ts) return std::nullopt;
+        return Value::timestamp(*ts);
+      }
       auto ts = parseTimestamp(t.text);
       if (!ts.ok()) return std::nullopt;
       return Value::timestamp(*ts);
+    }
+    case Type::kDate: {
+      static const auto isoDate = std::make_shared<const std::vector<expr::datetime::PatternPart>>(
+          *expr::datetime::parsePattern("yyyy-MM-dd"));
+      auto ms = expr::datetime::parseWith(o.dateFormat ? *o.dateFormat : *isoDate, t.text, utcZone());
+      if (!ms) return std::nullopt;
+      return Value::date(expr::datetime::floorDivMs(*ms, 86400000));
     }
     default: return std::nullopt;
   }
@@ -160,7 +177,8 @@ bool isFormatOption(std::string_view format, std::string_view key) {
     return key == "sep" || key == "delimiter" || key == "quote" || key == "escape" || key == "header" ||
            key == "nullvalue" || key == "nanvalue" || key == "positiveinf" || key == "negativeinf" ||
            key == "comment" || key == "ignoreleadingwhitespace" || key == "ignoretrailingwhitespace" ||
-           key == "enforceschema" || key == "inferschema" || key == "encoding" || key == "charset";
+           key == "enforceschema" || key == "inferschema" || key == "encoding" || key == "charset" ||
+           key == "timestampformat" || key == "dateformat";
   if (format == "text") return key == "wholetext";
   return false;
 }

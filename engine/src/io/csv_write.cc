@@ -41,14 +41,19 @@ Status unsupportedType(std::string_view format, const Field& f) {
 // UnivocityGenerator's converters with CSVOptions' write defaults: timestamps as
 // yyyy-MM-dd'T'HH:mm:ss.SSSXXX (in UTC here), dates yyyy-MM-dd, doubles as Java's
 // Double.toString, binary as its hex bytes ("[01 FF]", SparkStringUtils.getHexString).
-std::string csvText(const Value& v) {
+std::string csvText(const Value& v, const CsvWriteOptions& o) {
+  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
   switch (v.type()) {
     case Type::kDouble: return javaDoubleString(v.asDouble());
     case Type::kTimestamp: {
+      if (o.timestampFormat) return expr::datetime::formatWith(*o.timestampFormat, v.asLong(), *utc);
       std::string t = formatTimestamp(v.asLong());
       if (t.find('.') == std::string::npos && !t.empty() && t.back() == 'Z') t.insert(t.size() - 1, ".000");
       return t;
     }
+    case Type::kDate:
+      if (o.dateFormat) return expr::datetime::formatWith(*o.dateFormat, v.asLong() * 86400000, *utc);
+      return v.toString();
     default: return v.toString();
   }
 }
@@ -78,7 +83,7 @@ Result<CsvRowWriter> CsvRowWriter::make(SchemaPtr schema, const std::map<std::st
       return Status::InvalidArgument(fmt::format(
           "the csv sink option '{}' is not built in streamsim (sep, quote, escape, charToEscapeQuoteEscaping, "
           "comment, header, nullValue, emptyValue, quoteAll, escapeQuotes, ignoreLeadingWhiteSpace, "
-          "ignoreTrailingWhiteSpace, encoding are)", rawKey));
+          "ignoreTrailingWhiteSpace, encoding, timestampFormat, dateFormat are)", rawKey));
     }
   }
   return CsvRowWriter(std::move(schema), std::move(o));
@@ -175,7 +180,7 @@ std::string CsvRowWriter::writeFile(const std::vector<Row>& rows) const {
   for (const Row& r : rows) {
     for (size_t i = 0; i < schema_->size(); ++i) {
       const Value& v = r.values()[i];
-      values[i] = v.isNull() ? std::nullopt : std::optional<std::string>(csvText(v));
+      values[i] = v.isNull() ? std::nullopt : std::optional<std::string>(csvText(v, options_));
     }
     appendRecord(out, values);
   }

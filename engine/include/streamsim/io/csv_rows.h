@@ -10,7 +10,8 @@
 //   ignoreLeadingWhiteSpace / ignoreTrailingWhiteSpace false; empty lines are skipped.
 //   Casts: int/long by Java's parseInt/parseLong (an optional sign, digits), double by
 //   parseDouble (and the NaN/Inf words), boolean "true"/"false" in any case, timestamp by
-//   parseTimestamp (time.h), string as it is.
+//   parseTimestamp (time.h) or the timestampFormat pattern, date yyyy-MM-dd or the dateFormat
+//   pattern (in UTC), string as it is.
 //   A record with another number of tokens than the schema, or a token that does not cast, is
 //   malformed: PERMISSIVE keeps the tokens that cast (the others, and missing ones, null) and puts
 //   the line into the corrupt-record column when the schema has it; DROPMALFORMED drops the line;
@@ -22,6 +23,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +34,11 @@
 #include "streamsim/value.h"
 
 namespace streamsim {
+namespace expr::datetime {
+struct PatternPart;
+}
+// A datetime pattern (timestampFormat / dateFormat) parsed once (expr/datetime_pattern.h).
+using CsvDatetimePattern = std::shared_ptr<const std::vector<expr::datetime::PatternPart>>;
 
 struct CsvReadOptions {
   char sep = ',';
@@ -47,6 +54,11 @@ struct CsvReadOptions {
   bool ignoreTrailingWhiteSpace = false;
   ParseMode mode = ParseMode::kPermissive;
   std::string columnNameOfCorruptRecord = "_corrupt_record";
+  // timestampFormat / dateFormat (Spark's datetime patterns): given, a value is parsed with the
+  // pattern only (UnivocityParser: no fallback when the format is set); unset, a timestamp as
+  // parseTimestamp reads it and a date as yyyy-MM-dd.
+  CsvDatetimePattern timestampFormat;
+  CsvDatetimePattern dateFormat;
 };
 
 // The options a format takes besides the file source's own: "csv" or "text".
@@ -101,6 +113,10 @@ struct CsvWriteOptions {
   bool escapeQuotes = true;
   bool ignoreLeadingWhiteSpace = true;
   bool ignoreTrailingWhiteSpace = true;
+  // timestampFormat / dateFormat: unset, Spark's write defaults (yyyy-MM-dd'T'HH:mm:ss.SSSXXX,
+  // yyyy-MM-dd); the zone is UTC, as the reader's.
+  CsvDatetimePattern timestampFormat;
+  CsvDatetimePattern dateFormat;
 };
 
 // Rows as one CSV file, as Spark's CSV writer (UnivocityGenerator over univocity's CsvWriter)
