@@ -197,6 +197,12 @@ class FlatMapGroupsWithStateOperator final : public Operator {
     return out;
   }
 
+  // Spark 4.1.1 records its state format (2, StateManagerImplV2) in the offsets; a checkpoint
+  // without it is read as format 1 by Spark (OffsetSeqMetadata.relevantSQLConfDefaultValues).
+  std::vector<std::pair<std::string, std::string>> offsetsConf() const override {
+    return {{"spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion", "2"}};
+  }
+
   // Spark's shouldRunAnotherBatch: ProcessingTimeTimeout always; EventTimeTimeout when the
   // watermark moved past the one of the last batch.
   bool needsNoDataBatch(TimeMs nextEvictionWatermark, bool watermarkMoved) const override {

@@ -257,6 +257,18 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   return op;
 }
 
+// `params: {name: value}` of a registered processor or a built-in function, as text.
+void parseParams(ParseContext& pc, const YAML::Node& p, std::map<std::string, std::string, std::less<>>& out) {
+  if (!p.IsMap()) {
+    pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
+    return;
+  }
+  for (const auto& kv : p) {
+    std::string name = pc.str(kv.first, "a parameter name");
+    out[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
+  }
+}
+
 // `flatMapGroupsWithState:` under a groupBy (FlatMapGroupsWithStateOp).
 FlatMapGroupsWithStateOp parseFlatMapGroupsWithState(ParseContext& pc, const YAML::Node& t,
                                                      std::vector<std::string> groupBy) {
@@ -275,16 +287,7 @@ FlatMapGroupsWithStateOp parseFlatMapGroupsWithState(ParseContext& pc, const YAM
     op.timeout = pc.oneOf(m, "flatMapGroupsWithState timeout",
                           {"NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout"});
   if (auto m = t["outputMode"]; m) op.outputMode = pc.oneOf(m, "flatMapGroupsWithState outputMode", {"append", "update"});
-  if (auto p = t["params"]; p) {
-    if (!p.IsMap()) {
-      pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
-    } else {
-      for (const auto& kv : p) {
-        std::string name = pc.str(kv.first, "a parameter name");
-        op.params[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
-      }
-    }
-  }
+  if (auto p = t["params"]; p) parseParams(pc, p, op.params);
   if (auto s = t["stateStructType"]; s) op.stateStructType = pc.str(s, "stateStructType");
   if (auto s = t["outputStructType"]; s) op.outputStructType = pc.str(s, "outputStructType");
   if (auto s = t["name"]; s) op.name = pc.oneOf(s, "flatMapGroupsWithState name", {"flatMapGroupsWithState", "applyInPandasWithState"});
@@ -302,16 +305,7 @@ FlatMapGroupsWithStateOp parseFlatMapGroupsWithState(ParseContext& pc, const YAM
 // (ProcessorRegistry::factory(name, params)); checked here against what it takes.
 void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithStateOp& op) {
   auto p = t["params"];
-  if (p) {
-    if (!p.IsMap()) {
-      pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
-    } else {
-      for (const auto& kv : p) {
-        std::string name = pc.str(kv.first, "a parameter name");
-        op.params[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
-      }
-    }
-  }
+  if (p) parseParams(pc, p, op.params);
   auto ttlNode = t["ttl"];
   if (ttlNode && (ttlNode.IsScalar() || ttlNode.IsNull())) {
     if (op.params.count("ttl") != 0) pc.error(ttlNode, "ttl is given twice: as ttl: and in params:");
