@@ -20,6 +20,7 @@
 
 #include "python_support.h"
 #include "python_foreach.h"
+#include "python_group_state.h"
 #include "python_udf.h"
 #include "streamsim/expr/analyzer.h"
 #include "streamsim/expr/parser.h"
@@ -226,6 +227,15 @@ class JobWorld {
     if (!load.ok()) throw py::value_error("the query spec does not load:\n" + load.errorText());
     query_ = load.scenario->query;
     for (harness::OperatorSpec& op : query_.operators) {
+      // applyInPandasWithState's function, on the flatMapGroupsWithState operator.
+      if (auto* g = std::get_if<harness::FlatMapGroupsWithStateOp>(&op.op);
+          g != nullptr && g->function.rfind(kJobProcessorPrefix, 0) == 0) {
+        if (!processors.contains(g->function)) throw py::value_error("no function object " + g->function);
+        auto f = pythonGroupStateFunction(processors[py::str(g->function)].cast<py::tuple>());
+        if (!f.ok()) raiseStatus(f.status());
+        g->factory = *f;
+        continue;
+      }
       auto* t = std::get_if<harness::TransformWithStateOp>(&op.op);
       if (t == nullptr || t->processor.rfind(kJobProcessorPrefix, 0) != 0) continue;
       if (!processors.contains(t->processor)) throw py::value_error("no processor object " + t->processor);

@@ -121,6 +121,26 @@ TEST(InspectFixtures, TransformWithStateOperatorIsListed) {
   EXPECT_EQ(j["restartBatchId"], 2);
 }
 
+// Spark's flatMapGroupsWithState checkpoints (FlatMapGroupsWithStateSuite's fixtures, metadata and
+// offsets kept): the state format as Spark reads it from the newest offsets
+// (OffsetSeqMetadata.readValueOpt: Spark 2.3.1 did not record it, so it is the legacy 1 of
+// FlatMapGroupsWithStateExecHelper; 3.1.0 and 3.2.0 record 2).
+TEST(InspectFixtures, FlatMapGroupsWithStateFormatIsReadFromTheOffsets) {
+  CheckpointReport v1 = inspectFixture("checkpoint-version-2.3.1-flatMapGroupsWithState-state-format-1");
+  EXPECT_EQ(v1.flatMapGroupsWithStateFormatVersion, "1");
+  EXPECT_FALSE(v1.flatMapGroupsWithStateFormatRecorded);
+  for (const char* f : {"checkpoint-version-3.1.0-flatmapgroupswithstate-repartition",
+                        "checkpoint-version-3.2.0-flatmapgroupswithstate1-repartition"}) {
+    CheckpointReport r = inspectFixture(f);
+    EXPECT_EQ(r.flatMapGroupsWithStateFormatVersion, "2") << f;
+    EXPECT_TRUE(r.flatMapGroupsWithStateFormatRecorded) << f;
+    EXPECT_FALSE(r.has(DiagnosisKind::kUnreadable)) << formatReport(r);
+    EXPECT_EQ(nlohmann::json::parse(reportToJson(r))["flatMapGroupsWithStateFormatVersion"], "2");
+  }
+  // Offsets without a conf (Spark 2.1): not known.
+  EXPECT_FALSE(inspectFixture("checkpoint-version-2.1.0").flatMapGroupsWithStateFormatVersion.has_value());
+}
+
 TEST(InspectFixtures, EveryFixtureCheckpointIsInspectedWithoutFailure) {
   PosixEnv p;
   auto entries = p.fs->list(kFixtures);

@@ -59,6 +59,7 @@ class OpDriver {
   }
 
   Env& env() { return env_; }
+  sim::VirtualClock& clock() { return clock_; }  // the batches' processing time
   sim::SimFileSystem& fs() { return *fs_; }
   int64_t batchId() const { return batch_; }
   TimeMs evictionWatermark() const { return evict_wm_; }

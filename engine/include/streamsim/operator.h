@@ -120,6 +120,11 @@ class Operator {
     (void)watermarkMoved;
     return false;
   }
+  // SQL confs Spark records in every batch's offsets for this kind of operator
+  // (OffsetSeqMetadata.relevantSQLConfs, e.g. flatMapGroupsWithState's state format version), so
+  // that a restart, or Spark, reads the state as it was written. A value the checkpoint recorded
+  // already is kept.
+  virtual std::vector<std::pair<std::string, std::string>> offsetsConf() const { return {}; }
   // Called when the query stops (processors' close()).
   virtual void stop() {}
   // Real-time mode's allowlist (SEMANTICS.md §7): "" when the operator may run there, else the

@@ -75,6 +75,7 @@ std::string reportToJson(const CheckpointReport& r) {
   j["checksumsVerified"] = r.checksumsVerified;
   j["stateStoreProvider"] = opt(r.stateStoreProvider);
   j["stateCheckpointFormatVersion"] = r.stateCheckpointFormatVersion;
+  j["flatMapGroupsWithStateFormatVersion"] = opt(r.flatMapGroupsWithStateFormatVersion);
   if (r.sink) {
     j["sink"] = OJson{{"path", r.sink->path},
                       {"logPresent", r.sink->logPresent},

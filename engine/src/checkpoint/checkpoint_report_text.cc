@@ -77,6 +77,10 @@ std::string formatReport(const CheckpointReport& r) {
     if (op.outputMode) out += fmt::format(", outputMode {}", *op.outputMode);
     for (const auto& v : op.stateVariables)
       out += fmt::format(", {}:{}{}", v.stateName, v.stateVariableType, v.ttlEnabled ? "+TTL" : "");
+    if ((op.operatorName == "flatMapGroupsWithState" || op.operatorName == "applyInPandasWithState") &&
+        r.flatMapGroupsWithStateFormatVersion)
+      out += fmt::format(", state format v{}{}", *r.flatMapGroupsWithStateFormatVersion,
+                         r.flatMapGroupsWithStateFormatRecorded ? "" : " (not recorded: Spark's legacy default)");
     out += "\n";
   }
   for (const KafkaSourceReport& k : r.kafkaSources)

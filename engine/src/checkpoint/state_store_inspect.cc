@@ -49,6 +49,11 @@ struct Inspector {
       const auto& conf = (*latest)->second.metadata.conf;
       if (auto it = conf.find("spark.sql.streaming.stateStore.providerClass"); it != conf.end())
         report.stateStoreProvider = it->second;
+      if ((*latest)->second.metadata.hasConf) {
+        auto it = conf.find("spark.sql.streaming.flatMapGroupsWithState.stateFormatVersion");
+        report.flatMapGroupsWithStateFormatRecorded = it != conf.end();
+        report.flatMapGroupsWithStateFormatVersion = it != conf.end() ? it->second : "1";
+      }
       if (auto it = conf.find("spark.sql.streaming.stateStore.checkpointFormatVersion");
           it != conf.end() && it->second == "2")
         report.stateCheckpointFormatVersion = 2;

@@ -187,6 +187,8 @@ Status StreamingQuery::open() {
           ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
           : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
   conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
+  for (const auto& op : operators_)
+    for (auto& [key, value] : op->offsetsConf()) conf_.emplace(key, value);
   if (options_.checkpointFormatVersion)
     conf_[kCheckpointFormatVersionConf] = std::to_string(*options_.checkpointFormatVersion);
   // Spark persists the enforcement conf in the offsets metadata (StreamingSourceEvolutionSuite

@@ -61,6 +61,7 @@ std::vector<std::string> finalGroupBy(const Scenario& scenario) {
   std::vector<std::string> out;
   for (const auto& op : scenario.query.operators) {
     if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) out = t->groupBy;
+    if (auto* f = std::get_if<FlatMapGroupsWithStateOp>(&op.op)) out = f->groupBy;
   }
   return out;
 }

@@ -11,6 +11,7 @@
 
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/ops/dedup.h"
+#include "streamsim/processors/group_state_functions.h"
 #include "streamsim/ops/window_aggregation.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/tws/processor_registry.h"
@@ -256,22 +257,55 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   return op;
 }
 
+// `params: {name: value}` of a registered processor or a built-in function, as text.
+void parseParams(ParseContext& pc, const YAML::Node& p, std::map<std::string, std::string, std::less<>>& out) {
+  if (!p.IsMap()) {
+    pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
+    return;
+  }
+  for (const auto& kv : p) {
+    std::string name = pc.str(kv.first, "a parameter name");
+    out[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
+  }
+}
+
+// `flatMapGroupsWithState:` under a groupBy (FlatMapGroupsWithStateOp).
+FlatMapGroupsWithStateOp parseFlatMapGroupsWithState(ParseContext& pc, const YAML::Node& t,
+                                                     std::vector<std::string> groupBy) {
+  FlatMapGroupsWithStateOp op;
+  op.groupBy = std::move(groupBy);
+  if (!pc.expectMap(t, "flatMapGroupsWithState")) return op;
+  pc.checkKeys(t, "flatMapGroupsWithState",
+               {"function", "timeout", "outputMode", "params", "stateStructType", "outputStructType", "name"});
+  if (auto f = t["function"]; f) {
+    op.function = pc.str(f, "function");
+  } else {
+    pc.error(t, fmt::format("missing key 'function' in flatMapGroupsWithState (one of: {})",
+                            joinNames(builtinGroupStateFunctionNames())));
+  }
+  if (auto m = t["timeout"]; m)
+    op.timeout = pc.oneOf(m, "flatMapGroupsWithState timeout",
+                          {"NoTimeout", "ProcessingTimeTimeout", "EventTimeTimeout"});
+  if (auto m = t["outputMode"]; m) op.outputMode = pc.oneOf(m, "flatMapGroupsWithState outputMode", {"append", "update"});
+  if (auto p = t["params"]; p) parseParams(pc, p, op.params);
+  if (auto s = t["stateStructType"]; s) op.stateStructType = pc.str(s, "stateStructType");
+  if (auto s = t["outputStructType"]; s) op.outputStructType = pc.str(s, "outputStructType");
+  if (auto s = t["name"]; s) op.name = pc.oneOf(s, "flatMapGroupsWithState name", {"flatMapGroupsWithState", "applyInPandasWithState"});
+  // A function given in code ("job:N") is bound by the job API; a built-in is checked now.
+  if (!op.function.empty() && op.function.rfind("job:", 0) != 0) {
+    auto made = builtinGroupStateFunction(op.function, op.params);
+    if (!made.ok()) pc.error(t["function"], std::string(made.status().message()));
+  }
+  return op;
+}
+
 // A Kafka-like source: the topic (created with `partitions` and `retention`), Spark's
 
 // `params: {name: value}` and `ttl:` (the parameter "ttl") reach the processor's factory
 // (ProcessorRegistry::factory(name, params)); checked here against what it takes.
 void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithStateOp& op) {
   auto p = t["params"];
-  if (p) {
-    if (!p.IsMap()) {
-      pc.error(p, fmt::format("params must be a map of parameter: value; got {}", nodeTypeName(p)));
-    } else {
-      for (const auto& kv : p) {
-        std::string name = pc.str(kv.first, "a parameter name");
-        op.params[name] = pc.str(kv.second, fmt::format("parameter '{}'", name));
-      }
-    }
-  }
+  if (p) parseParams(pc, p, op.params);
   auto ttlNode = t["ttl"];
   if (ttlNode && (ttlNode.IsScalar() || ttlNode.IsNull())) {
     if (op.params.count("ttl") != 0) pc.error(ttlNode, "ttl is given twice: as ttl: and in params:");
@@ -306,7 +340,8 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   if (!pc.expectMap(n, "an operator")) return spec;
   pc.checkKeys(n, "an operator",
                {"withWatermark", "dropDuplicates", "dropDuplicatesWithinWatermark", "select",
-                "join", "groupBy", "window", "agg", "transformWithState", "selectExpr", "where",
+                "join", "groupBy", "window", "agg", "transformWithState", "flatMapGroupsWithState",
+                "selectExpr", "where",
                 "filter", "withColumn", "withColumns", "withColumnRenamed", "withColumnsRenamed",
                 "drop", "explode"});
   if (parseExprOperator(pc, n, columns, spec)) return spec;
@@ -360,17 +395,20 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
     std::vector<std::string> groupBy = pc.names(g, "groupBy");
     checkColumns(pc, g, groupBy, columns, "groupBy");
     if (auto t = n["transformWithState"]; t) {
-      if (n["window"] || n["agg"])
-        pc.error(n, "an operator with transformWithState takes no 'window' or 'agg'");
+      if (n["window"] || n["agg"] || n["flatMapGroupsWithState"])
+        pc.error(n, "an operator with transformWithState takes no 'window', 'agg' or 'flatMapGroupsWithState'");
       spec.op = parseTws(pc, t, groupBy);
+    } else if (auto f = n["flatMapGroupsWithState"]; f) {
+      if (n["window"] || n["agg"]) pc.error(n, "an operator with flatMapGroupsWithState takes no 'window' or 'agg'");
+      spec.op = parseFlatMapGroupsWithState(pc, f, groupBy);
     } else if (n["window"] || n["agg"]) {
       spec.op = parseWindowAgg(pc, n, n["window"], groupBy, columns);
     } else {
-      pc.error(n, "groupBy needs 'transformWithState' or 'agg' (and optionally 'window')");
+      pc.error(n, "groupBy needs 'transformWithState', 'flatMapGroupsWithState' or 'agg' (and optionally 'window')");
     }
     columns.reset();  // the output columns are the processor's / aggregation's
-  } else if (n["window"] || n["agg"] || n["transformWithState"]) {
-    pc.error(n, "window, agg and transformWithState need 'groupBy' (use groupBy: [] for none)");
+  } else if (n["window"] || n["agg"] || n["transformWithState"] || n["flatMapGroupsWithState"]) {
+    pc.error(n, "window, agg, transformWithState and flatMapGroupsWithState need 'groupBy' (use groupBy: [] for none)");
   } else {
     pc.error(n, "an operator needs one of withWatermark, dropDuplicates, "
              "dropDuplicatesWithinWatermark, select, selectExpr, where, filter, withColumn, "
@@ -438,6 +476,23 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
     }
     return OperatorFactory([s] { return makeTransformWithState(s); });
   }
+  if (auto* f = std::get_if<FlatMapGroupsWithStateOp>(&spec.op)) {
+    FlatMapGroupsWithStateSpec s;
+    s.groupBy = f->groupBy;
+    s.functionName = f->function;
+    s.operatorName = f->name;
+    s.stateSchemaDDL = f->stateStructType;
+    if (f->factory) {
+      s.function = f->factory;
+    } else {
+      STREAMSIM_ASSIGN_OR_RETURN(BuiltinGroupStateFunction b, builtinGroupStateFunction(f->function, f->params));
+      s.function = b.factory;
+      if (s.stateSchemaDDL.empty()) s.stateSchemaDDL = b.stateSchemaDDL;
+    }
+    STREAMSIM_ASSIGN_OR_RETURN(s.timeout, parseGroupStateTimeout(f->timeout));
+    STREAMSIM_ASSIGN_OR_RETURN(s.outputMode, parseOutputMode(f->outputMode));
+    return OperatorFactory([s] { return makeFlatMapGroupsWithState(s); });
+  }
   return Status::InvalidArgument("unsupported operator");
 }
 
@@ -474,6 +529,7 @@ std::string_view OperatorSpec::kindName() const {
     case 3: return "aggregation";
     case 4: return "transformWithState";
     case 6: return std::get<ExprOp>(op).keyword;
+    case 7: return std::get<FlatMapGroupsWithStateOp>(op).name;
     default: return "join";
   }
 }

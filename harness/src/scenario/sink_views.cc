@@ -65,6 +65,7 @@ std::vector<std::string> outputKeys(const Scenario& sc) {
   std::vector<std::string> keys;
   for (const auto& op : sc.query.operators) {
     if (auto* t = std::get_if<TransformWithStateOp>(&op.op)) keys = t->groupBy;
+    if (auto* f = std::get_if<FlatMapGroupsWithStateOp>(&op.op)) keys = f->groupBy;
     if (auto* w = std::get_if<WindowAggregationOp>(&op.op)) {
       keys = w->groupBy;  // the expression form's include its window column
       if (!w->windowless && w->aggExprs.empty()) {

@@ -439,10 +439,12 @@ class GroupedData:
     def applyInPandasWithState(self, func: Any, outputStructType: Any, stateStructType: Any,
                                outputMode: str, timeoutConf: str) -> DataFrame:
         """flatMapGroupsWithState's rules (GroupState, the three timeouts) on the engine's
-        transformWithState operator in pandas mode (pyspark/sql/streaming/state.py); its state
-        and timeouts are kept as transformWithState keeps state (docs/python.md)."""
-        from pyspark.sql.streaming.state import GroupStateTimeout, _processor
-        from pyspark.sql.types import toStructType
+        flatMapGroupsWithState operator under Spark's name applyInPandasWithState
+        (FlatMapGroupsInPandasWithStateExec): its state is Spark's checkpoint layout, one row per
+        key of the stateStructType and its timeout (pyspark/sql/streaming/state.py,
+        docs/python.md)."""
+        from pyspark.sql.streaming.state import GroupStateTimeout
+        from pyspark.sql.types import toEngineDDL, toStructType
         if self._df._stream is None:
             raise _not_built("applyInPandasWithState on a batch DataFrame")
         if not callable(func):
@@ -452,6 +454,11 @@ class GroupedData:
                                GroupStateTimeout.EventTimeTimeout):
             raise PySparkValueError(f"timeoutConf {timeoutConf!r}: NoTimeout, ProcessingTimeTimeout or "
                                     "EventTimeTimeout", errorClass="INVALID_TIMEOUT_CONF")
+        mode = outputMode.lower()
+        if mode not in ("append", "update"):
+            raise PySparkValueError(f"outputMode {outputMode!r}: applyInPandasWithState takes append or "
+                                    "update", errorClass="INVALID_OUTPUT_MODE")
+        out = StructType.fromDDL(outputStructType) if isinstance(outputStructType, str) else toStructType(outputStructType)
         state = StructType.fromDDL(stateStructType) if isinstance(stateStructType, str) else toStructType(stateStructType)
         watermarked = any("withWatermark" in op for op in self._df._stream["operators"])
         if timeoutConf == GroupStateTimeout.EventTimeTimeout and not watermarked:
@@ -460,11 +467,14 @@ class GroupedData:
                                     "'[Dataset/DataFrame].withWatermark()' for using event-time timeout "
                                     "in a [map|flatMap]GroupsWithState. Event-time timeout not supported "
                                     "without watermark.", errorClass="_LEGACY_ERROR_TEMP_1070")
-        time_mode = {GroupStateTimeout.NoTimeout: "None",
-                     GroupStateTimeout.ProcessingTimeTimeout: "ProcessingTime",
-                     GroupStateTimeout.EventTimeTimeout: "EventTime"}[timeoutConf]
-        processor = _processor(func, state, timeoutConf, watermarked)
-        return self._tws(processor, outputStructType, outputMode, time_mode, None, "", True)
+        columns = self._df._stream["schema"].fieldNames() if self._df._stream.get("schema") is not None else None
+        name = self._df.sparkSession._register_group_function(func, toEngineDDL(out), toEngineDDL(state), columns)
+        spec: Dict[str, Any] = {"function": name, "timeout": timeoutConf, "outputMode": mode,
+                                "stateStructType": toEngineDDL(state), "outputStructType": toEngineDDL(out),
+                                "name": "applyInPandasWithState"}
+        derived = self._df._derive({"groupBy": self._names(), "flatMapGroupsWithState": spec}, out)
+        derived._stream["outputMode"] = mode
+        return derived
 
     def applyInPandas(self, *args: Any, **kwargs: Any) -> DataFrame:
         raise _not_built("GroupedData.applyInPandas")

@@ -444,6 +444,14 @@ class SparkSession:
         self._processors[name] = (processor, output_ddl, in_pandas)
         return name
 
+    def _register_group_function(self, func: Any, output_ddl: str, state_ddl: str,
+                                 columns: Optional[List[str]]) -> str:
+        """applyInPandasWithState's function, bound to its operator when the query starts
+        (python/native/python_group_state.cc reads the entry)."""
+        name = f"job:{len(self._processors)}"
+        self._processors[name] = ("applyInPandasWithState", func, output_ddl, state_ddl, columns)
+        return name
+
     def createDataFrame(self, data: Any, schema: Any = None, samplingRatio: Any = None,
                         verifySchema: bool = True) -> Any:
         rows = list(data.itertuples(index=False, name=None)) if hasattr(data, "itertuples") else list(data)

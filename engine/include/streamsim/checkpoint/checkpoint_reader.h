@@ -115,6 +115,13 @@ struct CheckpointReport {
   // spark.sql.streaming.stateStore.checkpointFormatVersion says 2), else 1.
   std::optional<std::string> stateStoreProvider;
   int stateCheckpointFormatVersion = 1;
+  // flatMapGroupsWithState's state format (spark.sql.streaming.flatMapGroupsWithState.
+  // stateFormatVersion) as Spark reads it from the newest offsets (OffsetSeqMetadata.readValueOpt):
+  // the recorded value, or "1" (FlatMapGroupsWithStateExecHelper.legacyVersion) when offsets with
+  // a conf do not record it (Spark 2.3); nullopt without offsets or conf. FlatMapGroupsWithStateExec
+  // and FlatMapGroupsInPandasWithStateExec (applyInPandasWithState) use it.
+  std::optional<std::string> flatMapGroupsWithStateFormatVersion;
+  bool flatMapGroupsWithStateFormatRecorded = false;  // the offsets name it (not the legacy default)
   std::vector<Diagnosis> diagnoses;
 
   bool has(DiagnosisKind k) const {

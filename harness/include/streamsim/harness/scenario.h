@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "streamsim/ops/flat_map_groups_with_state.h"
 #include "streamsim/status.h"
 #include "streamsim/time.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -137,6 +138,22 @@ struct TransformWithStateOp {
   ProcessorFactory factory;
 };
 
+// `groupBy: [cols]` with `flatMapGroupsWithState: {function, timeout, outputMode, params,
+// stateStructType, outputStructType, name}` (ops/flat_map_groups_with_state.h): a built-in
+// function (processors/group_state_functions.h) or, from the PySpark job API, one given in code.
+struct FlatMapGroupsWithStateOp {
+  std::vector<std::string> groupBy;
+  std::string function;                   // a built-in name, or "job:N" (python/native/job_world.cc)
+  std::string timeout = "NoTimeout";      // NoTimeout | ProcessingTimeTimeout | EventTimeTimeout
+  std::string outputMode = "update";      // append | update
+  std::map<std::string, std::string, std::less<>> params;  // a built-in function's
+  std::string stateStructType;            // "" for a built-in: the function's own
+  std::string outputStructType;           // the job's outputStructType ("" for a built-in)
+  std::string name = "flatMapGroupsWithState";  // or applyInPandasWithState (Spark's shortName)
+  // Set by the PySpark job API for a function given in code (used instead of `function`).
+  GroupStateFunctionFactory factory;
+};
+
 // `join: {static: {schema, rows}, on: [cols], how: inner}`: a stream–static join
 // (ops/stream_static_join.h); the rows are cast to the schema when the scenario loads.
 struct JoinOp {
@@ -159,7 +176,7 @@ struct ExprOp {
 
 struct OperatorSpec {
   std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp,
-               JoinOp, ExprOp>
+               JoinOp, ExprOp, FlatMapGroupsWithStateOp>
       op;
   SourceLocation where;
   std::string_view kindName() const;  // withWatermark, dropDuplicates, ...

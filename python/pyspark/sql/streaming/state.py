@@ -1,15 +1,13 @@
 """pyspark.sql.streaming.state for streamsim: GroupState and GroupStateTimeout of
 applyInPandasWithState (PySpark's state.py: the same properties, methods and errors), and the
-adapter that runs an applyInPandasWithState function as a transformWithStateInPandas processor on
-the engine (docs/python.md "applyInPandasWithState").
+driver that calls an applyInPandasWithState function for the engine (docs/python.md
+"applyInPandasWithState").
 
-The adapter follows FlatMapGroupsWithStateExec: each key with rows in a batch calls the function
-with a GroupState whose timeout starts unset (a timeout must be set again on every call, or it is
-cleared); after the batch's rows, each key whose timeout timestamp is below the threshold (the
-batch timestamp for ProcessingTimeTimeout, the watermark for EventTimeTimeout; strictly below)
-is called with no rows and hasTimedOut; remove() without a new timeout drops the key's state.
-The state is a ValueState of the stateStructType and the timeout a ValueState and a timer one
-millisecond after it (a transformWithState timer fires at or below its threshold)."""
+The engine's flatMapGroupsWithState operator (engine ops/flat_map_groups_with_state.h, Spark's
+FlatMapGroupsWithStateExec / FlatMapGroupsInPandasWithStateExec) keeps the state and the timeout
+and decides which keys are called; _GroupFunctionDriver runs one call here: it builds this
+GroupState from the stored state, calls the function with pandas frames and hands back the rows
+and what the function did to the state (updated, removed, the timeout it set)."""
 
 import datetime
 from typing import Any, Callable, Iterator, Optional, Tuple
@@ -116,50 +114,56 @@ class GroupStateImpl:
 GroupState = GroupStateImpl
 
 
-def _processor(func: Callable[..., Iterator[Any]], state_schema: StructType, timeout_conf: str,
-               watermark_present: bool) -> Any:
-    """func as a transformWithStateInPandas processor (module docstring)."""
-    from pyspark.sql.streaming.stateful_processor import StatefulProcessor
+class _GroupFunctionDriver:
+    """Calls an applyInPandasWithState function for the engine's flatMapGroupsWithState operator
+    (python/native/python_group_state.cc), as PySpark's worker does
+    (worker.py wrap_grouped_map_pandas_udf_with_state): the key as a tuple; the key's rows as an
+    iterator of pandas DataFrames of at most ``chunk_rows`` rows (Arrow's maxRecordsPerBatch), or
+    one empty DataFrame with the input's columns when the state timed out; every yielded item
+    checked to be a DataFrame with outputStructType's number of columns (UDF_RETURN_TYPE,
+    RESULT_LENGTH_MISMATCH_FOR_PANDAS_UDF). Returns the rows and the GroupState's outcome."""
 
-    class ApplyInPandasWithState(StatefulProcessor):
-        def init(self, handle: Any) -> None:
-            self._handle = handle
-            self._state = handle.getValueState("groupState", state_schema)
-            self._timeout = handle.getValueState("groupStateTimeout", "timeoutTimestamp bigint")
+    def __init__(self, func: Callable[..., Iterator[Any]], output_len: int,
+                 columns: Optional[list] = None, chunk_rows: int = 10000) -> None:
+        self.func = func
+        self.output_len = output_len
+        self.columns = list(columns) if columns else []
+        self.chunk_rows = chunk_rows
 
-        def _call(self, key: Any, frames: Iterator[Any], timerValues: Any, timed_out: bool) -> Iterator[Any]:
-            watermark = timerValues.getCurrentWatermarkInMs()
-            gs = GroupStateImpl(self._state.get() if self._state.exists() else None,
-                                timerValues.getCurrentProcessingTimeInMs(),
-                                watermark if watermark is not None and watermark >= 0 else GroupStateImpl.NO_TIMESTAMP,
-                                timeout_conf, timed_out, watermark_present)
-            out = list(func(key, frames, gs))
-            old = self._timeout.get()[0] if self._timeout.exists() else GroupStateImpl.NO_TIMESTAMP
-            new = gs._timeout_timestamp
-            if gs._removed and new == GroupStateImpl.NO_TIMESTAMP:
-                self._state.clear()
-            elif gs._updated:
-                self._state.update(tuple(gs._value))
-            elif gs._removed:
-                self._state.clear()
-            if new != old:
-                if old != GroupStateImpl.NO_TIMESTAMP:
-                    self._handle.deleteTimer(old + 1)
-                if new != GroupStateImpl.NO_TIMESTAMP:
-                    self._handle.registerTimer(new + 1)
-                    self._timeout.update((new,))
-                else:
-                    self._timeout.clear()
-            return iter(out)
+    def _frames(self, names: list, rows: list, timed_out: bool) -> Iterator[Any]:
+        import pandas as pd
+        if names:
+            self.columns = list(names)
+        if timed_out:
+            return iter([pd.DataFrame(columns=self.columns)])
+        n = self.chunk_rows
+        return (pd.DataFrame.from_records(rows[i:i + n], columns=self.columns) for i in range(0, len(rows), n))
 
-        def handleInputRows(self, key: Any, rows: Iterator[Any], timerValues: Any) -> Iterator[Any]:
-            return self._call(key, rows, timerValues, False)
-
-        def handleExpiredTimer(self, key: Any, timerValues: Any, expiredTimerInfo: Any) -> Iterator[Any]:
-            return self._call(key, iter(()), timerValues, True)
-
-        def close(self) -> None:
-            pass
-
-    ApplyInPandasWithState.__qualname__ = f"applyInPandasWithState({getattr(func, '__name__', 'func')})"
-    return ApplyInPandasWithState()
+    def call(self, key: tuple, names: list, rows: list, value: Optional[tuple], processing_time: int,
+             watermark: int, timeout_conf: str, timed_out: bool, watermark_present: bool) -> tuple:
+        import pandas as pd
+        from pyspark.errors import PySparkRuntimeError, PySparkTypeError
+        from streamsim._driver import _plain
+        state = GroupStateImpl(value, processing_time, watermark, timeout_conf, timed_out, watermark_present)
+        result = self.func(key, self._frames(names, rows, timed_out), state)
+        if isinstance(result, pd.DataFrame):
+            raise PySparkTypeError(errorClass="UDF_RETURN_TYPE", messageParameters={
+                "expected": "iterable of pandas.DataFrame", "actual": type(result).__name__})
+        try:
+            items = iter(result)
+        except TypeError:
+            raise PySparkTypeError(errorClass="UDF_RETURN_TYPE", messageParameters={
+                "expected": "iterable", "actual": type(result).__name__}) from None
+        out = []
+        for df in items:
+            if not isinstance(df, pd.DataFrame):
+                raise PySparkTypeError(errorClass="UDF_RETURN_TYPE", messageParameters={
+                    "expected": "iterator of pandas.DataFrame", "actual": "iterator of " + type(df).__name__})
+            if not (len(df.columns) == self.output_len or (len(df.columns) == 0 and df.empty)):
+                raise PySparkRuntimeError(errorClass="RESULT_LENGTH_MISMATCH_FOR_PANDAS_UDF", messageParameters={
+                    "expected": str(self.output_len), "actual": str(len(df.columns))})
+            cols = [str(c) for c in df.columns]
+            for values in df.itertuples(index=False, name=None):
+                out.append((cols, tuple(_plain(v) for v in values)))
+        new_value = tuple(state._value) if state._defined else None
+        return out, new_value, state._updated, state._removed, state._timeout_timestamp
