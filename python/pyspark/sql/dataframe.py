@@ -224,6 +224,51 @@ class DataFrame:
                   "rows": [{n: _batch.json_value(v) for n, v in zip(names, r)} for r in rel.rows]}
         return self._derive({"join": {"static": static, "on": list(on), "how": kind}})
 
+    # Per-row operators: the same chain on both sides of a union may run after it instead.
+    _PER_ROW_OPS = ("select", "selectExpr", "where", "withColumn", "withColumnRenamed", "drop")
+
+    def union(self, other: "DataFrame") -> "DataFrame":
+        """Spark's Union of two streams by column position (the first side's names, the types
+        widened as Spark's analyzer widens them; the engine's ops/expr_ops.h checks the columns
+        when the query starts). Built for sides that read their sources as they are, or that
+        apply the same per-row operators (select, where, withColumn, ...), which then run after
+        the union, where they give the same rows. A side with its own stateful operators or
+        watermark raises NotImplementedError; a stream with a batch DataFrame is Spark's
+        AnalysisException (UnsupportedOperationChecker)."""
+        if not isinstance(other, DataFrame):
+            raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
+                                   f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
+        if (self._stream is None) != (other._stream is None):
+            from pyspark.errors import AnalysisException
+            raise AnalysisException("Union between streaming and batch DataFrames/Datasets is not "
+                                    "supported;", errorClass="_LEGACY_ERROR_TEMP_2428")
+        if self._stream is None:
+            raise _not_built("DataFrame.union of batch DataFrames")
+        mine, theirs = self._stream["operators"], other._stream["operators"]
+        if mine != theirs or any(list(op)[0] not in self._PER_ROW_OPS for op in mine):
+            raise _not_built("DataFrame.union of streams with different operators, or with a "
+                             "stateful operator or watermark on a side (a union of the sources as "
+                             "read, or of the same per-row operators on both sides, is built)")
+        sources = (self._stream.get("sources") or [self._stream["source"]]) + \
+                  (other._stream.get("sources") or [other._stream["source"]])
+        ls, rs = self._stream.get("schema"), other._stream.get("schema")
+        schema = ls if ls is not None and rs is not None and \
+            [f.dataType.simpleString() for f in ls.fields] == [f.dataType.simpleString() for f in rs.fields] \
+            else None
+        return DataFrame(self.sparkSession,
+                         stream={"sources": sources, "operators": list(mine), "schema": schema})
+
+    unionAll = union
+
+    def unionByName(self, other: "DataFrame", allowMissingColumns: bool = False) -> "DataFrame":
+        """union when both sides have the same column names in the same order (then by name and
+        by position agree); otherwise NotImplementedError."""
+        ls = self._stream.get("schema") if self._stream is not None else None
+        rs = other._stream.get("schema") if isinstance(other, DataFrame) and other._stream is not None else None
+        if ls is None or rs is None or ls.fieldNames() != rs.fieldNames():
+            raise _not_built("DataFrame.unionByName of streams whose columns differ in names or order")
+        return self.union(other)
+
     def groupBy(self, *cols: Any) -> "GroupedData":
         return GroupedData(self, _names_or_columns(cols))
 
@@ -309,7 +354,7 @@ class DataFrame:
     def __getattr__(self, name: str) -> Column:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in ("union", "unionByName", "repartition", "coalesce", "cache", "persist",
+        if name in ("repartition", "coalesce", "cache", "persist",
                     "foreach", "foreachPartition", "rdd", "crossJoin", "explain", "agg", "distinct",
                     "na", "fillna", "dropna", "transform", "observe"):
             raise _not_built(f"DataFrame.{name}")
