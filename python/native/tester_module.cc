@@ -13,7 +13,7 @@
 #include "bench/bench.h"
 #include "build_paths.h"
 #include "python_support.h"
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/report/text_escape.h"
