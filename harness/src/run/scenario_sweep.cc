@@ -86,36 +86,30 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
   const bool generated = scenario.hooks && scenario.hooks->generate;
   ScenarioShrunk out;
   out.originalFaults = plan.faults.size();
-  auto toPlan = [&](const ShrinkCase& c) {
-    sim::FaultPlan p = plan;  // the seed stays: torn byte counts and ids are the failing run's
-    p.faults = c.faults;
-    return p;
-  };
   // A generated workload's case: its scenario rebuilt with the files kept and the plan's landing
   // faults (the shrinker drops both).
   auto run = [&](const ShrinkCase& c) {
-    const sim::FaultPlan p = toPlan(c);
-    auto sc = scenarioOfSeed(scenario, seed, p, generated ? std::optional(c.files) : std::nullopt);
-    if (sc.ok()) return runScenarioSeed(*sc, seed, p);
+    auto sc = scenarioOfSeed(scenario, seed, c.plan, c.files);
+    if (sc.ok()) return runScenarioSeed(*sc, seed, c.plan);
     ScenarioRunResult bad;
     bad.setupError = sc.status();
     return bad;
   };
   ShrinkCase start;
-  start.faults = plan.faults;
+  start.plan = plan;
   if (generated) {
-    start.shrinkFiles = true;
     if (files) {
       start.files = *files;
     } else {
-      for (int64_t f = 0; f < scenario.hooks->files; ++f) start.files.push_back(f);
+      start.files.emplace();
+      for (int64_t f = 0; f < scenario.hooks->files; ++f) start.files->push_back(f);
     }
-    out.originalFiles = start.files.size();
+    out.originalFiles = start.files->size();
   }
   ShrinkResult found = shrinkFailure(
       start, [&](const ShrinkCase& c) { return failureKind(run(c)).sharedWith(kind); }, maxRuns);
-  out.plan = toPlan(found.minimal);
-  if (generated) out.files = found.minimal.files;
+  out.plan = found.minimal.plan;
+  out.files = found.minimal.files;
   out.runs = found.runs;
   out.result = run(found.minimal);
   return out;
