@@ -6,6 +6,7 @@
 #include <pybind11/functional.h>
 #include <pybind11/stl.h>
 
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -49,23 +50,14 @@ std::string planForSeed(uint64_t seed, const ReachList& reach, int maxCrashes,
 }
 
 // The smallest plan (fewer faults, each simpler) for which `stillFails(plan_json)` holds:
-// (plan_json, predicate runs).
+// (plan_json, predicate runs). The harness's shrinker over the plan as it is: only JSON here.
 std::tuple<std::string, int> shrinkPlan(const std::string& failing,
                                         const std::function<bool(const std::string&)>& stillFails,
                                         int maxRuns) {
-  sim::FaultPlan plan = parsePlan(failing);
-  harness::ShrinkCase start;
-  start.faults = plan.faults;
   harness::ShrinkResult r = harness::shrinkFailure(
-      start,
-      [&](const harness::ShrinkCase& c) {
-        sim::FaultPlan p = plan;
-        p.faults = c.faults;
-        return stillFails(p.toJson());
-      },
-      maxRuns);
-  plan.faults = r.minimal.faults;
-  return {plan.toJson(), r.runs};
+      harness::ShrinkCase{parsePlan(failing), std::nullopt},
+      [&](const harness::ShrinkCase& c) { return stillFails(c.plan.toJson()); }, maxRuns);
+  return {r.minimal.plan.toJson(), r.runs};
 }
 
 std::vector<std::string> describePlan(const std::string& json) {

@@ -10,14 +10,14 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench/bench.h"
 #include "build_paths.h"
 #include "python_support.h"
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "streamsim/harness/processor_tester.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/report/text_escape.h"
 #include "streamsim/harness/run/api.h"
+#include "streamsim/harness/run/count_workload.h"
 #include "streamsim/harness/run/python_workload.h"
 #include "streamsim/platform/platform.h"
 #include "streamsim/sim/simulated_service.h"
@@ -400,7 +400,8 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
   return d;
 }
 
-// Workload 1 of `streamsim bench` with a Python count processor (nullptr class: the C++ one).
+// The count workload of `streamsim bench` (workload 1) with a Python count processor (empty
+// class: the C++ one): harness::runCountWorkload, as the bench runs it.
 py::dict benchCount(const std::string& path, const std::string& className, int64_t events,
                     int64_t keys, int files) {
   ProcessorRecord none;
@@ -408,10 +409,10 @@ py::dict benchCount(const std::string& path, const std::string& className, int64
   if (!className.empty())
     factory = orRaise(loadPythonProcessorFile({path, className, "key string, count long", false, {}}),
                       none);
-  bench::CountWorkloadRun run;
+  harness::CountWorkloadRun run;
   {
     py::gil_scoped_release release;
-    run = bench::runCountWorkload(factory, events, keys, files);
+    run = harness::runCountWorkload(factory, events, keys, files);
   }
   if (!run.error.empty()) raise(Status::Corruption("bench: " + run.error), none);
   py::dict d;

@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "streamsim/harness/oracles/promises.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario.h"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 
 namespace streamsim::harness::testing {
 

@@ -5,8 +5,8 @@
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
-#include "streamsim/harness/generators.h"
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generators.h"
+#include "streamsim/harness/run/generated_scenario.h"
 
 namespace streamsim::harness {
 namespace {

@@ -16,7 +16,7 @@
 
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/run/shell_quote.h"
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "streamsim/tws/processor_registry.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"

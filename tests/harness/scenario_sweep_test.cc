@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "harness/scenario_test_support.h"
+#include "streamsim/harness/run/generated_scenario.h"
 
 namespace streamsim::harness {
 namespace {
@@ -62,6 +63,61 @@ TEST(ScenarioSweep, AnOracleOnlyFailureShrinksToAtMostTwoFaultsKeepingItsKind) {
   }
   EXPECT_GT(failing, 5) << "the plans' crashes re-run batches: the writer sees rows twice";
   EXPECT_EQ(report.totals.failed, static_cast<size_t>(failing));
+}
+
+// The one encoding of a seed's outcome (ScenarioSeedOutcome::toJson/fromJson): the --json
+// report's result and a worker process's answer. What it writes reads back to the same outcome —
+// failing and passing seeds, a shrunk plan, a generated workload's kept files and why it has no
+// replay line — so workers and reports cannot drift apart.
+void expectRoundTrip(const Scenario& sc, const ScenarioSeedOutcome& out) {
+  const nlohmann::json j = out.toJson(sc);
+  auto back = ScenarioSeedOutcome::fromJson(nlohmann::json::parse(j.dump()));
+  ASSERT_TRUE(back.ok()) << back.status().toString() << "\n" << j.dump();
+  EXPECT_EQ(back->toJson(sc), j);
+  EXPECT_EQ(back->passed, out.passed);
+  EXPECT_EQ(back->kind.keys, out.kind.keys);
+  EXPECT_EQ(back->report, out.report);
+  EXPECT_EQ(back->replay, out.replay);
+  EXPECT_EQ(back->noReplay, out.noReplay);
+  EXPECT_EQ(back->faults.fired.size(), out.faults.fired.size());
+  EXPECT_EQ(back->faults.executablePlanned(), out.faults.executablePlanned());
+  EXPECT_EQ(back->runs, out.runs);
+  ASSERT_EQ(back->shrunk.has_value(), out.shrunk.has_value());
+  if (!out.shrunk) return;
+  EXPECT_EQ(back->shrunk->plan, out.shrunk->plan);
+  EXPECT_EQ(back->shrunk->originalFaults, out.shrunk->originalFaults);
+  EXPECT_EQ(back->shrunk->files, out.shrunk->files);
+  EXPECT_EQ(back->shrunk->originalFiles, out.shrunk->originalFiles);
+  EXPECT_EQ(back->shrunk->runs, out.shrunk->runs);
+  EXPECT_EQ(back->shrunk->summary(), out.shrunk->summary());
+  EXPECT_EQ(back->shrunk->result.traceHash, out.shrunk->result.traceHash);
+}
+
+TEST(ScenarioSweep, OneOutcomeEncodingReadsBackWhatItWrote) {
+  Scenario sc = load(kForeachNoDedupe);
+  ScenarioSweepOptions o;
+  o.seeds = 12;
+  ScenarioSweepReport report = sweepScenarios({sc}, o);
+  size_t failing = 0;
+  for (const auto& out : report.outcomes) {
+    failing += out.passed ? 0 : 1;
+    expectRoundTrip(sc, out);
+  }
+  EXPECT_GT(failing, 0u);
+  EXPECT_LT(failing, report.outcomes.size());
+
+  // A generated workload's failing seed: shrunk files kept, no replay line (a C++ reference).
+  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  c.spec.events = 40;
+  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  auto gen = generatedScenario(c, 0);
+  ASSERT_TRUE(gen.ok());
+  o.seeds = 1;
+  ScenarioSweepReport one = sweepScenarios({*gen}, o);
+  ASSERT_EQ(one.outcomes.size(), 1u);
+  ASSERT_TRUE(one.outcomes[0].shrunk && one.outcomes[0].shrunk->files);
+  ASSERT_FALSE(one.outcomes[0].noReplay.empty());
+  expectRoundTrip(*gen, one.outcomes[0]);
 }
 
 TEST(ScenarioSweep, AnExpectationFailureShrinksKeepingItsPlace) {

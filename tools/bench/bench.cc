@@ -1,5 +1,4 @@
-// `streamsim bench` (bench.h): the workloads of workload.h, one file each, run from one table;
-// the count workload for the Python bench (runCountWorkload).
+// `streamsim bench` (bench.h): the workloads of workload.h, one file each, run from one table.
 #include "bench/bench.h"
 
 #include <algorithm>
@@ -30,17 +29,6 @@ const std::vector<BenchWorkload>& benchWorkloads() {
       {"8", "expressions: from_json, where, select, count per key", exprWorkload},
   };
   return kWorkloads;
-}
-
-CountWorkloadRun runCountWorkload(const ProcessorFactory& processor, int64_t events, int64_t keys,
-                                  int files) {
-  CountInput in = makeCountInput(events, keys, files, false);
-  EngineRun run = runCountEngine(in, StateStoreKind::kMemory, processor);
-  CountWorkloadRun out;
-  out.eventsPerSecond = run.seconds > 0 ? static_cast<double>(events) / run.seconds : 0;
-  out.error = run.error;
-  out.contents = std::move(in.contents);
-  return out;
 }
 
 int benchCommand(const BenchOptions& options, const std::string& selfExe, std::ostream& out,

@@ -47,18 +47,6 @@ struct BenchRow {
   std::string note;    // e.g. a check that failed
 };
 
-// Workload 1 (memory state) with `processor` as its count processor (e.g. a Python one): the
-// engine's events/s over `events` JSON-lines rows {"key":"k0000001","value":N} with `keys` keys
-// in `files` batches, its output checked as workload 1's; `contents` are the files' bytes (for a
-// limit measured over the same input).
-struct CountWorkloadRun {
-  double eventsPerSecond = 0;
-  std::string error;  // empty when the output checked out
-  std::vector<std::string> contents;
-};
-CountWorkloadRun runCountWorkload(const ProcessorFactory& processor, int64_t events, int64_t keys,
-                                  int files);
-
 // Runs the selected workloads and prints the table (or JSON) to `out`. Returns the CLI exit
 // code: 0 when every workload ran and its result checked out (targets missed are reported, not
 // failed), 1 when a workload's output was wrong, 2 on bad options.

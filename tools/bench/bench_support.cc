@@ -1,55 +1,9 @@
 // What the bench workloads share (bench_support.h).
 #include "bench/bench_support.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
 
-#include "streamsim/io/file_source.h"
-#include "streamsim/processors/builtin.h"
-#include "streamsim/query.h"
-#include "streamsim/tws/transform_with_state.h"
-
 namespace streamsim::bench {
-namespace {
-
-class CountingSink final : public Sink {
- public:
-  explicit CountingSink(std::shared_ptr<CountCheck> check) : check_(std::move(check)) {}
-  std::string description() const override { return "BenchCountingSink"; }
-  Status addBatch(const SinkContext& ctx, const std::vector<Row>& rows) override {
-    int64_t sum = 0;
-    int index = -1;
-    for (const Row& r : rows) {
-      if (index < 0) index = r.schema()->indexOf("count");
-      if (index >= 0) sum += r[static_cast<size_t>(index)].asLong();
-    }
-    auto id = static_cast<size_t>(ctx.batchId);
-    if (check_->rows.size() <= id) {
-      check_->rows.resize(id + 1, 0);
-      check_->countSum.resize(id + 1, 0);
-    }
-    check_->rows[id] = static_cast<int64_t>(rows.size());
-    check_->countSum[id] = sum;
-    return Status::OK();
-  }
-
- private:
-  std::shared_ptr<CountCheck> check_;
-};
-
-}  // namespace
-
-SinkFactory countingSink(std::shared_ptr<CountCheck> check) {
-  return [check] { return std::make_unique<CountingSink>(check); };
-}
-
-uint64_t splitmix64(uint64_t x) {
-  x += 0x9e3779b97f4a7c15ULL;
-  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
-  return x ^ (x >> 31);
-}
 
 std::string human(double n) {
   if (n >= 1e9) return fmt::format("{:.2f}G", n / 1e9);
@@ -62,99 +16,6 @@ std::string count(int64_t n) {
   if (n >= 1000000 && n % 1000000 == 0) return fmt::format("{}M", n / 1000000);
   if (n >= 1000 && n % 1000 == 0) return fmt::format("{}k", n / 1000);
   return std::to_string(n);
-}
-
-std::string keyName(int64_t k) { return fmt::format("k{:07d}", k); }
-
-CountInput makeCountInput(int64_t events, int64_t keys, int files, bool withUpdates) {
-  CountInput in;
-  in.events = events;
-  in.keys = keys;
-  in.files = files;
-  std::vector<int64_t> counts(keys, 0);
-  std::vector<int64_t> lastFile(keys, -1);
-  const int64_t perFile = events / files;
-  int64_t e = 0;
-  for (int f = 0; f < files; ++f) {
-    std::string text;
-    text.reserve(static_cast<size_t>(perFile) * 34);
-    std::vector<int64_t> touched;
-    int64_t n = f + 1 == files ? events - e : perFile;
-    for (int64_t i = 0; i < n; ++i, ++e) {
-      int64_t k = static_cast<int64_t>(splitmix64(static_cast<uint64_t>(e)) % keys);
-      fmt::format_to(std::back_inserter(text), "{{\"key\":\"k{:07d}\",\"value\":{}}}\n", k, e);
-      ++counts[k];
-      if (lastFile[k] != f) {
-        lastFile[k] = f;
-        touched.push_back(k);
-      }
-    }
-    int64_t sum = 0;
-    for (int64_t k : touched) sum += counts[k];
-    in.expectedRows.push_back(static_cast<int64_t>(touched.size()));
-    in.expectedCountSum.push_back(sum);
-    if (withUpdates) {
-      std::sort(touched.begin(), touched.end());
-      std::vector<std::pair<std::string, int64_t>> u;
-      u.reserve(touched.size());
-      for (int64_t k : touched) u.emplace_back(keyName(k), counts[k]);
-      in.updates.push_back(std::move(u));
-    }
-    in.names.push_back(fmt::format("/landing/part-{:05d}.json", f));
-    in.contents.push_back(std::move(text));
-  }
-  return in;
-}
-
-// `factory` (default: the sync count processor) and `services` let workload 6 run async
-// processors; `virtualMs` gets the virtual time the run took (outside calls' latency); with
-// `checkCounts` false only the number of output rows per batch is checked.
-EngineRun runCountEngine(const CountInput& in, StateStoreKind kind, ProcessorFactory factory,
-                         ServiceDirectory* services, int64_t* virtualMs, bool checkCounts) {
-  EngineRun run;
-  World w;
-  w.env.services = services;
-  auto check = [&](const Status& st) {
-    if (!st.ok() && run.error.empty()) run.error = st.toString();
-    return st.ok();
-  };
-  if (!check(w.fs.mkdirs("/landing")) || !check(w.fs.mkdirs("/chk"))) return run;
-  for (size_t f = 0; f < in.names.size(); ++f)
-    if (!check(w.fs.write(in.names[f], in.contents[f])) || !check(w.fs.sync(in.names[f])))
-      return run;
-  auto schema = parseSchema("key string, value long");
-  if (!check(schema.status())) return run;
-  auto source = makeFileSource("/landing", *schema, {{"maxFilesPerTrigger", "1"}});
-  if (!check(source.status())) return run;
-  TransformWithStateSpec spec;
-  spec.groupBy = {"key"};
-  spec.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
-  if (factory) spec.processorFactory = factory;
-  spec.processorName = "count";
-  spec.outputMode = OutputMode::kUpdate;
-  auto counts = std::make_shared<CountCheck>();
-  DataStreamWriter writer = readStream(*source)
-                                .transform([spec] { return makeTransformWithState(spec); })
-                                .writeStream();
-  writer.sink(countingSink(counts))
-      .outputMode(OutputMode::kUpdate)
-      .option("checkpointLocation", "/chk")
-      .option("stateStore", std::string(stateStoreKindName(kind)));
-
-  auto t0 = Clock::now();
-  const TimeMs virtual0 = w.clock.nowMs();
-  auto query = writer.start(w.env);
-  if (!check(query.status())) return run;
-  if (!check((*query)->processAllAvailable())) return run;
-  run.seconds = secondsSince(t0);
-  if (virtualMs) *virtualMs = w.clock.nowMs() - virtual0;
-  run.batches = (*query)->nextBatchId();
-  if (run.batches != in.files)
-    run.error = fmt::format("ran {} batches, expected {}", run.batches, in.files);
-  else if (counts->rows != in.expectedRows ||
-           (checkCounts && counts->countSum != in.expectedCountSum))
-    run.error = "the count processor's output differs from the expected counts";
-  return run;
 }
 
 Sizes countSizes(bool quick) {

@@ -6,7 +6,7 @@
 
 #include "bench/bench_support.h"
 #include "bench/workload_sweep.h"
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 
 namespace streamsim::bench {

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "bench/bench.h"
-#include "streamsim/harness/workload_config.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::bench {
 

@@ -86,36 +86,30 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
   const bool generated = scenario.hooks && scenario.hooks->generate;
   ScenarioShrunk out;
   out.originalFaults = plan.faults.size();
-  auto toPlan = [&](const ShrinkCase& c) {
-    sim::FaultPlan p = plan;  // the seed stays: torn byte counts and ids are the failing run's
-    p.faults = c.faults;
-    return p;
-  };
   // A generated workload's case: its scenario rebuilt with the files kept and the plan's landing
   // faults (the shrinker drops both).
   auto run = [&](const ShrinkCase& c) {
-    const sim::FaultPlan p = toPlan(c);
-    auto sc = scenarioOfSeed(scenario, seed, p, generated ? std::optional(c.files) : std::nullopt);
-    if (sc.ok()) return runScenarioSeed(*sc, seed, p);
+    auto sc = scenarioOfSeed(scenario, seed, c.plan, c.files);
+    if (sc.ok()) return runScenarioSeed(*sc, seed, c.plan);
     ScenarioRunResult bad;
     bad.setupError = sc.status();
     return bad;
   };
   ShrinkCase start;
-  start.faults = plan.faults;
+  start.plan = plan;
   if (generated) {
-    start.shrinkFiles = true;
     if (files) {
       start.files = *files;
     } else {
-      for (int64_t f = 0; f < scenario.hooks->files; ++f) start.files.push_back(f);
+      start.files.emplace();
+      for (int64_t f = 0; f < scenario.hooks->files; ++f) start.files->push_back(f);
     }
-    out.originalFiles = start.files.size();
+    out.originalFiles = start.files->size();
   }
   ShrinkResult found = shrinkFailure(
       start, [&](const ShrinkCase& c) { return failureKind(run(c)).sharedWith(kind); }, maxRuns);
-  out.plan = toPlan(found.minimal);
-  if (generated) out.files = found.minimal.files;
+  out.plan = found.minimal.plan;
+  out.files = found.minimal.files;
   out.runs = found.runs;
   out.result = run(found.minimal);
   return out;
@@ -147,16 +141,23 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
                       {"traceHash", traceHash}, {"plan", plan},       {"violations", violations},
                       {"stateStore", sc.query.stateStore}};
   writeJson(r);
+  // The plan the faults were counted against, where it is not the seed's (none ran).
+  if (const std::string counted = faults.plan.toJson(); counted != plan) r["faultPlan"] = counted;
   if (!judgedAgainstRestartReference.empty()) r["judgedAgainstRestartReference"] = judgedAgainstRestartReference;
   if (!passed) {
-    r["kind"] = kind.toString();
+    r["kind"] = kind.keys;
     r["failure"] = report;
     r["replay"] = replay;
     if (!noReplay.empty()) r["noReplay"] = noReplay;
     if (setupError) r["setupError"] = true;
     if (shrunk) {
       r["shrunkPlan"] = shrunk->plan.toJson();
-      if (shrunk->files) r["shrunkFiles"] = *shrunk->files;
+      r["shrunkOriginalFaults"] = shrunk->originalFaults;
+      if (shrunk->files) {
+        r["shrunkFiles"] = *shrunk->files;
+        r["shrunkOriginalFiles"] = shrunk->originalFiles;
+      }
+      r["shrunkRuns"] = shrunk->runs;
       r["shrunkSummary"] = shrunk->summary();
       r["shrunkTraceHash"] = shrunk->result.traceHash;
     }
@@ -166,20 +167,35 @@ nlohmann::json ScenarioSeedOutcome::toJson(const Scenario& sc) const {
 
 Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromJson(const nlohmann::json& r) {
   ScenarioSeedOutcome o;
+  std::string counted;
   try {
     o.seed = r.at("seed").get<uint64_t>();
     o.traceHash = r.value("traceHash", std::string());
     o.plan = r.value("plan", std::string());
+    counted = r.value("faultPlan", o.plan);
     o.violations = r.value("violations", 0);
     o.judgedAgainstRestartReference = r.value("judgedAgainstRestartReference", std::string());
+    o.kind.keys = r.value("kind", std::set<std::string>());
     o.report = r.value("failure", std::string());
     o.replay = r.value("replay", std::string());
     o.noReplay = r.value("noReplay", std::string());
     o.setupError = r.value("setupError", false);
+    if (r.contains("shrunkPlan")) {
+      ScenarioShrunk shrunk;
+      STREAMSIM_ASSIGN_OR_RETURN(shrunk.plan, sim::FaultPlan::fromJson(r.at("shrunkPlan").get<std::string>()));
+      shrunk.originalFaults = r.value("shrunkOriginalFaults", size_t{0});
+      if (r.contains("shrunkFiles")) {
+        shrunk.files = r.at("shrunkFiles").get<std::vector<int64_t>>();
+        shrunk.originalFiles = r.value("shrunkOriginalFiles", size_t{0});
+      }
+      shrunk.runs = r.value("shrunkRuns", 0);
+      shrunk.result.traceHash = r.value("shrunkTraceHash", std::string());
+      o.shrunk = std::move(shrunk);
+    }
   } catch (const nlohmann::json::exception& e) {
     return Status::InvalidArgument(std::string("a sweep result: ") + e.what());
   }
-  STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o), SeedAccount::readJson(r, o.plan));
+  STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o), SeedAccount::readJson(r, counted));
   return o;
 }
 
@@ -282,67 +298,6 @@ bool scenarioRunsPython(const Scenario& scenario) {
   return false;
 }
 
-nlohmann::json ScenarioSeedOutcome::toWire() const {
-  nlohmann::json w = {{"scenario", scenario},
-                      {"seed", seed},
-                      {"setupError", setupError},
-                      {"traceHash", traceHash},
-                      {"plan", plan},
-                      {"faultPlan", faults.plan.toJson()},
-                      {"report", report},
-                      {"kind", kind.keys},
-                      {"replay", replay},
-                      {"noReplay", noReplay},
-                      {"violations", violations},
-                      {"judged", judgedAgainstRestartReference}};
-  writeJson(w);
-  if (shrunk)
-    w["shrunk"] = {{"plan", shrunk->plan.toJson()},
-                   {"originalFaults", shrunk->originalFaults},
-                   {"runs", shrunk->runs},
-                   {"traceHash", shrunk->result.traceHash}};
-  if (shrunk && shrunk->files) {
-    w["shrunk"]["files"] = *shrunk->files;
-    w["shrunk"]["originalFiles"] = shrunk->originalFiles;
-  }
-  return w;
-}
-
-Result<ScenarioSeedOutcome> ScenarioSeedOutcome::fromWire(const nlohmann::json& w) {
-  try {
-    ScenarioSeedOutcome o;
-    o.scenario = w.at("scenario").get<size_t>();
-    o.seed = w.at("seed").get<uint64_t>();
-    o.setupError = w.at("setupError").get<bool>();
-    o.traceHash = w.at("traceHash").get<std::string>();
-    o.plan = w.at("plan").get<std::string>();
-    o.report = w.at("report").get<std::string>();
-    o.kind.keys = w.at("kind").get<std::set<std::string>>();
-    o.replay = w.at("replay").get<std::string>();
-    o.noReplay = w.value("noReplay", std::string());
-    o.violations = w.at("violations").get<int>();
-    o.judgedAgainstRestartReference = w.at("judged").get<std::string>();
-    STREAMSIM_ASSIGN_OR_RETURN(static_cast<SeedAccount&>(o),
-                               SeedAccount::readJson(w, w.at("faultPlan").get<std::string>()));
-    if (w.contains("shrunk")) {
-      const auto& sh = w.at("shrunk");
-      ScenarioShrunk shrunk;
-      STREAMSIM_ASSIGN_OR_RETURN(shrunk.plan, sim::FaultPlan::fromJson(sh.at("plan").get<std::string>()));
-      shrunk.originalFaults = sh.at("originalFaults").get<size_t>();
-      shrunk.runs = sh.at("runs").get<int>();
-      if (sh.contains("files")) {
-        shrunk.files = sh.at("files").get<std::vector<int64_t>>();
-        shrunk.originalFiles = sh.at("originalFiles").get<size_t>();
-      }
-      shrunk.result.traceHash = sh.at("traceHash").get<std::string>();
-      o.shrunk = std::move(shrunk);
-    }
-    return o;
-  } catch (const nlohmann::json::exception& e) {
-    return Status::Corruption(std::string("a sweep worker's answer: ") + e.what());
-  }
-}
-
 std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
                               std::map<size_t, sim::Reach>& reach,
                               const std::string& request) {
@@ -356,7 +311,7 @@ std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const Scen
                                      ? sim::Reach{}
                                      : scenarioReach(scenarios[scenario])).first;
   return runSweepSeed(scenarios[scenario], scenario, seed, it->second, options)
-      .toWire()
+      .toJson(scenarios[scenario])
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -395,7 +350,8 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
           if (!line.empty()) {
             nlohmann::json w = parseJsonBounded<nlohmann::json>(line);
             o = w.is_discarded() ? Result<ScenarioSeedOutcome>(Status::Corruption("a sweep worker's answer is not JSON"))
-                                 : ScenarioSeedOutcome::fromWire(w);
+                                 : ScenarioSeedOutcome::fromJson(w);
+            if (o.ok()) o->scenario = jobs[j].scenario;
           }
           if (!o.ok()) {
             ScenarioSeedOutcome lost;

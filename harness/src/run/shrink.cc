@@ -74,23 +74,19 @@ rc::Seq<sim::Fault> simplerFault(const sim::Fault& f) {
 // made simpler.
 rc::Shrinkable<ShrinkCase> shrinkable(ShrinkCase s) {
   return rc::shrinkable::shrinkRecur(std::move(s), [](const ShrinkCase& st) {
-    auto fewerFaults = rc::seq::map(rc::shrink::removeChunks(st.faults), [st](std::vector<sim::Fault> f) {
+    auto withFaults = [st](std::vector<sim::Fault> f) {
       ShrinkCase out = st;
-      out.faults = std::move(f);
+      out.plan.faults = std::move(f);
       return out;
-    });
-    auto fewerFiles = rc::seq::map(
-        st.shrinkFiles ? rc::shrink::removeChunks(st.files) : rc::Seq<std::vector<int64_t>>(),
-        [st](std::vector<int64_t> f) {
-          ShrinkCase out = st;
-          out.files = std::move(f);
-          return out;
-        });
-    auto simpler = rc::seq::map(rc::shrink::eachElement(st.faults, simplerFault), [st](std::vector<sim::Fault> f) {
-      ShrinkCase out = st;
-      out.faults = std::move(f);
-      return out;
-    });
+    };
+    auto fewerFaults = rc::seq::map(rc::shrink::removeChunks(st.plan.faults), withFaults);
+    auto fewerFiles = rc::seq::map(st.files ? rc::shrink::removeChunks(*st.files) : rc::Seq<std::vector<int64_t>>(),
+                                   [st](std::vector<int64_t> f) {
+                                     ShrinkCase out = st;
+                                     out.files = std::move(f);
+                                     return out;
+                                   });
+    auto simpler = rc::seq::map(rc::shrink::eachElement(st.plan.faults, simplerFault), withFaults);
     return rc::seq::concat(std::move(fewerFaults), std::move(fewerFiles), std::move(simpler));
   });
 }

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "streamsim/harness/workload_config.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/status.h"
 
 namespace streamsim::harness {

@@ -91,13 +91,11 @@ struct ScenarioSeedOutcome : SeedAccount {
   // Why its expectations gave way to the reference with the same restarts (ScenarioRunResult::
   // judgedAgainstRestartReference); empty when they did not.
   std::string judgedAgainstRestartReference;
-  // The --json report's result (what `merge` reads back with fromJson).
+  // The one encoding of a seed's outcome: the --json report's result (what `merge` reads back)
+  // and a sweep worker process's answer. fromJson restores every field but `scenario` (the
+  // reader's index; the result names the file) and, of the shrunk run, only its traceHash.
   nlohmann::json toJson(const Scenario& sc) const;
   static Result<ScenarioSeedOutcome> fromJson(const nlohmann::json& result);
-  // What a sweep's worker process sends back: everything above; of the shrunk run only its
-  // traceHash.
-  nlohmann::json toWire() const;
-  static Result<ScenarioSeedOutcome> fromWire(const nlohmann::json& wire);
 };
 
 struct ScenarioSweepOptions {
@@ -143,7 +141,7 @@ Result<MergedSweepReports> mergeSweepReports(const std::vector<std::string>& fil
 // Whether a scenario runs a Python processor (in its query or a restart's).
 bool scenarioRunsPython(const Scenario& scenario);
 // A worker process's answer to one request "<scenario index> <seed>" of sweepScenarios: the
-// seed's outcome as one JSON line (toWire). `reach`: the reach of the scenarios seen so far.
+// seed's outcome as one JSON line (ScenarioSeedOutcome::toJson). `reach`: the reach of the scenarios seen so far.
 std::string serveSweepRequest(const std::vector<Scenario>& scenarios, const ScenarioSweepOptions& options,
                               std::map<size_t, sim::Reach>& reach,
                               const std::string& request);

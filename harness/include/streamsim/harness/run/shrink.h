@@ -2,11 +2,13 @@
 // plan's faults (fewer, then each simpler: an earlier batch, the first pass, one failure) and the
 // input files taking part (fewer) — while the failure keeps its kind: the same expectation
 // (file:line), the same oracle or an error still fails. Used by the scenario sweeps and replay
-// (the CLI) — a generated workload's scenario shrinks its landing files too.
+// (the CLI) — a generated workload's scenario shrinks its landing files too — and by the pytest
+// job sweeps (python/native/job_sweep.cc), whose predicate re-runs a test function.
 #pragma once
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -34,12 +36,13 @@ struct FailureKind {
   static std::string stepKey(const std::string& step, const std::string& file, int line);
 };
 
-// The case the shrinker works on. `files` empty and `shrinkFiles` false: a scenario (its input is
-// its steps).
+// The case the shrinker works on: a failing fault plan and, for a generated workload, the landing
+// files taking part (unset: a scenario, whose input is its steps). A smaller case is the plan with
+// fewer or simpler faults (its seed and the rest kept: torn byte counts and ids stay the failing
+// run's) and fewer files.
 struct ShrinkCase {
-  std::vector<sim::Fault> faults;
-  std::vector<int64_t> files;
-  bool shrinkFiles = false;
+  sim::FaultPlan plan;
+  std::optional<std::vector<int64_t>> files;
 };
 
 struct ShrinkResult {
@@ -47,7 +50,8 @@ struct ShrinkResult {
   int runs = 0;  // predicate runs the search took
 };
 
-// RapidCheck's search (rc::shrinkable::findLocalMin): from `failing`, repeatedly take the first
+// The one shrink of the tree (a scenario sweep's failing seed, a pytest job sweep's failing plan):
+// RapidCheck's search (rc::shrinkable::findLocalMin) from `failing`, repeatedly taking the first
 // smaller case for which `stillFails` is true, until none is (a local minimum). At most `maxRuns`
 // predicate runs.
 ShrinkResult shrinkFailure(const ShrinkCase& failing,

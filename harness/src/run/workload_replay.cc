@@ -1,5 +1,5 @@
 // What a generated workload's replay line names, and the workload it rebuilds (workload_config.h).
-#include "streamsim/harness/workload_config.h"
+#include "streamsim/harness/run/workload_config.h"
 
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/oracles/table.h"

@@ -1,5 +1,5 @@
 // A generated workload as a Scenario value (generated_scenario.h).
-#include "streamsim/harness/generated_scenario.h"
+#include "streamsim/harness/run/generated_scenario.h"
 
 #include <algorithm>
 #include <memory>

@@ -10,7 +10,7 @@
 
 #include <rapidcheck.h>
 
-#include "streamsim/harness/workload_config.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/sim/fault_plan.h"
 #include "streamsim/sim/workload.h"
 #include "streamsim/value.h"

@@ -18,7 +18,7 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/harness/scenario_runner.h"
-#include "streamsim/harness/workload_config.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/sim/fault_plan.h"
 
 namespace streamsim::harness {

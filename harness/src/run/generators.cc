@@ -1,5 +1,5 @@
 // RapidCheck generators (generators.h).
-#include "streamsim/harness/generators.h"
+#include "streamsim/harness/run/generators.h"
 
 #include <string>
 
