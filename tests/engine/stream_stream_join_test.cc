@@ -126,7 +126,7 @@ TEST_P(StreamStreamJoinTest, InnerJoinOnNonTimeColumnKeepsBothSidesAcrossRestart
   EXPECT_EQ(addAndRun({leftRow(1, 0)}, {}), (Rows{"1,0,0", "1,0,0"}));
   ASSERT_TRUE(start(spec(JoinType::kInner), std::nullopt, std::nullopt).ok());
   EXPECT_EQ(addAndRun({leftRow(100, 0)}, {rightRow(100, 0)}), Rows{"100,0,0"});
-  const Row& r = output->appendView().back();
+  const Row r = output->appendView().back();
   EXPECT_EQ(r.schema()->toDDL(), "key long, leftTime timestamp, leftValue long, rightTime timestamp, rightValue long");
   EXPECT_EQ(r.get("leftValue").asLong(), 200);
   EXPECT_EQ(r.get("rightValue").asLong(), 300);
@@ -197,8 +197,40 @@ TEST_P(StreamStreamJoinTest, RightOuterAndFullOuterPadTheOtherSide) {
   ASSERT_TRUE(start(spec(JoinType::kFullOuter, range), 10 * kSec, 10 * kSec).ok());
   EXPECT_EQ(addAndRun({leftRow(1, 10), leftRow(2, 10)}, {rightRow(1, 12), rightRow(3, 11)}), Rows{"1,10,12"});
   EXPECT_EQ(addAndRun({leftRow(5, 60)}, {rightRow(5, 60)}), (Rows{"2,10,null", "3,null,11", "5,60,60"}));
-  const Row& padded = output->appendView()[1];
+  const Row padded = output->appendView()[1];
   EXPECT_TRUE(padded.schema()->field(padded.schema()->indexOf("leftValue")).nullable);
+}
+
+// A join condition `leftKey = rightKey AND ...` (StreamingJoinSuite's expr joins): every column
+// of both sides, the keys included, and a right outer join pads the left's.
+TEST_P(StreamStreamJoinTest, ConditionJoinKeepsBothSidesKeyColumns) {
+  leftSchema = *parseSchema("leftKey long, leftTime timestamp, leftValue long");
+  rightSchema = *parseSchema("rightKey long, rightTime timestamp, rightValue long");
+  leftInput = std::make_shared<MemoryStreamData>(leftSchema);
+  rightInput = std::make_shared<MemoryStreamData>(rightSchema);
+  StreamStreamJoinSpec s = spec(JoinType::kRightOuter, StreamJoinRange{"leftTime", "rightTime", -5 * kSec, 5 * kSec});
+  s.on = {"leftKey"};
+  s.rightOn = {"rightKey"};
+  ASSERT_TRUE(start(s, 10 * kSec, 10 * kSec).ok());
+  ASSERT_TRUE(leftInput->addData({leftRow(1, 10)}).ok());
+  ASSERT_TRUE(rightInput->addData({rightRow(1, 12), rightRow(2, 12)}).ok());
+  ASSERT_TRUE(query->processAllAvailable().ok());
+  ASSERT_EQ(output->appendView().size(), 1u);
+  const Row r = output->appendView()[0];
+  EXPECT_EQ(r.schema()->toDDL(),
+            "leftKey long, leftTime timestamp, leftValue long, rightKey long, rightTime timestamp, rightValue long");
+  EXPECT_EQ(r.get("leftKey").asLong(), 1);
+  EXPECT_EQ(r.get("rightKey").asLong(), 1);
+  ASSERT_TRUE(leftInput->addData({leftRow(3, 60)}).ok());
+  ASSERT_TRUE(rightInput->addData({rightRow(3, 60)}).ok());
+  ASSERT_TRUE(query->processAllAvailable().ok());
+  // Watermark 50: right rows with rightTime <= 50 - 5 - 1 go; 2 never matched.
+  std::vector<std::string> rows;
+  for (const Row& row : output->appendView()) rows.push_back(row.toString());
+  EXPECT_THAT(rows, ::testing::Contains(
+                        "leftKey=null, leftTime=null, leftValue=null, rightKey=2, rightTime=1970-01-01T00:00:12Z, "
+                        "rightValue=6"));
+  EXPECT_EQ(rows.size(), 3u);
 }
 
 TEST_P(StreamStreamJoinTest, SparksAnalysisErrorsFailStart) {

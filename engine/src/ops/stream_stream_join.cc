@@ -56,7 +56,8 @@ StreamJoinEviction streamJoinEviction(const StreamStreamJoinSpec& spec,
                                       const std::vector<std::string>& watermarked) {
   StreamJoinEviction e;
   for (size_t k = 0; k < spec.on.size(); ++k) {
-    if (contains(watermarked, spec.on[k])) {  // findJoinKeyOrdinalForWatermark
+    if (contains(watermarked, spec.on[k]) ||
+        (k < spec.rightKeys().size() && contains(watermarked, spec.rightKeys()[k]))) {  // findJoinKeyOrdinalForWatermark
       e.keyColumn = static_cast<int>(k);
       return e;
     }
@@ -81,30 +82,37 @@ Result<std::vector<Field>> streamStreamJoinFields(const StreamStreamJoinSpec& sp
   const bool leftNullable = spec.type == JoinType::kRightOuter || spec.type == JoinType::kFullOuter;
   const bool rightNullable = spec.type == JoinType::kLeftOuter || spec.type == JoinType::kFullOuter;
   std::vector<Field> fields;
-  for (const auto& c : spec.on) {
-    int li = l.indexOf(c), ri = r.indexOf(c);
+  const bool using_ = spec.rightOn.empty();
+  if (!using_ && spec.rightOn.size() != spec.on.size())
+    return Status::InvalidArgument(fmt::format("stream-stream join: {} left key columns but {} right ones",
+                                               spec.on.size(), spec.rightOn.size()));
+  for (size_t k = 0; k < spec.on.size(); ++k) {
+    const std::string& c = spec.on[k];
+    const std::string& rc = spec.rightKeys()[k];
+    int li = l.indexOf(c), ri = r.indexOf(rc);
     if (li < 0) return Status::InvalidArgument(fmt::format("join column '{}' is not in the left stream ({})", c, l.toDDL()));
-    if (ri < 0) return Status::InvalidArgument(fmt::format("join column '{}' is not in the right stream ({})", c, r.toDDL()));
+    if (ri < 0) return Status::InvalidArgument(fmt::format("join column '{}' is not in the right stream ({})", rc, r.toDDL()));
     const Field& lf = l.field(static_cast<size_t>(li));
     const Field& rf = r.field(static_cast<size_t>(ri));
     if (lf.type != rf.type)
       return Status::InvalidArgument(fmt::format(
-          "join column '{}' is {} in the left stream and {} in the right; streamsim joins equal types only "
+          "join column '{}' is {} in the left stream and '{}' {} in the right; streamsim joins equal types only "
           "(Spark would cast one side)",
-          c, sparkSqlType(lf.type), sparkSqlType(rf.type)));
+          c, sparkSqlType(lf.type), rc, sparkSqlType(rf.type)));
+    if (!using_) continue;
     Field f = spec.type == JoinType::kRightOuter ? rf : lf;
     if (spec.type == JoinType::kFullOuter) f.nullable = lf.nullable || rf.nullable;
     fields.push_back(std::move(f));
   }
   for (const Field& f : l.fields()) {
-    if (contains(spec.on, f.name)) continue;
+    if (using_ && contains(spec.on, f.name)) continue;
     Field out = f;
     out.nullable = out.nullable || leftNullable;
     fields.push_back(std::move(out));
   }
   if (spec.type == JoinType::kLeftSemi) return fields;
   for (const Field& f : r.fields()) {
-    if (contains(spec.on, f.name)) continue;
+    if (using_ && contains(spec.on, f.name)) continue;
     if (l.indexOf(f.name) >= 0)
       return Status::InvalidArgument(fmt::format(
           "column '{}' is in both streams and is not a join column: Spark keeps both and any later use of "
@@ -150,6 +158,7 @@ Status checkStreamStreamJoin(const StreamStreamJoinSpec& spec, const std::vector
   // checkForStreamStreamJoinWatermark.
   bool keys = false;
   for (const auto& c : spec.on) keys = keys || contains(watermarked, c);
+  for (const auto& c : spec.rightOn) keys = keys || contains(watermarked, c);
   bool range = false;
   switch (spec.type) {
     case JoinType::kLeftOuter:
@@ -189,17 +198,19 @@ class StreamStreamJoin final : public Operator {
     std::vector<Field> keyFields;
     for (size_t k = 0; k < spec_.on.size(); ++k) {
       left_keys_.push_back(spec_.left->indexOf(spec_.on[k]));
-      right_keys_.push_back(spec_.right->indexOf(spec_.on[k]));
+      right_keys_.push_back(spec_.right->indexOf(spec_.rightKeys()[k]));
       Field f = spec_.left->field(static_cast<size_t>(left_keys_.back()));
       f.name = fmt::format("field{}", k);  // SymmetricHashJoinStateManager's key schema
       keyFields.push_back(std::move(f));
     }
     left_rest_.clear();
     right_rest_.clear();
+    // A using join writes the join columns once, first; a condition join every column of each side.
+    const bool using_ = spec_.rightOn.empty();
     for (size_t i = 0; i < spec_.left->size(); ++i)
-      if (!contains(spec_.on, spec_.left->field(i).name)) left_rest_.push_back(static_cast<int>(i));
+      if (!using_ || !contains(spec_.on, spec_.left->field(i).name)) left_rest_.push_back(static_cast<int>(i));
     for (size_t i = 0; i < spec_.right->size(); ++i)
-      if (!contains(spec_.on, spec_.right->field(i).name)) right_rest_.push_back(static_cast<int>(i));
+      if (!using_ || !contains(spec_.on, spec_.right->field(i).name)) right_rest_.push_back(static_cast<int>(i));
     last_eviction_watermark_.reset();
 
     // The state layout (SymmetricHashJoinStateManager's four stores per partition).
@@ -214,6 +225,7 @@ class StreamStreamJoin final : public Operator {
     ops::StateLayout layout;
     layout.operatorName = "symmetricHashJoin";
     layout.keyColumns = spec_.on;
+    for (const auto& c : spec_.rightOn) layout.keyColumns.push_back(c);
     layout.details = fmt::format("{} join", joinTypeName(spec_.type));
     for (const char* side : {"left", "right"}) {
       const Schema& s = std::string_view(side) == "left" ? *spec_.left : *spec_.right;
@@ -431,7 +443,7 @@ class StreamStreamJoin final : public Operator {
   Row joined(const Row* l, const Row* r) const {
     std::vector<Value> values;
     values.reserve(out_schema_->size());
-    for (size_t k = 0; k < spec_.on.size(); ++k) {
+    for (size_t k = 0; spec_.rightOn.empty() && k < spec_.on.size(); ++k) {
       Value v;
       if (l != nullptr) v = (*l)[static_cast<size_t>(left_keys_[k])];
       if (v.isNull() && r != nullptr && spec_.type != JoinType::kLeftOuter && spec_.type != JoinType::kInner &&

@@ -43,9 +43,15 @@ struct StreamStreamJoinSpec {
   SchemaPtr left;   // the left side's rows (its sources' schema)
   SchemaPtr right;  // the right side's
   std::vector<std::string> on;  // equal columns of both sides (Spark's usingColumns)
+  // A condition join (`leftKey = rightKey AND ...`): rightOn[i] is the right side's column equal
+  // to the left's on[i], and the output is every left column then every right column (Spark's
+  // output for a join condition). Empty: a using join on `on`.
+  std::vector<std::string> rightOn;
   JoinType type = JoinType::kInner;
   std::optional<StreamJoinRange> range;
   int leftSources = 1;  // the first leftSources sources are the left side, the rest the right
+  // The right side's key columns (rightOn, or `on` for a using join).
+  const std::vector<std::string>& rightKeys() const { return rightOn.empty() ? on : rightOn; }
 };
 
 // What evicts each side's state (StreamingSymmetricHashJoinHelper.getStateWatermarkPredicates):
@@ -76,7 +82,8 @@ Status checkStreamStreamJoin(const StreamStreamJoinSpec& spec,
 
 // The output columns: the join columns (a using join's: the left's, the right's in a right
 // outer join, whichever is not null in a full outer join), the left's others, the right's
-// others (left semi: the left's only); the side that may be null-padded nullable.
+// others (left semi: the left's only); a condition join (rightOn): every left column, then every
+// right column. The side that may be null-padded is nullable.
 Result<std::vector<Field>> streamStreamJoinFields(const StreamStreamJoinSpec& spec);
 
 std::unique_ptr<Operator> makeStreamStreamJoin(StreamStreamJoinSpec spec);
