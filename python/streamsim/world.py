@@ -365,7 +365,7 @@ class World:
                                     messageParameters={"checkpointPath": f"{checkpoint}/offsets"})
         provider = session.conf.get("spark.sql.streaming.stateStore.providerClass", "")
         spec = {
-            "source": stream["source"],
+            **({"sources": stream["sources"]} if "sources" in stream else {"source": stream["source"]}),
             "operators": stream["operators"],
             "sink": sink,
             "outputMode": mode,

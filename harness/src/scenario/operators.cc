@@ -91,7 +91,7 @@ SchemaPtr sideSchema(ParseContext& pc, const YAML::Node& at, size_t begin, size_
 // mode are known then).
 JoinOp parseStreamJoin(ParseContext& pc, const YAML::Node& j, std::optional<std::vector<Field>>& columns) {
   JoinOp op;
-  pc.checkKeys(j, "join", {"stream", "on", "how", "range"});
+  pc.checkKeys(j, "join", {"stream", "on", "rightOn", "how", "range"});
   StreamStreamJoinSpec spec;
   columns.reset();
   const YAML::Node s = j["stream"];
@@ -128,6 +128,15 @@ JoinOp parseStreamJoin(ParseContext& pc, const YAML::Node& j, std::optional<std:
   } else {
     pc.error(j, "missing key 'on' in join (the columns both streams share, e.g. on: [ad_id])");
     ok = false;
+  }
+  if (auto o = j["rightOn"]; o) {  // a condition join: on[i] = rightOn[i]
+    spec.rightOn = pc.names(o, "join rightOn");
+    if (spec.rightOn.size() != spec.on.size()) {
+      pc.error(o, fmt::format("join rightOn names {} columns but on {}: rightOn[i] is the right stream's column "
+                              "equal to the left's on[i]",
+                              spec.rightOn.size(), spec.on.size()));
+      ok = false;
+    }
   }
   if (auto r = j["range"]; r) {
     spec.range = parseJoinRange(pc, r);
@@ -584,7 +593,8 @@ void checkStreamJoins(ParseContext& pc, const QuerySpec& q) {
                                  q.operators[b].kindName())});
     auto mode = parseOutputMode(q.outputMode);
     if (Status st = checkStreamStreamJoin(*j->stream, watermarked, mode.ok() ? *mode : OutputMode::kAppend); !st.ok())
-      pc.addError({op.where, std::string(st.message())});
+      pc.addError({op.where, st.condition().empty() ? std::string(st.message())
+                                                    : fmt::format("[{}] {}", st.condition(), st.message())});
   }
 }
 
