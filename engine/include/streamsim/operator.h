@@ -52,6 +52,9 @@ struct BatchContext {
   StateStoreProvider* stateStores = nullptr;
   OutputMode outputMode = OutputMode::kAppend;
   bool traceOutputRows = false;  // QueryOptions::traceOutputRows
+  // How many rows each source read in this batch, in source order: the input is their rows
+  // concatenated in that order (a stream-stream join tells its two sides apart by it).
+  std::vector<int64_t> sourceRowCounts;
   // Event times seen by each withWatermark operator in this batch (by operator id).
   struct EventTimeObservation {
     int64_t count = 0;
@@ -86,6 +89,9 @@ struct OperatorStartContext {
   StateStoreProvider* stateStores = nullptr;
   std::string eventTimeColumn;  // the watermarked column upstream, if any
   DurationMs watermarkDelayMs = 0;
+  // Every column a withWatermark upstream names, in plan order (a stream-stream join finds
+  // each side's watermarked column among them).
+  std::vector<std::string> watermarkColumns;
   // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive (expressions).
   expr::SqlConf sqlConf;
   std::string runId;  // this query run's id (expressions' random seed: expr::runSeedOf)

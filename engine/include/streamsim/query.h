@@ -110,6 +110,7 @@ class StreamingQuery;
 class DataStreamWriter;
 class GroupedData;
 struct StaticTable;  // ops/stream_static_join.h
+struct StreamStreamJoinSpec;  // ops/stream_stream_join.h
 
 class DataFrame {
  public:
@@ -153,6 +154,10 @@ class DataFrame {
   // (ops/stream_static_join.h): inner, left_outer, left_semi, left_anti and Spark's other names;
   // an unknown name, right_outer and full_outer fail start().
   DataFrame join(StaticTable table, std::vector<std::string> on, std::string joinType = "inner") const;
+  // Spark's join of two streams (ops/stream_stream_join.h): the sources are this stream's, then
+  // `right`'s (spec.leftSources is set here); the operators before the join are both sides'
+  // withWatermark operators (any other operator on a side fails start()).
+  DataFrame join(const DataFrame& right, StreamStreamJoinSpec spec) const;
   DataStreamWriter writeStream() const;
 
   const std::vector<SourceFactory>& sources() const { return sources_; }

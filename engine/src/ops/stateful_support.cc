@@ -40,7 +40,7 @@ Result<AttemptResult> runOneAttempt(BatchContext& ctx, int operatorId, int parti
     store->abort();
     return st;
   }
-  result.metrics = store->metrics();
+  result.metrics = result.out.figures ? *result.out.figures : store->metrics();
   STREAMSIM_RETURN_IF_ERROR(store->commit());
   return result;
 }
@@ -95,7 +95,7 @@ Result<std::vector<Row>> runPartitionTasks(BatchContext& ctx, int operatorId,
                                           "the batch fails and re-runs from the last committed offsets)",
                                           ctx.batchId, operatorId, operatorName, p));
       if (ctx.realTimeFinal) {
-        StateStoreMetrics m = store->metrics();
+        StateStoreMetrics m = out.figures ? *out.figures : store->metrics();
         progress.numRowsTotal += m.numKeys;
         progress.numRowsUpdated += m.numUpdated;
         progress.numRowsRemoved += m.numRemoved;

@@ -8,6 +8,7 @@
 #include "streamsim/ops/dedup.h"
 #include "streamsim/ops/expr_aggregation.h"
 #include "streamsim/ops/expr_ops.h"
+#include "streamsim/ops/stream_stream_join.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim {
@@ -50,6 +51,37 @@ DataFrame DataFrame::dropDuplicates(std::vector<std::string> columns) const {
 
 DataFrame DataFrame::dropDuplicatesWithinWatermark(std::vector<std::string> columns) const {
   return transform([columns] { return makeDropDuplicatesWithinWatermark(columns); });
+}
+
+DataFrame DataFrame::join(const DataFrame& right, StreamStreamJoinSpec spec) const {
+  DataFrame out;
+  for (size_t i = 0; i < sources_.size(); ++i) {
+    out.sources_.push_back(sources_[i]);
+    out.readers_.push_back(sourceReader(i));
+  }
+  for (size_t i = 0; i < right.sources_.size(); ++i) {
+    out.sources_.push_back(right.sources_[i]);
+    out.readers_.push_back(right.sourceReader(i) + static_cast<int>(sources_.size()));
+  }
+  spec.leftSources = static_cast<int>(sources_.size());
+  // The join tells its sides apart by the rows each source read: a side's operators may only
+  // watch event times (withWatermark), never drop, add or reshape rows.
+  for (const auto* side : {&operators_, &right.operators_}) {
+    for (const OperatorFactory& f : *side) {
+      std::unique_ptr<Operator> op = f();
+      if (!op->watermark()) {
+        Status error = Status::InvalidArgument(fmt::format(
+            "a stream-stream join's sides may only have withWatermark before the join, not {} (streamsim joins "
+            "the sources' rows as they are read)",
+            op->name()));
+        out.operators_.push_back([error] { return std::make_unique<FailingOperator>("join", error); });
+        return out;
+      }
+      out.operators_.push_back(f);
+    }
+  }
+  out.operators_.push_back([spec] { return makeStreamStreamJoin(spec); });
+  return out;
 }
 
 DataFrame DataFrame::join(StaticTable table, std::vector<std::string> on, std::string joinType) const {

@@ -210,6 +210,7 @@ Status StreamingQuery::open() {
   int statefulId = 0;
   std::string eventTimeColumn;
   DurationMs delay = 0;
+  std::vector<std::string> watermarkColumns;
   for (size_t i = 0; i < operators_.size(); ++i) {
     Operator* op = operators_[i].get();
     OperatorStartContext octx;
@@ -222,12 +223,14 @@ Status StreamingQuery::open() {
     octx.stateStores = state_stores_.get();
     octx.eventTimeColumn = eventTimeColumn;
     octx.watermarkDelayMs = delay;
+    octx.watermarkColumns = watermarkColumns;
     octx.sqlConf = options_.sqlConf;
     octx.runId = run_id_;
     STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
     if (auto wm = op->watermark()) {
       eventTimeColumn = wm->first;
       delay = wm->second;
+      watermarkColumns.push_back(wm->first);
       operator_watermarks_.push_back(-1);  // -1: not seen in this run
     } else if (auto out = op->outputEventTimeColumn(); out && !eventTimeColumn.empty()) {
       eventTimeColumn = *out;  // the watermark now rides on this output column
@@ -352,6 +355,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   progress.timestamp = batchTimestampMs;
   progress.rerun = rerun;
   std::vector<Row> rows;
+  std::vector<int64_t> sourceRowCounts(sources_.size(), 0);
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceProgress sp;
     sp.description = sources_[i]->description();
@@ -363,6 +367,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
       auto batch = sources_[i]->getBatch(sctx, start[i], *end[i]);
       if (!batch.ok()) return batch.status().withContext(fmt::format("batch {}: {}", batchId, sp.description));
       sp.numInputRows = static_cast<int64_t>(batch->size());
+      sourceRowCounts[i] = sp.numInputRows;
       if (rows.empty()) rows = std::move(*batch);
       else rows.insert(rows.end(), std::make_move_iterator(batch->begin()), std::make_move_iterator(batch->end()));
     }
@@ -388,6 +393,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   ctx.stateStores = state_stores_.get();
   ctx.outputMode = options_.outputMode;
   ctx.traceOutputRows = options_.traceOutputRows;
+  ctx.sourceRowCounts = std::move(sourceRowCounts);
   for (auto& op : operators_) {
     auto out = op->process(std::move(rows), ctx);
     if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", batchId, op->name()));

@@ -41,6 +41,115 @@ void checkColumns(ParseContext& pc, const YAML::Node& n, const std::vector<std::
   }
 }
 
+// `range: {left: col, right: col, lower: -10s, upper: 5s, lowerStrict: false, upperStrict: false}`:
+// right + lower <= left <= right + upper (StreamJoinRange).
+std::optional<StreamJoinRange> parseJoinRange(ParseContext& pc, const YAML::Node& r) {
+  if (!pc.expectMap(r, "join range")) return std::nullopt;
+  pc.checkKeys(r, "join range", {"left", "right", "lower", "upper", "lowerStrict", "upperStrict"});
+  StreamJoinRange range;
+  if (auto n = r["left"]; n) range.leftColumn = pc.str(n, "join range left");
+  else pc.error(r, "missing key 'left' in join range (the left stream's event-time column)");
+  if (auto n = r["right"]; n) range.rightColumn = pc.str(n, "join range right");
+  else pc.error(r, "missing key 'right' in join range (the right stream's event-time column)");
+  auto bound = [&](const char* key) -> std::optional<DurationMs> {
+    auto n = r[key];
+    if (!n) return std::nullopt;
+    auto d = parseDuration(pc.str(n, key));
+    if (!d.ok()) {
+      pc.error(n, fmt::format("{}: {} (a negative one: -10m)", key, d.status().message()));
+      return std::nullopt;
+    }
+    return *d;
+  };
+  range.lower = bound("lower");
+  range.upper = bound("upper");
+  if (!r["lower"] && !r["upper"]) pc.error(r, "a join range needs 'lower' or 'upper' (right + lower <= left <= right + upper)");
+  if (auto n = r["lowerStrict"]; n) range.lowerStrict = pc.boolean(n, "lowerStrict");
+  if (auto n = r["upperStrict"]; n) range.upperStrict = pc.boolean(n, "upperStrict");
+  return range;
+}
+
+// The schema the sources [begin, end) share (one side of a stream-stream join), or an error at `at`.
+SchemaPtr sideSchema(ParseContext& pc, const YAML::Node& at, size_t begin, size_t end, std::string_view side) {
+  const auto& sources = pc.sources();
+  SchemaPtr schema;
+  for (size_t i = begin; i < end && i < sources.size(); ++i) {
+    if (sources[i].schema == nullptr) return nullptr;  // reported with the source
+    if (schema == nullptr) {
+      schema = sources[i].schema;
+    } else if (!(*schema == *sources[i].schema)) {
+      pc.error(at, fmt::format("the {} side's sources must share a schema: source {} is ({}), source {} ({})", side,
+                               begin, schema->toDDL(), i, sources[i].schema->toDDL()));
+      return nullptr;
+    }
+  }
+  return schema;
+}
+
+// `join: {stream: {from: N}, on: [cols], how: ..., range: {...}}`: a stream-stream join of the
+// sources before N (left) with the rest (right). What the engine would refuse when the query
+// starts is refused when the query is loaded (checkStreamJoins: the watermarks and the output
+// mode are known then).
+JoinOp parseStreamJoin(ParseContext& pc, const YAML::Node& j, std::optional<std::vector<Field>>& columns) {
+  JoinOp op;
+  pc.checkKeys(j, "join", {"stream", "on", "rightOn", "how", "range"});
+  StreamStreamJoinSpec spec;
+  columns.reset();
+  const YAML::Node s = j["stream"];
+  if (!pc.expectMap(s, "join stream")) return op;
+  pc.checkKeys(s, "join stream", {"from"});
+  const int n = static_cast<int>(pc.sources().size());
+  if (auto f = s["from"]; f) {
+    spec.leftSources = pc.int32(f, "join stream from", 1);
+    if (spec.leftSources >= n) {
+      pc.error(f, fmt::format("join stream from: {} leaves no source for the right side; the query has {} sources "
+                              "(the left side is sources 0..from-1, the right from..{})",
+                              spec.leftSources, n, n - 1));
+      return op;
+    }
+  } else {
+    pc.error(s, "missing key 'from' in join stream (the first source of the right side, e.g. from: 1)");
+    return op;
+  }
+  spec.left = sideSchema(pc, s, 0, static_cast<size_t>(spec.leftSources), "left");
+  spec.right = sideSchema(pc, s, static_cast<size_t>(spec.leftSources), static_cast<size_t>(n), "right");
+  bool ok = spec.left != nullptr && spec.right != nullptr;
+  if (auto h = j["how"]; h) {
+    op.how = pc.str(h, "join how");
+    if (auto parsed = parseJoinType(op.how); !parsed.ok()) {
+      pc.error(h, parsed.status().message());
+      ok = false;
+    } else {
+      spec.type = *parsed;
+    }
+  }
+  if (auto o = j["on"]; o) {
+    spec.on = pc.names(o, "join on");
+    if (spec.on.empty()) pc.error(o, "join needs at least one column in 'on' (the columns both streams share)");
+  } else {
+    pc.error(j, "missing key 'on' in join (the columns both streams share, e.g. on: [ad_id])");
+    ok = false;
+  }
+  if (auto o = j["rightOn"]; o) {  // a condition join: on[i] = rightOn[i]
+    spec.rightOn = pc.names(o, "join rightOn");
+    if (spec.rightOn.size() != spec.on.size()) {
+      pc.error(o, fmt::format("join rightOn names {} columns but on {}: rightOn[i] is the right stream's column "
+                              "equal to the left's on[i]",
+                              spec.rightOn.size(), spec.on.size()));
+      ok = false;
+    }
+  }
+  if (auto r = j["range"]; r) {
+    spec.range = parseJoinRange(pc, r);
+    ok = ok && spec.range.has_value();
+  }
+  op.on = spec.on;
+  if (!ok) return op;
+  if (auto fields = streamStreamJoinFields(spec); fields.ok()) columns = std::move(*fields);
+  op.stream = std::move(spec);
+  return op;
+}
+
 // `join: {static: {schema: DDL, rows: [...]}, on: [cols], how: inner}`. Everything the engine
 // would refuse when the query starts is refused here, at its line (ops/stream_static_join.h);
 // `columns` becomes the join's output: join columns, the stream's others, the table's others.
@@ -384,6 +493,8 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
       columns = std::move(selected);
     }
     spec.op = op;
+  } else if (auto j = n["join"]; j && j.IsMap() && j["stream"]) {
+    spec.op = parseStreamJoin(pc, j, columns);
   } else if (auto j = n["join"]; j) {
     spec.op = parseJoin(pc, j, columns);
   } else if (auto g = n["groupBy"]; g) {
@@ -503,6 +614,10 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pa
   if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
   if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
+  if (auto* j = std::get_if<JoinOp>(&op.op); j && j->stream) {
+    StreamStreamJoinSpec spec = *j->stream;
+    return df.transform([spec] { return makeStreamStreamJoin(spec); });
+  }
   if (auto* j = std::get_if<JoinOp>(&op.op)) return df.join(StaticTable{j->schema, j->rows}, j->on, j->how);
   if (auto* w = std::get_if<WindowAggregationOp>(&op.op); w && !w->aggExprs.empty()) {
     auto applied = applyExprAggregation(std::move(df), *w);
@@ -513,6 +628,29 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pa
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
   if (hooks != nullptr && hooks->wrapOperator) return df.transform(hooks->wrapOperator(std::move(*f)));
   return df.transform(*f);
+}
+
+void checkStreamJoins(ParseContext& pc, const QuerySpec& q) {
+  std::vector<std::string> watermarked;
+  for (size_t i = 0; i < q.operators.size(); ++i) {
+    const OperatorSpec& op = q.operators[i];
+    if (auto* w = std::get_if<WatermarkOp>(&op.op)) {
+      watermarked.push_back(w->column);
+      continue;
+    }
+    auto* j = std::get_if<JoinOp>(&op.op);
+    if (j == nullptr || !j->stream) continue;
+    for (size_t b = 0; b < i; ++b)
+      if (!std::holds_alternative<WatermarkOp>(q.operators[b].op))
+        pc.addError({q.operators[b].where,
+                     fmt::format("{} before a stream-stream join: only withWatermark may stand between the sources "
+                                 "and the join (streamsim joins the sources' rows as they are read)",
+                                 q.operators[b].kindName())});
+    auto mode = parseOutputMode(q.outputMode);
+    if (Status st = checkStreamStreamJoin(*j->stream, watermarked, mode.ok() ? *mode : OutputMode::kAppend); !st.ok())
+      pc.addError({op.where, st.condition().empty() ? std::string(st.message())
+                                                    : fmt::format("[{}] {}", st.condition(), st.message())});
+  }
 }
 
 }  // namespace streamsim::harness::detail

@@ -36,5 +36,9 @@ Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& 
 // `hooks` (a scenario a C++ program built, scenario_hooks.h): the wrapper of the stateful operator.
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0,
                                 const ScenarioHooks* hooks = nullptr);
+// A stream-stream join's rules that need the whole query (the withWatermark operators before it,
+// the output mode): only withWatermark before the join, and Spark's analysis errors
+// (checkStreamStreamJoin), each at its operator's line.
+void checkStreamJoins(ParseContext& pc, const QuerySpec& q);
 
 }  // namespace streamsim::harness::detail

@@ -312,7 +312,12 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   pc.setSqlConf(sql);
   std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
   if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
-  if (q.sources.size() > 1) {
+  // A stream-stream join takes its sides from the sources as they are: no union of them.
+  bool streamJoin = false;
+  if (auto ops = n["operators"]; ops && ops.IsSequence())
+    for (const auto& item : ops)
+      streamJoin = streamJoin || (item.IsMap() && item["join"] && item["join"].IsMap() && item["join"]["stream"]);
+  if (q.sources.size() > 1 && !streamJoin) {
     std::vector<Schema> inputs;
     for (const SourceSpec& src : q.sources)
       if (src.schema) inputs.push_back(*src.schema);
@@ -340,6 +345,7 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   }
   if (auto m = n["outputMode"]; m) q.outputMode = pc.oneOf(m, "outputMode", {"append", "update", "complete"});
   if (auto t = n["trigger"]; t) q.trigger = parseTrigger(pc, t);
+  if (streamJoin) checkStreamJoins(pc, q);
   if (auto c = n["checkpoint"]; c) q.checkpoint = pc.simPath(c, "checkpoint");
   if (auto s = n["stateStore"]; s) {
     q.stateStore = pc.oneOf(s, "stateStore", {"memory", "rocksdb"});

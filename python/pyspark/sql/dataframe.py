@@ -200,14 +200,15 @@ class DataFrame:
         if not isinstance(other, DataFrame):
             raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
                                    f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
-        if self._stream is None or other._stream is not None:
-            raise _not_built("DataFrame.join other than a stream with a static DataFrame "
-                             "(stream-stream and batch joins)")
+        if self._stream is None:
+            raise _not_built("DataFrame.join of a static DataFrame (batch joins)")
         if isinstance(on, str):
             on = [on]
-        if not isinstance(on, (list, tuple)) or not on or not all(isinstance(c, str) for c in on):
-            raise _not_built("DataFrame.join on a Column condition (join on column names: "
-                             "join(static, on=['k'], how=...))")
+        streams = other._stream is not None
+        if not streams and (not isinstance(on, (list, tuple)) or not on
+                            or not all(isinstance(c, str) for c in on)):
+            raise _not_built("DataFrame.join of a stream and a static DataFrame on a Column "
+                             "condition (join on column names: join(static, on=['k'], how=...))")
         key = (how or "inner").lower()
         kind = self._JOIN_TYPES.get(key) or self._JOIN_TYPES.get(key.replace("_", ""))
         if kind is None:
@@ -217,6 +218,8 @@ class DataFrame:
                                     "'rightouter', 'right', 'right_outer', 'leftsemi', 'left_semi', "
                                     "'semi', 'leftanti', 'left_anti', 'anti', 'cross'.",
                                     errorClass="UNSUPPORTED_JOIN_TYPE")
+        if streams:
+            return self._stream_join(other, on, kind)
         from pyspark.sql.types import toEngineDDL
         rel = other._rel
         names = rel.schema.fieldNames()
@@ -268,6 +271,53 @@ class DataFrame:
         if ls is None or rs is None or ls.fieldNames() != rs.fieldNames():
             raise _not_built("DataFrame.unionByName of streams whose columns differ in names or order")
         return self.union(other)
+
+    def _stream_join(self, other: "DataFrame", on: Any, kind: str) -> "DataFrame":
+        """Two streams joined (Spark's StreamingSymmetricHashJoinExec, the engine's
+        ops/stream_stream_join.h): on column names (a using join: the join columns once, then
+        each side's others) or on a Column condition (keys `l = r` ANDed with an event-time range,
+        _join_condition.py: every column of both sides). Each side may only have withWatermark
+        before the join; Spark's analysis errors come from the engine when the query starts."""
+        from pyspark.sql import _join_condition
+        from pyspark.sql.types import StructField, StructType
+        for df in (self, other):
+            for op in df._stream["operators"]:
+                if list(op) != ["withWatermark"]:
+                    raise _not_built(f"DataFrame.join of two streams with {next(iter(op))} on a "
+                                     "side (only withWatermark may come before a stream-stream join)")
+        if kind == "cross":
+            kind = "inner"
+        left_sources = self._stream.get("sources") or [self._stream["source"]]
+        right_sources = other._stream.get("sources") or [other._stream["source"]]
+        ls, rs = self._stream.get("schema"), other._stream.get("schema")
+        join: Dict[str, Any] = {"stream": {"from": len(left_sources)}, "how": kind}
+        if isinstance(on, Column):
+            if ls is None or rs is None:
+                raise _not_built("DataFrame.join of two streams on a Column condition with a side "
+                                 "whose schema is unknown")
+            join.update(_join_condition.read_condition(on._sql(), ls.fieldNames(), rs.fieldNames()))
+        elif isinstance(on, (list, tuple)) and on and all(isinstance(c, str) for c in on):
+            join["on"] = list(on)
+        else:
+            raise _not_built("DataFrame.join of two streams without join columns or a condition")
+        schema = None
+        if ls is not None and rs is not None:
+            pad_left = kind in ("right_outer", "full_outer")
+            pad_right = kind in ("left_outer", "full_outer")
+            using = "rightOn" not in join
+            keys = join["on"] if using else []
+            fields = [ls[c] if kind != "right_outer" else rs[c] for c in keys]
+            fields += [StructField(f.name, f.dataType, f.nullable or pad_left)
+                       for f in ls.fields if f.name not in keys]
+            if kind != "left_semi":
+                fields += [StructField(f.name, f.dataType, f.nullable or pad_right)
+                           for f in rs.fields if f.name not in keys]
+            schema = StructType(fields)
+        stream = {"sources": left_sources + right_sources,
+                  "operators": list(self._stream["operators"]) + list(other._stream["operators"])
+                  + [{"join": join}],
+                  "schema": schema}
+        return DataFrame(self.sparkSession, stream=stream)
 
     def groupBy(self, *cols: Any) -> "GroupedData":
         return GroupedData(self, _names_or_columns(cols))

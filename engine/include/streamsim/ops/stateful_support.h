@@ -27,6 +27,9 @@ namespace streamsim::ops {
 struct TaskOutput {
   std::vector<Row> rows;
   int64_t droppedByWatermark = 0;
+  // The state figures of the partition when the operator counts them itself (a stream-stream
+  // join counts buffered rows, not store entries); unset: the store's metrics.
+  std::optional<StateStoreMetrics> figures;
 };
 
 // Passes task.mid_partition; a task calls it once, about half way through its keys.

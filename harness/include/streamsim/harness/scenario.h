@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "streamsim/ops/flat_map_groups_with_state.h"
+#include "streamsim/ops/stream_stream_join.h"
 #include "streamsim/status.h"
 #include "streamsim/time.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -156,11 +157,15 @@ struct FlatMapGroupsWithStateOp {
 
 // `join: {static: {schema, rows}, on: [cols], how: inner}`: a stream–static join
 // (ops/stream_static_join.h); the rows are cast to the schema when the scenario loads.
+// `join: {stream: {from: 1}, on: [cols], how: inner, range: {...}}`: a stream–stream join
+// (ops/stream_stream_join.h) of sources [0, from) with sources [from, n); `stream` is set and
+// holds both sides' schemas, the join type and the range.
 struct JoinOp {
   SchemaPtr schema;
   std::vector<Row> rows;
   std::vector<std::string> on;
   std::string how = "inner";  // Spark's join type name, checked when the scenario loads
+  std::optional<StreamStreamJoinSpec> stream;
 };
 
 // The expression operators (ops/expr_ops.h) with Spark SQL expression strings:

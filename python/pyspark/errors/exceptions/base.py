@@ -73,6 +73,7 @@ _BY_CONDITION_PREFIX = [
     ("UNRESOLVED_", AnalysisException),
     ("DATATYPE_MISMATCH", AnalysisException),
     ("AMBIGUOUS_REFERENCE", AnalysisException),
+    ("_LEGACY_ERROR_TEMP_3102", AnalysisException),  # UnsupportedOperationChecker
     ("WRONG_NUM_ARGS", AnalysisException),
     ("FIELD_NOT_FOUND", AnalysisException),
     ("INVALID_EXTRACT_", AnalysisException),
@@ -91,7 +92,7 @@ def _from_engine_error(e: Exception) -> Exception:
     """An engine error (a ValueError / RuntimeError whose message carries Spark's condition as
     "[CONDITION] ...") as the exception PySpark raises for it; others as they are."""
     import re
-    m = re.search(r"\[([A-Z][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)\]", str(e))
+    m = re.search(r"\[([A-Z_][A-Z0-9_]*(?:\.[A-Z0-9_]+)*)\]", str(e))
     if not m:
         return e
     condition = m.group(1)
