@@ -127,13 +127,17 @@ TEST(FaultFreeReference, AGeneratedSeedsVerdictIsTheSameWithTheSharedReference) 
 
 TEST(FaultFreeReference, AScenarioFilesVerdictIsTheSameWithTheSharedReference) {
   const std::vector<std::string> files = scenarioFiles();
-  int shared = 0;
+  int shared = 0, sampled = 0;
   for (size_t i = 0; i < files.size(); i += 6) {  // a broad sample: every sixth file, buggy ones too
     auto sc = loadScenario(files[i]);
     if (!sc.ok()) continue;
+    ++sampled;
     shared += expectSameVerdict(*sc, 11, fmt::format("{} seed 11", files[i])) ? 1 : 0;
   }
-  EXPECT_GT(shared, 10);
+  // The reference was shared on a good part of the sample (this test compares something). A
+  // fraction, not a count: a new scenario file shifts which files the sample takes.
+  EXPECT_GT(sampled, 25);
+  EXPECT_GE(shared * 4, sampled) << shared << " of " << sampled << " sampled files shared their reference";
 }
 
 // A replay without --plan aims as the sweep did: runGeneratedSeed's plan is the sweep seed's.
