@@ -39,7 +39,9 @@ Result<MicroBatchOffset> parseMicroBatchOffset(const std::string& text, std::str
   if (!j.is_object() || !j.contains("offset") || !j.contains("timestamp") || !j["offset"].is_number_integer() ||
       !j["timestamp"].is_number_integer())
     return bad();
-  return MicroBatchOffset{j["offset"].get<int64_t>(), j["timestamp"].get<int64_t>()};
+  const MicroBatchOffset o{j["offset"].get<int64_t>(), j["timestamp"].get<int64_t>()};
+  if (o.offset < 0 || o.timestamp < 0) return bad();  // Spark's start at (0, startTimestamp >= 0)
+  return o;
 }
 
 Status invalidMicroBatchOption(const std::string& value, std::string_view name, std::string_view rule) {
@@ -109,7 +111,10 @@ Result<std::optional<std::string>> RateMicroBatchSource::latestOffset(const Sour
   const int64_t end = from.offset > std::numeric_limits<int64_t>::max() - options_.rowsPerBatch
                           ? std::numeric_limits<int64_t>::max()
                           : from.offset + options_.rowsPerBatch;
-  std::optional<std::string> next = microBatchOffsetJson(MicroBatchOffset{end, from.timestamp + options_.advanceMillisPerBatch});
+  const int64_t time = from.timestamp > std::numeric_limits<int64_t>::max() - options_.advanceMillisPerBatch
+                           ? std::numeric_limits<int64_t>::max()
+                           : from.timestamp + options_.advanceMillisPerBatch;
+  std::optional<std::string> next = microBatchOffsetJson(MicroBatchOffset{end, time});
   if (ctx.availableNow) available_now_end_ = next;
   return next;
 }
@@ -141,9 +146,10 @@ Result<std::vector<Row>> RateMicroBatchSource::getBatch(const SourceContext& ctx
   rows.reserve(static_cast<size_t>(to.offset - from.offset));
   const SchemaPtr schema = rateSourceSchema();
   const int64_t n = options_.numPartitions;
+  const int64_t count = to.offset - from.offset;  // 0 < count <= kMostMicroBatchRows
   for (int64_t p = 0; p < n; ++p)
-    for (int64_t v = from.offset + p; v < to.offset; v += n)
-      rows.emplace_back(schema, std::vector<Value>{Value::timestamp(from.timestamp), Value(v)});
+    for (int64_t k = p; k < count; k += n)
+      rows.emplace_back(schema, std::vector<Value>{Value::timestamp(from.timestamp), Value(from.offset + k)});
   return rows;
 }
 
