@@ -11,6 +11,7 @@
 #include "expr/datetime_pattern.h"
 #include "streamsim/io/csv_rows.h"
 #include "streamsim/status.h"
+#include "streamsim/time_zone.h"
 
 namespace streamsim::detail {
 
@@ -38,6 +39,12 @@ inline Result<char> csvCharOption(std::string_view key, std::string_view value) 
   return Status::InvalidArgument(fmt::format("csv option {}: '{}' is not a single character "
                                              "(streamsim's CSV reader and writer take one-character separators)",
                                              key, value));
+}
+
+// The zone CSV values are read and written in (the reader and writer do not see the session's).
+inline const TimeZone& csvTimeZone() {
+  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
+  return *utc;
 }
 
 // A timestampFormat / dateFormat value: Spark's datetime pattern, parsed once

@@ -15,10 +15,6 @@
 namespace streamsim {
 namespace {
 
-const TimeZone& utcZone() {
-  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
-  return *utc;
-}
 
 using detail::csvBoolOption;
 using detail::csvCharOption;
@@ -151,7 +147,7 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
     }
     case Type::kTimestamp: {
       if (o.timestampFormat) {
-        auto ts = expr::datetime::parseWith(*o.timestampFormat, t.text, utcZone());
+        auto ts = expr::datetime::parseWith(*o.timestampFormat, t.text, detail::csvTimeZone());
         if (!ts) return std::nullopt;
         return Value::timestamp(*ts);
       }
@@ -162,7 +158,7 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
     case Type::kDate: {
       static const auto isoDate = std::make_shared<const std::vector<expr::datetime::PatternPart>>(
           *expr::datetime::parsePattern("yyyy-MM-dd"));
-      auto ms = expr::datetime::parseWith(o.dateFormat ? *o.dateFormat : *isoDate, t.text, utcZone());
+      auto ms = expr::datetime::parseWith(o.dateFormat ? *o.dateFormat : *isoDate, t.text, detail::csvTimeZone());
       if (!ms) return std::nullopt;
       return Value::date(expr::datetime::floorDivMs(*ms, 86400000));
     }

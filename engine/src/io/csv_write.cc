@@ -42,17 +42,16 @@ Status unsupportedType(std::string_view format, const Field& f) {
 // yyyy-MM-dd'T'HH:mm:ss.SSSXXX (in UTC here), dates yyyy-MM-dd, doubles as Java's
 // Double.toString, binary as its hex bytes ("[01 FF]", SparkStringUtils.getHexString).
 std::string csvText(const Value& v, const CsvWriteOptions& o) {
-  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
   switch (v.type()) {
     case Type::kDouble: return javaDoubleString(v.asDouble());
     case Type::kTimestamp: {
-      if (o.timestampFormat) return expr::datetime::formatWith(*o.timestampFormat, v.asLong(), *utc);
+      if (o.timestampFormat) return expr::datetime::formatWith(*o.timestampFormat, v.asLong(), detail::csvTimeZone());
       std::string t = formatTimestamp(v.asLong());
       if (t.find('.') == std::string::npos && !t.empty() && t.back() == 'Z') t.insert(t.size() - 1, ".000");
       return t;
     }
     case Type::kDate:
-      if (o.dateFormat) return expr::datetime::formatWith(*o.dateFormat, v.asLong() * 86400000, *utc);
+      if (o.dateFormat) return expr::datetime::formatWith(*o.dateFormat, v.asLong() * 86400000, detail::csvTimeZone());
       return v.toString();
     default: return v.toString();
   }

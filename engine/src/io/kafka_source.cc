@@ -104,13 +104,9 @@ SchemaPtr kafkaSourceSchema(bool binaryKeyValue, bool includeHeaders) {
 }
 
 bool kafkaOptionsIncludeHeaders(const std::map<std::string, std::string>& options) {
-  for (const auto& [k, v] : options) {
-    std::string key = k, value = v;
-    for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    for (char& c : value) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    if (key == "includeheaders" && value == "true") return true;
-  }
-  return false;
+  // The options' one parser decides (a bad option fails the source when it is made).
+  auto parsed = detail::parseKafkaSourceOptions(options);
+  return parsed.ok() && parsed->includeHeaders;
 }
 
 namespace {
