@@ -423,6 +423,16 @@ class JobWorld {
       if (!p.ok()) raiseStatus(p.status());
       for (const std::string& f : files)
         if (Status st = p->parseFile(*sim_.fs().read(f), f, rows); !st.ok()) raiseStatus(st);
+    } else if (format == "json") {
+      JsonReadOptions base;
+      base.mode = mode;
+      base.columnNameOfCorruptRecord = corrupt;
+      auto o = jsonReadOptions(formatOptions, std::move(base));
+      if (!o.ok()) raiseStatus(o.status());
+      auto p = JsonRowParser::make(*schema, std::move(o).value());
+      if (!p.ok()) raiseStatus(p.status());
+      for (const std::string& f : files)
+        if (Status st = p->parseLines(*sim_.fs().read(f), f, rows); !st.ok()) raiseStatus(st);
     } else {
       auto p = TextRowParser::make(*schema, formatOptions);
       if (!p.ok()) raiseStatus(p.status());

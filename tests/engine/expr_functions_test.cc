@@ -102,6 +102,10 @@ TEST(ExprJson, FromJsonPermissiveGivesAStructOfNullsForAMalformedRecord) {
   // The corrupt record column takes the raw text.
   e = evalSql("from_json(value, 'id STRING, _corrupt_record STRING')", schema, {rows[1]});
   EXPECT_EQ(e.values[0].items()[1], Value("oops"));
+  // Partial results (JacksonParser, FailureSafeParser): the fields that cast are kept.
+  e = evalSql("from_json(value, 'id STRING, n INT')", schema, {Row(schema, {Value("{\"id\": \"a\", \"n\": \"x\"}")})});
+  EXPECT_EQ(e.values[0].items()[0], Value("a"));
+  EXPECT_TRUE(e.values[0].items()[1].isNull());
   e = evalSql("from_json(value, 'STRUCT<id: STRING>').id", schema, {rows[0]});
   EXPECT_EQ(e.values[0], Value("a"));
 }
@@ -171,5 +175,20 @@ TEST(ExprCollections, ConstructorsAndAccess) {
   EXPECT_EQ(conditionOf("explode(array(1)) + 1"), "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS");
 }
 
+// from_json's options map carries JSONOptions' timestampFormat (keys case-insensitive, as
+// JSONOptions' CaseInsensitiveMap): the pattern reads the field; a mismatch is malformed.
+TEST(ExprJson, FromJsonReadsTimestampFormatOption) {
+  auto schema = *parseSchema("value string");
+  std::vector<Row> rows = {Row(schema, {Value("{\"t\": \"05/01/2026 13:45\"}")}),
+                           Row(schema, {Value("{\"t\": \"2026-01-05T13:45:00Z\"}")})};
+  auto e = evalSql("from_json(value, 't TIMESTAMP', map('TimestampFormat', 'dd/MM/yyyy HH:mm'))", schema, rows);
+  ASSERT_TRUE(e.status.ok()) << e.status.message();
+  EXPECT_EQ(e.values[0].items()[0], Value::timestamp(1767620700000));
+  EXPECT_TRUE(e.values[1].items()[0].isNull());  // PERMISSIVE: not the pattern, so null
+  EXPECT_EQ(conditionOf("from_json('{}', 't TIMESTAMP', map('timestampFormat', 'yyyy-bb'))"),
+            "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER");
+}
+
 }  // namespace
 }  // namespace streamsim::expr
+

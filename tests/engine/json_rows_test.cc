@@ -340,5 +340,90 @@ TEST(JsonRows, LinesTheFastReaderGivesUpOnAreReadByTheGeneralParser) {
       << failed.status().toString();
 }
 
+// JSONOptions' timestampFormat / dateFormat (JacksonParser.makeConverter): a pattern given is the
+// only way a string is read unless enableDateTimeParsingFallback says otherwise; without one the
+// lenient parse stands, and a date string of an integer that is no date is days since the epoch
+// (Spark 1.5).
+TEST(JsonRows, TimestampFormatAndDateFormatAsJacksonParser) {
+  auto schema = schemaOf("t timestamp, d date");
+  auto opts = jsonReadOptions({{"timestampFormat", "dd/MM/yyyy HH:mm"}, {"DATEFORMAT", "yyyyMMdd"}},
+                              JsonReadOptions{ParseMode::kFailFast});
+  ASSERT_TRUE(opts.ok()) << opts.status().message();
+  // Both readers (the flat line and the general parser: a trailing nested value) read alike.
+  for (std::string tail : {"", ",\"x\":[1]"}) {
+    auto rows = parseJsonLines("{\"t\":\"05/01/2026 13:45\",\"d\":\"20260105\"" + tail + "}", schema, *opts);
+    ASSERT_TRUE(rows.ok()) << rows.status().message();
+    EXPECT_EQ((*rows)[0][0], Value::timestamp(1767620700000)) << tail;  // 2026-01-05T13:45:00Z
+    EXPECT_EQ((*rows)[0][1], Value::date(20458)) << tail;
+    // No fallback with a pattern: the ISO text every reader takes is malformed here.
+    auto iso = parseJsonLines("{\"t\":\"2026-01-05T13:45:00Z\"" + tail + "}", schema, *opts);
+    EXPECT_FALSE(iso.ok()) << tail;
+    auto isoDate = parseJsonLines("{\"d\":\"2026-01-05\"" + tail + "}", schema, *opts);
+    EXPECT_FALSE(isoDate.ok()) << tail;
+  }
+  // enableDateTimeParsingFallback=true: the lenient parse after the pattern.
+  auto fallback = jsonReadOptions({{"timestampFormat", "dd/MM/yyyy HH:mm"}, {"dateFormat", "yyyyMMdd"},
+                                   {"enableDateTimeParsingFallback", "TRUE"}},
+                                  JsonReadOptions{ParseMode::kFailFast});
+  ASSERT_TRUE(fallback.ok());
+  auto rows = parseJsonLines(R"({"t":"2026-01-05T13:45:00Z","d":"2026-01-05"})", schema, *fallback);
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  EXPECT_EQ((*rows)[0][0], Value::timestamp(1767620700000));
+  EXPECT_EQ((*rows)[0][1], Value::date(20458));
+  // No pattern: the fallback is on; an integer string that is not a date (stringToDate takes 4
+  // to 7 year digits: "20458" is the year 20458) is days since the epoch.
+  rows = parseJsonLines(R"({"d":"123"})", schema, JsonReadOptions{ParseMode::kFailFast});
+  ASSERT_TRUE(rows.ok()) << rows.status().message();
+  EXPECT_EQ((*rows)[0][1], Value::date(123));
+  // Bad option values are errors naming the option.
+  auto bad = jsonReadOptions({{"timestampFormat", "yyyy-bb"}});
+  EXPECT_FALSE(bad.ok());
+  EXPECT_NE(std::string(bad.status().message()).find("json option timestampFormat"), std::string::npos)
+      << bad.status().message();
+  EXPECT_FALSE(jsonReadOptions({{"enableDateTimeParsingFallback", "yes"}}).ok());
+}
+
+// Fix json_permissive_nulls_every_field_unlike_spark: PERMISSIVE kept no field of a record with
+// one value that does not cast; Spark's JacksonParser keeps the others (convertObject at the
+// root, PartialResultException; FailureSafeParser), and inside a struct column the struct with
+// the bad field null (spark.sql.json.enablePartialResults, true since 4.0). An array element
+// that does not cast nulls the whole array (convertArray does not catch it). A line that is not
+// JSON has no partial result.
+TEST(JsonRows, JsonPermissiveNullsEveryFieldUnlikeSparkRegression) {
+  auto schema = schemaOf("id string, n int, t timestamp, s struct<a:int,b:string>, xs array<int>, _corrupt_record string");
+  const std::string line =
+      R"({"id":"a","n":"seven","t":"2026-01-05T13:45:00Z","s":{"a":"x","b":"y"},"xs":[1,"two"]})";
+  for (std::string l : {line, std::string(R"({"id":"b","n":{"deep":[1]},"t":"nope"})")}) {
+    auto rows = parseJsonLines(l, schema);
+    ASSERT_TRUE(rows.ok()) << rows.status().message();
+    ASSERT_EQ(rows->size(), 1u);
+    const Row& r = (*rows)[0];
+    EXPECT_EQ(r[5], Value(l)) << l;  // the record is still malformed
+    EXPECT_TRUE(r[1].isNull()) << l;
+    if (l == line) {
+      EXPECT_EQ(r[0], Value("a"));
+      EXPECT_EQ(r[2], Value::timestamp(1767620700000));
+      ASSERT_EQ(r[3].type(), Type::kStruct);
+      EXPECT_TRUE(r[3].items()[0].isNull());
+      EXPECT_EQ(r[3].items()[1], Value("y"));
+      EXPECT_TRUE(r[4].isNull());
+    } else {
+      EXPECT_EQ(r[0], Value("b"));  // the skipped container did not stop the record
+      EXPECT_TRUE(r[2].isNull());
+    }
+  }
+  // Not a JSON object: every field null.
+  auto rows = parseJsonLines(R"({"id":"c","n":)", schema);
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE((*rows)[0][0].isNull());
+  // DROPMALFORMED drops a partial record; FAILFAST names the first bad field.
+  rows = parseJsonLines(line, schema, JsonReadOptions{ParseMode::kDropMalformed});
+  ASSERT_TRUE(rows.ok());
+  EXPECT_TRUE(rows->empty());
+  rows = parseJsonLines(line, schema, JsonReadOptions{ParseMode::kFailFast});
+  ASSERT_FALSE(rows.ok());
+  EXPECT_NE(std::string(rows.status().message()).find("field 'n'"), std::string::npos) << rows.status().message();
+}
+
 }  // namespace
 }  // namespace streamsim

@@ -140,6 +140,20 @@ TEST_F(SinksTest, ChangedSinkPathOnRestartIsRefused) {
   EXPECT_TRUE(same->start(ctx(0)).ok());
 }
 
+// The JSON sink writes Spark's default datetime forms; a timestampFormat / dateFormat it would
+// not honour is refused as the query starts, never written another way.
+TEST_F(SinksTest, JsonSinkRefusesTheDatetimePatternsItDoesNotWrite) {
+  FileSinkOptions o;
+  o.path = "/out";
+  o.format = "json";
+  o.formatOptions = {{"TimestampFormat", "dd/MM/yyyy"}};
+  Status st = makeFileSink(o)()->start(ctx(0));
+  EXPECT_EQ(st.code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(st.message().find("json sink option TimestampFormat is not built"), std::string::npos) << st.toString();
+  o.formatOptions.clear();
+  EXPECT_TRUE(makeFileSink(o)()->start(ctx(0)).ok());
+}
+
 TEST_F(SinksTest, MetadataIsCompactedAtBatchNine) {
   auto sink = startedFileSink();
   for (int64_t b = 0; b < 10; ++b)

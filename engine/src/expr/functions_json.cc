@@ -1,10 +1,12 @@
 // JSON functions (catalyst/expressions/jsonExpressions.scala): from_json (JsonToStructs: a
 // DDL schema, options mode PERMISSIVE / FAILFAST and columnNameOfCorruptRecord; PERMISSIVE gives
-// a struct of nulls for a malformed record, FAILFAST MALFORMED_RECORD_IN_PARSING; DROPMALFORMED is
+// the fields that cast of a malformed record (partial results; all null when it is not JSON), FAILFAST MALFORMED_RECORD_IN_PARSING; DROPMALFORMED is
 // PARSE_MODE_UNSUPPORTED), to_json (StructsToJson: nulls omitted in structs, timestamps as
 // yyyy-MM-dd'T'HH:mm:ss.SSSXXX in the session zone, FileSourceOptions.commonTimestampFormat), get_json_object (GetJsonObject: $.a.b[0]
 // paths; strings unquoted, objects and arrays as compact JSON, anything invalid null).
 // from_json reads values as the JSON file source does (io/json_rows.h: the same record parser).
+#include <map>
+
 #include <nlohmann/json.hpp>
 
 #include <fmt/format.h>
@@ -17,17 +19,24 @@
 namespace streamsim::expr {
 namespace {
 
-// from_json's options: a literal map (map('mode', 'FAILFAST')).
+// from_json's options: a literal map (map('mode', 'FAILFAST')); keys case-insensitive as
+// JSONOptions' CaseInsensitiveMap. mode, columnNameOfCorruptRecord and the datetime options
+// (timestampFormat, dateFormat, enableDateTimeParsingFallback: io/json_rows.h) are read; others
+// (allowComments, ...) are Spark's reader switches streamsim reads with its defaults
+// (docs/scenarios.md).
 Result<JsonReadOptions> jsonOptions(FunctionCall& c, size_t i) {
   JsonReadOptions o;
   if (i >= c.args.size()) return o;
   if (c.args[i]->type.type != Type::kMap) return unexpectedInputType(c, i, "\"MAP<STRING, STRING>\"");
   STREAMSIM_ASSIGN_OR_RETURN(Value m, constantArg(c, i, "options"));
   if (m.isNull()) return o;
+  std::map<std::string, std::string> rest;
   for (size_t k = 0; k < m.mapSize(); ++k) {
     std::string key = m.mapKey(k).toString();
     std::string val = m.mapValue(k).isNull() ? "" : m.mapValue(k).toString();
-    if (key == "mode") {
+    std::string lower = key;
+    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    if (lower == "mode") {
       auto mode = parseParseMode(val);
       if (!mode.ok())
         return sparkError(Status::Code::kInvalidArgument, "PARSE_MODE_UNSUPPORTED",
@@ -36,13 +45,13 @@ Result<JsonReadOptions> jsonOptions(FunctionCall& c, size_t i) {
         return sparkError(Status::Code::kInvalidArgument, "PARSE_MODE_UNSUPPORTED",
                           {{"funcName", sparkSqlId(c.name)}, {"mode", "DROPMALFORMED"}});
       o.mode = *mode;
-    } else if (key == "columnNameOfCorruptRecord") {
+    } else if (lower == "columnnameofcorruptrecord") {
       o.columnNameOfCorruptRecord = val;
+    } else {
+      rest[key] = val;
     }
-    // Other options (dateFormat, allowComments, ...) are Spark's; streamsim reads with its
-    // file source's defaults (docs/scenarios.md).
   }
-  return o;
+  return jsonReadOptions(rest, std::move(o));
 }
 
 Result<BoundPtr> buildFromJson(FunctionCall& c) {
@@ -88,9 +97,9 @@ Result<BoundPtr> buildFromJson(FunctionCall& c) {
     if (failFast)
       return sparkError(Status::Code::kTaskFailed, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
                         {{"badRecord", line}, {"failFastMode", "FAILFAST"}});
-    std::vector<Value> nulls(s->size());
-    if (corrupt >= 0) nulls[corrupt] = Value(line);
-    return Value::structOf(s, std::move(nulls));
+    // PERMISSIVE: the fields that cast (partial results), the line in the corrupt column.
+    if (corrupt >= 0) vals[corrupt] = Value(line);
+    return Value::structOf(s, std::move(vals));
   });
   auto* m = const_cast<Bound*>(n.get());
   m->sql = fmt::format("from_json({})", c.args[0]->sql);

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "expr/datetime_pattern.h"
+#include "io/datetime_options.h"
 #include "streamsim/io/csv_rows.h"
 #include "streamsim/status.h"
 #include "streamsim/time_zone.h"
@@ -41,18 +41,11 @@ inline Result<char> csvCharOption(std::string_view key, std::string_view value) 
                                              key, value));
 }
 
-// The zone CSV values are read and written in (the reader and writer do not see the session's).
-inline const TimeZone& csvTimeZone() {
-  static const std::shared_ptr<const TimeZone> utc = TimeZone::fixed("UTC", 0);
-  return *utc;
-}
+// The zone CSV values are read and written in (io/datetime_options.h).
+inline const TimeZone& csvTimeZone() { return fileTimeZone(); }
 
-// A timestampFormat / dateFormat value: Spark's datetime pattern, parsed once
-// (INVALID_DATETIME_PATTERN for a letter Spark does not know).
 inline Result<CsvDatetimePattern> csvPatternOption(std::string_view key, std::string_view value) {
-  auto parts = expr::datetime::parsePattern(value);
-  if (!parts.ok()) return parts.status().withContext(fmt::format("csv option {}", key));
-  return CsvDatetimePattern(std::make_shared<const std::vector<expr::datetime::PatternPart>>(std::move(*parts)));
+  return datetimePatternOption("csv", key, value);
 }
 
 // The options the CSV reader and writer share (CSVOptions' names, case-insensitive `key`):

@@ -176,6 +176,8 @@ bool isFormatOption(std::string_view format, std::string_view key) {
            key == "enforceschema" || key == "inferschema" || key == "encoding" || key == "charset" ||
            key == "timestampformat" || key == "dateformat";
   if (format == "text") return key == "wholetext";
+  if (format == "json")  // JSONOptions' datetime options (io/json_rows.h jsonReadOptions)
+    return key == "timestampformat" || key == "dateformat" || key == "enabledatetimeparsingfallback";
   return false;
 }
 

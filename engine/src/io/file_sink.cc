@@ -1,6 +1,7 @@
 #include "streamsim/io/file_sink.h"
 
 #include <algorithm>
+#include <cctype>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -49,6 +50,17 @@ Status FileSink::start(const SinkContext& ctx) {
   const Env& env = *ctx.env;
   if (options_.format == "csv")  // the options checked before anything runs
     STREAMSIM_RETURN_IF_ERROR(CsvRowWriter::make(makeSchema({}), options_.formatOptions).status());
+  if (options_.format == "json") {
+    // JSONOptions' writer patterns are not built: refused, never silently written another way.
+    for (const auto& [key, value] : options_.formatOptions) {
+      std::string k = key;
+      for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (k == "timestampformat" || k == "dateformat")
+        return Status::InvalidArgument(fmt::format(
+            "json sink option {} is not built in streamsim: the JSON sink writes timestamps "
+            "yyyy-MM-dd'T'HH:mm:ss.SSSXXX and dates yyyy-MM-dd, Spark's defaults (docs/python.md)", key));
+    }
+  }
   STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(options_.path));
   if (ctx.checkpointRoot.empty()) return Status::OK();
   std::string record = sinkPathRecordFile(ctx.checkpointRoot);

@@ -141,12 +141,21 @@ Result<FileSourceOptions> FileSourceOptions::fromMap(
           "sourceArchiveDir, mode, columnNameOfCorruptRecord{}",
           rawKey, o.format == "csv" ? " and CSV's sep, delimiter, quote, escape, header, nullValue, nanValue, "
                                       "positiveInf, negativeInf, comment, ignoreLeadingWhiteSpace, "
-                                      "ignoreTrailingWhiteSpace, enforceSchema, inferSchema, encoding"
-                  : o.format == "text" ? " and text's wholetext" : ""));
+                                      "ignoreTrailingWhiteSpace, enforceSchema, inferSchema, encoding, timestampFormat, dateFormat"
+                  : o.format == "text" ? " and text's wholetext"
+                  : " and JSON's timestampFormat, dateFormat, enableDateTimeParsingFallback"));
     }
   }
   STREAMSIM_RETURN_IF_ERROR(o.validate());
   return o;
+}
+
+Result<JsonRowParser> FileSourceOptions::jsonParser() const {
+  JsonReadOptions base;
+  base.mode = mode;
+  base.columnNameOfCorruptRecord = columnNameOfCorruptRecord;
+  STREAMSIM_ASSIGN_OR_RETURN(JsonReadOptions o, jsonReadOptions(formatOptions, std::move(base)));
+  return JsonRowParser::make(schema, std::move(o));
 }
 
 Status FileSourceOptions::validate() const {
@@ -179,7 +188,7 @@ Status FileSourceOptions::validate() const {
   Status st;
   if (format == "csv") st = CsvRowParser::make(schema, formatOptions, mode, columnNameOfCorruptRecord).status();
   else if (format == "text") st = TextRowParser::make(schema, formatOptions).status();
-  else st = JsonRowParser::make(schema, JsonReadOptions{mode, columnNameOfCorruptRecord}).status();
+  else st = jsonParser().status();
   if (!st.ok()) return st.withContext(fmt::format("file source {}", path));
   return Status::OK();
 }
@@ -194,8 +203,7 @@ FileSource::FileSource(FileSourceOptions options) : options_(std::move(options))
     auto p = TextRowParser::make(options_.schema, options_.formatOptions);
     if (p.ok()) text_.emplace(std::move(p).value());
   } else {
-    auto parser = JsonRowParser::make(
-        options_.schema, JsonReadOptions{options_.mode, options_.columnNameOfCorruptRecord});
+    auto parser = options_.jsonParser();
     if (parser.ok()) parser_.emplace(std::move(parser).value());
   }
 }

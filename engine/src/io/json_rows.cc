@@ -1,6 +1,7 @@
 #include "streamsim/io/json_rows.h"
 
 #include <bit>
+#include <charconv>
 #include <cctype>
 #include <cmath>
 #include <cstdint>
@@ -9,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "io/datetime_options.h"
 #include "io/json_lenient.h"
 #include "streamsim/base64.h"
 #include "streamsim/json_nesting.h"
@@ -43,11 +45,44 @@ void appendQuoted(std::string& out, const std::string& s) { out += json(s).dump(
 
 bool isNestedType(Type t) { return t == Type::kStruct || t == Type::kArray || t == Type::kMap; }
 
+// A timestamp string as JacksonParser reads it: the timestampFormat pattern when given, else (or
+// on a mismatch with the fallback enabled) the lenient parse (time.h parseTimestamp).
+Result<TimeMs> readTimestamp(std::string_view s, const JsonReadOptions& o) {
+  if (o.timestampFormat) {
+    if (auto t = expr::datetime::parseWith(*o.timestampFormat, s, detail::fileTimeZone())) return *t;
+    if (!o.enableDateTimeParsingFallback.value_or(false))
+      return Status::InvalidArgument(fmt::format("'{}' does not match the timestampFormat", s));
+  }
+  return parseTimestamp(s);
+}
+
+// A date string as JacksonParser reads it: the dateFormat pattern (else yyyy-MM-dd); with the
+// fallback (the default without a dateFormat), the lenient date parse, then an integer string
+// as days since the epoch (Spark 1.5 wrote dates so).
+std::optional<int64_t> readDate(std::string_view s, const JsonReadOptions& o) {
+  if (o.dateFormat) {
+    if (auto ms = expr::datetime::parseWith(*o.dateFormat, s, detail::fileTimeZone()))
+      return expr::datetime::floorDivMs(*ms, 86400000);
+  }
+  if (!o.enableDateTimeParsingFallback.value_or(o.dateFormat == nullptr)) return std::nullopt;
+  if (auto d = parseDate(s)) return d;
+  int32_t days = 0;
+  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), days);
+  if (ec == std::errc() && p == s.data() + s.size() && !s.empty()) return days;
+  return std::nullopt;
+}
+
 // A JSON value (inside a struct, array or map column) as a value of `f`'s type, with the casts
 // of the top-level reader (the header's table): a struct from an object (keys not in the struct
 // ignored, missing ones null), an array from an array, a map from an object (keys cast from
 // their strings to the key type).
-Result<Value> jsonToValue(const json& j, const Field& f) {
+// Partial results (JacksonParser with spark.sql.json.enablePartialResults, true since Spark 4.0):
+// a struct field that does not cast is null and the struct is kept; a partial struct stays
+// partial inside an array or map; an array element or map value that does not cast fails the
+// whole array or map (convertArray does not catch it; convertMap's keys and values then differ
+// in length, which fails ArrayBasedMapData). A kept partial value sets `partialError` to the
+// first failure's message (the record is then still malformed).
+Result<Value> jsonToValue(const json& j, const Field& f, const JsonReadOptions& o, std::string& partialError) {
   if (j.is_null()) return Value();
   auto bad = [&] {
     // Scalars quoted as they were; a container by its kind (a deep one is not printed).
@@ -61,8 +96,13 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       for (auto it = j.begin(); it != j.end(); ++it) {
         int at = f.nested->indexOf(it.key());
         if (at < 0) continue;
-        auto v = jsonToValue(it.value(), f.nested->field(at));
-        if (!v.ok()) return v.status().withContext(fmt::format("field '{}'", it.key()));
+        auto v = jsonToValue(it.value(), f.nested->field(at), o, partialError);
+        if (!v.ok()) {
+          if (partialError.empty())
+            partialError = v.status().withContext(fmt::format("field '{}'", it.key())).message();
+          fields[at] = Value();
+          continue;
+        }
         fields[at] = std::move(v).value();
       }
       return Value::structOf(f.nested, std::move(fields));
@@ -72,7 +112,7 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       std::vector<Value> elements;
       elements.reserve(j.size());
       for (const json& e : j) {
-        auto v = jsonToValue(e, f.nested->field(0));
+        auto v = jsonToValue(e, f.nested->field(0), o, partialError);
         if (!v.ok()) return v.status().withContext(fmt::format("element {}", elements.size()));
         elements.push_back(std::move(v).value());
       }
@@ -84,7 +124,7 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       for (auto it = j.begin(); it != j.end(); ++it) {
         auto k = Value(it.key()).castTo(f.nested->field(0));
         if (!k.ok()) return k.status().withContext(fmt::format("map key '{}'", it.key()));
-        auto v = jsonToValue(it.value(), f.nested->field(1));
+        auto v = jsonToValue(it.value(), f.nested->field(1), o, partialError);
         if (!v.ok()) return v.status().withContext(fmt::format("value of map key '{}'", it.key()));
         entries.emplace_back(std::move(k).value(), std::move(v).value());
       }
@@ -121,7 +161,7 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       return bad();
     case Type::kTimestamp:
       if (j.is_string() && !j.get_ref<const std::string&>().empty()) {
-        auto ts = parseTimestamp(j.get_ref<const std::string&>());
+        auto ts = readTimestamp(j.get_ref<const std::string&>(), o);
         if (!ts.ok()) return ts.status();
         return Value::timestamp(*ts);
       }
@@ -136,7 +176,7 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
       return bad();
     case Type::kDate: {  // Spark's JSON reader: a date from its text (yyyy-MM-dd)
       if (!j.is_string()) return bad();
-      auto d = parseDate(j.get_ref<const std::string&>());
+      auto d = readDate(j.get_ref<const std::string&>(), o);
       if (!d) return bad();
       return Value::date(*d);
     }
@@ -157,11 +197,14 @@ Result<Value> jsonToValue(const json& j, const Field& f) {
 class RowSax {
  public:
   using KeyHint = JsonRowParser::KeyHint;
-  RowSax(const Schema& schema, int corrupt_index, std::vector<Value>& out,
+  RowSax(const Schema& schema, const JsonReadOptions& options, int corrupt_index, std::vector<Value>& out,
          std::vector<KeyHint>* keyHints = nullptr)
-      : schema_(schema), corrupt_index_(corrupt_index), out_(out), key_hints_(keyHints) {}
+      : schema_(schema), options_(options), corrupt_index_(corrupt_index), out_(out), key_hints_(keyHints) {}
 
   const std::string& error() const { return error_; }
+  // True when the record parsed but a field did not cast (badField): the row holds the other
+  // fields, error() the first failure.
+  bool partial() const { return partial_; }
 
   bool null() {
     if (depth_ == 0) return fail("the line is not a JSON object");
@@ -217,14 +260,14 @@ class RowSax {
       case Type::kString: return set(Value(std::move(s)));
       case Type::kTimestamp: {
         if (s.empty()) return badValue("\"\"");
-        auto ts = parseTimestamp(s);
+        auto ts = readTimestamp(s, options_);
         if (!ts.ok()) {
-          return fail(fmt::format("field '{}': {}", schema_.field(field_).name, ts.status().message()));
+          return badField(fmt::format("field '{}': {}", schema_.field(field_).name, ts.status().message()));
         }
         return set(Value::timestamp(*ts));
       }
       case Type::kDate:
-        if (auto d = parseDate(s)) return set(Value::date(*d));
+        if (auto d = readDate(s, options_)) return set(Value::date(*d));
         break;
       case Type::kBinary:
         if (auto b = base64DecodeMime(s); b.ok()) return set(Value::binary(std::move(b).value()));
@@ -253,7 +296,7 @@ class RowSax {
       // first, then move that into the Value).
       if (t == Type::kString) return put(v);
       if (t == Type::kTimestamp && !v.empty()) {
-        auto ts = parseTimestamp(v);
+        auto ts = readTimestamp(v, options_);
         if (ts.ok()) return set(Value::timestamp(*ts));
       }
     }
@@ -339,8 +382,15 @@ class RowSax {
     if (error_.empty()) error_ = std::move(message);
     return false;
   }
+  // A top-level field whose value does not cast: null, and the record is malformed with the
+  // other fields kept (JacksonParser.convertObject at the root: PartialResultException).
+  bool badField(std::string message) {
+    if (error_.empty()) error_ = std::move(message);
+    partial_ = true;
+    return put(Value());
+  }
   bool badValue(const std::string& text) {
-    return fail(fmt::format("field '{}': cannot read JSON value {} as {}", schema_.field(field_).name,
+    return badField(fmt::format("field '{}': cannot read JSON value {} as {}", schema_.field(field_).name,
                             text, typeName(schema_.field(field_).type)));
   }
   bool set(Value v) { return put(std::move(v)); }
@@ -411,8 +461,10 @@ class RowSax {
       if (field_ < 0) return true;  // skipped column
       const Type t = schema_.field(field_).type;
       if (t != Type::kString && !isNestedType(t)) {
-        --depth_;
-        return badValue(open == '{' ? "{...}" : "[...]");
+        // The field is null and its container skipped (parser.skipChildren()).
+        badValue(open == '{' ? "{...}" : "[...]");
+        field_ = -1;
+        return true;
       }
       capture_depth_ = depth_;
       capture_nested_ = isNestedType(t);
@@ -447,12 +499,14 @@ class RowSax {
         const Field& f = schema_.field(field_);
         if (isNestedType(f.type)) {
           // A struct, array or map column: its JSON text, captured whole, read by its type.
-          auto v = jsonToValue(parseJsonBounded<json>(text), f);
+          std::string partial;
+          auto v = jsonToValue(parseJsonBounded<json>(text), f, options_, partial);
           if (!v.ok()) {
-            --depth_;
-            return fail(fmt::format("field '{}': {}", f.name, v.status().message()));
+            badField(fmt::format("field '{}': {}", f.name, v.status().message()));
+          } else {
+            if (!partial.empty()) badField(fmt::format("field '{}': {}", f.name, partial));
+            set(std::move(v).value());
           }
-          set(std::move(v).value());
         } else {
           set(Value(std::move(text)));
         }
@@ -463,6 +517,7 @@ class RowSax {
   }
 
   const Schema& schema_;
+  const JsonReadOptions& options_;
   int corrupt_index_;
   std::vector<Value>& out_;
   std::vector<KeyHint>* key_hints_;
@@ -476,6 +531,7 @@ class RowSax {
   std::vector<bool> first_;
   std::string raw_;
   std::string error_;
+  bool partial_ = false;
 };
 
 // The common line of Spark's JSON source read without nlohmann (which costs several times more
@@ -640,6 +696,27 @@ std::string_view clip(std::string_view line) {
 
 }  // namespace
 
+Result<JsonReadOptions> jsonReadOptions(const std::map<std::string, std::string>& options,
+                                        JsonReadOptions base) {
+  for (const auto& [rawKey, value] : options) {
+    std::string key(rawKey);
+    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (key == "timestampformat") {
+      STREAMSIM_ASSIGN_OR_RETURN(base.timestampFormat, detail::datetimePatternOption("json", rawKey, value));
+    } else if (key == "dateformat") {
+      STREAMSIM_ASSIGN_OR_RETURN(base.dateFormat, detail::datetimePatternOption("json", rawKey, value));
+    } else if (key == "enabledatetimeparsingfallback") {
+      // JSONOptions: `.toBoolean` (true/false in any case, anything else an error).
+      std::string v(value);
+      for (auto& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (v != "true" && v != "false")
+        return Status::InvalidArgument(fmt::format("json option {}: '{}' is not true or false", rawKey, value));
+      base.enableDateTimeParsingFallback = v == "true";
+    }
+  }
+  return base;
+}
+
 Result<JsonRowParser> JsonRowParser::make(SchemaPtr schema, JsonReadOptions options) {
   if (schema == nullptr) return Status::InvalidArgument("JSON reader needs a schema");
   int corrupt = schema->indexOf(options.columnNameOfCorruptRecord);
@@ -661,34 +738,31 @@ Status JsonRowParser::parseRecord(std::string_view line, std::vector<Value>& out
   // to the schema's width.
   out.clear();
   out.reserve(schema_->size());
+  auto finish = [&](const RowSax& sax) {
+    out.resize(schema_->size());
+    return sax.partial() ? Status::InvalidArgument(sax.error()) : Status::OK();
+  };
   {
-    RowSax flat(*schema_, corrupt_index_, out, keyHints);
-    if (FlatLineReader(line, flat).read()) {
-      if (out.size() != schema_->size()) out.resize(schema_->size());  // usually full already
-      return Status::OK();
-    }
+    RowSax flat(*schema_, options_, corrupt_index_, out, keyHints);
+    if (FlatLineReader(line, flat).read()) return finish(flat);
   }
   out.clear();  // undo what the fast reader set before it gave up
-  RowSax sax(*schema_, corrupt_index_, out, keyHints);
-  bool ok = json::sax_parse(line.begin(), line.end(), &sax);
-  if (!ok) {
-    // Spark's defaults beyond strict JSON ('single quotes', NaN/Infinity tokens): the line is
-    // rewritten into strict JSON and read again; the strict error stands if that fails too.
-    if (auto lenient = detail::sparkLenientJson(line)) {
-      std::vector<Value> again;
-      again.reserve(schema_->size());
-      RowSax retry(*schema_, corrupt_index_, again, nullptr);
-      if (json::sax_parse(lenient->begin(), lenient->end(), &retry)) {
-        out = std::move(again);
-        ok = true;
-      }
+  RowSax sax(*schema_, options_, corrupt_index_, out, keyHints);
+  if (json::sax_parse(line.begin(), line.end(), &sax)) return finish(sax);
+  // Spark's defaults beyond strict JSON ('single quotes', NaN/Infinity tokens): the line is
+  // rewritten into strict JSON and read again; the strict error stands if that fails too.
+  if (auto lenient = detail::sparkLenientJson(line)) {
+    std::vector<Value> again;
+    again.reserve(schema_->size());
+    RowSax retry(*schema_, options_, corrupt_index_, again, nullptr);
+    if (json::sax_parse(lenient->begin(), lenient->end(), &retry)) {
+      out = std::move(again);
+      return finish(retry);
     }
   }
-  out.resize(schema_->size());
-  if (!ok) {
-    return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());
-  }
-  return Status::OK();
+  // Not JSON (or not an object): no partial results, every field null.
+  out.assign(schema_->size(), Value());
+  return Status::InvalidArgument(sax.error().empty() ? std::string("invalid JSON") : sax.error());
 }
 
 Status JsonRowParser::parseLines(std::string_view text, std::string_view fileName,
@@ -722,9 +796,10 @@ Status JsonRowParser::parseLines(std::string_view text, std::string_view fileNam
             st.message(), clip(line)));
       case ParseMode::kDropMalformed: break;
       case ParseMode::kPermissive: {
-        std::vector<Value> nulls(schema_->size());
-        if (corrupt_index_ >= 0) nulls[corrupt_index_] = Value(line);
-        out.emplace_back(schema_, std::move(nulls));
+        // The fields that cast (none when the line is not a JSON object), the raw line in the
+        // corrupt-record column (FailureSafeParser's partial results).
+        if (corrupt_index_ >= 0) values[corrupt_index_] = Value(line);
+        out.emplace_back(schema_, std::move(values));
         ++local.rows;
         break;
       }

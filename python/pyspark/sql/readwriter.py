@@ -60,7 +60,7 @@ class DataFrameReader:
             raise NotImplementedError(f"spark.read.format({self._format!r}) is not built in "
                                       "streamsim (json, csv and text files, delta and tables only); "
                                       "see docs/python.md")
-        return self._session._catalog.read_json_folder(path, self._schema)
+        return self._session._catalog.read_json_folder(path, self._schema, self._options)
 
     def parquet(self, *paths: str, **options: Any) -> Any:
         if len(paths) != 1:

@@ -285,7 +285,7 @@ class _Catalog:
             raise
         return self._session._batch_df(_batch.Rel(StructType.fromDDL(out_ddl), [tuple(r) for r in rows]))
 
-    def read_json_folder(self, path: str, schema: Any) -> Any:
+    def read_json_folder(self, path: str, schema: Any, options: Optional[Dict[str, Any]] = None) -> Any:
         if schema is None:
             raise NotImplementedError("spark.read.json without a schema (schema inference) is not "
                                       "built in streamsim; see docs/python.md")
@@ -296,10 +296,11 @@ class _Catalog:
             # MetadataLogFileIndex), never a half-written batch's.
             ddl, rows = native.file_sink_rows(path, toEngineDDL(st))
             return self._session._batch_df(_batch.Rel(StructType.fromDDL(ddl), [tuple(r) for r in rows]))
-        lines: List[str] = []
-        for p in sorted(native.list_files(path)):
-            lines += [ln for ln in native.read_file(p).decode("utf-8").splitlines() if ln.strip()]
-        return self._session._batch_df(_batch.rel_from_json_lines(lines, st, self._session.conf._sql_conf()))
+        # The folder's files read by the engine's JSON reader (io/json_rows.h: JacksonParser's
+        # casts, modes, datetime options and partial results), as the streaming source reads them.
+        opts = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in (options or {}).items()}
+        ddl, rows = native.read_format_files(path, "json", toEngineDDL(st), opts)
+        return self._session._batch_df(_batch.Rel(StructType.fromDDL(ddl), [tuple(r) for r in rows]))
 
 
 class Catalog:

@@ -34,11 +34,7 @@
 #include "streamsim/value.h"
 
 namespace streamsim {
-namespace expr::datetime {
-struct PatternPart;
-}
-// A datetime pattern (timestampFormat / dateFormat) parsed once (expr/datetime_pattern.h).
-using CsvDatetimePattern = std::shared_ptr<const std::vector<expr::datetime::PatternPart>>;
+using CsvDatetimePattern = DatetimePattern;  // (io/json_rows.h)
 
 struct CsvReadOptions {
   char sep = ',';
@@ -61,7 +57,7 @@ struct CsvReadOptions {
   CsvDatetimePattern dateFormat;
 };
 
-// The options a format takes besides the file source's own: "csv" or "text".
+// The options a format takes besides the file source's own: "csv", "json" or "text".
 bool isFormatOption(std::string_view format, std::string_view lowerKey);
 
 class CsvRowParser {

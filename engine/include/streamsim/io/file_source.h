@@ -58,6 +58,9 @@ struct FileSourceOptions {
   // InvalidArgument naming the option: missing path/schema, non-positive caps, both caps,
   // archive without sourceArchiveDir or with an archive folder inside the source folder.
   Status validate() const;
+  // The JSON reader of these options (format "json": mode, the corrupt-record column and the
+  // datetime options of formatOptions, io/json_rows.h jsonReadOptions).
+  Result<JsonRowParser> jsonParser() const;
 };
 
 class FileSource final : public Source {

@@ -11,18 +11,27 @@
 // 'single-quoted' strings and the bare tokens NaN, Infinity, +Infinity, -Infinity, +INF, -INF
 // (io/json_lenient.h: a line that fails strict JSON is rewritten and read again).
 //   boolean   <- true/false only.
-//   timestamp <- a string read by parseTimestamp (time.h, UTC), or a JSON integer read as epoch
-//                *seconds* (Spark's `getLongValue * 1000000L` micros); fractions are malformed.
+//   timestamp <- a string read by parseTimestamp (time.h, UTC), or by the timestampFormat
+//                pattern when one is given (then without fallback, as JacksonParser: see
+//                JsonReadOptions); a JSON integer read as epoch *seconds* (Spark's
+//                `getLongValue * 1000000L` micros); fractions are malformed.
+//   date      <- a string yyyy-MM-dd (or the dateFormat pattern); with the fallback, a string
+//                of an integer is days since the epoch (Spark 1.5's form).
 //   null / a missing key -> null; keys not in the schema are ignored; the last duplicate wins.
 // A line that is not a JSON object, or a value that does not cast, makes the record malformed:
-//   PERMISSIVE (default): a row of nulls, with the raw line in the corrupt-record column
-//                         (`_corrupt_record` unless renamed) when the schema has that column;
+//   PERMISSIVE (default): the fields that cast, the others null (JacksonParser's partial
+//                         results; a line that is not a JSON object: all null), with the raw
+//                         line in the corrupt-record column (`_corrupt_record` unless renamed)
+//                         when the schema has that column;
 //   DROPMALFORMED: the line is dropped;  FAILFAST: an InvalidArgument Status naming the file,
 //   the line number, the reason and the line.
 // Blank (whitespace-only) lines are skipped; "\r\n" endings are accepted.
 #pragma once
 
 #include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,10 +46,29 @@ enum class ParseMode { kPermissive, kDropMalformed, kFailFast };
 Result<ParseMode> parseParseMode(std::string_view name);
 std::string_view parseModeName(ParseMode mode);
 
+namespace expr::datetime {
+struct PatternPart;
+}
+// A datetime pattern (timestampFormat / dateFormat) parsed once (expr/datetime_pattern.h).
+using DatetimePattern = std::shared_ptr<const std::vector<expr::datetime::PatternPart>>;
+
 struct JsonReadOptions {
   ParseMode mode = ParseMode::kPermissive;
   std::string columnNameOfCorruptRecord = "_corrupt_record";
+  // JSONOptions' timestampFormat / dateFormat (read in UTC): given, a string is parsed with the
+  // pattern; when it does not match, JacksonParser falls back to the lenient parse only if
+  // enableDateTimeParsingFallback says so -- by default exactly when no pattern was given.
+  DatetimePattern timestampFormat;
+  DatetimePattern dateFormat;
+  std::optional<bool> enableDateTimeParsingFallback;
 };
+
+// The JSON reader's options by Spark's names (case-insensitive keys) -- timestampFormat,
+// dateFormat, enableDateTimeParsingFallback -- on top of `base`; other keys are not looked at
+// (the file source checks them with isFormatOption). InvalidArgument for a bad value (an
+// unknown pattern letter is INVALID_DATETIME_PATTERN).
+Result<JsonReadOptions> jsonReadOptions(const std::map<std::string, std::string>& options,
+                                        JsonReadOptions base = {});
 
 // Counts of one parse call (for progress / trace).
 struct JsonParseStats {
@@ -72,7 +100,9 @@ class JsonRowParser {
                     JsonParseStats* stats = nullptr) const;
 
   // Parses one JSON object into `out` (schema order). Returns InvalidArgument with the reason
-  // when the record is malformed; the parse mode is not applied here.
+  // when the record is malformed; the parse mode is not applied here. Malformed, `out` is the
+  // row PERMISSIVE keeps: the fields that cast (Spark's partial results: a field that does not
+  // cast is null) or, for a line that is not a JSON object, all nulls.
   Status parseRecord(std::string_view line, std::vector<Value>& out) const;
 
  private:
