@@ -200,10 +200,10 @@ class DataFrame:
         if not isinstance(other, DataFrame):
             raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
                                    f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
-        if self._stream is None:
-            raise _not_built("DataFrame.join of a static DataFrame (batch joins)")
         if isinstance(on, str):
             on = [on]
+        if self._stream is None:
+            return self._batch_join(other, on, how)
         streams = other._stream is not None
         if not streams and (not isinstance(on, (list, tuple)) or not on
                             or not all(isinstance(c, str) for c in on)):
@@ -226,6 +226,53 @@ class DataFrame:
         static = {"schema": toEngineDDL(rel.schema),
                   "rows": [{n: _batch.json_value(v) for n, v in zip(names, r)} for r in rel.rows]}
         return self._derive({"join": {"static": static, "on": list(on), "how": kind}})
+
+    def _batch_join(self, other: "DataFrame", on: Any, how: Optional[str]) -> "DataFrame":
+        """Two batch DataFrames joined (pyspark/sql/_batch_join.py)."""
+        from pyspark.sql import _batch_join
+        if other._stream is not None:
+            raise _not_built("DataFrame.join of a static DataFrame with a streaming one on its right")
+        key = (how or "inner").lower()
+        kind = self._JOIN_TYPES.get(key) or self._JOIN_TYPES.get(key.replace("_", ""))
+        if kind is None:
+            return self.join(other, on, how)  # raises Spark's UNSUPPORTED_JOIN_TYPE
+        return self._from_rel(_batch_join.join(self._rel, other._rel, on, kind, self._conf()))
+
+    def crossJoin(self, other: "DataFrame") -> "DataFrame":
+        if self._stream is not None or other._stream is not None:
+            raise _not_built("DataFrame.crossJoin of a streaming DataFrame")
+        return self._batch_join(other, None, "cross")
+
+    def distinct(self) -> "DataFrame":
+        if self._stream is not None:
+            raise _not_built("DataFrame.distinct of a streaming DataFrame (dropDuplicates is built)")
+        return self.dropDuplicates()
+
+    # Caching and partitioning do not change a batch DataFrame's rows (streamsim holds them in
+    # memory, in one partition); foreachBatch bodies call them around their writes.
+    def cache(self) -> "DataFrame":
+        self._needs_batch_or_not_built("DataFrame.cache")
+        return self
+
+    def persist(self, storageLevel: Any = None) -> "DataFrame":
+        self._needs_batch_or_not_built("DataFrame.persist")
+        return self
+
+    def unpersist(self, blocking: bool = False) -> "DataFrame":
+        self._needs_batch_or_not_built("DataFrame.unpersist")
+        return self
+
+    def repartition(self, numPartitions: Any = None, *cols: Any) -> "DataFrame":
+        self._needs_batch_or_not_built("DataFrame.repartition")
+        return self
+
+    def coalesce(self, numPartitions: int) -> "DataFrame":
+        self._needs_batch_or_not_built("DataFrame.coalesce")
+        return self
+
+    def _needs_batch_or_not_built(self, api: str) -> None:
+        if self._stream is not None:
+            raise _not_built(f"{api} of a streaming DataFrame")
 
     # Per-row operators: the same chain on both sides of a union may run after it instead.
     _PER_ROW_OPS = ("select", "selectExpr", "where", "withColumn", "withColumnRenamed", "drop")
@@ -404,8 +451,7 @@ class DataFrame:
     def __getattr__(self, name: str) -> Column:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in ("repartition", "coalesce", "cache", "persist",
-                    "foreach", "foreachPartition", "rdd", "crossJoin", "explain", "agg", "distinct",
+        if name in ("foreach", "foreachPartition", "rdd", "explain", "agg",
                     "na", "fillna", "dropna", "transform", "observe"):
             raise _not_built(f"DataFrame.{name}")
         return Column(_name_sql(name))
