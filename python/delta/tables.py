@@ -114,6 +114,7 @@ class DeltaMergeBuilder:
         self._condition = condition
         self._matched: List[_Clause] = []
         self._not_matched: List[_Clause] = []
+        self._metrics = (0, 0, 0)  # updated, deleted, inserted by execute (SQL MERGE's result row)
 
     @staticmethod
     def _assign(values: Optional[Dict[str, Any]], what: str) -> Dict[str, str]:
@@ -202,6 +203,7 @@ class DeltaMergeBuilder:
             if clause is not None:
                 out_rows.append(self._values(clause, pairs, (None, j), t_names, s_names, target.schema, conf))
                 inserted += 1
+        self._metrics = (updated, deleted, inserted)
         if updated == deleted == inserted == 0 and txn is None:
             return  # nothing changed: Delta commits no new version's data change
         log.write(_batch.Rel(target.schema, out_rows), "overwrite", txn, operation="MERGE")

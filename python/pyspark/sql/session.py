@@ -515,8 +515,11 @@ class SparkSession:
         if m:
             self._catalog.create_delta_table(m.group(2), m.group(3), bool(m.group(1)))
             return self._batch_df(_batch.Rel(StructType([]), []))
+        if re.match(r"MERGE\b", text, re.I):
+            from pyspark.sql import _merge_sql
+            return _merge_sql.run(self, text)
         if not re.match(r"SELECT\b", text, re.I):
-            raise NotImplementedError(f"spark.sql({sqlQuery!r}): streamsim runs SELECT, CREATE SCHEMA, "
+            raise NotImplementedError(f"spark.sql({sqlQuery!r}): streamsim runs SELECT, MERGE INTO, CREATE SCHEMA, "
                                       "CREATE TABLE ... USING DELTA and DROP TABLE statements; see "
                                       "docs/python.md")
         plan = _batch.parse_select(text)
