@@ -218,6 +218,11 @@ class _Catalog:
     def put_query_table(self, name: str, rel_fn: Any) -> None:
         self._views[name.lower()] = rel_fn
 
+    def stream_view(self, name: str) -> Any:
+        """The streaming DataFrame a temporary view holds, or None."""
+        v = self._views.get(name.strip("`").lower())
+        return v if getattr(v, "_stream", None) is not None else None
+
     def relation(self, name: str) -> _batch.Rel:
         low = name.strip("`").lower()
         if low in self._views:
@@ -489,6 +494,9 @@ class SparkSession:
         return self._batch_df(_batch.select(rel, [f"`{n}`" for n in names], self.conf._sql_conf()))
 
     def table(self, tableName: str) -> Any:
+        stream = self._catalog.stream_view(tableName)
+        if stream is not None:
+            return stream  # a temporary view of a streaming DataFrame is that stream
         return self._batch_df(self._catalog.relation(tableName))
 
     def range(self, start: int, end: Optional[int] = None, step: int = 1,
@@ -523,6 +531,10 @@ class SparkSession:
                                       "CREATE TABLE ... USING DELTA and DROP TABLE statements; see "
                                       "docs/python.md")
         plan = _batch.parse_select(text)
+        stream = self._catalog.stream_view(plan["table"])
+        if stream is not None:
+            from pyspark.sql import _stream_sql
+            return _stream_sql.select(stream, plan)
         rel = self._catalog.relation(plan["table"])
         return self._batch_df(_batch.run_select(plan, rel, self.conf._sql_conf()))
 
