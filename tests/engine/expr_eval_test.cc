@@ -215,5 +215,17 @@ TEST(ExprEval, DataTypeMismatchesAreAnalysisErrors) {
   EXPECT_EQ(conditionOf("CASE WHEN true THEN 1 ELSE array(1) END"), "DATATYPE_MISMATCH.DATA_DIFF_TYPES");
 }
 
+// isnan / nanvl (nullExpressions.scala IsNaN, NaNvl): isnan of null is false, not null; nanvl
+// answers its second argument only for a NaN; integers are cast to DOUBLE.
+TEST(ExprEval, IsNaNAndNaNvlAsSpark) {
+  EXPECT_EQ(evalOne("isnan(CAST('NaN' AS DOUBLE))"), Value(true));
+  EXPECT_EQ(evalOne("isnan(1)"), Value(false));
+  EXPECT_EQ(evalOne("isnan(CAST(NULL AS DOUBLE))"), Value(false));
+  EXPECT_EQ(evalOne("nanvl(CAST('NaN' AS DOUBLE), 2)"), Value(2.0));
+  EXPECT_EQ(evalOne("nanvl(1.5D, 2)"), Value(1.5));
+  EXPECT_TRUE(evalOne("nanvl(CAST(NULL AS DOUBLE), 2)").isNull());
+  EXPECT_TRUE(evalOne("nanvl(CAST('NaN' AS DOUBLE), NULL)").isNull());
+}
+
 }  // namespace
 }  // namespace streamsim::expr

@@ -234,6 +234,32 @@ Result<BoundPtr> buildSignum(FunctionCall& c) {
   return doubleFn("SIGNUM", [](double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x; })(c);
 }
 
+// isnan(x) (nullExpressions.scala IsNaN, a DOUBLE/FLOAT input, others cast): true for NaN;
+// false -- not null -- for a null input.
+Result<BoundPtr> buildIsNaN(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 1, 1));
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kDouble, "\"DOUBLE\""));
+  return makeScalar("isnan", c.args, typeField(Type::kBoolean, false),
+                    [](const Value* a, const EvalContext&) -> Result<Value> {
+                      return Value(!a[0].isNull() && std::isnan(a[0].asDouble()));
+                    },
+                    false);
+}
+
+// nanvl(a, b) (NaNvl): `b` when `a` is NaN, else `a` (a null `a` gives null; `b` is only the
+// answer for a NaN).
+Result<BoundPtr> buildNaNvl(FunctionCall& c) {
+  STREAMSIM_RETURN_IF_ERROR(checkArgCount(c, 2, 2));
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 0, Type::kDouble, "\"DOUBLE\""));
+  STREAMSIM_RETURN_IF_ERROR(implicitCast(c, 1, Type::kDouble, "\"DOUBLE\""));
+  return makeScalar("nanvl", c.args, typeField(Type::kDouble),
+                    [](const Value* a, const EvalContext&) -> Result<Value> {
+                      if (a[0].isNull()) return Value();
+                      return std::isnan(a[0].asDouble()) ? a[1] : a[0];
+                    },
+                    false);
+}
+
 }  // namespace
 
 void addMathFunctions(FunctionTable& t) {
@@ -261,6 +287,8 @@ void addMathFunctions(FunctionTable& t) {
   t.emplace_back("cos", doubleFn("COS", [](double x) { return std::cos(x); }));
   t.emplace_back("tan", doubleFn("TAN", [](double x) { return std::tan(x); }));
   t.emplace_back("signum", buildSignum);
+  t.emplace_back("isnan", buildIsNaN);
+  t.emplace_back("nanvl", buildNaNvl);
   t.emplace_back("sign", buildSignum);
 }
 

@@ -270,6 +270,46 @@ class DataFrame:
         self._needs_batch_or_not_built("DataFrame.coalesce")
         return self
 
+    # Null handling as expressions over the columns (pyspark/sql/_na.py): batch and stream alike.
+    @property
+    def na(self) -> Any:
+        from pyspark.sql import _na
+        return _na.DataFrameNaFunctions(self)
+
+    def fillna(self, value: Any, subset: Any = None) -> "DataFrame":
+        from pyspark.sql import _na
+        return _na.fill(self, value, subset)
+
+    def dropna(self, how: str = "any", thresh: Optional[int] = None, subset: Any = None) -> "DataFrame":
+        from pyspark.sql import _na
+        return _na.drop(self, how, thresh, subset)
+
+    def transform(self, func: Any, *args: Any, **kwargs: Any) -> "DataFrame":
+        result = func(self, *args, **kwargs)
+        if not isinstance(result, DataFrame):
+            raise PySparkTypeError("[NOT_DATAFRAME] Argument `func` should return a DataFrame, got "
+                                   f"{type(result).__name__}.", errorClass="NOT_DATAFRAME")
+        return result
+
+    def agg(self, *exprs: Any) -> "DataFrame":
+        return self.groupBy().agg(*exprs)
+
+    # A batch's rows handed to the function (one partition: foreachPartition calls it once).
+    def foreach(self, f: Any) -> None:
+        for row in self._rows_or_not_built("DataFrame.foreach"):
+            f(row)
+
+    def foreachPartition(self, f: Any) -> None:
+        f(iter(self._rows_or_not_built("DataFrame.foreachPartition")))
+
+    def _rows_or_not_built(self, api: str) -> List[Row]:
+        if self._stream is not None:
+            from pyspark.errors import AnalysisException
+            raise AnalysisException(
+                f"Queries with streaming sources must be executed with writeStream.start(); "
+                f"{api} is a batch action", errorClass="_LEGACY_ERROR_TEMP_1000")
+        return self._rows()
+
     def _needs_batch_or_not_built(self, api: str) -> None:
         if self._stream is not None:
             raise _not_built(f"{api} of a streaming DataFrame")
@@ -451,8 +491,7 @@ class DataFrame:
     def __getattr__(self, name: str) -> Column:
         if name.startswith("_"):
             raise AttributeError(name)
-        if name in ("foreach", "foreachPartition", "rdd", "explain", "agg",
-                    "na", "fillna", "dropna", "transform", "observe"):
+        if name in ("rdd", "explain", "observe"):
             raise _not_built(f"DataFrame.{name}")
         return Column(_name_sql(name))
 

@@ -49,7 +49,7 @@ for _n in ["upper", "lower", "length", "trim", "ltrim", "rtrim", "abs", "sqrt", 
            "expm1", "log10", "log2", "log1p", "sin", "cos", "tan", "signum", "floor", "ceil",
            "year", "quarter", "month", "dayofmonth", "dayofweek", "dayofyear", "hour", "minute",
            "second", "weekday", "size", "map_keys", "map_values", "explode", "explode_outer",
-           "posexplode", "posexplode_outer", "isnull", "isnotnull", "unix_seconds", "unix_millis",
+           "posexplode", "posexplode_outer", "isnull", "isnotnull", "isnan", "unix_seconds", "unix_millis",
            "timestamp_seconds", "timestamp_millis", "timestamp_micros", "ln"]:
     globals()[_n] = _fn1(_n)
 ceiling = globals()["ceil"]
@@ -123,6 +123,10 @@ def concat_ws(sep: str, *cols: Any) -> Column:
 
 def coalesce(*cols: Any) -> Column:
     return _call("coalesce", *(_c(c) for c in cols))
+
+
+def nanvl(col1: Any, col2: Any) -> Column:
+    return _call("nanvl", _c(col1), _c(col2))
 
 
 def greatest(*cols: Any) -> Column:
