@@ -40,6 +40,8 @@ def json_value(v: Any) -> Any:
         if v.tzinfo is not None:
             v = v.astimezone(dt.timezone.utc).replace(tzinfo=None)
         return v.isoformat(timespec="milliseconds") + "Z"
+    if isinstance(v, dt.date):
+        return v.isoformat()
     if isinstance(v, Row) and hasattr(v, "__fields__"):
         return {k: json_value(x) for k, x in v.asDict().items()}
     if isinstance(v, (list, tuple)):

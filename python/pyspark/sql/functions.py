@@ -88,6 +88,26 @@ def to_timestamp(col: Any, format: Optional[str] = None) -> Column:
     return _call("to_timestamp", _c(col)) if format is None else _call("to_timestamp", _c(col), _literal_sql(format))
 
 
+def to_date(col: Any, format: Optional[str] = None) -> Column:
+    return _call("to_date", _c(col)) if format is None else _call("to_date", _c(col), _literal_sql(format))
+
+
+def current_date() -> Column:
+    return _call("current_date")
+
+
+def date_add(start: Any, days: Any) -> Column:
+    return _call("date_add", _c(start), _c(days) if not isinstance(days, int) else str(days))
+
+
+def date_sub(start: Any, days: Any) -> Column:
+    return _call("date_sub", _c(start), _c(days) if not isinstance(days, int) else str(days))
+
+
+def datediff(end: Any, start: Any) -> Column:
+    return _call("datediff", _c(end), _c(start))
+
+
 def unix_timestamp(timestamp: Any = None, format: str = "yyyy-MM-dd HH:mm:ss") -> Column:
     if timestamp is None:
         return _call("unix_timestamp")
@@ -284,6 +304,6 @@ def _not_built(name: str):
 
 from pyspark.sql.udf import pandas_udf, udf  # noqa: E402
 
-for _n in ["monotonically_increasing_id", "to_date", "current_date", "date_add", "datediff",
+for _n in ["monotonically_increasing_id",
            "base64", "json_tuple", "broadcast", "input_file_name"]:
     globals()[_n] = _not_built(_n)

@@ -558,6 +558,8 @@ def _infer_type(v: Any) -> str:
         return "string"
     if isinstance(v, _dt.datetime):
         return "timestamp"
+    if isinstance(v, _dt.date):
+        return "date"
     raise PySparkTypeError(f"[CANNOT_INFER_TYPE_FOR_FIELD] cannot infer a type for {v!r}; give a "
                            "schema", errorClass="CANNOT_INFER_TYPE_FOR_FIELD")
 

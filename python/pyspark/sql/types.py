@@ -48,7 +48,7 @@ FloatType = _scalar("FloatType", "float", "double")
 DoubleType = _scalar("DoubleType", "double", "double")
 TimestampType = _scalar("TimestampType", "timestamp", "timestamp")
 TimestampNTZType = _scalar("TimestampNTZType", "timestamp_ntz", "timestamp")
-DateType = _scalar("DateType", "date", None)
+DateType = _scalar("DateType", "date", "date")
 BinaryType = _scalar("BinaryType", "binary", "binary")
 
 
@@ -272,7 +272,7 @@ def _engine_type(dt: DataType, where: str) -> str:
         raise PySparkTypeError(
             errorClass="UNSUPPORTED_DATA_TYPE",
             messageParameters={"data_type": f"{where} {dt.simpleString()} (streamsim stores boolean, "
-                               "int, long, double, string, timestamp, and structs, arrays and maps of them)"})
+                               "int, long, double, string, timestamp, date, binary, and structs, arrays and maps of them)"})
     return engine
 
 
