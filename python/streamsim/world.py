@@ -339,8 +339,16 @@ class World:
                         "(snappy, gzip, none, uncompressed are); see docs/python.md")
             self._sink_schemas[path.rstrip("/")] = stream.get("schema")
         else:
-            raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "
-                                      "docs/python.md (PySpark jobs)")
+            from pyspark.sql import _external
+            if not _external.is_external(fmt):
+                raise NotImplementedError(f"writeStream.format({fmt!r}) is not built in streamsim; see "
+                                          "docs/python.md (PySpark jobs)")
+            # A system streamsim does not model: every batch appended to its simulated table.
+            if writer._table_path and "path" not in opts:
+                opts["path"] = writer._table_path
+            foreach_batch = _external.stream_sink_call(session, fmt, opts, stream)
+            sink = {"kind": "memory"}  # replaced by the simulated table's function
+            opts = {}
         if not checkpoint:
             if fmt in ("memory", "console", "foreachbatch", "foreach", "noop"):
                 self._temp_checkpoints += 1

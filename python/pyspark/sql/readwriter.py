@@ -44,6 +44,10 @@ class DataFrameReader:
         if schema is not None:
             self._schema = schema
         self.options(**options)
+        from pyspark.sql import _external
+        if _external.is_external(self._format):
+            return self._session._batch_df(_external.read(self._session, self._format,
+                                                          dict(self._options, **({"path": path} if path else {}))))
         if path is None:
             raise PySparkValueError("load() needs a path", errorClass="INVALID_ARGUMENT")
         if self._format == "delta":
@@ -61,6 +65,11 @@ class DataFrameReader:
                                       "streamsim (json, csv and text files, delta and tables only); "
                                       "see docs/python.md")
         return self._session._catalog.read_json_folder(path, self._schema, self._options)
+
+    def jdbc(self, url: str, table: str, properties: Optional[Dict[str, str]] = None, **kwargs: Any) -> Any:
+        """A JDBC table: the simulated table a write with the same url and table filled."""
+        return self.format("jdbc").options(**(properties or {})).option("url", url) \
+            .option("dbtable", table).load()
 
     def parquet(self, *paths: str, **options: Any) -> Any:
         if len(paths) != 1:
@@ -152,6 +161,14 @@ class DataFrameWriter:
             raise NotImplementedError(f"saveAsTable with format({self._format!r}) is not built in "
                                       "streamsim (delta and the catalog's own tables are); see docs/python.md")
 
+    def jdbc(self, url: str, table: str, mode: Optional[str] = None,
+             properties: Optional[Dict[str, str]] = None) -> None:
+        """A JDBC table: a simulated table (pyspark/sql/_external.py)."""
+        if mode is not None:
+            self.mode(mode)
+        self.format("jdbc").options(**(properties or {})).option("url", url).option("dbtable", table)
+        self.save()
+
     def insertInto(self, tableName: str, overwrite: Optional[bool] = None) -> None:
         raise NotImplementedError("DataFrameWriter.insertInto is not built in streamsim; "
                                   "saveAsTable is. See docs/python.md")
@@ -163,6 +180,11 @@ class DataFrameWriter:
         if mode is not None:
             self.mode(mode)
         self.options(**options)
+        from pyspark.sql import _external
+        if self._format is not None and _external.is_external(self._format):
+            opts = dict(self._options, **({"path": path} if path else {}))
+            _external.write(self._df.sparkSession, self._format, opts, self._df._rel, self._mode)
+            return
         path = path or self._options.pop("path", None)
         if self._format != "delta":
             raise NotImplementedError(f"DataFrameWriter.save with format({self._format!r}) (files, "
