@@ -144,6 +144,37 @@ class JobWorld {
     if (st.ok() && mtime) st = sim_.fs().setModificationTime(path, *mtime);
     if (!st.ok()) raiseStatus(st);
   }
+  void removeAll(const std::string& path) {
+    if (Status st = sim_.fs().removeAll(path); !st.ok()) raiseStatus(st);
+  }
+  // A batch DataFrame's rows written as one data file of `format` into `folder` (the engine's
+  // file writers: io/file_sink.h encodeDataFile), then Spark's _SUCCESS marker; the file's path.
+  std::string writeFormatFile(const std::string& folder, const std::string& format, const std::string& ddl,
+                              const py::list& rows, const std::map<std::string, std::string>& options,
+                              const std::string& compression) {
+    auto schema = parseSchema(ddl);
+    if (!schema.ok()) raiseStatus(schema.status());
+    std::vector<Row> in;
+    for (py::handle r : rows) in.push_back(tupleToRow(r, *schema, std::string("a row")));
+    FileSinkOptions o;
+    o.path = folder;
+    o.format = format;
+    o.formatOptions = options;
+    auto codec = parseParquetCodec(compression);
+    if (!codec.ok()) raiseStatus(codec.status());
+    o.parquetCodec = *codec;
+    if (Status st = checkFileSinkOptions(o); !st.ok()) raiseStatus(st);
+    std::string written;
+    if (Status st = sim_.fs().mkdirs(folder); !st.ok()) raiseStatus(st);
+    if (!in.empty()) {
+      auto file = encodeDataFile(o, in, sim_.env().ids->newUuid());
+      if (!file.ok()) raiseStatus(file.status());
+      written = joinPath(folder, file->name);
+      if (Status st = sim_.fs().putDurable(written, file->data); !st.ok()) raiseStatus(st);
+    }
+    if (Status st = sim_.fs().putDurable(joinPath(folder, "_SUCCESS"), ""); !st.ok()) raiseStatus(st);
+    return written;
+  }
   py::bytes readFile(const std::string& path) {
     auto r = sim_.fs().read(path);
     if (!r.ok()) raiseStatus(r.status());
@@ -619,6 +650,8 @@ void defineJobModule(py::module_& m) {
       .def("same_restarts_plan", &JobWorld::sameRestartsPlan)
       .def("put_file", &JobWorld::putFile, py::arg("path"), py::arg("content"), py::arg("mtime") = py::none())
       .def("read_file", &JobWorld::readFile)
+      .def("remove_all", &JobWorld::removeAll)
+      .def("write_format_file", &JobWorld::writeFormatFile)
       .def("list_files", &JobWorld::listFiles)
       .def("create_topic", &JobWorld::createTopic)
       .def("topic_partitions", &JobWorld::topicPartitions)

@@ -46,13 +46,11 @@ Result<std::optional<std::string>> readSinkPathRecord(const Env& env, const std:
   return std::optional<std::string>(j["path"].get<std::string>());
 }
 
-Status FileSink::start(const SinkContext& ctx) {
-  const Env& env = *ctx.env;
-  if (options_.format == "csv")  // the options checked before anything runs
-    STREAMSIM_RETURN_IF_ERROR(CsvRowWriter::make(makeSchema({}), options_.formatOptions).status());
-  if (options_.format == "json") {
+Status checkFileSinkOptions(const FileSinkOptions& o) {
+  if (o.format == "csv") return CsvRowWriter::make(makeSchema({}), o.formatOptions).status();
+  if (o.format == "json") {
     // JSONOptions' writer patterns are not built: refused, never silently written another way.
-    for (const auto& [key, value] : options_.formatOptions) {
+    for (const auto& [key, value] : o.formatOptions) {
       std::string k = key;
       for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
       if (k == "timestampformat" || k == "dateformat")
@@ -61,6 +59,34 @@ Status FileSink::start(const SinkContext& ctx) {
             "yyyy-MM-dd'T'HH:mm:ss.SSSXXX and dates yyyy-MM-dd, Spark's defaults (docs/python.md)", key));
     }
   }
+  return Status::OK();
+}
+
+Result<EncodedDataFile> encodeDataFile(const FileSinkOptions& o, const std::vector<Row>& rows,
+                                       std::string_view uuid) {
+  EncodedDataFile out;
+  if (rows.empty()) return out;
+  if (o.format == "parquet") {
+    STREAMSIM_ASSIGN_OR_RETURN(out.data, writeParquet(*rows.front().schema(), rows, o.parquetCodec));
+    out.name = fmt::format("part-00000-{}-c000{}.parquet", uuid, parquetCodecFileInfix(o.parquetCodec));
+  } else if (o.format == "csv") {
+    STREAMSIM_ASSIGN_OR_RETURN(CsvRowWriter writer, CsvRowWriter::make(rows.front().schema(), o.formatOptions));
+    out.data = writer.writeFile(rows);
+    out.name = fmt::format("part-00000-{}-c000.csv", uuid);
+  } else if (o.format == "text") {
+    STREAMSIM_RETURN_IF_ERROR(checkTextWriteSchema(*rows.front().schema()));
+    out.data = writeTextFile(rows);
+    out.name = fmt::format("part-00000-{}-c000.txt", uuid);
+  } else {
+    for (const Row& r : rows) appendJsonLine(r, out.data);
+    out.name = fmt::format("part-00000-{}-c000.json", uuid);
+  }
+  return out;
+}
+
+Status FileSink::start(const SinkContext& ctx) {
+  const Env& env = *ctx.env;
+  STREAMSIM_RETURN_IF_ERROR(checkFileSinkOptions(options_));  // before anything runs
   STREAMSIM_RETURN_IF_ERROR(env.fs->mkdirs(options_.path));
   if (ctx.checkpointRoot.empty()) return Status::OK();
   std::string record = sinkPathRecordFile(ctx.checkpointRoot);
@@ -93,23 +119,9 @@ Status FileSink::addBatch(const SinkContext& ctx, const std::vector<Row>& rows) 
   }
   std::vector<SinkFileStatus> files;
   if (!rows.empty()) {
-    std::string data;
-    std::string name;
-    if (options_.format == "parquet") {
-      STREAMSIM_ASSIGN_OR_RETURN(data, writeParquet(*rows.front().schema(), rows, options_.parquetCodec));
-      name = fmt::format("part-00000-{}-c000{}.parquet", env.ids->newUuid(), parquetCodecFileInfix(options_.parquetCodec));
-    } else if (options_.format == "csv") {
-      STREAMSIM_ASSIGN_OR_RETURN(CsvRowWriter writer, CsvRowWriter::make(rows.front().schema(), options_.formatOptions));
-      data = writer.writeFile(rows);
-      name = fmt::format("part-00000-{}-c000.csv", env.ids->newUuid());
-    } else if (options_.format == "text") {
-      STREAMSIM_RETURN_IF_ERROR(checkTextWriteSchema(*rows.front().schema()));
-      data = writeTextFile(rows);
-      name = fmt::format("part-00000-{}-c000.txt", env.ids->newUuid());
-    } else {
-      for (const Row& r : rows) appendJsonLine(r, data);
-      name = fmt::format("part-00000-{}-c000.json", env.ids->newUuid());
-    }
+    STREAMSIM_ASSIGN_OR_RETURN(EncodedDataFile encoded, encodeDataFile(options_, rows, env.ids->newUuid()));
+    const std::string& data = encoded.data;
+    const std::string& name = encoded.name;
     std::string file = joinPath(options_.path, name);
     STREAMSIM_RETURN_IF_ERROR(env.fs->write(file, data));
     STREAMSIM_RETURN_IF_ERROR(env.fs->sync(file));

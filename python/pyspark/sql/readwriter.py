@@ -169,6 +169,9 @@ class DataFrameWriter:
         self.format("jdbc").options(**(properties or {})).option("url", url).option("dbtable", table)
         self.save()
 
+    def partitionBy(self, *cols: Any) -> "DataFrameWriter":
+        raise NotImplementedError("DataFrameWriter.partitionBy is not built in streamsim; see docs/python.md")
+
     def insertInto(self, tableName: str, overwrite: Optional[bool] = None) -> None:
         raise NotImplementedError("DataFrameWriter.insertInto is not built in streamsim; "
                                   "saveAsTable is. See docs/python.md")
@@ -186,10 +189,75 @@ class DataFrameWriter:
             _external.write(self._df.sparkSession, self._format, opts, self._df._rel, self._mode)
             return
         path = path or self._options.pop("path", None)
-        if self._format != "delta":
-            raise NotImplementedError(f"DataFrameWriter.save with format({self._format!r}) (files, "
-                                      "jdbc, ...) is not built in streamsim; delta and saveAsTable "
-                                      "are. See docs/python.md")
+        fmt = self._format or self._df.sparkSession.conf.get("spark.sql.sources.default", "parquet")
         if not path:
             raise PySparkValueError("save() needs a path", errorClass="INVALID_ARGUMENT")
-        self._df.sparkSession._catalog.save_delta(None, path, self._df._rel, self._mode, self._options)
+        if fmt == "delta":
+            self._df.sparkSession._catalog.save_delta(None, path, self._df._rel, self._mode, self._options)
+        elif fmt in ("json", "csv", "text", "parquet"):
+            self._save_files(fmt, path)
+        else:
+            raise NotImplementedError(f"DataFrameWriter.save with format({fmt!r}) is not built in "
+                                      "streamsim; see docs/python.md")
+
+    def _save_files(self, fmt: str, path: str) -> None:
+        """A batch written as files (FileFormatWriter with one task: one part file and _SUCCESS,
+        by the engine's writers: io/file_sink.h encodeDataFile), Spark's save modes on the folder."""
+        from pyspark.errors import AnalysisException
+        from pyspark.sql import _batch
+        session = self._df.sparkSession
+        native = session._world._native
+        exists = bool(native.list_files(path))
+        if exists and self._mode == "errorifexists":
+            raise AnalysisException(f"[PATH_ALREADY_EXISTS] Path {path} already exists. Set mode as "
+                                    "\"overwrite\" to overwrite the existing path.",
+                                    errorClass="PATH_ALREADY_EXISTS", messageParameters={"outputPath": path})
+        if exists and self._mode == "ignore":
+            return
+        if exists and self._mode == "overwrite":
+            native.remove_all(path)
+        opts = {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in self._options.items()}
+        codec = "none"
+        if fmt == "parquet":
+            codec = (opts.pop("compression", None) or opts.pop("codec", None)
+                     or session.conf.get("spark.sql.parquet.compression.codec", "snappy")).lower()
+        elif opts.pop("compression", "none").lower() not in ("none", "uncompressed"):
+            raise NotImplementedError(f"the {fmt} writer's compression is not built in streamsim "
+                                      "(uncompressed files are); see docs/python.md")
+        if fmt != "csv" and opts:  # the CSV writer checks its own options (io/csv_rows.h)
+            raise NotImplementedError(f"the {fmt} writer's options {sorted(opts)} are not built in "
+                                      "streamsim; see docs/python.md")
+        rel = self._df._rel
+        try:
+            native.write_format_file(path, fmt, rel.ddl(), rel.rows, opts, codec)
+        except (ValueError, RuntimeError) as e:
+            raise _batch._python_exception(e) from None
+
+    def parquet(self, path: str, mode: Optional[str] = None, partitionBy: Any = None,
+                compression: Optional[str] = None) -> None:
+        self._file_shortcut("parquet", path, mode, partitionBy, compression=compression)
+
+    def json(self, path: str, mode: Optional[str] = None, compression: Optional[str] = None,
+             **options: Any) -> None:
+        self._file_shortcut("json", path, mode, None, compression=compression, **options)
+
+    def csv(self, path: str, mode: Optional[str] = None, compression: Optional[str] = None,
+            **options: Any) -> None:
+        self._file_shortcut("csv", path, mode, None, compression=compression, **options)
+
+    def text(self, path: str, compression: Optional[str] = None, lineSep: Optional[str] = None) -> None:
+        if lineSep is not None:
+            raise NotImplementedError("DataFrameWriter.text(lineSep=...) is not built in streamsim; "
+                                      "see docs/python.md")
+        self._file_shortcut("text", path, None, None, compression=compression)
+
+    def _file_shortcut(self, fmt: str, path: str, mode: Optional[str], partitionBy: Any,
+                       **options: Any) -> None:
+        if partitionBy:
+            raise NotImplementedError(f"DataFrameWriter.{fmt}(partitionBy=...) is not built in "
+                                      "streamsim; see docs/python.md")
+        self.format(fmt)
+        if mode is not None:
+            self.mode(mode)
+        self.options(**{k: v for k, v in options.items() if v is not None})
+        self.save(path)

@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "streamsim/checkpoint/compactible_log.h"
@@ -31,6 +32,20 @@ struct FileSinkOptions {
   ParquetCodec parquetCodec = ParquetCodec::kSnappy;  // Spark's default compression
   std::map<std::string, std::string> formatOptions;   // csv: the CSV writer's options (io/csv_rows.h)
 };
+
+// The options a file sink (or a batch file writer) refuses before anything runs: the CSV
+// writer's bad options, JSON's writer patterns (not built).
+Status checkFileSinkOptions(const FileSinkOptions& o);
+
+// `rows` (non-empty, of one schema) as one data file of `o.format`, named as Spark's file writers
+// name it: part-00000-<uuid>-c000[.<codec>].<ext>. InvalidArgument for a bad option or a column
+// type the format cannot hold. The streaming sink writes each batch so; a batch writer too.
+struct EncodedDataFile {
+  std::string name;
+  std::string data;
+};
+Result<EncodedDataFile> encodeDataFile(const FileSinkOptions& o, const std::vector<Row>& rows,
+                                       std::string_view uuid);
 
 class FileSink final : public Sink {
  public:
