@@ -55,3 +55,14 @@ def test_what_the_batch_writers_do_not_build_says_so(world, df):
         df.write.option("ignoreNullFields", "false").json("/out/x")
     with pytest.raises(Exception, match="INVALID_DATETIME_PATTERN"):  # the CSV writer's own check
         df.write.csv("/out/z", timestampFormat="yyyy-bb")
+
+
+def test_a_parquet_streaming_source_reads_the_files_a_batch_wrote(world):
+    # ParquetFileFormat as a streaming source: the files' columns matched to the schema by name
+    # (a column the file lacks null), _SUCCESS and other hidden files not read.
+    world.spark.createDataFrame([("a", 1)], "k string, n int").write.parquet("/landing")
+    world.spark.createDataFrame([(2, "b")], "n int, k string").write.mode("append").parquet("/landing")
+    stream = world.spark.readStream.schema("k string, n int, extra string").parquet("/landing")
+    q = stream.writeStream.format("memory").queryName("pq").option("checkpointLocation", "/chk/pq").start()
+    q.processAllAvailable()
+    assert sorted(rows_of(world.spark.table("pq"))) == [("a", 1, None), ("b", 2, None)]

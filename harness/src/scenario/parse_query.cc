@@ -64,7 +64,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   if (auto p = n["path"]; p) s.path = pc.simPath(p, "source path");
   if (s.kind == SourceSpec::Kind::kFiles && s.path.empty() && n["kind"])
     pc.error(n, "a files source needs 'path' (the landing folder)");
-  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json", "csv", "text"});
+  if (auto f = n["format"]; f) s.format = pc.oneOf(f, "source format", {"json", "csv", "text", "parquet"});
   if (auto d = n["schema"]; d) {
     s.schemaDDL = pc.str(d, "schema");
     if (d.IsScalar()) {

@@ -109,7 +109,7 @@ class FileSource final : public Source {
   std::optional<JsonRowParser> parser_;
   std::optional<CsvRowParser> csv_;
   std::optional<TextRowParser> text_;
-  bool ready() const { return parser_ || csv_ || text_; }
+  bool ready() const { return parser_ || csv_ || text_ || options_.format == "parquet"; }
   bool restored_ = false;
   int64_t log_offset_ = -1;       // latest K in sources/<i>/
   int64_t cleaned_through_ = -1;  // log batches whose files cleanSource handled (this run)

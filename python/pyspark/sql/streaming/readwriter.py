@@ -125,9 +125,9 @@ class DataStreamReader:
     def _files(self, fmt: str, path: str) -> Any:
         from pyspark.errors import AnalysisException
         from pyspark.sql.types import StructType, toEngineDDL
-        if fmt not in ("json", "csv", "text"):
+        if fmt not in ("json", "csv", "text", "parquet"):
             raise _not_built(f"readStream.format({fmt!r}) (streamsim's file source reads JSON lines, "
-                             "CSV and text)")
+                             "CSV, text and Parquet)")
         if fmt == "text":
             # TextFileFormat: one string column, "value" unless the schema given names it.
             if self._schema is None:
