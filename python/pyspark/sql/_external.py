@@ -59,22 +59,10 @@ def write(session: Any, fmt: str, options: Dict[str, Any], rel: _batch.Rel, mode
     catalog = session._catalog
     key = table_key(fmt, options)
     _say_once(session, key, "writes go to")
-    existing = catalog._tables.get(key)
-    if existing is not None:
-        if mode == "errorifexists":
-            raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
-                                    f"'{key}' because it already exists (SaveMode ErrorIfExists).",
-                                    errorClass="TABLE_OR_VIEW_ALREADY_EXISTS")
-        if mode == "ignore":
-            return
-        if mode == "append" and [n.lower() for n in existing["schema"].fieldNames()] != \
-                [n.lower() for n in rel.schema.fieldNames()]:
-            raise AnalysisException(f"cannot append to '{key}': its columns are "
-                                    f"{existing['schema'].fieldNames()}, the rows' "
-                                    f"{rel.schema.fieldNames()}", errorClass="INSERT_COLUMN_ARITY_MISMATCH")
-    if existing is None or mode == "overwrite":
-        existing = {"format": "external", "schema": rel.schema, "rows": []}
-        catalog._tables[key] = existing
+    existing = catalog.table_to_write(key, f"'{key}'", rel, mode,
+                                      lambda: {"format": "external", "schema": rel.schema, "rows": []})
+    if existing is None:
+        return
     existing["rows"] = existing["rows"] + list(rel.rows)
 
 

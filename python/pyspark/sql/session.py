@@ -6,7 +6,7 @@ World (a new World when there is none), so a job's own ``main()`` runs as writte
 import datetime as _dt
 import json
 import re
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Callable, Dict, Iterable, List, Optional
 
 from pyspark.errors import AnalysisException, PySparkTypeError, PySparkValueError
 from pyspark.sql import _batch
@@ -186,25 +186,38 @@ class _Catalog:
     def table_exists(self, name: str) -> bool:
         return self._key(name) in self._tables or name.strip("`").lower() in self._views
 
+    def table_to_write(self, key: str, shown: str, rel: _batch.Rel, mode: str,
+                       fresh: Callable[[], Dict[str, Any]]) -> Optional[Dict[str, Any]]:
+        """Spark's save modes on the catalog's table `key` (`shown` in messages): the entry
+        `rel`'s rows go to -- a fresh one (`fresh()`) at the first write or on overwrite -- or
+        None when mode ignore leaves an existing table as it is."""
+        existing = self._tables.get(key)
+        if existing is not None:
+            if mode == "errorifexists":
+                raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
+                                        f"{shown} because it already exists.",
+                                        errorClass="TABLE_OR_VIEW_ALREADY_EXISTS")
+            if mode == "ignore":
+                return None
+            if mode == "append" and [n.lower() for n in existing["schema"].fieldNames()] != \
+                    [n.lower() for n in rel.schema.fieldNames()]:
+                raise AnalysisException(f"cannot append to {shown}: its columns are "
+                                        f"{existing['schema'].fieldNames()}, the rows' "
+                                        f"{rel.schema.fieldNames()}", errorClass="INSERT_COLUMN_ARITY_MISMATCH")
+        if existing is None or mode == "overwrite":
+            existing = fresh()
+            self._tables[key] = existing
+        return existing
+
     def save_table(self, name: str, rel: _batch.Rel, mode: str) -> None:
         key = self._key(name)
         existing = self._tables.get(key)
         if existing is not None and existing.get("format") == "delta":
             return self.save_delta(name, None, rel, mode, {})
-        if existing is not None:
-            if mode == "errorifexists":
-                raise AnalysisException(f"[TABLE_OR_VIEW_ALREADY_EXISTS] Cannot create table or view "
-                                        f"`{name}` because it already exists.",
-                                        errorClass="TABLE_OR_VIEW_ALREADY_EXISTS")
-            if mode == "ignore":
-                return
-            if mode == "append" and existing["schema"].fieldNames() != rel.schema.fieldNames():
-                raise AnalysisException(f"cannot append to `{name}`: its columns are "
-                                        f"{existing['schema'].fieldNames()}",
-                                        errorClass="INSERT_COLUMN_ARITY_MISMATCH")
-        if existing is None or mode == "overwrite":
-            existing = {"schema": rel.schema, "rows": [], "folder": self._folder(key) + f"-v{self._files}"}
-            self._tables[key] = existing
+        existing = self.table_to_write(key, f"`{name}`", rel, mode, lambda: {
+            "schema": rel.schema, "rows": [], "folder": self._folder(key) + f"-v{self._files}"})
+        if existing is None:
+            return
         existing["rows"] = existing["rows"] + list(rel.rows)
         self._files += 1
         names = rel.schema.fieldNames()
