@@ -221,8 +221,7 @@ std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determini
     if (n == "determinism") wanted = determinism;
     else if (n == "batch_split") wanted = batchSplit;
     else if (!c.oracles.empty()) wanted = generated::named(c.oracles, n);
-    else if (n == "state_bound") wanted = c.stateBound.has_value() || c.stateBoundPerKey.has_value();
-    else if (n == "reference") wanted = static_cast<bool>(c.reference);
+    else if (oracle.needsArgs) wanted = c.oracleArgs.has(n);  // state_bound, reference: with their parameters
     else if (n == "watermark") wanted = c.kind == WorkloadKind::kDedup;
     else if (n == "timers" || n == "ttl") wanted = generated::isTws(c.kind);
     // Opt-in (named in the config's oracles): process_isolation, timer_bound, restart_equivalence;
@@ -298,8 +297,7 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
                            (run.determinismEvery > 0 && seed % static_cast<uint64_t>(run.determinismEvery) == 0);
   const bool batchSplit = run.batchSplit || generated::named(c.oracles, "batch_split");
   sc.oracles = workloadOracles(c, determinism, batchSplit);
-  sc.stateBound = c.stateBound;
-  sc.stateBoundPerKey = c.stateBoundPerKey;
+  sc.oracleArgs = c.oracleArgs;
   sc.sweep = workloadSweepSpec(c);
 
   auto hooks = std::make_shared<ScenarioHooks>();
@@ -339,8 +337,6 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   hooks->wrapOperator = c.wrapOperator;
   hooks->wrapSource = c.wrapSource;
   hooks->customSink = c.customSink;
-  hooks->reference = c.reference;
-  hooks->referenceName = c.referenceName;
   if (generated::isTws(c.kind)) hooks->referenceKeys = {"key"};
   sc.hooks = std::move(hooks);
   return sc;
@@ -381,7 +377,6 @@ std::string ScenarioHooks::whyNotReplayable() const {
   if (wrapOperator) return "it wraps the stateful operator (a test hook)";
   if (wrapSource) return "it wraps the file source (a test hook)";
   if (customSink) return "it replaces the sink (a test hook)";
-  if (reference) return "its reference oracle is a function of this program";
   return "";
 }
 

@@ -124,7 +124,7 @@ ScenarioRunResult Runner::run() {
   result.sinkRows = std::move(final_rows_);
   result.sinkBatchOf = std::move(final_batch_of_);
   result.delivered = delivered_;
-  if (sc_.stateBoundPerKey) {  // the state_bound oracle per key
+  if (sc_.oracleArgs.integer("state_bound", "per_key")) {  // the state_bound oracle per key
     auto rows = committedStateRowsPerKey(sim_.env(), sc_.query.checkpoint, storeKindOf(sc_.query));
     if (rows.ok()) result.stateRowsPerKey = std::move(*rows);
     else result.setupError = rows.status().withContext("reading the final state's rows per key");
@@ -163,7 +163,7 @@ Status Runner::build() {
                              buildQuerySources(q, sim_, state_.log, state_.memory));
   const ScenarioHooks* hooks = sc_.hooks.get();
   if (hooks != nullptr && hooks->wrapSource && !sources.empty()) sources[0] = hooks->wrapSource(std::move(sources[0]));
-  if (!sc_.reference.empty() || (hooks != nullptr && hooks->reference)) {
+  if (sc_.oracleArgs.has("reference")) {
     // the reference oracle reads what each source delivered
     delivered_ = std::make_shared<DeliveredRows>();
     for (size_t i = 0; i < sources.size(); ++i)
