@@ -1,5 +1,6 @@
-// The processor registry (processor_registry.h): filled during static initialisation, read-only
-// afterwards.
+// The processor registry (processor_registry.h): the binary's registered processors (filled during
+// static initialisation, read-only afterwards) and a run's own ProcessorFactories, both a
+// NamedRegistry (named_registry.h).
 #include "streamsim/tws/processor_registry.h"
 
 #include <algorithm>
@@ -36,80 +37,103 @@ struct Entry {
   ProcessorRegistry::FactoryMaker maker;  // null: registered with a plain factory or parameters
   std::vector<std::string> paramNames;
   ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
-  int registrations = 0;
 };
-std::map<std::string, Entry, std::less<>>& entries() {
-  static std::map<std::string, Entry, std::less<>> m;
-  return m;
+
+// The processors the binary registered (STREAMSIM_REGISTER_PROCESSOR): the default set a run
+// without its own ProcessorFactories uses.
+NamedRegistry<Entry>& registered() {
+  static NamedRegistry<Entry> r({
+      [](std::string_view name, const std::vector<std::string>& known) {
+        return fmt::format("no stateful processor named '{}' is registered; known: {}", name, fmt::join(known, ", "));
+      },
+      [](std::string_view name, int times) {
+        return fmt::format("the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
+                           "must be unique",
+                           name, times);
+      },
+  });
+  return r;
 }
 }  // namespace
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory factory) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ == 0) e.factory = std::move(factory);
+  registered().add(name, Entry{std::move(factory), nullptr, {}, nullptr});
 }
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, FactoryMaker make) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ != 0) return;
-  e.maker = std::move(make);
-  e.factory = e.maker();
+  if (registered().has(name)) {
+    registered().add(name, Entry{});  // counted: the name is refused
+    return;
+  }
+  ProcessorFactory factory = make();
+  registered().add(name, Entry{std::move(factory), std::move(make), {}, nullptr});
 }
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
                                         ProcessorParamFactory factory) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ != 0) return;
-  e.paramNames = std::move(paramNames);
-  e.paramFactory = std::move(factory);
+  if (registered().has(name)) {
+    registered().add(name, Entry{});
+    return;
+  }
+  Entry e{nullptr, nullptr, std::move(paramNames), std::move(factory)};
   // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
   // binary, reported when the processor is first used).
   auto defaults = e.paramFactory(ProcessorParams{});
   if (defaults.ok()) e.factory = std::move(*defaults);
+  registered().add(name, std::move(e));
 }
 
 namespace {
 Result<const Entry*> findEntry(std::string_view name) {
   detail::linkAllBuiltins();
-  auto it = entries().find(name);
-  if (it == entries().end()) {
-    std::string known;
-    for (const auto& n : ProcessorRegistry::names()) known += (known.empty() ? "" : ", ") + n;
-    return Status::NotFound(
-        fmt::format("no stateful processor named '{}' is registered; known: {}", name, known));
-  }
-  if (it->second.registrations > 1)
-    return Status::FailedPrecondition(fmt::format(
-        "the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
-        "must be unique",
-        name, it->second.registrations));
-  if (!it->second.factory)
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, registered().find(name));
+  if (!e->factory)
     return Status::FailedPrecondition(fmt::format(
         "the processor '{}' cannot be made with its default parameters", name));
-  return &it->second;
+  return e;
 }
-thread_local ProcessorRegistry::FreshScope* current_scope = nullptr;
 }  // namespace
 
-ProcessorRegistry::FreshScope::FreshScope() : previous_(current_scope) { current_scope = this; }
-ProcessorRegistry::FreshScope::~FreshScope() { current_scope = previous_; }
+ProcessorFactories::ProcessorFactories()
+    : factories_({
+          [](std::string_view name, const std::vector<std::string>& known) {
+            return fmt::format("no stateful processor named '{}' in this run's processors; known: {}", name,
+                               fmt::join(known, ", "));
+          },
+          [](std::string_view name, int times) {
+            return fmt::format("the processor name '{}' was added {} times to this run's processors; names must "
+                               "be unique",
+                               name, times);
+          },
+      }) {}
 
-Result<ProcessorFactory> ProcessorRegistry::FreshScope::factory(std::string_view name) {
-  if (auto it = made_.find(name); it != made_.end()) return it->second;
-  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
-  ProcessorFactory f = e->factory;
-  if (e->maker) {
-    f = e->maker();
-  } else if (e->paramFactory) {
-    auto fresh = e->paramFactory(ProcessorParams{});
-    if (fresh.ok()) f = std::move(*fresh);
-  }
-  made_.emplace(std::string(name), f);
-  return f;
+void ProcessorFactories::add(std::string_view name, ProcessorFactory factory) {
+  factories_.add(name, std::move(factory));
+}
+
+Result<ProcessorFactory> ProcessorFactories::factory(std::string_view name) const {
+  STREAMSIM_ASSIGN_OR_RETURN(const ProcessorFactory* f, factories_.find(name));
+  return *f;
+}
+
+ProcessorFactories ProcessorRegistry::fresh() {
+  detail::linkAllBuiltins();
+  ProcessorFactories out;
+  registered().forEach([&out](const std::string& name, const Entry& e) {
+    if (!e.factory) return;
+    ProcessorFactory f = e.factory;
+    if (e.maker) {
+      f = e.maker();
+    } else if (e.paramFactory) {
+      auto made = e.paramFactory(ProcessorParams{});
+      if (made.ok()) f = std::move(*made);
+    }
+    out.add(name, std::move(f));
+  });
+  return out;
 }
 
 Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
-  if (current_scope != nullptr) return current_scope->factory(name);
   STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
   return e->factory;
 }
@@ -144,9 +168,7 @@ Result<std::unique_ptr<StatefulProcessor>> ProcessorRegistry::create(std::string
 
 std::vector<std::string> ProcessorRegistry::names() {
   detail::linkAllBuiltins();
-  std::vector<std::string> out;
-  for (const auto& [n, e] : entries()) out.push_back(n);
-  return out;
+  return registered().names();
 }
 
 }  // namespace streamsim

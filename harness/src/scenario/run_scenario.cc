@@ -346,7 +346,8 @@ bool sameFaultFreeRun(const FaultFreeRun& run, const Scenario& scenario, const S
          a.skipExpectations == b.skipExpectations && a.skipCrashSteps == b.skipCrashSteps && a.keepFs == nullptr &&
          b.keepFs == nullptr && recordingChangedNothing && a.collectState == b.collectState &&
          a.noDataBatchBeforeFirstBatchOfRun == b.noDataBatchBeforeFirstBatchOfRun &&
-         a.traceOutputRows == b.traceOutputRows && a.hashSeed == b.hashSeed && a.pandasChunkRows == b.pandasChunkRows;
+         a.traceOutputRows == b.traceOutputRows && a.hashSeed == b.hashSeed && a.pandasChunkRows == b.pandasChunkRows &&
+         a.processors == b.processors;
 }
 
 bool ScenarioOracleRun::named(std::string_view oracle) const {

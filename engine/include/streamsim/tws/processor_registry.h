@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "streamsim/named_registry.h"
 #include "streamsim/status.h"
 #include "streamsim/tws/async_processor.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -23,6 +24,24 @@ using ProcessorParams = std::map<std::string, std::string, std::less<>>;
 // Checks the parameters once (InvalidArgument naming the bad one) and returns the factory of
 // instances built with them.
 using ProcessorParamFactory = std::function<Result<ProcessorFactory>(const ProcessorParams&)>;
+
+// The processors of one run context (issue 33 item 3): name -> factory, an explicit object a run is
+// handed (the scenario runner's ScenarioRunOptions::processors) instead of a scope installed on
+// the thread. A program builds one with add() (its own processors only: a run handed it sees no
+// other), or takes ProcessorRegistry::fresh(). A value; const use is safe from several threads.
+class ProcessorFactories {
+ public:
+  ProcessorFactories();
+  // A name added twice is refused by factory() (NamedRegistry's rule).
+  void add(std::string_view name, ProcessorFactory factory);
+  // NotFound naming the processors it has.
+  Result<ProcessorFactory> factory(std::string_view name) const;
+  bool has(std::string_view name) const { return factories_.has(name); }
+  std::vector<std::string> names() const { return factories_.names(); }  // sorted
+
+ private:
+  NamedRegistry<ProcessorFactory> factories_;
+};
 
 class ProcessorRegistry {
  public:
@@ -37,28 +56,16 @@ class ProcessorRegistry {
   // Sorted.
   static std::vector<std::string> names();
 
-  // Builds a processor's factory: called once for the process's registry and again in every
-  // FreshScope, so that what a factory captures (a cache shared by its instances) starts anew.
+  // Builds a processor's factory: called once for the process's registry and again by fresh(),
+  // so that what a factory captures (a cache shared by its instances) starts anew.
   using FactoryMaker = std::function<ProcessorFactory()>;
 
-  // While one is alive on this thread, factory() and create() use a freshly built registry: each
-  // processor's factory is made anew (once per scope) by its FactoryMaker or its parameter
-  // factory; a processor registered with a plain ProcessorFactory keeps that one (it cannot be
-  // rebuilt; a `static` inside a processor is not reset either). The process_isolation oracle
-  // runs a case in one. Scopes nest; not shared between threads.
-  class FreshScope {
-   public:
-    FreshScope();
-    ~FreshScope();
-    FreshScope(const FreshScope&) = delete;
-    FreshScope& operator=(const FreshScope&) = delete;
-    // The scope's factory of `name`, made on first use.
-    Result<ProcessorFactory> factory(std::string_view name);
-
-   private:
-    FreshScope* previous_;
-    std::map<std::string, ProcessorFactory, std::less<>> made_;
-  };
+  // Every registered processor with its factory made anew by its FactoryMaker or its parameter
+  // factory (defaults); a processor registered with a plain ProcessorFactory keeps that one (it
+  // cannot be rebuilt; a `static` inside a processor is not reset either). The process_isolation
+  // oracle runs a case with these (ScenarioRunOptions::processors). A name registered twice or
+  // without default parameters is left out (factory() reports it).
+  static ProcessorFactories fresh();
 
   // Used by STREAMSIM_REGISTER_PROCESSOR; registering a name twice makes create() fail for it.
   struct Registrar {

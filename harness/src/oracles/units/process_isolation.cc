@@ -27,9 +27,10 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
     return runScenario(run.sc, run.quiet);
   };
   in.againInFreshRegistry = [&run]() -> RunOutcome {
-    ProcessorRegistry::FreshScope fresh;  // new factories for this run
+    ScenarioRunOptions fresh = run.quiet;  // the run's own processors, each factory made anew
+    fresh.processors = std::make_shared<const ProcessorFactories>(ProcessorRegistry::fresh());
     ++run.r.oracleRuns;
-    return runScenario(run.sc, run.quiet);
+    return runScenario(run.sc, fresh);
   };
 }
 
