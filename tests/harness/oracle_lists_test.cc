@@ -4,12 +4,14 @@
 // been left out of the latter).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
 
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/generated_scenario.h"
 #include "test_paths.h"
 
 namespace streamsim::harness {
@@ -125,6 +127,32 @@ TEST(OracleLists, AnOracleWithoutAParameterFormRefusesOne) {
   EXPECT_NE(text.find("bad.yaml:"), std::string::npos) << text;
   for (const Oracle& o : oracleTable())
     if (!o.forms.empty()) EXPECT_NE(text.find(std::string(o.forms)), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace streamsim::harness
+
+namespace streamsim::harness {
+namespace {
+
+// A generated workload naming no oracles runs those whose unit puts them on by default for its kind
+// (Oracle::workloadDefault), the opt-in ones only when named.
+TEST(OracleLists, AWorkloadsDefaultOraclesAreTheirUnitsChoice) {
+  const std::vector<std::string> always = {"exactly_once", "interleaving", "hash_seed", "pandas_chunks", "partitioning"};
+  auto expected = [&](std::vector<std::string> extra) {
+    std::vector<std::string> out;
+    for (const Oracle& o : oracleTable())
+      if (std::find(always.begin(), always.end(), o.name) != always.end() ||
+          std::find(extra.begin(), extra.end(), o.name) != extra.end())
+        out.emplace_back(o.name);
+    return out;
+  };
+  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kCount)), expected({"timers", "ttl"}));
+  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kDedup)), expected({"watermark"}));
+  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kWindow)), expected({}));
+  WorkloadConfig named = standardWorkload(WorkloadKind::kCount);
+  named.oracles = {"restart_equivalence"};
+  EXPECT_EQ(workloadOracles(named), std::vector<std::string>{"restart_equivalence"});
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ const char* kLanding = "/landing";
 const char* kCheckpoint = "/chk";
 const char* kOut = "/out";
 
-bool isTws(WorkloadKind k) { return k != WorkloadKind::kDedup && k != WorkloadKind::kWindow; }
+bool isTws(WorkloadKind k) { return runsTransformWithState(k); }
 
 bool named(const std::vector<std::string>& list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
@@ -213,6 +213,8 @@ sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
   return sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
 }
 
+bool runsTransformWithState(WorkloadKind kind) { return kind != WorkloadKind::kDedup && kind != WorkloadKind::kWindow; }
+
 std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determinism, bool batchSplit) {
   std::vector<std::string> out;
   for (const Oracle& oracle : oracleTable()) {
@@ -222,12 +224,10 @@ std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determini
     else if (n == "batch_split") wanted = batchSplit;
     else if (!c.oracles.empty()) wanted = generated::named(c.oracles, n);
     else if (oracle.needsArgs) wanted = c.oracleArgs.has(n);  // state_bound, reference: with their parameters
-    else if (n == "watermark") wanted = c.kind == WorkloadKind::kDedup;
-    else if (n == "timers" || n == "ttl") wanted = generated::isTws(c.kind);
-    // Opt-in (named in the config's oracles): process_isolation, timer_bound, restart_equivalence;
-    // real time's (latency_bound, mode_equivalence) never: a workload runs micro-batch on files.
-    else wanted = n != "process_isolation" && n != "timer_bound" && n != "restart_equivalence" &&
-                  n != "latency_bound" && n != "mode_equivalence";
+    // On by default where its unit says so (Oracle::workloadDefault); else opt-in (named in the
+    // config's oracles): process_isolation, timer_bound, restart_equivalence, and real time's
+    // (latency_bound, mode_equivalence): a workload runs micro-batch on files.
+    else wanted = oracle.workloadDefault != nullptr && oracle.workloadDefault(c);
     if (wanted) out.emplace_back(n);
   }
   return out;

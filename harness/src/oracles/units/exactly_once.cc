@@ -3,6 +3,7 @@
 // restarted cleanly (docs/oracles.md).
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::harness {
 namespace unit_exactly_once {
@@ -49,6 +50,7 @@ Oracle exactlyOnceOracle() {
   o.check = unit_exactly_once::check;
   o.example = "exactly_once";
   o.prepare = unit_exactly_once::prepare;
+  o.workloadDefault = [](const WorkloadConfig&) { return true; };
   return o;
 }
 

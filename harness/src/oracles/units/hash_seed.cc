@@ -6,6 +6,7 @@
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 
@@ -47,6 +48,7 @@ Oracle hashSeedOracle() {
   o.check = unit_hash_seed::check;
   o.example = "hash_seed";
   o.prepare = unit_hash_seed::prepare;
+  o.workloadDefault = [](const WorkloadConfig&) { return true; };
   return o;
 }
 

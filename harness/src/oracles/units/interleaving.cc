@@ -4,6 +4,7 @@
 // processor declares its results order-dependent.
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::harness {
 namespace unit_interleaving {
@@ -41,6 +42,7 @@ Oracle interleavingOracle() {
   o.check = unit_interleaving::check;
   o.example = "interleaving";
   o.prepare = unit_interleaving::prepare;
+  o.workloadDefault = [](const WorkloadConfig&) { return true; };
   return o;
 }
 

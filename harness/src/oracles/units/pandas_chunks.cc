@@ -6,6 +6,7 @@
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/harness/python_processors.h"
 
 namespace streamsim::harness {
@@ -51,6 +52,7 @@ Oracle pandasChunksOracle() {
   o.check = unit_pandas_chunks::check;
   o.example = "pandas_chunks";
   o.prepare = unit_pandas_chunks::prepare;
+  o.workloadDefault = [](const WorkloadConfig&) { return true; };
   return o;
 }
 

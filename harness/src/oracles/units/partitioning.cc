@@ -4,6 +4,7 @@
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/partitioning.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::harness {
 namespace unit_partitioning {
@@ -38,6 +39,7 @@ Oracle partitioningOracle() {
   o.check = unit_partitioning::check;
   o.example = "partitioning";
   o.prepare = unit_partitioning::prepare;
+  o.workloadDefault = [](const WorkloadConfig&) { return true; };
   return o;
 }
 

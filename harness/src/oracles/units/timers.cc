@@ -2,6 +2,7 @@
 // where its time has come, never early, after its partition's input (oracles/logic.h checkTimers).
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::harness {
 namespace unit_timers {
@@ -28,6 +29,7 @@ Oracle timersOracle() {
   o.check = unit_timers::check;
   o.example = "timers";
   o.prepare = unit_timers::prepare;
+  o.workloadDefault = [](const WorkloadConfig& c) { return runsTransformWithState(c.kind); };
   return o;
 }
 

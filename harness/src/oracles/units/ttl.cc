@@ -1,6 +1,7 @@
 // The ttl oracle: no read returns an expired value, none misses an unexpired one, expired state is
 // removed in its batch (oracles/logic.h checkTtl). It reads only the run's trace.
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 
 namespace streamsim::harness {
 namespace unit_ttl {
@@ -18,6 +19,7 @@ Oracle ttlOracle() {
   o.needs = "the trace's committed tws.ttl_* events";
   o.check = unit_ttl::check;
   o.example = "ttl";
+  o.workloadDefault = [](const WorkloadConfig& c) { return runsTransformWithState(c.kind); };
   return o;
 }
 

@@ -12,6 +12,7 @@
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/workload_config.h"
 #include "streamsim/io/json_rows.h"
 
 namespace streamsim::harness {
@@ -146,6 +147,8 @@ Oracle watermarkOracle() {
   o.example = "watermark";
   o.refuse = unit_watermark::refuse;
   o.prepare = unit_watermark::prepare;
+  // The dedup workload: its rows carry event ids.
+  o.workloadDefault = [](const WorkloadConfig& c) { return c.kind == WorkloadKind::kDedup; };
   return o;
 }
 

@@ -29,7 +29,8 @@ class Node;
 namespace streamsim::harness {
 
 struct Scenario;
-struct ScenarioOracleRun;  // harness/src/scenario/oracle_runs.h
+struct ScenarioOracleRun;
+struct WorkloadConfig;  // harness/src/scenario/oracle_runs.h
 namespace detail {
 class ParseContext;  // harness/src/scenario/parse_context.h
 }  // namespace detail
@@ -123,6 +124,9 @@ struct Oracle {
   // Its extra runs (variants): sets the OracleInput members its check reads, as functions run
   // when the check calls them. Null: it reads only the run itself.
   void (*prepare)(ScenarioOracleRun& run, OracleInput& in) = nullptr;
+  // On by default in a generated workload that names no oracles (WorkloadConfig::oracles empty),
+  // where this returns true for the workload. Null: opt-in there (named in WorkloadConfig::oracles).
+  bool (*workloadDefault)(const WorkloadConfig& c) = nullptr;
 };
 
 // Every oracle, in report order (oracleNames() lists their names).

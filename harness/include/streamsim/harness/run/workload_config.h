@@ -35,6 +35,8 @@ enum class WorkloadKind {
   kCustom,          // groupBy(key).transformWithState(processor) from WorkloadConfig::processor
 };
 std::string_view workloadKindName(WorkloadKind kind);
+// Whether the kind's query is a transformWithState (every kind but dedup and window).
+bool runsTransformWithState(WorkloadKind kind);
 Result<WorkloadKind> parseWorkloadKind(std::string_view name);
 
 enum class SinkKind { kMemory, kFiles, kForeach };
