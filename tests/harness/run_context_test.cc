@@ -5,6 +5,7 @@
 // (ProcessorRegistry::fresh()).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -102,6 +103,31 @@ TEST(RunContext, FreshFactoriesHoldEveryRegisteredProcessor) {
   EXPECT_EQ(fresh.names(), ProcessorRegistry::names());
   EXPECT_TRUE(fresh.factory("count").ok());
   EXPECT_FALSE(fresh.factory("nosuchprocessor").ok());
+}
+
+// The engine's example processors are registered by an explicit call into a set the caller owns
+// (no static registrar of theirs); the default set is that call's set plus the binary's
+// STREAMSIM_REGISTER_PROCESSOR lines. A name added twice to a set is refused when looked up.
+TEST(RunContext, TheExampleProcessorsAreRegisteredIntoASetByAnExplicitCall) {
+  ProcessorSet set;
+  EXPECT_TRUE(set.definitions().names().empty());
+  streamsim::detail::registerExampleProcessors(set);
+  const std::vector<std::string> examples = set.definitions().names();
+  for (const char* name : {"count", "heartbeat", "ttl_cache", "async_count", "rtm_list_ttl", "nested_history"})
+    EXPECT_NE(std::find(examples.begin(), examples.end(), name), examples.end()) << name;
+  const std::vector<std::string> all = ProcessorRegistry::names();
+  for (const std::string& n : examples) EXPECT_NE(std::find(all.begin(), all.end(), n), all.end()) << n;
+  auto heartbeat = set.definitions().find("heartbeat");
+  ASSERT_TRUE(heartbeat.ok()) << heartbeat.status().message();
+  EXPECT_EQ((*heartbeat)->paramNames, std::vector<std::string>{"timeout"});
+  EXPECT_TRUE((*heartbeat)->factory);
+
+  set.add("count", processorFactoryOf<processors::CountProcessor>());
+  auto twice = set.definitions().find("count");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("'count' was registered 2 times"), std::string::npos)
+      << twice.status().message();
+  EXPECT_TRUE(ProcessorRegistry::factory("count").ok());  // the default set is another set
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
-// The processor registry (processor_registry.h): the binary's registered processors (filled during
-// static initialisation, read-only afterwards) and a run's own ProcessorFactories, both a
-// NamedRegistry (named_registry.h).
+// The processor registry (processor_registry.h): the default set (the engine's example processors
+// registered explicitly, then the binary's STREAMSIM_REGISTER_PROCESSOR lines during static
+// initialisation; read-only afterwards) and a run's own ProcessorFactories, both a NamedRegistry
+// (named_registry.h).
 #include "streamsim/tws/processor_registry.h"
 
 #include <algorithm>
@@ -11,88 +12,98 @@
 
 namespace streamsim {
 
+ProcessorSet::ProcessorSet()
+    : defs_({
+          [](std::string_view name, const std::vector<std::string>& known) {
+            return fmt::format("no stateful processor named '{}' is registered; known: {}", name, fmt::join(known, ", "));
+          },
+          [](std::string_view name, int times) {
+            return fmt::format("the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
+                               "must be unique",
+                               name, times);
+          },
+      }) {}
+
+void ProcessorSet::add(std::string_view name, ProcessorFactory factory) {
+  defs_.add(name, ProcessorDefinition{std::move(factory), nullptr, {}, nullptr});
+}
+
+void ProcessorSet::add(std::string_view name, ProcessorFactoryMaker make) {
+  if (defs_.has(name)) {
+    defs_.add(name, ProcessorDefinition{});  // counted: the name is refused
+    return;
+  }
+  ProcessorFactory factory = make();
+  defs_.add(name, ProcessorDefinition{std::move(factory), std::move(make), {}, nullptr});
+}
+
+void ProcessorSet::add(std::string_view name, std::vector<std::string> paramNames, ProcessorParamFactory factory) {
+  if (defs_.has(name)) {
+    defs_.add(name, ProcessorDefinition{});
+    return;
+  }
+  ProcessorDefinition d{nullptr, nullptr, std::move(paramNames), std::move(factory)};
+  // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
+  // binary, reported when the processor is first used).
+  auto defaults = d.paramFactory(ProcessorParams{});
+  if (defaults.ok()) d.factory = std::move(*defaults);
+  defs_.add(name, std::move(d));
+}
+
 namespace detail {
-// Defined in processors/builtin_processors.cc; referencing it makes the linker keep that object
-// (and so its registrations) in every binary that uses the registry.
-void linkBuiltinProcessors();
-// Likewise for processors/list_ttl_processor.cc and processors/timer_at_processor.cc.
-void linkListTtlProcessor();
-void linkTimerAtProcessor();
-void linkAsyncProcessors();  // processors/async_processors.cc
-void linkRealTimeProcessors();
-void linkNestedProcessors();  // processors/nested_processors.cc
-void linkAllBuiltins() {
-  linkAsyncProcessors();
-  linkBuiltinProcessors();
-  linkListTtlProcessor();
-  linkTimerAtProcessor();
-  linkRealTimeProcessors();
-  linkNestedProcessors();
+// Each file of engine/src/processors/ registers its processors into a set.
+void registerAsyncProcessors(ProcessorSet& set);
+void registerBuiltinProcessors(ProcessorSet& set);
+void registerListTtlProcessor(ProcessorSet& set);
+void registerNestedProcessors(ProcessorSet& set);
+void registerRealTimeProcessors(ProcessorSet& set);  // with the Spark real-time suite's
+void registerTimerAtProcessor(ProcessorSet& set);
+
+void registerExampleProcessors(ProcessorSet& set) {
+  registerAsyncProcessors(set);
+  registerBuiltinProcessors(set);
+  registerListTtlProcessor(set);
+  registerTimerAtProcessor(set);
+  registerRealTimeProcessors(set);
+  registerNestedProcessors(set);
 }
 }  // namespace detail
 
 namespace {
-struct Entry {
-  ProcessorFactory factory;
-  ProcessorRegistry::FactoryMaker maker;  // null: registered with a plain factory or parameters
-  std::vector<std::string> paramNames;
-  ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
-};
-
-// The processors the binary registered (STREAMSIM_REGISTER_PROCESSOR): the default set a run
-// without its own ProcessorFactories uses.
-NamedRegistry<Entry>& registered() {
-  static NamedRegistry<Entry> r({
-      [](std::string_view name, const std::vector<std::string>& known) {
-        return fmt::format("no stateful processor named '{}' is registered; known: {}", name, fmt::join(known, ", "));
-      },
-      [](std::string_view name, int times) {
-        return fmt::format("the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
-                           "must be unique",
-                           name, times);
-      },
-  });
-  return r;
-}
-}  // namespace
-
-ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory factory) {
-  registered().add(name, Entry{std::move(factory), nullptr, {}, nullptr});
+// The default set: the engine's example processors, added when it is first used (explicitly, no
+// static registrar of theirs), then the binary's STREAMSIM_REGISTER_PROCESSOR lines.
+ProcessorSet& defaultSet() {
+  static ProcessorSet set = [] {
+    ProcessorSet s;
+    detail::registerExampleProcessors(s);
+    return s;
+  }();
+  return set;
 }
 
-ProcessorRegistry::Registrar::Registrar(std::string_view name, FactoryMaker make) {
-  if (registered().has(name)) {
-    registered().add(name, Entry{});  // counted: the name is refused
-    return;
-  }
-  ProcessorFactory factory = make();
-  registered().add(name, Entry{std::move(factory), std::move(make), {}, nullptr});
-}
+using Entry = ProcessorDefinition;
 
-ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
-                                        ProcessorParamFactory factory) {
-  if (registered().has(name)) {
-    registered().add(name, Entry{});
-    return;
-  }
-  Entry e{nullptr, nullptr, std::move(paramNames), std::move(factory)};
-  // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
-  // binary, reported when the processor is first used).
-  auto defaults = e.paramFactory(ProcessorParams{});
-  if (defaults.ok()) e.factory = std::move(*defaults);
-  registered().add(name, std::move(e));
-}
-
-namespace {
 Result<const Entry*> findEntry(std::string_view name) {
-  detail::linkAllBuiltins();
-  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, registered().find(name));
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, defaultSet().definitions().find(name));
   if (!e->factory)
     return Status::FailedPrecondition(fmt::format(
         "the processor '{}' cannot be made with its default parameters", name));
   return e;
 }
 }  // namespace
+
+ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory factory) {
+  defaultSet().add(name, std::move(factory));
+}
+
+ProcessorRegistry::Registrar::Registrar(std::string_view name, FactoryMaker make) {
+  defaultSet().add(name, std::move(make));
+}
+
+ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
+                                        ProcessorParamFactory factory) {
+  defaultSet().add(name, std::move(paramNames), std::move(factory));
+}
 
 ProcessorFactories::ProcessorFactories()
     : factories_({
@@ -117,9 +128,8 @@ Result<ProcessorFactory> ProcessorFactories::factory(std::string_view name) cons
 }
 
 ProcessorFactories ProcessorRegistry::fresh() {
-  detail::linkAllBuiltins();
   ProcessorFactories out;
-  registered().forEach([&out](const std::string& name, const Entry& e) {
+  defaultSet().definitions().forEach([&out](const std::string& name, const Entry& e) {
     if (!e.factory) return;
     ProcessorFactory f = e.factory;
     if (e.maker) {
@@ -166,9 +176,6 @@ Result<std::unique_ptr<StatefulProcessor>> ProcessorRegistry::create(std::string
   return f();
 }
 
-std::vector<std::string> ProcessorRegistry::names() {
-  detail::linkAllBuiltins();
-  return registered().names();
-}
+std::vector<std::string> ProcessorRegistry::names() { return defaultSet().definitions().names(); }
 
 }  // namespace streamsim

@@ -1,7 +1,8 @@
-// Processors by name, for scenarios and the CLI ("processor: count"). Registration happens during
-// static initialisation (STREAMSIM_REGISTER_PROCESSOR); afterwards the registry is only read, so
-// lookups are safe from several threads. The built-in processors (processors/*.h) are always
-// present.
+// Processors by name, for scenarios and the CLI ("processor: count"). The default set is built by
+// explicit registration calls: the engine's example processors (processors/*.h, always present),
+// then a binary's STREAMSIM_REGISTER_PROCESSOR lines during static initialisation; afterwards it is
+// only read, so lookups are safe from several threads. A run may be handed its own processors
+// instead (ProcessorFactories).
 #pragma once
 
 #include <functional>
@@ -43,6 +44,58 @@ class ProcessorFactories {
   NamedRegistry<ProcessorFactory> factories_;
 };
 
+// Builds a processor's factory: called once for the default set and again by
+// ProcessorRegistry::fresh(), so that what a factory captures (a cache shared by its instances)
+// starts anew.
+using ProcessorFactoryMaker = std::function<ProcessorFactory()>;
+
+// A processor as a set holds it: its factory, how to make it anew, the parameters it takes.
+struct ProcessorDefinition {
+  ProcessorFactory factory;          // the defaults' (null: the defaults fail)
+  ProcessorFactoryMaker maker;       // null: registered with a plain factory or parameters
+  std::vector<std::string> paramNames;
+  ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
+};
+
+// A set of processors being registered: the default set (ProcessorRegistry) is built by explicit
+// calls — the engine's example processors (processors/*.cc, registerExampleProcessors), then the
+// binary's STREAMSIM_REGISTER_PROCESSOR lines. A name added twice is refused on lookup.
+class ProcessorSet {
+ public:
+  ProcessorSet();
+  void add(std::string_view name, ProcessorFactory factory);
+  // A processor whose factory captures something (a cache shared by its instances).
+  void add(std::string_view name, ProcessorFactoryMaker make);
+  // A processor that takes parameters: their names, and the factory that reads them (called with
+  // an empty map for the defaults).
+  void add(std::string_view name, std::vector<std::string> paramNames, ProcessorParamFactory factory);
+  const NamedRegistry<ProcessorDefinition>& definitions() const { return defs_; }
+
+ private:
+  NamedRegistry<ProcessorDefinition> defs_;
+};
+
+// A processor with parameters, returned by a function of its file and added to a set by the file's
+// registration function (a value: making one registers nothing; a function, not a namespace-scope
+// object, so that a set built during another file's static initialisation finds it made).
+struct ParamProcessor {
+  std::string_view name;
+  std::vector<std::string> paramNames;
+  ProcessorParamFactory factory;
+  void addTo(ProcessorSet& set) const { set.add(name, paramNames, factory); }
+};
+
+// The processor T as a set holds it (STREAMSIM_REGISTER_PROCESSOR's form).
+template <class T>
+ProcessorFactory processorFactoryOf() {
+  return [] { return asStatefulProcessor(std::make_unique<T>()); };
+}
+
+namespace detail {
+// The engine's example processors (engine/src/processors/), added explicitly to the default set.
+void registerExampleProcessors(ProcessorSet& set);
+}  // namespace detail
+
 class ProcessorRegistry {
  public:
   // A new instance of the processor registered as `name`; NotFound lists the known names.
@@ -56,9 +109,7 @@ class ProcessorRegistry {
   // Sorted.
   static std::vector<std::string> names();
 
-  // Builds a processor's factory: called once for the process's registry and again by fresh(),
-  // so that what a factory captures (a cache shared by its instances) starts anew.
-  using FactoryMaker = std::function<ProcessorFactory()>;
+  using FactoryMaker = ProcessorFactoryMaker;
 
   // Every registered processor with its factory made anew by its FactoryMaker or its parameter
   // factory (defaults); a processor registered with a plain ProcessorFactory keeps that one (it
@@ -67,7 +118,8 @@ class ProcessorRegistry {
   // without default parameters is left out (factory() reports it).
   static ProcessorFactories fresh();
 
-  // Used by STREAMSIM_REGISTER_PROCESSOR; registering a name twice makes create() fail for it.
+  // Used by STREAMSIM_REGISTER_PROCESSOR: adds to the default set (ProcessorSet::add's forms);
+  // registering a name twice makes create() fail for it.
   struct Registrar {
     Registrar(std::string_view name, ProcessorFactory factory);
     // A processor whose factory captures something (a cache shared by its instances): `make`
