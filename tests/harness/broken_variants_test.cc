@@ -277,7 +277,7 @@ TEST(BrokenVariants, TimerComparisonOffByOneIsCaughtByTheTimersOracle) {
 TEST(BrokenVariants, StateBoundCatchesStateThatOnlyGrows) {
   WorkloadConfig c = small(WorkloadKind::kDedup);
   c.oracles = {"state_bound"};
-  c.stateBound = 20;  // dedup with a 5 s watermark keeps ~10 rows
+  c.oracleArgs.set("state_bound", "total", int64_t{20});  // dedup with a 5 s watermark keeps ~10 rows
   // Without outages: files that land while the driver is down come in one batch, whose rows all
   // stay in state until the next batch's watermark (a bound must allow for the backlog).
   c.knobs.downtimeMax = 0;

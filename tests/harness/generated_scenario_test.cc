@@ -154,7 +154,7 @@ TEST(GeneratedScenario, EachStandardKindSweepsWithoutFailures) {
 TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
   c.spec.events = 40;
-  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
   auto sc = generatedScenario(c, 0);
   ASSERT_TRUE(sc.ok());
   ScenarioSweepOptions o;
@@ -182,7 +182,7 @@ TEST(GeneratedScenario, TheShrinkerDropsLandingFilesAndFaults) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
   c.spec.events = 60;  // 6 files
   c.knobs.maxCrashes = 2;
-  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
   for (uint64_t seed : {2, 5}) {
     auto sc = generatedScenario(c, seed);
     ASSERT_TRUE(sc.ok()) << sc.status().toString();

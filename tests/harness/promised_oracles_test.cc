@@ -38,7 +38,7 @@ TEST(PromisedOracles, TheCountsPromisesTurnOnBatchSplitAndItsReference) {
   Scenario sc = withPromisedOracles(load(countScenario(kCount)));
   EXPECT_TRUE(has(sc.oracles, "batch_split"));
   EXPECT_TRUE(has(sc.oracles, "reference"));
-  EXPECT_EQ(sc.reference, "count");
+  EXPECT_EQ(sc.oracleArgs.text("reference", "name"), "count");
   // Listed as not checked no more: they are checked.
   for (const NotChecked& n : notCheckedOracles(load(countScenario(kCount))))
     EXPECT_TRUE(n.oracle != "batch_split" && n.oracle.find("reference") == std::string::npos) << n.oracle;

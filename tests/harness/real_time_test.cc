@@ -184,7 +184,7 @@ TEST(RealTime, ASlowSinkBreaksTheLatencyBound) {
   auto sc = loadScenario(scenarioPath("slow_sink_breaks_latency_bound.yaml"));
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   sc->oracles = {"latency_bound"};
-  sc->latencyBound[99] = 50;
+  sc->oracleArgs.set("latency_bound", "p99", int64_t{50});
   auto r = runScenario(*sc);
   ASSERT_EQ(r.violations.size(), 1u) << r.report();
   EXPECT_EQ(r.violations[0].oracle, "latency_bound");

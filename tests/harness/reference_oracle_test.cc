@@ -210,8 +210,8 @@ TEST(Reference, AnUnknownReferenceIsAnErrorAtItsLine) {
 // crashes with downtime) with the count reference over what the file source delivered.
 TEST(Reference, TheCountWorkloadPassesWithItsReferenceInAGeneratedSweep) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
-  c.reference = *ReferenceRegistry::function("count");
-  c.referenceName = "count";
+  c.oracleArgs.set("reference", "function", *ReferenceRegistry::function("count"));
+  c.oracleArgs.set("reference", "name", std::string("count"));
   int withDowntime = 0;
   for (uint64_t s = 0; s < 40; ++s) {
     ScenarioRunResult r = testing::seedRun(c, s);
@@ -227,8 +227,8 @@ TEST(Reference, CallsCountedAsRowsAreCaughtInAGeneratedWorkload) {
   c.name = "calls_as_rows";
   c.processor = [] { return std::make_unique<CallsAsRows>(); };
   c.outputSchema = "key string, count long";
-  c.reference = *ReferenceRegistry::function("count");
-  c.referenceName = "count";
+  c.oracleArgs.set("reference", "function", *ReferenceRegistry::function("count"));
+  c.oracleArgs.set("reference", "name", std::string("count"));
   c.oracles = {"exactly_once", "reference"};
   ScenarioRunResult r = testing::seedRun(c, 1);
   ASSERT_EQ(r.violations.size(), 1u) << r.report();
@@ -290,14 +290,14 @@ TEST(StateBoundPerKey, AListThatGrowsForAKeyIsCaughtWithoutExpectedRows) {
 
 TEST(StateBoundPerKey, TheBuiltInCountHoldsOneRowPerKeyUnderFaults) {
   Scenario sc = load(countScenario("count", "[{state_bound: {per_key: 1, total: 3}}]"));
-  ASSERT_TRUE(sc.stateBound && sc.stateBoundPerKey);
+  ASSERT_TRUE(sc.oracleArgs.integer("state_bound", "total") && sc.oracleArgs.integer("state_bound", "per_key"));
   EXPECT_TRUE(runScenario(sc).passed()) << runScenario(sc).report();
   expectSweepPasses(sc, 30);
 }
 
 TEST(StateBoundPerKey, GeneratedWorkloads) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
-  c.stateBoundPerKey = 1;
+  c.oracleArgs.set("state_bound", "per_key", int64_t{1});
   for (uint64_t s = 0; s < 20; ++s) {
     ScenarioRunResult r = testing::seedRun(c, s);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
@@ -305,7 +305,7 @@ TEST(StateBoundPerKey, GeneratedWorkloads) {
   WorkloadConfig leaky = standardWorkload(WorkloadKind::kCustom);
   leaky.processor = [] { return std::make_unique<LeakyHistoryCount>(); };
   leaky.outputSchema = "key string, count long";
-  leaky.stateBoundPerKey = 10;
+  leaky.oracleArgs.set("state_bound", "per_key", int64_t{10});
   leaky.oracles = {"state_bound"};
   ScenarioRunResult r = testing::seedRun(leaky, 1);
   ASSERT_EQ(r.violations.size(), 1u) << r.report();

@@ -89,7 +89,7 @@ steps:
   - run: 1
 oracles: [{state_bound: 1}]
 )");
-  EXPECT_EQ(sc.stateBound, 1);
+  EXPECT_EQ(sc.oracleArgs.integer("state_bound", "total"), 1);
   auto r = runScenario(sc);
   EXPECT_FALSE(r.passed());
   ASSERT_EQ(r.violations.size(), 1u);

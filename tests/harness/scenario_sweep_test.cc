@@ -109,7 +109,7 @@ TEST(ScenarioSweep, OneOutcomeEncodingReadsBackWhatItWrote) {
   // A generated workload's failing seed: shrunk files kept, no replay line (a C++ reference).
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
   c.spec.events = 40;
-  c.reference = [](const ReferenceInput&) { return std::vector<Row>{}; };
+  c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
   auto gen = generatedScenario(c, 0);
   ASSERT_TRUE(gen.ok());
   o.seeds = 1;

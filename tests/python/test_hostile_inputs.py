@@ -126,3 +126,11 @@ def test_sweep_processor_checks_jobs_as_the_cli_does():
     for jobs in (0, 300):
         with pytest.raises(Exception, match="expected 1 to 256"):
             streamsim.sweep_processor(traps, "CountProcessor", seeds=1, jobs=jobs)
+
+
+# Issue 33: an oracle name no oracle has is bad input in the Python API as on the CLI (never
+# silently dropped), naming the known ones.
+def test_sweep_processor_refuses_an_unknown_oracle():
+    traps = os.path.join(SOURCE_DIR, "tests", "python", "scenarios", "processors", "traps.py")
+    with pytest.raises(ValueError, match="unknown oracle 'nosuchoracle'; expected one of exactly_once"):
+        streamsim.sweep_processor(traps, "CountProcessor", seeds=1, oracles=["nosuchoracle"])

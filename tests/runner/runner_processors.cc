@@ -19,7 +19,7 @@ STREAMSIM_REGISTER_PROCESSOR("runner_count", RunnerCountProcessor);
 namespace {
 // A count kept in a cache its factory captured (shared by every instance the factory makes):
 // right in the first run of a process, wrong in any run after it — unless the registry is built
-// afresh (ProcessorRegistry::FreshScope). The process_isolation oracle's planted bug
+// afresh (ProcessorRegistry::fresh()). The process_isolation oracle's planted bug
 // (tests/harness/reproduce_lines_test.cc runs the lines it prints).
 class FactoryCacheCount final : public streamsim::StatefulProcessor {
  public:

@@ -102,13 +102,14 @@ struct SequentialScore : processors::ScoreProcessor {
 }  // namespace
 
 namespace detail {
-void linkAsyncProcessors() {}
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerAsyncProcessors(ProcessorSet& set) {
+  set.add("async_count", processorFactoryOf<processors::AsyncCountProcessor>());
+  set.add("async_score_gather", processorFactoryOf<processors::ScoreProcessor>());
+  set.add("async_score_sequential", processorFactoryOf<SequentialScore>());
+  set.add("async_idle_timeout", processorFactoryOf<processors::AsyncIdleTimeoutProcessor>());
+  set.add("async_racy_count", processorFactoryOf<processors::RacyCountProcessor>());
+}
 }  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("async_count", processors::AsyncCountProcessor);
-STREAMSIM_REGISTER_PROCESSOR("async_score_gather", processors::ScoreProcessor);
-STREAMSIM_REGISTER_PROCESSOR("async_score_sequential", SequentialScore);
-STREAMSIM_REGISTER_PROCESSOR("async_idle_timeout", processors::AsyncIdleTimeoutProcessor);
-STREAMSIM_REGISTER_PROCESSOR("async_racy_count", processors::RacyCountProcessor);
 
 }  // namespace streamsim

@@ -162,29 +162,23 @@ void TtlCacheProcessor::handleInputRows(const Row& key, RowRange rows, const Tim
 
 }  // namespace processors
 
-namespace detail {
-void linkBuiltinProcessors() {}
-}  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("count", processors::CountProcessor);
-STREAMSIM_REGISTER_PROCESSOR("simple_counter", processors::SimpleCounterProcessor);
-STREAMSIM_REGISTER_PROCESSOR("session_tracker", processors::SessionTrackerProcessor);
-STREAMSIM_REGISTER_PROCESSOR("counter_with_initial_state", processors::CounterWithInitialState);
-
 namespace {
 // heartbeat {timeout}: the silence after which a key is reported missing (default 10s).
-const ProcessorRegistry::Registrar kHeartbeat(
+ParamProcessor heartbeatProcessor() {
+  return {
     "heartbeat", {"timeout"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, processors::durationParam(params, "timeout", 10'000));
       return ProcessorFactory([timeout] {
         return asStatefulProcessor(std::make_unique<processors::HeartbeatProcessor>(timeout));
       });
-    });
+    }};
+}
 
 // ttl_cache {ttl}: the value state's TTL (default 60s; a scenario's `ttl:` sets it), handed to
 // TTLConfig as given so Spark's rules decide in init: 0 is no TTL, a negative duration or "null"
 // (a scenario's `ttl: null`, Scala's TTLConfig(null)) is STATEFUL_PROCESSOR_TTL_DURATION_MUST_BE_POSITIVE.
-const ProcessorRegistry::Registrar kTtlCache(
+ParamProcessor ttlCacheProcessor() {
+  return {
     "ttl_cache", {"ttl"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
       std::optional<DurationMs> ttl = 60'000;
       if (auto it = params.find("ttl"); it != params.end()) {
@@ -201,7 +195,20 @@ const ProcessorRegistry::Registrar kTtlCache(
       return ProcessorFactory([ttl] {
         return asStatefulProcessor(std::make_unique<processors::TtlCacheProcessor>(ttl));
       });
-    });
+    }};
+}
 }  // namespace
+
+namespace detail {
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerBuiltinProcessors(ProcessorSet& set) {
+  heartbeatProcessor().addTo(set);
+  ttlCacheProcessor().addTo(set);
+  set.add("count", processorFactoryOf<processors::CountProcessor>());
+  set.add("simple_counter", processorFactoryOf<processors::SimpleCounterProcessor>());
+  set.add("session_tracker", processorFactoryOf<processors::SessionTrackerProcessor>());
+  set.add("counter_with_initial_state", processorFactoryOf<processors::CounterWithInitialState>());
+}
+}  // namespace detail
 
 }  // namespace streamsim

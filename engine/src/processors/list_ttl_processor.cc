@@ -37,9 +37,10 @@ class ListTtlProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-void linkListTtlProcessor() {}  // referenced by the registry so the linker keeps this object
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerListTtlProcessor(ProcessorSet& set) {
+  set.add("list_ttl", processorFactoryOf<processors::ListTtlProcessor>());
+}
 }  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("list_ttl", processors::ListTtlProcessor);
 
 }  // namespace streamsim

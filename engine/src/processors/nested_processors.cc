@@ -71,7 +71,8 @@ class NestedHistoryProcessor : public StatefulProcessor {
   RowShapes shapes_;
 };
 
-const ProcessorRegistry::Registrar kNestedHistory(
+ParamProcessor nestedHistoryProcessor() {
+  return {
     "nested_history", {"value", "keep"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
       std::string ddl = "value string";
       if (auto it = params.find("value"); it != params.end()) ddl = it->second;
@@ -91,13 +92,17 @@ const ProcessorRegistry::Registrar kNestedHistory(
       return ProcessorFactory([value, keep] {
         return asStatefulProcessor(std::make_unique<NestedHistoryProcessor>(value, keep));
       });
-    });
+    }};
+}
 
 }  // namespace
 }  // namespace processors
 
 namespace detail {
-void linkNestedProcessors() {}  // referenced by the registry so the linker keeps this object
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerNestedProcessors(ProcessorSet& set) {
+  processors::nestedHistoryProcessor().addTo(set);
+}
 }  // namespace detail
 
 }  // namespace streamsim

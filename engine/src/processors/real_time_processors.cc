@@ -66,16 +66,18 @@ class LateTimerProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-void linkSparkRealTimeProcessors();     // processors/spark_real_time_processors.cc
-void linkSparkRealTimeTtlProcessors();  // processors/spark_real_time_ttl_processors.cc
-// Referenced by the registry so the linker keeps this object (and the Spark suite's processors).
-void linkRealTimeProcessors() {
-  linkSparkRealTimeProcessors();
-  linkSparkRealTimeTtlProcessors();
-}
+void registerSparkRealTimeProcessors(ProcessorSet& set);     // processors/spark_real_time_processors.cc
+void registerSparkRealTimeTtlProcessors(ProcessorSet& set);  // processors/spark_real_time_ttl_processors.cc
 }  // namespace detail
 
-STREAMSIM_REGISTER_PROCESSOR("call_counter", processors::CallCounterProcessor);
-STREAMSIM_REGISTER_PROCESSOR("late_timer", processors::LateTimerProcessor);
+namespace detail {
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerRealTimeProcessors(ProcessorSet& set) {
+  set.add("call_counter", processorFactoryOf<processors::CallCounterProcessor>());
+  set.add("late_timer", processorFactoryOf<processors::LateTimerProcessor>());
+  registerSparkRealTimeProcessors(set);
+  registerSparkRealTimeTtlProcessors(set);
+}
+}  // namespace detail
 
 }  // namespace streamsim

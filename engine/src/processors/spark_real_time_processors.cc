@@ -246,17 +246,22 @@ Result<int64_t> positiveParam(const ProcessorParams& params, std::string_view na
   return static_cast<int64_t>(n);
 }
 
-const ProcessorRegistry::Registrar kEveryOther(
+ParamProcessor everyOtherProcessor() {
+  return {
     "rtm_every_other_count", {"emitEvery"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(int64_t every, positiveParam(p, "emitEvery", 2));
       return ProcessorFactory([every] { return asStatefulProcessor(std::make_unique<RtmEveryOtherCount>(every)); });
-    });
-const ProcessorRegistry::Registrar kTtlCount(
+    }};
+}
+ParamProcessor ttlCountProcessor() {
+  return {
     "rtm_ttl_count", {"ttl"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationParam(p, "ttl", 10'000));
       return ProcessorFactory([ttl] { return asStatefulProcessor(std::make_unique<RtmTtlCount>(ttl)); });
-    });
-const ProcessorRegistry::Registrar kTimerCount(
+    }};
+}
+ParamProcessor timerCountProcessor() {
+  return {
     "rtm_timer_count", {"delay", "timerKeys", "timers"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(DurationMs delay, durationParam(p, "delay", 30'000));
       STREAMSIM_ASSIGN_OR_RETURN(int64_t timers, positiveParam(p, "timers", 1));
@@ -272,13 +277,17 @@ const ProcessorRegistry::Registrar kTimerCount(
       return ProcessorFactory([delay, keys, timers] {
         return asStatefulProcessor(std::make_unique<RtmTimerCount>(delay, keys, static_cast<int>(timers)));
       });
-    });
-const ProcessorRegistry::Registrar kEventTimer(
+    }};
+}
+ParamProcessor eventTimerProcessor() {
+  return {
     "rtm_event_timer", {"column"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       std::string column = stringParam(p, "column", "eventTime");
       return ProcessorFactory([column] { return asStatefulProcessor(std::make_unique<RtmEventTimer>(column)); });
-    });
-const ProcessorRegistry::Registrar kEventTimeOutput(
+    }};
+}
+ParamProcessor eventTimeOutputProcessor() {
+  return {
     "rtm_event_time_output", {"column", "override"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       std::string column = stringParam(p, "column", "eventTime");
       std::optional<TimeMs> override;
@@ -292,18 +301,25 @@ const ProcessorRegistry::Registrar kEventTimeOutput(
       return ProcessorFactory([column, override] {
         return asStatefulProcessor(std::make_unique<RtmEventTimeOutput>(column, override));
       });
-    });
+    }};
+}
 
 }  // namespace
 }  // namespace processors
 
 namespace detail {
-void linkSparkRealTimeProcessors() {}  // referenced by real_time_processors.cc
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerSparkRealTimeProcessors(ProcessorSet& set) {
+  processors::everyOtherProcessor().addTo(set);
+  processors::ttlCountProcessor().addTo(set);
+  processors::timerCountProcessor().addTo(set);
+  processors::eventTimerProcessor().addTo(set);
+  processors::eventTimeOutputProcessor().addTo(set);
+  set.add("rtm_eager_count", processorFactoryOf<processors::RtmEagerCount>());
+  set.add("rtm_processing_timer", processorFactoryOf<processors::RtmProcessingTimer>());
+  set.add("rtm_processing_timer_value", processorFactoryOf<processors::RtmProcessingTimerValue>());
+  set.add("rtm_initial_count", processorFactoryOf<processors::RtmInitialCount>());
+}
 }  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("rtm_eager_count", processors::RtmEagerCount);
-STREAMSIM_REGISTER_PROCESSOR("rtm_processing_timer", processors::RtmProcessingTimer);
-STREAMSIM_REGISTER_PROCESSOR("rtm_processing_timer_value", processors::RtmProcessingTimerValue);
-STREAMSIM_REGISTER_PROCESSOR("rtm_initial_count", processors::RtmInitialCount);
 
 }  // namespace streamsim

@@ -114,20 +114,24 @@ class RtmMapTtlTimer : public StatefulProcessor {
   RowShapes shapes_;
 };
 
-const ProcessorRegistry::Registrar kMultiVariableTtl(
+ParamProcessor multiVariableTtlProcessor() {
+  return {
     "multi_variable_ttl", {"ttl"}, [](const ProcessorParams& p) -> Result<ProcessorFactory> {
       STREAMSIM_ASSIGN_OR_RETURN(DurationMs ttl, durationParam(p, "ttl", 10'000));
       return ProcessorFactory([ttl] { return asStatefulProcessor(std::make_unique<MultiVariableTtl>(ttl)); });
-    });
+    }};
+}
 
 }  // namespace
 }  // namespace processors
 
 namespace detail {
-void linkSparkRealTimeTtlProcessors() {}  // referenced by real_time_processors.cc
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerSparkRealTimeTtlProcessors(ProcessorSet& set) {
+  processors::multiVariableTtlProcessor().addTo(set);
+  set.add("rtm_list_ttl", processorFactoryOf<processors::RtmListTtl>());
+  set.add("rtm_map_ttl_timer", processorFactoryOf<processors::RtmMapTtlTimer>());
+}
 }  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("rtm_list_ttl", processors::RtmListTtl);
-STREAMSIM_REGISTER_PROCESSOR("rtm_map_ttl_timer", processors::RtmMapTtlTimer);
 
 }  // namespace streamsim

@@ -42,9 +42,10 @@ class TimerAtProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-void linkTimerAtProcessor() {}  // referenced by the registry so the linker keeps this object
+// This file's processors, added to the default set by registerExampleProcessors.
+void registerTimerAtProcessor(ProcessorSet& set) {
+  set.add("timer_at", processorFactoryOf<processors::TimerAtProcessor>());
+}
 }  // namespace detail
-
-STREAMSIM_REGISTER_PROCESSOR("timer_at", processors::TimerAtProcessor);
 
 }  // namespace streamsim

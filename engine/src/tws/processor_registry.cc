@@ -1,5 +1,7 @@
-// The processor registry (processor_registry.h): filled during static initialisation, read-only
-// afterwards.
+// The processor registry (processor_registry.h): the default set (the engine's example processors
+// registered explicitly, then the binary's STREAMSIM_REGISTER_PROCESSOR lines during static
+// initialisation; read-only afterwards) and a run's own ProcessorFactories, both a NamedRegistry
+// (named_registry.h).
 #include "streamsim/tws/processor_registry.h"
 
 #include <algorithm>
@@ -10,106 +12,138 @@
 
 namespace streamsim {
 
+ProcessorSet::ProcessorSet()
+    : defs_({
+          [](std::string_view name, const std::vector<std::string>& known) {
+            return fmt::format("no stateful processor named '{}' is registered; known: {}", name, fmt::join(known, ", "));
+          },
+          [](std::string_view name, int times) {
+            return fmt::format("the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
+                               "must be unique",
+                               name, times);
+          },
+      }) {}
+
+void ProcessorSet::add(std::string_view name, ProcessorFactory factory) {
+  defs_.add(name, ProcessorDefinition{std::move(factory), nullptr, {}, nullptr});
+}
+
+void ProcessorSet::add(std::string_view name, ProcessorFactoryMaker make) {
+  if (defs_.has(name)) {
+    defs_.add(name, ProcessorDefinition{});  // counted: the name is refused
+    return;
+  }
+  ProcessorFactory factory = make();
+  defs_.add(name, ProcessorDefinition{std::move(factory), std::move(make), {}, nullptr});
+}
+
+void ProcessorSet::add(std::string_view name, std::vector<std::string> paramNames, ProcessorParamFactory factory) {
+  if (defs_.has(name)) {
+    defs_.add(name, ProcessorDefinition{});
+    return;
+  }
+  ProcessorDefinition d{nullptr, nullptr, std::move(paramNames), std::move(factory)};
+  // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
+  // binary, reported when the processor is first used).
+  auto defaults = d.paramFactory(ProcessorParams{});
+  if (defaults.ok()) d.factory = std::move(*defaults);
+  defs_.add(name, std::move(d));
+}
+
 namespace detail {
-// Defined in processors/builtin_processors.cc; referencing it makes the linker keep that object
-// (and so its registrations) in every binary that uses the registry.
-void linkBuiltinProcessors();
-// Likewise for processors/list_ttl_processor.cc and processors/timer_at_processor.cc.
-void linkListTtlProcessor();
-void linkTimerAtProcessor();
-void linkAsyncProcessors();  // processors/async_processors.cc
-void linkRealTimeProcessors();
-void linkNestedProcessors();  // processors/nested_processors.cc
-void linkAllBuiltins() {
-  linkAsyncProcessors();
-  linkBuiltinProcessors();
-  linkListTtlProcessor();
-  linkTimerAtProcessor();
-  linkRealTimeProcessors();
-  linkNestedProcessors();
+// Each file of engine/src/processors/ registers its processors into a set.
+void registerAsyncProcessors(ProcessorSet& set);
+void registerBuiltinProcessors(ProcessorSet& set);
+void registerListTtlProcessor(ProcessorSet& set);
+void registerNestedProcessors(ProcessorSet& set);
+void registerRealTimeProcessors(ProcessorSet& set);  // with the Spark real-time suite's
+void registerTimerAtProcessor(ProcessorSet& set);
+
+void registerExampleProcessors(ProcessorSet& set) {
+  registerAsyncProcessors(set);
+  registerBuiltinProcessors(set);
+  registerListTtlProcessor(set);
+  registerTimerAtProcessor(set);
+  registerRealTimeProcessors(set);
+  registerNestedProcessors(set);
 }
 }  // namespace detail
 
 namespace {
-struct Entry {
-  ProcessorFactory factory;
-  ProcessorRegistry::FactoryMaker maker;  // null: registered with a plain factory or parameters
-  std::vector<std::string> paramNames;
-  ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
-  int registrations = 0;
-};
-std::map<std::string, Entry, std::less<>>& entries() {
-  static std::map<std::string, Entry, std::less<>> m;
-  return m;
+// The default set: the engine's example processors, added when it is first used (explicitly, no
+// static registrar of theirs), then the binary's STREAMSIM_REGISTER_PROCESSOR lines.
+ProcessorSet& defaultSet() {
+  static ProcessorSet set = [] {
+    ProcessorSet s;
+    detail::registerExampleProcessors(s);
+    return s;
+  }();
+  return set;
+}
+
+using Entry = ProcessorDefinition;
+
+Result<const Entry*> findEntry(std::string_view name) {
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, defaultSet().definitions().find(name));
+  if (!e->factory)
+    return Status::FailedPrecondition(fmt::format(
+        "the processor '{}' cannot be made with its default parameters", name));
+  return e;
 }
 }  // namespace
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, ProcessorFactory factory) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ == 0) e.factory = std::move(factory);
+  defaultSet().add(name, std::move(factory));
 }
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, FactoryMaker make) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ != 0) return;
-  e.maker = std::move(make);
-  e.factory = e.maker();
+  defaultSet().add(name, std::move(make));
 }
 
 ProcessorRegistry::Registrar::Registrar(std::string_view name, std::vector<std::string> paramNames,
                                         ProcessorParamFactory factory) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ != 0) return;
-  e.paramNames = std::move(paramNames);
-  e.paramFactory = std::move(factory);
-  // The defaults: a factory of an empty map (a registration whose defaults fail is a bug of the
-  // binary, reported when the processor is first used).
-  auto defaults = e.paramFactory(ProcessorParams{});
-  if (defaults.ok()) e.factory = std::move(*defaults);
+  defaultSet().add(name, std::move(paramNames), std::move(factory));
 }
 
-namespace {
-Result<const Entry*> findEntry(std::string_view name) {
-  detail::linkAllBuiltins();
-  auto it = entries().find(name);
-  if (it == entries().end()) {
-    std::string known;
-    for (const auto& n : ProcessorRegistry::names()) known += (known.empty() ? "" : ", ") + n;
-    return Status::NotFound(
-        fmt::format("no stateful processor named '{}' is registered; known: {}", name, known));
-  }
-  if (it->second.registrations > 1)
-    return Status::FailedPrecondition(fmt::format(
-        "the processor name '{}' was registered {} times (STREAMSIM_REGISTER_PROCESSOR); names "
-        "must be unique",
-        name, it->second.registrations));
-  if (!it->second.factory)
-    return Status::FailedPrecondition(fmt::format(
-        "the processor '{}' cannot be made with its default parameters", name));
-  return &it->second;
+ProcessorFactories::ProcessorFactories()
+    : factories_({
+          [](std::string_view name, const std::vector<std::string>& known) {
+            return fmt::format("no stateful processor named '{}' in this run's processors; known: {}", name,
+                               fmt::join(known, ", "));
+          },
+          [](std::string_view name, int times) {
+            return fmt::format("the processor name '{}' was added {} times to this run's processors; names must "
+                               "be unique",
+                               name, times);
+          },
+      }) {}
+
+void ProcessorFactories::add(std::string_view name, ProcessorFactory factory) {
+  factories_.add(name, std::move(factory));
 }
-thread_local ProcessorRegistry::FreshScope* current_scope = nullptr;
-}  // namespace
 
-ProcessorRegistry::FreshScope::FreshScope() : previous_(current_scope) { current_scope = this; }
-ProcessorRegistry::FreshScope::~FreshScope() { current_scope = previous_; }
+Result<ProcessorFactory> ProcessorFactories::factory(std::string_view name) const {
+  STREAMSIM_ASSIGN_OR_RETURN(const ProcessorFactory* f, factories_.find(name));
+  return *f;
+}
 
-Result<ProcessorFactory> ProcessorRegistry::FreshScope::factory(std::string_view name) {
-  if (auto it = made_.find(name); it != made_.end()) return it->second;
-  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
-  ProcessorFactory f = e->factory;
-  if (e->maker) {
-    f = e->maker();
-  } else if (e->paramFactory) {
-    auto fresh = e->paramFactory(ProcessorParams{});
-    if (fresh.ok()) f = std::move(*fresh);
-  }
-  made_.emplace(std::string(name), f);
-  return f;
+ProcessorFactories ProcessorRegistry::fresh() {
+  ProcessorFactories out;
+  defaultSet().definitions().forEach([&out](const std::string& name, const Entry& e) {
+    if (!e.factory) return;
+    ProcessorFactory f = e.factory;
+    if (e.maker) {
+      f = e.maker();
+    } else if (e.paramFactory) {
+      auto made = e.paramFactory(ProcessorParams{});
+      if (made.ok()) f = std::move(*made);
+    }
+    out.add(name, std::move(f));
+  });
+  return out;
 }
 
 Result<ProcessorFactory> ProcessorRegistry::factory(std::string_view name) {
-  if (current_scope != nullptr) return current_scope->factory(name);
   STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, findEntry(name));
   return e->factory;
 }
@@ -142,11 +176,6 @@ Result<std::unique_ptr<StatefulProcessor>> ProcessorRegistry::create(std::string
   return f();
 }
 
-std::vector<std::string> ProcessorRegistry::names() {
-  detail::linkAllBuiltins();
-  std::vector<std::string> out;
-  for (const auto& [n, e] : entries()) out.push_back(n);
-  return out;
-}
+std::vector<std::string> ProcessorRegistry::names() { return defaultSet().definitions().names(); }
 
 }  // namespace streamsim

@@ -54,15 +54,15 @@ std::vector<NotChecked> notCheckedOracles(const Scenario& given) {
   if (!tws) return out;  // the intent oracles below are about a processor's logic
   if (oneQuery && !named("batch_split"))
     out.push_back({"batch_split", "each key's final output must not depend on how the input is cut into batches"});
-  if (timers && !sc.timerBound)
+  if (timers && !sc.oracleArgs.has("timer_bound"))
     out.push_back({"{timer_bound: N}", "a key never holds more than N pending timers (a timer leak piles them up)"});
-  if (!sc.stateBoundPerKey)
+  if (!sc.oracleArgs.integer("state_bound", "per_key"))
     out.push_back({"{state_bound: {per_key: N}}", "a key's state never holds more than N rows (a list never trimmed grows)"});
-  if (sc.reference.empty())
+  if (!sc.oracleArgs.has("reference"))
     out.push_back({"{reference: NAME | file.py:function}", "the final view is a plain function of the input rows"});
   if (!named("restart_equivalence"))
     out.push_back({"restart_equivalence", "the output must not depend on restarts at batch boundaries (state scoped to a run)"});
-  if (realTime && sc.latencyBound.empty())
+  if (realTime && !sc.oracleArgs.has("latency_bound"))
     out.push_back({"{latency_bound: {p99: D}}", "batches have a latency budget"});
   if (realTime && oneQuery && !named("mode_equivalence"))
     out.push_back({"mode_equivalence", "micro-batch and real-time mode must agree on the final state and output"});

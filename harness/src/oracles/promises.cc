@@ -55,8 +55,8 @@ Scenario withPromisedOracles(const Scenario& sc) {
   std::optional<ProcessorPromises> p = PromiseRegistry::of(tws->processor);
   if (!p) return sc;
   Scenario out = sc;
-  if (p->timersPerKey && !sc.timerBound) {
-    out.timerBound = p->timersPerKey;
+  if (p->timersPerKey && !sc.oracleArgs.has("timer_bound")) {
+    out.oracleArgs.set("timer_bound", "bound", *p->timersPerKey);
     if (!named(sc, "timer_bound")) out.oracles.push_back("timer_bound");
   }
   // batch_split and the reference read each key's last row by its grouping columns: a memory sink
@@ -69,8 +69,8 @@ Scenario withPromisedOracles(const Scenario& sc) {
   const bool runsOn = trigger == TriggerSpec::Kind::kDefault || trigger == TriggerSpec::Kind::kProcessingTime;
   if (p->splitInvariant && !watermark && update && runsOn && !named(sc, "batch_split")) out.oracles.push_back("batch_split");
   const bool sourceRows = sc.query.operators.size() == 1 && sc.query.sources.size() == 1;
-  if (!p->reference.empty() && sourceRows && update && sc.reference.empty()) {
-    out.reference = p->reference;
+  if (!p->reference.empty() && sourceRows && update && !sc.oracleArgs.has("reference")) {
+    out.oracleArgs.set("reference", "name", p->reference);
     if (!named(sc, "reference")) out.oracles.push_back("reference");
   }
   return out;

@@ -9,6 +9,7 @@
 
 #include "oracles/trace_fields.h"
 #include "streamsim/harness/row_diff.h"
+#include "streamsim/named_registry.h"
 #include "streamsim/trace_events.h"
 #include "streamsim/source.h"
 
@@ -18,11 +19,17 @@ namespace {
 struct Entry {
   ReferenceFunction function;
   std::vector<std::string> keyColumns;
-  int registrations = 0;
 };
-std::map<std::string, Entry, std::less<>>& entries() {
-  static std::map<std::string, Entry, std::less<>> m;
-  return m;
+NamedRegistry<Entry>& registered() {
+  static NamedRegistry<Entry> r({
+      [](std::string_view name, const std::vector<std::string>& known) {
+        return fmt::format("unknown reference '{}'; registered: {}", name, fmt::join(known, ", "));
+      },
+      [](std::string_view name, int times) {
+        return fmt::format("the reference name '{}' was registered {} times; names must be unique", name, times);
+      },
+  });
+  return r;
 }
 
 class RecordingSource final : public Source {
@@ -105,34 +112,20 @@ std::optional<std::pair<std::string, std::string>> splitPythonReference(std::str
 
 ReferenceRegistry::Registrar::Registrar(std::string_view name, ReferenceFunction function,
                                         std::vector<std::string> keyColumns) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ != 0) return;
-  e.function = std::move(function);
-  e.keyColumns = std::move(keyColumns);
+  registered().add(name, Entry{std::move(function), std::move(keyColumns)});
 }
 
 std::vector<std::string> ReferenceRegistry::keyColumns(std::string_view name) {
-  auto it = entries().find(name);
-  return it == entries().end() ? std::vector<std::string>{} : it->second.keyColumns;
+  auto e = registered().find(name);
+  return e.ok() ? (*e)->keyColumns : std::vector<std::string>{};
 }
 
 Result<ReferenceFunction> ReferenceRegistry::function(std::string_view name) {
-  auto it = entries().find(name);
-  if (it == entries().end())
-    return Status::NotFound(fmt::format("unknown reference '{}'; registered: {}", name,
-                                        fmt::join(names(), ", ")));
-  if (it->second.registrations > 1)
-    return Status::FailedPrecondition(fmt::format(
-        "the reference name '{}' was registered {} times; names must be unique", name,
-        it->second.registrations));
-  return it->second.function;
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, registered().find(name));
+  return e->function;
 }
 
-std::vector<std::string> ReferenceRegistry::names() {
-  std::vector<std::string> out;
-  for (const auto& [n, e] : entries()) out.push_back(n);
-  return out;
-}
+std::vector<std::string> ReferenceRegistry::names() { return registered().names(); }
 
 void DeliveredRows::record(int64_t batch, int source, std::vector<Row> rows) {
   batches_[batch][source] = std::move(rows);

@@ -5,7 +5,10 @@
 
 #include "streamsim/harness/scenario/step_table.h"
 
+#include <algorithm>
 #include <type_traits>
+
+#include <fmt/format.h>
 #include <variant>
 
 namespace streamsim::harness {
@@ -64,6 +67,21 @@ std::vector<std::string> finalGroupBy(const Scenario& scenario) {
     if (auto* f = std::get_if<FlatMapGroupsWithStateOp>(&op.op)) out = f->groupBy;
   }
   return out;
+}
+
+}  // namespace streamsim::harness
+
+namespace streamsim::harness {
+
+std::string restartOntoAnotherQuery(const Scenario& sc, std::string_view oracle) {
+  auto switched = std::find_if(sc.steps.begin(), sc.steps.end(), [](const Step& st) {
+    auto* r = std::get_if<RestartStep>(&st.step);
+    return r != nullptr && r->query.has_value();
+  });
+  if (switched == sc.steps.end()) return "";
+  return fmt::format("oracle '{}' runs the input under the scenario's query, but the "
+                     "restart at line {} switches to another query",
+                     oracle, switched->where.line);
 }
 
 }  // namespace streamsim::harness

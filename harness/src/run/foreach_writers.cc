@@ -1,49 +1,39 @@
-// The ForeachWriter registry (foreach_writers.h): filled during static initialisation, read-only
-// afterwards.
+// The ForeachWriter registry (foreach_writers.h): a NamedRegistry (named_registry.h) filled during
+// static initialisation, read-only afterwards.
 #include "streamsim/harness/foreach_writers.h"
 
-#include <map>
+#include "streamsim/named_registry.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace streamsim::harness {
 namespace {
-struct Entry {
-  ForeachWriterFactory factory;
-  int registrations = 0;
-};
-std::map<std::string, Entry, std::less<>>& entries() {
-  static std::map<std::string, Entry, std::less<>> m;
-  return m;
+NamedRegistry<ForeachWriterFactory>& registered() {
+  static NamedRegistry<ForeachWriterFactory> r({
+      [](std::string_view name, const std::vector<std::string>& known) {
+        return fmt::format(
+            "no ForeachWriter named '{}' is registered (STREAMSIM_REGISTER_FOREACH_WRITER in your "
+            "runner); known: {}",
+            name, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", ")));
+      },
+      [](std::string_view name, int times) {
+        return fmt::format("the ForeachWriter name '{}' was registered {} times; names must be unique", name, times);
+      },
+  });
+  return r;
 }
 }  // namespace
 
 ForeachWriterRegistry::Registrar::Registrar(std::string_view name, ForeachWriterFactory factory) {
-  Entry& e = entries()[std::string(name)];
-  if (e.registrations++ == 0) e.factory = std::move(factory);
+  registered().add(name, std::move(factory));
 }
 
 Result<ForeachWriterFactory> ForeachWriterRegistry::factory(std::string_view name) {
-  auto it = entries().find(name);
-  if (it == entries().end()) {
-    std::vector<std::string> known = names();
-    return Status::NotFound(fmt::format(
-        "no ForeachWriter named '{}' is registered (STREAMSIM_REGISTER_FOREACH_WRITER in your "
-        "runner); known: {}",
-        name, known.empty() ? std::string("none") : fmt::format("{}", fmt::join(known, ", "))));
-  }
-  if (it->second.registrations > 1)
-    return Status::FailedPrecondition(fmt::format(
-        "the ForeachWriter name '{}' was registered {} times; names must be unique", name,
-        it->second.registrations));
-  return it->second.factory;
+  STREAMSIM_ASSIGN_OR_RETURN(const ForeachWriterFactory* f, registered().find(name));
+  return *f;
 }
 
-std::vector<std::string> ForeachWriterRegistry::names() {
-  std::vector<std::string> out;
-  for (const auto& [n, e] : entries()) out.push_back(n);
-  return out;
-}
+std::vector<std::string> ForeachWriterRegistry::names() { return registered().names(); }
 
 }  // namespace streamsim::harness

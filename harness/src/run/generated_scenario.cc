@@ -22,7 +22,7 @@ const char* kLanding = "/landing";
 const char* kCheckpoint = "/chk";
 const char* kOut = "/out";
 
-bool isTws(WorkloadKind k) { return k != WorkloadKind::kDedup && k != WorkloadKind::kWindow; }
+bool isTws(WorkloadKind k) { return runsTransformWithState(k); }
 
 bool named(const std::vector<std::string>& list, std::string_view name) {
   return std::find(list.begin(), list.end(), name) != list.end();
@@ -213,6 +213,8 @@ sim::Workload workloadFor(const WorkloadConfig& c, uint64_t seed) {
   return sim::generateWorkload(sim::Random(generated::workloadSeedOf(c, seed)).split("workload"), c.spec);
 }
 
+bool runsTransformWithState(WorkloadKind kind) { return kind != WorkloadKind::kDedup && kind != WorkloadKind::kWindow; }
+
 std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determinism, bool batchSplit) {
   std::vector<std::string> out;
   for (const Oracle& oracle : oracleTable()) {
@@ -221,14 +223,11 @@ std::vector<std::string> workloadOracles(const WorkloadConfig& c, bool determini
     if (n == "determinism") wanted = determinism;
     else if (n == "batch_split") wanted = batchSplit;
     else if (!c.oracles.empty()) wanted = generated::named(c.oracles, n);
-    else if (n == "state_bound") wanted = c.stateBound.has_value() || c.stateBoundPerKey.has_value();
-    else if (n == "reference") wanted = static_cast<bool>(c.reference);
-    else if (n == "watermark") wanted = c.kind == WorkloadKind::kDedup;
-    else if (n == "timers" || n == "ttl") wanted = generated::isTws(c.kind);
-    // Opt-in (named in the config's oracles): process_isolation, timer_bound, restart_equivalence;
-    // real time's (latency_bound, mode_equivalence) never: a workload runs micro-batch on files.
-    else wanted = n != "process_isolation" && n != "timer_bound" && n != "restart_equivalence" &&
-                  n != "latency_bound" && n != "mode_equivalence";
+    else if (oracle.needsArgs) wanted = c.oracleArgs.has(n);  // state_bound, reference: with their parameters
+    // On by default where its unit says so (Oracle::workloadDefault); else opt-in (named in the
+    // config's oracles): process_isolation, timer_bound, restart_equivalence, and real time's
+    // (latency_bound, mode_equivalence): a workload runs micro-batch on files.
+    else wanted = oracle.workloadDefault != nullptr && oracle.workloadDefault(c);
     if (wanted) out.emplace_back(n);
   }
   return out;
@@ -298,8 +297,7 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
                            (run.determinismEvery > 0 && seed % static_cast<uint64_t>(run.determinismEvery) == 0);
   const bool batchSplit = run.batchSplit || generated::named(c.oracles, "batch_split");
   sc.oracles = workloadOracles(c, determinism, batchSplit);
-  sc.stateBound = c.stateBound;
-  sc.stateBoundPerKey = c.stateBoundPerKey;
+  sc.oracleArgs = c.oracleArgs;
   sc.sweep = workloadSweepSpec(c);
 
   auto hooks = std::make_shared<ScenarioHooks>();
@@ -339,8 +337,6 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   hooks->wrapOperator = c.wrapOperator;
   hooks->wrapSource = c.wrapSource;
   hooks->customSink = c.customSink;
-  hooks->reference = c.reference;
-  hooks->referenceName = c.referenceName;
   if (generated::isTws(c.kind)) hooks->referenceKeys = {"key"};
   sc.hooks = std::move(hooks);
   return sc;
@@ -381,7 +377,6 @@ std::string ScenarioHooks::whyNotReplayable() const {
   if (wrapOperator) return "it wraps the stateful operator (a test hook)";
   if (wrapSource) return "it wraps the file source (a test hook)";
   if (customSink) return "it replaces the sink (a test hook)";
-  if (reference) return "its reference oracle is a function of this program";
   return "";
 }
 

@@ -211,6 +211,8 @@ std::string replayLineOf(const Scenario& sc, const ScenarioSweepOptions& options
   if (sc.hooks->replayTarget.empty()) {
     why = !sc.hooks->notReplayable.empty()         ? sc.hooks->notReplayable
           : !sc.hooks->whyNotReplayable().empty() ? "no replay line: " + sc.hooks->whyNotReplayable()
+          : !sc.oracleArgs.functionOracle().empty()
+              ? "no replay line: its " + sc.oracleArgs.functionOracle() + " oracle is a function of this program"
                                                   : std::string("no replay line: a C++ program built the scenario");
     return "";
   }

@@ -45,7 +45,8 @@ std::string whyNotRebuilt(const WorkloadConfig& c, const WorkloadConfig& r) {
   if (c.wrapOperator) return "it wraps the stateful operator (WorkloadConfig::wrapOperator, a test hook)";
   if (c.wrapSource) return "it wraps the file source (WorkloadConfig::wrapSource, a test hook)";
   if (c.customSink) return "it replaces the sink (WorkloadConfig::customSink, a test hook)";
-  if (c.reference) return "its reference oracle is a function of this program (WorkloadConfig::reference)";
+  if (std::string f = c.oracleArgs.functionOracle(); !f.empty())
+    return fmt::format("its {} oracle is a function of this program (WorkloadConfig::oracleArgs)", f);
   if (c.kind == WorkloadKind::kCustom && c.processorRef.empty())
     return "its processor is a factory only this program knows: register it (STREAMSIM_REGISTER_PROCESSOR) "
            "in a runner built with streamsim_add_runner and set WorkloadConfig::processorRef to its name";
@@ -64,8 +65,7 @@ std::string whyNotRebuilt(const WorkloadConfig& c, const WorkloadConfig& r) {
       {"sink", c.sink == r.sink},
       {"workloadSeed", c.workloadSeed == r.workloadSeed},
       {"workloadVariety", c.workloadVariety == r.workloadVariety},
-      {"stateBound", c.stateBound == r.stateBound},
-      {"stateBoundPerKey", c.stateBoundPerKey == r.stateBoundPerKey},
+      {"oracleArgs (the oracles' parameters)", c.oracleArgs == r.oracleArgs},
   };
   for (const auto& [field, same] : fields)
     if (!same)

@@ -124,7 +124,7 @@ ScenarioRunResult Runner::run() {
   result.sinkRows = std::move(final_rows_);
   result.sinkBatchOf = std::move(final_batch_of_);
   result.delivered = delivered_;
-  if (sc_.stateBoundPerKey) {  // the state_bound oracle per key
+  if (sc_.oracleArgs.integer("state_bound", "per_key")) {  // the state_bound oracle per key
     auto rows = committedStateRowsPerKey(sim_.env(), sc_.query.checkpoint, storeKindOf(sc_.query));
     if (rows.ok()) result.stateRowsPerKey = std::move(*rows);
     else result.setupError = rows.status().withContext("reading the final state's rows per key");
@@ -163,7 +163,7 @@ Status Runner::build() {
                              buildQuerySources(q, sim_, state_.log, state_.memory));
   const ScenarioHooks* hooks = sc_.hooks.get();
   if (hooks != nullptr && hooks->wrapSource && !sources.empty()) sources[0] = hooks->wrapSource(std::move(sources[0]));
-  if (!sc_.reference.empty() || (hooks != nullptr && hooks->reference)) {
+  if (sc_.oracleArgs.has("reference")) {
     // the reference oracle reads what each source delivered
     delivered_ = std::make_shared<DeliveredRows>();
     for (size_t i = 0; i < sources.size(); ++i)
@@ -228,9 +228,25 @@ int64_t Runner::pandasChunkRows(const QuerySpec& q) const {
 // The writer of `q` on this run's sources and sink: the scenario's query, or the one a
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
-Result<DataStreamWriter> Runner::writerFor(const QuerySpec& q) {
+Result<DataStreamWriter> Runner::writerFor(const QuerySpec& given) {
+  // The run's own processors (ScenarioRunOptions::processors): each `processor: NAME` made from
+  // them, so the query builder finds its factory set (TransformWithStateOp::factory).
+  QuerySpec resolved;
+  const QuerySpec* q = &given;
+  if (options_.processors) {
+    resolved = given;
+    for (auto& op : resolved.operators) {
+      auto* t = std::get_if<TransformWithStateOp>(&op.op);
+      if (t == nullptr || t->factory || !t->pythonFile.empty()) continue;
+      STREAMSIM_ASSIGN_OR_RETURN(t->factory, options_.processors->factory(t->processor));
+      if (!t->params.empty()) {  // a parameter factory builds a new factory for its parameters
+        STREAMSIM_ASSIGN_OR_RETURN(t->factory, ProcessorRegistry::factory(t->processor, t->params));
+      }
+    }
+    q = &resolved;
+  }
   // The sources and sink keep the scenario's names across a `restart: {query: ...}`.
-  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(q, sources_, sink_, &sc_.query, pandasChunkRows(q),
+  STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(*q, sources_, sink_, &sc_.query, pandasChunkRows(*q),
                                                                        sc_.hooks.get()));
   if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();

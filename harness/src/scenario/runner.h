@@ -25,7 +25,7 @@ class Runner {
   // The writer of `q` on this run's sources and sink: the scenario's query, or the one a
   // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
   // output mode, trigger and options; the sources, sink and checkpoint stay).
-  Result<DataStreamWriter> writerFor(const QuerySpec& q);
+  Result<DataStreamWriter> writerFor(const QuerySpec& given);
   int64_t pandasChunkRows(const QuerySpec& q) const;
   bool everyRow() const { return sc_.hooks != nullptr && sc_.hooks->everyRow; }
 

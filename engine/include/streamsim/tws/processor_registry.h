@@ -1,7 +1,8 @@
-// Processors by name, for scenarios and the CLI ("processor: count"). Registration happens during
-// static initialisation (STREAMSIM_REGISTER_PROCESSOR); afterwards the registry is only read, so
-// lookups are safe from several threads. The built-in processors (processors/*.h) are always
-// present.
+// Processors by name, for scenarios and the CLI ("processor: count"). The default set is built by
+// explicit registration calls: the engine's example processors (processors/*.h, always present),
+// then a binary's STREAMSIM_REGISTER_PROCESSOR lines during static initialisation; afterwards it is
+// only read, so lookups are safe from several threads. A run may be handed its own processors
+// instead (ProcessorFactories).
 #pragma once
 
 #include <functional>
@@ -11,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "streamsim/named_registry.h"
 #include "streamsim/status.h"
 #include "streamsim/tws/async_processor.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -23,6 +25,76 @@ using ProcessorParams = std::map<std::string, std::string, std::less<>>;
 // Checks the parameters once (InvalidArgument naming the bad one) and returns the factory of
 // instances built with them.
 using ProcessorParamFactory = std::function<Result<ProcessorFactory>(const ProcessorParams&)>;
+
+// The processors of one run context (issue 33 item 3): name -> factory, an explicit object a run is
+// handed (the scenario runner's ScenarioRunOptions::processors) instead of a scope installed on
+// the thread. A program builds one with add() (its own processors only: a run handed it sees no
+// other), or takes ProcessorRegistry::fresh(). A value; const use is safe from several threads.
+class ProcessorFactories {
+ public:
+  ProcessorFactories();
+  // A name added twice is refused by factory() (NamedRegistry's rule).
+  void add(std::string_view name, ProcessorFactory factory);
+  // NotFound naming the processors it has.
+  Result<ProcessorFactory> factory(std::string_view name) const;
+  bool has(std::string_view name) const { return factories_.has(name); }
+  std::vector<std::string> names() const { return factories_.names(); }  // sorted
+
+ private:
+  NamedRegistry<ProcessorFactory> factories_;
+};
+
+// Builds a processor's factory: called once for the default set and again by
+// ProcessorRegistry::fresh(), so that what a factory captures (a cache shared by its instances)
+// starts anew.
+using ProcessorFactoryMaker = std::function<ProcessorFactory()>;
+
+// A processor as a set holds it: its factory, how to make it anew, the parameters it takes.
+struct ProcessorDefinition {
+  ProcessorFactory factory;          // the defaults' (null: the defaults fail)
+  ProcessorFactoryMaker maker;       // null: registered with a plain factory or parameters
+  std::vector<std::string> paramNames;
+  ProcessorParamFactory paramFactory;  // null: the processor takes no parameters
+};
+
+// A set of processors being registered: the default set (ProcessorRegistry) is built by explicit
+// calls — the engine's example processors (processors/*.cc, registerExampleProcessors), then the
+// binary's STREAMSIM_REGISTER_PROCESSOR lines. A name added twice is refused on lookup.
+class ProcessorSet {
+ public:
+  ProcessorSet();
+  void add(std::string_view name, ProcessorFactory factory);
+  // A processor whose factory captures something (a cache shared by its instances).
+  void add(std::string_view name, ProcessorFactoryMaker make);
+  // A processor that takes parameters: their names, and the factory that reads them (called with
+  // an empty map for the defaults).
+  void add(std::string_view name, std::vector<std::string> paramNames, ProcessorParamFactory factory);
+  const NamedRegistry<ProcessorDefinition>& definitions() const { return defs_; }
+
+ private:
+  NamedRegistry<ProcessorDefinition> defs_;
+};
+
+// A processor with parameters, returned by a function of its file and added to a set by the file's
+// registration function (a value: making one registers nothing; a function, not a namespace-scope
+// object, so that a set built during another file's static initialisation finds it made).
+struct ParamProcessor {
+  std::string_view name;
+  std::vector<std::string> paramNames;
+  ProcessorParamFactory factory;
+  void addTo(ProcessorSet& set) const { set.add(name, paramNames, factory); }
+};
+
+// The processor T as a set holds it (STREAMSIM_REGISTER_PROCESSOR's form).
+template <class T>
+ProcessorFactory processorFactoryOf() {
+  return [] { return asStatefulProcessor(std::make_unique<T>()); };
+}
+
+namespace detail {
+// The engine's example processors (engine/src/processors/), added explicitly to the default set.
+void registerExampleProcessors(ProcessorSet& set);
+}  // namespace detail
 
 class ProcessorRegistry {
  public:
@@ -37,30 +109,17 @@ class ProcessorRegistry {
   // Sorted.
   static std::vector<std::string> names();
 
-  // Builds a processor's factory: called once for the process's registry and again in every
-  // FreshScope, so that what a factory captures (a cache shared by its instances) starts anew.
-  using FactoryMaker = std::function<ProcessorFactory()>;
+  using FactoryMaker = ProcessorFactoryMaker;
 
-  // While one is alive on this thread, factory() and create() use a freshly built registry: each
-  // processor's factory is made anew (once per scope) by its FactoryMaker or its parameter
-  // factory; a processor registered with a plain ProcessorFactory keeps that one (it cannot be
-  // rebuilt; a `static` inside a processor is not reset either). The process_isolation oracle
-  // runs a case in one. Scopes nest; not shared between threads.
-  class FreshScope {
-   public:
-    FreshScope();
-    ~FreshScope();
-    FreshScope(const FreshScope&) = delete;
-    FreshScope& operator=(const FreshScope&) = delete;
-    // The scope's factory of `name`, made on first use.
-    Result<ProcessorFactory> factory(std::string_view name);
+  // Every registered processor with its factory made anew by its FactoryMaker or its parameter
+  // factory (defaults); a processor registered with a plain ProcessorFactory keeps that one (it
+  // cannot be rebuilt; a `static` inside a processor is not reset either). The process_isolation
+  // oracle runs a case with these (ScenarioRunOptions::processors). A name registered twice or
+  // without default parameters is left out (factory() reports it).
+  static ProcessorFactories fresh();
 
-   private:
-    FreshScope* previous_;
-    std::map<std::string, ProcessorFactory, std::less<>> made_;
-  };
-
-  // Used by STREAMSIM_REGISTER_PROCESSOR; registering a name twice makes create() fail for it.
+  // Used by STREAMSIM_REGISTER_PROCESSOR: adds to the default set (ProcessorSet::add's forms);
+  // registering a name twice makes create() fail for it.
   struct Registrar {
     Registrar(std::string_view name, ProcessorFactory factory);
     // A processor whose factory captures something (a cache shared by its instances): `make`

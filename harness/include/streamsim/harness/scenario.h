@@ -16,6 +16,7 @@
 #include <variant>
 #include <vector>
 
+#include "streamsim/harness/oracles/oracle_args.h"
 #include "streamsim/ops/flat_map_groups_with_state.h"
 #include "streamsim/ops/stream_stream_join.h"
 #include "streamsim/status.h"
@@ -415,12 +416,9 @@ struct Scenario {
   std::vector<Step> steps;
   std::vector<std::string> oracles;
   SourceLocation oraclesWhere;
-  std::optional<int64_t> stateBound;  // `oracles: [{state_bound: N}]` or `{state_bound: {total: N}}`
-  std::optional<int64_t> stateBoundPerKey;  // `oracles: [{state_bound: {per_key: N}}]`
-  std::optional<int64_t> timerBound;  // `oracles: [{timer_bound: N}]`
-  std::string reference;  // `oracles: [{reference: NAME}]`: a registered reference function
-  // `oracles: [{latency_bound: {p99: 50ms}}]`: percentile (50, 95, 99) -> most ms allowed.
-  std::map<int, DurationMs> latencyBound;
+  // The parameters of `oracles: [{state_bound: N}, {reference: NAME}, ...]`, each oracle's own
+  // (oracles/oracle_args.h; the forms: docs/oracles.md).
+  OracleArgs oracleArgs;
   std::optional<SweepSpec> sweep;
   std::vector<ServiceSpec> services;
   // `from_checkpoint: {path: DIR, batch: K}`: the run starts after committed batch K of a real
@@ -446,8 +444,7 @@ struct LoaderOptions {
   std::function<bool(std::string_view)> isProcessor;
   // Known processor names for the error message; default: ProcessorRegistry::names().
   std::function<std::vector<std::string>()> processorNames;
-  // Oracle names accepted; default: oracleNames() (oracles.h) but batch_split, which needs
-  // generated workloads.
+  // Oracle names accepted; default: oracleNames() (oracles.h).
   std::vector<std::string> oracles;
   // User-defined functions the query's expressions may call (a PySpark job's udf /
   // spark.udf.register; expr/user_functions.h); null: none.

@@ -67,11 +67,8 @@ struct ScenarioHooks {
   std::function<SourceFactory(SourceFactory)> wrapSource;
   // Replaces the sink: the query writes to its factory, the oracles read its view after the run.
   std::function<CustomSink()> customSink;
-  // The reference oracle's function (named `referenceName` in reports), over the delivered input
-  // grouped by `referenceKeys`, against the final view (in update mode the latest row per
-  // `referenceKeys`).
-  ReferenceFunction reference;
-  std::string referenceName = "reference";
+  // The reference oracle's C++ function (Scenario::oracleArgs "reference" "function") reads the
+  // delivered input grouped by these, and the final view in update mode is the latest row per them.
   std::vector<std::string> referenceKeys;
   // The oracles read every row the sink committed (a memory sink: every batch's rows with their
   // batch ids; a file sink: every committed row) instead of a reader's view in the output mode

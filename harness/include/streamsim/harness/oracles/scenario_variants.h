@@ -27,3 +27,11 @@ Scenario cutScenario(const Scenario& scenario, sim::Random cut, std::string* whe
 std::vector<std::string> finalGroupBy(const Scenario& scenario);
 
 }  // namespace streamsim::harness
+
+namespace streamsim::harness {
+
+// Why `oracle` (batch_split, mode_equivalence: both re-run the input under the scenario's one
+// query) cannot be named: a restart of the scenario switches to another query ("" when none does).
+std::string restartOntoAnotherQuery(const Scenario& scenario, std::string_view oracle);
+
+}  // namespace streamsim::harness

@@ -1,8 +1,10 @@
-// The oracles as one table (DESIGN.md §5): each entry is {name, what it needs, check}, and one
-// function applies the ones a run asks for — scenario runs and generated-workload runs alike.
-// A path fills an OracleInput with the run's outcome and, lazily, what only some oracles need
-// (the fault-free reference run, a second run, the arrivals). Adding an oracle = a function in
-// oracles.cc and a row here (docs/contributing.md).
+// The oracles as one table (DESIGN.md §5, issue 33 item 2): each oracle is a unit, one file of
+// harness/src/oracles/units/ holding its name, its parameters' parse, the extra runs it needs
+// (its variants) and its check, and a row of table.cc; one function applies the ones a run asks
+// for — scenario runs and generated-workload runs alike. A run fills an OracleInput with its
+// outcome and the oracles' parameters (OracleArgs); each unit's `prepare` adds, lazily, what only
+// it needs (the fault-free reference run, a second run, the arrivals). Adding an oracle:
+// docs/contributing.md "Add an oracle".
 #pragma once
 
 #include <functional>
@@ -13,13 +15,25 @@
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/oracles/oracle_args.h"
 #include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/oracles/logic.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/run/outcome.h"
 #include "streamsim/status.h"
 
+namespace YAML {
+class Node;
+}  // namespace YAML
+
 namespace streamsim::harness {
+
+struct Scenario;
+struct ScenarioOracleRun;
+struct WorkloadConfig;  // harness/src/scenario/oracle_runs.h
+namespace detail {
+class ParseContext;  // harness/src/scenario/parse_context.h
+}  // namespace detail
 
 // What the oracles read. Only `run` is required; an oracle whose needs are missing reports so.
 struct OracleInput {
@@ -27,14 +41,11 @@ struct OracleInput {
   const RunOutcome& run;
   std::string_view sinkKind = "memory";  // memory | files | foreach | custom (exactly_once's report)
   TimerClock timerClock = TimerClock::kProcessingTime;
-  std::optional<int64_t> stateBound;
-  // state_bound per key: the most state rows (a value, each list element, each map entry) a
-  // grouping key may hold in the committed state, and those rows per (operator, key) after the
-  // run (an error: the checkpoint could not be read).
-  std::optional<int64_t> stateBoundPerKey;
+  // The parameters the oracles were named with (state_bound's bounds, timer_bound's, ...).
+  OracleArgs args;
+  // state_bound per key: the state rows per (operator, grouping key) after the run (an error: the
+  // checkpoint could not be read).
   std::function<Result<std::map<std::string, int64_t>>()> stateRowsPerKey;
-  // timer_bound: the most pending timers a grouping key may hold after a batch.
-  std::optional<int64_t> timerBound;
   // exactly_once: the sink rows of the same case without its driver-side faults (an error: the
   // reference run failed).
   std::function<Result<std::vector<Row>>()> reference;
@@ -44,7 +55,7 @@ struct OracleInput {
   // this process.
   std::function<RunOutcome()> againAfterOther;
   // process_isolation: the same case run again in a freshly built processor registry (new
-  // factories: ProcessorRegistry::FreshScope); unset: only the run after another case.
+  // factories: ProcessorRegistry::fresh() as the run's ScenarioRunOptions::processors); unset: only the run after another case.
   std::function<RunOutcome()> againInFreshRegistry;
   // watermark: the query's delay (nullopt: it has no withWatermark) and the input events in
   // arrival order.
@@ -62,8 +73,6 @@ struct OracleInput {
     std::vector<std::string> committedState;
   };
   std::function<std::optional<Sequential>()> sequential;
-  // latency_bound (real-time mode): percentile (50, 95, 99) -> bound; empty: nothing to check.
-  std::map<int, DurationMs> latencyBound;
   // mode_equivalence: the same case drained in micro-batch and in real-time mode over the same
   // log (an error: a run failed) — their final state without timers and last output per key.
   struct ModeRuns {
@@ -88,19 +97,42 @@ struct OracleInput {
   // number of shuffle partitions (nullopt: not applied, an async processor declares its results
   // order-dependent: which keys share a task changes how they interleave).
   std::function<Result<std::optional<VariantSinks>>()> partitioningRuns;
-  // Filled by applyOracles (the timers and ttl oracles share it).
+  // The trace's committed batches, parsed once (the timers, ttl and timer_bound oracles share them).
+  const std::vector<CommittedBatch>& committedBatches();
   std::optional<std::vector<CommittedBatch>> committed = std::nullopt;
 };
 
+// One oracle (a unit: harness/src/oracles/units/<name>.cc).
 struct Oracle {
   std::string_view name;
   std::string_view needs;  // what the check reads, for docs and `list-oracles`-style reports
   // A violation, none, or an error (the oracle could not be applied: its input run failed).
-  Result<std::optional<Violation>> (*check)(OracleInput& in);
+  Result<std::optional<Violation>> (*check)(OracleInput& in) = nullptr;
+  // Its `{name: VALUE}` forms as a scenario writes them ("{timer_bound: N}"; several joined by ", "),
+  // each in its docs/oracles.md row; empty: it is only named.
+  std::string_view forms;
+  // A scenario entry that loads with it (`timer_bound: 3`, `ttl`), for the table's tests.
+  std::string_view example;
+  // The `{name: VALUE}` form: VALUE parsed into `args` (under the oracle's name), errors on `pc` at
+  // their line. Null: the oracle takes no parameter.
+  void (*parse)(detail::ParseContext& pc, const YAML::Node& value, const Scenario& sc, OracleArgs& args) = nullptr;
+  // Why `sc` cannot name it alone ("" when it can): a precondition on the query (batch_split
+  // needs a transformWithState) or a parameter it needs. Null: it always can.
+  std::string (*refuse)(const Scenario& sc) = nullptr;
+  // Whether it applies only with parameters (a run without them leaves it out: a bound not given).
+  bool needsArgs = false;
+  // Its extra runs (variants): sets the OracleInput members its check reads, as functions run
+  // when the check calls them. Null: it reads only the run itself.
+  void (*prepare)(ScenarioOracleRun& run, OracleInput& in) = nullptr;
+  // On by default in a generated workload that names no oracles (WorkloadConfig::oracles empty),
+  // where this returns true for the workload. Null: opt-in there (named in WorkloadConfig::oracles).
+  bool (*workloadDefault)(const WorkloadConfig& c) = nullptr;
 };
 
 // Every oracle, in report order (oracleNames() lists their names).
 const std::vector<Oracle>& oracleTable();
+// The table's oracle of that name (null: none).
+const Oracle* findOracle(std::string_view name);
 
 // An oracle that could not be applied (e.g. its reference run failed), or an unknown name.
 struct OracleError {

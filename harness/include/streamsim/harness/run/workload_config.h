@@ -35,6 +35,8 @@ enum class WorkloadKind {
   kCustom,          // groupBy(key).transformWithState(processor) from WorkloadConfig::processor
 };
 std::string_view workloadKindName(WorkloadKind kind);
+// Whether the kind's query is a transformWithState (every kind but dedup and window).
+bool runsTransformWithState(WorkloadKind kind);
 Result<WorkloadKind> parseWorkloadKind(std::string_view name);
 
 enum class SinkKind { kMemory, kFiles, kForeach };
@@ -81,12 +83,11 @@ struct WorkloadConfig {
 
   // Oracles to apply (names of oracleNames()); empty = the ones that fit the kind.
   std::vector<std::string> oracles;
-  std::optional<int64_t> stateBound;  // state_bound (only with a bound)
-  std::optional<int64_t> stateBoundPerKey;  // state_bound per grouping key (state rows)
-  // reference (oracles/reference.h): the final view the query should leave, from the rows the
-  // file source delivered; set: the oracle applies.
-  ReferenceFunction reference;
-  std::string referenceName = "reference";  // for the report
+  // Their parameters (oracles/oracle_args.h): state_bound's "total" / "per_key" (the oracle
+  // applies only with one); reference's "function" (a ReferenceFunction: the final view the query
+  // should leave, from the rows the file source delivered; set: the oracle applies) and "name"
+  // (for the report).
+  OracleArgs oracleArgs;
 };
 
 // The standard workloads of the sweeps and property tests, by kind, on a state store.

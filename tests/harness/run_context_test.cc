@@ -1,0 +1,134 @@
+// Registries with an owner (issue 33 item 3): a run is handed its processors
+// (ScenarioRunOptions::processors, a ProcessorFactories value) instead of finding them through a
+// scope installed on the thread; two runs with different processors in one process do not see
+// each other's, and the process_isolation oracle's fresh run is such a context
+// (ProcessorRegistry::fresh()).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+
+#include "harness/scenario_test_support.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/tws/processor_registry.h"
+
+namespace streamsim::harness {
+namespace {
+
+// Emits one row per key: how many rows it saw, in a column named after its context (`column`).
+class NamedCount final : public StatefulProcessor {
+ public:
+  explicit NamedCount(std::string column) : column_(std::move(column)) {}
+  void init(StatefulProcessorHandle&) override {}
+  void handleInputRows(const Row& key, RowRange rows, const TimerValues&, Output& out) override {
+    int64_t n = 0;
+    for (const Row& r : rows) {
+      (void)r;
+      ++n;
+    }
+    out.emit(processors::withKey(key, column_, Value(n)));
+  }
+
+ private:
+  std::string column_;
+};
+
+std::shared_ptr<const ProcessorFactories> contextWith(const std::string& name, const std::string& column) {
+  auto p = std::make_shared<ProcessorFactories>();
+  p->add(name, [column] { return std::make_unique<NamedCount>(column); });
+  return p;
+}
+
+// A scenario naming processor `name`, loaded as a program that knows it would load it.
+Scenario scenarioNaming(const std::string& name) {
+  LoaderOptions lo;
+  lo.isProcessor = [](std::string_view) { return true; };
+  ScenarioLoad l = parseScenario(R"(
+name: run context
+query:
+  source: {kind: memory, schema: "key string"}
+  operators:
+    - groupBy: [key]
+      transformWithState: {processor: )" + name + R"(, outputMode: update, timeMode: None}
+  sink: {kind: memory}
+  outputMode: update
+steps:
+  - add_rows: [{key: a}, {key: a}]
+  - run: 1
+)", "context.yaml", lo);
+  EXPECT_TRUE(l.ok()) << l.errorText();
+  return l.ok() ? *l.scenario : Scenario{};
+}
+
+TEST(RunContext, TwoRunsWithDifferentProcessorsDoNotSeeEachOthers) {
+  const Scenario onlyA = scenarioNaming("only_in_a");
+  ScenarioRunOptions a;
+  a.processors = contextWith("only_in_a", "in_a");
+  ScenarioRunOptions b;
+  b.processors = contextWith("only_in_b", "in_b");
+
+  ScenarioRunResult inA = runScenario(onlyA, a);
+  ASSERT_TRUE(inA.passed()) << inA.report();
+  ASSERT_EQ(inA.sinkRows.size(), 1u);
+  EXPECT_EQ(inA.sinkRows[0].get("in_a").asLong(), 2);
+
+  ScenarioRunResult inB = runScenario(onlyA, b);
+  EXPECT_FALSE(inB.passed());
+  EXPECT_NE(inB.report().find("no stateful processor named 'only_in_a' in this run's processors; known: only_in_b"),
+            std::string::npos)
+      << inB.report();
+  // Nor does a run without a context: the process's registry never had it.
+  EXPECT_FALSE(ProcessorRegistry::factory("only_in_a").ok());
+  EXPECT_FALSE(runScenario(onlyA).passed());
+}
+
+TEST(RunContext, TheSameNameInTwoContextsIsEachContextsOwn) {
+  const Scenario sc = scenarioNaming("tagged");
+  ScenarioRunOptions a;
+  a.processors = contextWith("tagged", "in_a");
+  ScenarioRunOptions b;
+  b.processors = contextWith("tagged", "in_b");
+  ScenarioRunResult ra = runScenario(sc, a);
+  ScenarioRunResult rb = runScenario(sc, b);
+  ASSERT_TRUE(ra.passed() && rb.passed()) << ra.report() << rb.report();
+  EXPECT_TRUE(ra.sinkRows.at(0).has("in_a") && !ra.sinkRows.at(0).has("in_b")) << ra.sinkRows.at(0).toJson();
+  EXPECT_TRUE(rb.sinkRows.at(0).has("in_b") && !rb.sinkRows.at(0).has("in_a")) << rb.sinkRows.at(0).toJson();
+}
+
+// ProcessorRegistry::fresh() holds every registered processor, each factory made anew: a
+// FactoryMaker's capture is not the registry's.
+TEST(RunContext, FreshFactoriesHoldEveryRegisteredProcessor) {
+  const ProcessorFactories fresh = ProcessorRegistry::fresh();
+  EXPECT_EQ(fresh.names(), ProcessorRegistry::names());
+  EXPECT_TRUE(fresh.factory("count").ok());
+  EXPECT_FALSE(fresh.factory("nosuchprocessor").ok());
+}
+
+// The engine's example processors are registered by an explicit call into a set the caller owns
+// (no static registrar of theirs); the default set is that call's set plus the binary's
+// STREAMSIM_REGISTER_PROCESSOR lines. A name added twice to a set is refused when looked up.
+TEST(RunContext, TheExampleProcessorsAreRegisteredIntoASetByAnExplicitCall) {
+  ProcessorSet set;
+  EXPECT_TRUE(set.definitions().names().empty());
+  streamsim::detail::registerExampleProcessors(set);
+  const std::vector<std::string> examples = set.definitions().names();
+  for (const char* name : {"count", "heartbeat", "ttl_cache", "async_count", "rtm_list_ttl", "nested_history"})
+    EXPECT_NE(std::find(examples.begin(), examples.end(), name), examples.end()) << name;
+  const std::vector<std::string> all = ProcessorRegistry::names();
+  for (const std::string& n : examples) EXPECT_NE(std::find(all.begin(), all.end(), n), all.end()) << n;
+  auto heartbeat = set.definitions().find("heartbeat");
+  ASSERT_TRUE(heartbeat.ok()) << heartbeat.status().message();
+  EXPECT_EQ((*heartbeat)->paramNames, std::vector<std::string>{"timeout"});
+  EXPECT_TRUE((*heartbeat)->factory);
+
+  set.add("count", processorFactoryOf<processors::CountProcessor>());
+  auto twice = set.definitions().find("count");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("'count' was registered 2 times"), std::string::npos)
+      << twice.status().message();
+  EXPECT_TRUE(ProcessorRegistry::factory("count").ok());  // the default set is another set
+}
+
+}  // namespace
+}  // namespace streamsim::harness
