@@ -73,7 +73,9 @@ size_t StreamingQuery::addPlanNode(const DataFrame& df, size_t firstSource) {
 // What the operators of a plan node learn of the watermarks upstream of them
 // (OperatorStartContext): the column the latest withWatermark names (or the output column that
 // carries it on), its delay, and every watermarked column. A node with inputs starts from all of
-// theirs (a join finds each side's watermarked column among them); the last input's carries on.
+// theirs (a join finds each side's watermarked column among them); the first input's event-time
+// column carries on, as WatermarkSupport.findEventTimeColumn finds the first in the join's
+// output, and a union's output columns are its first child's.
 struct StreamingQuery::WatermarkScope {
   std::string eventTimeColumn;
   DurationMs delay = 0;
@@ -87,7 +89,7 @@ Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScop
     for (size_t in : n.inputs) {
       WatermarkScope side;
       STREAMSIM_RETURN_IF_ERROR(startPlanNode(in, statefulId, side));
-      if (!side.eventTimeColumn.empty()) {
+      if (!side.eventTimeColumn.empty() && merged.eventTimeColumn.empty()) {
         merged.eventTimeColumn = side.eventTimeColumn;
         merged.delay = side.delay;
       }

@@ -216,6 +216,11 @@ struct QuerySpec {
   // `sources:` whose schemas differ: Spark's union by position (ops/expr_ops.h
   // unionByPositionSchema), applied before the operators; null when they agree.
   SchemaPtr unionSchema;
+  // A source's own `operators:` (per-row expressions and withWatermark), run on that source's
+  // rows before the union or stream-stream join of the sources (Spark's plan: the operators of
+  // that child). One list per source when any source has some (a lone source's go to the
+  // front of `operators`); empty otherwise.
+  std::vector<std::vector<OperatorSpec>> sourceOperators;
   std::vector<OperatorSpec> operators;
   SinkSpec sink;
   std::string outputMode = "append";  // append | update | complete
