@@ -143,6 +143,9 @@ class DataFrame {
   DataFrame transform(OperatorFactory factory) const;
   // Spark-named stateful operators (streamsim/dataframe_ops.h, src/query/dataframe_ops.cc).
   DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
+  // Spark's limit on a stream (ops/streaming_limit.h): at most `n` rows over the query's life in
+  // Append mode (the count in state), refused in Update mode.
+  DataFrame limit(int64_t n) const;
   DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
   GroupedData groupBy(std::vector<std::string> columns) const;
   // Spark's groupBy(Column*): grouping expressions, window(...) / session_window(...) included

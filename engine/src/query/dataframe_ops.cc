@@ -9,6 +9,7 @@
 #include "streamsim/ops/expr_aggregation.h"
 #include "streamsim/ops/expr_ops.h"
 #include "streamsim/ops/stream_stream_join.h"
+#include "streamsim/ops/streaming_limit.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim {
@@ -44,6 +45,10 @@ TransformWithStateSpec twsSpec(const std::vector<std::string>& groupBy, Processo
 }
 
 }  // namespace
+
+DataFrame DataFrame::limit(int64_t n) const {
+  return transform([n] { return makeStreamingLimit(n); });
+}
 
 DataFrame DataFrame::dropDuplicates(std::vector<std::string> columns) const {
   return transform([columns] { return makeDropDuplicates(columns); });

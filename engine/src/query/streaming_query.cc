@@ -80,6 +80,7 @@ struct StreamingQuery::WatermarkScope {
   std::string eventTimeColumn;
   DurationMs delay = 0;
   std::vector<std::string> watermarkColumns;
+  bool aggregated = false;  // a streaming aggregation ran upstream
 };
 
 Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScope& scope) {
@@ -95,6 +96,7 @@ Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScop
       }
       merged.watermarkColumns.insert(merged.watermarkColumns.end(), side.watermarkColumns.begin(),
                                      side.watermarkColumns.end());
+      merged.aggregated = merged.aggregated || side.aggregated;
     }
     scope = std::move(merged);
   }
@@ -103,7 +105,6 @@ Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScop
     OperatorStartContext octx;
     octx.env = &env_;
     octx.checkpointRoot = options_.checkpointLocation;
-    octx.operatorId = op->isStateful() ? statefulId++ : -1;
     octx.planIndex = static_cast<int>(i);
     octx.shufflePartitions = options_.shufflePartitions;
     octx.outputMode = options_.outputMode;
@@ -113,7 +114,10 @@ Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScop
     octx.watermarkColumns = scope.watermarkColumns;
     octx.sqlConf = options_.sqlConf;
     octx.runId = run_id_;
+    octx.afterStreamingAggregation = scope.aggregated;
+    octx.operatorId = op->isStatefulIn(octx) ? statefulId++ : -1;
     STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
+    scope.aggregated = scope.aggregated || op->isStreamingAggregation();
     if (auto wm = op->watermark()) {
       scope.eventTimeColumn = wm->first;
       scope.delay = wm->second;

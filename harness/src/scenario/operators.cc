@@ -12,6 +12,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/ops/dedup.h"
 #include "streamsim/processors/group_state_functions.h"
+#include "streamsim/ops/streaming_limit.h"
 #include "streamsim/ops/window_aggregation.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/tws/processor_registry.h"
@@ -453,8 +454,12 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
                 "join", "groupBy", "window", "agg", "transformWithState", "flatMapGroupsWithState",
                 "selectExpr", "where",
                 "filter", "withColumn", "withColumns", "withColumnRenamed", "withColumnsRenamed",
-                "drop", "explode"});
+                "drop", "explode", "limit"});
   if (parseExprOperator(pc, n, columns, spec)) return spec;
+  if (auto l = n["limit"]; l) {  // a limit keeps its input's columns
+    spec.op = LimitOp{pc.int32(l, "limit", 0)};
+    return spec;
+  }
   if (auto w = n["withWatermark"]; w) {
     WatermarkOp op;
     if (pc.expectMap(w, "withWatermark")) {
@@ -524,7 +529,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   } else {
     pc.error(n, "an operator needs one of withWatermark, dropDuplicates, "
              "dropDuplicatesWithinWatermark, select, selectExpr, where, filter, withColumn, "
-             "withColumnRenamed, drop, explode, join, groupBy");
+             "withColumnRenamed, drop, explode, join, groupBy, limit");
   }
   return spec;
 }
@@ -532,6 +537,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
 namespace {
 
 Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasChunkRows) {
+  if (auto* l = std::get_if<LimitOp>(&spec.op)) return OperatorFactory([n = l->n] { return makeStreamingLimit(n); });
   if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
     auto cols = d->columns;
     if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
@@ -678,6 +684,7 @@ std::string_view OperatorSpec::kindName() const {
     case 4: return "transformWithState";
     case 6: return std::get<ExprOp>(op).keyword;
     case 7: return std::get<FlatMapGroupsWithStateOp>(op).name;
+    case 8: return "limit";
     default: return "join";
   }
 }

@@ -500,8 +500,13 @@ class DataFrame:
     sort = orderBy
 
     def limit(self, num: int) -> "DataFrame":
+        if not isinstance(num, int) or isinstance(num, bool):
+            raise PySparkTypeError(f"[NOT_INT] Argument `num` should be an int, got {type(num).__name__}.",
+                                   errorClass="NOT_INT")
         if self._stream is not None:
-            raise _not_built("DataFrame.limit on a streaming DataFrame")
+            # Spark's StreamingGlobalLimitExec (the engine's ops/streaming_limit.h): at most num rows
+            # over the query's life in Append mode; Update mode is refused as the query starts.
+            return self._derive({"limit": num}, self._stream.get("schema"))
         return self._from_rel(_batch.Rel(self._rel.schema, self._rel.rows[:num]))
 
     def _rows(self) -> List[Row]:

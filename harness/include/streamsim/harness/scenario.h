@@ -142,6 +142,10 @@ struct TransformWithStateOp {
 // `groupBy: [cols]` with `flatMapGroupsWithState: {function, timeout, outputMode, params,
 // stateStructType, outputStructType, name}` (ops/flat_map_groups_with_state.h): a built-in
 // function (processors/group_state_functions.h) or, from the PySpark job API, one given in code.
+// `limit: N`: Spark's limit on a stream (ops/streaming_limit.h).
+struct LimitOp {
+  int64_t n = 0;
+};
 struct FlatMapGroupsWithStateOp {
   std::vector<std::string> groupBy;
   std::string function;                   // a built-in name, or "job:N" (python/native/job_world.cc)
@@ -181,7 +185,7 @@ struct ExprOp {
 
 struct OperatorSpec {
   std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp,
-               JoinOp, ExprOp, FlatMapGroupsWithStateOp>
+               JoinOp, ExprOp, FlatMapGroupsWithStateOp, LimitOp>
       op;
   SourceLocation where;
   std::string_view kindName() const;  // withWatermark, dropDuplicates, ...
