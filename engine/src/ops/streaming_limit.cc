@@ -6,26 +6,22 @@
 #include "streamsim/ops/stateful_support.h"
 #include "streamsim/state/row_encoding.h"
 
+#include "byte_order.h"
+
 namespace streamsim {
 namespace {
 
 // The count's value: a long as 8 bytes big-endian.
 std::string encodeCount(int64_t n) {
-  std::string out(8, '\0');
-  auto u = static_cast<uint64_t>(n);
-  for (int i = 7; i >= 0; --i) {
-    out[static_cast<size_t>(i)] = static_cast<char>(u & 0xff);
-    u >>= 8;
-  }
+  std::string out;
+  detail::storeBig64(static_cast<uint64_t>(n), out);
   return out;
 }
 
 Result<int64_t> decodeCount(std::string_view v) {
   if (v.size() != 8)
     return Status::Corruption(fmt::format("globalLimit: the stored count is {} bytes, expected 8", v.size()));
-  uint64_t u = 0;
-  for (unsigned char c : v) u = (u << 8) | c;
-  return static_cast<int64_t>(u);
+  return static_cast<int64_t>(detail::loadBig64(v.data()));
 }
 
 class StreamingLimit final : public Operator {
