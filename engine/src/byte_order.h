@@ -54,4 +54,12 @@ inline void storeLittle64(uint64_t v, std::string& out) {
   out.append(b, 8);
 }
 
+// `v` appended to `out` as 8 big-endian bytes (a state value's long: the streaming limit's count).
+inline void storeBig64(uint64_t v, std::string& out) {
+  if constexpr (std::endian::native == std::endian::little) v = __builtin_bswap64(v);
+  char b[8];
+  std::memcpy(b, &v, 8);
+  out.append(b, 8);
+}
+
 }  // namespace streamsim::detail

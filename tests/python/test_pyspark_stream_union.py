@@ -65,8 +65,37 @@ def test_union_with_a_batch_dataframe_is_refused_as_spark_refuses_it(world):
         _files(world, "/a").union(static)
 
 
-def test_different_operators_on_the_sides_say_what_is_built(world):
-    with pytest.raises(NotImplementedError, match="DataFrame.union of streams with different operators"):
-        _files(world, "/a").select("id").union(_files(world, "/b").select("n"))
-    with pytest.raises(NotImplementedError, match="unionByName"):
-        _files(world, "/a").unionByName(_files(world, "/b").select("n", "id"))
+def test_sides_with_different_operators_each_run_their_own_before_the_union(world):
+    # Spark's Union of two transformed children: each side's Project/Filter/watermark on its own
+    # rows (the scenario's per-source operators), then the union by position.
+    world.put("/a/1.json", rows=[{"id": "a1", "n": 1}, {"id": "a2", "n": 5}])
+    world.put("/b/1.json", rows=[{"id": "b1", "n": 7}, {"id": "b2", "n": 0}])
+    left = _files(world, "/a").select(upper(col("id")).alias("id"), (col("n") * 10).alias("v"))
+    right = _files(world, "/b").where(col("n") > 0).selectExpr("concat(id, '!') AS key", "n")
+    _run(left.union(right))
+    assert sorted(tuple(r) for r in world.spark.sql("SELECT * FROM u").collect()) == \
+        [("A1", 10), ("A2", 50), ("b1!", 7)]
+
+
+def test_union_by_name_reorders_the_other_side_and_fills_missing_columns(world):
+    # ResolveUnion.unionTwoSides: by name (case-insensitive), a missing column null with
+    # allowMissingColumns, the other side's extra columns at the end of this side's.
+    world.put("/a/1.json", rows=[{"id": "a1", "n": 1}])
+    world.put("/b/1.json", rows=[{"id": "b1", "n": 2}])
+    left = _files(world, "/a").select("id", "n")
+    right = _files(world, "/b").select(col("n").alias("N"), col("id"), (col("n") + 100).alias("extra"))
+    _run(left.unionByName(right, allowMissingColumns=True))
+    assert sorted(tuple(r) for r in world.spark.sql("SELECT * FROM u").collect()) == \
+        [("a1", 1, None), ("b1", 2, 102)]
+
+
+def test_union_by_name_without_a_column_is_sparks_error(world):
+    with pytest.raises(AnalysisException, match=r'Cannot resolve column name "n" among \(id\)') as e:
+        _files(world, "/a").unionByName(_files(world, "/b").select("id"))
+    assert e.value.getErrorClass() == "_LEGACY_ERROR_TEMP_1201"
+
+
+def test_a_union_of_a_union_with_a_watermark_after_it_says_what_is_built(world):
+    both = _files(world, "/a").union(_files(world, "/b"))
+    with pytest.raises(NotImplementedError, match="DataFrame.union of a stream with dropDuplicates"):
+        both.dropDuplicates(["id"]).union(_files(world, "/c"))

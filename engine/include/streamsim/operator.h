@@ -95,6 +95,9 @@ struct OperatorStartContext {
   // spark.sql.ansi.enabled, spark.sql.session.timeZone, spark.sql.caseSensitive (expressions).
   expr::SqlConf sqlConf;
   std::string runId;  // this query run's id (expressions' random seed: expr::runSeedOf)
+  // A streaming aggregation runs before this operator (a limit after one in Complete mode is
+  // the batch's, StreamingGlobalLimitStrategy).
+  bool afterStreamingAggregation = false;
 };
 
 class Operator {
@@ -102,6 +105,14 @@ class Operator {
   virtual ~Operator() = default;
   virtual std::string name() const = 0;
   virtual bool isStateful() const { return false; }
+  // Whether the operator keeps state in this query (its state/<operatorId>/): isStateful(),
+  // unless the plan around it decides (a streaming limit after an aggregation in Complete mode).
+  virtual bool isStatefulIn(const OperatorStartContext& ctx) const {
+    (void)ctx;
+    return isStateful();
+  }
+  // A streaming aggregation (Spark's Aggregate: windowed or not).
+  virtual bool isStreamingAggregation() const { return false; }
   // transformWithState given an initial state: real-time mode loads it in a bootstrap batch 0
   // that reads no input (query/real_time_execution.cc).
   virtual bool hasInitialState() const { return false; }

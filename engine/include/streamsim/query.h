@@ -143,6 +143,9 @@ class DataFrame {
   DataFrame transform(OperatorFactory factory) const;
   // Spark-named stateful operators (streamsim/dataframe_ops.h, src/query/dataframe_ops.cc).
   DataFrame dropDuplicates(std::vector<std::string> columns = {}) const;
+  // Spark's limit on a stream (ops/streaming_limit.h): at most `n` rows over the query's life in
+  // Append mode (the count in state), refused in Update mode.
+  DataFrame limit(int64_t n) const;
   DataFrame dropDuplicatesWithinWatermark(std::vector<std::string> columns = {}) const;
   GroupedData groupBy(std::vector<std::string> columns) const;
   // Spark's groupBy(Column*): grouping expressions, window(...) / session_window(...) included
@@ -155,20 +158,34 @@ class DataFrame {
   // an unknown name, right_outer and full_outer fail start().
   DataFrame join(StaticTable table, std::vector<std::string> on, std::string joinType = "inner") const;
   // Spark's join of two streams (ops/stream_stream_join.h): the sources are this stream's, then
-  // `right`'s (spec.leftSources is set here); the operators before the join are both sides'
-  // withWatermark operators (any other operator on a side fails start()).
+  // `right`'s. Each side keeps its own operators (per-row expressions, withWatermark, ...),
+  // run on that side's rows only, before the join (a plan node with two inputs; spec.left and
+  // spec.right are the sides' schemas as their operators leave them; spec.leftSources is set here).
   DataFrame join(const DataFrame& right, StreamStreamJoinSpec spec) const;
+  // Spark's Union of two streams (union/unionAll): this stream's rows, then `other`'s, each
+  // side through its own operators first. Given `output` (the union's columns: the first side's
+  // names, types widened, ops/expr_ops.h unionByPositionSchema), every row is cast to it;
+  // without, rows pass as their side left them (sides of one schema).
+  DataFrame unionAll(const DataFrame& other, std::optional<Schema> output = std::nullopt) const;
   DataStreamWriter writeStream() const;
 
   const std::vector<SourceFactory>& sources() const { return sources_; }
   // The reader of source i (its index when the DataFrame names none).
   int sourceReader(size_t i) const { return i < readers_.size() ? readers_[i] : static_cast<int>(i); }
+  // The operators after this DataFrame's inputs (a leaf: after its sources).
   const std::vector<OperatorFactory>& operators() const { return operators_; }
+  // A join's or union's inputs, each with its own operators; their sources, in order, are this
+  // DataFrame's sources(). Empty: a leaf, whose input is its sources' rows concatenated.
+  const std::vector<DataFrame>& inputs() const { return inputs_; }
 
  private:
+  // A node over `inputs` (their sources and readers concatenated, readers renumbered).
+  static DataFrame over(std::vector<DataFrame> inputs);
+
   std::vector<SourceFactory> sources_;
   std::vector<int> readers_;
   std::vector<OperatorFactory> operators_;
+  std::vector<DataFrame> inputs_;
 };
 
 // One source (Spark's spark.readStream...load()). Several sources are rows concatenated in
@@ -289,7 +306,21 @@ class StreamingQuery {
   QueryOptions options_;
 
   std::vector<std::unique_ptr<Source>> sources_;
+  // Every operator of the plan, inputs' before their node's (plan order: state/<id>/ and
+  // withWatermark ids follow it), and the plan's nodes in that order, the root last.
   std::vector<std::unique_ptr<Operator>> operators_;
+  struct PlanNode {
+    size_t firstSource = 0, numSources = 0;
+    std::vector<size_t> inputs;  // indices into plan_; empty: the sources' rows
+    size_t opBegin = 0, opEnd = 0;
+  };
+  std::vector<PlanNode> plan_;
+  size_t addPlanNode(const DataFrame& df, size_t firstSource);
+  struct WatermarkScope;  // streaming_query.cc
+  // Starts node `node`'s operators, its inputs' first; `scope` ends as the node's output's.
+  Status startPlanNode(size_t node, int& statefulId, WatermarkScope& scope);
+  // Runs node `node` on the batch's rows per source (its inputs first).
+  Result<std::vector<Row>> runPlanNode(size_t node, std::vector<std::vector<Row>>& sourceRows, BatchContext& ctx);
   std::unique_ptr<Sink> sink_;
   std::unique_ptr<StateStoreProvider> state_stores_;
   std::map<std::string, std::string> conf_;
@@ -319,7 +350,7 @@ class StreamingQuery {
   std::optional<PendingRerun> pending_rerun_;
   TimeMs watermark_ = 0;           // the eviction watermark the next batch will use
   TimeMs last_batch_watermark_ = 0;  // the watermark the last batch ran with (late filter)
-  std::vector<TimeMs> operator_watermarks_;  // per withWatermark operator
+  std::vector<std::optional<TimeMs>> operator_watermarks_;  // per withWatermark operator, in plan order
   std::vector<QueryProgress> progress_;
   // Every offsets/ and commits/ file below this batch id is already purged in this run
   // (nullopt: no purge yet, the first one lists the folders as Spark does).

@@ -246,8 +246,8 @@ class StreamStreamJoin final : public Operator {
     }
     if (total != input.size())
       return Status::FailedPrecondition(fmt::format(
-          "{}: got {} rows but the sources read {}: only withWatermark may stand between the sources and a "
-          "stream-stream join",
+          "{}: got {} rows but its inputs gave {}: an operator between the inputs and a stream-stream join "
+          "changed the rows (give each side its own operators: DataFrame::join)",
           name(), input.size(), total));
     const int parts = ctx.shufflePartitions;
     std::vector<std::vector<Keyed>> left(static_cast<size_t>(parts)), right(static_cast<size_t>(parts));

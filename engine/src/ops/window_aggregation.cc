@@ -81,6 +81,7 @@ struct Session {
 
 class WindowAggregationOperator final : public Operator {
  public:
+  bool isStreamingAggregation() const override { return true; }
   explicit WindowAggregationOperator(WindowAggregationSpec spec) : spec_(std::move(spec)) {
     if (spec_.window.slideDuration == 0) spec_.window.slideDuration = spec_.window.windowDuration;
   }

@@ -9,6 +9,7 @@
 #include "streamsim/ops/expr_aggregation.h"
 #include "streamsim/ops/expr_ops.h"
 #include "streamsim/ops/stream_stream_join.h"
+#include "streamsim/ops/streaming_limit.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim {
@@ -45,6 +46,10 @@ TransformWithStateSpec twsSpec(const std::vector<std::string>& groupBy, Processo
 
 }  // namespace
 
+DataFrame DataFrame::limit(int64_t n) const {
+  return transform([n] { return makeStreamingLimit(n); });
+}
+
 DataFrame DataFrame::dropDuplicates(std::vector<std::string> columns) const {
   return transform([columns] { return makeDropDuplicates(columns); });
 }
@@ -53,34 +58,33 @@ DataFrame DataFrame::dropDuplicatesWithinWatermark(std::vector<std::string> colu
   return transform([columns] { return makeDropDuplicatesWithinWatermark(columns); });
 }
 
-DataFrame DataFrame::join(const DataFrame& right, StreamStreamJoinSpec spec) const {
+DataFrame DataFrame::over(std::vector<DataFrame> inputs) {
   DataFrame out;
-  for (size_t i = 0; i < sources_.size(); ++i) {
-    out.sources_.push_back(sources_[i]);
-    out.readers_.push_back(sourceReader(i));
-  }
-  for (size_t i = 0; i < right.sources_.size(); ++i) {
-    out.sources_.push_back(right.sources_[i]);
-    out.readers_.push_back(right.sourceReader(i) + static_cast<int>(sources_.size()));
-  }
-  spec.leftSources = static_cast<int>(sources_.size());
-  // The join tells its sides apart by the rows each source read: a side's operators may only
-  // watch event times (withWatermark), never drop, add or reshape rows.
-  for (const auto* side : {&operators_, &right.operators_}) {
-    for (const OperatorFactory& f : *side) {
-      std::unique_ptr<Operator> op = f();
-      if (!op->watermark()) {
-        Status error = Status::InvalidArgument(fmt::format(
-            "a stream-stream join's sides may only have withWatermark before the join, not {} (streamsim joins "
-            "the sources' rows as they are read)",
-            op->name()));
-        out.operators_.push_back([error] { return std::make_unique<FailingOperator>("join", error); });
-        return out;
-      }
-      out.operators_.push_back(f);
+  for (const DataFrame& in : inputs) {
+    const int offset = static_cast<int>(out.sources_.size());
+    for (size_t i = 0; i < in.sources_.size(); ++i) {
+      out.sources_.push_back(in.sources_[i]);
+      out.readers_.push_back(in.sourceReader(i) + offset);
     }
   }
+  out.inputs_ = std::move(inputs);
+  return out;
+}
+
+DataFrame DataFrame::join(const DataFrame& right, StreamStreamJoinSpec spec) const {
+  // The join's two inputs: each side's rows through that side's own operators (Spark's plan:
+  // the join's children), the left's first. The join tells them apart by the rows each input
+  // gave (BatchContext::sourceRowCounts of the join's node): input 0 is the left side.
+  DataFrame out = over({*this, right});
+  spec.leftSources = 1;
   out.operators_.push_back([spec] { return makeStreamStreamJoin(spec); });
+  return out;
+}
+
+DataFrame DataFrame::unionAll(const DataFrame& other, std::optional<Schema> output) const {
+  // Spark's Union: each child's rows as its own operators leave them, concatenated.
+  DataFrame out = over({*this, other});
+  if (output) out.operators_.push_back([o = *output] { return makeUnionByPositionOperator(o); });
   return out;
 }
 

@@ -125,6 +125,11 @@ Status StreamingQuery::checkRealTimeQuery() {
                                   .withContext(s->description()));
   for (const auto& op : operators_) {
     std::string condition = op->realTimeUnsupported();
+    if (condition.empty() && plan_.size() > 1)
+      return Status::InvalidArgument(fmt::format(
+          "real-time mode in streamsim runs one chain of operators over the sources; this query's inputs each "
+          "have their own operators ({} is on one of them): not built, see docs/semantics (SEMANTICS.md §7)",
+          op->name()));
     if (!condition.empty())
       return rtmError(condition, {{"errorType", "operator"}, {"message", op->name() + " is"}},
                       fmt::format("the operator {} is not supported in real-time mode", op->name()));

@@ -54,12 +54,119 @@ Status StreamingQuery::fail(Status st) {
   return st;
 }
 
+size_t StreamingQuery::addPlanNode(const DataFrame& df, size_t firstSource) {
+  PlanNode node;
+  node.firstSource = firstSource;
+  node.numSources = df.sources().size();
+  size_t next = firstSource;
+  for (const DataFrame& in : df.inputs()) {
+    node.inputs.push_back(addPlanNode(in, next));
+    next += in.sources().size();
+  }
+  node.opBegin = operators_.size();
+  for (const auto& f : df.operators()) operators_.push_back(f());
+  node.opEnd = operators_.size();
+  plan_.push_back(std::move(node));
+  return plan_.size() - 1;
+}
+
+// What the operators of a plan node learn of the watermarks upstream of them
+// (OperatorStartContext): the column the latest withWatermark names (or the output column that
+// carries it on), its delay, and every watermarked column. A node with inputs starts from all of
+// theirs (a join finds each side's watermarked column among them); the first input's event-time
+// column carries on, as WatermarkSupport.findEventTimeColumn finds the first in the join's
+// output, and a union's output columns are its first child's.
+struct StreamingQuery::WatermarkScope {
+  std::string eventTimeColumn;
+  DurationMs delay = 0;
+  std::vector<std::string> watermarkColumns;
+  bool aggregated = false;  // a streaming aggregation ran upstream
+};
+
+Status StreamingQuery::startPlanNode(size_t node, int& statefulId, WatermarkScope& scope) {
+  const PlanNode& n = plan_[node];
+  if (!n.inputs.empty()) {
+    WatermarkScope merged;
+    for (size_t in : n.inputs) {
+      WatermarkScope side;
+      STREAMSIM_RETURN_IF_ERROR(startPlanNode(in, statefulId, side));
+      if (!side.eventTimeColumn.empty() && merged.eventTimeColumn.empty()) {
+        merged.eventTimeColumn = side.eventTimeColumn;
+        merged.delay = side.delay;
+      }
+      merged.watermarkColumns.insert(merged.watermarkColumns.end(), side.watermarkColumns.begin(),
+                                     side.watermarkColumns.end());
+      merged.aggregated = merged.aggregated || side.aggregated;
+    }
+    scope = std::move(merged);
+  }
+  for (size_t i = n.opBegin; i < n.opEnd; ++i) {
+    Operator* op = operators_[i].get();
+    OperatorStartContext octx;
+    octx.env = &env_;
+    octx.checkpointRoot = options_.checkpointLocation;
+    octx.planIndex = static_cast<int>(i);
+    octx.shufflePartitions = options_.shufflePartitions;
+    octx.outputMode = options_.outputMode;
+    octx.stateStores = state_stores_.get();
+    octx.eventTimeColumn = scope.eventTimeColumn;
+    octx.watermarkDelayMs = scope.delay;
+    octx.watermarkColumns = scope.watermarkColumns;
+    octx.sqlConf = options_.sqlConf;
+    octx.runId = run_id_;
+    octx.afterStreamingAggregation = scope.aggregated;
+    octx.operatorId = op->isStatefulIn(octx) ? statefulId++ : -1;
+    STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
+    scope.aggregated = scope.aggregated || op->isStreamingAggregation();
+    if (auto wm = op->watermark()) {
+      scope.eventTimeColumn = wm->first;
+      scope.delay = wm->second;
+      scope.watermarkColumns.push_back(wm->first);
+      operator_watermarks_.push_back(std::nullopt);  // not seen in this run
+    } else if (auto out = op->outputEventTimeColumn(); out && !scope.eventTimeColumn.empty()) {
+      scope.eventTimeColumn = *out;  // the watermark now rides on this output column
+    }
+  }
+  return Status::OK();
+}
+
+Result<std::vector<Row>> StreamingQuery::runPlanNode(size_t node, std::vector<std::vector<Row>>& sourceRows,
+                                                     BatchContext& ctx) {
+  const PlanNode& n = plan_[node];
+  std::vector<Row> rows;
+  std::vector<int64_t> counts;
+  auto append = [&rows](std::vector<Row>&& more) {
+    if (rows.empty()) rows = std::move(more);
+    else rows.insert(rows.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  };
+  if (n.inputs.empty()) {
+    for (size_t i = n.firstSource; i < n.firstSource + n.numSources; ++i) {
+      counts.push_back(static_cast<int64_t>(sourceRows[i].size()));
+      append(std::move(sourceRows[i]));
+    }
+  } else {
+    for (size_t in : n.inputs) {
+      STREAMSIM_ASSIGN_OR_RETURN(std::vector<Row> out, runPlanNode(in, sourceRows, ctx));
+      counts.push_back(static_cast<int64_t>(out.size()));
+      append(std::move(out));
+    }
+  }
+  // What this node's operators see: the rows each of its inputs gave (a join's sides).
+  ctx.sourceRowCounts = std::move(counts);
+  for (size_t i = n.opBegin; i < n.opEnd; ++i) {
+    auto out = operators_[i]->process(std::move(rows), ctx);
+    if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", ctx.batchId, operators_[i]->name()));
+    rows = std::move(*out);
+  }
+  return rows;
+}
+
 Status StreamingQuery::open() {
   const std::string& root = options_.checkpointLocation;
   // Fresh sources, operators and sink for this run (restored and started below). A real-time
   // query they do not fit is refused before anything is written to the checkpoint.
   for (const auto& f : df_.sources()) sources_.push_back(f());
-  for (const auto& f : df_.operators()) operators_.push_back(f());
+  addPlanNode(df_, 0);
   sink_ = sink_factory_();
   if (options_.trigger.kind == Trigger::Kind::kRealTime) STREAMSIM_RETURN_IF_ERROR(checkRealTimeQuery());
   // Spark 4.2's source and sink names: refused at analysis, before the checkpoint is touched.
@@ -171,6 +278,7 @@ Status StreamingQuery::open() {
     }
   }
   // A checkpoint's recorded configuration wins over the new one, as in Spark.
+  const bool resumed = !conf_.empty() || next_batch_id_ > 0 || pending_rerun_.has_value();
   if (auto it = conf_.find(kShufflePartitionsConf); it != conf_.end()) {
     const std::string& v = it->second;
     int n = 0;
@@ -186,6 +294,16 @@ Status StreamingQuery::open() {
       options_.stateStore.kind == StateStoreKind::kRocksDB
           ? "org.apache.spark.sql.execution.streaming.state.RocksDBStateStoreProvider"
           : "org.apache.spark.sql.execution.streaming.state.HDFSBackedStateStoreProvider";
+  // The watermark policy a checkpoint recorded wins, and one that recorded none ran with Spark's
+  // default, min (OffsetSeqMetadata.setSessionConf / relevantSQLConfDefaultValues).
+  if (resumed) {
+    auto it = conf_.find(kWatermarkPolicyConf);
+    const std::string recorded = it == conf_.end() ? "min" : it->second;
+    if (recorded != "min" && recorded != "max")
+      return Status::Corruption(fmt::format("{}/offsets: the recorded conf {} is '{}'; expected min or max", root,
+                                            kWatermarkPolicyConf, recorded));
+    options_.multipleWatermarkPolicy = recorded == "min" ? WatermarkPolicy::kMin : WatermarkPolicy::kMax;
+  }
   conf_[kWatermarkPolicyConf] = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin ? "min" : "max";
   for (const auto& op : operators_)
     for (auto& [key, value] : op->offsetsConf()) conf_.emplace(key, value);
@@ -208,34 +326,8 @@ Status StreamingQuery::open() {
                                   .withContext(sources_[i]->description()));
   }
   int statefulId = 0;
-  std::string eventTimeColumn;
-  DurationMs delay = 0;
-  std::vector<std::string> watermarkColumns;
-  for (size_t i = 0; i < operators_.size(); ++i) {
-    Operator* op = operators_[i].get();
-    OperatorStartContext octx;
-    octx.env = &env_;
-    octx.checkpointRoot = root;
-    octx.operatorId = op->isStateful() ? statefulId++ : -1;
-    octx.planIndex = static_cast<int>(i);
-    octx.shufflePartitions = options_.shufflePartitions;
-    octx.outputMode = options_.outputMode;
-    octx.stateStores = state_stores_.get();
-    octx.eventTimeColumn = eventTimeColumn;
-    octx.watermarkDelayMs = delay;
-    octx.watermarkColumns = watermarkColumns;
-    octx.sqlConf = options_.sqlConf;
-    octx.runId = run_id_;
-    STREAMSIM_RETURN_IF_ERROR(op->start(octx).withContext(op->name()));
-    if (auto wm = op->watermark()) {
-      eventTimeColumn = wm->first;
-      delay = wm->second;
-      watermarkColumns.push_back(wm->first);
-      operator_watermarks_.push_back(-1);  // -1: not seen in this run
-    } else if (auto out = op->outputEventTimeColumn(); out && !eventTimeColumn.empty()) {
-      eventTimeColumn = *out;  // the watermark now rides on this output column
-    }
-  }
+  WatermarkScope scope;
+  STREAMSIM_RETURN_IF_ERROR(startPlanNode(plan_.size() - 1, statefulId, scope));
   SinkContext skctx{&env_, next_batch_id_, options_.outputMode, root};
   STREAMSIM_RETURN_IF_ERROR(sink_->start(skctx).withContext(sink_->description()));
 
@@ -354,8 +446,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   progress.batchId = batchId;
   progress.timestamp = batchTimestampMs;
   progress.rerun = rerun;
-  std::vector<Row> rows;
-  std::vector<int64_t> sourceRowCounts(sources_.size(), 0);
+  std::vector<std::vector<Row>> sourceRows(sources_.size());
   for (size_t i = 0; i < sources_.size(); ++i) {
     SourceProgress sp;
     sp.description = sources_[i]->description();
@@ -367,9 +458,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
       auto batch = sources_[i]->getBatch(sctx, start[i], *end[i]);
       if (!batch.ok()) return batch.status().withContext(fmt::format("batch {}: {}", batchId, sp.description));
       sp.numInputRows = static_cast<int64_t>(batch->size());
-      sourceRowCounts[i] = sp.numInputRows;
-      if (rows.empty()) rows = std::move(*batch);
-      else rows.insert(rows.end(), std::make_move_iterator(batch->begin()), std::make_move_iterator(batch->end()));
+      sourceRows[i] = std::move(*batch);
     }
     progress.numInputRows += sp.numInputRows;
     progress.sources.push_back(std::move(sp));
@@ -393,12 +482,7 @@ Status StreamingQuery::runBatch(int64_t batchId, const std::vector<std::optional
   ctx.stateStores = state_stores_.get();
   ctx.outputMode = options_.outputMode;
   ctx.traceOutputRows = options_.traceOutputRows;
-  ctx.sourceRowCounts = std::move(sourceRowCounts);
-  for (auto& op : operators_) {
-    auto out = op->process(std::move(rows), ctx);
-    if (!out.ok()) return out.status().withContext(fmt::format("batch {}: {}", batchId, op->name()));
-    rows = std::move(*out);
-  }
+  STREAMSIM_ASSIGN_OR_RETURN(std::vector<Row> rows, runPlanNode(plan_.size() - 1, sourceRows, ctx));
 
   // The sink adds batch N.
   SinkContext skctx{&env_, batchId, options_.outputMode, root};
@@ -452,21 +536,22 @@ void StreamingQuery::advanceWatermark(const BatchContext& ctx, QueryProgress& pr
     if (it != ctx.eventTimes.end() && it->second.count > 0) {
       const auto& obs = it->second;
       TimeMs candidate = obs.max - wm->second;
-      if (operator_watermarks_[w] < 0 || candidate > operator_watermarks_[w]) operator_watermarks_[w] = candidate;
+      if (!operator_watermarks_[w] || candidate > *operator_watermarks_[w]) operator_watermarks_[w] = candidate;
       et.min = et.min ? std::min(*et.min, obs.min) : obs.min;
       et.max = et.max ? std::max(*et.max, obs.max) : obs.max;
       etCount += obs.count;
       etSum += obs.sum;
-    } else if (operator_watermarks_[w] < 0) {
-      operator_watermarks_[w] = 0;  // no data yet for this input: it counts as 0
     }
     ++w;
   }
   if (etCount > 0) et.avg = etSum / static_cast<double>(etCount);
   if (!operator_watermarks_.empty()) {
+    // WatermarkTracker.updateWatermark: an operator that saw no data in this run counts as 0.
+    std::vector<TimeMs> values;
+    for (const auto& v : operator_watermarks_) values.push_back(v.value_or(0));
     TimeMs chosen = options_.multipleWatermarkPolicy == WatermarkPolicy::kMin
-                        ? *std::min_element(operator_watermarks_.begin(), operator_watermarks_.end())
-                        : *std::max_element(operator_watermarks_.begin(), operator_watermarks_.end());
+                        ? *std::min_element(values.begin(), values.end())
+                        : *std::max_element(values.begin(), values.end());
     if (chosen > watermark_) watermark_ = chosen;
   }
 }

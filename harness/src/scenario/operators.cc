@@ -12,6 +12,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/ops/dedup.h"
 #include "streamsim/processors/group_state_functions.h"
+#include "streamsim/ops/streaming_limit.h"
 #include "streamsim/ops/window_aggregation.h"
 #include "streamsim/spark_errors.h"
 #include "streamsim/tws/processor_registry.h"
@@ -69,17 +70,18 @@ std::optional<StreamJoinRange> parseJoinRange(ParseContext& pc, const YAML::Node
   return range;
 }
 
-// The schema the sources [begin, end) share (one side of a stream-stream join), or an error at `at`.
+// The schema the sources [begin, end) share (one side of a stream-stream join) as their own
+// operators leave them, or an error at `at`.
 SchemaPtr sideSchema(ParseContext& pc, const YAML::Node& at, size_t begin, size_t end, std::string_view side) {
-  const auto& sources = pc.sources();
   SchemaPtr schema;
-  for (size_t i = begin; i < end && i < sources.size(); ++i) {
-    if (sources[i].schema == nullptr) return nullptr;  // reported with the source
+  for (size_t i = begin; i < end && i < pc.sources().size(); ++i) {
+    SchemaPtr out = pc.sourceOutput(i);
+    if (out == nullptr) return nullptr;  // reported with the source or its operators
     if (schema == nullptr) {
-      schema = sources[i].schema;
-    } else if (!(*schema == *sources[i].schema)) {
+      schema = out;
+    } else if (!(*schema == *out)) {
       pc.error(at, fmt::format("the {} side's sources must share a schema: source {} is ({}), source {} ({})", side,
-                               begin, schema->toDDL(), i, sources[i].schema->toDDL()));
+                               begin, schema->toDDL(), i, out->toDDL()));
       return nullptr;
     }
   }
@@ -452,8 +454,12 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
                 "join", "groupBy", "window", "agg", "transformWithState", "flatMapGroupsWithState",
                 "selectExpr", "where",
                 "filter", "withColumn", "withColumns", "withColumnRenamed", "withColumnsRenamed",
-                "drop", "explode"});
+                "drop", "explode", "limit"});
   if (parseExprOperator(pc, n, columns, spec)) return spec;
+  if (auto l = n["limit"]; l) {  // a limit keeps its input's columns
+    spec.op = LimitOp{pc.int32(l, "limit", 0)};
+    return spec;
+  }
   if (auto w = n["withWatermark"]; w) {
     WatermarkOp op;
     if (pc.expectMap(w, "withWatermark")) {
@@ -523,7 +529,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
   } else {
     pc.error(n, "an operator needs one of withWatermark, dropDuplicates, "
              "dropDuplicatesWithinWatermark, select, selectExpr, where, filter, withColumn, "
-             "withColumnRenamed, drop, explode, join, groupBy");
+             "withColumnRenamed, drop, explode, join, groupBy, limit");
   }
   return spec;
 }
@@ -531,6 +537,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
 namespace {
 
 Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasChunkRows) {
+  if (auto* l = std::get_if<LimitOp>(&spec.op)) return OperatorFactory([n = l->n] { return makeStreamingLimit(n); });
   if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
     auto cols = d->columns;
     if (d->withinWatermark) return OperatorFactory([cols] { return makeDropDuplicatesWithinWatermark(cols); });
@@ -632,6 +639,9 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pa
 
 void checkStreamJoins(ParseContext& pc, const QuerySpec& q) {
   std::vector<std::string> watermarked;
+  for (const auto& chain : q.sourceOperators)
+    for (const OperatorSpec& op : chain)
+      if (auto* w = std::get_if<WatermarkOp>(&op.op)) watermarked.push_back(w->column);
   for (size_t i = 0; i < q.operators.size(); ++i) {
     const OperatorSpec& op = q.operators[i];
     if (auto* w = std::get_if<WatermarkOp>(&op.op)) {
@@ -641,10 +651,16 @@ void checkStreamJoins(ParseContext& pc, const QuerySpec& q) {
     auto* j = std::get_if<JoinOp>(&op.op);
     if (j == nullptr || !j->stream) continue;
     for (size_t b = 0; b < i; ++b)
-      if (!std::holds_alternative<WatermarkOp>(q.operators[b].op))
+      if (!q.sourceOperators.empty())
+        pc.addError({q.operators[b].where,
+                     fmt::format("{} before a stream-stream join whose sources have their own operators: put it in "
+                                 "the operators of the source(s) of its side",
+                                 q.operators[b].kindName())});
+      else if (!std::holds_alternative<WatermarkOp>(q.operators[b].op))
         pc.addError({q.operators[b].where,
                      fmt::format("{} before a stream-stream join: only withWatermark may stand between the sources "
-                                 "and the join (streamsim joins the sources' rows as they are read)",
+                                 "and the join; give a source its own operators (`operators:` in the source) to "
+                                 "transform one side",
                                  q.operators[b].kindName())});
     auto mode = parseOutputMode(q.outputMode);
     if (Status st = checkStreamStreamJoin(*j->stream, watermarked, mode.ok() ? *mode : OutputMode::kAppend); !st.ok())
@@ -668,6 +684,7 @@ std::string_view OperatorSpec::kindName() const {
     case 4: return "transformWithState";
     case 6: return std::get<ExprOp>(op).keyword;
     case 7: return std::get<FlatMapGroupsWithStateOp>(op).name;
+    case 8: return "limit";
     default: return "join";
   }
 }

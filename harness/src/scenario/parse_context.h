@@ -98,6 +98,13 @@ class ParseContext {
   // (expect console needs a console sink) and its node (what `restart: {query: ...}` overrides).
   const std::vector<SourceSpec>& sources() const { return sources_; }
   void setSources(std::vector<SourceSpec> s) { sources_ = std::move(s); }
+  // Each source's rows as its own `operators:` leave them (null when unknown); a join's sides
+  // and a union are checked against these.
+  SchemaPtr sourceOutput(size_t i) const {
+    if (i < source_outputs_.size()) return source_outputs_[i];
+    return i < sources_.size() ? sources_[i].schema : nullptr;
+  }
+  void setSourceOutputs(std::vector<SchemaPtr> s) { source_outputs_ = std::move(s); }
   SinkSpec::Kind sinkKind() const { return sink_kind_; }
   void setSinkKind(SinkSpec::Kind k) { sink_kind_ = k; }
   const YAML::Node& queryNode() const { return query_node_; }
@@ -109,6 +116,7 @@ class ParseContext {
   std::vector<ScenarioError> errors_;
   expr::SqlConf sql_conf_;
   std::vector<SourceSpec> sources_;
+  std::vector<SchemaPtr> source_outputs_;
   SinkSpec::Kind sink_kind_ = SinkSpec::Kind::kMemory;
   YAML::Node query_node_;
 };

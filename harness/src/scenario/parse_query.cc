@@ -45,7 +45,7 @@ SourceSpec parseSource(ParseContext& pc, const YAML::Node& n) {
   s.where = pc.loc(n);
   if (!pc.expectMap(n, "source")) return s;
   pc.checkKeys(n, "source", {"kind", "path", "format", "schema", "options", "topic", "partitions",
-                             "retention", "name", "keyValueType"});
+                             "retention", "name", "keyValueType", "operators"});
   // Spark 4.2's DataStreamReader.name (checked when the query starts: query_evolution.h).
   if (auto nm = n["name"]; nm) s.name = pc.str(nm, "a source name");
   if (auto k = n["kind"]; k) {
@@ -258,14 +258,56 @@ TriggerSpec parseTrigger(ParseContext& pc, const YAML::Node& n) {
 }
 }  // namespace
 
+namespace {
+
+// Each source's `operators:` (sourceOperators): per-row expressions and withWatermark, parsed
+// against the source's columns; the columns they leave become the source's output
+// (ParseContext::sourceOutput). A lone source's go to the front of the query's operators.
+void parseSourceOperators(ParseContext& pc, const std::vector<YAML::Node>& nodes, QuerySpec& q) {
+  std::vector<std::vector<OperatorSpec>> chains(q.sources.size());
+  std::vector<SchemaPtr> outputs(q.sources.size());
+  bool any = false;
+  for (size_t i = 0; i < q.sources.size(); ++i) {
+    outputs[i] = q.sources[i].schema;
+    const YAML::Node ops = i < nodes.size() && nodes[i].IsMap() ? nodes[i]["operators"] : YAML::Node();
+    if (!ops || ops.IsNull() || !pc.expectList(ops, "a source's operators")) continue;
+    std::optional<std::vector<Field>> columns;
+    if (q.sources[i].schema) columns = q.sources[i].schema->fields();
+    for (const auto& item : ops) {
+      OperatorSpec op = parseOperator(pc, item, columns);
+      const bool perRow = std::holds_alternative<ExprOp>(op.op) || std::holds_alternative<SelectOp>(op.op) ||
+                          std::holds_alternative<WatermarkOp>(op.op);
+      if (!perRow)
+        pc.error(item, fmt::format("{} in a source's operators: a source's own operators are per-row ones (select, "
+                                   "selectExpr, where, withColumn, withColumnRenamed, drop, explode) and "
+                                   "withWatermark; put {} in the query's operators, after the union or join",
+                                   op.kindName(), op.kindName()));
+      chains[i].push_back(std::move(op));
+      any = true;
+    }
+    outputs[i] = columns ? makeSchema(*columns) : nullptr;
+  }
+  pc.setSourceOutputs(outputs);
+  if (!any) return;
+  if (q.sources.size() == 1) {
+    q.operators = std::move(chains[0]);
+    return;
+  }
+  q.sourceOperators = std::move(chains);
+}
+
+}  // namespace
+
 void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
   q.where = pc.loc(n);
   if (!pc.expectMap(n, "query")) return;
   pc.checkKeys(n, "query",
                {"source", "sources", "operators", "sink", "outputMode", "trigger", "checkpoint",
                 "stateStore", "shufflePartitions", "taskRetries", "conf"});
+  std::vector<YAML::Node> sourceNodes;  // each source's node (its `operators:`), in order
   if (auto s = n["source"]; s) {
     q.sources.push_back(parseSource(pc, s));
+    sourceNodes.push_back(s);
   } else if (auto ss = n["sources"]; ss) {
     if (pc.expectList(ss, "sources"))
       for (const auto& item : ss) {
@@ -284,9 +326,11 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
           same.sameReaderAs = q.sources[static_cast<size_t>(i)].sameReaderAs >= 0
                                   ? q.sources[static_cast<size_t>(i)].sameReaderAs : i;
           q.sources.push_back(std::move(same));
+          sourceNodes.push_back(YAML::Node());
           continue;
         }
         q.sources.push_back(parseSource(pc, item));
+        sourceNodes.push_back(item);
       }
   } else {
     pc.error(n, "missing key 'source' in query (kind files|memory, ...)");
@@ -310,8 +354,9 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
     }
   }
   pc.setSqlConf(sql);
+  parseSourceOperators(pc, sourceNodes, q);
   std::optional<std::vector<Field>> columns;  // the input of the next operator, when known
-  if (q.sources.size() == 1 && q.sources[0].schema) columns = q.sources[0].schema->fields();
+  if (q.sources.size() == 1 && pc.sourceOutput(0)) columns = pc.sourceOutput(0)->fields();
   // A stream-stream join takes its sides from the sources as they are: no union of them.
   bool streamJoin = false;
   if (auto ops = n["operators"]; ops && ops.IsSequence())
@@ -319,8 +364,8 @@ void parseQuery(ParseContext& pc, const YAML::Node& n, QuerySpec& q) {
       streamJoin = streamJoin || (item.IsMap() && item["join"] && item["join"].IsMap() && item["join"]["stream"]);
   if (q.sources.size() > 1 && !streamJoin) {
     std::vector<Schema> inputs;
-    for (const SourceSpec& src : q.sources)
-      if (src.schema) inputs.push_back(*src.schema);
+    for (size_t i = 0; i < q.sources.size(); ++i)
+      if (SchemaPtr out = pc.sourceOutput(i)) inputs.push_back(*out);
     if (inputs.size() == q.sources.size()) {
       auto u = unionByPositionSchema(inputs, sql);
       if (!u.ok()) {

@@ -9,6 +9,7 @@
 #include "streamsim/io/rate_micro_batch_source.h"
 #include "streamsim/io/rate_source.h"
 #include "streamsim/ops/expr_ops.h"
+#include "streamsim/ops/stream_stream_join.h"
 
 namespace streamsim::harness {
 
@@ -55,13 +56,50 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
   std::vector<int> readers;
   for (size_t i = 0; i < named.sources.size(); ++i)
     readers.push_back(named.sources[i].sameReaderAs >= 0 ? named.sources[i].sameReaderAs : static_cast<int>(i));
-  DataFrame df = readStream(sources, readers);
-  if (q.unionSchema) {  // several sources: Spark's union by position (the loader checked them)
-    Schema output = *q.unionSchema;
-    df = df.transform([output] { return makeUnionByPositionOperator(output); });
+  DataFrame df;
+  size_t next = 0;  // the first of q.operators not applied yet
+  if (q.sourceOperators.empty()) {
+    df = readStream(sources, readers);
+    if (q.unionSchema) {  // several sources: Spark's union by position (the loader checked them)
+      Schema output = *q.unionSchema;
+      df = df.transform([output] { return makeUnionByPositionOperator(output); });
+    }
+  } else {
+    // Sources with their own operators: each source is an input of the plan with its chain,
+    // then the union of them, or a stream-stream join of the sources before `from` with the
+    // rest (the loader allowed no operator before that join).
+    std::vector<DataFrame> inputs;
+    for (size_t i = 0; i < sources.size(); ++i) {
+      DataFrame in = readStream(sources[i]);
+      for (const auto& op : q.sourceOperators[i]) {
+        STREAMSIM_ASSIGN_OR_RETURN(in, detail::applyOperator(std::move(in), op, pandasChunkRows, hooks));
+      }
+      inputs.push_back(std::move(in));
+    }
+    auto unite = [&inputs](size_t begin, size_t end, std::optional<Schema> output) {
+      DataFrame u = inputs[begin];
+      for (size_t i = begin + 1; i < end; ++i) u = u.unionAll(inputs[i], i + 1 == end ? output : std::nullopt);
+      return u;
+    };
+    const StreamStreamJoinSpec* join = nullptr;
+    for (const auto& op : q.operators) {
+      if (auto* j = std::get_if<JoinOp>(&op.op); j && j->stream) join = &*j->stream;
+      if (join != nullptr) break;
+      ++next;
+    }
+    if (join == nullptr) {
+      next = 0;
+      std::optional<Schema> output;
+      if (q.unionSchema) output = *q.unionSchema;
+      df = unite(0, inputs.size(), output);
+    } else {
+      const size_t from = static_cast<size_t>(join->leftSources);
+      df = unite(0, from, std::nullopt).join(unite(from, inputs.size(), std::nullopt), *join);
+      ++next;
+    }
   }
-  for (const auto& op : q.operators) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), op, pandasChunkRows, hooks));
+  for (size_t i = next; i < q.operators.size(); ++i) {
+    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), q.operators[i], pandasChunkRows, hooks));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);

@@ -43,6 +43,18 @@ class DataFrame:
         s["schema"] = schema
         return DataFrame(self.sparkSession, stream=s)
 
+    def _schema_after(self, items: List[str]) -> Optional[StructType]:
+        """The columns a projection ``items`` (SQL select items) leaves, from the engine's
+        analyzer over this stream's known columns; None when they are unknown or the analysis
+        fails here (the engine reports that when the query starts)."""
+        schema = self._stream.get("schema") if self._stream is not None else None
+        if schema is None:
+            return None
+        try:
+            return _batch.select(_batch.Rel(schema, []), list(items), self._conf()).schema
+        except Exception:  # noqa: BLE001 -- the query's start reports it with Spark's error
+            return None
+
     def _conf(self) -> Dict[str, str]:
         return self.sparkSession.conf._sql_conf()
 
@@ -79,13 +91,13 @@ class DataFrame:
     def select(self, *cols: Any) -> "DataFrame":
         items = [_sql_of(c) for c in _names_or_columns(cols)]
         if self._stream is not None:
-            return self._derive({"select": items})
+            return self._derive({"select": items}, self._schema_after(items))
         return self._from_rel(_batch.select(self._rel, items, self._conf()))
 
     def selectExpr(self, *expr: Union[str, List[str]]) -> "DataFrame":
         items = _names_or_columns(expr)
         if self._stream is not None:
-            return self._derive({"selectExpr": list(items)})
+            return self._derive({"selectExpr": list(items)}, self._schema_after(list(items)))
         return self._from_rel(_batch.select(self._rel, list(items), self._conf()))
 
     def filter(self, condition: Union[Column, str]) -> "DataFrame":
@@ -101,15 +113,18 @@ class DataFrame:
             raise PySparkTypeError("[NOT_DICT] Argument `colsMap` should be a dict",
                                    errorClass="NOT_DICT")
         m = {k: v._expr if isinstance(v, Column) else _sql_of(v) for k, v in colsMap[0].items()}
+
+        def items_over(names: List[str]) -> List[str]:
+            out = []
+            for n in names:
+                hit = [k for k in m if k.lower() == n.lower()]
+                out.append(f"{m[hit[0]]} AS `{hit[0]}`" if hit else _name_sql(n))
+            return out + [f"{v} AS `{k}`" for k, v in m.items() if k.lower() not in [n.lower() for n in names]]
         if self._stream is not None:
-            return self._derive({"withColumn": m})
-        names = self._rel.schema.fieldNames()
-        items = []
-        for n in names:
-            hit = [k for k in m if k.lower() == n.lower()]
-            items.append(f"{m[hit[0]]} AS `{hit[0]}`" if hit else _name_sql(n))
-        items += [f"{v} AS `{k}`" for k, v in m.items() if k.lower() not in [n.lower() for n in names]]
-        return self._from_rel(_batch.select(self._rel, items, self._conf()))
+            known = self._stream.get("schema")
+            return self._derive({"withColumn": m},
+                                self._schema_after(items_over(known.fieldNames())) if known is not None else None)
+        return self._from_rel(_batch.select(self._rel, items_over(self._rel.schema.fieldNames()), self._conf()))
 
     def withColumn(self, colName: str, col: Column) -> "DataFrame":
         if not isinstance(col, Column):
@@ -120,7 +135,11 @@ class DataFrame:
 
     def withColumnsRenamed(self, colsMap: Dict[str, str]) -> "DataFrame":
         if self._stream is not None:
-            return self._derive({"withColumnRenamed": dict(colsMap)})
+            known = self._stream.get("schema")
+            renamed = [f"{_name_sql(n)} AS `{colsMap.get(n, n)}`" for n in known.fieldNames()] \
+                if known is not None else None
+            return self._derive({"withColumnRenamed": dict(colsMap)},
+                                self._schema_after(renamed) if renamed is not None else None)
         items = [f"{_name_sql(n)} AS `{colsMap.get(n, n)}`" for n in self._rel.schema.fieldNames()]
         return self._from_rel(_batch.select(self._rel, items, self._conf()))
 
@@ -134,9 +153,11 @@ class DataFrame:
                 names.append(c._expr.strip("`"))
             else:
                 names.append(c)
-        if self._stream is not None:
-            return self._derive({"drop": names})
         low = [n.lower() for n in names]
+        if self._stream is not None:
+            known = self._stream.get("schema")
+            kept = [_name_sql(n) for n in known.fieldNames() if n.lower() not in low] if known is not None else None
+            return self._derive({"drop": names}, self._schema_after(kept) if kept else None)
         items = [_name_sql(n) for n in self._rel.schema.fieldNames() if n.lower() not in low]
         return self._from_rel(_batch.select(self._rel, items, self._conf()))
 
@@ -314,16 +335,37 @@ class DataFrame:
         if self._stream is not None:
             raise _not_built(f"{api} of a streaming DataFrame")
 
-    # Per-row operators: the same chain on both sides of a union may run after it instead.
+    # Per-row operators, and what a side of a union or join may run on its own rows before it.
     _PER_ROW_OPS = ("select", "selectExpr", "where", "withColumn", "withColumnRenamed", "drop")
+    _SIDE_OPS = _PER_ROW_OPS + ("withWatermark",)
+
+    def _side_sources(self, api: str) -> List[Dict[str, Any]]:
+        """This stream as the input of a union or a stream-stream join: its sources, each with
+        its own ``operators`` (the scenario's per-source chain, run on that source's rows only,
+        as the operators of that child in Spark's plan). A stream of one source takes its
+        operators along; a union's per-row operators go to each of its sources (the same rows
+        either way); a watermark or stateful operator after a union of sources, or a join of a
+        join, is not built."""
+        sources = self._stream.get("sources") or [self._stream["source"]]
+        ops = list(self._stream["operators"])
+        if not ops:
+            return [dict(src) for src in sources]
+        names = [next(iter(op)) for op in ops]
+        if len(sources) == 1 and all(n in self._SIDE_OPS for n in names):
+            return [{**sources[0], "operators": list(sources[0].get("operators", [])) + ops}]
+        if all(n in self._PER_ROW_OPS for n in names):
+            return [{**src, "operators": list(src.get("operators", [])) + ops} for src in sources]
+        bad = next(n for n in names if n not in (self._SIDE_OPS if len(sources) == 1 else self._PER_ROW_OPS))
+        raise _not_built(f"{api} of a stream with {bad} before it (a side of a union or stream-stream "
+                         "join may run per-row operators and withWatermark on its own rows; a union's "
+                         "may not add a watermark or state)")
 
     def union(self, other: "DataFrame") -> "DataFrame":
         """Spark's Union of two streams by column position (the first side's names, the types
-        widened as Spark's analyzer widens them; the engine's ops/expr_ops.h checks the columns
-        when the query starts). Built for sides that read their sources as they are, or that
-        apply the same per-row operators (select, where, withColumn, ...), which then run after
-        the union, where they give the same rows. A side with its own stateful operators or
-        watermark raises NotImplementedError; a stream with a batch DataFrame is Spark's
+        widened as Spark's analyzer widens them; the engine checks the columns when the query
+        starts). Each side keeps its own per-row operators and withWatermark, run on its own
+        rows before the union (the scenario's per-source ``operators``); a side with a stateful
+        operator raises NotImplementedError; a stream with a batch DataFrame is Spark's
         AnalysisException (UnsupportedOperationChecker)."""
         if not isinstance(other, DataFrame):
             raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
@@ -334,48 +376,81 @@ class DataFrame:
                                     "supported;", errorClass="_LEGACY_ERROR_TEMP_2428")
         if self._stream is None:
             raise _not_built("DataFrame.union of batch DataFrames")
-        mine, theirs = self._stream["operators"], other._stream["operators"]
-        if mine != theirs or any(list(op)[0] not in self._PER_ROW_OPS for op in mine):
-            raise _not_built("DataFrame.union of streams with different operators, or with a "
-                             "stateful operator or watermark on a side (a union of the sources as "
-                             "read, or of the same per-row operators on both sides, is built)")
-        sources = (self._stream.get("sources") or [self._stream["source"]]) + \
-                  (other._stream.get("sources") or [other._stream["source"]])
+        sources = self._side_sources("DataFrame.union") + other._side_sources("DataFrame.union")
         ls, rs = self._stream.get("schema"), other._stream.get("schema")
         schema = ls if ls is not None and rs is not None and \
             [f.dataType.simpleString() for f in ls.fields] == [f.dataType.simpleString() for f in rs.fields] \
             else None
-        return DataFrame(self.sparkSession,
-                         stream={"sources": sources, "operators": list(mine), "schema": schema})
+        return DataFrame(self.sparkSession, stream={"sources": sources, "operators": [], "schema": schema})
 
     unionAll = union
 
     def unionByName(self, other: "DataFrame", allowMissingColumns: bool = False) -> "DataFrame":
-        """union when both sides have the same column names in the same order (then by name and
-        by position agree); otherwise NotImplementedError."""
-        ls = self._stream.get("schema") if self._stream is not None else None
-        rs = other._stream.get("schema") if isinstance(other, DataFrame) and other._stream is not None else None
-        if ls is None or rs is None or ls.fieldNames() != rs.fieldNames():
-            raise _not_built("DataFrame.unionByName of streams whose columns differ in names or order")
-        return self.union(other)
+        """Spark's union by name (ResolveUnion.unionTwoSides): the other side's columns are put
+        in this side's order by name (spark.sql.caseSensitive: false by default); a column
+        missing from the other side is _LEGACY_ERROR_TEMP_1201, or with allowMissingColumns a
+        null of this side's type, and this side gets nulls for the other's extra columns, at the
+        end. Then the union by position, each side's projection run on its own rows."""
+        from pyspark.errors import AnalysisException
+        if not isinstance(other, DataFrame):
+            raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
+                                   f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
+        if self._stream is None or other._stream is None:
+            return self.union(other)  # the batch / mixed cases union() refuses
+        ls, rs = self._stream.get("schema"), other._stream.get("schema")
+        if ls is None or rs is None:
+            raise _not_built("DataFrame.unionByName of a stream whose columns are unknown")
+        sensitive = str(self._conf().get("spark.sql.caseSensitive", "false")).lower() == "true"
+
+        def key(name: str) -> str:
+            return name if sensitive else name.lower()
+        for side in (ls, rs):
+            seen: Dict[str, str] = {}
+            for n in side.fieldNames():
+                if key(n) in seen:
+                    raise AnalysisException(f"[COLUMN_ALREADY_EXISTS] The column `{n.lower()}` already "
+                                            "exists. Choose another name or rename the existing column.",
+                                            errorClass="COLUMN_ALREADY_EXISTS")
+                seen[key(n)] = n
+        right_by = {key(f.name): f for f in rs.fields}
+        right_items = []
+        for f in ls.fields:
+            found = right_by.get(key(f.name))
+            if found is not None:
+                right_items.append(_name_sql(found.name))
+            elif allowMissingColumns:
+                right_items.append(f"CAST(NULL AS {f.dataType.simpleString()}) AS {_name_sql(f.name)}")
+            else:
+                raise AnalysisException(f'Cannot resolve column name "{f.name}" among '
+                                        f'({", ".join(rs.fieldNames())}).',
+                                        errorClass="_LEGACY_ERROR_TEMP_1201",
+                                        messageParameters={"colName": f.name,
+                                                           "fieldNames": ", ".join(rs.fieldNames())})
+        left_keys = {key(n) for n in ls.fieldNames()}
+        extra = [f for f in rs.fields if key(f.name) not in left_keys]
+        right_items += [_name_sql(f.name) for f in extra]
+        left, right = self, other.selectExpr(*right_items) \
+            if right_items != [_name_sql(n) for n in rs.fieldNames()] else other
+        if allowMissingColumns and extra:
+            left = self.selectExpr(*([_name_sql(n) for n in ls.fieldNames()] +
+                                 [f"CAST(NULL AS {f.dataType.simpleString()}) AS {_name_sql(f.name)}"
+                                  for f in extra]))
+        return left.union(right)
 
     def _stream_join(self, other: "DataFrame", on: Any, kind: str) -> "DataFrame":
         """Two streams joined (Spark's StreamingSymmetricHashJoinExec, the engine's
         ops/stream_stream_join.h): on column names (a using join: the join columns once, then
         each side's others) or on a Column condition (keys `l = r` ANDed with an event-time range,
-        _join_condition.py: every column of both sides). Each side may only have withWatermark
-        before the join; Spark's analysis errors come from the engine when the query starts."""
+        _join_condition.py: every column of both sides). Each side keeps its own per-row
+        operators and withWatermark, run on its own rows before the join (the scenario's
+        per-source ``operators``); Spark's analysis errors come from the engine when the query
+        starts."""
         from pyspark.sql import _join_condition
         from pyspark.sql.types import StructField, StructType
-        for df in (self, other):
-            for op in df._stream["operators"]:
-                if list(op) != ["withWatermark"]:
-                    raise _not_built(f"DataFrame.join of two streams with {next(iter(op))} on a "
-                                     "side (only withWatermark may come before a stream-stream join)")
         if kind == "cross":
             kind = "inner"
-        left_sources = self._stream.get("sources") or [self._stream["source"]]
-        right_sources = other._stream.get("sources") or [other._stream["source"]]
+        left_sources = self._side_sources("DataFrame.join of two streams")
+        right_sources = other._side_sources("DataFrame.join of two streams")
         ls, rs = self._stream.get("schema"), other._stream.get("schema")
         join: Dict[str, Any] = {"stream": {"from": len(left_sources)}, "how": kind}
         if isinstance(on, Column):
@@ -400,10 +475,7 @@ class DataFrame:
                 fields += [StructField(f.name, f.dataType, f.nullable or pad_right)
                            for f in rs.fields if f.name not in keys]
             schema = StructType(fields)
-        stream = {"sources": left_sources + right_sources,
-                  "operators": list(self._stream["operators"]) + list(other._stream["operators"])
-                  + [{"join": join}],
-                  "schema": schema}
+        stream = {"sources": left_sources + right_sources, "operators": [{"join": join}], "schema": schema}
         return DataFrame(self.sparkSession, stream=stream)
 
     def groupBy(self, *cols: Any) -> "GroupedData":
@@ -428,8 +500,13 @@ class DataFrame:
     sort = orderBy
 
     def limit(self, num: int) -> "DataFrame":
+        if not isinstance(num, int) or isinstance(num, bool):
+            raise PySparkTypeError(f"[NOT_INT] Argument `num` should be an int, got {type(num).__name__}.",
+                                   errorClass="NOT_INT")
         if self._stream is not None:
-            raise _not_built("DataFrame.limit on a streaming DataFrame")
+            # Spark's StreamingGlobalLimitExec (the engine's ops/streaming_limit.h): at most num rows
+            # over the query's life in Append mode; Update mode is refused as the query starts.
+            return self._derive({"limit": num}, self._stream.get("schema"))
         return self._from_rel(_batch.Rel(self._rel.schema, self._rel.rows[:num]))
 
     def _rows(self) -> List[Row]:

@@ -10,10 +10,12 @@
 // evicted. Joins Spark's UnsupportedOperationChecker refuses fail start() with its messages
 // (checkStreamStreamJoin).
 //
-// The plan: the left side's sources come first, then the right side's; only withWatermark may
-// stand between the sources and the join (the batch hands the operator how many rows each
-// source read: BatchContext::sourceRowCounts). Each returned Operator belongs to one query run
-// and is driven by one thread.
+// The plan: the join's node has the two sides as inputs, each with its own operators
+// (DataFrame::join: per-row expressions, withWatermark, ...), the left's rows first; the batch
+// hands the operator how many rows each input gave (BatchContext::sourceRowCounts). The older
+// flat form, one node over all sources with only withWatermark before the join, counts the
+// sources' rows instead (leftSources of them are the left side). Each returned Operator belongs
+// to one query run and is driven by one thread.
 #pragma once
 
 #include <memory>
@@ -40,7 +42,7 @@ struct StreamJoinRange {
 };
 
 struct StreamStreamJoinSpec {
-  SchemaPtr left;   // the left side's rows (its sources' schema)
+  SchemaPtr left;   // the left side's rows (as the side's own operators leave them)
   SchemaPtr right;  // the right side's
   std::vector<std::string> on;  // equal columns of both sides (Spark's usingColumns)
   // A condition join (`leftKey = rightKey AND ...`): rightOn[i] is the right side's column equal
@@ -49,7 +51,9 @@ struct StreamStreamJoinSpec {
   std::vector<std::string> rightOn;
   JoinType type = JoinType::kInner;
   std::optional<StreamJoinRange> range;
-  int leftSources = 1;  // the first leftSources sources are the left side, the rest the right
+  // The first leftSources inputs of the join's node are the left side, the rest the right
+  // (DataFrame::join: 1, the left side's input; the flat form: the left side's sources).
+  int leftSources = 1;
   // The right side's key columns (rightOn, or `on` for a using join).
   const std::vector<std::string>& rightKeys() const { return rightOn.empty() ? on : rightOn; }
 };

@@ -143,6 +143,10 @@ struct TransformWithStateOp {
 // `groupBy: [cols]` with `flatMapGroupsWithState: {function, timeout, outputMode, params,
 // stateStructType, outputStructType, name}` (ops/flat_map_groups_with_state.h): a built-in
 // function (processors/group_state_functions.h) or, from the PySpark job API, one given in code.
+// `limit: N`: Spark's limit on a stream (ops/streaming_limit.h).
+struct LimitOp {
+  int64_t n = 0;
+};
 struct FlatMapGroupsWithStateOp {
   std::vector<std::string> groupBy;
   std::string function;                   // a built-in name, or "job:N" (python/native/job_world.cc)
@@ -182,7 +186,7 @@ struct ExprOp {
 
 struct OperatorSpec {
   std::variant<WatermarkOp, DropDuplicatesOp, SelectOp, WindowAggregationOp, TransformWithStateOp,
-               JoinOp, ExprOp, FlatMapGroupsWithStateOp>
+               JoinOp, ExprOp, FlatMapGroupsWithStateOp, LimitOp>
       op;
   SourceLocation where;
   std::string_view kindName() const;  // withWatermark, dropDuplicates, ...
@@ -217,6 +221,11 @@ struct QuerySpec {
   // `sources:` whose schemas differ: Spark's union by position (ops/expr_ops.h
   // unionByPositionSchema), applied before the operators; null when they agree.
   SchemaPtr unionSchema;
+  // A source's own `operators:` (per-row expressions and withWatermark), run on that source's
+  // rows before the union or stream-stream join of the sources (Spark's plan: the operators of
+  // that child). One list per source when any source has some (a lone source's go to the
+  // front of `operators`); empty otherwise.
+  std::vector<std::vector<OperatorSpec>> sourceOperators;
   std::vector<OperatorSpec> operators;
   SinkSpec sink;
   std::string outputMode = "append";  // append | update | complete
