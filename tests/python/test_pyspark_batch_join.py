@@ -1,4 +1,4 @@
-"""Joins of batch DataFrames, as a foreachBatch body or a test uses them (pyspark/sql/_batch_join.py):
+"""Joins and unions of batch DataFrames, as a foreachBatch body or a test uses them (pyspark/sql/_batch_join.py):
 Spark's using-join output (Analyzer ResolveNaturalAndUsingJoin: the join columns once, then
 each side's others), outer joins' null padding, semi and anti joins, null keys never equal, NaN
 keys equal (NormalizeFloatingNumbers), Column conditions, crossJoin; and the calls that do not
@@ -78,7 +78,7 @@ def test_cross_join_and_unknown_columns(sides, world):
 
 def test_calls_that_leave_a_batchs_rows_as_they_are(sides):
     left, _ = sides
-    df = left.union(left) if False else left
+    df = left
     assert _rows(df.cache().persist().repartition(4).coalesce(1).unpersist()) == _rows(left)
     dup = left.join(left.select("k"), "k")
     assert _rows(dup.distinct()) == _rows(dup)
@@ -98,3 +98,22 @@ def test_a_foreach_batch_body_joins_its_batch_with_a_dimension_table(world):
          .foreachBatch(body).option("checkpointLocation", "/chk").start())
     q.processAllAvailable()
     assert seen == [("a", 1, "Alpha"), ("z", 2, None)]
+
+
+def test_batch_union_by_position_widens_numbers_and_union_by_name_matches_names(world):
+    s = world.spark
+    a = s.createDataFrame([("a", 1)], "k string, n int")
+    b = s.createDataFrame([("b", 2.5)], "k string, n double")
+    u = a.union(b)
+    assert [f.dataType.simpleString() for f in u.schema.fields] == ["string", "double"]
+    assert _rows(u) == [("a", 1.0), ("b", 2.5)]
+    assert _rows(a.unionAll(a)) == [("a", 1), ("a", 1)]  # UNION ALL: duplicates kept
+    c = s.createDataFrame([(3, "c")], "n int, k string")
+    assert _rows(a.unionByName(c)) == [("a", 1), ("c", 3)]
+    d = s.createDataFrame([("d",)], "k string")
+    assert _rows(a.unionByName(d, allowMissingColumns=True)) == [("a", 1), ("d", None)]
+    from pyspark.errors import AnalysisException
+    with pytest.raises(AnalysisException, match="NUM_COLUMNS_MISMATCH"):
+        a.union(d)
+    with pytest.raises(AnalysisException, match="_LEGACY_ERROR_TEMP_1201|Cannot resolve column name"):
+        a.unionByName(d)

@@ -375,7 +375,8 @@ class DataFrame:
             raise AnalysisException("Union between streaming and batch DataFrames/Datasets is not "
                                     "supported;", errorClass="_LEGACY_ERROR_TEMP_2428")
         if self._stream is None:
-            raise _not_built("DataFrame.union of batch DataFrames")
+            from pyspark.sql import _batch_union
+            return self._from_rel(_batch_union.union(self._rel, other._rel))
         sources = self._side_sources("DataFrame.union") + other._side_sources("DataFrame.union")
         ls, rs = self._stream.get("schema"), other._stream.get("schema")
         schema = ls if ls is not None and rs is not None and \
@@ -395,9 +396,10 @@ class DataFrame:
         if not isinstance(other, DataFrame):
             raise PySparkTypeError(f"[NOT_DATAFRAME] Argument `other` should be a DataFrame, got "
                                    f"{type(other).__name__}.", errorClass="NOT_DATAFRAME")
-        if self._stream is None or other._stream is None:
-            return self.union(other)  # the batch / mixed cases union() refuses
-        ls, rs = self._stream.get("schema"), other._stream.get("schema")
+        if (self._stream is None) != (other._stream is None):
+            return self.union(other)  # the mixed case union() refuses
+        ls, rs = (self._stream.get("schema"), other._stream.get("schema")) if self._stream is not None \
+            else (self._rel.schema, other._rel.schema)
         if ls is None or rs is None:
             raise _not_built("DataFrame.unionByName of a stream whose columns are unknown")
         sensitive = str(self._conf().get("spark.sql.caseSensitive", "false")).lower() == "true"
