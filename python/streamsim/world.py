@@ -462,6 +462,13 @@ class World:
         q = self._query
         if q is None:
             return
+        if q.isActive:
+            # Spark would run both queries side by side; silently retiring the first would leave
+            # its sink without the input still to come (a wrong answer), so it is refused.
+            raise NotImplementedError(
+                f"a second streaming query while {q.name or q.id} is active: several concurrent "
+                "queries in one World are not built in streamsim (stop() the first, or run each "
+                "query in its own World); see docs/python.md")
         q._frozen = self._memory_rel(q, {"schema": None})
         q._progress = q.recentProgress
         exc = q.exception()
