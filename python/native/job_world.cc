@@ -33,6 +33,7 @@
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/csv_rows.h"
 #include "streamsim/io/file_sink.h"
+#include "streamsim/io/file_source.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/io/rate_micro_batch_source.h"
@@ -455,12 +456,13 @@ class JobWorld {
       for (const std::string& f : files)
         if (Status st = p->parseFile(*sim_.fs().read(f), f, rows); !st.ok()) raiseStatus(st);
     } else if (format == "json") {
-      JsonReadOptions base;
-      base.mode = mode;
-      base.columnNameOfCorruptRecord = corrupt;
-      auto o = jsonReadOptions(formatOptions, std::move(base));
-      if (!o.ok()) raiseStatus(o.status());
-      auto p = JsonRowParser::make(*schema, std::move(o).value());
+      // The streaming source's JSON reader for these options (io/file_source.h).
+      FileSourceOptions o;
+      o.schema = *schema;
+      o.formatOptions = formatOptions;
+      o.mode = mode;
+      o.columnNameOfCorruptRecord = corrupt;
+      auto p = o.jsonParser();
       if (!p.ok()) raiseStatus(p.status());
       for (const std::string& f : files)
         if (Status st = p->parseLines(*sim_.fs().read(f), f, rows); !st.ok()) raiseStatus(st);

@@ -13,6 +13,7 @@
 
 #include "expr/bound.h"
 #include "streamsim/base64.h"
+#include "io/source_options.h"
 #include "json_text.h"
 #include "streamsim/io/json_rows.h"
 
@@ -34,8 +35,7 @@ Result<JsonReadOptions> jsonOptions(FunctionCall& c, size_t i) {
   for (size_t k = 0; k < m.mapSize(); ++k) {
     std::string key = m.mapKey(k).toString();
     std::string val = m.mapValue(k).isNull() ? "" : m.mapValue(k).toString();
-    std::string lower = key;
-    for (auto& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const std::string lower = detail::lowerAscii(key);
     if (lower == "mode") {
       auto mode = parseParseMode(val);
       if (!mode.ok())

@@ -41,13 +41,6 @@ inline Result<char> csvCharOption(std::string_view key, std::string_view value) 
                                              key, value));
 }
 
-// The zone CSV values are read and written in (io/datetime_options.h).
-inline const TimeZone& csvTimeZone() { return fileTimeZone(); }
-
-inline Result<CsvDatetimePattern> csvPatternOption(std::string_view key, std::string_view value) {
-  return datetimePatternOption("csv", key, value);
-}
-
 // The options the CSV reader and writer share (CSVOptions' names, case-insensitive `key`):
 // sep / delimiter, quote, escape, comment, header, nullValue, ignoreLeadingWhiteSpace,
 // ignoreTrailingWhiteSpace, encoding / charset (UTF-8 only), timestampFormat, dateFormat. True when `key` is one of them
@@ -73,9 +66,9 @@ Result<bool> applySharedCsvOption(Options& o, std::string_view key, std::string_
   } else if (key == "ignoretrailingwhitespace") {
     STREAMSIM_ASSIGN_OR_RETURN(o.ignoreTrailingWhiteSpace, csvBoolOption(rawKey, value));
   } else if (key == "timestampformat") {
-    STREAMSIM_ASSIGN_OR_RETURN(o.timestampFormat, csvPatternOption(rawKey, value));
+    STREAMSIM_ASSIGN_OR_RETURN(o.timestampFormat, datetimePatternOption("csv", rawKey, value));
   } else if (key == "dateformat") {
-    STREAMSIM_ASSIGN_OR_RETURN(o.dateFormat, csvPatternOption(rawKey, value));
+    STREAMSIM_ASSIGN_OR_RETURN(o.dateFormat, datetimePatternOption("csv", rawKey, value));
   } else if (key == "encoding" || key == "charset") {
     std::string v = csvLower(value);
     if (v != "utf-8" && v != "utf8")

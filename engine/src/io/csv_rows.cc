@@ -147,7 +147,7 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
     }
     case Type::kTimestamp: {
       if (o.timestampFormat) {
-        auto ts = expr::datetime::parseWith(*o.timestampFormat, t.text, detail::csvTimeZone());
+        auto ts = expr::datetime::parseWith(*o.timestampFormat, t.text, detail::fileTimeZone());
         if (!ts) return std::nullopt;
         return Value::timestamp(*ts);
       }
@@ -158,7 +158,7 @@ std::optional<Value> castToken(const Token& t, const Field& f, const CsvReadOpti
     case Type::kDate: {
       static const auto isoDate = std::make_shared<const std::vector<expr::datetime::PatternPart>>(
           *expr::datetime::parsePattern("yyyy-MM-dd"));
-      auto ms = expr::datetime::parseWith(o.dateFormat ? *o.dateFormat : *isoDate, t.text, detail::csvTimeZone());
+      auto ms = expr::datetime::parseWith(o.dateFormat ? *o.dateFormat : *isoDate, t.text, detail::fileTimeZone());
       if (!ms) return std::nullopt;
       return Value::date(expr::datetime::floorDivMs(*ms, 86400000));
     }

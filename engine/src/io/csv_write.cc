@@ -45,13 +45,13 @@ std::string csvText(const Value& v, const CsvWriteOptions& o) {
   switch (v.type()) {
     case Type::kDouble: return javaDoubleString(v.asDouble());
     case Type::kTimestamp: {
-      if (o.timestampFormat) return expr::datetime::formatWith(*o.timestampFormat, v.asLong(), detail::csvTimeZone());
+      if (o.timestampFormat) return expr::datetime::formatWith(*o.timestampFormat, v.asLong(), detail::fileTimeZone());
       std::string t = formatTimestamp(v.asLong());
       if (t.find('.') == std::string::npos && !t.empty() && t.back() == 'Z') t.insert(t.size() - 1, ".000");
       return t;
     }
     case Type::kDate:
-      if (o.dateFormat) return expr::datetime::formatWith(*o.dateFormat, v.asLong() * 86400000, detail::csvTimeZone());
+      if (o.dateFormat) return expr::datetime::formatWith(*o.dateFormat, v.asLong() * 86400000, detail::fileTimeZone());
       return v.toString();
     default: return v.toString();
   }

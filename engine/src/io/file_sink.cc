@@ -10,6 +10,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/io/csv_rows.h"
 #include "streamsim/io/file_source.h"
+#include "io/source_options.h"
 #include "streamsim/io/json_rows.h"
 #include "streamsim/trace_events.h"
 #include "json_text.h"
@@ -51,8 +52,7 @@ Status checkFileSinkOptions(const FileSinkOptions& o) {
   if (o.format == "json") {
     // JSONOptions' writer patterns are not built: refused, never silently written another way.
     for (const auto& [key, value] : o.formatOptions) {
-      std::string k = key;
-      for (auto& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string k = detail::lowerAscii(key);
       if (k == "timestampformat" || k == "dateformat")
         return Status::InvalidArgument(fmt::format(
             "json sink option {} is not built in streamsim: the JSON sink writes timestamps "

@@ -12,6 +12,7 @@
 
 #include "io/datetime_options.h"
 #include "io/json_lenient.h"
+#include "io/source_options.h"
 #include "streamsim/base64.h"
 #include "streamsim/json_nesting.h"
 #include "streamsim/time.h"
@@ -699,16 +700,14 @@ std::string_view clip(std::string_view line) {
 Result<JsonReadOptions> jsonReadOptions(const std::map<std::string, std::string>& options,
                                         JsonReadOptions base) {
   for (const auto& [rawKey, value] : options) {
-    std::string key(rawKey);
-    for (auto& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string key = detail::lowerAscii(rawKey);
     if (key == "timestampformat") {
       STREAMSIM_ASSIGN_OR_RETURN(base.timestampFormat, detail::datetimePatternOption("json", rawKey, value));
     } else if (key == "dateformat") {
       STREAMSIM_ASSIGN_OR_RETURN(base.dateFormat, detail::datetimePatternOption("json", rawKey, value));
     } else if (key == "enabledatetimeparsingfallback") {
       // JSONOptions: `.toBoolean` (true/false in any case, anything else an error).
-      std::string v(value);
-      for (auto& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      const std::string v = detail::lowerAscii(value);
       if (v != "true" && v != "false")
         return Status::InvalidArgument(fmt::format("json option {}: '{}' is not true or false", rawKey, value));
       base.enableDateTimeParsingFallback = v == "true";

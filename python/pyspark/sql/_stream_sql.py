@@ -5,6 +5,7 @@ groupBy().agg, items -> selectExpr, DISTINCT -> dropDuplicates, LIMIT -> limit).
 BY on a stream raise NotImplementedError (Spark sorts a stream only after an aggregation in
 complete mode)."""
 
+import re
 from typing import Any, Dict
 
 from pyspark.sql import _batch
@@ -41,7 +42,6 @@ def _norm(text: str) -> str:
 def _aggregate(df: Any, plan: Dict[str, Any], grouped: Any) -> Any:
     """GROUP BY as groupBy().agg: the grouping columns come first in the stream's rows, then the
     aggregates; a SELECT that orders or drops them differently is projected by name after."""
-    import re
     groups = [g.strip("`") if _batch._is_plain_name(g) else Column(g) for g in plan["group"]]
     gtexts = [_norm(g) for g in plan["group"]]
     aggs, names = [], []

@@ -317,19 +317,13 @@ class DataFrame:
 
     # A batch's rows handed to the function (one partition: foreachPartition calls it once).
     def foreach(self, f: Any) -> None:
-        for row in self._rows_or_not_built("DataFrame.foreach"):
+        self._needs_batch("DataFrame.foreach")
+        for row in self._rows():
             f(row)
 
     def foreachPartition(self, f: Any) -> None:
-        f(iter(self._rows_or_not_built("DataFrame.foreachPartition")))
-
-    def _rows_or_not_built(self, api: str) -> List[Row]:
-        if self._stream is not None:
-            from pyspark.errors import AnalysisException
-            raise AnalysisException(
-                f"Queries with streaming sources must be executed with writeStream.start(); "
-                f"{api} is a batch action", errorClass="_LEGACY_ERROR_TEMP_1000")
-        return self._rows()
+        self._needs_batch("DataFrame.foreachPartition")
+        f(iter(self._rows()))
 
     def _needs_batch_or_not_built(self, api: str) -> None:
         if self._stream is not None:
