@@ -1,7 +1,8 @@
 // OrderedRows (the memory working copy's rows of one family) against a std::map: random puts,
 // erases, finds and scans, with keys that share long prefixes (the structure compares words
 // after the shared bytes and recomputes them when a key shares fewer), enough of them to split
-// leaves, and timer-like runs (appended at the end, erased from the front).
+// leaves, reads followed by writes of the same key (the put that starts where the find looked),
+// and timer-like runs (appended at the end, erased from the front).
 #include "../../engine/src/state/ordered_rows.h"
 
 #include <algorithm>
@@ -54,7 +55,7 @@ RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
   size_t maxSize = 0;
   for (int i = 0; i < ops; ++i) {
     const std::string key = makeKey(*rc::gen::inRange(0, prefixes), *tailGen);
-    switch (*rc::gen::inRange(0, 10)) {
+    switch (*rc::gen::inRange(0, 12)) {
       case 0:
       case 1:
       case 2:
@@ -92,6 +93,29 @@ RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
         const std::string value = std::to_string(i);
         const bool isNew = model.emplace(key, value).second;
         RC_ASSERT(rows.putIfAbsent(key, value) == isNew);
+        break;
+      }
+      case 10: {  // a read, then a write of the same key: the put starts where the find looked
+        const std::string value = std::to_string(i);
+        const bool isNew = model.find(key) == model.end();
+        RC_ASSERT((rows.find(key) == nullptr) == isNew);
+        model[key] = value;
+        RC_ASSERT(rows.put(key, value) == isNew);
+        break;
+      }
+      case 11: {  // a read, rows moved by a write of another key, then the write of the read key
+        const std::string other = makeKey(*rc::gen::inRange(0, prefixes), *tailGen);
+        rows.find(key);
+        if (*rc::gen::arbitrary<bool>()) {
+          model.erase(other);
+          rows.erase(other);
+        } else {
+          model[other] = "o";
+          rows.put(other, "o");
+        }
+        const bool isNew = model.find(key) == model.end();
+        model[key] = std::to_string(i);
+        RC_ASSERT(rows.put(key, std::to_string(i)) == isNew);
         break;
       }
       default:

@@ -49,12 +49,19 @@ class OrderedRows {
   bool empty() const { return size_ == 0; }
 
   // The row with this key, or null.
+  // Remembers where it looked (lastSeekOf): a read is mostly followed by a write of the same key.
   Row* find(std::string_view key) {
     Pos p;
+    lastValid_ = false;
     if (!seek(key, p)) return nullptr;
     const Leaf* leaf = leafAt(p.leaf);
-    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key))
-      return leaf->rows[p.slot];
+    last_ = p;
+    lastValid_ = true;
+    lastHit_ = p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key);
+    if (lastHit_) return leaf->rows[p.slot];
+    // A miss keeps its own copy of the key (a hit compares against its row's): with no row to
+    // compare, the next put must know it is this key.
+    lastKey_.assign(key);
     // A miss is mostly followed by the put of this key, which shifts the rows after it.
     for (int j = p.slot; j < leaf->n; j += 8) __builtin_prefetch(leaf->rows + j, 1);
     return nullptr;
@@ -212,19 +219,16 @@ class OrderedRows {
                                                      [&](const uint64_t& x) { return before(static_cast<int>(&x - leaf->words)); }) -
                                 leaf->words);
     }
-    if (hint) {
-      accessHint_ = p.leaf;
-      last_ = p;
-      lastKey_.assign(key);
-      lastValid_ = true;
-    }
+    if (hint) accessHint_ = p.leaf;
     return true;
   }
 
-  // The position the last seek found for this same key, if nothing moved since: a read is
-  // mostly followed by a write of the same key.
+  // The position the last find() found for this same key, if no row moved since.
   bool lastSeekOf(std::string_view key, Pos& p) const {
-    if (!lastValid_ || !bytewiseEqual(lastKey_, key)) return false;
+    if (!lastValid_) return false;
+    const std::string_view last = lastHit_ ? std::string_view(leafAt(last_.leaf)->rows[last_.slot]->key)
+                                           : std::string_view(lastKey_);
+    if (!bytewiseEqual(last, key)) return false;
     p = last_;
     return true;
   }
@@ -300,9 +304,11 @@ class OrderedRows {
   // same key; timers are armed at the end and expire from the front. Checked before a search.
   size_t accessHint_ = 0;
   size_t eraseHint_ = 0;
-  // The last seek (with hints) and its key; invalid once a row is added or removed.
+  // What the last find() found: its position, and whether its row holds the key (else lastKey_
+  // is a copy of it); invalid once a row is added or removed.
   Pos last_;
   std::string lastKey_;
+  bool lastHit_ = false;
   bool lastValid_ = false;
 };
 
