@@ -181,8 +181,12 @@ class RocksDBWorkingCopy final : public WorkingCopy {
     // one lock does instead of RocksDB's 10,000 (each created and destroyed with every memtable).
     o.inplace_update_num_locks = 1;
     // Most gets of a new key's state miss: bloom filters in the memtable and the table files
-    // answer those without searching the skip list or reading a block.
-    o.memtable_prefix_bloom_size_ratio = 0.1;
+    // answer those without searching the skip list or reading a block. The memtable's filter is
+    // allocated and zeroed each time a working copy opens (every restart and every partition's
+    // first batch): 0.02 of the write buffer (84 KB) rather than 0.1 (420 KB, 17.6% of a small
+    // Python sweep's instructions) still gives ~8 bits a key when a 4 MiB memtable is full of
+    // workload 2's short rows (docs/performance.md).
+    o.memtable_prefix_bloom_size_ratio = 0.02;
     // A state update mostly overwrites a value of the same size (a count, a timestamp): updated
     // in the memtable's entry rather than inserted as a new version beside it. This working copy
     // takes no snapshots and holds no iterator across a write, which in-place updates require;
