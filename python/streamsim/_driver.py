@@ -28,6 +28,23 @@ from pyspark.sql.streaming.stateful_processor import (
 )
 
 _counter = itertools.count()
+
+# Compiled processor files by (path, bytes): a sweep loads the same file for every run (a fresh
+# module each time, executed afresh, as the process_isolation oracle wants), and compiling is a
+# pure function of the two. A code object is immutable; the newest few files are kept.
+_compiled: "dict[Tuple[str, bytes], types.CodeType]" = {}
+_COMPILED_KEPT = 32
+
+
+def _compile(source: bytes, path: str) -> types.CodeType:
+    key = (path, source)
+    code = _compiled.pop(key, None)
+    if code is None:
+        code = compile(source, path, "exec")
+        while len(_compiled) >= _COMPILED_KEPT:
+            del _compiled[next(iter(_compiled))]
+    _compiled[key] = code  # the most recently used last
+    return code
 # streamsim's own frames (this package, the pyspark shim) are left out of tracebacks.
 _OWN_FILES = (os.path.dirname(os.path.abspath(__file__)) + os.sep,
               os.path.dirname(os.path.abspath(sys.modules["pyspark"].__file__)))
@@ -389,7 +406,7 @@ class Loaded:
                 source = f.read()
         # Bytes, as `python file.py` reads them: a PEP 263 coding line (``# -*- coding: latin-1
         # -*-``) or a UTF-8 BOM decides the encoding, UTF-8 otherwise.
-        code = compile(source, self.path, "exec")
+        code = _compile(source, self.path)
         self.module_name = f"streamsim_processor_{next(_counter)}"
         module = types.ModuleType(self.module_name)
         module.__file__ = self.path
