@@ -20,7 +20,7 @@ class MemoryWorkingCopy final : public WorkingCopy {
     if (fam == nullptr) return std::nullopt;
     const OrderedRows::Row* row = fam->rows.find(key);
     if (row == nullptr) return std::nullopt;
-    return std::string(row->value);
+    return std::string(row->value());
   }
 
   void put(std::string_view cf, std::string_view key, std::string_view value) override {

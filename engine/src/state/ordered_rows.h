@@ -14,6 +14,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cstring>
 #include <cstddef>  // offsetof
 #include <cstdint>
 #include <memory>
@@ -29,10 +30,25 @@ namespace streamsim::detail {
 
 class OrderedRows {
  public:
-  struct Row {
-    Row(std::string_view k, std::string_view v, std::pmr::memory_resource* mr) : key(k, mr), value(v, mr) {}
-    std::pmr::string key;
-    std::pmr::string value;
+  // One allocation per row: a small header, then the key's bytes, then the value's (with room to
+  // the end of the allocator's block, so a value that grows a little is overwritten in place).
+  // Two std::pmr::strings were three allocations for a timer key longer than their inline buffer.
+  class Row {
+   public:
+    std::string_view key() const { return {bytes(), keySize_}; }
+    std::string_view value() const { return {bytes() + keySize_, valueSize_}; }
+
+   private:
+    friend class OrderedRows;
+    Row(size_t keySize, size_t valueSize, size_t blockSize)
+        : keySize_(keySize), valueSize_(valueSize), blockSize_(blockSize) {}
+    char* bytes() { return reinterpret_cast<char*>(this + 1); }
+    const char* bytes() const { return reinterpret_cast<const char*>(this + 1); }
+    size_t valueCapacity() const { return blockSize_ - sizeof(Row) - keySize_; }
+
+    size_t keySize_;
+    size_t valueSize_;
+    size_t blockSize_;  // what was allocated, header included
   };
 
   explicit OrderedRows(std::pmr::memory_resource* mr) : mr_(mr) {}
@@ -57,7 +73,7 @@ class OrderedRows {
     const Leaf* leaf = leafAt(p.leaf);
     last_ = p;
     lastValid_ = true;
-    lastHit_ = p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key);
+    lastHit_ = p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key(), key);
     if (lastHit_) return leaf->rows[p.slot];
     // A miss keeps its own copy of the key (a hit compares against its row's): with no row to
     // compare, the next put must know it is this key.
@@ -80,7 +96,7 @@ class OrderedRows {
     Pos p;
     if (!seek(key, p)) return false;
     Leaf* leaf = leafAt(p.leaf);
-    if (p.slot == leaf->n || leaf->words[p.slot] != p.word || !bytewiseEqual(leaf->rows[p.slot]->key, key))
+    if (p.slot == leaf->n || leaf->words[p.slot] != p.word || !bytewiseEqual(leaf->rows[p.slot]->key(), key))
       return false;
     lastValid_ = false;
     freeRow(leaf->rows[p.slot]);
@@ -113,7 +129,7 @@ class OrderedRows {
     for (; i < seps_.size(); ++i, j = 0) {
       const Leaf* leaf = seps_[i].leaf;
       for (; j < leaf->n; ++j)
-        if (!visit(std::string_view(leaf->rows[j]->key), std::string_view(leaf->rows[j]->value))) return;
+        if (!visit(leaf->rows[j]->key(), leaf->rows[j]->value())) return;
     }
   }
 
@@ -149,8 +165,8 @@ class OrderedRows {
       seek(key, p);
     }
     Leaf* leaf = leafAt(p.leaf);
-    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key, key)) {
-      if (overwrite) leaf->rows[p.slot]->value.assign(value);
+    if (p.slot < leaf->n && leaf->words[p.slot] == p.word && bytewiseEqual(leaf->rows[p.slot]->key(), key)) {
+      if (overwrite) setValue(leaf->rows[p.slot], value);
       return false;
     }
     insertAt(p, key, value);
@@ -174,7 +190,7 @@ class OrderedRows {
   void rewordAll() {
     lastValid_ = false;
     for (Sep& s : seps_) {
-      for (int j = 0; j < s.leaf->n; ++j) s.leaf->words[j] = wordOf(s.leaf->rows[j]->key);
+      for (int j = 0; j < s.leaf->n; ++j) s.leaf->words[j] = wordOf(s.leaf->rows[j]->key());
       s.word = s.leaf->words[0];
     }
   }
@@ -208,7 +224,7 @@ class OrderedRows {
       __builtin_prefetch(reinterpret_cast<const char*>(leaf) + line);
     const uint64_t w = p.word;
     const auto before = [&](int j) {  // row j sorts before key
-      return leaf->words[j] != w ? leaf->words[j] < w : bytewiseLess(leaf->rows[j]->key, key);
+      return leaf->words[j] != w ? leaf->words[j] < w : bytewiseLess(leaf->rows[j]->key(), key);
     };
     if (leaf->n == 0 || !before(0)) {
       p.slot = 0;
@@ -226,7 +242,7 @@ class OrderedRows {
   // The position the last find() found for this same key, if no row moved since.
   bool lastSeekOf(std::string_view key, Pos& p) const {
     if (!lastValid_) return false;
-    const std::string_view last = lastHit_ ? std::string_view(leafAt(last_.leaf)->rows[last_.slot]->key)
+    const std::string_view last = lastHit_ ? leafAt(last_.leaf)->rows[last_.slot]->key()
                                            : std::string_view(lastKey_);
     if (!bytewiseEqual(last, key)) return false;
     p = last_;
@@ -243,14 +259,14 @@ class OrderedRows {
   // key < the first key of leaf i.
   bool sepLess(std::string_view key, uint64_t w, size_t i) const {
     if (w != seps_[i].word) return w < seps_[i].word;
-    return bytewiseLess(key, leafAt(i)->rows[0]->key);
+    return bytewiseLess(key, leafAt(i)->rows[0]->key());
   }
 
   // The last leaf whose first key is <= key, or the first leaf.
   size_t findLeaf(std::string_view key, uint64_t w) const {
     // The first leaf starting after key, by word and, where words tie, by its first key.
     const auto it = std::partition_point(seps_.begin(), seps_.end(), [&](const Sep& s) {
-      return s.word != w ? s.word < w : !bytewiseLess(key, s.leaf->rows[0]->key);
+      return s.word != w ? s.word < w : !bytewiseLess(key, s.leaf->rows[0]->key());
     });
     const size_t i = static_cast<size_t>(it - seps_.begin());
     return i == 0 ? 0 : i - 1;
@@ -280,7 +296,7 @@ class OrderedRows {
         delete right;
       }
     }
-    Row* row = new (mr_->allocate(sizeof(Row), alignof(Row))) Row(key, value, mr_);
+    Row* row = newRow(key, value);
     std::copy_backward(leaf->words + p.slot, leaf->words + leaf->n, leaf->words + leaf->n + 1);
     std::copy_backward(leaf->rows + p.slot, leaf->rows + leaf->n, leaf->rows + leaf->n + 1);
     leaf->words[p.slot] = p.word;
@@ -291,9 +307,32 @@ class OrderedRows {
     accessHint_ = p.leaf;
   }
 
+  Row* newRow(std::string_view key, std::string_view value) {
+    // Rounded up to the allocator's 16-byte grain: the rest is the value's room to grow.
+    const size_t block = (sizeof(Row) + key.size() + value.size() + 15) & ~size_t{15};
+    Row* row = new (mr_->allocate(block, alignof(Row))) Row(key.size(), value.size(), block);
+    if (!key.empty()) std::memcpy(row->bytes(), key.data(), key.size());
+    if (!value.empty()) std::memcpy(row->bytes() + key.size(), value.data(), value.size());
+    return row;
+  }
+
+  // Overwrites the value in place where it fits, else moves the row to a block that holds it
+  // (the leaf's pointer is the only one to it).
+  void setValue(Row*& row, std::string_view value) {
+    if (value.size() <= row->valueCapacity()) {
+      if (!value.empty()) std::memmove(row->bytes() + row->keySize_, value.data(), value.size());
+      row->valueSize_ = value.size();
+      return;
+    }
+    Row* bigger = newRow(row->key(), value);
+    freeRow(row);
+    row = bigger;
+  }
+
   void freeRow(Row* r) {
+    const size_t block = r->blockSize_;
     r->~Row();
-    mr_->deallocate(r, sizeof(Row), alignof(Row));
+    mr_->deallocate(r, block, alignof(Row));
   }
 
   std::pmr::memory_resource* mr_;
