@@ -14,9 +14,9 @@
 #pragma once
 
 #include <algorithm>
-#include <cstring>
 #include <cstddef>  // offsetof
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <memory_resource>
 #include <new>
