@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "key_compare.h"
+#include "short_copy.h"
 
 namespace streamsim::detail {
 
@@ -311,8 +312,8 @@ class OrderedRows {
     // Rounded up to the allocator's 16-byte grain: the rest is the value's room to grow.
     const size_t block = (sizeof(Row) + key.size() + value.size() + 15) & ~size_t{15};
     Row* row = new (mr_->allocate(block, alignof(Row))) Row(key.size(), value.size(), block);
-    if (!key.empty()) std::memcpy(row->bytes(), key.data(), key.size());
-    if (!value.empty()) std::memcpy(row->bytes() + key.size(), value.data(), value.size());
+    copyShort(row->bytes(), key.data(), key.size());
+    copyShort(row->bytes() + key.size(), value.data(), value.size());
     return row;
   }
 
@@ -320,7 +321,13 @@ class OrderedRows {
   // (the leaf's pointer is the only one to it).
   void setValue(Row*& row, std::string_view value) {
     if (value.size() <= row->valueCapacity()) {
-      if (!value.empty()) std::memmove(row->bytes() + row->keySize_, value.data(), value.size());
+      char* to = row->bytes() + row->keySize_;
+      const size_t n = value.size();
+      if (value.data() + n <= to || to + n <= value.data()) {
+        copyShort(to, value.data(), n);
+      } else if (n > 0) {
+        std::memmove(to, value.data(), n);  // a view into this very row
+      }
       row->valueSize_ = value.size();
       return;
     }

@@ -6,13 +6,16 @@
 // buffer, and a std::string pair per change was two allocations and two frees each.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "state/key_compare.h"
+#include "state/short_copy.h"
 
 namespace streamsim::detail {
 
@@ -29,7 +32,7 @@ class PendingFamily {
   void net();
   size_t size() const { return order_.size(); }
   // The log's key and value bytes and its changes (a changelog's size is about their sum).
-  size_t loggedBytes() const { return bytes_.size(); }
+  size_t loggedBytes() const { return size_; }
   size_t loggedChanges() const { return changes_.size(); }
   // The i-th net change (after net()): key, value, and whether it is a remove.
   std::string_view key(size_t i) const { return keyOf(changes_[order_[i]]); }
@@ -44,21 +47,33 @@ class PendingFamily {
     bool remove;
   };
   void add(std::string_view key, std::string_view value, bool remove) {
-    changes_.push_back(Change{bytes_.size(), static_cast<uint32_t>(key.size()),
-                              static_cast<uint32_t>(value.size()), remove});
-    bytes_.append(key);
-    bytes_.append(value);
+    changes_.push_back(Change{size_, static_cast<uint32_t>(key.size()), static_cast<uint32_t>(value.size()), remove});
+    const size_t n = key.size() + value.size();
+    if (capacity_ - size_ < n) grow(n);
+    copyShort(bytes_.get() + size_, key.data(), key.size());
+    copyShort(bytes_.get() + size_ + key.size(), value.data(), value.size());
+    size_ += n;
   }
-  std::string_view keyOf(const Change& c) const { return {bytes_.data() + c.at, c.keySize}; }
+  void grow(size_t n) {
+    capacity_ = std::max(2 * capacity_, std::max(size_ + n, size_t{4096}));
+    std::unique_ptr<char[]> bigger(new char[capacity_]);
+    if (size_ > 0) std::memcpy(bigger.get(), bytes_.get(), size_);
+    bytes_ = std::move(bigger);
+  }
+  std::string_view keyOf(const Change& c) const { return {bytes_.get() + c.at, c.keySize}; }
   std::string_view valueOf(const Change& c) const {
-    return {bytes_.data() + c.at + c.keySize, c.valueSize};
+    return {bytes_.get() + c.at + c.keySize, c.valueSize};
   }
   // Positions of changes_ in key order, a key's changes in the order they were made; when it
   // sets `netted`, only the last change of each key (what net() keeps).
   std::vector<uint32_t> keyOrder(bool& netted) const;
 
   std::string cf_;
-  std::string bytes_;
+  // The log's bytes (not a std::string: its append is a call into the C library's memcpy, which
+  // short_copy.h avoids for short keys and values).
+  std::unique_ptr<char[]> bytes_;
+  size_t size_ = 0;
+  size_t capacity_ = 0;
   std::vector<Change> changes_;  // in the order they were made
   std::vector<uint32_t> order_;  // after net(): positions of the net changes, by key
 };
