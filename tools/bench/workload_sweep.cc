@@ -61,6 +61,7 @@ SweepRun runPlain(const harness::WorkloadConfig& config, int seeds, uint64_t fir
     harness::ScenarioRunOptions o;
     o.seed = seed;
     o.applyOracles = false;
+    o.oracleState = false;
     const Status st = sc.ok() ? harness::runScenario(*sc, o).setupError : sc.status();
     if (!st.ok() && run.error.empty()) {
       ++run.failures;

@@ -83,6 +83,7 @@ ScenarioRunOptions faultFreeReference(const ScenarioRunOptions& options) {
   ref.collectActual = false;
   ref.keepFs = nullptr;
   ref.recordReach = false;
+  ref.oracleState = false;  // a reference is read for its sink, trace and failures
   ref.skipCrashSteps = !options.faultPlan;
   ref.faultPlan.reset();
   ref.faultFreeRun.reset();
@@ -350,6 +351,7 @@ ScenarioRunOptions restartTransparencyRun(const ScenarioRunOptions& judged) {
   faulted.faultFreeRun.reset();
   faulted.skipExpectations = true;
   faulted.noDataBatchBeforeFirstBatchOfRun = true;
+  faulted.oracleState = false;
   return faulted;
 }
 
