@@ -11,6 +11,7 @@
 #include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/partitioning.h"
 #include "streamsim/harness/oracles/promises.h"
+#include "streamsim/harness/scenario_hooks.h"
 
 namespace streamsim::harness {
 namespace {
@@ -87,6 +88,16 @@ steps:
   - run: 1
 )");
   EXPECT_FALSE(has(defaultOracles(agg, false), "partitioning"));
+}
+
+// Issue 38: a scenario file is run twice for determinism on every seed (a memory or file sink);
+// a generated workload's seed only where its config decided it (ScenarioHooks::decidesDeterminism,
+// tests/harness/sweep_test.cc Sweep.DeterminismRunsOnTheSeedsTheConfigDecides).
+TEST(DeterminismOracle, IsOnByDefaultForAScenarioFileOnEverySeed) {
+  const Scenario sc = load(countScenario(kCount));
+  EXPECT_TRUE(has(defaultOracles(sc, false), "determinism"));
+  EXPECT_TRUE(has(defaultOracles(sc, true), "determinism"));
+  EXPECT_TRUE(sc.hooks == nullptr || !sc.hooks->decidesDeterminism);
 }
 
 // The four classes, each in its buggy scenario (no oracle named): the plain run fails by the

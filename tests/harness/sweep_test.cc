@@ -6,12 +6,15 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 
 #include "harness/generated_sweep_support.h"
+#include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/run/totals.h"
+#include "streamsim/harness/scenario_hooks.h"
 
 namespace streamsim::harness {
 namespace {
@@ -75,6 +78,37 @@ TEST(Sweep, SameSeedTwiceGivesTheSameFingerprintForEveryWorkload) {
   // And different seeds differ.
   WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
   EXPECT_NE(testing::seedRun(c, 1, {.oracles = false}).traceHash, testing::seedRun(c, 2, {.oracles = false}).traceHash);
+}
+
+// Issue 38: a generated seed runs determinism where its config decides it (every
+// determinismEvery-th seed here, as the workload loop did), not on every seed as a scenario file's
+// default oracles would add it: the sweep with determinism every 10th seed makes one run fewer on
+// each other seed than the sweep with determinism on every seed, and the same verdicts.
+TEST(Sweep, DeterminismRunsOnTheSeedsTheConfigDecides) {
+  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  for (uint64_t seed : {0, 3, 10, 11}) {
+    auto sc = generatedScenario(c, seed, {}, {.determinismEvery = 10});
+    ASSERT_TRUE(sc.ok()) << sc.status().toString();
+    ASSERT_TRUE(sc->hooks && sc->hooks->decidesDeterminism);
+    const auto& names = sc->oracles;
+    EXPECT_EQ(std::find(names.begin(), names.end(), "determinism") != names.end(), seed % 10 == 0) << seed;
+    const std::vector<std::string> defaults = defaultOracles(*sc, true);
+    EXPECT_EQ(std::find(defaults.begin(), defaults.end(), "determinism"), defaults.end()) << seed;
+    EXPECT_NE(std::find(defaults.begin(), defaults.end(), "exactly_once"), defaults.end()) << seed;
+  }
+  const SweepResult every = testing::sweepOf(c, 20, {.determinism = true});
+  const SweepResult tenth = testing::sweepOf(c, 20, {.determinismEvery = 10});
+  ASSERT_EQ(every.report.outcomes.size(), 20u);
+  ASSERT_EQ(tenth.report.outcomes.size(), 20u);
+  for (size_t i = 0; i < 20; ++i) {
+    const auto& a = every.report.outcomes[i];
+    const auto& b = tenth.report.outcomes[i];
+    const bool decided = a.seed % 10 == 0;
+    EXPECT_TRUE(a.passed && b.passed) << "seed " << a.seed;
+    EXPECT_EQ(a.traceHash, b.traceHash) << "seed " << a.seed;
+    EXPECT_EQ(a.runs, b.runs + (decided ? 0 : 1)) << "seed " << a.seed;
+    EXPECT_EQ(a.oracleChecks, b.oracleChecks + (decided ? 0 : 1)) << "seed " << a.seed;
+  }
 }
 
 std::string writeReport(const SweepResult& r, const std::string& name) {

@@ -41,6 +41,7 @@ SweepRun runSweep(const harness::WorkloadConfig& config, int seeds, uint64_t fir
     run.error = sweep.status().toString();
     return run;
   }
+  run.runs = sweep->report.totals.runs;
   run.failures = static_cast<int>(sweep->report.totals.failed);
   if (run.failures > 0) {
     std::string summary = harness::sweepSummary(*sweep).text;
@@ -60,6 +61,7 @@ SweepRun runPlain(const harness::WorkloadConfig& config, int seeds, uint64_t fir
     harness::ScenarioRunOptions o;
     o.seed = seed;
     o.applyOracles = false;
+    o.oracleState = false;
     const Status st = sc.ok() ? harness::runScenario(*sc, o).setupError : sc.status();
     if (!st.ok() && run.error.empty()) {
       ++run.failures;
@@ -74,7 +76,7 @@ void measureSweepRate(BenchRow& r, const harness::WorkloadConfig& config, int sm
   SweepRun s = runSweep(config, small, 0);
   SweepRun b = runSweep(config, big, 1'000'000);
   SweepRun plain = runPlain(config, big, 1'000'000);
-  r.sizes = fmt::format("{}->{} seeds", small, big);
+  r.sizes = fmt::format("{}->{} seeds, {:.2f} runs/seed", small, big, big > 0 ? double(b.runs) / big : 0.0);
   r.figure = b.seconds > 0 ? big / b.seconds : 0;
   double smallFigure = s.seconds > 0 ? small / s.seconds : 0;
   r.limit = plain.seconds > 0 ? big / plain.seconds : 0;

@@ -17,6 +17,7 @@ harness::WorkloadConfig standardCrashWorkload();
 
 struct SweepRun {
   double seconds = 0;
+  size_t runs = 0;  // simulated runs in all (the sweep report's totals: each seed's own, the oracles')
   int failures = 0;
   std::string error;
 };
@@ -31,7 +32,7 @@ SweepRun runSweep(const harness::WorkloadConfig& config, int seeds, uint64_t fir
 SweepRun runPlain(const harness::WorkloadConfig& config, int seeds, uint64_t firstSeed);
 
 // Rows 4 and 4p: the sweep of `small` seeds (from 0) and of `big` (from 1,000,000) against
-// `big` plain runs: the row's sizes, figure (seeds/s at the big size), limit, ratio and scaling;
+// `big` plain runs: the row's sizes (with the big sweep's runs per seed), figure (seeds/s at the big size), limit, ratio and scaling;
 // a failed seed or run is the row's note and clears `ok`. The caller sets `met`.
 void measureSweepRate(BenchRow& row, const harness::WorkloadConfig& config, int small, int big, bool& ok);
 

@@ -7,6 +7,7 @@
 #include "streamsim/harness/oracles/partitioning.h"
 #include "streamsim/harness/oracles/promises.h"
 #include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_hooks.h"
 
 namespace streamsim::harness {
 
@@ -22,7 +23,8 @@ std::vector<std::string> defaultOracles(const Scenario& sc, bool underPlan) {
     out.push_back("timers");
   }
   if (sc.query.sink.kind == SinkSpec::Kind::kMemory || sc.query.sink.kind == SinkSpec::Kind::kFiles) {
-    out.push_back("determinism");
+    // A generated workload's seed has it where its config decided (ScenarioHooks::decidesDeterminism).
+    if (!sc.hooks || !sc.hooks->decidesDeterminism) out.push_back("determinism");
     // exactly_once: not in real-time mode, whose memory sink is at least once as Spark's
     // ContinuousMemorySink is (a purged batch writes its records again: docs/real-time.md).
     if (underPlan && !realTime) out.push_back("exactly_once");

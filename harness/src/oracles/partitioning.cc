@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/scenario.h"
+#include "streamsim/harness/scenario_runner.h"
 #include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
@@ -49,7 +50,12 @@ int partitionsOf(uint64_t seed, int configured) {
   return n != configured ? n : n % 6 + 1;
 }
 
-Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed) {
+ScenarioRunOptions partitioningHereOptions(uint64_t seed) {
+  return variantSinkOptions(seed, std::nullopt, /*skipCrashSteps=*/true);
+}
+
+Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed,
+                                                     const ScenarioRunResult* here) {
   const int configured = configuredPartitions(sc.query);
   const int other = partitionsOf(seed, configured);
   Scenario variant = sc;
@@ -61,9 +67,10 @@ Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_
   runs.other = fmt::format("{} (the seed's)", other);
   // A scenario whose fault-free run without its expectations and crash steps does not pass (a step
   // that needs a crash it armed) has nothing to compare.
-  Result<std::vector<std::string>> here = variantSink(sc, seed, std::nullopt, /*skipCrashSteps=*/true);
-  if (!here.ok()) return std::optional<VariantSinks>();
-  runs.hereRows = std::move(*here);
+  Result<std::vector<std::string>> hereRows =
+      here != nullptr ? variantSinkOf(*here) : variantSinkOf(runScenario(sc, partitioningHereOptions(seed)));
+  if (!hereRows.ok()) return std::optional<VariantSinks>();
+  runs.hereRows = std::move(*hereRows);
   STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(variant, seed, std::nullopt, /*skipCrashSteps=*/true));
   return std::optional<VariantSinks>(std::move(runs));
 }

@@ -331,6 +331,7 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   hooks->drainMs = c.drainMs;
   hooks->everyRow = true;
   hooks->restartOnFailure = true;
+  hooks->decidesDeterminism = true;  // `determinism` above: the seed's, not every seed's
   if (c.sink == SinkKind::kFiles) {
     STREAMSIM_ASSIGN_OR_RETURN(hooks->sinkSchema, parseSchema(generated::outputSchemaOf(c)));
   }

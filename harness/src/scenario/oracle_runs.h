@@ -39,8 +39,11 @@ ScenarioRunOptions referenceOf(const ScenarioRunOptions& options, const Scenario
 
 // Restart transparency for a faulted run whose reference took clean restarts: the exactly_once
 // violation's text when the restarts are not transparent without Spark's withholding rule.
-std::optional<std::string> restartTransparencyBreach(const Scenario& sc, const ScenarioRunOptions& quiet,
-                                                     std::string_view sinkKind, int& runs);
+// `reference`: exactly_once's reference run, made of `referenceScenario` with `referenceOptions` (its
+// run is taken for the fault-free one where sameRun says so). Counts its runs in run.r.oracleRuns.
+std::optional<std::string> restartTransparencyBreach(const ScenarioOracleRun& run, const Scenario* referenceScenario,
+                                                     const ScenarioRunOptions& referenceOptions,
+                                                     const ScenarioRunResult& reference);
 
 }  // namespace detail
 }  // namespace streamsim::harness

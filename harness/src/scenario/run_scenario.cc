@@ -14,6 +14,7 @@
 #include "scenario/runner.h"
 #include "scenario/sink_views.h"
 #include "streamsim/fault_points.h"
+#include "streamsim/trace_events.h"
 #include "streamsim/harness/committed_state.h"
 #include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/partitioning.h"
@@ -82,6 +83,7 @@ ScenarioRunOptions faultFreeReference(const ScenarioRunOptions& options) {
   ref.collectActual = false;
   ref.keepFs = nullptr;
   ref.recordReach = false;
+  ref.oracleState = false;  // a reference is read for its sink, trace and failures
   ref.skipCrashSteps = !options.faultPlan;
   ref.faultPlan.reset();
   ref.faultFreeRun.reset();
@@ -126,24 +128,39 @@ ScenarioRunOptions referenceOf(const ScenarioRunOptions& options, const Scenario
 // would show a processor that loses something on a restart, so the restarts are also checked
 // without Spark's withholding rule (noDataBatchBeforeFirstBatchOfRun): the plan's run and the
 // fault-free run, both under that rule, must give the same sink (as they did before the rule).
-// The exactly_once violation's text when they do not.
-std::optional<std::string> restartTransparencyBreach(const Scenario& sc, const ScenarioRunOptions& quiet,
-                                                     std::string_view sinkKind, int& runs) {
-  ScenarioRunOptions faulted = quiet;
-  faulted.applyOracles = false;
-  faulted.skipExpectations = true;
-  faulted.noDataBatchBeforeFirstBatchOfRun = true;
-  ScenarioRunOptions plain = faultFreeReference(faulted);
-  ScenarioRunResult t = runScenario(sc, faulted);
+// The exactly_once violation's text when they do not. Each of the two is a run already made where
+// sameRun says so: the judged run (its rule withheld nothing), the seed's fault-free run (the plan
+// left no downtime, no re-planned batch) or exactly_once's reference (the same restarts).
+std::optional<std::string> restartTransparencyBreach(const ScenarioOracleRun& run, const Scenario* referenceScenario,
+                                                     const ScenarioRunOptions& referenceOptions,
+                                                     const ScenarioRunResult& reference) {
+  int& runs = run.r.oracleRuns;
+  const ScenarioRunOptions faulted = restartTransparencyRun(run.options);
+  ScenarioRunResult ranT;
+  const ScenarioRunResult* t = &run.r;  // the judged run, made of run.sc when run.given is set
+  if (run.given == nullptr || !sameRun(&run.sc, run.options, run.r, run.sc, faulted)) {
+    ranT = runScenario(run.sc, faulted);
+    ++runs;
+    t = &ranT;
+  }
   // The plan's downtime stays (the clock moved on): the fault-free run takes it too.
-  if (sim::FaultPlan down = withSameRestarts(sim::FaultPlan{}, t.trace, /*cleanRestarts=*/false); !down.faults.empty())
-    plain.faultPlan = std::move(down);
-  ScenarioRunResult b = runScenario(sc, plain);
-  runs += 2;
+  const ScenarioRunOptions plain = restartTransparencyFaultFree(run.options, t->trace);
+  ScenarioRunResult ranB;
+  const ScenarioRunResult* b = nullptr;
+  if (const FaultFreeRun* ff = run.options.faultFreeRun.get();
+      ff != nullptr && run.given != nullptr && sameFaultFreeRun(*ff, *run.given, plain))
+    b = &ff->result;
+  else if (sameRun(referenceScenario, referenceOptions, reference, run.sc, plain))
+    b = &reference;
+  if (b == nullptr) {
+    ranB = runScenario(run.sc, plain);
+    ++runs;
+    b = &ranB;
+  }
   const char* rule = "with a no-data batch allowed before a run's first batch (not Spark's rule)";
-  if (!b.passed()) return fmt::format("the fault-free run {} failed:\n{}", rule, b.report());
-  if (!t.passed()) return fmt::format("the run under the plan {} failed:\n{}", rule, t.report());
-  if (auto v = checkExactlyOnce(b.sinkRows, t.sinkRows, t.sinkBatchOf, sinkKind))
+  if (!ranClean(*b)) return fmt::format("the fault-free run {} failed:\n{}", rule, b->report());
+  if (!ranClean(*t)) return fmt::format("the run under the plan {} failed:\n{}", rule, t->report());
+  if (auto v = checkExactlyOnce(b->sinkRows, t->sinkRows, t->sinkBatchOf, run.sinkKind))
     return fmt::format("a restart changed the processor's output: {}, the run under the plan differs from the "
                        "fault-free run: {}", rule, v->message);
   return std::nullopt;
@@ -320,6 +337,32 @@ ScenarioRunResult runScenario(const Scenario& given, const ScenarioRunOptions& o
   return r;
 }
 
+ScenarioRunOptions exactlyOnceReferenceOf(const ScenarioRunOptions& judged, const ScenarioRunResult& r) {
+  ScenarioRunOptions ref = referenceOf(judged, r);
+  ref.skipExpectations = true;
+  return ref;
+}
+
+ScenarioRunOptions restartTransparencyRun(const ScenarioRunOptions& judged) {
+  ScenarioRunOptions faulted = judged;
+  faulted.applyOracles = false;
+  faulted.collectActual = false;
+  faulted.keepFs = nullptr;
+  faulted.faultFreeRun.reset();
+  faulted.skipExpectations = true;
+  faulted.noDataBatchBeforeFirstBatchOfRun = true;
+  faulted.oracleState = false;
+  return faulted;
+}
+
+ScenarioRunOptions restartTransparencyFaultFree(const ScenarioRunOptions& judged,
+                                                const std::vector<std::string>& runTrace) {
+  ScenarioRunOptions plain = faultFreeReference(restartTransparencyRun(judged));
+  if (sim::FaultPlan down = withSameRestarts(sim::FaultPlan{}, runTrace, /*cleanRestarts=*/false); !down.faults.empty())
+    plain.faultPlan = std::move(down);
+  return plain;
+}
+
 ScenarioRunOptions faultFreeReferenceOf(const ScenarioRunOptions& options) {
   ScenarioRunOptions ref = faultFreeReference(options);  // as referenceOf without restarts
   ref.skipExpectations = true;                           // as exactly_once's reference
@@ -335,19 +378,56 @@ std::shared_ptr<const FaultFreeRun> runFaultFree(const Scenario& scenario, const
   return run;
 }
 
+namespace {
+
+bool hasStep(const Scenario& sc, auto isKind) {
+  return std::any_of(sc.steps.begin(), sc.steps.end(), [&](const Step& st) { return isKind(st.step); });
+}
+
+bool noFaults(const std::optional<sim::FaultPlan>& plan) { return !plan || plan->faults.empty(); }
+
+bool withheldANoDataBatch(const ScenarioRunResult& r) {
+  const std::string event = fmt::format("\"{}\"", events::kNoDataBatchWithheld);
+  return std::any_of(r.trace.begin(), r.trace.end(),
+                     [&](const std::string& line) { return line.find(event) != std::string::npos; });
+}
+
+}  // namespace
+
+bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const ScenarioRunResult& made,
+             const Scenario& scenario, const ScenarioRunOptions& asked) {
+  // Every field of ScenarioRunOptions that can change a run belongs here (keepDir is read only with
+  // a keepFs; faultFreeRun only by the oracles, which `asked` runs none of).
+  const ScenarioRunOptions& a = madeWith;
+  const ScenarioRunOptions& b = asked;
+  if (madeOf != &scenario || b.applyOracles || a.keepFs != nullptr || b.keepFs != nullptr) return false;
+  if (a.seed != b.seed || a.collectState != b.collectState || a.traceOutputRows != b.traceOutputRows ||
+      a.hashSeed != b.hashSeed || a.pandasChunkRows != b.pandasChunkRows || a.processors != b.processors)
+    return false;
+  if (a.recordReach != b.recordReach && !(a.recordReach && made.reach.switches.empty())) return false;
+  if (a.noDataBatchBeforeFirstBatchOfRun != b.noDataBatchBeforeFirstBatchOfRun &&
+      (a.noDataBatchBeforeFirstBatchOfRun || made.trace.empty() || withheldANoDataBatch(made)))
+    return false;
+  const bool expects = hasStep(scenario, [](const StepVariant& v) { return std::holds_alternative<ExpectStep>(v); });
+  if ((a.skipExpectations != b.skipExpectations || a.collectActual != b.collectActual) && expects) return false;
+  const bool crashes = hasStep(scenario, [](const StepVariant& v) { return std::holds_alternative<CrashStep>(v); });
+  if (a.skipCrashSteps != b.skipCrashSteps && crashes) return false;
+  if (a.faultPlan != b.faultPlan) {
+    const bool supervised = scenario.hooks && scenario.hooks->restartOnFailure;
+    if (!noFaults(a.faultPlan) || !noFaults(b.faultPlan) || (a.faultPlan.has_value() != b.faultPlan.has_value() && !supervised))
+      return false;
+  }
+  if (a.applyOracles) {
+    // The judged run: its restart judgement re-ran it without expectations (the options say so),
+    // and an unfired armed crash under faults was settled by a run with its options.
+    if (!made.judgedAgainstRestartReference.empty() && !a.skipExpectations) return false;
+    if (!noFaults(a.faultPlan) && !made.unfiredArmedCrashes.empty()) return false;
+  }
+  return true;
+}
+
 bool sameFaultFreeRun(const FaultFreeRun& run, const Scenario& scenario, const ScenarioRunOptions& reference) {
-  // Every field of ScenarioRunOptions that can change a run's sink or its passing belongs here
-  // (keepDir is read only with a keepFs; faultFreeRun only by the oracles, which neither runs).
-  const ScenarioRunOptions& a = run.options;
-  const ScenarioRunOptions& b = reference;
-  const bool recordingChangedNothing = a.recordReach == b.recordReach || run.result.reach.switches.empty();
-  return run.scenario == &scenario && a.seed == b.seed && a.faultPlan == b.faultPlan &&
-         a.collectActual == b.collectActual && !a.applyOracles && !b.applyOracles &&
-         a.skipExpectations == b.skipExpectations && a.skipCrashSteps == b.skipCrashSteps && a.keepFs == nullptr &&
-         b.keepFs == nullptr && recordingChangedNothing && a.collectState == b.collectState &&
-         a.noDataBatchBeforeFirstBatchOfRun == b.noDataBatchBeforeFirstBatchOfRun &&
-         a.traceOutputRows == b.traceOutputRows && a.hashSeed == b.hashSeed && a.pandasChunkRows == b.pandasChunkRows &&
-         a.processors == b.processors;
+  return !run.options.applyOracles && sameRun(run.scenario, run.options, run.result, scenario, reference);
 }
 
 bool ScenarioOracleRun::named(std::string_view oracle) const {

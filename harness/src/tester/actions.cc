@@ -155,7 +155,7 @@ class Runner {
     }
     if (options_.unfiredCrashFails && !result.unfiredCrashes.empty())
       return fail(result, result.unfiredCrashes.front().first, result.unfiredCrashes.front().second);
-    result.report = report(-1);
+    if (options_.reportOnPass) result.report = report(-1);
     return result;
   }
 

@@ -205,7 +205,7 @@ struct StreamTestContext {
 struct StreamTestResult {
   Status status;             // OK, or the failure with the full report as message
   int failedAction = -1;     // index into the actions, -1 when all passed
-  std::string report;        // the report (also when passing: actions, batches, sink)
+  std::string report;        // the report (also when passing, unless !reportOnPass: actions, batches, sink)
   // When the run stopped because the query did not start (the implicit start, a StartStream or
   // a Restart) and no ExpectFailure took it: the start's own error, e.g. InvalidArgument for a
   // bad option.
@@ -225,6 +225,10 @@ struct StreamTestOptions {
   // A Crash{point} whose crash never fired by the end of the run fails it at that action (the
   // query never passed the point: the scenario does not test what it says). Scenario runs.
   bool unfiredCrashFails = false;
+  // StreamTestResult::report of a run that passed (a failure's is in its status either way). The
+  // scenario runner reads none: it turns this off (the report formats every sink row: ~3.5% of a
+  // plain generated run, docs/performance.md).
+  bool reportOnPass = true;
 };
 
 // Runs `actions` against `query` in `sim`. As Spark's testStream, the query is started before the

@@ -79,6 +79,11 @@ struct ScenarioHooks {
   bool restartOnFailure = false;
   // With everyRow, a file sink's rows are read with this schema (else typed as written).
   SchemaPtr sinkSchema;
+  // A generated workload's config decided whether its seed is run twice for determinism
+  // (workloadOracles: the config's oracles, RunOptions::determinism or every determinismEvery-th
+  // seed, as the workload loop decided it): Scenario::oracles has it or not, and defaultOracles
+  // adds none on top (a scenario file gets it on every seed).
+  bool decidesDeterminism = false;
 
   // Why a replay line cannot rebuild a scenario with these hooks ("" when none is set).
   std::string whyNotReplayable() const;

@@ -25,9 +25,10 @@ namespace streamsim::harness {
 
 struct FaultFreeRun;
 
-// A field that can change a run's sink or its verdict must also be compared in sameFaultFreeRun
-// (scenario/run_scenario.cc): otherwise a sweep seed may take a fault-free run made with other
-// options for its exactly_once reference.
+// A field that can change a run's sink or its verdict must also be compared in sameRun
+// (scenario/run_scenario.cc): otherwise an oracle may take a run made with other options for the
+// run it asks for (a sweep seed's fault-free run as exactly_once's reference or partitioning's
+// run, the judged run as restart transparency's).
 struct ScenarioRunOptions {
   uint64_t seed = 0;
   // Faults injected on top of the scenario's own steps (sweep / replay). When set, a crash of
@@ -53,6 +54,12 @@ struct ScenarioRunOptions {
   // Fill ScenarioRunResult::committedState without the engine's own column families (timers):
   // the mode_equivalence oracle's runs.
   bool collectState = false;
+  // Fill RunOutcome::committedState (with the engine's timers) when the scenario's oracles include
+  // determinism, interleaving or process_isolation, whose checks and runs compare it. Off for a
+  // run whose caller reads only its sink, trace and failures (references, partitioning's and
+  // restart transparency's runs, the reach run, the bench's plain runs): reading the final state
+  // is ~4% of a generated run. Changes only that field of the result, never the run.
+  bool oracleState = true;
   // Not Spark's rule: an idle trigger before a run's first batch may run a no-data batch
   // (QueryOptions::noDataBatchBeforeFirstBatchOfRun). The restart transparency runs of
   // exactly_once (docs/oracles.md "Restarts and no-data batches").
@@ -133,6 +140,19 @@ struct FaultFreeRun {
   ScenarioRunResult result;
 };
 
+// The options of exactly_once's reference of the judged run `r` made with `judged`: the fault-free
+// run (a plan's run's with the scenario's crash steps, a plain run's without), expectations
+// skipped, restarted where `r` restarted cleanly or was down (run/clean_restarts.h).
+ScenarioRunOptions exactlyOnceReferenceOf(const ScenarioRunOptions& judged, const ScenarioRunResult& r);
+
+// Restart transparency's two runs (exactly_once of a run under a plan whose reference restarts,
+// docs/oracles.md "Restarts and no-data batches"), both with a no-data batch allowed before a
+// run's first batch (not Spark's rule) and without expectations: the run under the plan, and the
+// fault-free run with the downtime and re-planned batches of that run (`runTrace`).
+ScenarioRunOptions restartTransparencyRun(const ScenarioRunOptions& judged);
+ScenarioRunOptions restartTransparencyFaultFree(const ScenarioRunOptions& judged,
+                                                const std::vector<std::string>& runTrace);
+
 // The options of exactly_once's fault-free reference of a run with `options` (a fault plan set),
 // when that run restarted nowhere cleanly (referenceOf adds no restarts).
 ScenarioRunOptions faultFreeReferenceOf(const ScenarioRunOptions& options);
@@ -141,10 +161,35 @@ ScenarioRunOptions faultFreeReferenceOf(const ScenarioRunOptions& options);
 // outlive the result's use.
 std::shared_ptr<const FaultFreeRun> runFaultFree(const Scenario& scenario, const ScenarioRunOptions& underPlan);
 
-// Whether `run` is the run a reference with `reference` on `scenario` would be: the same object,
-// the same options wherever they can change the output, and recording its reach changed nothing
-// (recording installs a scheduler that, asked no choice, decides as none does: async_runtime.cc).
+// Whether running `scenario` with `asked` (no oracles) would make the run `made`, already made of
+// `madeOf` with `madeWith`: the same sink rows and batches, trace, restarts and failures (not the
+// verdict of made's own oracles, when it had them, nor its committedState: oracleState). The same object and the same value of every
+// option that can change a run, except where the made run or the scenario shows that a difference
+// changed nothing:
+// - recording the reach (madeWith.recordReach): it installs a scheduler that, asked no choice,
+//   decides as none does (async_runtime.cc); the made run met no scheduling choice;
+// - Spark's no-data rule off in `asked` (noDataBatchBeforeFirstBatchOfRun): the made run, under
+//   the rule, never withheld a no-data batch (its trace has no no_data_batch_withheld, which
+//   StreamingQuery traces wherever the rule, read nowhere else, withholds one);
+// - expectations skipped or checked, their actual rows collected or not: the scenario has no
+//   expect step (the one step that reads either);
+// - crash steps skipped or taken: the scenario has no crash step;
+// - a plan without faults or none: neither has a fault (an empty plan's seed sizes only torn
+//   writes), and the scenario's driver restarts after any failure whatever the plan
+//   (ScenarioHooks::restartOnFailure: a plan's presence only turns on the same supervisor);
+// - the made run's oracles (madeWith.applyOracles, the judged run as the oracles see it with its
+//   judged options): they judge after the run; under faults an unfired armed crash is settled by
+//   one more run with the options given, so the made run must have none.
+bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const ScenarioRunResult& made,
+             const Scenario& scenario, const ScenarioRunOptions& asked);
+
+// sameRun for a sweep seed's fault-free run: whether `run` is the run `reference` (exactly_once's)
+// on `scenario` would be.
 bool sameFaultFreeRun(const FaultFreeRun& run, const Scenario& scenario, const ScenarioRunOptions& reference);
+
+// The run ended without a failure or setup error (its own oracles' violations aside): what an
+// oracle needs of a run it takes instead of running it (a run without oracles: passed()).
+inline bool ranClean(const ScenarioRunResult& r) { return r.setupError.ok() && r.failures.empty(); }
 
 // The fault knobs of the scenario's `sweep:` section (defaults when it has none).
 sim::FaultKnobs sweepKnobs(const Scenario& scenario);

@@ -19,11 +19,7 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
     // A sweep's reference is the fault-free run of the scenario (its own crashes kept); a plain
     // run's is the scenario without its crash steps; both restart where the run restarted cleanly
     // and had a no-data batch withheld.
-    ScenarioRunOptions ref = detail::referenceOf(run.quiet, run.r);
-    ref.skipExpectations = true;
-    if (run.options.faultPlan && ref.faultPlan)
-      if (auto breach = detail::restartTransparencyBreach(run.sc, run.quiet, run.sinkKind, run.r.oracleRuns))
-        return Status::FailedPrecondition(*breach);
+    const ScenarioRunOptions ref = exactlyOnceReferenceOf(run.options, run.r);
     // A sweep seed's fault-free run, when it is this very run (sameFaultFreeRun), is not run again.
     const FaultFreeRun* same = run.options.faultFreeRun.get();
     if (same == nullptr || run.given == nullptr || !sameFaultFreeRun(*same, *run.given, ref)) same = nullptr;
@@ -35,6 +31,10 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
       run.r.referenceFromFaultFreeRun = true;
     }
     const ScenarioRunResult& expected = same != nullptr ? same->result : ran;
+    if (run.options.faultPlan && ref.faultPlan)
+      if (auto breach = detail::restartTransparencyBreach(run, same != nullptr ? same->scenario : &run.sc,
+                                                          same != nullptr ? same->options : ref, expected))
+        return Status::FailedPrecondition(*breach);
     if (!expected.passed())
       return Status::FailedPrecondition("the reference run (without faults) failed:\n" + expected.report());
     return expected.sinkRows;

@@ -25,8 +25,14 @@ Result<std::optional<Violation>> check(OracleInput& in) {
 void prepare(ScenarioOracleRun& run, OracleInput& in) {
   in.partitioningRuns = [&run]() -> Result<std::optional<VariantSinks>> {
     if (detail::orderDependent(run.sc)) return std::optional<VariantSinks>();
-    run.r.oracleRuns += 2;
-    return partitioningRuns(run.sc, run.options.seed);
+    // A sweep seed's fault-free run, when it is the run with the query's partitions (sameRun), is
+    // not run again.
+    const FaultFreeRun* same = run.options.faultFreeRun.get();
+    if (same == nullptr || run.given == nullptr || same->options.applyOracles ||
+        !sameRun(same->scenario, same->options, same->result, *run.given, partitioningHereOptions(run.options.seed)))
+      same = nullptr;
+    run.r.oracleRuns += same != nullptr ? 1 : 2;
+    return partitioningRuns(run.sc, run.options.seed, same != nullptr ? &same->result : nullptr);
   };
 }
 

@@ -18,7 +18,8 @@ struct NotChecked {
 
 // The oracles every run of `sc` gets without naming them: those sound for any query and processor
 // of its kind — timers and ttl (contracts the engine keeps, read from the trace), determinism
-// with a memory or file sink, and exactly_once with one under a fault plan (`underPlan`: a sweep's
+// with a memory or file sink (not for a generated workload's seed, whose config decides it:
+// ScenarioHooks::decidesDeterminism), and exactly_once with one under a fault plan (`underPlan`: a sweep's
 // or replay's seed, unless its context switches meet an async processor that declares its results
 // order-dependent; a plain run's only crashes are the scenario's own steps, whose effect on the
 // output is what such a scenario shows; foreach and Kafka sinks are at least once in Spark),

@@ -27,8 +27,14 @@ bool partitioningApplies(const Scenario& sc);
 // from the seed's stream "partitions", never `configured`.
 int partitionsOf(uint64_t seed, int configured);
 
+// The options of the run with the query's partitions (variantSink's: the seed's fault-free run,
+// crash steps and expectations skipped).
+ScenarioRunOptions partitioningHereOptions(uint64_t seed);
+
 // The two runs: nullopt when the run with the query's partitions fails (nothing to compare), an
-// error when only the other does.
-Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed);
+// error when only the other does. `here`: that run when the caller has it already (a run that
+// sameRun says partitioningHereOptions would make), else it is run.
+Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed,
+                                                     const ScenarioRunResult* here = nullptr);
 
 }  // namespace streamsim::harness

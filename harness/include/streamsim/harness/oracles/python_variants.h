@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/harness/scenario_runner.h"
 #include "streamsim/status.h"
 
 namespace streamsim::harness {
@@ -40,6 +41,10 @@ std::optional<Violation> checkVariantSinks(std::string_view oracle, const Varian
 Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
                                              std::optional<int64_t> pandasChunkRows = std::nullopt,
                                              bool skipCrashSteps = false);
+// variantSink's options, and its answer from the run they made (or one sameRun says is that run).
+ScenarioRunOptions variantSinkOptions(uint64_t seed, std::optional<int64_t> pandasChunkRows = std::nullopt,
+                                      bool skipCrashSteps = false);
+Result<std::vector<std::string>> variantSinkOf(const ScenarioRunResult& run);
 
 // variantSink in a `hash-seed-worker` of `cli` whose Python hashes with `hashSeed`. The worker
 // loads the file as written (a sweep's --state-store left out: the final sink does not depend on
