@@ -169,10 +169,14 @@ TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
 
   // A standard workload's line: `replay count --seed S --plan P --files F`.
   ASSERT_TRUE(sc->hooks);
-  auto plain = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 0);
+  auto plain = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 1);
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->hooks->replayTarget, "count");
   EXPECT_EQ(plain->hooks->replayOptions, " --state-store rocksdb");
+  // Every tenth seed runs determinism by default (RunOptions::determinismEvery): its line says so.
+  auto tenth = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 20);
+  ASSERT_TRUE(tenth.ok());
+  EXPECT_EQ(tenth->hooks->replayOptions, " --state-store rocksdb --determinism");
 }
 
 // The one shrinker drops a generated scenario's landing files besides its faults: a reference
