@@ -106,8 +106,7 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
     }
     out.originalFiles = start.files->size();
   }
-  ShrinkResult found = shrinkFailure(
-      start, [&](const ShrinkCase& c) { return failureKind(run(c)).sharedWith(kind); }, maxRuns);
+  ShrinkResult found = shrinkFailure(start, kind, [&](const ShrinkCase& c) { return failureKind(run(c)); }, maxRuns);
   out.plan = found.minimal.plan;
   out.files = found.minimal.files;
   out.runs = found.runs;
