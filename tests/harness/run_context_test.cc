@@ -42,17 +42,16 @@ std::shared_ptr<const ProcessorFactories> contextWith(const std::string& name, c
   return p;
 }
 
-// A scenario naming processor `name`, loaded as a program that knows it would load it.
-Scenario scenarioNaming(const std::string& name) {
-  LoaderOptions lo;
-  lo.isProcessor = [](std::string_view) { return true; };
+// A scenario counting rows per key with the transformWithState `tws` (its processor part), loaded
+// with `lo`.
+Scenario scenarioWith(const std::string& tws, const LoaderOptions& lo) {
   ScenarioLoad l = parseScenario(R"(
 name: run context
 query:
   source: {kind: memory, schema: "key string"}
   operators:
     - groupBy: [key]
-      transformWithState: {processor: )" + name + R"(, outputMode: update, timeMode: None}
+      transformWithState: {)" + tws + R"(, outputMode: update, timeMode: None}
   sink: {kind: memory}
   outputMode: update
 steps:
@@ -61,6 +60,13 @@ steps:
 )", "context.yaml", lo);
   EXPECT_TRUE(l.ok()) << l.errorText();
   return l.ok() ? *l.scenario : Scenario{};
+}
+
+// A scenario naming processor `name`, loaded as a program that knows it would load it.
+Scenario scenarioNaming(const std::string& name) {
+  LoaderOptions lo;
+  lo.isProcessor = [](std::string_view) { return true; };
+  return scenarioWith("processor: " + name, lo);
 }
 
 TEST(RunContext, TwoRunsWithDifferentProcessorsDoNotSeeEachOthers) {
@@ -99,21 +105,7 @@ Scenario pythonScenario(std::shared_ptr<const RunRegistries> registries) {
   LoaderOptions lo;
   lo.registries = std::move(registries);
   const std::string py = std::string(test_paths::sourceDir()) + "/scenarios/seeds/python/processors/count.py";
-  ScenarioLoad l = parseScenario(R"(
-name: python loader
-query:
-  source: {kind: memory, schema: "key string"}
-  operators:
-    - groupBy: [key]
-      transformWithState: {python: )" + py + R"(, class: CountProcessor, outputMode: update, timeMode: None}
-  sink: {kind: memory}
-  outputMode: update
-steps:
-  - add_rows: [{key: a}, {key: a}]
-  - run: 1
-)", "python.yaml", lo);
-  EXPECT_TRUE(l.ok()) << l.errorText();
-  return l.ok() ? *l.scenario : Scenario{};
+  return scenarioWith("python: " + py + ", class: CountProcessor", lo);
 }
 
 TEST(RunContext, ThePythonLoaderIsWhatTheRunWasHanded) {
