@@ -1,5 +1,6 @@
-// The `_streamsim_native` module built into runners that embed CPython, and the hook that lets
-// their scenarios name Python processors (harness/python_processors.h).
+// The `_streamsim_native` module built into runners that embed CPython. What lets their scenarios
+// name Python processors is handed to their runs by the runner's main (python_runner_main.cc:
+// pythonRunRegistries()).
 #include <pybind11/embed.h>
 
 #include "job_world.h"
@@ -12,12 +13,3 @@ PYBIND11_EMBEDDED_MODULE(_streamsim_native, m) {
   streamsim::python::defineJobModule(m);
   streamsim::python::defineJobSweep(m);
 }
-
-namespace {
-const bool kRegistered = [] {
-  streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
-  streamsim::harness::setPythonReferenceLoader(&streamsim::python::loadPythonReferenceFile);
-  streamsim::harness::setPythonCliPath(streamsim::python::cliPath());  // the hash_seed oracle's worker
-  return true;
-}();
-}  // namespace

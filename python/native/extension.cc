@@ -8,10 +8,8 @@
 #include "python_support.h"
 
 PYBIND11_MODULE(_streamsim_native, m) {
-  // Scenarios run from Python (streamsim.run/sweep) may name Python processors too.
-  streamsim::harness::setPythonProcessorLoader(&streamsim::python::loadPythonProcessorFile);
-  streamsim::harness::setPythonReferenceLoader(&streamsim::python::loadPythonReferenceFile);
-  streamsim::harness::setPythonCliPath(streamsim::python::cliPath());  // the hash_seed oracle's worker
+  // Scenarios run from Python (streamsim.run/sweep) may name Python processors too: the module's
+  // functions hand their runs pythonRunRegistries().
   streamsim::python::defineNativeModule(m);
   streamsim::python::defineTesterModule(m);
   streamsim::python::defineJobModule(m);

@@ -49,14 +49,20 @@ std::string planForSeed(uint64_t seed, const ReachList& reach, int maxCrashes,
   return plan.toJson();
 }
 
-// The smallest plan (fewer faults, each simpler) for which `stillFails(plan_json)` holds:
-// (plan_json, predicate runs). The harness's shrinker over the plan as it is: only JSON here.
-std::tuple<std::string, int> shrinkPlan(const std::string& failing,
-                                        const std::function<bool(const std::string&)>& stillFails,
+// The smallest plan (fewer faults, each simpler) whose re-run, `rerun(plan_json)` (the keys of
+// its failure's kind, empty when the test passed), still fails the way `kinds` says:
+// (plan_json, re-runs). The harness's one shrinker, its kind rule included; only JSON here.
+std::tuple<std::string, int> shrinkPlan(const std::string& failing, const std::vector<std::string>& kinds,
+                                        const std::function<std::vector<std::string>(const std::string&)>& rerun,
                                         int maxRuns) {
+  auto kindOf = [](const std::vector<std::string>& keys) {
+    harness::FailureKind k;
+    k.keys.insert(keys.begin(), keys.end());
+    return k;
+  };
   harness::ShrinkResult r = harness::shrinkFailure(
-      harness::ShrinkCase{parsePlan(failing), std::nullopt},
-      [&](const harness::ShrinkCase& c) { return stillFails(c.plan.toJson()); }, maxRuns);
+      harness::ShrinkCase{parsePlan(failing), std::nullopt}, kindOf(kinds),
+      [&](const harness::ShrinkCase& c) { return kindOf(rerun(c.plan.toJson())); }, maxRuns);
   return {r.minimal.plan.toJson(), r.runs};
 }
 
@@ -71,7 +77,7 @@ std::vector<std::string> describePlan(const std::string& json) {
 void defineJobSweep(py::module_& m) {
   m.def("plan_for_seed", &planForSeed, py::arg("seed"), py::arg("reach"), py::arg("max_crashes") = 1,
         py::arg("task_failures") = 0.05, py::arg("batches") = 10, py::arg("partitions") = 4);
-  m.def("shrink_plan", &shrinkPlan, py::arg("plan"), py::arg("still_fails"), py::arg("max_runs") = 100);
+  m.def("shrink_plan", &shrinkPlan, py::arg("plan"), py::arg("kinds"), py::arg("rerun"), py::arg("max_runs") = 100);
   m.def("describe_plan", &describePlan, py::arg("plan"));
 }
 

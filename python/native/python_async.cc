@@ -8,6 +8,8 @@
 // request is done the child resolves the Python future and steps the loop again; the child that
 // sees the call's main task finish transfers to the root, which takes its rows.
 #include <coroutine>
+#include <memory>
+#include <stdexcept>
 #include <exception>
 #include <string>
 #include <utility>
@@ -48,6 +50,19 @@ class PyRef {
   PyObject* p_ = nullptr;
 };
 
+// The engine's virtual clock as the Python loop of a call reads it (VirtualLoop.time): the
+// runtime the call runs under, handed to Python with the call (the loop's `clock`), detached when
+// the call ends (a read after that is a RuntimeError, not a dangling runtime).
+struct VirtualClock {
+  detail::AsyncRuntime* runtime = nullptr;
+  TimeMs nowMs() const {
+    if (runtime == nullptr)
+      throw std::runtime_error(
+          "the virtual clock was read outside an async handler call streamsim runs");
+    return runtime->now();
+  }
+};
+
 struct CallCtx;
 // The calls of one processor instance in flight: their CallRuns share the instance's event loop,
 // so one call's code may make another ready (a Python asyncio.Lock released). One thread.
@@ -60,12 +75,15 @@ struct CallCtx {
   Shared* shared = nullptr;
   Calls* calls = nullptr;
   size_t call = 0;               // the runtime's index of the call (AsyncRuntime::currentCall)
+  detail::AsyncRuntime* runtime = nullptr;  // the runtime the call runs under (its root's)
+  std::shared_ptr<VirtualClock> clock;      // handed to the call's loop (python's VirtualLoop.clock)
   PyRef run;
   std::coroutine_handle<> root;  // the root, once it waits for the main task
   bool done = false;             // the call's main task finished (or stepping it failed)
   std::exception_ptr error;      // stepping failed
   std::vector<Task<>> children;  // destroyed before `run`
   ~CallCtx() {
+    if (clock) clock->runtime = nullptr;
     if (calls != nullptr) std::erase(calls->live, this);
   }
 };
@@ -84,6 +102,7 @@ std::exception_ptr engineError(py::error_already_set& e, Shared& shared) {
 bool step(CallCtx& ctx) {
   CallGuard guard(ctx.shared->name, "an async handler", ctx.shared->callLimitMs);
   try {
+    ctx.run.get().attr("loop").attr("clock") = py::cast(ctx.clock);
     return ctx.run.get().attr("step")().cast<bool>();
   } catch (py::error_already_set& e) {
     if (!guard.interrupted()) throw;
@@ -95,7 +114,10 @@ bool step(CallCtx& ctx) {
 struct SleepUntil {
   TimeMs at;
   bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) { detail::AsyncRuntime::current().postAt(h, at); }
+  template <class P>
+  void await_suspend(std::coroutine_handle<P> h) {
+    detail::runtimeOf(h).postAt(h, at);
+  }
   void await_resume() const noexcept {}
 };
 
@@ -110,8 +132,9 @@ struct WaitForMain {
 struct ReadyAs {
   size_t call;
   bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    detail::AsyncRuntime::current().postFor(call, h);
+  template <class P>
+  void await_suspend(std::coroutine_handle<P> h) {
+    detail::runtimeOf(h).postFor(call, h);
   }
   void await_resume() const noexcept {}
 };
@@ -158,6 +181,7 @@ void resumePython(CallCtx& ctx, const PyRef& req) {
   {
     py::gil_scoped_acquire gil;
     try {
+      ctx.run.get().attr("loop").attr("clock") = py::cast(ctx.clock);  // a callback may read it
       req.get().attr("resolve")();
       ctx.done = step(ctx);
       woken = takeWoken(ctx);
@@ -233,6 +257,7 @@ void spawn(CallCtx& ctx) {
         }
         r.req = PyRef(py::reinterpret_borrow<py::object>(item));
         ctx.children.push_back(serve(ctx, std::move(r)));
+        ctx.children.back().handle().promise().runtime = ctx.runtime;  // started here, not awaited
         started.push_back(ctx.children.back().handle());
       }
     } catch (py::error_already_set& e) {
@@ -251,7 +276,9 @@ Task<> runCall(std::shared_ptr<Shared> shared, Calls& calls, std::function<py::o
   CallCtx ctx;
   ctx.shared = shared.get();
   ctx.calls = &calls;
-  ctx.call = detail::AsyncRuntime::current().currentCall();
+  ctx.runtime = &co_await detail::CurrentRuntime{};
+  ctx.call = ctx.runtime->currentCall();
+  ctx.clock = std::make_shared<VirtualClock>(VirtualClock{ctx.runtime});
   calls.live.push_back(&ctx);
   std::vector<CallCtx*> woken;
   {
@@ -366,8 +393,9 @@ std::unique_ptr<StatefulProcessor> makePythonAsyncProcessor(std::shared_ptr<Shar
 }
 
 void defineAsyncModule(py::module_& m) {
-  m.def("virtual_now_ms", [] { return detail::AsyncRuntime::current().now(); },
-        "The engine's virtual clock (ms) while an async handler runs (VirtualLoop.time).");
+  py::class_<VirtualClock, std::shared_ptr<VirtualClock>>(
+      m, "VirtualClock", "The engine's virtual clock of one async handler call (VirtualLoop.clock).")
+      .def("now_ms", &VirtualClock::nowMs, "The virtual time (ms) the call runs at.");
 }
 
 }  // namespace streamsim::python

@@ -88,7 +88,7 @@ py::object pysparkValueError(const StatefulProcessorError& e);
 
 // An async processor on `shared` (python_async.cc), seen by the engine as any async processor.
 std::unique_ptr<StatefulProcessor> makePythonAsyncProcessor(std::shared_ptr<Shared> shared);
-// `_streamsim_native.virtual_now_ms` (python_async.cc).
+// `_streamsim_native.VirtualClock`, the clock each call hands its loop (python_async.cc).
 void defineAsyncModule(py::module_& m);
 
 }  // namespace streamsim::python

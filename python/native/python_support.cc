@@ -792,6 +792,14 @@ Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonRe
   });
 }
 
+std::shared_ptr<const harness::RunRegistries> pythonRunRegistries() {
+  auto r = std::make_shared<harness::RunRegistries>();
+  r->pythonProcessors = &loadPythonProcessorFile;
+  r->pythonReferences = &loadPythonReferenceFile;
+  r->pythonCli = cliPath();  // the hash_seed oracle's worker
+  return r;
+}
+
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec) {
   STREAMSIM_RETURN_IF_ERROR(ensureInterpreter());
   py::gil_scoped_acquire gil;

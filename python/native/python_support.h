@@ -13,6 +13,7 @@
 #include <pybind11/pybind11.h>
 
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/status.h"
 #include "streamsim/tws/stateful_processor.h"
 
@@ -69,10 +70,14 @@ struct PythonFactoryOptions {
 Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
                                            std::shared_ptr<ProcessorRecord> record = nullptr);
 
-// Loads spec.file and returns its reference function spec.function (the harness hook).
+// Loads spec.file and returns its reference function spec.function (RunRegistries::pythonReferences).
 Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonReferenceSpec& spec);
-// Loads spec.file and returns a factory of spec.className instances (the harness hook).
+// Loads spec.file and returns a factory of spec.className instances (RunRegistries::pythonProcessors).
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
+// What a runner embedding this Python support hands its runs (run/registries.h): the two loaders
+// above and the CLI the hash_seed oracle starts. The CLI's main and the Python module each build
+// theirs with it; a new value each call.
+std::shared_ptr<const harness::RunRegistries> pythonRunRegistries();
 
 // The engine's values as Python objects and back (python_values.cc; cast to `type`; throws
 // StatefulProcessorError for a value that does not fit). Out, in one of two forms PySpark hands a

@@ -283,7 +283,7 @@ py::dict runScenarios(const std::string& path, uint64_t seed) {
   int exitCode = 0;
   py::list results;
   auto files = harness::findScenarioFiles({path});
-  auto scenarios = files.ok() ? harness::loadScenarios(*files) : Result<std::vector<harness::Scenario>>(files.status());
+  auto scenarios = files.ok() ? harness::loadScenarios(*files, pythonRunRegistries()) : Result<std::vector<harness::Scenario>>(files.status());
   if (!scenarios.ok()) {
     output = fmt::format("streamsim run: {}\n", scenarios.status().message());
     exitCode = 2;
@@ -332,6 +332,7 @@ py::dict sweepScenarios(const std::string& path, int seeds, int jobs, uint64_t f
   q.firstSeed = firstSeed;
   q.program = cliPath();
   q.workerExe = cliPath();  // Python scenarios' seeds in worker processes with jobs > 1
+  q.registries = pythonRunRegistries();
   std::optional<Result<harness::SweepResult>> sweep;
   {
     py::gil_scoped_release release;  // sweeps may run on several threads
@@ -372,6 +373,7 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
                              .cast<std::string>();
   spec.timeMode = timeMode;
   spec.oracles = std::move(oracles);
+  spec.registries = pythonRunRegistries();
   harness::WorkloadConfig c;
   harness::RunOptions run;
   orRaise(harness::preparePythonSweep(spec, c, run), none);

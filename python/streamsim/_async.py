@@ -113,6 +113,9 @@ class VirtualLoop(asyncio.AbstractEventLoop):
 
     def __init__(self) -> None:
         self.calls: List["CallRun"] = []  # the calls not done, in the order they started
+        # The engine's virtual clock of the call being served (_streamsim_native.VirtualClock),
+        # set by the engine before it runs the call's Python code.
+        self.clock: Any = None
         self.woken: List["CallRun"] = []  # calls another call made ready, for the engine to wake
 
     def call_of(self, context: Any) -> "CallRun":
@@ -124,7 +127,9 @@ class VirtualLoop(asyncio.AbstractEventLoop):
 
     # --- what asyncio's Futures, Tasks, sleep, gather, wait_for and timeout call ---
     def time(self) -> float:
-        return _streamsim_native.virtual_now_ms() / 1000.0
+        if self.clock is None:
+            raise RuntimeError("the virtual clock was read outside a handler call streamsim runs")
+        return self.clock.now_ms() / 1000.0
 
     def call_soon(self, callback: Any, *args: Any, context: Any = None) -> Any:
         handle = asyncio.Handle(callback, args, self, context)

@@ -290,15 +290,17 @@ def sweep(call: Callable[[World], None], seeds: List[int], rerun_line: Callable[
         result.failed += 1
         plan_kinds = verdict.kinds - {f"oracle {name}" for name in variants}
 
-        def still_fails(p: str) -> bool:
+        def rerun(p: str) -> List[str]:
+            """The kind of plan ``p``'s failure (empty: the test passed under it)."""
             if not plan_kinds:  # only a variant's relation failed: it runs without the plan
-                return True
+                return sorted(verdict.kinds)
             r = run_once(call, seed, p)
             v = judge(references.of(r), r,
                       run_once(call, seed, p) if "oracle determinism" in verdict.kinds else None)
-            return v is not None and bool(v.kinds & plan_kinds)
+            return sorted(v.kinds) if v is not None else []
 
-        shrunk, runs = native.shrink_plan(seed_plan, still_fails, 60)
+        # The harness's one shrinker keeps the failure's kind (a key shared with plan_kinds).
+        shrunk, runs = native.shrink_plan(seed_plan, sorted(plan_kinds or verdict.kinds), rerun, 60)
         faults = native.describe_plan(shrunk)
         result.report = "\n".join([
             f"seed {seed} failed:",

@@ -256,6 +256,42 @@ TEST(AsyncProcessor, AwaitingOutsideTheEngineIsAClearError) {
   EXPECT_THROW(t.result(), std::logic_error);
 }
 
+// The runtime a coroutine runs under is its promise's (no process-wide slot): a Task a handler
+// awaits inherits the handler's, but one it resumes by hand was started by no runtime, and its
+// first state operation is the clear error even while the handler itself runs under one.
+class HandResumingProcessor : public AsyncStatefulProcessor {
+ public:
+  Task<> init(AsyncStatefulProcessorHandle& handle) override {
+    count_ = handle.getValueState<int64_t>("count");
+    co_return;
+  }
+  Task<> handleInputRows(const Row& key, RowRange, const TimerValues&, Output& out) override {
+    Task<int64_t> byHand = readCount();
+    byHand.handle().resume();  // outside the runtime's knowledge: runs to its first await
+    const bool refused = byHand.done() && threw(byHand);
+    const int64_t awaited = co_await readCount();  // awaited: inherits this handler's runtime
+    out.emit(Row{{"key", key[0]}, {"refused", refused}, {"awaited", awaited}});
+  }
+
+ private:
+  Task<int64_t> readCount() { co_return co_await count_.get(); }
+  static bool threw(Task<int64_t>& t) {
+    try {
+      t.result();
+    } catch (const std::logic_error&) {
+      return true;
+    }
+    return false;
+  }
+  AsyncValueState<int64_t> count_;
+};
+
+TEST(AsyncProcessor, ATaskResumedByHandInsideAHandlerHasNoRuntimeAnAwaitedOneInheritsIt) {
+  ProcessorTester<HandResumingProcessor> tester;
+  EXPECT_THAT(tester.test("a", {click()}),
+              EmitsRows({Row{{"key", "a"}, {"refused", true}, {"awaited", int64_t{0}}}}));
+}
+
 // --- queries: concurrency of keys, planned switches, injected state-operation failures ---
 
 using processors::RacyCountProcessor;
@@ -340,7 +376,8 @@ class GateProcessor : public AsyncStatefulProcessor {
       co_await GateWait{this};
     } else {
       open_ = true;
-      for (auto [call, h] : waiters_) streamsim::detail::AsyncRuntime::current().postFor(call, h);
+      streamsim::detail::AsyncRuntime& rt = co_await streamsim::detail::CurrentRuntime{};
+      for (auto [call, h] : waiters_) rt.postFor(call, h);
       waiters_.clear();
     }
     out.emit(Row{{"word", key[0]}, {"count", int64_t{1}}});
@@ -350,8 +387,9 @@ class GateProcessor : public AsyncStatefulProcessor {
   struct GateWait {
     GateProcessor* p;
     bool await_ready() const { return p->open_; }
-    void await_suspend(std::coroutine_handle<> h) {
-      p->waiters_.emplace_back(streamsim::detail::AsyncRuntime::current().currentCall(), h);
+    template <class P>
+    void await_suspend(std::coroutine_handle<P> h) {
+      p->waiters_.emplace_back(streamsim::detail::runtimeOf(h).currentCall(), h);
     }
     void await_resume() const {}
   };

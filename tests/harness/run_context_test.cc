@@ -10,7 +10,9 @@
 #include <string>
 
 #include "harness/scenario_test_support.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/processors/builtin.h"
+#include "test_paths.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
@@ -40,17 +42,16 @@ std::shared_ptr<const ProcessorFactories> contextWith(const std::string& name, c
   return p;
 }
 
-// A scenario naming processor `name`, loaded as a program that knows it would load it.
-Scenario scenarioNaming(const std::string& name) {
-  LoaderOptions lo;
-  lo.isProcessor = [](std::string_view) { return true; };
+// A scenario counting rows per key with the transformWithState `tws` (its processor part), loaded
+// with `lo`.
+Scenario scenarioWith(const std::string& tws, const LoaderOptions& lo) {
   ScenarioLoad l = parseScenario(R"(
 name: run context
 query:
   source: {kind: memory, schema: "key string"}
   operators:
     - groupBy: [key]
-      transformWithState: {processor: )" + name + R"(, outputMode: update, timeMode: None}
+      transformWithState: {)" + tws + R"(, outputMode: update, timeMode: None}
   sink: {kind: memory}
   outputMode: update
 steps:
@@ -59,6 +60,13 @@ steps:
 )", "context.yaml", lo);
   EXPECT_TRUE(l.ok()) << l.errorText();
   return l.ok() ? *l.scenario : Scenario{};
+}
+
+// A scenario naming processor `name`, loaded as a program that knows it would load it.
+Scenario scenarioNaming(const std::string& name) {
+  LoaderOptions lo;
+  lo.isProcessor = [](std::string_view) { return true; };
+  return scenarioWith("processor: " + name, lo);
 }
 
 TEST(RunContext, TwoRunsWithDifferentProcessorsDoNotSeeEachOthers) {
@@ -81,6 +89,41 @@ TEST(RunContext, TwoRunsWithDifferentProcessorsDoNotSeeEachOthers) {
   // Nor does a run without a context: the process's registry never had it.
   EXPECT_FALSE(ProcessorRegistry::factory("only_in_a").ok());
   EXPECT_FALSE(runScenario(onlyA).passed());
+}
+
+// The Python loader is part of what a run is handed (RunRegistries on the Scenario, set by the
+// loader's caller), not a process-wide hook: two scenarios loaded with different loaders in one
+// process each run with their own, and one loaded without any says the runner has no Python.
+Result<ProcessorFactory> loaderA(const PythonProcessorSpec&) {
+  return ProcessorFactory([] { return std::make_unique<NamedCount>("by_loader_a"); });
+}
+Result<ProcessorFactory> loaderB(const PythonProcessorSpec&) {
+  return ProcessorFactory([] { return std::make_unique<NamedCount>("by_loader_b"); });
+}
+
+Scenario pythonScenario(std::shared_ptr<const RunRegistries> registries) {
+  LoaderOptions lo;
+  lo.registries = std::move(registries);
+  const std::string py = std::string(test_paths::sourceDir()) + "/scenarios/seeds/python/processors/count.py";
+  return scenarioWith("python: " + py + ", class: CountProcessor", lo);
+}
+
+TEST(RunContext, ThePythonLoaderIsWhatTheRunWasHanded) {
+  auto a = std::make_shared<RunRegistries>();
+  a->pythonProcessors = &loaderA;
+  auto b = std::make_shared<RunRegistries>();
+  b->pythonProcessors = &loaderB;
+  const Scenario withA = pythonScenario(a);
+  const Scenario withB = pythonScenario(b);
+  ScenarioRunResult ra = runScenario(withA);
+  ScenarioRunResult rb = runScenario(withB);
+  ASSERT_TRUE(ra.passed() && rb.passed()) << ra.report() << rb.report();
+  EXPECT_TRUE(ra.sinkRows.at(0).has("by_loader_a")) << ra.sinkRows.at(0).toJson();
+  EXPECT_TRUE(rb.sinkRows.at(0).has("by_loader_b")) << rb.sinkRows.at(0).toJson();
+
+  ScenarioRunResult none = runScenario(pythonScenario(nullptr));
+  EXPECT_FALSE(none.passed());
+  EXPECT_NE(none.report().find("this runner was built without Python support"), std::string::npos) << none.report();
 }
 
 TEST(RunContext, TheSameNameInTwoContextsIsEachContextsOwn) {

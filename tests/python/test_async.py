@@ -189,3 +189,14 @@ def test_a_processor_declared_order_dependent_is_left_alone_by_interleaving(tmp_
     r = streamsim.sweep(str(declared), seeds=30)
     assert r["passed"], r["output"]
     assert "tws.switch" in r["output"], r["output"]  # it was switched, just not compared
+
+
+def test_the_virtual_clock_is_the_calls_not_a_process_wide_one():
+    """A loop reads the virtual time from the clock the engine hands the call it serves
+    (python_async.cc: VirtualClock); without one (outside a call streamsim runs) it is an error,
+    and the module has no process-wide clock function left."""
+    import _streamsim_native
+    from streamsim._async import VirtualLoop
+    assert not hasattr(_streamsim_native, "virtual_now_ms")
+    with pytest.raises(RuntimeError, match="outside a handler call streamsim runs"):
+        VirtualLoop().time()

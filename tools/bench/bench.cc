@@ -60,6 +60,7 @@ int benchCommand(const BenchOptions& options, const std::string& selfExe, std::o
   ctx.fewKeys = quick ? 1'000 : 10'000;
   ctx.manyKeys = quick ? 20'000 : 1'000'000;
   ctx.only = options.only;
+  ctx.registries = options.registries;
   std::vector<BenchRow> rows;
   for (const BenchWorkload& w : benchWorkloads()) {
     if (!ctx.selected(w.id)) continue;

@@ -7,10 +7,12 @@
 
 #include <cstdint>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim::bench {
@@ -26,6 +28,8 @@ struct BenchOptions {
   // (workload 5 re-executes the binary with this so the figure is that run's alone).
   std::optional<int64_t> rssChildKeys;
   int64_t rssChildEvents = 0;
+  // What the runner hands its runs (harness/run/registries.h): workload 4p's Python loader.
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 // One line of the table.

@@ -23,6 +23,8 @@ struct BenchContext {
   // Figures of rows already run, by row id (workload 2's limit is workload 1's figure).
   std::map<std::string, double> figures;
   bool selected(const std::string& id) const;
+  // What the runner hands its runs (workload 4p's Python loader; null: none).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 struct BenchWorkload {

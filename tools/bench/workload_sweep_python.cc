@@ -10,6 +10,7 @@
 #include "bench/bench_support.h"
 #include "bench/workload_sweep.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 
 #ifndef STREAMSIM_SEED_COUNT_PY
 #define STREAMSIM_SEED_COUNT_PY ""
@@ -41,7 +42,7 @@ std::vector<BenchRow> pythonSweepRateWorkload(BenchContext& ctx, bool& ok) {
   config.processorRef = file + ":CountProcessor";
   config.name = config.processorRef;
   config.outputSchema = "action string, count long";  // the seed's Row(action=key[0], count=total)
-  auto factory = harness::loadPythonProcessor({file, "CountProcessor", config.outputSchema, false, {}});
+  auto factory = harness::loadPythonProcessor(ctx.registries.get(), {file, "CountProcessor", config.outputSchema, false, {}});
   if (!factory.ok()) {
     // A runner built without Python (streamsim_add_runner without streamsim_python): reported.
     r.note = "not run: " + factory.status().message();

@@ -13,7 +13,7 @@
 
 namespace streamsim::cli {
 
-int runCli(int argc, char** argv) {
+int runCli(int argc, char** argv, std::shared_ptr<const harness::RunRegistries> registries) {
   CLI::App app{"streamsim: run, sweep, replay and inspect Spark-style streaming scenarios"};
   app.require_subcommand(1);
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
@@ -187,6 +187,8 @@ int runCli(int argc, char** argv) {
   // The reproduce lines name the program as it was invoked (a user's runner prints its own name).
   const std::string program = argc > 0 && argv[0] && *argv[0] ? argv[0] : "streamsim";
   run.program = sweep.program = replay.program = reportArgs.program = workloadWorker.program = program;
+  run.registries = sweep.registries = sweepWorker.registries = hashSeedWorker.registries = replay.registries =
+      workloadWorker.spec.registries = ckReplay.registries = benchOpts.registries = registries;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

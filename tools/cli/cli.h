@@ -5,8 +5,11 @@
 #pragma once
 
 #include <iosfwd>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "streamsim/harness/run/registries.h"
 
 namespace streamsim::cli {
 
@@ -14,7 +17,9 @@ inline constexpr int kExitOk = 0;
 inline constexpr int kExitCheckFailed = 1;
 inline constexpr int kExitBadInput = 2;
 
-int runCli(int argc, char** argv);
+// `registries`: what the runner hands its runs (harness/run/registries.h) -- a runner embedding
+// Python passes python::pythonRunRegistries() (python/native/python_runner_main.cc); null: none.
+int runCli(int argc, char** argv, std::shared_ptr<const harness::RunRegistries> registries = nullptr);
 
 // Subcommands (each returns an exit code and prints to out/err).
 int inspectCommand(const std::string& checkpoint, const std::string& sinkPath, bool json,

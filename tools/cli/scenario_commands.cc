@@ -113,13 +113,14 @@ std::string reportJson(const nlohmann::json& j) {
 // The scenario files of a command line, loaded (harness::findScenarioFiles, loadScenarios); false
 // after printing why not (every error of every file).
 bool loadScenarioArgs(const std::vector<std::string>& paths, const char* command,
+                      const std::shared_ptr<const harness::RunRegistries>& registries,
                       std::vector<harness::Scenario>& out, std::ostream& err) {
   auto files = harness::findScenarioFiles(paths);
   if (!files.ok()) {
     err << fmt::format("streamsim {}: {}\n", command, files.status().message());
     return false;
   }
-  auto loaded = harness::loadScenarios(*files);
+  auto loaded = harness::loadScenarios(*files, registries);
   if (!loaded.ok()) {
     err << loaded.status().message() << "\n";
     return false;
@@ -147,7 +148,7 @@ bool parseShard(const std::string& text, int& index, int& count) {
 
 int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
   std::vector<harness::Scenario> scenarios;
-  if (!loadScenarioArgs(args.files, "run", scenarios, err)) return kExitBadInput;
+  if (!loadScenarioArgs(args.files, "run", args.registries, scenarios, err)) return kExitBadInput;
   int failed = 0;
   bool badInput = false;
   const bool tty = &out == &std::cout && isatty(STDOUT_FILENO);
@@ -196,7 +197,9 @@ int runCommand(const RunArgs& args, std::ostream& out, std::ostream& err) {
         out << fmt::format("updated {}\n{}", shown(sc.file), shownLines(diff));
       }
       // The updated rows hold by construction; the other checks still count.
-      auto rerun = harness::runScenario(*harness::loadScenario(sc.file), o);
+      harness::LoaderOptions lo;
+      lo.registries = args.registries;
+      auto rerun = harness::runScenario(*harness::loadScenario(sc.file, lo), o);
       r = std::move(rerun);
     }
     if (!args.keep.empty()) out << fmt::format("kept the simulated files of {} in {}\n", shown(sc.file), shown(o.keepDir));
@@ -250,7 +253,7 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   q.paths = args.files;
   q.stateStore = args.stateStore;
   q.downtime = args.downtime;
-  auto loaded = harness::loadScenarios(args.files);
+  auto loaded = harness::loadScenarios(args.files, args.registries);
   if (!loaded.ok()) {
     err << loaded.status().message() << "\n";
     return kExitBadInput;
@@ -271,7 +274,9 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
 
 int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
   harness::setInterpreterHashSeed(args.hashSeed);  // before the first Python processor loads
-  auto sc = harness::loadScenario(args.file);
+  harness::LoaderOptions lo;
+  lo.registries = args.registries;
+  auto sc = harness::loadScenario(args.file, lo);
   return serveOnStdio("hash-seed-worker", err, [&](const std::string& request) {
     uint64_t seed = 0;
     if (std::sscanf(request.c_str(), "%" SCNu64, &seed) != 1) return std::string();
@@ -315,6 +320,7 @@ int sweepCommand(const SweepArgs& args, std::ostream& out, std::ostream& err) {
   q.downtime = args.downtime;
   q.program = args.program;
   q.workerExe = args.workerExe;
+  q.registries = args.registries;
   const bool bar = !args.noProgress && isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   // Off a terminal (CI logs), one line per file as its last seed finishes: the sweep calls back
@@ -385,6 +391,7 @@ Result<sim::FaultPlan> planArg(const std::string& text) {
 // (the replay line of a seed of harness::sweepGenerated).
 int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
   harness::WorkloadReplayArgs w = args.workload;
+  w.registries = args.registries;
   w.workload = args.file;
   w.stateStore = args.stateStore;
   harness::WorkloadConfig config;
@@ -455,7 +462,9 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
                          "line); {} is a scenario file, whose steps say these\n", name, shown(args.file));
       return kExitBadInput;
     }
-  auto sc = harness::loadScenario(args.file);
+  harness::LoaderOptions lo;
+  lo.registries = args.registries;
+  auto sc = harness::loadScenario(args.file, lo);
   if (!sc.ok()) {
     err << shownLines(sc.status().message()) << "\n";
     return kExitBadInput;
@@ -497,7 +506,7 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
     pic.passed = r.passed();
     pic.failure = r.report();
     pic.reproduce = harness::scenarioReplayLine(args.program, args.file, args.seed, plan, args.stateStore,
-                                                harness::scenarioRunsPython(*sc));
+                                                harness::hashSeedInReplayLine(*sc));
     pic.run = &r;
     if (!writeRunPage(args.html, pic, "replay --html", err)) return kExitBadInput;
     out << fmt::format("wrote {}\n", shown(args.html));
@@ -511,7 +520,7 @@ int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) 
                        small.result.traceHash, small.plan.toJson());
     out << "  replay: "
         << shown(harness::scenarioReplayLine(args.program, args.file, args.seed, small.plan, args.stateStore,
-                                                harness::scenarioRunsPython(*sc))) << "\n";
+                                                harness::hashSeedInReplayLine(*sc))) << "\n";
   } else {
     out << shownLines(r.report());
   }

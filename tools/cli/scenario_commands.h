@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <optional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ struct RunArgs {
   std::string keep;  // --keep DIR: the simulated files written here (a folder per file if several)
   bool replace = false;  // --replace: empty a --keep folder streamsim kept before
   std::string html;  // --html FILE: the run's page (a folder of pages if several files)
+  // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 struct SweepArgs {
@@ -43,6 +46,8 @@ struct SweepArgs {
   // The streamsim CLI to start as worker processes (`sweep-worker`) when Python processors make
   // threads share one GIL; empty: threads only.
   std::string workerExe;
+  // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 // `streamsim sweep-worker` (internal): a sweep's worker process. Loads `files` (in this order: the
@@ -54,6 +59,8 @@ struct SweepWorkerArgs {
   std::string stateStore;
   std::string downtime;  // the parent's --downtime
   std::vector<std::string> files;
+  // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 
@@ -63,6 +70,8 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 struct HashSeedWorkerArgs {
   uint32_t hashSeed = 0;
   std::string file;
+  // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err);
 
@@ -93,6 +102,8 @@ struct ReplayArgs {
   std::string keep;  // --keep DIR
   bool replace = false;  // --replace: empty a --keep folder streamsim kept before
   std::string html;  // --html FILE: the replayed run's page
+  // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 struct MergeArgs {

@@ -2,13 +2,15 @@
 # find_package(streamsim) includes this file; so does streamsim's own CMakeLists.txt (and so an
 # add_subdirectory / FetchContent of streamsim).
 #
-#   streamsim_add_runner(my_runner [SOURCES my_processors.cc ...] [LIBRARIES my_lib ...])
+#   streamsim_add_runner(my_runner [SOURCES my_processors.cc ...] [LIBRARIES my_lib ...] [MAIN lib])
 #     Builds an executable `my_runner` that is the streamsim CLI (run, sweep, replay, inspect,
 #     state, list-faults) with the processors registered (STREAMSIM_REGISTER_PROCESSOR) in SOURCES
 #     or in the static libraries LIBRARIES linked in — the way gtest_main gives a test its main().
 #     A static library in LIBRARIES is linked whole (WHOLE_ARCHIVE), so registrations in objects
 #     nothing else references still reach the runner. Both may be empty (the built-in
 #     processors only).
+#     MAIN lib: the library holding main() (default streamsim::cli_main; the project's own runner
+#     takes streamsim_python_runner_main, which hands the runs the Python support's loaders).
 #
 #   streamsim_add_scenarios(DIR [RUNNER runner] [SEEDS n])
 #     Registers every *.yaml file under DIR (recursively) as a CTest test named
@@ -17,7 +19,12 @@
 #     `<runner> sweep FILE --seeds n`.
 
 function(streamsim_add_runner name)
-  cmake_parse_arguments(ARG "" "" "SOURCES;LIBRARIES" ${ARGN})
+  cmake_parse_arguments(ARG "" "MAIN" "SOURCES;LIBRARIES" ${ARGN})
+  # MAIN: the library holding main() (default streamsim::cli_main: the CLI without Python;
+  # streamsim_python_runner_main: the CLI handed the Python support's loaders).
+  if(NOT ARG_MAIN)
+    set(ARG_MAIN streamsim::cli_main)
+  endif()
   add_executable(${name} ${ARG_SOURCES})
   if(NOT ARG_SOURCES)
     # add_executable needs a source: an empty translation unit stands in.
@@ -45,7 +52,7 @@ function(streamsim_add_runner name)
       list(APPEND libs ${lib})
     endif()
   endforeach()
-  target_link_libraries(${name} PRIVATE streamsim::cli_main ${libs})
+  target_link_libraries(${name} PRIVATE ${ARG_MAIN} ${libs})
 endfunction()
 
 function(streamsim_add_scenarios dir)

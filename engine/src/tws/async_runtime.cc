@@ -15,19 +15,11 @@
 namespace streamsim {
 namespace detail {
 
-AsyncRuntime*& AsyncRuntime::slot() {
-  thread_local AsyncRuntime* runtime = nullptr;
-  return runtime;
-}
-
-AsyncRuntime& AsyncRuntime::current() {
-  AsyncRuntime* r = slot();
-  if (r == nullptr)
-    throw std::logic_error(
-        "an async state, timer or service operation was awaited outside a handler the engine "
-        "runs (co_await it inside init, handleInputRows, handleExpiredTimer, "
-        "handleInitialState or close)");
-  return *r;
+void throwNoRuntime() {
+  throw std::logic_error(
+      "an async state, timer or service operation was awaited outside a handler the engine "
+      "runs (co_await it inside init, handleInputRows, handleExpiredTimer, "
+      "handleInitialState or close)");
 }
 
 std::string describeAwait(const PendingOp* op) {
@@ -81,13 +73,6 @@ class PhaseRunner final : public AsyncRuntime {
   }
 
   Status run() {
-    // Current while the coroutines run; restored also when a crash unwinds through here.
-    struct Current {
-      AsyncRuntime*& slot;
-      AsyncRuntime* previous;
-      ~Current() { slot = previous; }
-    } current{AsyncRuntime::slot(), AsyncRuntime::slot()};
-    current.slot = this;
     Status st = loop();
     if (!st.ok()) return st;
     for (size_t i = 0; i < calls_.size(); ++i)
@@ -274,6 +259,7 @@ class PhaseRunner final : public AsyncRuntime {
     call.started = true;
     call.root = phase_.start(j, call.out);
     if (!call.root.valid()) return finish(j);
+    call.root.handle().promise().runtime = this;  // its awaited children inherit it
     call.root.handle().resume();
     return afterResume(j);
   }
@@ -391,8 +377,7 @@ void AsyncProcessorAdapter::close() { runToCompletion(env_, p_->close()); }
 // ---------------------------------------------------------------------------------------------
 // AsyncService
 
-void AsyncService::CallAwaiter::await_suspend(std::coroutine_handle<> h) {
-  detail::AsyncRuntime& rt = detail::AsyncRuntime::current();
+void AsyncService::CallAwaiter::suspendOn(detail::AsyncRuntime& rt, std::coroutine_handle<> h) {
   ServiceDirectory* dir = rt.services();
   Service* service = dir != nullptr ? dir->find(s_.name_) : nullptr;
   DurationMs latency = 0;

@@ -28,6 +28,7 @@
 #include "streamsim/checkpoint/checkpoint_reader.h"
 #include "streamsim/harness/checkpoint_state.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/checkpoint/commit_log.h"
 #include "streamsim/checkpoint/offset_log.h"
@@ -140,12 +141,12 @@ std::string_view sourceKindName(SourceKind k) {
 }
 
 // The processor: a registered name, or a PySpark file `file.py:Class`.
-Result<ProcessorFactory> resolveProcessor(const std::string& name) {
+Result<ProcessorFactory> resolveProcessor(const std::string& name, const RunRegistries* registries) {
   if (auto at = name.rfind(".py:"); at != std::string::npos) {
     PythonProcessorSpec spec;
     spec.file = name.substr(0, at + 3);
     spec.className = name.substr(at + 4);
-    return loadPythonProcessor(spec);
+    return loadPythonProcessor(registries, spec);
   }
   return ProcessorRegistry::factory(name);
 }
@@ -166,7 +167,7 @@ Status checkInputs(const Env& real, const CheckpointReplayOptions& o, const Repl
   if (!real.fs->exists(chk + "/offsets"))
     return Status::InvalidArgument(fmt::format(
         "{} has no offsets/ folder: not a checkpoint, or no batch was ever planned", chk));
-  if (auto f = resolveProcessor(o.processor); !f.ok()) return f.status();
+  if (auto f = resolveProcessor(o.processor, o.registries.get()); !f.ok()) return f.status();
   return Status::OK();
 }
 
@@ -570,7 +571,7 @@ Status replayBatches(const Env& real, const CheckpointReplayOptions& o, const Re
                      SourceFactory source, TimeMode timeMode, sim::VirtualClock& clock, sim::SimFileSystem& fs,
                      Env& env, CheckpointReplayResult& result) {
   const std::string& chk = paths.checkpoint;
-  STREAMSIM_ASSIGN_OR_RETURN(ProcessorFactory factory, resolveProcessor(o.processor));
+  STREAMSIM_ASSIGN_OR_RETURN(ProcessorFactory factory, resolveProcessor(o.processor, o.registries.get()));
   auto sinkData = std::make_shared<MemorySinkData>();
   DataStreamWriter writer = readStream(std::move(source))
                                 .groupBy(result.groupBy)

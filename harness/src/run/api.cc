@@ -76,11 +76,14 @@ Result<std::vector<std::string>> findScenarioFiles(const std::vector<std::string
   return files;
 }
 
-Result<std::vector<Scenario>> loadScenarios(const std::vector<std::string>& files) {
+Result<std::vector<Scenario>> loadScenarios(const std::vector<std::string>& files,
+                                            std::shared_ptr<const RunRegistries> registries) {
   std::vector<Scenario> out;
   std::string errors;
+  LoaderOptions options;
+  options.registries = std::move(registries);
   for (const auto& f : files) {
-    auto load = loadScenarioFile(f);
+    auto load = loadScenarioFile(f, options);
     if (!load.ok()) {
       errors += shownLines(load.errorText());
       continue;
@@ -123,7 +126,7 @@ Result<SweepResult> sweepPaths(const SweepRequest& q) {
                                                q.shardIndex, q.shardCount));
   STREAMSIM_ASSIGN_OR_RETURN(std::vector<std::string> files, findScenarioFiles(q.paths));
   SweepResult out;
-  STREAMSIM_ASSIGN_OR_RETURN(out.scenarios, loadScenarios(files));
+  STREAMSIM_ASSIGN_OR_RETURN(out.scenarios, loadScenarios(files, q.registries));
   STREAMSIM_RETURN_IF_ERROR(prepareScenarios(out.scenarios, q, &out.notes));
   if (q.loaded) q.loaded(out.scenarios);
   out.shardIndex = q.shardIndex;

@@ -1,4 +1,5 @@
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 
 #include <algorithm>
 #include <atomic>
@@ -9,27 +10,20 @@
 
 namespace streamsim::harness {
 namespace {
-std::atomic<PythonProcessorLoader> g_loader{nullptr};
-std::atomic<const char*> g_cli{nullptr};
-std::atomic<PythonReferenceLoader> g_referenceLoader{nullptr};
 std::atomic<uint32_t> g_hashSeed{0};
 }  // namespace
 
-void setPythonReferenceLoader(PythonReferenceLoader loader) { g_referenceLoader.store(loader); }
-
-Result<PythonReference> loadPythonReference(const PythonReferenceSpec& spec) {
-  PythonReferenceLoader loader = g_referenceLoader.load();
+Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec) {
+  PythonReferenceLoader loader = registries != nullptr ? registries->pythonReferences : nullptr;
   if (loader == nullptr)
     return Status::FailedPrecondition("the reference '" + spec.file + ":" + spec.function +
                                       "' is a Python function, but this runner was built without Python support "
-                                      "(link streamsim_python into it)");
+                                      "(streamsim_add_runner(... MAIN streamsim_python_runner_main LIBRARIES streamsim_python) hands its runs the Python support)");
   return loader(spec);
 }
 
-void setPythonCliPath(const char* path) { g_cli.store(path); }
-std::string pythonCliPath() {
-  const char* p = g_cli.load();
-  return p == nullptr ? std::string() : std::string(p);
+std::string pythonCliPath(const RunRegistries* registries) {
+  return registries != nullptr ? registries->pythonCli : std::string();
 }
 void setInterpreterHashSeed(uint32_t hashSeed) { g_hashSeed.store(hashSeed); }
 uint32_t interpreterHashSeed() { return g_hashSeed.load(); }
@@ -56,14 +50,12 @@ uint32_t pythonHashSeedOf(uint64_t seed) {
   return static_cast<uint32_t>(1 + sim::Random(seed).split("hash_seed").next() % 4294967295ULL);
 }
 
-void setPythonProcessorLoader(PythonProcessorLoader loader) { g_loader.store(loader); }
-
-Result<ProcessorFactory> loadPythonProcessor(const PythonProcessorSpec& spec) {
-  PythonProcessorLoader loader = g_loader.load();
+Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, const PythonProcessorSpec& spec) {
+  PythonProcessorLoader loader = registries != nullptr ? registries->pythonProcessors : nullptr;
   if (loader == nullptr)
     return Status::FailedPrecondition(
         "processor '" + spec.file + "' is a Python processor, but this runner was built without "
-        "Python support (link streamsim_python into it)");
+        "Python support (streamsim_add_runner(... MAIN streamsim_python_runner_main LIBRARIES streamsim_python) hands its runs the Python support)");
   return loader(spec);
 }
 

@@ -19,6 +19,7 @@ Status preparePythonSweep(const PythonWorkloadSpec& spec, WorkloadConfig& config
   args.outputSchema = spec.outputSchemaDDL;
   args.timeMode = spec.timeMode;
   args.oracles = spec.oracles;
+  args.registries = spec.registries;
   return workloadForReplay(args, config, run);
 }
 

@@ -12,6 +12,7 @@
 #include <fmt/ranges.h>
 
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/scenario_hooks.h"
@@ -106,8 +107,7 @@ ScenarioShrunk shrinkScenarioSeed(const Scenario& scenario, uint64_t seed, const
     }
     out.originalFiles = start.files->size();
   }
-  ShrinkResult found = shrinkFailure(
-      start, [&](const ShrinkCase& c) { return failureKind(run(c)).sharedWith(kind); }, maxRuns);
+  ShrinkResult found = shrinkFailure(start, kind, [&](const ShrinkCase& c) { return failureKind(run(c)); }, maxRuns);
   out.plan = found.minimal.plan;
   out.files = found.minimal.files;
   out.runs = found.runs;
@@ -128,10 +128,13 @@ std::string replayLine(const std::string& program, const std::string& target, ui
   return line;
 }
 
+bool hashSeedInReplayLine(const Scenario& sc) {
+  return scenarioRunsPython(sc) && !pythonCliPath(sc.registries.get()).empty();
+}
+
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore, bool python) {
-  std::string options = python && !pythonCliPath().empty() ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed))
-                                                           : std::string();
+  std::string options = python ? fmt::format(" --hash-seed {}", pythonHashSeedOf(seed)) : std::string();
   if (!stateStore.empty()) options += " --state-store " + stateStore;
   return replayLine(program, shellQuote(file), seed, options, plan);
 }
@@ -207,7 +210,7 @@ std::string replayLineOf(const Scenario& sc, const ScenarioSweepOptions& options
                          const sim::FaultPlan& plan, const std::optional<std::vector<int64_t>>& files,
                          std::string& why) {
   if (!sc.hooks)
-    return scenarioReplayLine(options.program, sc.file, seed, plan, options.stateStore, scenarioRunsPython(sc));
+    return scenarioReplayLine(options.program, sc.file, seed, plan, options.stateStore, hashSeedInReplayLine(sc));
   if (sc.hooks->replayTarget.empty()) {
     why = !sc.hooks->notReplayable.empty()         ? sc.hooks->notReplayable
           : !sc.hooks->whyNotReplayable().empty() ? "no replay line: " + sc.hooks->whyNotReplayable()

@@ -93,13 +93,13 @@ rc::Shrinkable<ShrinkCase> shrinkable(ShrinkCase s) {
 
 }  // namespace
 
-ShrinkResult shrinkFailure(const ShrinkCase& failing,
-                           const std::function<bool(const ShrinkCase&)>& stillFails, int maxRuns) {
+ShrinkResult shrinkFailure(const ShrinkCase& failing, const FailureKind& kind,
+                           const std::function<FailureKind(const ShrinkCase&)>& rerun, int maxRuns) {
   ShrinkResult out;
   auto predicate = [&](const ShrinkCase& c) {
     if (out.runs >= maxRuns) return false;
     ++out.runs;
-    return stillFails(c);
+    return rerun(c).sharedWith(kind);
   };
   auto [minimal, steps] = rc::shrinkable::findLocalMin(shrinkable(failing), predicate);
   (void)steps;

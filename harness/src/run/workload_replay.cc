@@ -2,6 +2,7 @@
 #include "streamsim/harness/run/workload_config.h"
 
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/tws/processor_registry.h"
@@ -93,7 +94,7 @@ Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config,
   if (config.kind != WorkloadKind::kCustom) return Status::OK();
   if (auto py = pythonProcessorRef(args.workload)) {
     STREAMSIM_ASSIGN_OR_RETURN(config.processor,
-                               loadPythonProcessor({py->first, py->second, config.outputSchema, false, {}}));
+                               loadPythonProcessor(args.registries.get(), {py->first, py->second, config.outputSchema, false, {}}));
   } else {
     STREAMSIM_ASSIGN_OR_RETURN(config.processor, ProcessorRegistry::factory(args.workload));
   }

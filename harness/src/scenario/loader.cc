@@ -172,6 +172,7 @@ ScenarioLoad parse(ParseContext& pc, std::string_view text) {
   duplicateKeys(pc, root);
   Scenario sc;
   sc.file = pc.file();
+  sc.registries = pc.options().registries;
   auto start = parseTimestamp("2026-01-01T00:00:00Z");
   sc.start = start.ok() ? *start : 0;
   if (!root.IsMap()) {

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/ops/dedup.h"
 #include "streamsim/processors/group_state_functions.h"
 #include "streamsim/ops/streaming_limit.h"
@@ -536,7 +537,7 @@ OperatorSpec parseOperator(ParseContext& pc, const YAML::Node& n, std::optional<
 
 namespace {
 
-Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasChunkRows) {
+Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasChunkRows, const RunRegistries* registries) {
   if (auto* l = std::get_if<LimitOp>(&spec.op)) return OperatorFactory([n = l->n] { return makeStreamingLimit(n); });
   if (auto* d = std::get_if<DropDuplicatesOp>(&spec.op)) {
     auto cols = d->columns;
@@ -574,8 +575,8 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
     } else if (!t->pythonFile.empty()) {
       STREAMSIM_ASSIGN_OR_RETURN(
           s.processorFactory,
-          loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
-                                               t->pythonCallLimitMs, pandasChunkRows, t->timeMode}));
+          loadPythonProcessor(registries, {t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
+                                           t->pythonCallLimitMs, pandasChunkRows, t->timeMode}));
     } else {
       STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
                                  ProcessorRegistry::factory(t->processor, t->params));
@@ -617,7 +618,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
 }  // namespace
 
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows,
-                                const ScenarioHooks* hooks) {
+                                const ScenarioHooks* hooks, const RunRegistries* registries) {
   if (auto* w = std::get_if<WatermarkOp>(&op.op)) return df.withWatermark(w->column, w->delayMs);
   if (auto* s = std::get_if<SelectOp>(&op.op)) return df.select(s->columns);
   if (auto* e = std::get_if<ExprOp>(&op.op)) return applyExprOp(std::move(df), *e);
@@ -631,7 +632,7 @@ Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pa
     if (!applied.ok()) return applied.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
     return applied;
   }
-  auto f = buildOperator(op, pandasChunkRows);
+  auto f = buildOperator(op, pandasChunkRows, registries);
   if (!f.ok()) return f.status().withContext(op.where.toString() + ": " + std::string(op.kindName()));
   if (hooks != nullptr && hooks->wrapOperator) return df.transform(hooks->wrapOperator(std::move(*f)));
   return df.transform(*f);

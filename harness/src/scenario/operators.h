@@ -34,8 +34,9 @@ Result<DataFrame> applyExprAggregation(DataFrame df, const WindowAggregationOp& 
 // `df` with the operator `op` applied (an error names the operator and its line); a pandas
 // processor's input comes as DataFrames of at most `pandasChunkRows` rows (0: Spark's default).
 // `hooks` (a scenario a C++ program built, scenario_hooks.h): the wrapper of the stateful operator.
+// `registries`: what the run was handed (a Python processor's loader, run/registries.h).
 Result<DataFrame> applyOperator(DataFrame df, const OperatorSpec& op, int64_t pandasChunkRows = 0,
-                                const ScenarioHooks* hooks = nullptr);
+                                const ScenarioHooks* hooks = nullptr, const RunRegistries* registries = nullptr);
 // A stream-stream join's rules that need the whole query (the withWatermark operators before it,
 // the output mode): only withWatermark before the join, and Spark's analysis errors
 // (checkStreamStreamJoin), each at its operator's line.

@@ -48,7 +48,7 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io, int64_t pandasChunkRows,
-                                          const ScenarioHooks* hooks) {
+                                          const ScenarioHooks* hooks, const RunRegistries* registries) {
   // The sources and sink as the scenario names them. Each source's reader: a source given as
   // `sameReaderAs: i` is reader i read again (Spark refuses reader.union(reader) in real-time
   // mode; two readers of one topic run).
@@ -72,7 +72,7 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
     for (size_t i = 0; i < sources.size(); ++i) {
       DataFrame in = readStream(sources[i]);
       for (const auto& op : q.sourceOperators[i]) {
-        STREAMSIM_ASSIGN_OR_RETURN(in, detail::applyOperator(std::move(in), op, pandasChunkRows, hooks));
+        STREAMSIM_ASSIGN_OR_RETURN(in, detail::applyOperator(std::move(in), op, pandasChunkRows, hooks, registries));
       }
       inputs.push_back(std::move(in));
     }
@@ -99,7 +99,7 @@ Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<
     }
   }
   for (size_t i = next; i < q.operators.size(); ++i) {
-    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), q.operators[i], pandasChunkRows, hooks));
+    STREAMSIM_ASSIGN_OR_RETURN(df, detail::applyOperator(std::move(df), q.operators[i], pandasChunkRows, hooks, registries));
   }
   DataStreamWriter writer = df.writeStream();
   writer.option("checkpointLocation", q.checkpoint);

@@ -23,6 +23,7 @@
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/run/clean_restarts.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_hooks.h"
@@ -101,8 +102,10 @@ bool orderDependent(const Scenario& sc) {
     auto* t = std::get_if<TransformWithStateOp>(&op.op);
     if (t == nullptr) continue;
     std::unique_ptr<StatefulProcessor> p;
-    if (!t->pythonFile.empty()) {  // a Python class says so with `orderDependent = True`
-      auto f = loadPythonProcessor({t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
+    if (t->factory) {
+      p = t->factory();
+    } else if (!t->pythonFile.empty()) {  // a Python class says so with `orderDependent = True`
+      auto f = loadPythonProcessor(sc.registries.get(), {t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
                                     t->pythonCallLimitMs, 0, t->timeMode});
       if (f.ok()) p = (*f)();
     } else if (auto r = ProcessorRegistry::create(t->processor); r.ok()) {

@@ -16,6 +16,7 @@
 #include "streamsim/harness/keep_files.h"
 #include "streamsim/harness/scenario/query_builder.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/io/console_sink.h"
 #include "streamsim/io/file_sink.h"
 #include "streamsim/io/file_source.h"
@@ -248,7 +249,7 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& given) {
   }
   // The sources and sink keep the scenario's names across a `restart: {query: ...}`.
   STREAMSIM_ASSIGN_OR_RETURN(DataStreamWriter writer, buildQueryWriter(*q, sources_, sink_, &sc_.query, pandasChunkRows(*q),
-                                                                       sc_.hooks.get()));
+                                                                       sc_.hooks.get(), sc_.registries.get()));
   if (options_.noDataBatchBeforeFirstBatchOfRun || options_.traceOutputRows) {
     QueryOptions qo = writer.queryOptions();
     qo.noDataBatchBeforeFirstBatchOfRun = options_.noDataBatchBeforeFirstBatchOfRun;

@@ -47,8 +47,9 @@ class [[nodiscard]] StateOp : private PendingOp {
   StateOp(const StateOp&) = delete;
   StateOp& operator=(const StateOp&) = delete;
   bool await_ready() const noexcept { return false; }
-  void await_suspend(std::coroutine_handle<> h) {
-    AsyncRuntime::current().post(h, static_cast<PendingOp*>(this));
+  template <class P>
+  void await_suspend(std::coroutine_handle<P> h) {
+    runtimeOf(h).post(h, static_cast<PendingOp*>(this));
   }
   R await_resume() {
     if constexpr (!std::is_void_v<R>) return std::move(*result_);
@@ -93,8 +94,9 @@ class AsyncSequence {
       this->op = s.op_;
     }
     bool await_ready() const noexcept { return s_.items_.has_value(); }
-    void await_suspend(std::coroutine_handle<> h) {
-      detail::AsyncRuntime::current().post(h, static_cast<detail::PendingOp*>(this));
+    template <class P>
+    void await_suspend(std::coroutine_handle<P> h) {
+      detail::runtimeOf(h).post(h, static_cast<detail::PendingOp*>(this));
     }
     std::optional<T> await_resume() {
       if (s_.pos_ >= s_.items_->size()) return std::nullopt;
@@ -254,10 +256,14 @@ class AsyncService {
    public:
     CallAwaiter(const AsyncService& s, std::string request) : s_(s), request_(std::move(request)) {}
     bool await_ready() const noexcept { return false; }
-    void await_suspend(std::coroutine_handle<> h);
+    template <class P>
+    void await_suspend(std::coroutine_handle<P> h) {
+      suspendOn(detail::runtimeOf(h), h);
+    }
     ServiceResponse await_resume() { return std::move(response_); }
 
    private:
+    void suspendOn(detail::AsyncRuntime& rt, std::coroutine_handle<> h);
     const AsyncService& s_;
     std::string request_;
     ServiceResponse response_;

@@ -3,6 +3,9 @@
 // whenAll(tasks) runs several at once and yields every result, in order. What a coroutine awaits
 // at the bottom — a state operation, a timer operation, an outside call — is a scheduling point
 // of the engine's runtime (detail::AsyncRuntime), which picks the coroutine to resume next.
+// The runtime a coroutine runs under is carried by its promise (no process-wide slot): the
+// runtime sets it on each root it starts, a Task awaited (or gathered by whenAll) inherits its
+// parent's, and an awaitable reaches it through the awaiting coroutine's promise (runtimeOf).
 // A Task owns its coroutine frame; it belongs to one partition task; not thread-safe.
 #pragma once
 
@@ -37,7 +40,7 @@ struct PendingOp {
 };
 
 // The scheduler's side of a running phase of handler calls (engine/src/tws/async_runtime.cc).
-// Awaitables reach it through current(); it is set while the runtime runs coroutines.
+// Awaitables reach it through the awaiting coroutine's promise (runtimeOf below).
 class AsyncRuntime {
  public:
   virtual ~AsyncRuntime() = default;
@@ -53,12 +56,10 @@ class AsyncRuntime {
   virtual TimeMs now() = 0;
   // The run's outside services (null: none).
   virtual ServiceDirectory* services() = 0;
-  // The runtime running the current coroutine; throws std::logic_error outside one.
-  static AsyncRuntime& current();
-
- protected:
-  static AsyncRuntime*& slot();
 };
+
+// Thrown by runtimeOf for a coroutine no runtime started (awaited outside a handler call).
+[[noreturn]] void throwNoRuntime();
 
 struct WhenAllJoin {
   size_t remaining = 0;
@@ -69,6 +70,9 @@ struct PromiseBase {
   std::coroutine_handle<> continuation;
   WhenAllJoin* join = nullptr;  // set when the task is a child of whenAll
   std::exception_ptr error;
+  // The runtime this coroutine runs under: set by the runtime on a root it starts, inherited by
+  // a Task when it is awaited or gathered (null: not started by a runtime).
+  AsyncRuntime* runtime = nullptr;
 
   std::suspend_always initial_suspend() noexcept { return {}; }
   struct FinalAwaiter {
@@ -87,6 +91,37 @@ struct PromiseBase {
   };
   FinalAwaiter final_suspend() noexcept { return {}; }
   void unhandled_exception() { error = std::current_exception(); }
+};
+
+// The runtime the coroutine `h` runs under (its promise's); throws std::logic_error when no
+// runtime started it. An awaitable's await_suspend takes the awaiting coroutine's handle typed
+// (template <class P> ... std::coroutine_handle<P>) to reach it.
+template <class P>
+AsyncRuntime& runtimeOf(std::coroutine_handle<P> h) {
+  static_assert(std::is_base_of_v<PromiseBase, P>,
+                "the engine's awaitables are awaited in a streamsim::Task coroutine");
+  AsyncRuntime* r = static_cast<PromiseBase&>(h.promise()).runtime;
+  if (r == nullptr) throwNoRuntime();
+  return *r;
+}
+
+// Hands the awaiting coroutine's runtime to `child` (a Task it is about to start).
+template <class P>
+void inheritRuntime(std::coroutine_handle<P> parent, PromiseBase& child) {
+  if constexpr (std::is_base_of_v<PromiseBase, P>)
+    if (child.runtime == nullptr) child.runtime = static_cast<PromiseBase&>(parent.promise()).runtime;
+}
+
+// `co_await CurrentRuntime{}` in a Task: the runtime it runs under, without suspending.
+struct CurrentRuntime {
+  AsyncRuntime* runtime = nullptr;
+  bool await_ready() const noexcept { return false; }
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> h) {
+    runtime = &runtimeOf(h);
+    return false;  // resume at once
+  }
+  AsyncRuntime& await_resume() const noexcept { return *runtime; }
 };
 
 template <class T>
@@ -145,8 +180,10 @@ class [[nodiscard]] Task {
   struct Awaiter {
     Handle h;
     bool await_ready() const noexcept { return !h || h.done(); }
-    std::coroutine_handle<> await_suspend(std::coroutine_handle<> awaiting) noexcept {
+    template <class P>
+    std::coroutine_handle<> await_suspend(std::coroutine_handle<P> awaiting) noexcept {
       h.promise().continuation = awaiting;
+      detail::inheritRuntime(awaiting, h.promise());
       return h;
     }
     T await_resume() {
@@ -177,7 +214,8 @@ struct StartAll {
   std::vector<Task<T>>& tasks;
   WhenAllJoin join;
   bool await_ready() const noexcept { return tasks.empty(); }
-  bool await_suspend(std::coroutine_handle<> parent) {
+  template <class P>
+  bool await_suspend(std::coroutine_handle<P> parent) {
     join.remaining = tasks.size() + 1;
     join.parent = parent;
     for (Task<T>& t : tasks) {
@@ -186,6 +224,7 @@ struct StartAll {
         continue;
       }
       t.handle().promise().join = &join;
+      inheritRuntime(parent, t.handle().promise());
       t.handle().resume();
     }
     return --join.remaining != 0;  // false: every child finished already, go on at once

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -27,6 +28,8 @@
 #include "streamsim/value.h"
 
 namespace streamsim::harness {
+
+struct RunRegistries;  // run/registries.h
 
 struct CheckpointReplayOptions {
   std::string checkpoint;            // the checkpoint folder (offsets/, sources/0/, metadata)
@@ -45,6 +48,8 @@ struct CheckpointReplayOptions {
   std::optional<int64_t> fromBatch;
   // A Kafka source's recorded records (JSON lines, kafka_records.h); required for one.
   std::string kafkaRecords;
+  // What the runner hands its runs (run/registries.h): the loader of a `file.py:Class` processor.
+  std::shared_ptr<const RunRegistries> registries;
 };
 
 struct ReplayedBatch {

@@ -1,7 +1,7 @@
 // Python processors in scenarios (DESIGN.md §5c): `transformWithState: {python: FILE, class: C,
-// outputStructType: DDL}` names a PySpark StatefulProcessor class. The harness holds only this hook;
-// the embedded-CPython support (python/native, linked into runners that embed Python) installs the
-// loader during static initialisation. Reading the hook is safe from several threads.
+// outputStructType: DDL}` names a PySpark StatefulProcessor class. The harness holds only the
+// loader's type: the embedded-CPython support (python/native) provides the loader, and the runner
+// hands it to its runs (run/registries.h: RunRegistries, loadPythonProcessor).
 #pragma once
 
 #include <cstdint>
@@ -35,13 +35,8 @@ struct PythonProcessorSpec {
   std::string timeMode;
 };
 
+// A factory of fresh processor instances of spec.className (RunRegistries::pythonProcessors).
 using PythonProcessorLoader = Result<ProcessorFactory> (*)(const PythonProcessorSpec&);
-
-// Installed by the Python support; a second call replaces the first.
-void setPythonProcessorLoader(PythonProcessorLoader loader);
-// A factory of fresh processor instances of spec.className; FailedPrecondition when this runner
-// was built without Python, InvalidArgument naming file:line for a file that does not load.
-Result<ProcessorFactory> loadPythonProcessor(const PythonProcessorSpec& spec);
 
 // A Python reference function (`oracles: [{reference: file.py:function}]`, the reference oracle):
 // `function(rows)` gets every row the sources delivered (pyspark Rows, in delivery order) and
@@ -54,12 +49,7 @@ struct PythonReferenceSpec {
 };
 // The loaded function: an error for a Python exception in it (its message and file:line).
 using PythonReference = std::function<Result<std::vector<Row>>(const std::vector<Row>&)>;
-using PythonReferenceLoader = Result<PythonReference> (*)(
-    const PythonReferenceSpec&);
-void setPythonReferenceLoader(PythonReferenceLoader loader);
-// FailedPrecondition when this runner was built without Python; InvalidArgument naming the file
-// for one that does not load or defines no such function.
-Result<PythonReference> loadPythonReference(const PythonReferenceSpec& spec);
+using PythonReferenceLoader = Result<PythonReference> (*)(const PythonReferenceSpec&);
 
 // spark.sql.execution.arrow.maxRecordsPerBatch: PySpark's TransformWithStateInPandasSerializer
 // cuts a key's rows into DataFrames of at most this many rows (SQLConf's default 10,000; <= 0:
@@ -78,10 +68,8 @@ int64_t pandasChunkRowsOf(uint64_t seed, int64_t max);
 
 // Hash seeds (the hash_seed oracle, docs/oracles.md). CPython fixes str/bytes hashing (and so a
 // set's iteration order) when its interpreter starts, so the same case under another hash seed
-// runs in another process: the built CLI's `hash-seed-worker`, whose path the Python support
-// installs beside the loader (empty: this runner cannot start one, and hash_seed is not checked).
-void setPythonCliPath(const char* path);
-std::string pythonCliPath();
+// runs in another process: the built CLI's `hash-seed-worker`, whose path the runner hands its
+// runs beside the loader (RunRegistries::pythonCli; empty: hash_seed is not checked).
 // The hash seed the interpreter of this process starts with (PYTHONHASHSEED; 0 unless a
 // `hash-seed-worker` set it before its first Python processor loaded).
 void setInterpreterHashSeed(uint32_t hashSeed);

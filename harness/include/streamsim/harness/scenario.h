@@ -31,6 +31,7 @@ class UserFunctions;  // expr/user_functions.h
 namespace streamsim::harness {
 
 struct ScenarioHooks;  // scenario_hooks.h
+struct RunRegistries;  // run/registries.h
 
 // Where something was written: 1-based line and column (0 when unknown).
 struct SourceLocation {
@@ -446,6 +447,9 @@ struct Scenario {
   // generated_scenario.h), never by the loader: its processor factory, C++ reference function and
   // test hooks (scenario_hooks.h).
   std::shared_ptr<const ScenarioHooks> hooks;
+  // What the runner that loaded it hands its runs (run/registries.h: the Python loaders, ...):
+  // LoaderOptions::registries, or set by the program that built it. Null: none.
+  std::shared_ptr<const RunRegistries> registries;
 };
 
 struct LoaderOptions {
@@ -458,6 +462,8 @@ struct LoaderOptions {
   // User-defined functions the query's expressions may call (a PySpark job's udf /
   // spark.udf.register; expr/user_functions.h); null: none.
   std::shared_ptr<const expr::UserFunctions> userFunctions;
+  // Set on the scenario (Scenario::registries): what the runner hands its runs.
+  std::shared_ptr<const RunRegistries> registries;
 };
 
 // Every error of the file (not only the first) or the scenario.

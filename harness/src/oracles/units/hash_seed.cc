@@ -8,6 +8,7 @@
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/workload_config.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 
 namespace streamsim::harness {
@@ -26,14 +27,15 @@ Result<std::optional<Violation>> check(OracleInput& in) {
 // built with hooks, as a generated workload's), with a CLI to start the worker with.
 void prepare(ScenarioOracleRun& run, OracleInput& in) {
   const Scenario& sc = run.sc;
-  if (sc.file.empty() || sc.hooks || !scenarioRunsPython(sc) || pythonCliPath().empty()) return;
-  in.hashSeedRuns = [&run]() -> Result<VariantSinks> {
+  const std::string cli = pythonCliPath(sc.registries.get());
+  if (sc.file.empty() || sc.hooks || !scenarioRunsPython(sc) || cli.empty()) return;
+  in.hashSeedRuns = [&run, cli]() -> Result<VariantSinks> {
     const uint32_t other = run.options.hashSeed.value_or(pythonHashSeedOf(run.options.seed));
     VariantSinks runs;
     runs.here = fmt::format("Python hash seed {}", interpreterHashSeed());
     runs.other = fmt::format("hash seed {}", other);
     STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed));
-    STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkUnderHashSeed(pythonCliPath(), run.sc.file, run.options.seed, other));
+    STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkUnderHashSeed(cli, run.sc.file, run.options.seed, other));
     run.r.oracleRuns += 2;
     return runs;
   };

@@ -13,6 +13,7 @@
 #include "streamsim/harness/oracles/scenario_variants.h"
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 
 namespace streamsim::harness {
 namespace unit_reference {
@@ -80,7 +81,7 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
     const ReferenceInput input = run.r.delivered->input(sc.query.sources.size(), finalGroupBy(sc));
     if (auto py = splitPythonReference(name)) {  // file.py:function
       STREAMSIM_ASSIGN_OR_RETURN(PythonReference fn,
-                                 loadPythonReference({py->first, py->second, lastOutputStructType(sc)}));
+                                 loadPythonReference(sc.registries.get(), {py->first, py->second, lastOutputStructType(sc)}));
       STREAMSIM_ASSIGN_OR_RETURN(views.expected, fn(input.rows));
     } else {
       STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, ReferenceRegistry::function(name));

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -26,9 +27,11 @@ inline constexpr int kMaxSweepJobs = 256;
 // (recursively, sorted). InvalidArgument for a path that does not exist or a folder without one.
 Result<std::vector<std::string>> findScenarioFiles(const std::vector<std::string>& paths);
 
-// Every file loaded. InvalidArgument whose message holds every error of every file, one per line,
+// Every file loaded, each handed `registries` (Scenario::registries: what the caller's runs use,
+// run/registries.h). InvalidArgument whose message holds every error of every file, one per line,
 // control characters shown (shownForTerminal).
-Result<std::vector<Scenario>> loadScenarios(const std::vector<std::string>& files);
+Result<std::vector<Scenario>> loadScenarios(const std::vector<std::string>& files,
+                                            std::shared_ptr<const RunRegistries> registries = nullptr);
 
 // One scenario run as `streamsim run` reports it: "PASS file (N batches, C crashes, trace H)", or
 // "FAIL file: name (...)" with the report and a reproduce line naming `program`. `pass` and
@@ -55,6 +58,8 @@ struct SweepRequest {
   // Called once with the scenarios as they will be swept, before the first seed (their index is
   // ScenarioSeedOutcome::scenario); they live until sweepPaths returns.
   std::function<void(const std::vector<Scenario>& scenarios)> loaded;
+  // What the caller hands the runs (run/registries.h), set on every scenario loaded.
+  std::shared_ptr<const RunRegistries> registries;
 };
 
 struct SweepResult {

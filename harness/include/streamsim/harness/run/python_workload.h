@@ -5,6 +5,7 @@
 // preparePythonSweep loads the processor (it takes the GIL).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,8 @@ struct PythonWorkloadSpec {
   std::string outputSchemaDDL;  // the engine's DDL of its output rows
   std::string timeMode = "None";
   std::vector<std::string> oracles;
+  // What the runner hands its runs (run/registries.h): the Python loader.
+  std::shared_ptr<const RunRegistries> registries;
   // `workload-worker` and its arguments, which rebuild this spec (argv after the program).
   std::vector<std::string> workerArgs() const;
 };

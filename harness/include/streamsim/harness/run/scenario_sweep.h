@@ -69,10 +69,13 @@ std::string replayLine(const std::string& program, const std::string& target, ui
                        const std::string& options, const sim::FaultPlan& plan,
                        const std::optional<std::vector<int64_t>>& files = std::nullopt);
 // A scenario file's: `<program> replay FILE --seed S [--hash-seed H] [--state-store X] --plan '<json>'`;
-// --hash-seed, the hash_seed oracle's, for a scenario running Python.
+// --hash-seed, the hash_seed oracle's, when `python` (hashSeedInReplayLine).
 std::string scenarioReplayLine(const std::string& program, const std::string& file, uint64_t seed,
                                const sim::FaultPlan& plan, const std::string& stateStore = "",
                                bool python = false);
+// Whether `sc`'s replay line names its hash seed: it runs Python under a runner that can start the
+// hash_seed oracle's worker (RunRegistries::pythonCli).
+bool hashSeedInReplayLine(const Scenario& sc);
 
 // A seed of a scenario sweep: its account (run/totals.h: passed, faults, crashes, restarts,
 // downtime, oracle checks, runs, wall time) and what the report prints of it.

@@ -51,10 +51,12 @@ struct ShrinkResult {
 };
 
 // The one shrink of the tree (a scenario sweep's failing seed, a pytest job sweep's failing plan):
-// RapidCheck's search (rc::shrinkable::findLocalMin) from `failing`, repeatedly taking the first
-// smaller case for which `stillFails` is true, until none is (a local minimum). At most `maxRuns`
-// predicate runs.
-ShrinkResult shrinkFailure(const ShrinkCase& failing,
-                           const std::function<bool(const ShrinkCase&)>& stillFails, int maxRuns);
+// RapidCheck's search (rc::shrinkable::findLocalMin) from `failing`, whose failure is `kind`,
+// repeatedly taking the first smaller case whose re-run (`rerun`: the case run again, the kind of
+// its failure, empty when it passed) keeps the kind (FailureKind::sharedWith), until none does (a
+// local minimum). At most `maxRuns` re-runs. The caller says only how a case runs: the rule that a
+// smaller case fails "the same way" is here, once.
+ShrinkResult shrinkFailure(const ShrinkCase& failing, const FailureKind& kind,
+                           const std::function<FailureKind(const ShrinkCase&)>& rerun, int maxRuns);
 
 }  // namespace streamsim::harness

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -22,6 +23,8 @@
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim::harness {
+
+struct RunRegistries;  // run/registries.h
 
 // The query a generated workload runs. Input: sim::kEventSchema rows from JSON-lines files in
 // /landing; grouping key: `key`.
@@ -116,6 +119,8 @@ struct WorkloadReplayArgs {
   std::vector<std::string> oracles;  // --oracle (WorkloadConfig::oracles)
   bool determinism = false;  // --determinism (RunOptions; also when `oracles` names it)
   bool batchSplit = false;   // --batch-split (RunOptions; also when `oracles` names it)
+  // What the runner hands its runs (run/registries.h): the loader of a `file.py:Class` workload.
+  std::shared_ptr<const RunRegistries> registries;
 };
 // `file.py:Class` -> {file.py, Class}; nullopt for another name (a standard workload's, a
 // registered processor's).

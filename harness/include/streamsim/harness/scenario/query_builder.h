@@ -29,9 +29,11 @@ Result<std::vector<SourceFactory>> buildQuerySources(const QuerySpec& q, SimEnv&
 // trigger, and the names of the sources and sink of `io` (Spark 4.2's named sources and sink;
 // null: q's own): a `restart: {query: ...}` keeps the scenario's. A pandas processor's input comes
 // as DataFrames of at most `pandasChunkRows` rows (0: Spark's default). `hooks` (a scenario a C++
-// program built, scenario_hooks.h): the wrapper of its stateful operator.
+// program built, scenario_hooks.h): the wrapper of its stateful operator. `registries`: what the
+// run was handed (its Python processors' loader; run/registries.h).
 Result<DataStreamWriter> buildQueryWriter(const QuerySpec& q, const std::vector<SourceFactory>& sources,
                                           SinkFactory sink, const QuerySpec* io = nullptr,
-                                          int64_t pandasChunkRows = 0, const ScenarioHooks* hooks = nullptr);
+                                          int64_t pandasChunkRows = 0, const ScenarioHooks* hooks = nullptr,
+                                          const RunRegistries* registries = nullptr);
 
 }  // namespace streamsim::harness

@@ -1,0 +1,34 @@
+// What a runner hands its runs (issue 33 item 3, "registries with an owner"): built once by the
+// caller -- the CLI's main, the Python module -- and attached to each Scenario it loads
+// (Scenario::registries), so every run of it (a sweep's seeds, the oracles' extra runs, shrink,
+// replay) reaches them through what it was handed; nothing here is process-wide. Null (a runner
+// without Python): a scenario naming a Python processor or reference fails with FailedPrecondition.
+// A value; const use is safe from several threads.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "streamsim/harness/python_processors.h"
+
+namespace streamsim::harness {
+
+struct RunRegistries {
+  // The Python support of a runner that embeds CPython (python/native: pythonRunRegistries()).
+  PythonProcessorLoader pythonProcessors = nullptr;
+  PythonReferenceLoader pythonReferences = nullptr;
+  // The built CLI the hash_seed oracle starts as its `hash-seed-worker` (empty: not checked).
+  std::string pythonCli;
+};
+
+// A factory of fresh processor instances of spec.className through `registries`' loader;
+// FailedPrecondition when there is none (this runner was built without Python), InvalidArgument
+// naming file:line for a file that does not load.
+Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, const PythonProcessorSpec& spec);
+// FailedPrecondition without Python support; InvalidArgument naming the file for one that does
+// not load or defines no such function.
+Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec);
+// The hash_seed oracle's worker CLI ("" without one).
+std::string pythonCliPath(const RunRegistries* registries);
+
+}  // namespace streamsim::harness
