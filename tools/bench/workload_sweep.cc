@@ -31,8 +31,7 @@ SweepRun runSweep(const harness::WorkloadConfig& config, int seeds, uint64_t fir
   o.seeds = seeds;
   o.firstSeed = firstSeed;
   o.jobs = 1;
-  harness::RunOptions oracles;
-  oracles.determinismEvery = 10;
+  harness::RunOptions oracles;  // what a user's generated sweep runs: determinism every tenth seed
   auto t0 = Clock::now();
   auto sweep = harness::sweepGenerated(config, o, oracles);
   run.seconds = secondsSince(t0);

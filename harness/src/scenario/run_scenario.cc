@@ -16,6 +16,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/trace_events.h"
 #include "streamsim/harness/committed_state.h"
+#include "streamsim/harness/oracles.h"
 #include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/partitioning.h"
 #include "streamsim/harness/oracles/promises.h"
@@ -389,12 +390,6 @@ bool hasStep(const Scenario& sc, auto isKind) {
 
 bool noFaults(const std::optional<sim::FaultPlan>& plan) { return !plan || plan->faults.empty(); }
 
-bool withheldANoDataBatch(const ScenarioRunResult& r) {
-  const std::string event = fmt::format("\"{}\"", events::kNoDataBatchWithheld);
-  return std::any_of(r.trace.begin(), r.trace.end(),
-                     [&](const std::string& line) { return line.find(event) != std::string::npos; });
-}
-
 }  // namespace
 
 bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const ScenarioRunResult& made,
@@ -409,7 +404,8 @@ bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const S
     return false;
   if (a.recordReach != b.recordReach && !(a.recordReach && made.reach.switches.empty())) return false;
   if (a.noDataBatchBeforeFirstBatchOfRun != b.noDataBatchBeforeFirstBatchOfRun &&
-      (a.noDataBatchBeforeFirstBatchOfRun || made.trace.empty() || withheldANoDataBatch(made)))
+      (a.noDataBatchBeforeFirstBatchOfRun || made.trace.empty() ||
+       traceMayHaveEvents(made.trace, fmt::format("\"{}\"", events::kNoDataBatchWithheld))))
     return false;
   const bool expects = hasStep(scenario, [](const StepVariant& v) { return std::holds_alternative<ExpectStep>(v); });
   if ((a.skipExpectations != b.skipExpectations || a.collectActual != b.collectActual) && expects) return false;
