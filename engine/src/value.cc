@@ -187,8 +187,14 @@ int compare(const Value& a, const Value& b) {
       if (a.type_ != Type::kDouble && b.type_ != Type::kDouble) {
         return a.asLong() == b.asLong() ? 0 : (a.asLong() < b.asLong() ? -1 : 1);
       } else {
+        // SQL's order of doubles (catalyst/util/SQLOrderingUtil.scala compareDoubles): NaN equals
+        // NaN and is above every other number, -0.0 equals 0.0 -- a total order, so grouping,
+        // sorting and equality of rows agree with Spark's (NormalizeFloatingNumbers).
         double x = a.asDouble(), y = b.asDouble();
-        return x == y ? 0 : (x < y ? -1 : 1);
+        if (x == y) return 0;
+        bool nx = std::isnan(x), ny = std::isnan(y);
+        if (nx || ny) return nx == ny ? 0 : (nx ? 1 : -1);
+        return x < y ? -1 : 1;
       }
     case 3: {
       int c = a.asString().compare(b.asString());
@@ -212,6 +218,7 @@ size_t Value::hash() const {
     case 2:
       if (type_ == Type::kDouble) {
         double d = asDouble();
+        if (std::isnan(d)) return 0x7ff8;  // every NaN is one value (compare)
         if (d == std::floor(d) && std::abs(d) < 9e18) return std::hash<int64_t>()(static_cast<int64_t>(d));
         return std::hash<double>()(d);
       }

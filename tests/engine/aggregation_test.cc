@@ -4,6 +4,7 @@
 // groupBy(...).agg(...) with expressions -- on both state stores, across restarts.
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <optional>
 
 #include <gtest/gtest.h>
@@ -281,9 +282,10 @@ TEST_P(AggregationTest, RestartsBeforeEveryBatchChangeNothing) {
   }
 }
 
-// One batch of three readings through a query of `build` (over the memory source) in Update mode
-// on the test's store: the sink's update view by device.
-std::vector<Row> runQueryApi(StateStoreKind store, const std::function<DataFrame(DataFrame)>& build) {
+// One batch of `rows` (default: three readings) through a query of `build` (over the memory
+// source) in Update mode on the test's store: the sink's update view by `key`.
+std::vector<Row> runQueryApi(StateStoreKind store, const std::function<DataFrame(DataFrame)>& build,
+                             std::vector<Row> rows = {}, std::vector<std::string> key = {"device"}) {
   sim::VirtualClock clock(kT0);
   sim::SimFileSystem fs(&clock);
   sim::SeededIdGenerator ids(3);
@@ -299,9 +301,11 @@ std::vector<Row> runQueryApi(StateStoreKind store, const std::function<DataFrame
                      .start(env);
   EXPECT_TRUE(started.ok()) << started.status().toString();
   if (!started.ok()) return {};
-  EXPECT_TRUE(input->addData({reading("d1", at(1, 0)), reading("d1", at(1, 1), Value(int64_t{4})), reading("d2", at(1, 2))}).ok());
+  if (rows.empty())
+    rows = {reading("d1", at(1, 0)), reading("d1", at(1, 1), Value(int64_t{4})), reading("d2", at(1, 2))};
+  EXPECT_TRUE(input->addData(rows).ok());
   EXPECT_TRUE((*started)->processAllAvailable().ok()) << (*started)->exception().toString();
-  return sorted(output->updateView({"device"}));
+  return sorted(output->updateView(key));
 }
 
 // The C++ API: groupBy(cols).agg(...) without a window is the window-less aggregation (it was
@@ -312,6 +316,24 @@ TEST_P(AggregationTest, GroupByAggWithoutAWindowThroughTheQueryApi) {
   });
   EXPECT_EQ(rows, sorted({Row::fromNamed({{"device", Value("d1")}, {"count", Value(int64_t{2})}, {"total", Value(int64_t{5})}}),
                           Row::fromNamed({{"device", Value("d2")}, {"count", Value(int64_t{1})}, {"total", Value(int64_t{1})}})}));
+}
+
+// Grouping by a double key puts every NaN (any payload) in one group and -0.0 with 0.0, and max
+// takes NaN as the largest double: Spark normalises floating keys (catalyst/optimizer/
+// NormalizeFloatingNumbers.scala) and orders NaN last (catalyst/util/SQLOrderingUtil.scala).
+TEST_P(AggregationTest, DoubleKeysGroupEveryNaNTogetherAndMaxTakesNaN) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto row = [](double k, double v) { return Row::fromNamed({{"k", Value(k)}, {"v", Value(v)}}); };
+  auto rows = runQueryApi(GetParam(), [](DataFrame df) {
+    return df.groupBy({"k"}).agg({Aggregate::count(), Aggregate::max("v", "top")});
+  }, {row(nan, 1.0), row(-nan, 2.0), row(-0.0, nan), row(0.0, 3.0)}, {"k"});
+  ASSERT_EQ(rows.size(), 2u) << ::testing::PrintToString(rows);
+  EXPECT_EQ(rows[0].get("k"), Value(0.0));
+  EXPECT_EQ(rows[0].get("count"), Value(int64_t{2}));
+  EXPECT_TRUE(std::isnan(rows[0].get("top").asDouble()));
+  EXPECT_TRUE(std::isnan(rows[1].get("k").asDouble()));
+  EXPECT_EQ(rows[1].get("count"), Value(int64_t{2}));
+  EXPECT_EQ(rows[1].get("top"), Value(2.0));
 }
 
 // Spark's groupBy(Column*).agg(Column*) with aggregates inside expressions (Aggregate's

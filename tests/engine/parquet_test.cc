@@ -4,7 +4,9 @@
 // (tests/fixtures/parquet/: apache/parquet-testing's data/, see its README.md there).
 #include "streamsim/io/parquet.h"
 
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <fstream>
 #include <sstream>
 
@@ -220,6 +222,20 @@ TEST(ParquetRoundTrip, FlatColumnsWithNullsBothCodecs) {
     ASSERT_EQ(back.size(), rows.size());
     for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(back[i].values(), rows[i].values()) << i;
   }
+}
+
+// Regression: parquet_fuzz_nan_roundtrip (CI of stop 49, tests/fuzz/parquet_fuzz.cc): NaN doubles
+// (any payload) read back equal to what was written, as Spark's SQL equality has it.
+TEST(ParquetRoundTrip, NaNDoublesReadBackEqual) {
+  auto schema = schemaOf("d double, n double");
+  std::vector<Row> rows = {
+      Row(schema, {std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::quiet_NaN()}),
+      Row(schema, {std::numeric_limits<double>::infinity(), Value()}),
+  };
+  std::vector<Row> back = roundTrip(schema, rows, ParquetCodec::kSnappy);
+  ASSERT_EQ(back.size(), rows.size());
+  EXPECT_TRUE(std::isnan(back[0].values()[0].asDouble()));
+  for (size_t i = 0; i < rows.size(); ++i) EXPECT_EQ(back[i].values(), rows[i].values()) << i;
 }
 
 TEST(ParquetRoundTrip, NestedStructsListsMapsWithNullsAndEmpties) {

@@ -1,4 +1,9 @@
 // Values, Spark DDL schemas, rows, and the time/duration formats of time.h.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <vector>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -41,6 +46,30 @@ TEST(Value, OrdersAcrossNumericTypesAndNullFirst) {
   EXPECT_LT(compare(Value(int64_t{3}), Value(3.5)), 0);
   EXPECT_LT(compare(Value("a"), Value("b")), 0);
   EXPECT_EQ(Value(int32_t{3}).hash(), Value(int64_t{3}).hash());
+}
+
+// Regression: parquet_fuzz_nan_roundtrip (CI of stop 49: a Parquet file with a NaN double read,
+// written and read back compared unequal, as NaN != NaN made compare() no order at all).
+// Spark orders doubles by SQLOrderingUtil.compareDoubles (catalyst/util/SQLOrderingUtil.scala):
+// NaN == NaN, NaN above every number, -0.0 == 0.0; grouping hashes agree (NormalizeFloatingNumbers).
+TEST(Value, OrdersDoublesAsSqlDoesNaNEqualAndLargest) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const double otherNan = -std::numeric_limits<double>::signaling_NaN();
+  const double inf = std::numeric_limits<double>::infinity();
+  EXPECT_EQ(compare(Value(nan), Value(otherNan)), 0);
+  EXPECT_EQ(Value(nan), Value(nan));
+  EXPECT_EQ(Value(nan).hash(), Value(otherNan).hash());
+  EXPECT_GT(compare(Value(nan), Value(inf)), 0);
+  EXPECT_LT(compare(Value(inf), Value(nan)), 0);
+  EXPECT_GT(compare(Value(nan), Value(int64_t{1} << 62)), 0);
+  EXPECT_EQ(compare(Value(-0.0), Value(0.0)), 0);
+  EXPECT_EQ(Value(-0.0).hash(), Value(0.0).hash());
+  std::vector<Value> v{Value(nan), Value(1.0), Value(otherNan), Value(-inf), Value(int64_t{2})};
+  std::sort(v.begin(), v.end());
+  EXPECT_EQ(v[0].asDouble(), -inf);
+  EXPECT_EQ(v[1].asDouble(), 1.0);
+  EXPECT_EQ(v[2].asLong(), 2);
+  EXPECT_TRUE(std::isnan(v[3].asDouble()) && std::isnan(v[4].asDouble()));
 }
 
 TEST(Value, CastsLikeSpark) {

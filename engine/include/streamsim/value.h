@@ -126,8 +126,9 @@ class Value {
   // [1, 2] (array), {a -> 1} (map).
   std::string toString() const;
 
-  // Total order: null first, then by type group, then by value. Int/long/timestamp compare
-  // numerically with each other; dates with dates, binaries bytewise (after the nested groups). Arrays and structs compare element by element (a prefix
+  // Total order: null first, then by type group, then by value. Int/long/timestamp/double compare
+  // numerically with each other, doubles as SQL orders them (NaN equals NaN and is above every
+  // number, -0.0 equals 0.0; hash() agrees); dates with dates, binaries bytewise (after the nested groups). Arrays and structs compare element by element (a prefix
   // first); maps (not orderable in Spark) compare as their entries sorted by key, so two maps
   // with the same entries in another order are equal.
   friend int compare(const Value& a, const Value& b);

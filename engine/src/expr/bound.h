@@ -81,10 +81,6 @@ std::optional<TimeMs> parseTimestampSpark(std::string_view s, const TimeZone& se
 // Java's Double.toString ("1.0", "1.0E10", "NaN", "Infinity").
 std::string javaDoubleString(double d);
 
-// Spark's ordering of values of one type (SQL semantics: NaN equals NaN and is the largest
-// double, -0.0 equals 0.0); nested values element by element.
-int sqlCompare(const Value& a, const Value& b);
-
 // Spark's error conditions raised at evaluation.
 Status castInvalidInput(const Value& v, const Field& from, const Field& to, const SqlConf& conf);
 Status castOverflow(const Value& v, const Field& from, const Field& to, const SqlConf& conf);

@@ -96,7 +96,7 @@ Result<BoundPtr> buildMap(FunctionCall& c) {
       if (a[i].isNull())
         return sparkError(Status::Code::kTaskFailed, "NULL_MAP_KEY", {});
       for (const auto& e : entries)
-        if (sqlCompare(e.first, a[i]) == 0)
+        if (compare(e.first, a[i]) == 0)
           return sparkError(Status::Code::kTaskFailed, "DUPLICATED_MAP_KEY",
                             {{"key", a[i].toString()}, {"mapKeyDedupPolicy", "\"spark.sql.mapKeyDedupPolicy\""}});
       entries.emplace_back(a[i], a[i + 1]);
@@ -151,7 +151,7 @@ FunctionBuilder extract(bool elementAt) {
       }
       n = makeScalar(elementAt ? "element_at" : "subscript", c.args, val, [](const Value* a, const EvalContext&) -> Result<Value> {
         for (size_t i = 0; i < a[0].mapSize(); ++i)
-          if (sqlCompare(a[0].mapKey(i), a[1]) == 0) return a[0].mapValue(i);
+          if (compare(a[0].mapKey(i), a[1]) == 0) return a[0].mapValue(i);
         return Value();
       });
     } else if (base.type == Type::kStruct && !elementAt && c.args[1]->foldable) {
@@ -207,7 +207,7 @@ Result<BoundPtr> buildArrayContains(FunctionCall& c) {
     bool sawNull = false;
     for (const Value& e : a[0].items()) {
       if (e.isNull()) sawNull = true;
-      else if (sqlCompare(e, a[1]) == 0) return Value(true);
+      else if (compare(e, a[1]) == 0) return Value(true);
     }
     return sawNull ? Value() : Value(false);
   });

@@ -13,27 +13,6 @@
 
 namespace streamsim::expr {
 
-int sqlCompare(const Value& a, const Value& b) {
-  if (a.type() == Type::kDouble || b.type() == Type::kDouble) {
-    if (a.isNumeric() && b.isNumeric()) {
-      double x = a.asDouble(), y = b.asDouble();
-      bool nx = std::isnan(x), ny = std::isnan(y);
-      if (nx || ny) return nx == ny ? 0 : (nx ? 1 : -1);
-      return x == y ? 0 : (x < y ? -1 : 1);
-    }
-  }
-  if ((a.type() == Type::kArray && b.type() == Type::kArray) || (a.type() == Type::kStruct && b.type() == Type::kStruct)) {
-    const auto& x = a.items();
-    const auto& y = b.items();
-    for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
-      int c = sqlCompare(x[i], y[i]);
-      if (c != 0) return c;
-    }
-    return x.size() == y.size() ? 0 : (x.size() < y.size() ? -1 : 1);
-  }
-  return compare(a, b);
-}
-
 namespace {
 
 std::string infixSql(const BoundPtr& l, std::string_view op, const BoundPtr& r) {
@@ -237,9 +216,9 @@ FunctionBuilder comparison(std::string op) {
     RowFn fn = [op, nullSafe](const Value* a, const EvalContext&) -> Result<Value> {
       if (nullSafe) {
         if (a[0].isNull() || a[1].isNull()) return Value(a[0].isNull() && a[1].isNull());
-        return Value(sqlCompare(a[0], a[1]) == 0);
+        return Value(compare(a[0], a[1]) == 0);
       }
-      int cmp = sqlCompare(a[0], a[1]);
+      int cmp = compare(a[0], a[1]);
       if (op == "=") return Value(cmp == 0);
       if (op == "<") return Value(cmp < 0);
       if (op == "<=") return Value(cmp <= 0);
@@ -490,7 +469,7 @@ Result<BoundPtr> buildIn(FunctionCall& c) {
                             for (size_t i = 1; i < n; ++i) {
                               if (a[i].isNull()) {
                                 sawNull = true;
-                              } else if (sqlCompare(a[0], a[i]) == 0) {
+                              } else if (compare(a[0], a[i]) == 0) {
                                 return Value(true);
                               }
                             }

@@ -223,7 +223,7 @@ FunctionBuilder extremum(bool greatest) {
       const Value* best = nullptr;
       for (size_t i = 0; i < n; ++i) {
         if (a[i].isNull()) continue;
-        if (!best || (greatest ? sqlCompare(a[i], *best) > 0 : sqlCompare(a[i], *best) < 0)) best = &a[i];
+        if (!best || (greatest ? compare(a[i], *best) > 0 : compare(a[i], *best) < 0)) best = &a[i];
       }
       return best ? *best : Value();
     }, false);
