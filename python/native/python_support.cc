@@ -6,6 +6,7 @@
 
 #include <Python.h>
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 
@@ -51,6 +52,15 @@ void prepare(const std::vector<std::string>& dirs) {
 }
 }  // namespace
 
+namespace {
+// The hash seed this process's one interpreter starts with (PYTHONHASHSEED): 0, unless a
+// `hash-seed-worker` set another before its first Python processor loaded. The interpreter is
+// the process's, so its seed is too; runs reach it through RunRegistries::pythonHashSeed.
+std::atomic<uint32_t> g_interpreterHashSeed{0};
+void setInterpreterHashSeed(uint32_t hashSeed) { g_interpreterHashSeed.store(hashSeed); }
+uint32_t interpreterHashSeed() { return g_interpreterHashSeed.load(); }
+}  // namespace
+
 Status ensureInterpreter() {
   static std::once_flag once;
   static Status status;
@@ -61,7 +71,7 @@ Status ensureInterpreter() {
       // Determinism: str/bytes hashes (and so set iteration order) are the same in every run:
       // hash seed 0, or the one a `hash-seed-worker` set (the hash_seed oracle's other run).
       config.use_hash_seed = 1;
-      config.hash_seed = harness::interpreterHashSeed();
+      config.hash_seed = interpreterHashSeed();
       config.install_signal_handlers = 0;
       config.parse_argv = 0;
       config.write_bytecode = 0;
@@ -79,7 +89,7 @@ Status ensureInterpreter() {
       try {
         py::gil_scoped_acquire gil;
         // The seed is fixed, not random: streamsim/__init__.py warns only about a random one.
-        py::module_::import("sys").attr("_streamsim_hash_seed") = harness::interpreterHashSeed();
+        py::module_::import("sys").attr("_streamsim_hash_seed") = interpreterHashSeed();
         prepare(pythonPath());
       } catch (py::error_already_set& e) {
         status = Status::FailedPrecondition(fmt::format("cannot prepare Python: {}", e.what()));
@@ -797,6 +807,8 @@ std::shared_ptr<const harness::RunRegistries> pythonRunRegistries() {
   r->pythonProcessors = &loadPythonProcessorFile;
   r->pythonReferences = &loadPythonReferenceFile;
   r->pythonCli = cliPath();  // the hash_seed oracle's worker
+  r->setPythonHashSeed = &setInterpreterHashSeed;
+  r->pythonHashSeed = &interpreterHashSeed;
   return r;
 }
 

@@ -275,9 +275,6 @@ constexpr KnownState kKnownState[] = {
     {"harness/src/oracles/bug_class_processors.cc", "STREAMSIM_REGISTER_PROCESSOR",
      "the bug-class processors registered by their caller (item 4)"},
     {"harness/src/oracles/bug_class_processors.cc", "STREAMSIM_REGISTER_PROMISES", "as above"},
-    {"harness/src/run/python_processors.cc", "g_hashSeed",
-     "the seed the process's one CPython interpreter starts with (hash-seed-worker): move it beside the "
-     "interpreter, into python/native"},
 };
 
 TEST(ProcessWideStateLint, TheScannerFindsEachKindOfProcessWideState) {

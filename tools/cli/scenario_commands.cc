@@ -273,7 +273,9 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
 }
 
 int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
-  harness::setInterpreterHashSeed(args.hashSeed);  // before the first Python processor loads
+  // Before the first Python processor loads: the interpreter starts with it.
+  if (args.registries != nullptr && args.registries->setPythonHashSeed != nullptr)
+    args.registries->setPythonHashSeed(args.hashSeed);
   harness::LoaderOptions lo;
   lo.registries = args.registries;
   auto sc = harness::loadScenario(args.file, lo);

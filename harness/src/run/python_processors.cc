@@ -2,17 +2,12 @@
 #include "streamsim/harness/run/registries.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 
 #include "streamsim/sim/random.h"
 
 namespace streamsim::harness {
-namespace {
-std::atomic<uint32_t> g_hashSeed{0};
-}  // namespace
-
 Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec) {
   PythonReferenceLoader loader = registries != nullptr ? registries->pythonReferences : nullptr;
   if (loader == nullptr)
@@ -25,8 +20,9 @@ Result<PythonReference> loadPythonReference(const RunRegistries* registries, con
 std::string pythonCliPath(const RunRegistries* registries) {
   return registries != nullptr ? registries->pythonCli : std::string();
 }
-void setInterpreterHashSeed(uint32_t hashSeed) { g_hashSeed.store(hashSeed); }
-uint32_t interpreterHashSeed() { return g_hashSeed.load(); }
+uint32_t pythonInterpreterHashSeed(const RunRegistries* registries) {
+  return registries != nullptr && registries->pythonHashSeed != nullptr ? registries->pythonHashSeed() : 0;
+}
 
 int64_t arrowMaxRecordsPerBatch(const std::map<std::string, std::string>& conf) {
   auto it = conf.find(kArrowMaxRecordsPerBatchConf);

@@ -70,10 +70,7 @@ int64_t pandasChunkRowsOf(uint64_t seed, int64_t max);
 // set's iteration order) when its interpreter starts, so the same case under another hash seed
 // runs in another process: the built CLI's `hash-seed-worker`, whose path the runner hands its
 // runs beside the loader (RunRegistries::pythonCli; empty: hash_seed is not checked).
-// The hash seed the interpreter of this process starts with (PYTHONHASHSEED; 0 unless a
-// `hash-seed-worker` set it before its first Python processor loaded).
-void setInterpreterHashSeed(uint32_t hashSeed);
-uint32_t interpreterHashSeed();
+// The interpreter's own seed is the Python support's (RunRegistries::pythonHashSeed).
 // Seed s's other hash seed: derived from s alone (its stream "hash_seed"), never 0 (the CLI's own),
 // so a replay line's --seed reproduces it.
 uint32_t pythonHashSeedOf(uint64_t seed);

@@ -32,7 +32,7 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
   in.hashSeedRuns = [&run, cli]() -> Result<VariantSinks> {
     const uint32_t other = run.options.hashSeed.value_or(pythonHashSeedOf(run.options.seed));
     VariantSinks runs;
-    runs.here = fmt::format("Python hash seed {}", interpreterHashSeed());
+    runs.here = fmt::format("Python hash seed {}", pythonInterpreterHashSeed(run.sc.registries.get()));
     runs.other = fmt::format("hash seed {}", other);
     STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed));
     STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkUnderHashSeed(cli, run.sc.file, run.options.seed, other));

@@ -6,6 +6,7 @@
 // A value; const use is safe from several threads.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -19,6 +20,10 @@ struct RunRegistries {
   PythonReferenceLoader pythonReferences = nullptr;
   // The built CLI the hash_seed oracle starts as its `hash-seed-worker` (empty: not checked).
   std::string pythonCli;
+  // The hash seed of the process's one CPython interpreter, which python/native owns: set before
+  // the first Python processor loads (a `hash-seed-worker`), read for the oracle's report.
+  void (*setPythonHashSeed)(uint32_t hashSeed) = nullptr;
+  uint32_t (*pythonHashSeed)() = nullptr;
 };
 
 // A factory of fresh processor instances of spec.className through `registries`' loader;
@@ -30,5 +35,7 @@ Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, co
 Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec);
 // The hash_seed oracle's worker CLI ("" without one).
 std::string pythonCliPath(const RunRegistries* registries);
+// The interpreter's hash seed (0 without Python support, as CPython's default here).
+uint32_t pythonInterpreterHashSeed(const RunRegistries* registries);
 
 }  // namespace streamsim::harness
