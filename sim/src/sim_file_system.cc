@@ -40,6 +40,10 @@ namespace {
 // slash (one pass; paths are checked on every file operation and most are).
 bool isNormal(std::string_view p) {
   if (p.size() > 1 && p.back() == '/') return false;
+  // The usual path: no segment starts with '.' (at the start or after a slash) and none is
+  // empty -- two library searches instead of a test per byte.
+  if (p.empty() || (p[0] != '.' && p.find("/.") == std::string_view::npos && p.find("//") == std::string_view::npos))
+    return true;
   size_t start = 0;
   for (size_t i = 0; i <= p.size(); ++i) {
     if (i < p.size() && p[i] != '/') continue;

@@ -23,6 +23,35 @@ class SimFileSystemTest : public ::testing::Test {
   SimFileSystem fs_{&clock_};
 };
 
+// Every path a file operation is given means its normalized form (normalizeSimulatedPath): a
+// file written through a path with empty, `.`, `..` or dotted segments is the file at the
+// normalized path, whatever the segments (the check that skips normalizing must not let one by).
+TEST(SimFileSystemPaths, EveryPathMeansItsNormalizedForm) {
+  const std::vector<std::string> segs = {"", ".", "..", "a", ".x", "b.", "...", "..y"};
+  int checked = 0;
+  for (const std::string& s1 : segs)
+    for (const std::string& s2 : segs)
+      for (const std::string& s3 : segs) {
+        const std::string path = "/r/s/" + s1 + "/" + s2 + "/" + s3 + "/f";
+        bool above = false;
+        const std::string normal = normalizeSimulatedPath(path, &above);
+        if (above) continue;  // /r/s/../../../f: above the root, refused (its own tests)
+        const std::string parent = normal.rfind('/') == 0 ? "/" : normal.substr(0, normal.rfind('/'));
+        VirtualClock clock{1000};
+        SimFileSystem fs{&clock};
+        ASSERT_TRUE(fs.mkdirs(parent).ok()) << normal;
+        ASSERT_TRUE(fs.write(path, "x").ok()) << path;
+        EXPECT_TRUE(fs.exists(normal)) << path << " -> " << normal;
+        EXPECT_TRUE(fs.exists(path)) << path;
+        auto listed = fs.list(parent);
+        ASSERT_TRUE(listed.ok()) << path << " -> " << normal << ": " << listed.status().toString();
+        ASSERT_EQ(listed->size(), 1u) << path;
+        EXPECT_EQ((*listed)[0].path, normal) << path;
+        ++checked;
+      }
+  EXPECT_EQ(checked, 8 * 8 * 8 - 1);
+}
+
 TEST_F(SimFileSystemTest, ListIsSortedAndDirect) {
   ASSERT_TRUE(fs_.mkdirs("/a/b").ok());
   ASSERT_TRUE(fs_.mkdirs("/a-x").ok());
