@@ -200,7 +200,7 @@ ParamProcessor ttlCacheProcessor() {
 }  // namespace
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerBuiltinProcessors(ProcessorSet& set) {
   heartbeatProcessor().addTo(set);
   ttlCacheProcessor().addTo(set);

@@ -308,7 +308,7 @@ ParamProcessor eventTimeOutputProcessor() {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerSparkRealTimeProcessors(ProcessorSet& set) {
   processors::everyOtherProcessor().addTo(set);
   processors::ttlCountProcessor().addTo(set);

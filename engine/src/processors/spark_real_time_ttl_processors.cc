@@ -126,7 +126,7 @@ ParamProcessor multiVariableTtlProcessor() {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerSparkRealTimeTtlProcessors(ProcessorSet& set) {
   processors::multiVariableTtlProcessor().addTo(set);
   set.add("rtm_list_ttl", processorFactoryOf<processors::RtmListTtl>());
