@@ -1,6 +1,6 @@
 // ProcessorTester's real-time flag (TesterOptions::realTimeMode, PySpark's TwsTester
 // realTimeMode): handleInputRows once per input row, against the micro-batch default of one call
-// per key and batch. call_counter counts its calls (engine/src/processors/real_time_processors.cc).
+// per key and batch. call_counter counts its calls (scenarios/processors/src/real_time_processors.cc).
 #include <gtest/gtest.h>
 
 #include "streamsim/harness/processor_tester.h"

@@ -338,8 +338,8 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   } else if (auto p = t["processor"]; p) {
     op.processor = pc.str(p, "processor");
     if (p.IsScalar() && !pc.isProcessor(op.processor)) {
-      pc.error(p, fmt::format("unknown processor '{}'; known processors: {} (link yours into a "
-                              "runner with streamsim_add_runner)",
+      pc.error(p, fmt::format("unknown processor '{}'; known processors: {} (add yours to your "
+                              "runner's processors: streamsim_add_runner(... REGISTER fn))",
                               op.processor, joinNames(pc.processorNames())));
     }
   } else {

@@ -48,7 +48,8 @@ struct CheckpointReplayOptions {
   std::optional<int64_t> fromBatch;
   // A Kafka source's recorded records (JSON lines, kafka_records.h); required for one.
   std::string kafkaRecords;
-  // What the runner hands its runs (run/registries.h): its processors, a `file.py:Class` loader.
+  // What the runner hands its runs (run/registries.h): its processors, the loader of a
+  // `file.py:Class` processor.
   std::shared_ptr<const RunRegistries> registries;
 };
 

@@ -1,6 +1,6 @@
 // The built-in example processors (processors/builtin.h) and their registrations.
 #include "streamsim/processors/builtin.h"
-#include "processors/processor_params.h"
+#include "processor_params.h"
 
 #include <fmt/format.h>
 
