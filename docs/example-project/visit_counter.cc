@@ -1,7 +1,5 @@
 #include "visit_counter.h"
 
-#include "streamsim/tws/processor_registry.h"
-
 namespace visits {
 
 void VisitCounter::init(streamsim::StatefulProcessorHandle& handle) {
@@ -15,7 +13,8 @@ void VisitCounter::handleInputRows(const streamsim::Row& key, streamsim::RowRang
   out.emit({{"user", key[0]}, {"visits", total}});
 }
 
-}  // namespace visits
+void registerProcessors(streamsim::ProcessorSet& set) {
+  set.add("visit_counter", streamsim::processorFactoryOf<VisitCounter>());
+}
 
-// Nothing references this object: the runner links the library whole (streamsim_add_runner).
-STREAMSIM_REGISTER_PROCESSOR("visit_counter", visits::VisitCounter);
+}  // namespace visits

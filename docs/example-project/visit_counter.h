@@ -3,6 +3,7 @@
 
 #include <cstdint>
 
+#include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace visits {
@@ -16,5 +17,9 @@ class VisitCounter : public streamsim::StatefulProcessor {
  private:
   streamsim::ValueState<int64_t> count_;
 };
+
+// The project's processors, added to the set its runner hands its runs
+// (streamsim_add_runner(... REGISTER visits::registerProcessors) in CMakeLists.txt).
+void registerProcessors(streamsim::ProcessorSet& set);
 
 }  // namespace visits

@@ -248,11 +248,9 @@ class JobWorld {
     if (sim_.running()) sim_.stop();
     harness::LoaderOptions lo;
     lo.userFunctions = userFunctionsOf(udfs);
-    lo.isProcessor = [](std::string_view name) {
-      if (name.substr(0, kJobProcessorPrefix.size()) == kJobProcessorPrefix) return true;
-      for (const std::string& n : ProcessorRegistry::names())
-        if (n == name) return true;
-      return false;
+    lo.registries = pythonRunRegistries();
+    lo.isProcessor = [processors = lo.registries->processors](std::string_view name) {
+      return name.substr(0, kJobProcessorPrefix.size()) == kJobProcessorPrefix || processors->has(name);
     };
     std::string doc = "{\"name\": \"job\", \"steps\": [], \"query\": " + querySpec + "}";
     harness::ScenarioLoad load = harness::parseScenario(doc, "<job query>", lo);
@@ -317,7 +315,7 @@ class JobWorld {
         break;
       default: throw py::value_error("this sink kind is not built for PySpark jobs (docs/python.md)");
     }
-    auto writer = harness::buildQueryWriter(query_, *sources, sink);
+    auto writer = harness::buildQueryWriter(query_, *sources, sink, nullptr, 0, nullptr, lo.registries.get());
     if (!writer.ok()) raiseStatus(writer.status());
     error_ = Status::OK();
     crashed_ = false;

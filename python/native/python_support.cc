@@ -14,6 +14,8 @@
 #include <pybind11/stl.h>
 
 #include "streamsim/platform/platform.h"
+#include "streamsim/harness/oracles/bug_class_processors.h"
+#include "streamsim/processors/examples.h"
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/state_variables.h"
 
@@ -803,7 +805,15 @@ Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonRe
 }
 
 std::shared_ptr<const harness::RunRegistries> pythonRunRegistries() {
+  auto processors = std::make_shared<ProcessorSet>();
+  registerExampleProcessors(*processors);
+  harness::registerBugClassProcessors(*processors);
+  return pythonRunRegistries(std::move(processors));
+}
+
+std::shared_ptr<const harness::RunRegistries> pythonRunRegistries(std::shared_ptr<const ProcessorSet> processors) {
   auto r = std::make_shared<harness::RunRegistries>();
+  r->processors = std::move(processors);
   r->pythonProcessors = &loadPythonProcessorFile;
   r->pythonReferences = &loadPythonReferenceFile;
   r->pythonCli = cliPath();  // the hash_seed oracle's worker

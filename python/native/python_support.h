@@ -15,6 +15,7 @@
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/registries.h"
 #include "streamsim/status.h"
+#include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
 
 namespace streamsim::python {
@@ -74,9 +75,12 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
 Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonReferenceSpec& spec);
 // Loads spec.file and returns a factory of spec.className instances (RunRegistries::pythonProcessors).
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
-// What a runner embedding this Python support hands its runs (run/registries.h): the two loaders
-// above and the CLI the hash_seed oracle starts. The CLI's main and the Python module each build
-// theirs with it; a new value each call.
+// What a runner embedding this Python support hands its runs (run/registries.h): `processors`, the
+// two loaders above and the CLI the hash_seed oracle starts. The CLI's main builds its own with
+// the runner's processors; a new value each call.
+std::shared_ptr<const harness::RunRegistries> pythonRunRegistries(std::shared_ptr<const ProcessorSet> processors);
+// The Python module's: as above with the example processors and the bug-class ones
+// (registerExampleProcessors, harness::registerBugClassProcessors).
 std::shared_ptr<const harness::RunRegistries> pythonRunRegistries();
 
 // The engine's values as Python objects and back (python_values.cc; cast to `type`; throws

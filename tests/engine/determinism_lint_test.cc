@@ -263,8 +263,6 @@ struct KnownState {
   const char* until;
 };
 constexpr KnownState kKnownState[] = {
-    {"engine/src/tws/processor_registry.cc", "static ProcessorSet set",
-     "the default processor set: processors registered by the caller into the set it hands a run (item 4)"},
     {"harness/src/oracles/reference.cc", "static NamedRegistry<Entry> r",
      "reference functions handed to a run (RunRegistries, item 3)"},
     {"harness/src/oracles/reference.cc", "STREAMSIM_REGISTER_REFERENCE", "as above"},
@@ -272,9 +270,8 @@ constexpr KnownState kKnownState[] = {
      "ForeachWriters handed to a run (RunRegistries, item 3)"},
     {"harness/src/oracles/promises.cc", "static std::map<std::string, ProcessorPromises",
      "processor promises handed to a run with its processors (item 3)"},
-    {"harness/src/oracles/bug_class_processors.cc", "STREAMSIM_REGISTER_PROCESSOR",
-     "the bug-class processors registered by their caller (item 4)"},
-    {"harness/src/oracles/bug_class_processors.cc", "STREAMSIM_REGISTER_PROMISES", "as above"},
+    {"harness/src/oracles/bug_class_processors.cc", "STREAMSIM_REGISTER_PROMISES",
+     "promises of the bug-class processors, handed to a run with its processors (item 3)"},
 };
 
 TEST(ProcessWideStateLint, TheScannerFindsEachKindOfProcessWideState) {

@@ -3,9 +3,11 @@
 #include <gtest/gtest.h>
 
 #include "streamsim/processors/builtin.h"
+#include "streamsim/processors/examples.h"
 #include "streamsim/sim/trace.h"
 #include "streamsim/tws/processor_registry.h"
 #include "tws_test_util.h"
+#include "test_registries.h"
 
 namespace streamsim {
 namespace {
@@ -31,7 +33,7 @@ class TwsTest : public ::testing::TestWithParam<StateStoreKind> {
   TransformWithStateSpec named(const char* name, TimeMode mode = TimeMode::kNone) {
     TransformWithStateSpec s;
     s.groupBy = {"k"};
-    auto f = ProcessorRegistry::factory(name);
+    auto f = ::streamsim::test::testProcessors()->factory(name);
     EXPECT_TRUE(f.ok()) << f.status().toString();
     s.processorFactory = *f;
     s.processorName = name;
@@ -696,12 +698,15 @@ TEST(RowShapesTest, EachOwnerKeepsItsOwnSchemas) {
   EXPECT_NE(plain1.schema(), plain2.schema());
 }
 
-TEST(ProcessorRegistryTest, KnowsTheBuiltIns) {
-  std::vector<std::string> names = ProcessorRegistry::names();
+// The example set (registerExampleProcessors): what the CLI and the Python module hand their runs.
+TEST(ProcessorSetTest, TheExampleSetKnowsTheBuiltIns) {
+  ProcessorSet set;
+  registerExampleProcessors(set);
+  std::vector<std::string> names = set.names();
   for (const char* n : {"count", "simple_counter", "session_tracker", "counter_with_initial_state",
                         "heartbeat", "ttl_cache"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
-  auto missing = ProcessorRegistry::create("nope");
+  auto missing = set.create("nope");
   EXPECT_EQ(missing.status().code(), Status::Code::kNotFound);
   EXPECT_NE(missing.status().message().find("count"), std::string::npos);
 }

@@ -11,6 +11,7 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/state/state_schema.h"
 #include "tws_test_util.h"
+#include "test_registries.h"
 
 namespace streamsim {
 namespace {
@@ -442,7 +443,7 @@ TEST_P(TwsQueryTest, BuilderDropDuplicatesAndRegistryProcessorsAndErrors) {
   QueryEnv c(GetParam());
   auto counted = c.start(readStream(makeMemorySource(c.input))
                              .groupBy({"k"})
-                             .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate),
+                             .transformWithState(*::streamsim::test::testProcessors(), "count", TimeMode::kNone, OutputMode::kUpdate),
                          OutputMode::kUpdate);
   ASSERT_NE(counted, nullptr);
   ASSERT_TRUE(c.input->addData({c.row("a", 1), c.row("a", 2), c.row("a", 3), c.row("b", 4), c.row("b", 5)}).ok());
@@ -455,7 +456,7 @@ TEST_P(TwsQueryTest, BuilderDropDuplicatesAndRegistryProcessorsAndErrors) {
   QueryEnv u(GetParam());
   auto unknown = readStream(makeMemorySource(u.input))
                      .groupBy({"k"})
-                     .transformWithState("no_such_processor", TimeMode::kNone, OutputMode::kUpdate)
+                     .transformWithState(*::streamsim::test::testProcessors(), "no_such_processor", TimeMode::kNone, OutputMode::kUpdate)
                      .writeStream()
                      .sink(makeMemorySink(u.output))
                      .option("checkpointLocation", "/chk")
@@ -477,7 +478,7 @@ TEST_P(TwsQueryTest, BuilderDropDuplicatesAndRegistryProcessorsAndErrors) {
   EXPECT_NE(noWindow.status().message().find("streaming aggregations without watermark"), std::string::npos);
   auto complete = readStream(makeMemorySource(u.input))
                       .groupBy({"k"})
-                      .transformWithState("count", TimeMode::kNone, OutputMode::kComplete)
+                      .transformWithState(*::streamsim::test::testProcessors(), "count", TimeMode::kNone, OutputMode::kComplete)
                       .writeStream()
                       .sink(makeMemorySink(u.output))
                       .option("checkpointLocation", "/chk3")

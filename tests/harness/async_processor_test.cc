@@ -19,6 +19,7 @@
 #include "streamsim/sim/random.h"
 #include "streamsim/sim/simulated_service.h"
 #include "streamsim/tws/transform_with_state.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -205,7 +206,7 @@ TEST(AsyncProcessor, AsyncCountEmitsWhatTheSyncCountEmits) {
 }
 
 TEST(AsyncProcessor, RegistryCreatesAsyncProcessors) {
-  auto tester = makeRegistryTester("async_count", {.groupBy = {"action"}});
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "async_count", {.groupBy = {"action"}});
   ASSERT_THAT(tester, IsOk());
   EXPECT_THAT((*tester)->test("Open", {Row{{"time", int64_t{1}}}}),
               EmitsRows({Row{{"action", "Open"}, {"count", int64_t{1}}}}));

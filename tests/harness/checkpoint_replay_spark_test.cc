@@ -20,6 +20,7 @@
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -44,7 +45,6 @@ class SparkRunningCount final : public StatefulProcessor {
  private:
   ValueState<int64_t> count_;
 };
-STREAMSIM_REGISTER_PROCESSOR("test_spark_running_count", SparkRunningCount);
 
 std::string fixture(const std::string& name = "tws-valuestate-unsaferow-4.0") {
   return (stdfs::path(STREAMSIM_FIXTURES_DIR).parent_path() / "spark-rocksdb" / name).string();
@@ -84,6 +84,7 @@ TEST(CheckpointReplaySpark, ContinuesTheTransformWithStateFixtureFromItsLastComm
   write(landing + "/new.json", "{\"value\":\"a\"}\n{\"value\":\"b\"}\n{\"value\":\"c\"}\n{\"value\":\"a\"}\n");
   for (std::string store : {"rocksdb", "memory"}) {
     CheckpointReplayOptions o;
+    o.registries = ::streamsim::test::testRegistries();
     o.checkpoint = fixture(name);
     o.landing = landing;
     o.processor = "test_spark_running_count";
@@ -152,6 +153,7 @@ KafkaCheckpoint writeKafkaCheckpoint(const std::string& name) {
 
 CheckpointReplayOptions kafkaOptions(const KafkaCheckpoint& k) {
   CheckpointReplayOptions o;
+  o.registries = ::streamsim::test::testRegistries();
   o.checkpoint = k.chk;
   o.kafkaRecords = k.records;
   o.processor = "test_spark_running_count";
@@ -236,3 +238,8 @@ TEST(CheckpointReplaySpark, BadKafkaInputIsAClearErrorNamingTheFile) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_spark_running_count", processorFactoryOf<harness::SparkRunningCount>());
+}

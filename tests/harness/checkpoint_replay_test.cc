@@ -16,6 +16,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/query.h"
 #include "streamsim/sim/virtual_clock.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -48,7 +49,7 @@ Written writeCheckpoint(const std::string& name, const std::string& store,
   auto data = std::make_shared<MemorySinkData>();
   auto writer = readStream(*source)
                     .groupBy({"user"})
-                    .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate)
+                    .transformWithState(*::streamsim::test::testProcessors(), "count", TimeMode::kNone, OutputMode::kUpdate)
                     .writeStream();
   writer.sink(makeMemorySink(data))
       .outputMode(OutputMode::kUpdate)
@@ -74,6 +75,7 @@ Written writeCheckpoint(const std::string& name, const std::string& store,
 
 CheckpointReplayOptions optionsFor(const Written& w, const std::string& store) {
   CheckpointReplayOptions o;
+  o.registries = ::streamsim::test::testRegistries();
   o.checkpoint = w.chk;
   o.landing = w.landing;
   o.processor = "count";

@@ -9,6 +9,7 @@
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/tws/processor_registry.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -42,8 +43,6 @@ class SeenHeartbeat : public StatefulProcessor {
   ValueState<int64_t> seen_;
   ValueState<std::string> run_;
 };
-STREAMSIM_REGISTER_PROCESSOR("test_seen_heartbeat_keeps", SeenHeartbeat<false>);
-STREAMSIM_REGISTER_PROCESSOR("test_seen_heartbeat_forgets", SeenHeartbeat<true>);
 
 Scenario seenHeartbeat(const std::string& processor) {
   return load(R"(name: a quiet device is reported with the rows it sent
@@ -234,3 +233,9 @@ TEST(CleanRestarts, ReplannedBatchesAreRestartedInTheReference) {
 }
 
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_seen_heartbeat_keeps", processorFactoryOf<harness::SeenHeartbeat<false>>());
+  set.add("test_seen_heartbeat_forgets", processorFactoryOf<harness::SeenHeartbeat<true>>());
+}

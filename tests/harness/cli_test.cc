@@ -20,6 +20,7 @@
 #include "streamsim/platform/platform.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace {
 
@@ -83,7 +84,7 @@ TEST(Cli, SweepStateStoreOverrideKeepsRealTimeStoresAndReachesRestartQueries) {
   Out sw = runCli("sweep " + scenario("async/sync_async_switch_one_checkpoint.yaml") +
                   " --seeds 5 --state-store rocksdb");
   EXPECT_EQ(sw.code, 0) << sw.text;
-  auto loaded = streamsim::harness::loadScenario(scenario("async/sync_async_switch_one_checkpoint.yaml"));
+  auto loaded = streamsim::harness::loadScenario(scenario("async/sync_async_switch_one_checkpoint.yaml"), ::streamsim::test::testLoader());
   ASSERT_TRUE(loaded.ok()) << loaded.status().message();
   ASSERT_TRUE(streamsim::harness::overrideStateStore(*loaded, "rocksdb"));
   EXPECT_EQ(loaded->query.stateStore, "rocksdb");

@@ -9,6 +9,7 @@
 #include "streamsim/io/file_source.h"
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/query.h"
+#include "test_registries.h"
 
 namespace streamsim::testing {
 
@@ -19,7 +20,7 @@ inline Result<std::unique_ptr<StreamingQuery>> startCountByUser(const Env& env, 
                                                                 const std::string& store) {
   auto writer = readStream(*makeFileSource(landing, *parseSchema("user string")))
                     .groupBy({"user"})
-                    .transformWithState("count", TimeMode::kNone, OutputMode::kUpdate)
+                    .transformWithState(*::streamsim::test::testProcessors(), "count", TimeMode::kNone, OutputMode::kUpdate)
                     .writeStream();
   writer.sink(makeMemorySink(std::make_shared<MemorySinkData>()))
       .outputMode(OutputMode::kUpdate)

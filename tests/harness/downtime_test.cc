@@ -14,6 +14,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/source.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -218,7 +219,7 @@ query:
 steps: []
 sweep: {downtime: 5m..1m}
 )",
-                                 "bad.yaml");
+                                 "bad.yaml", ::streamsim::test::testLoader());
   ASSERT_FALSE(l.ok());
   EXPECT_NE(l.errorText().find("bad downtime range '5m..1m'"), std::string::npos) << l.errorText();
 }

@@ -22,6 +22,7 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -174,7 +175,7 @@ TEST(FaultFreeReference, EveryScenarioFilesSharedRunIsItsReferenceRun) {
   int loaded = 0;
   int partitioning = 0;
   for (const std::string& file : scenarioFiles()) {
-    auto sc = loadScenario(file);
+    auto sc = loadScenario(file, ::streamsim::test::testLoader());
     if (!sc.ok()) continue;  // a file of several scenarios, a fragment: the loader's tests cover them
     ++loaded;
     for (uint64_t seed : {0u, 3u, 1000001u})
@@ -223,7 +224,7 @@ TEST(FaultFreeReference, RestartTransparencysSharedRunsAreItsRunsForEveryGenerat
 TEST(FaultFreeReference, RestartTransparencysSharedRunsAreItsRunsForEveryScenarioFile) {
   TransparencyShared n;
   for (const std::string& file : scenarioFiles()) {
-    auto sc = loadScenario(file);
+    auto sc = loadScenario(file, ::streamsim::test::testLoader());
     if (!sc.ok()) continue;
     for (uint64_t seed : {3u, 1000001u})
       expectSameTransparencyRuns(*sc, seed, fmt::format("{} seed {}", file, seed), n);
@@ -251,7 +252,7 @@ TEST(FaultFreeReference, AScenarioFilesVerdictIsTheSameWithTheSharedReference) {
   const std::vector<std::string> files = scenarioFiles();
   int shared = 0, sampled = 0;
   for (size_t i = 0; i < files.size(); i += 6) {  // a broad sample: every sixth file, buggy ones too
-    auto sc = loadScenario(files[i]);
+    auto sc = loadScenario(files[i], ::streamsim::test::testLoader());
     if (!sc.ok()) continue;
     ++sampled;
     shared += expectSameVerdict(*sc, 11, fmt::format("{} seed 11", files[i])) ? 1 : 0;

@@ -9,6 +9,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/scenario.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -17,7 +18,7 @@ TEST(FaultPointScenarios, EveryRegisteredFaultPointHasACrashScenario) {
   std::set<std::string> crashed;
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(STREAMSIM_SOURCE_DIR) + "/scenarios")) {
     if (e.path().extension() != ".yaml") continue;
-    auto sc = loadScenario(e.path().string());
+    auto sc = loadScenario(e.path().string(), ::streamsim::test::testLoader());
     ASSERT_TRUE(sc.ok()) << sc.status().message();
     for (const auto& step : sc->steps)
       if (auto* c = std::get_if<CrashStep>(&step.step); c && !c->now) crashed.insert(c->at);

@@ -13,6 +13,7 @@
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/tws/processor_registry.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -82,7 +83,7 @@ TEST(GeneratedScenario, EachSinkReadsAsTheWorkloadReadsIt) {
 TEST(GeneratedScenario, ACustomProcessorFactoryRunsAsTheOperatorsFactory) {
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
   c.name = "my_count";  // not a registered name: only the factory knows it
-  c.processor = *ProcessorRegistry::factory("count");
+  c.processor = *::streamsim::test::testProcessors()->factory("count");
   c.outputSchema = "key string, count long";
   // The registered count's rows.
   EXPECT_EQ(expectRuns(c, 5).sinkRows, runGenerated(standardWorkload(WorkloadKind::kCount), 5).sinkRows);

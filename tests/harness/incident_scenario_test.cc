@@ -16,6 +16,7 @@
 #include "streamsim/harness/scenario.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -69,7 +70,7 @@ TEST(IncidentScenario, StartsOnTheCheckpointsStateAndItsSweepsReproduceLineRunsA
   ASSERT_TRUE(std::filesystem::exists(fixture())) << fixture() << " is missing";
   // What Spark's processor does on the state batch 1 committed (a -> 2, b -> 1): a reaches 3 and
   // is cleared, b continues at 2, c starts at 1.
-  auto load = parseScenario(incident(from(1), R"([{_1: b, _2: "2"}, {_1: c, _2: "1"}])"), "incident.yaml");
+  auto load = parseScenario(incident(from(1), R"([{_1: b, _2: "2"}, {_1: c, _2: "1"}])"), "incident.yaml", ::streamsim::test::testLoader());
   ASSERT_TRUE(load.ok()) << load.errorText();
   ASSERT_TRUE(load.scenario->fromCheckpoint);
   EXPECT_NE(load.scenario->fromCheckpoint->stateLoaded.find("countState"), std::string::npos);
@@ -104,7 +105,7 @@ TEST(IncidentScenario, StartsOnTheCheckpointsStateAndItsSweepsReproduceLineRunsA
 
 TEST(IncidentScenario, BadFromCheckpointIsAnErrorAtItsLineNamingTheCheckpoint) {
   auto errorOf = [](const std::string& yaml) {
-    auto load = parseScenario(yaml, "incident.yaml");
+    auto load = parseScenario(yaml, "incident.yaml", ::streamsim::test::testLoader());
     EXPECT_FALSE(load.ok());
     return load.errorText();
   };

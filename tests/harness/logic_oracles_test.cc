@@ -20,6 +20,7 @@
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -81,11 +82,6 @@ class MemberAcrossKeys final : public StatefulProcessor {
   ValueState<int64_t> n_;
   int64_t carried_ = 0;
 };
-
-STREAMSIM_REGISTER_PROCESSOR("test_leaky_heartbeat", LeakyHeartbeat);
-STREAMSIM_REGISTER_PROCESSOR("test_calls_as_rows", CallsAsRows);
-STREAMSIM_REGISTER_PROCESSOR("test_static_cache_count", StaticCacheCount);
-STREAMSIM_REGISTER_PROCESSOR("test_member_across_keys", MemberAcrossKeys);
 
 // A user's ForeachWriter that applies every row it is given, whatever the epoch: a batch re-run
 // after a crash is applied twice.
@@ -271,7 +267,7 @@ TEST(ForeachWriter, AnIdempotentUserWriterPassesUnderFaults) {
 }
 
 TEST(ForeachWriter, AnUnknownWriterIsAnErrorAtItsLine) {
-  ScenarioLoad l = parseScenario(foreachScenario("no_such_writer"), "w.yaml");
+  ScenarioLoad l = parseScenario(foreachScenario("no_such_writer"), "w.yaml", ::streamsim::test::testLoader());
   ASSERT_EQ(l.errors.size(), 1u) << l.errorText();
   EXPECT_EQ(l.errors[0].where.line, 8);
   EXPECT_NE(l.errors[0].message.find("no ForeachWriter named 'no_such_writer'"), std::string::npos);
@@ -286,7 +282,7 @@ TEST(ProcessIsolation, EveryLibraryScenarioPasses) {
            std::string(STREAMSIM_SOURCE_DIR) + "/scenarios")) {
     if (e.path().extension() != ".yaml" || e.path().string().find("/python/") != std::string::npos)
       continue;
-    auto sc = loadScenario(e.path().string());
+    auto sc = loadScenario(e.path().string(), ::streamsim::test::testLoader());
     ASSERT_TRUE(sc.ok()) << e.path() << ": " << sc.status().message();
     sc->oracles = {"process_isolation"};
     auto r = runScenario(*sc);
@@ -298,3 +294,11 @@ TEST(ProcessIsolation, EveryLibraryScenarioPasses) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_leaky_heartbeat", processorFactoryOf<harness::LeakyHeartbeat>());
+  set.add("test_calls_as_rows", processorFactoryOf<harness::CallsAsRows>());
+  set.add("test_static_cache_count", processorFactoryOf<harness::StaticCacheCount>());
+  set.add("test_member_across_keys", processorFactoryOf<harness::MemberAcrossKeys>());
+}

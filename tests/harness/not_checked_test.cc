@@ -10,12 +10,13 @@
 
 #include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/scenario.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
 
 std::vector<std::string> notChecked(const std::string& yaml) {
-  ScenarioLoad load = parseScenario(yaml, "not_checked.yaml");
+  ScenarioLoad load = parseScenario(yaml, "not_checked.yaml", ::streamsim::test::testLoader());
   EXPECT_TRUE(load.ok()) << load.errorText();
   if (!load.ok()) return {};
   std::vector<std::string> out;

@@ -13,6 +13,7 @@
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/generated_scenario.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -109,7 +110,7 @@ oracles: [)") + std::string(example) + "]\n";
 TEST(OracleLists, EveryOraclesExampleLoadsAndItsUnitPreparesWhatItsCheckReads) {
   for (const Oracle& o : oracleTable()) {
     SCOPED_TRACE(std::string(o.name));
-    ScenarioLoad l = parseScenario(countScenarioNaming(o.example), "example.yaml");
+    ScenarioLoad l = parseScenario(countScenarioNaming(o.example), "example.yaml", ::streamsim::test::testLoader());
     ASSERT_TRUE(l.ok()) << l.errorText();
     EXPECT_EQ(l.scenario->oracles, std::vector<std::string>{std::string(o.name)});
     EXPECT_EQ(l.scenario->oracleArgs.has(o.name), !o.forms.empty());
@@ -121,7 +122,7 @@ TEST(OracleLists, EveryOraclesExampleLoadsAndItsUnitPreparesWhatItsCheckReads) {
 
 // A map entry names an oracle with a parameter form; any other is an error listing every form.
 TEST(OracleLists, AnOracleWithoutAParameterFormRefusesOne) {
-  ScenarioLoad l = parseScenario(countScenarioNaming("{ttl: 3}"), "bad.yaml");
+  ScenarioLoad l = parseScenario(countScenarioNaming("{ttl: 3}"), "bad.yaml", ::streamsim::test::testLoader());
   ASSERT_FALSE(l.ok());
   const std::string text = l.errorText();
   EXPECT_NE(text.find("bad.yaml:"), std::string::npos) << text;

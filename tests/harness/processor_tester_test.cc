@@ -7,6 +7,7 @@
 
 #include "streamsim/harness/gtest_matchers.h"
 #include "streamsim/processors/builtin.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -351,10 +352,10 @@ TEST(ProcessorTester, AMemberCarriedAcrossKeysShowsInAMultiKeyBatch) {
 }
 
 TEST(ProcessorTester, RegistryProcessorsCanBeTestedByName) {
-  auto tester = makeRegistryTester("count", {.groupBy = {"action"}});
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "count", {.groupBy = {"action"}});
   ASSERT_THAT(tester, IsOk());
   EXPECT_THAT((*tester)->test("open", {click()}), EmitsRows({Row{{"action", "open"}, {"count", 1}}}));
-  EXPECT_THAT(makeRegistryTester("no_such_processor", {}), FailsWith(Status::Code::kNotFound));
+  EXPECT_THAT(makeRegistryTester(*::streamsim::test::testProcessors(), "no_such_processor", {}), FailsWith(Status::Code::kNotFound));
 }
 
 TEST(RowDiff, ReportsMissingAndUnexpectedRows) {

@@ -22,6 +22,7 @@
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -37,6 +38,7 @@ RandomScenarioOptions optionsFromEnv() {
   RandomScenarioOptions o;
   const char* v = std::getenv("STREAMSIM_RANDOM_SCENARIO_PLAN_DOWNTIME");
   o.planDowntime = v == nullptr || std::string(v) != "0";
+  o.registries = ::streamsim::test::testRegistries();
   return o;
 }
 
@@ -45,7 +47,7 @@ TEST(RandomScenarios, AreScenarioFilesThatLoadAndUseEveryStep) {
   for (uint64_t seed = 0; seed < 300; ++seed) {
     const std::string yaml = randomScenarioYaml(seed);
     ASSERT_EQ(yaml, randomScenarioYaml(seed)) << "not a function of the seed";
-    auto sc = randomScenario(seed);
+    auto sc = randomScenario(seed, "", {.registries = ::streamsim::test::testRegistries()});
     ASSERT_TRUE(sc.ok()) << sc.status().toString();
     EXPECT_EQ(sc->file, fmt::format("random-scenario-{}.yaml", seed));
     for (const char* what : {"processor: count,", "processor: async_count,", "processor: session_tracker,",
@@ -93,7 +95,7 @@ TEST(RandomScenarios, ACorrectProcessorPassesEverySeed) {
 
 // False alarms the property found, each replayed exactly as its failure printed it.
 ScenarioRunResult replayFound(const std::string& file, uint64_t seed, const char* plan) {
-  auto sc = loadScenario(std::string(test_paths::sourceDir()) + "/tests/harness/random_scenarios/" + file);
+  auto sc = loadScenario(std::string(test_paths::sourceDir()) + "/tests/harness/random_scenarios/" + file, ::streamsim::test::testLoader());
   EXPECT_TRUE(sc.ok()) << sc.status().toString();
   auto p = sim::FaultPlan::fromJson(plan);
   EXPECT_TRUE(p.ok()) << p.status().toString();

@@ -13,6 +13,7 @@
 #include "streamsim/io/memory_sink.h"
 #include "streamsim/sim/kafka_log.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -72,7 +73,7 @@ struct LateTimerRun {
     if (!source.ok()) return source.status();
     DataStreamWriter w = readStream(*source)
                              .groupBy({"key"})
-                             .transformWithState("late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
+                             .transformWithState(*::streamsim::test::testProcessors(), "late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
                              .writeStream();
     w.sink(makeMemorySink(out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(5 * 60'000));
     w.option("checkpointLocation", "/chk").option("spark.sql.shuffle.partitions", "1");
@@ -138,7 +139,7 @@ TEST(RealTime, TriggerIntervalBelowTheMinimumFailsToStart) {
 TEST(RealTime, EveryUnsupportedCombinationFailsWithItsCondition) {
   int n = 0;
   for (const auto& e : std::filesystem::directory_iterator(scenarioPath("unsupported"))) {
-    auto sc = loadScenario(e.path().string());
+    auto sc = loadScenario(e.path().string(), ::streamsim::test::testLoader());
     ASSERT_TRUE(sc.ok()) << sc.status().message();
     auto r = runScenario(*sc);
     EXPECT_TRUE(r.passed()) << e.path() << "\n" << r.report();
@@ -164,7 +165,7 @@ TEST(RealTime, RefusedAtStartBeforeTheCheckpointIsWritten) {
 }
 
 TEST(RealTime, ModeEquivalenceCatchesAProcessorThatCountsCalls) {
-  auto sc = loadScenario(scenarioPath("per_row_calls.yaml"));
+  auto sc = loadScenario(scenarioPath("per_row_calls.yaml"), ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   sc->oracles = {"mode_equivalence"};
   auto r = runScenario(*sc);
@@ -174,14 +175,14 @@ TEST(RealTime, ModeEquivalenceCatchesAProcessorThatCountsCalls) {
 }
 
 TEST(RealTime, ModeEquivalenceHoldsForACount) {
-  auto sc = loadScenario(scenarioPath("count_same_in_both_modes.yaml"));
+  auto sc = loadScenario(scenarioPath("count_same_in_both_modes.yaml"), ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   auto r = runScenario(*sc);
   EXPECT_TRUE(r.passed()) << r.report();
 }
 
 TEST(RealTime, ASlowSinkBreaksTheLatencyBound) {
-  auto sc = loadScenario(scenarioPath("slow_sink_breaks_latency_bound.yaml"));
+  auto sc = loadScenario(scenarioPath("slow_sink_breaks_latency_bound.yaml"), ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   sc->oracles = {"latency_bound"};
   sc->oracleArgs.set("latency_bound", "p99", int64_t{50});
@@ -218,7 +219,7 @@ TEST(RealTime, AFailingTaskIsNotRetried) {
   ASSERT_TRUE(source.ok());
   DataStreamWriter w = readStream(*source)
                            .groupBy({"key"})
-                           .transformWithState("late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
+                           .transformWithState(*::streamsim::test::testProcessors(), "late_timer", TimeMode::kProcessingTime, OutputMode::kUpdate)
                            .writeStream();
   w.sink(makeMemorySink(run.out)).outputMode(OutputMode::kUpdate).trigger(Trigger::RealTime(60'000));
   w.option("checkpointLocation", "/chk").option("spark.sql.shuffle.partitions", "1").option("taskRetries", "3");

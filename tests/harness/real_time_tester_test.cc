@@ -1,9 +1,10 @@
 // ProcessorTester's real-time flag (TesterOptions::realTimeMode, PySpark's TwsTester
 // realTimeMode): handleInputRows once per input row, against the micro-batch default of one call
-// per key and batch. call_counter counts its calls (engine/src/processors/real_time_processors.cc).
+// per key and batch. call_counter counts its calls (scenarios/processors/src/real_time_processors.cc).
 #include <gtest/gtest.h>
 
 #include "streamsim/harness/processor_tester.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -15,7 +16,7 @@ std::vector<Row> threeRows() {
 int64_t intOf(const Row& r, const char* column) { return r.get(column).asLong(); }
 
 TEST(RealTimeTester, OneCallPerRowInRealTimeMode) {
-  auto tester = makeRegistryTester("call_counter", {.realTimeMode = true});
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "call_counter", {.realTimeMode = true});
   ASSERT_TRUE(tester.ok()) << tester.status().message();
   auto out = (*tester)->test("a", threeRows());
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -29,7 +30,7 @@ TEST(RealTimeTester, OneCallPerRowInRealTimeMode) {
 }
 
 TEST(RealTimeTester, OneCallPerKeyAndBatchInMicroBatchMode) {
-  auto tester = makeRegistryTester("call_counter", {});
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "call_counter", {});
   ASSERT_TRUE(tester.ok()) << tester.status().message();
   auto out = (*tester)->test("a", threeRows());
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -40,7 +41,7 @@ TEST(RealTimeTester, OneCallPerKeyAndBatchInMicroBatchMode) {
 }
 
 TEST(RealTimeTester, NoRowsRunNoBatchInRealTimeMode) {
-  auto tester = makeRegistryTester("call_counter", {.realTimeMode = true});
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "call_counter", {.realTimeMode = true});
   ASSERT_TRUE(tester.ok()) << tester.status().message();
   auto out = (*tester)->test("a", {});
   ASSERT_TRUE(out.ok()) << out.status().message();
@@ -52,7 +53,7 @@ TEST(RealTimeTester, NoRowsRunNoBatchInRealTimeMode) {
 TEST(RealTimeTester, ADueTimerFiresBetweenRows) {
   TesterOptions o{.timeMode = TimeMode::kProcessingTime, .realTimeMode = true,
                   .processingTimeMs = 10'000};
-  auto tester = makeRegistryTester("late_timer", o);
+  auto tester = makeRegistryTester(*::streamsim::test::testProcessors(), "late_timer", o);
   ASSERT_TRUE(tester.ok()) << tester.status().message();
   auto out = (*tester)->test("a", {Row{{"value", Value::timestamp(5'000)}},
                                    Row{{"value", Value::timestamp(50'000)}}});

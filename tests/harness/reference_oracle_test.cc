@@ -20,6 +20,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -93,11 +94,6 @@ class LeakyHistoryCount final : public StatefulProcessor {
   ValueState<int64_t> n_;
   ListState<std::string> history_;
 };
-
-STREAMSIM_REGISTER_PROCESSOR("test_append_expects_refresh", AppendExpectsRefresh);
-STREAMSIM_REGISTER_PROCESSOR("test_put_restamps_all", PutRestampsAll);
-STREAMSIM_REGISTER_PROCESSOR("test_ref_calls_as_rows", CallsAsRows);
-STREAMSIM_REGISTER_PROCESSOR("test_leaky_history_count", LeakyHistoryCount);
 
 // The user's meaning of the list processors: every item a key received stays (its input comes
 // within the TTL), {key, items: number received}.
@@ -195,13 +191,13 @@ TEST(Reference, TheBuiltInCountAndSimpleCounterPassWithTheirReferencesUnderFault
 }
 
 TEST(Reference, AnUnknownReferenceIsAnErrorAtItsLine) {
-  ScenarioLoad l = parseScenario(countScenario("count", "[{reference: nope}]"), "ref.yaml");
+  ScenarioLoad l = parseScenario(countScenario("count", "[{reference: nope}]"), "ref.yaml", ::streamsim::test::testLoader());
   ASSERT_EQ(l.errors.size(), 1u) << l.errorText();
   EXPECT_EQ(l.errors[0].where.line, 18);
   EXPECT_NE(l.errors[0].message.find("unknown reference 'nope'; registered: count, simple_counter, test_items_received"),
             std::string::npos)
       << l.errors[0].message;
-  ScenarioLoad bare = parseScenario(countScenario("count", "[reference]"), "ref.yaml");
+  ScenarioLoad bare = parseScenario(countScenario("count", "[reference]"), "ref.yaml", ::streamsim::test::testLoader());
   ASSERT_EQ(bare.errors.size(), 1u) << bare.errorText();
   EXPECT_NE(bare.errors[0].message.find("write {reference: NAME}"), std::string::npos) << bare.errorText();
 }
@@ -313,14 +309,22 @@ TEST(StateBoundPerKey, GeneratedWorkloads) {
 }
 
 TEST(StateBoundPerKey, BadShapesAreLoadErrors) {
-  ScenarioLoad l = parseScenario(countScenario("count", "[{state_bound: {per_key: -1}}]"), "b.yaml");
+  ScenarioLoad l = parseScenario(countScenario("count", "[{state_bound: {per_key: -1}}]"), "b.yaml", ::streamsim::test::testLoader());
   EXPECT_FALSE(l.ok());
-  ScenarioLoad k = parseScenario(countScenario("count", "[{state_bound: {perkey: 1}}]"), "b.yaml");
+  ScenarioLoad k = parseScenario(countScenario("count", "[{state_bound: {perkey: 1}}]"), "b.yaml", ::streamsim::test::testLoader());
   ASSERT_FALSE(k.ok());
   EXPECT_NE(k.errorText().find("perkey"), std::string::npos) << k.errorText();
-  ScenarioLoad e = parseScenario(countScenario("count", "[{state_bound: {}}]"), "b.yaml");
+  ScenarioLoad e = parseScenario(countScenario("count", "[{state_bound: {}}]"), "b.yaml", ::streamsim::test::testLoader());
   EXPECT_FALSE(e.ok());
 }
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_append_expects_refresh", processorFactoryOf<harness::AppendExpectsRefresh>());
+  set.add("test_put_restamps_all", processorFactoryOf<harness::PutRestampsAll>());
+  set.add("test_ref_calls_as_rows", processorFactoryOf<harness::CallsAsRows>());
+  set.add("test_leaky_history_count", processorFactoryOf<harness::LeakyHistoryCount>());
+}

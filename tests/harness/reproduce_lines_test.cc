@@ -20,6 +20,12 @@
 #include "streamsim/tws/processor_registry.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"
+#include "test_registries.h"
+
+// The test runner's processors (tests/runner/runner_processors.cc, linked into this test too): a
+// sweep this program runs resolves them in its own set.
+void registerRunnerTestProcessors(streamsim::ProcessorSet& set);
+void streamsim::test::addTestProcessors(ProcessorSet& set) { registerRunnerTestProcessors(set); }
 
 namespace {
 
@@ -204,6 +210,7 @@ TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
   using namespace streamsim::harness;
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
   c.processorRef = "runner_caching_count";
+  c.processor = *::streamsim::test::testProcessors()->factory("runner_caching_count");
   c.outputSchema = "key string, count long";
   const std::string program = STREAMSIM_RUNNER;
   const SweepResult sweep = sweepOf(c, program, {.batchSplit = true}, 2);
@@ -232,7 +239,7 @@ TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
 TEST(ReproduceLines, AFailingSweepOfAFactoryOnlyThisProgramKnowsSaysWhyThereIsNoLine) {
   using namespace streamsim::harness;
   WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
-  c.processor = *streamsim::ProcessorRegistry::factory("runner_caching_count");
+  c.processor = *::streamsim::test::testProcessors()->factory("runner_caching_count");
   c.name = "caching-count";
   const SweepResult sweep = sweepOf(c, "streamsim", {.batchSplit = true}, 2, /*shrink=*/false);
   const ScenarioSeedOutcome* failed = firstFailure(sweep);

@@ -16,6 +16,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/tws/processor_registry.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -43,7 +44,6 @@ class RunScopedCount final : public StatefulProcessor {
   ValueState<int64_t> n_;
   ValueState<std::string> run_;
 };
-STREAMSIM_REGISTER_PROCESSOR("test_run_scoped_count", RunScopedCount);
 
 std::string counting(const std::string& processor) {
   return R"(name: counts without expected rows
@@ -93,7 +93,7 @@ TEST(RestartEquivalence, PassesForEveryScenarioInTheLibrary) {
   int checked = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(STREAMSIM_SOURCE_DIR) + "/scenarios")) {
     if (e.path().extension() != ".yaml") continue;
-    auto sc = loadScenario(e.path().string());
+    auto sc = loadScenario(e.path().string(), ::streamsim::test::testLoader());
     if (!sc.ok()) continue;
     ScenarioRunResult plain = runScenario(*sc);
     if (!plain.passed()) continue;  // scenarios that show a refusal, or need their own options
@@ -133,3 +133,8 @@ TEST(RestartEquivalence, GeneratedWorkloads) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_run_scoped_count", processorFactoryOf<harness::RunScopedCount>());
+}

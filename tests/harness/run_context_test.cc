@@ -1,8 +1,8 @@
-// Registries with an owner (issue 33 item 3): a run is handed its processors
-// (ScenarioRunOptions::processors, a ProcessorFactories value) instead of finding them through a
-// scope installed on the thread; two runs with different processors in one process do not see
-// each other's, and the process_isolation oracle's fresh run is such a context
-// (ProcessorRegistry::fresh()).
+// Registries with an owner (issue 33 item 3): a run is handed its processors -- the set its
+// scenario was loaded with (RunRegistries::processors), or one given to the run
+// (ScenarioRunOptions::processors) -- instead of finding them in a process-wide set; two runs with
+// different processors in one process do not see each other's, and the process_isolation
+// oracle's fresh run is such a context (ProcessorSet::fresh()).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +12,7 @@
 #include "harness/scenario_test_support.h"
 #include "streamsim/harness/run/registries.h"
 #include "streamsim/processors/builtin.h"
+#include "streamsim/processors/examples.h"
 #include "test_paths.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -36,8 +37,8 @@ class NamedCount final : public StatefulProcessor {
   std::string column_;
 };
 
-std::shared_ptr<const ProcessorFactories> contextWith(const std::string& name, const std::string& column) {
-  auto p = std::make_shared<ProcessorFactories>();
+std::shared_ptr<const ProcessorSet> contextWith(const std::string& name, const std::string& column) {
+  auto p = std::make_shared<ProcessorSet>();
   p->add(name, [column] { return std::make_unique<NamedCount>(column); });
   return p;
 }
@@ -83,12 +84,42 @@ TEST(RunContext, TwoRunsWithDifferentProcessorsDoNotSeeEachOthers) {
 
   ScenarioRunResult inB = runScenario(onlyA, b);
   EXPECT_FALSE(inB.passed());
-  EXPECT_NE(inB.report().find("no stateful processor named 'only_in_a' in this run's processors; known: only_in_b"),
+  EXPECT_NE(inB.report().find("no stateful processor named 'only_in_a' is registered; known: only_in_b"),
             std::string::npos)
       << inB.report();
-  // Nor does a run without a context: the process's registry never had it.
-  EXPECT_FALSE(ProcessorRegistry::factory("only_in_a").ok());
-  EXPECT_FALSE(runScenario(onlyA).passed());
+  // Nor does a run without a context: there is no process-wide set to fall back on.
+  ScenarioRunResult none = runScenario(onlyA);
+  EXPECT_FALSE(none.passed());
+  EXPECT_NE(none.report().find("no stateful processor named 'only_in_a' is registered; known: "), std::string::npos)
+      << none.report();
+}
+
+// A scenario's `processor: NAME` resolves in the processors of the RunRegistries it was loaded
+// with: two scenarios loaded with different sets in one process each run their own, and a name
+// the set lacks is a load error naming the set's processors.
+TEST(RunContext, AScenarioRunsTheProcessorsItWasLoadedWith) {
+  auto withSet = [](std::shared_ptr<const ProcessorSet> set) {
+    auto r = std::make_shared<RunRegistries>();
+    r->processors = std::move(set);
+    LoaderOptions lo;
+    lo.registries = std::move(r);
+    return lo;
+  };
+  const Scenario a = scenarioWith("processor: tagged", withSet(contextWith("tagged", "in_a")));
+  const Scenario b = scenarioWith("processor: tagged", withSet(contextWith("tagged", "in_b")));
+  ScenarioRunResult ra = runScenario(a);
+  ScenarioRunResult rb = runScenario(b);
+  ASSERT_TRUE(ra.passed() && rb.passed()) << ra.report() << rb.report();
+  EXPECT_TRUE(ra.sinkRows.at(0).has("in_a")) << ra.sinkRows.at(0).toJson();
+  EXPECT_TRUE(rb.sinkRows.at(0).has("in_b")) << rb.sinkRows.at(0).toJson();
+
+  ScenarioLoad unknown = parseScenario("name: x\nquery:\n  source: {kind: memory, schema: \"key string\"}\n"
+                                       "  operators:\n    - groupBy: [key]\n"
+                                       "      transformWithState: {processor: count, outputMode: update, timeMode: None}\n"
+                                       "  sink: {kind: memory}\n  outputMode: update\nsteps: []\n",
+                                       "unknown.yaml", withSet(contextWith("tagged", "in_a")));
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.errorText().find("tagged"), std::string::npos) << unknown.errorText();
 }
 
 // The Python loader is part of what a run is handed (RunRegistries on the Scenario, set by the
@@ -139,38 +170,46 @@ TEST(RunContext, TheSameNameInTwoContextsIsEachContextsOwn) {
   EXPECT_TRUE(rb.sinkRows.at(0).has("in_b") && !rb.sinkRows.at(0).has("in_a")) << rb.sinkRows.at(0).toJson();
 }
 
-// ProcessorRegistry::fresh() holds every registered processor, each factory made anew: a
-// FactoryMaker's capture is not the registry's.
-TEST(RunContext, FreshFactoriesHoldEveryRegisteredProcessor) {
-  const ProcessorFactories fresh = ProcessorRegistry::fresh();
-  EXPECT_EQ(fresh.names(), ProcessorRegistry::names());
+// ProcessorSet::fresh() holds every processor of the set, each factory made anew: a
+// FactoryMaker's capture is not the set's.
+TEST(RunContext, FreshFactoriesHoldEveryProcessorOfTheSet) {
+  ProcessorSet set;
+  registerExampleProcessors(set);
+  auto makes = std::make_shared<int>(0);
+  set.add("made", ProcessorFactoryMaker([makes] {
+            ++*makes;
+            return ProcessorFactory([] { return std::make_unique<NamedCount>("made"); });
+          }));
+  EXPECT_EQ(*makes, 1);
+  const ProcessorSet fresh = set.fresh();
+  EXPECT_EQ(*makes, 2);
+  EXPECT_EQ(fresh.names(), set.names());
   EXPECT_TRUE(fresh.factory("count").ok());
+  EXPECT_TRUE(fresh.factory("heartbeat", {{"timeout", "5s"}}).ok());
   EXPECT_FALSE(fresh.factory("nosuchprocessor").ok());
 }
 
-// The engine's example processors are registered by an explicit call into a set the caller owns
-// (no static registrar of theirs); the default set is that call's set plus the binary's
-// STREAMSIM_REGISTER_PROCESSOR lines. A name added twice to a set is refused when looked up.
-TEST(RunContext, TheExampleProcessorsAreRegisteredIntoASetByAnExplicitCall) {
+// The example processors are added by an explicit call into a set the caller owns (no static
+// registrar of theirs). A name added twice to a set is refused when looked up.
+TEST(RunContext, TheExampleProcessorsAreAddedToASetByAnExplicitCall) {
   ProcessorSet set;
-  EXPECT_TRUE(set.definitions().names().empty());
-  streamsim::detail::registerExampleProcessors(set);
-  const std::vector<std::string> examples = set.definitions().names();
+  EXPECT_TRUE(set.names().empty());
+  registerExampleProcessors(set);
+  const std::vector<std::string> examples = set.names();
   for (const char* name : {"count", "heartbeat", "ttl_cache", "async_count", "rtm_list_ttl", "nested_history"})
     EXPECT_NE(std::find(examples.begin(), examples.end(), name), examples.end()) << name;
-  const std::vector<std::string> all = ProcessorRegistry::names();
-  for (const std::string& n : examples) EXPECT_NE(std::find(all.begin(), all.end(), n), all.end()) << n;
-  auto heartbeat = set.definitions().find("heartbeat");
+  auto heartbeat = set.paramNames("heartbeat");
   ASSERT_TRUE(heartbeat.ok()) << heartbeat.status().message();
-  EXPECT_EQ((*heartbeat)->paramNames, std::vector<std::string>{"timeout"});
-  EXPECT_TRUE((*heartbeat)->factory);
+  EXPECT_EQ(*heartbeat, std::vector<std::string>{"timeout"});
+  EXPECT_TRUE(set.factory("heartbeat").ok());
 
+  ProcessorSet other;
+  EXPECT_FALSE(other.factory("count").ok());  // another set: nothing is shared
   set.add("count", processorFactoryOf<processors::CountProcessor>());
-  auto twice = set.definitions().find("count");
+  auto twice = set.factory("count");
   ASSERT_FALSE(twice.ok());
-  EXPECT_NE(twice.status().message().find("'count' was registered 2 times"), std::string::npos)
+  EXPECT_NE(twice.status().message().find("'count' was added 2 times"), std::string::npos)
       << twice.status().message();
-  EXPECT_TRUE(ProcessorRegistry::factory("count").ok());  // the default set is another set
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/time.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -55,7 +56,7 @@ TEST(ScenarioLoaderTest, EveryBadFileIsRejectedWithTheExactLocationAndMessage) {
     SCOPED_TRACE(path);
     auto expected = expectedErrors(path);
     ASSERT_FALSE(expected.empty()) << "a bad scenario needs a `# error: LINE:COL: text` header";
-    ScenarioLoad load = loadScenarioFile(path);
+    ScenarioLoad load = loadScenarioFile(path, ::streamsim::test::testLoader());
     ASSERT_FALSE(load.ok()) << "loaded although it is bad";
     EXPECT_FALSE(load.scenario.has_value());
     ASSERT_EQ(load.errors.size(), expected.size()) << load.errorText();
@@ -79,7 +80,7 @@ TEST(ScenarioLoaderTest, EveryBadFileIsRejectedWithTheExactLocationAndMessage) {
 TEST(ScenarioLoaderTest, LoadScenarioJoinsEveryErrorIntoTheStatus) {
   std::string path = std::string(STREAMSIM_SOURCE_DIR) +
                      "/tests/harness/bad_scenarios/several_errors.yaml";
-  auto sc = loadScenario(path);
+  auto sc = loadScenario(path, ::streamsim::test::testLoader());
   ASSERT_FALSE(sc.ok());
   EXPECT_EQ(sc.status().code(), Status::Code::kInvalidArgument);
   EXPECT_NE(sc.status().message().find("bad schema"), std::string::npos);
@@ -153,7 +154,7 @@ sweep: {seeds: 50, crash_points: [offsets.after_write, commits.before_write], ma
 )";
 
 TEST(ScenarioLoaderTest, AFullScenarioLoadsEveryKey) {
-  ScenarioLoad load = parseScenario(kFull, "full.yaml");
+  ScenarioLoad load = parseScenario(kFull, "full.yaml", ::streamsim::test::testLoader());
   ASSERT_TRUE(load.ok()) << load.errorText();
   const Scenario& sc = *load.scenario;
   EXPECT_EQ(sc.name, "crash after offsets are written re-runs the same batch");
@@ -274,7 +275,7 @@ query: {source: {kind: memory, schema: "a long, b double, c boolean, d string, e
 steps:
   - add_rows: [{a: 1, b: 1.5, c: true, d: "42", e: ~}]
 )",
-                                    "typed.yaml");
+                                    "typed.yaml", ::streamsim::test::testLoader());
   ASSERT_TRUE(load.ok()) << load.errorText();
   const auto& add = std::get<AddRowsStep>(load.scenario->steps[0].step);
   Row r = add.rows[0].toRow();
@@ -296,7 +297,7 @@ query:
 steps: []
 )";
   EXPECT_TRUE(parseScenario(yaml, "c.yaml", options).ok());
-  auto load = parseScenario(yaml, "c.yaml");  // the registry does not know "mine"
+  auto load = parseScenario(yaml, "c.yaml", ::streamsim::test::testLoader());  // the test set does not know "mine"
   ASSERT_EQ(load.errors.size(), 1u);
   EXPECT_NE(load.errors[0].message.find("unknown processor 'mine'"), std::string::npos);
 }
@@ -307,7 +308,7 @@ TEST(ScenarioLoaderTest, EveryScenarioOfTheLibraryLoads) {
   for (const auto& entry : std::filesystem::recursive_directory_iterator(dir)) {
     if (entry.path().extension() != ".yaml") continue;
     ++n;
-    ScenarioLoad load = loadScenarioFile(entry.path().string());
+    ScenarioLoad load = loadScenarioFile(entry.path().string(), ::streamsim::test::testLoader());
     EXPECT_TRUE(load.ok()) << load.errorText();
   }
   (void)n;

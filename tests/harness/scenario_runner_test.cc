@@ -10,6 +10,7 @@
 
 #include "harness/scenario_test_support.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -41,7 +42,7 @@ std::string query(const std::string& sink) {
 
 TEST(ScenarioRunner, ForeachShowsDuplicatesAndExactlyOnceReportsThem) {
   auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) +
-                         "/scenarios/sinks/foreach_duplicates_after_crash.yaml");
+                         "/scenarios/sinks/foreach_duplicates_after_crash.yaml", ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   auto plain = runScenario(*sc);
   EXPECT_TRUE(plain.passed()) << plain.report();
@@ -99,7 +100,7 @@ oracles: [{state_bound: 1}]
 TEST(ScenarioRunner, LoaderRejectsOraclesAScenarioCannotApply) {
   auto l = parseScenario("name: t\n" + query("{kind: memory}") +
                              "steps: []\noracles: [batch_split, state_bound, no_duplicates, timer_bound]\n",
-                         "o.yaml");
+                         "o.yaml", ::streamsim::test::testLoader());
   // batch_split applies to a scenario with a grouped query (issue 13); the others cannot apply.
   ASSERT_EQ(l.errors.size(), 3u) << l.errorText();
   EXPECT_NE(l.errors[0].message.find("{state_bound: N}"), std::string::npos);
@@ -131,7 +132,7 @@ TEST(ScenarioRunner, UpdateRewritesBlockListsAndLeavesMatchingListsAlone) {
         - {device: d1, count: 1}
 )";
   }
-  auto sc = loadScenario(file);
+  auto sc = loadScenario(file, ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   ScenarioRunOptions o;
   o.collectActual = true;
@@ -147,7 +148,7 @@ TEST(ScenarioRunner, UpdateRewritesBlockListsAndLeavesMatchingListsAlone) {
       << *updated;
   EXPECT_NE(diff.find("-           count: 9}"), std::string::npos) << diff;
   { std::ofstream(file) << *updated; }
-  auto again = runScenario(*loadScenario(file), o);
+  auto again = runScenario(*loadScenario(file, ::streamsim::test::testLoader()), o);
   EXPECT_TRUE(again.passed()) << again.report();
   for (const auto& a : again.actual) EXPECT_TRUE(a.matches);
   // Every list holds (the last in another order): nothing is rewritten.
@@ -184,7 +185,7 @@ TEST(ScenarioRunner, UpdateRewritesAFlowListOverSeveralLinesAsOneRowPerLine) {
   - run: 1
 )";
   }
-  auto sc = loadScenario(file);
+  auto sc = loadScenario(file, ::streamsim::test::testLoader());
   ASSERT_TRUE(sc.ok()) << sc.status().message();
   ScenarioRunOptions o;
   o.collectActual = true;
@@ -198,14 +199,14 @@ TEST(ScenarioRunner, UpdateRewritesAFlowListOverSeveralLinesAsOneRowPerLine) {
       << *updated;
   EXPECT_NE(diff.find("-              count: 9}]"), std::string::npos) << diff;
   { std::ofstream(file) << *updated; }
-  auto again = runScenario(*loadScenario(file), o);
+  auto again = runScenario(*loadScenario(file, ::streamsim::test::testLoader()), o);
   EXPECT_TRUE(again.passed()) << again.report();
 }
 
 // A scenario of the repository run under one fault plan, with the plan's seed; a file or plan
 // that does not load fails the test and gives a result that did not pass.
 ScenarioRunResult runUnderPlan(const std::string& file, const std::string& planJson) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + file);
+  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + file, ::streamsim::test::testLoader());
   auto plan = sim::FaultPlan::fromJson(planJson);
   EXPECT_TRUE(sc.ok()) << file << ": " << sc.status().message();
   EXPECT_TRUE(plan.ok()) << plan.status().message();

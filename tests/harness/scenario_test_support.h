@@ -12,18 +12,19 @@
 #include "streamsim/harness/scenario.h"
 #include "streamsim/harness/scenario_runner.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 
 inline Scenario load(const std::string& yaml, const std::string& fileName = "test.yaml") {
-  ScenarioLoad l = parseScenario(yaml, fileName);
+  ScenarioLoad l = parseScenario(yaml, fileName, ::streamsim::test::testLoader());
   EXPECT_TRUE(l.ok()) << l.errorText();
   return l.ok() ? *l.scenario : Scenario{};
 }
 
 // `rel` under the repository's root (STREAMSIM_SOURCE_DIR).
 inline Scenario loadFile(const std::string& rel) {
-  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + "/" + rel);
+  auto sc = loadScenario(std::string(STREAMSIM_SOURCE_DIR) + "/" + rel, ::streamsim::test::testLoader());
   EXPECT_TRUE(sc.ok()) << sc.status().message();
   return sc.ok() ? *sc : Scenario{};
 }

@@ -20,6 +20,7 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -51,7 +52,6 @@ class ReadCarried final : public StatefulProcessor {
   MapState<std::string, int64_t> map_;
   ValueState<int64_t> ttl_;
 };
-STREAMSIM_REGISTER_PROCESSOR("test_read_carried", ReadCarried);
 
 SparkField field(std::string name, std::string typeJson) { return SparkField{std::move(name), std::move(typeJson), true}; }
 const std::string kKeyStruct =
@@ -130,7 +130,7 @@ TEST(SparkStateImport, EveryTransformWithStateShapeIsReadBackByTheEngine) {
     auto sink = std::make_shared<MemorySinkData>();
     auto writer = readStream(makeMemorySource(data))
                       .groupBy({"value"})
-                      .transformWithState("test_read_carried", TimeMode::kProcessingTime, OutputMode::kUpdate)
+                      .transformWithState(*::streamsim::test::testProcessors(), "test_read_carried", TimeMode::kProcessingTime, OutputMode::kUpdate)
                       .writeStream();
     writer.sink(makeMemorySink(sink)).outputMode(OutputMode::kUpdate).option("checkpointLocation", chk)
         .option("stateStore", std::string(stateStoreKindName(kind)));
@@ -187,3 +187,8 @@ TEST(SparkStateImport, RowsItCannotCarryAreRefusedNamingTheFamily) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's processors, handed to its runs next to the example ones (test_registries.h).
+void streamsim::test::addTestProcessors(ProcessorSet& set) {
+  set.add("test_read_carried", processorFactoryOf<harness::ReadCarried>());
+}

@@ -4,6 +4,7 @@
 #include "streamsim/harness/scenario/step_table.h"
 
 #include "streamsim/harness/oracles/scenario_variants.h"
+#include "test_registries.h"
 
 #include <set>
 #include <string>
@@ -55,7 +56,7 @@ steps:
   - {0}: {1}
 )",
                                          k.name, k.example);
-    ScenarioLoad load = parseScenario(yaml, "step_table_test.yaml");
+    ScenarioLoad load = parseScenario(yaml, "step_table_test.yaml", ::streamsim::test::testLoader());
     ASSERT_TRUE(load.ok()) << k.name << ":\n" << load.errorText();
     ASSERT_EQ(load.scenario->steps.size(), 1u) << k.name;
     const Step& step = load.scenario->steps[0];
@@ -73,7 +74,7 @@ query: {source: {kind: files, path: /landing, schema: "id string"}}
 steps:
   - teleport: {}
 )",
-                                    "unknown.yaml");
+                                    "unknown.yaml", ::streamsim::test::testLoader());
   ASSERT_EQ(load.errors.size(), 1u);
   EXPECT_EQ(load.errors[0].toString(),
             "unknown.yaml:4:5: unknown step 'teleport'; expected one of " + names);
@@ -94,7 +95,7 @@ steps:
   - advance: 1s
   - produce: {records: [{value: b}]}
   - expect: {sink: []}
-)", "kafka.yaml");
+)", "kafka.yaml", ::streamsim::test::testLoader());
   ASSERT_TRUE(load.ok()) << load.errorText();
   const Scenario one = oneBatchScenario(*load.scenario);
   std::vector<std::string_view> kinds;

@@ -12,6 +12,7 @@
 #include "streamsim/harness/scenario_runner.h"
 #include "streamsim/trace_events.h"
 #include "test_paths.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
@@ -21,7 +22,7 @@ TEST(TraceEventNames, EveryEventTheScenariosTraceIsRegistered) {
   for (const auto& e : std::filesystem::recursive_directory_iterator(std::string(STREAMSIM_SOURCE_DIR) + "/scenarios")) {
     if (e.path().extension() != ".yaml") continue;
     if (e.path().string().find("/python/") != std::string::npos) continue;  // the same engine, slower
-    auto sc = loadScenario(e.path().string());
+    auto sc = loadScenario(e.path().string(), ::streamsim::test::testLoader());
     ASSERT_TRUE(sc.ok()) << sc.status().message();
     ScenarioRunOptions options;
     options.applyOracles = false;

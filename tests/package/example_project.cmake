@@ -62,7 +62,7 @@ find_program(PKG_CONFIG pkg-config)
 if(PKG_CONFIG)
   file(WRITE ${WORK_DIR}/pc/main.cc
        "#include \"streamsim/tws/processor_registry.h\"\n"
-       "int main() { return streamsim::ProcessorRegistry::names().empty() ? 1 : 0; }\n")
+       "int main() { streamsim::ProcessorSet set; return set.create(\"count\").ok() ? 1 : 0; }\n")
   set(ENV{PKG_CONFIG_PATH} ${prefix}/lib/pkgconfig)
   run(${PKG_CONFIG} --cflags --libs streamsim)
   string(STRIP "${out}" flags)

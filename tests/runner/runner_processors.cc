@@ -10,16 +10,12 @@
 #include "streamsim/tws/processor_registry.h"
 
 namespace {
-// Registered under a name the plain `streamsim` binary does not know.
+// Added under a name the plain `streamsim` binary does not know.
 class RunnerCountProcessor final : public streamsim::processors::CountProcessor {};
-}  // namespace
 
-STREAMSIM_REGISTER_PROCESSOR("runner_count", RunnerCountProcessor);
-
-namespace {
 // A count kept in a cache its factory captured (shared by every instance the factory makes):
-// right in the first run of a process, wrong in any run after it — unless the registry is built
-// afresh (ProcessorRegistry::fresh()). The process_isolation oracle's planted bug
+// right in the first run of a process, wrong in any run after it — unless the set is built
+// afresh (ProcessorSet::fresh()). The process_isolation oracle's planted bug
 // (tests/harness/reproduce_lines_test.cc runs the lines it prints).
 class FactoryCacheCount final : public streamsim::StatefulProcessor {
  public:
@@ -36,14 +32,6 @@ class FactoryCacheCount final : public streamsim::StatefulProcessor {
   std::shared_ptr<std::map<std::string, int64_t>> cache_;
 };
 
-const streamsim::ProcessorRegistry::Registrar kFactoryCache(
-    "runner_factory_cache_count", streamsim::ProcessorRegistry::FactoryMaker([] {
-      auto cache = std::make_shared<std::map<std::string, int64_t>>();
-      return streamsim::ProcessorFactory([cache] { return std::make_unique<FactoryCacheCount>(cache); });
-    }));
-}  // namespace
-
-namespace {
 // A count read from state once per task and then kept in a member, so every later key of the
 // partition starts from the first key's count — the batch_split oracle's catch (the broken
 // variant of tests/harness/broken_variants_test.cc, registered so that a generated-workload
@@ -66,4 +54,13 @@ class CachingCountProcessor final : public streamsim::StatefulProcessor {
 };
 }  // namespace
 
-STREAMSIM_REGISTER_PROCESSOR("runner_caching_count", CachingCountProcessor);
+// The runner's processors (streamsim_add_runner(... REGISTER streamsim::registerExampleProcessors
+// registerRunnerTestProcessors) in tests/CMakeLists.txt: these next to the example ones).
+void registerRunnerTestProcessors(streamsim::ProcessorSet& set) {
+  set.add("runner_count", streamsim::processorFactoryOf<RunnerCountProcessor>());
+  set.add("runner_factory_cache_count", streamsim::ProcessorFactoryMaker([] {
+            auto cache = std::make_shared<std::map<std::string, int64_t>>();
+            return streamsim::ProcessorFactory([cache] { return std::make_unique<FactoryCacheCount>(cache); });
+          }));
+  set.add("runner_caching_count", streamsim::processorFactoryOf<CachingCountProcessor>());
+}

@@ -10,6 +10,7 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/transform_with_state.h"
+#include "test_registries.h"
 
 namespace streamsim {
 namespace {
@@ -31,7 +32,7 @@ class DiskFaults : public ::testing::TestWithParam<StateStoreKind> {
     opts.maxFilesPerTrigger = 1;
     TransformWithStateSpec spec;
     spec.groupBy = {"device"};
-    spec.processorFactory = *ProcessorRegistry::factory("count");
+    spec.processorFactory = *::streamsim::test::testProcessors()->factory("count");
     spec.processorName = "count";
     spec.outputMode = OutputMode::kUpdate;
     auto w = readStream(*makeFileSource(opts))

@@ -188,7 +188,7 @@ int runCli(int argc, char** argv, std::shared_ptr<const harness::RunRegistries> 
   const std::string program = argc > 0 && argv[0] && *argv[0] ? argv[0] : "streamsim";
   run.program = sweep.program = replay.program = reportArgs.program = workloadWorker.program = program;
   run.registries = sweep.registries = sweepWorker.registries = hashSeedWorker.registries = replay.registries =
-      workloadWorker.spec.registries = ckReplay.registries = benchOpts.registries = registries;
+      workloadWorker.spec.registries = ckReplay.registries = benchOpts.registries = reportArgs.registries = registries;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

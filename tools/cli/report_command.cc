@@ -113,7 +113,9 @@ int reportCommand(const ReportArgs& args, std::ostream& out, std::ostream& err) 
     const std::string store = result.value("stateStore", std::string());
     auto [it, fresh] = loaded.try_emplace({file, store});
     if (fresh) {
-      auto sc = harness::loadScenario(file);
+      harness::LoaderOptions lo;
+      lo.registries = args.registries;
+      auto sc = harness::loadScenario(file, lo);
       if (sc.ok()) {
         if (!store.empty()) sc->query.stateStore = store;
         it->second = std::move(*sc);

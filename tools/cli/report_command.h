@@ -4,6 +4,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -31,6 +32,8 @@ struct ReportArgs {
   std::string program = "streamsim";
   std::vector<std::string> reports;  // sweep --json files
   std::string html;                  // the page to write
+  // What the runner hands its runs (run/registries.h): the failing seeds' scenarios load with it.
+  std::shared_ptr<const harness::RunRegistries> registries;
 };
 
 // `streamsim report a.json [b.json ...] --html FILE`: 0 when written (whatever the seeds' outcome),

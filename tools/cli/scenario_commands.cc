@@ -449,7 +449,7 @@ int replayWorkload(const ReplayArgs& args, std::ostream& out, std::ostream& err)
 
 int replayCommand(const ReplayArgs& args, std::ostream& out, std::ostream& err) {
   std::error_code ec;
-  if (!std::filesystem::exists(args.file, ec) && harness::isWorkloadName(args.file))
+  if (!std::filesystem::exists(args.file, ec) && harness::isWorkloadName(args.file, args.registries.get()))
     return replayWorkload(args, out, err);
   // A generated workload's options mean nothing to a scenario (its landing files are its put
   // steps, its oracles and output its own): refused, not ignored.

@@ -20,7 +20,7 @@ endif()
 if(STREAMSIM_SANITIZE)
   set(_streamsim_san -fsanitize=address,undefined -fno-sanitize-recover=undefined)
   if(CMAKE_CXX_COMPILER_ID MATCHES "Clang")
-    # clang 14 cannot compile C++20 coroutines (engine/src/processors/async_processors.cc) with
+    # clang 14 cannot compile C++20 coroutines (scenarios/processors/src/async_processors.cc) with
     # -fsanitize=function ("error: Cannot represent a difference across sections"); that one
     # check (calls through a function pointer of the wrong type) is left out.
     list(APPEND _streamsim_san -fno-sanitize=function)

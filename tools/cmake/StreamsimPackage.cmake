@@ -2,18 +2,19 @@
 # (+ version file) for find_package(streamsim 0.1 REQUIRED), and streamsim.pc for pkg-config.
 # Included from the top-level CMakeLists.txt after the libraries are defined.
 #
-#   streamsim::engine    the engine (processor API, state stores, checkpoint formats, built-ins)
+#   streamsim::engine    the engine (processor API, state stores, checkpoint formats)
+#   streamsim::examples  the example processors (registerExampleProcessors: count, heartbeat, ...)
 #   streamsim::platform  the real clock and POSIX filesystem
 #   streamsim::sim       the simulation (virtual clock, crashing filesystem, faults, workloads)
 #   streamsim::harness   ProcessorTester, actions, oracles, scenarios, sweeps
 #   streamsim::gtest     the harness + its GoogleTest matchers + GoogleTest/GoogleMock + gtest_main
 #   streamsim::cli       the CLI's subcommands;  streamsim::cli_main  the same with main()
-#   streamsim::streamsim the `streamsim` runner (built-in processors only)
+#   streamsim::streamsim the `streamsim` runner (the example processors)
 # add_subdirectory / FetchContent gives the same names (ALIAS targets in each folder).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(STREAMSIM_EXPORTED streamsim_engine streamsim_platform streamsim_sim streamsim_harness
+set(STREAMSIM_EXPORTED streamsim_engine streamsim_examples streamsim_platform streamsim_sim streamsim_harness
                        streamsim_gtest streamsim_cli streamsim_cli_main)
 foreach(target ${STREAMSIM_EXPORTED})
   string(REGEX REPLACE "^streamsim_" "" export_name ${target})
@@ -32,7 +33,7 @@ install(TARGETS ${STREAMSIM_EXPORTED} streamsim
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-foreach(dir engine/include engine/platform/include sim/include harness/include)
+foreach(dir engine/include scenarios/processors/include engine/platform/include sim/include harness/include)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 endforeach()
 install(EXPORT streamsimTargets NAMESPACE streamsim:: DESTINATION ${STREAMSIM_CMAKE_DIR})

@@ -21,6 +21,8 @@
 
 namespace streamsim {
 
+class ProcessorSet;  // tws/processor_registry.h
+
 // Spark's TransformWithStateOptions-like extras of transformWithState.
 struct TransformWithStateOptions {
   // Output column carrying event time: emitted rows must be later than the late watermark, and
@@ -47,9 +49,9 @@ class GroupedData {
   // mode is rejected when the query starts (as every other rule of the operator).
   DataFrame transformWithState(ProcessorFactory processorFactory, TimeMode timeMode,
                                OutputMode outputMode, TransformWithStateOptions options = {}) const;
-  // The processor registered under `registryName` (ProcessorRegistry); an unknown name fails
-  // start() with NotFound listing the registered names.
-  DataFrame transformWithState(const std::string& registryName, TimeMode timeMode,
+  // The processor added to `processors` as `registryName` (processor_registry.h); an unknown name
+  // fails start() with NotFound listing the set's names.
+  DataFrame transformWithState(const ProcessorSet& processors, const std::string& registryName, TimeMode timeMode,
                                OutputMode outputMode, TransformWithStateOptions options = {}) const;
 
   // Spark's groupBy(window(timeColumn, windowDuration, slideDuration, startTime), cols...):

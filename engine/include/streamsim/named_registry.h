@@ -1,5 +1,5 @@
 // One registry mechanism (issue 33 item 3): values by name — processors (tws/processor_registry.h,
-// a run's ProcessorFactories), reference functions and ForeachWriters (harness) — with one rule for
+// a ProcessorSet), reference functions and ForeachWriters (harness) — with one rule for
 // a name added twice (the first value kept, every lookup of the name refused) and one shape of
 // lookup error (the registry's own words, the names it knows). A value: whoever owns one decides
 // who sees it; const use is safe from several threads.

@@ -117,10 +117,10 @@ DataFrame GroupedData::transformWithState(ProcessorFactory processorFactory, Tim
   return df_.transform([spec] { return makeTransformWithState(spec); });
 }
 
-DataFrame GroupedData::transformWithState(const std::string& registryName, TimeMode timeMode,
-                                          OutputMode outputMode,
+DataFrame GroupedData::transformWithState(const ProcessorSet& processors, const std::string& registryName,
+                                          TimeMode timeMode, OutputMode outputMode,
                                           TransformWithStateOptions options) const {
-  auto factory = ProcessorRegistry::factory(registryName);
+  auto factory = processors.factory(registryName);
   if (!factory.ok()) {
     Status error = factory.status().withContext("transformWithState");
     return df_.transform([error] {

@@ -2,8 +2,9 @@
 // correct twin (scenarios/logic/buggy/*.yml and their twins in scenarios/logic/; docs/oracles.md
 // "Oracles on by default and not checked"), and the promises of the built-in processors those
 // twins are. A buggy processor promises what its correct twin promises: the user believes it
-// keeps the same contract. Registered in the harness (not the engine's built-ins): they exist for
-// the oracles' scenarios.
+// keeps the same contract. Kept in the harness (not with the example processors): they exist for
+// the oracles' scenarios; the CLI and the Python module add them to the set they hand their runs.
+#include "streamsim/harness/oracles/bug_class_processors.h"
 #include "streamsim/harness/oracles/promises.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
@@ -111,17 +112,20 @@ class ItemsPutTtl final : public StatefulProcessor {
 
 }  // namespace
 
+void registerBugClassProcessors(ProcessorSet& set) {
+  set.add("leaky_heartbeat", processorFactoryOf<LeakyHeartbeat>());
+  set.add("count_calls_as_rows", processorFactoryOf<CountCallsAsRows>());
+  set.add("count_in_member_across_keys", processorFactoryOf<CountInMemberAcrossKeys>());
+  set.add("items_append_ttl", processorFactoryOf<ItemsAppendTtl>());
+  set.add("items_put_ttl", processorFactoryOf<ItemsPutTtl>());
+}
+
 namespace detail {
 void linkBugClassProcessors() {}  // PromiseRegistry::of references it: the linker keeps this file
 }  // namespace detail
 
 }  // namespace streamsim::harness
 
-STREAMSIM_REGISTER_PROCESSOR("leaky_heartbeat", streamsim::harness::LeakyHeartbeat);
-STREAMSIM_REGISTER_PROCESSOR("count_calls_as_rows", streamsim::harness::CountCallsAsRows);
-STREAMSIM_REGISTER_PROCESSOR("count_in_member_across_keys", streamsim::harness::CountInMemberAcrossKeys);
-STREAMSIM_REGISTER_PROCESSOR("items_append_ttl", streamsim::harness::ItemsAppendTtl);
-STREAMSIM_REGISTER_PROCESSOR("items_put_ttl", streamsim::harness::ItemsPutTtl);
 
 // The built-in twins' promises: a count per key is split-invariant and is the "count" reference;
 // the heartbeat keeps one timer per key (docs/processors.md).

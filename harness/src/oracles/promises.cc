@@ -15,7 +15,7 @@ void linkBugClassProcessors();  // oracles/bug_class_processors.cc
 
 namespace {
 
-// Filled by static registration, read-only afterwards (as ProcessorRegistry).
+// Filled by static registration, read-only afterwards.
 std::map<std::string, ProcessorPromises, std::less<>>& entries() {
   static std::map<std::string, ProcessorPromises, std::less<>> m;
   return m;

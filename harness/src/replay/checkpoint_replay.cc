@@ -148,7 +148,7 @@ Result<ProcessorFactory> resolveProcessor(const std::string& name, const RunRegi
     spec.className = name.substr(at + 4);
     return loadPythonProcessor(registries, spec);
   }
-  return ProcessorRegistry::factory(name);
+  return processorsOf(registries).factory(name);
 }
 
 // Phase 1, the inputs: the folders exist, the checkpoint has offsets, the processor loads.

@@ -8,6 +8,8 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/registries.h"
+#include "streamsim/processors/examples.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/sim/workload.h"
@@ -91,7 +93,7 @@ Result<std::vector<OperatorSpec>> operatorsOf(const WorkloadConfig& c) {
       if (!c.processor && c.processorRef.empty())
         return Status::InvalidArgument("workload kind custom needs WorkloadConfig::processor or processorRef");
       t.processor = c.processorRef.empty() ? c.name : c.processorRef;
-      t.factory = c.processor;  // a factory of this program (unset: the registered processorRef)
+      t.factory = c.processor;  // a factory of this program (unset: processorRef, a Python class)
       if (auto py = pythonProcessorRef(c.processorRef)) {
         // A Python class (`file.py:Class`): the sweep runs its seeds in worker processes when
         // asked to (scenarioRunsPython), one interpreter having one GIL.
@@ -272,6 +274,16 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   q.sources.push_back(std::move(source));
   STREAMSIM_ASSIGN_OR_RETURN(q.operators, generated::operatorsOf(c));
   for (auto& o : q.operators) o.where = SourceLocation{sc.file, 0, 0};
+  // A standard kind's processor is an example processor (count, session_tracker, heartbeat, ...),
+  // part of the kind's definition: its runs are handed a new set of them (a kCustom workload
+  // brings its own factory).
+  if (c.kind != WorkloadKind::kCustom) {
+    auto examples = std::make_shared<ProcessorSet>();
+    registerExampleProcessors(*examples);
+    auto registries = std::make_shared<RunRegistries>();
+    registries->processors = std::move(examples);
+    sc.registries = std::move(registries);
+  }
   q.outputMode = generated::isTws(c.kind) ? "update" : "append";
   q.sink.kind = c.sink == SinkKind::kFiles ? SinkSpec::Kind::kFiles
                 : c.sink == SinkKind::kForeach ? SinkSpec::Kind::kForeach

@@ -17,6 +17,11 @@ Result<PythonReference> loadPythonReference(const RunRegistries* registries, con
   return loader(spec);
 }
 
+const ProcessorSet& processorsOf(const RunRegistries* registries) {
+  static const ProcessorSet kNone;
+  return registries != nullptr && registries->processors != nullptr ? *registries->processors : kNone;
+}
+
 std::string pythonCliPath(const RunRegistries* registries) {
   return registries != nullptr ? registries->pythonCli : std::string();
 }

@@ -202,7 +202,9 @@ std::string randomScenarioYaml(uint64_t seed, const RandomScenarioOptions& optio
 Result<Scenario> randomScenario(uint64_t seed, const std::string& fileName, const RandomScenarioOptions& options) {
   const std::string yaml = randomScenarioYaml(seed, options);
   const std::string file = fileName.empty() ? fmt::format("random-scenario-{}.yaml", seed) : fileName;
-  ScenarioLoad load = parseScenario(yaml, file);
+  LoaderOptions lo;
+  lo.registries = options.registries;
+  ScenarioLoad load = parseScenario(yaml, file, lo);
   if (!load.ok()) return Status::InvalidArgument(load.errorText() + "\n" + yaml);
   return std::move(*load.scenario);
 }

@@ -49,8 +49,8 @@ std::string whyNotRebuilt(const WorkloadConfig& c, const WorkloadConfig& r) {
   if (std::string f = c.oracleArgs.functionOracle(); !f.empty())
     return fmt::format("its {} oracle is a function of this program (WorkloadConfig::oracleArgs)", f);
   if (c.kind == WorkloadKind::kCustom && c.processorRef.empty())
-    return "its processor is a factory only this program knows: register it (STREAMSIM_REGISTER_PROCESSOR) "
-           "in a runner built with streamsim_add_runner and set WorkloadConfig::processorRef to its name";
+    return "its processor is a factory only this program knows: add it to the processors of a runner built "
+           "with streamsim_add_runner (its REGISTER function) and set WorkloadConfig::processorRef to its name";
   const std::pair<const char*, bool> fields[] = {
       {"kind", c.kind == r.kind},
       {"spec (the generated input)", c.spec == r.spec},
@@ -84,9 +84,9 @@ std::optional<std::pair<std::string, std::string>> pythonProcessorRef(const std:
   return std::make_pair(name.substr(0, colon), name.substr(colon + 1));
 }
 
-bool isWorkloadName(const std::string& name) {
+bool isWorkloadName(const std::string& name, const RunRegistries* registries) {
   if (parseWorkloadKind(name).ok() || pythonProcessorRef(name)) return true;
-  return ProcessorRegistry::factory(name).ok();
+  return processorsOf(registries).factory(name).ok();
 }
 
 Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config, RunOptions& run) {
@@ -96,7 +96,7 @@ Status workloadForReplay(const WorkloadReplayArgs& args, WorkloadConfig& config,
     STREAMSIM_ASSIGN_OR_RETURN(config.processor,
                                loadPythonProcessor(args.registries.get(), {py->first, py->second, config.outputSchema, false, {}}));
   } else {
-    STREAMSIM_ASSIGN_OR_RETURN(config.processor, ProcessorRegistry::factory(args.workload));
+    STREAMSIM_ASSIGN_OR_RETURN(config.processor, processorsOf(args.registries.get()).factory(args.workload));
   }
   return Status::OK();
 }

@@ -338,8 +338,8 @@ TransformWithStateOp parseTws(ParseContext& pc, const YAML::Node& t, std::vector
   } else if (auto p = t["processor"]; p) {
     op.processor = pc.str(p, "processor");
     if (p.IsScalar() && !pc.isProcessor(op.processor)) {
-      pc.error(p, fmt::format("unknown processor '{}'; known processors: {} (link yours into a "
-                              "runner with streamsim_add_runner)",
+      pc.error(p, fmt::format("unknown processor '{}'; known processors: {} (add yours to your "
+                              "runner's processors: streamsim_add_runner(... REGISTER fn))",
                               op.processor, joinNames(pc.processorNames())));
     }
   } else {
@@ -414,7 +414,8 @@ FlatMapGroupsWithStateOp parseFlatMapGroupsWithState(ParseContext& pc, const YAM
 // A Kafka-like source: the topic (created with `partitions` and `retention`), Spark's
 
 // `params: {name: value}` and `ttl:` (the parameter "ttl") reach the processor's factory
-// (ProcessorRegistry::factory(name, params)); checked here against what it takes.
+// (ProcessorSet::factory(name, params) of the loader's RunRegistries); checked here against what it
+// takes.
 void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithStateOp& op) {
   auto p = t["params"];
   if (p) parseParams(pc, p, op.params);
@@ -431,7 +432,8 @@ void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithSt
     return;
   }
   // A processor only a runner's own hook knows is checked when the query is built.
-  auto names = ProcessorRegistry::paramNames(op.processor);
+  const ProcessorSet& processors = processorsOf(pc.options().registries.get());
+  auto names = processors.paramNames(op.processor);
   if (!names.ok()) return;
   for (const auto& [name, value] : op.params) {
     if (std::find(names->begin(), names->end(), name) != names->end()) continue;
@@ -440,7 +442,7 @@ void parseProcessorParams(ParseContext& pc, const YAML::Node& t, TransformWithSt
                              op.processor, name, names->empty() ? "none" : joinNames(*names)));
     return;
   }
-  auto made = ProcessorRegistry::factory(op.processor, op.params);
+  auto made = processors.factory(op.processor, op.params);
   if (!made.ok()) pc.error(where, std::string(made.status().message()));
 }
 }  // namespace
@@ -579,7 +581,7 @@ Result<OperatorFactory> buildOperator(const OperatorSpec& spec, int64_t pandasCh
                                            t->pythonCallLimitMs, pandasChunkRows, t->timeMode}));
     } else {
       STREAMSIM_ASSIGN_OR_RETURN(s.processorFactory,
-                                 ProcessorRegistry::factory(t->processor, t->params));
+                                 processorsOf(registries).factory(t->processor, t->params));
     }
     s.processorName = t->processor;
     STREAMSIM_ASSIGN_OR_RETURN(s.timeMode, parseTimeMode(t->timeMode));

@@ -10,6 +10,7 @@
 
 #include "streamsim/fault_points.h"
 #include "streamsim/sim/sim_file_system.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness::detail {
@@ -359,7 +360,7 @@ bool ParseContext::isProcessor(const std::string& name) {
 }
 std::vector<std::string> ParseContext::processorNames() {
   if (options_.processorNames) return options_.processorNames();
-  return ProcessorRegistry::names();
+  return processorsOf(options_.registries.get()).names();
 }
 
 }  // namespace streamsim::harness::detail

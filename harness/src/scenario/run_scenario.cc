@@ -109,7 +109,7 @@ bool orderDependent(const Scenario& sc) {
       auto f = loadPythonProcessor(sc.registries.get(), {t->pythonFile, t->pythonClass, t->outputStructType, t->inPandas, {},
                                     t->pythonCallLimitMs, 0, t->timeMode});
       if (f.ok()) p = (*f)();
-    } else if (auto r = ProcessorRegistry::create(t->processor); r.ok()) {
+    } else if (auto r = processorsOf(sc.registries.get()).create(t->processor); r.ok()) {
       p = std::move(*r);
     }
     if (auto* a = dynamic_cast<streamsim::detail::AsyncProcessorAdapter*>(p.get()); a && a->processor().orderDependent())

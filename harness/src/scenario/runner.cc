@@ -231,8 +231,9 @@ int64_t Runner::pandasChunkRows(const QuerySpec& q) const {
 // `restart: {query: ...}` step switches to (the loader lets it change only the operators,
 // output mode, trigger and options; the sources, sink and checkpoint stay).
 Result<DataStreamWriter> Runner::writerFor(const QuerySpec& given) {
-  // The run's own processors (ScenarioRunOptions::processors): each `processor: NAME` made from
-  // them, so the query builder finds its factory set (TransformWithStateOp::factory).
+  // The processors this run was handed instead of its scenario's (ScenarioRunOptions::processors):
+  // each `processor: NAME` made from them, so the query builder finds its factory set
+  // (TransformWithStateOp::factory).
   QuerySpec resolved;
   const QuerySpec* q = &given;
   if (options_.processors) {
@@ -240,10 +241,7 @@ Result<DataStreamWriter> Runner::writerFor(const QuerySpec& given) {
     for (auto& op : resolved.operators) {
       auto* t = std::get_if<TransformWithStateOp>(&op.op);
       if (t == nullptr || t->factory || !t->pythonFile.empty()) continue;
-      STREAMSIM_ASSIGN_OR_RETURN(t->factory, options_.processors->factory(t->processor));
-      if (!t->params.empty()) {  // a parameter factory builds a new factory for its parameters
-        STREAMSIM_ASSIGN_OR_RETURN(t->factory, ProcessorRegistry::factory(t->processor, t->params));
-      }
+      STREAMSIM_ASSIGN_OR_RETURN(t->factory, options_.processors->factory(t->processor, t->params));
     }
     q = &resolved;
   }

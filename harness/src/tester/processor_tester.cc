@@ -804,8 +804,8 @@ Status ProcessorTesterBase::restart() {
 }
 
 Result<std::unique_ptr<ProcessorTester<StatefulProcessor>>> makeRegistryTester(
-    std::string_view processorName, TesterOptions options) {
-  STREAMSIM_ASSIGN_OR_RETURN(ProcessorFactory factory, ProcessorRegistry::factory(processorName));
+    const ProcessorSet& processors, std::string_view processorName, TesterOptions options) {
+  STREAMSIM_ASSIGN_OR_RETURN(ProcessorFactory factory, processors.factory(processorName));
   if (options.processorName == "processor") options.processorName = std::string(processorName);
   return std::make_unique<ProcessorTester<StatefulProcessor>>(
       std::function<std::unique_ptr<StatefulProcessor>()>(std::move(factory)), std::move(options));

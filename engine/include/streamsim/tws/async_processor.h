@@ -410,7 +410,7 @@ class AsyncProcessorAdapter : public StatefulProcessorWithInitialState {
 }  // namespace detail
 
 // A processor as the engine takes it: a sync one as is, an async one wrapped in the adapter.
-// (STREAMSIM_REGISTER_PROCESSOR, ProcessorTester and testStream go through this.)
+// (processorFactoryOf, ProcessorTester and testStream go through this.)
 template <class P>
 std::unique_ptr<StatefulProcessor> asStatefulProcessor(std::unique_ptr<P> p) {
   if constexpr (std::is_base_of_v<AsyncStatefulProcessor, P>)

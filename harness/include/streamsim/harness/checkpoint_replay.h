@@ -34,7 +34,7 @@ struct RunRegistries;  // run/registries.h
 struct CheckpointReplayOptions {
   std::string checkpoint;            // the checkpoint folder (offsets/, sources/0/, metadata)
   std::string landing;               // the folder holding the landing files the log names
-  std::string processor;             // a ProcessorRegistry name, e.g. "count"
+  std::string processor;             // a name in the runner's processors, e.g. "count"
   std::string schema;                // DDL of the landing files' rows
   // Empty: what the checkpoint records (state/0/_stateSchema's keyColumns and timeMode, the
   // offsets' spark.sql.streaming.stateStore.providerClass). Given: must agree with the record.
@@ -48,7 +48,8 @@ struct CheckpointReplayOptions {
   std::optional<int64_t> fromBatch;
   // A Kafka source's recorded records (JSON lines, kafka_records.h); required for one.
   std::string kafkaRecords;
-  // What the runner hands its runs (run/registries.h): the loader of a `file.py:Class` processor.
+  // What the runner hands its runs (run/registries.h): its processors, the loader of a
+  // `file.py:Class` processor.
   std::shared_ptr<const RunRegistries> registries;
 };
 

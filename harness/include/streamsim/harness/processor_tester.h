@@ -49,6 +49,7 @@
 #include "streamsim/tws/async_processor.h"
 #include "streamsim/tws/stateful_processor.h"
 #include "streamsim/tws/transform_with_state.h"
+#include "streamsim/tws/processor_registry.h"
 #include "streamsim/value.h"
 
 namespace streamsim::harness {
@@ -297,10 +298,10 @@ class ProcessorTester : public ProcessorTesterBase {
                      StateCodec<V> valueCodec = {});
 };
 
-// A tester for a processor looked up in the ProcessorRegistry ("count", "session_tracker"...).
-// NotFound lists the registered names.
+// A tester for a processor looked up in `processors` ("count", "session_tracker"...).
+// NotFound lists the set's names.
 Result<std::unique_ptr<ProcessorTester<StatefulProcessor>>> makeRegistryTester(
-    std::string_view processorName, TesterOptions options);
+    const ProcessorSet& processors, std::string_view processorName, TesterOptions options);
 
 }  // namespace streamsim::harness
 

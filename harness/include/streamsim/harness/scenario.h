@@ -118,7 +118,7 @@ struct WindowAggregationOp {
 };
 struct TransformWithStateOp {
   std::vector<std::string> groupBy;
-  std::string processor;                  // a ProcessorRegistry name
+  std::string processor;                  // a name in the run's processors (RunRegistries::processors)
   std::optional<std::string> outputMode;  // append | update (unset: the query's)
   std::string timeMode = "None";          // None | ProcessingTime | EventTime
   std::optional<std::string> eventTimeColumn;
@@ -126,7 +126,7 @@ struct TransformWithStateOp {
   bool initialStateGiven = false;  // the key was there (an empty list is an empty initial state)
   std::optional<DurationMs> ttlMs;  // `ttl:`, also params["ttl"] (docs/scenarios.md)
   // `params:` (and `ttl:` as "ttl"): handed to the registered processor's factory
-  // (ProcessorRegistry::factory(name, params)).
+  // (ProcessorSet::factory(name, params)).
   std::map<std::string, std::string, std::less<>> params;
   // A Python processor (python_processors.h): `python:` file (resolved), `class:`,
   // `outputStructType:` and `inPandas:`; pythonFile empty for a registered C++ processor.
@@ -453,9 +453,9 @@ struct Scenario {
 };
 
 struct LoaderOptions {
-  // Whether a processor name is known; default: ProcessorRegistry::names().
+  // Whether a processor name is known; default: one of registries->processors (none without).
   std::function<bool(std::string_view)> isProcessor;
-  // Known processor names for the error message; default: ProcessorRegistry::names().
+  // Known processor names for the error message; default: registries->processors' names.
   std::function<std::vector<std::string>()> processorNames;
   // Oracle names accepted; default: oracleNames() (oracles.h).
   std::vector<std::string> oracles;

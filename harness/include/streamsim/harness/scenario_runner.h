@@ -72,11 +72,11 @@ struct ScenarioRunOptions {
   // A pandas processor's DataFrame size (the pandas_chunks oracle's run at the configured one);
   // unset: the seed's, pandasChunkRowsOf(seed, spark.sql.execution.arrow.maxRecordsPerBatch).
   std::optional<int64_t> pandasChunkRows;
-  // The processors the query's `processor: NAME` operators are made from: this run's context
-  // (issue 33 item 3), handed down instead of installed on the thread; a run never sees another
-  // context's processors. Null: the registered ones (ProcessorRegistry). The process_isolation
-  // oracle's run in freshly built factories passes ProcessorRegistry::fresh().
-  std::shared_ptr<const ProcessorFactories> processors;
+  // The processors the query's `processor: NAME` operators are made from, when this run is handed
+  // others than its scenario's (issue 33 item 3); a run never sees another context's processors.
+  // Null: the scenario's (Scenario::registries->processors). The process_isolation oracle's run in
+  // freshly built factories passes that set's fresh().
+  std::shared_ptr<const ProcessorSet> processors;
   // A sweep seed's fault-free run (runFaultFree, made to aim the plan): exactly_once takes its sink
   // rows as the reference instead of running it again, when that reference is provably the same
   // run (sameFaultFreeRun). Never copied into the oracles' own runs.

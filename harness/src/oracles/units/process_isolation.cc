@@ -3,6 +3,7 @@
 // sink (oracles/logic.h checkProcessIsolation). Its extra runs: those two.
 #include "scenario/oracle_runs.h"
 #include "streamsim/harness/oracles/table.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
@@ -28,7 +29,8 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
   };
   in.againInFreshRegistry = [&run]() -> RunOutcome {
     ScenarioRunOptions fresh = run.quiet;  // the run's own processors, each factory made anew
-    fresh.processors = std::make_shared<const ProcessorFactories>(ProcessorRegistry::fresh());
+    const ProcessorSet& now = run.quiet.processors ? *run.quiet.processors : processorsOf(run.sc.registries.get());
+    fresh.processors = std::make_shared<const ProcessorSet>(now.fresh());
     ++run.r.oracleRuns;
     return runScenario(run.sc, fresh);
   };

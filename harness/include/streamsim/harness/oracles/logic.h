@@ -43,7 +43,7 @@ std::optional<Violation> checkDeterminism(const RunOutcome& a, const RunOutcome&
 // cache captured by its factory) breaks it; the oracle runs both itself, so its replay is exact
 // wherever it runs.
 // `fresh` (optional): the case run again in a freshly built processor registry (new factories:
-// ProcessorRegistry::fresh()), which a cache captured by a factory does not survive. The
+// ProcessorSet::fresh()), which a cache captured by a factory does not survive. The
 // violation says which of the two runs differed from the case.
 std::optional<Violation> checkProcessIsolation(const RunOutcome& first, const RunOutcome& after,
                                                const RunOutcome* fresh = nullptr);

@@ -1,7 +1,7 @@
 // What a registered C++ processor promises about its results, and the oracles those promises turn
 // on without the scenario naming them (docs/oracles.md "Oracles on by default and not checked").
 // A promise is the processor's own declaration, made where it is registered
-// (STREAMSIM_REGISTER_PROMISES next to STREAMSIM_REGISTER_PROCESSOR), so the oracle that checks it
+// (STREAMSIM_REGISTER_PROMISES next to the function that adds the processor to a set), so the oracle that checks it
 // is sound for every scenario whose query lets the promise hold; a scenario that names the oracle
 // itself keeps its own version (its bound, its reference).
 #pragma once

@@ -55,7 +55,7 @@ struct OracleInput {
   // this process.
   std::function<RunOutcome()> againAfterOther;
   // process_isolation: the same case run again in a freshly built processor registry (new
-  // factories: ProcessorRegistry::fresh() as the run's ScenarioRunOptions::processors); unset: only the run after another case.
+  // factories: the run's ProcessorSet::fresh() as its ScenarioRunOptions::processors); unset: only the run after another case.
   std::function<RunOutcome()> againInFreshRegistry;
   // watermark: the query's delay (nullopt: it has no withWatermark) and the input events in
   // arrival order.

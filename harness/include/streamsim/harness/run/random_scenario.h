@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -24,6 +25,8 @@ struct RandomScenarioOptions {
   // false: no `downtime:` sweep knob (the plans' crashes restart at once); `restart: {after: D}`
   // steps stay (a sweep without plan downtime).
   bool planDowntime = true;
+  // What the scenarios' runs are handed (run/registries.h): a set holding the example processors.
+  std::shared_ptr<const RunRegistries> registries;
 };
 
 // The YAML text of random scenario `seed` (loads with parseScenario; its name says the seed).

@@ -1,8 +1,9 @@
 // What a runner hands its runs (issue 33 item 3, "registries with an owner"): built once by the
-// caller -- the CLI's main, the Python module -- and attached to each Scenario it loads
+// caller -- the CLI's main, a project runner's main, the Python module -- and attached to each Scenario it loads
 // (Scenario::registries), so every run of it (a sweep's seeds, the oracles' extra runs, shrink,
 // replay) reaches them through what it was handed; nothing here is process-wide. Null (a runner
-// without Python): a scenario naming a Python processor or reference fails with FailedPrecondition.
+// without Python): a scenario naming a Python processor or reference fails with FailedPrecondition;
+// one naming a processor its set lacks, with NotFound listing the set's names.
 // A value; const use is safe from several threads.
 #pragma once
 
@@ -11,10 +12,15 @@
 #include <string>
 
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
 
 struct RunRegistries {
+  // The processors a scenario's `processor: NAME` resolves in (tws/processor_registry.h): the
+  // example and bug-class processors for the CLI and the Python module, a project's own for its
+  // runner (streamsim_add_runner ... REGISTER). Null: none.
+  std::shared_ptr<const ProcessorSet> processors;
   // The Python support of a runner that embeds CPython (python/native: pythonRunRegistries()).
   PythonProcessorLoader pythonProcessors = nullptr;
   PythonReferenceLoader pythonReferences = nullptr;
@@ -33,6 +39,8 @@ Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, co
 // FailedPrecondition without Python support; InvalidArgument naming the file for one that does
 // not load or defines no such function.
 Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec);
+// The processors `registries` holds (an empty set for none: every name is unknown).
+const ProcessorSet& processorsOf(const RunRegistries* registries);
 // The hash_seed oracle's worker CLI ("" without one).
 std::string pythonCliPath(const RunRegistries* registries);
 // The interpreter's hash seed (0 without Python support, as CPython's default here).

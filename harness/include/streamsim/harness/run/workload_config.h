@@ -72,7 +72,7 @@ struct WorkloadConfig {
   // kCustom: the processor, its time mode, its output schema (file sink) and event-time column.
   ProcessorFactory processor;
   // kCustom: where `processor` comes from, as a replay line names it — a processor registered
-  // under this name (ProcessorRegistry; `processor` may then stay empty) or `file.py:Class`
+  // under this name (the runner's RunRegistries::processors; `processor` may then stay empty) or `file.py:Class`
   // (preparePythonSweep). Empty: only `processor` knows it (a test's own class); the CLI cannot
   // rebuild the workload and a failing seed says so instead of printing a replay line.
   std::string processorRef;
@@ -119,15 +119,16 @@ struct WorkloadReplayArgs {
   std::vector<std::string> oracles;  // --oracle (WorkloadConfig::oracles)
   bool determinism = false;  // --determinism (RunOptions; also when `oracles` names it)
   bool batchSplit = false;   // --batch-split (RunOptions; also when `oracles` names it)
-  // What the runner hands its runs (run/registries.h): the loader of a `file.py:Class` workload.
+  // What the runner hands its runs (run/registries.h): its processors, the loader of a
+  // `file.py:Class` workload.
   std::shared_ptr<const RunRegistries> registries;
 };
 // `file.py:Class` -> {file.py, Class}; nullopt for another name (a standard workload's, a
 // registered processor's).
 std::optional<std::pair<std::string, std::string>> pythonProcessorRef(const std::string& name);
 // Whether `name` is a workload a replay line may name: a standard workload's, `file.py:Class`,
-// or a processor this program registered.
-bool isWorkloadName(const std::string& name);
+// or a processor in the runner's set (registries->processors).
+bool isWorkloadName(const std::string& name, const RunRegistries* registries);
 // The workload (and the run options) a replay line names, its processor loaded: the standard
 // workload of that kind, or standardWorkload(kCustom) with the registered processor or the
 // Python class (which takes the GIL). InvalidArgument for an unknown name or time mode.

@@ -42,7 +42,7 @@ class TimerAtProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerTimerAtProcessor(ProcessorSet& set) {
   set.add("timer_at", processorFactoryOf<processors::TimerAtProcessor>());
 }

@@ -99,7 +99,7 @@ ParamProcessor nestedHistoryProcessor() {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerNestedProcessors(ProcessorSet& set) {
   processors::nestedHistoryProcessor().addTo(set);
 }

@@ -102,7 +102,7 @@ struct SequentialScore : processors::ScoreProcessor {
 }  // namespace
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerAsyncProcessors(ProcessorSet& set) {
   set.add("async_count", processorFactoryOf<processors::AsyncCountProcessor>());
   set.add("async_score_gather", processorFactoryOf<processors::ScoreProcessor>());

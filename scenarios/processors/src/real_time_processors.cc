@@ -71,7 +71,7 @@ void registerSparkRealTimeTtlProcessors(ProcessorSet& set);  // processors/spark
 }  // namespace detail
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerRealTimeProcessors(ProcessorSet& set) {
   set.add("call_counter", processorFactoryOf<processors::CallCounterProcessor>());
   set.add("late_timer", processorFactoryOf<processors::LateTimerProcessor>());

@@ -15,7 +15,7 @@
 // "rtm_map_ttl_timer" (RealTimeMapTTLAndTimerProcessor): MapState<string, long> "count" with a
 //   10 min TTL; each row adds one to entry "count", registers a timer at now + its `value` (ms)
 //   and emits {kind: data, count}; a timer emits {kind: timer, count: its expiry time in ms}.
-#include "processors/processor_params.h"
+#include "processor_params.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -126,7 +126,7 @@ ParamProcessor multiVariableTtlProcessor() {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerSparkRealTimeTtlProcessors(ProcessorSet& set) {
   processors::multiVariableTtlProcessor().addTo(set);
   set.add("rtm_list_ttl", processorFactoryOf<processors::RtmListTtl>());

@@ -1,4 +1,4 @@
-// The built-in example processors, registered by name (ProcessorRegistry): "count",
+// The built-in example processors, added to a set by name (processors/examples.h): "count",
 // "simple_counter", "session_tracker", "counter_with_initial_state", "heartbeat", "ttl_cache".
 // They follow the seed documents (Databricks transformWithState docs) and serve as examples for
 // docs/processors.md. Each instance belongs to one partition task; not thread-safe.

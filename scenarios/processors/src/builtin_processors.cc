@@ -1,6 +1,6 @@
 // The built-in example processors (processors/builtin.h) and their registrations.
 #include "streamsim/processors/builtin.h"
-#include "processors/processor_params.h"
+#include "processor_params.h"
 
 #include <fmt/format.h>
 
@@ -200,7 +200,7 @@ ParamProcessor ttlCacheProcessor() {
 }  // namespace
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerBuiltinProcessors(ProcessorSet& set) {
   heartbeatProcessor().addTo(set);
   ttlCacheProcessor().addTo(set);

@@ -24,7 +24,7 @@
 //   ValueState<long> "count"; each row counts one and emits {count}.
 // "rtm_event_time_output" {column, override} (RealTimeEventTimeOutputProcessor): each row counts
 //   one and emits {outputEventTime: the row's `column` (default eventTime) or `override`, count}.
-#include "processors/processor_params.h"
+#include "processor_params.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/time.h"
 #include "streamsim/tws/processor_registry.h"
@@ -308,7 +308,7 @@ ParamProcessor eventTimeOutputProcessor() {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerSparkRealTimeProcessors(ProcessorSet& set) {
   processors::everyOtherProcessor().addTo(set);
   processors::ttlCountProcessor().addTo(set);

@@ -37,7 +37,7 @@ class ListTtlProcessor : public StatefulProcessor {
 }  // namespace processors
 
 namespace detail {
-// This file's processors, added to the default set by registerExampleProcessors.
+// This file's processors, added to a set by registerExampleProcessors (processors/examples.h).
 void registerListTtlProcessor(ProcessorSet& set) {
   set.add("list_ttl", processorFactoryOf<processors::ListTtlProcessor>());
 }
