@@ -31,6 +31,16 @@ TEST(SparkHashPartitioning, SparksDocumentedHashValue) {
   EXPECT_EQ(ops::sparkHashPartition({Value("Spark"), array, Value(int32_t{2})}, 5), ((-1321691492 % 5) + 5) % 5);
 }
 
+// Regression: date and binary keys hashed as nulls (the seed), so every date- or binary-keyed row
+// went to one partition. Spark hashes a date as its day count (an Int inside Spark) and a binary
+// as its bytes, as a string's (catalyst/expressions/hash.scala Murmur3Hash.hash).
+TEST(SparkHashPartitioning, DatesHashAsTheirDayCountAndBinariesAsTheirBytes) {
+  EXPECT_EQ(ops::sparkMurmur3Hash({Value::date(19000)}), ops::sparkMurmur3Hash({Value(int32_t{19000})}));
+  EXPECT_NE(ops::sparkMurmur3Hash({Value::date(19000)}), ops::sparkMurmur3Hash({Value::date(19001)}));
+  EXPECT_EQ(ops::sparkMurmur3Hash({Value::binary("Spark")}), ops::sparkMurmur3Hash({Value("Spark")}));
+  EXPECT_NE(ops::sparkMurmur3Hash({Value::binary("a")}), ops::sparkMurmur3Hash({Value()}));
+}
+
 // The key's fields (named in `keyFields`, typed by the operator's schema) as Values.
 std::vector<Value> keyValues(const nlohmann::json& key, const std::vector<std::string>& keyFields,
                              const std::map<std::string, SparkColumnFamilySchema>& families) {

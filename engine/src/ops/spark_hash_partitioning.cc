@@ -36,6 +36,10 @@ int32_t hashValue(const Value& v, int32_t seed) {
       return sparkMurmur3HashLong(bits, seed);
     }
     case Type::kString: return sparkMurmur3HashBytes(v.asString(), seed);
+    // A date is an Int inside Spark (its day count), a binary an Array[Byte] hashed as its bytes
+    // (catalyst/expressions/hash.scala Murmur3Hash.hash: `case i: Int`, `case a: Array[Byte]`).
+    case Type::kDate: return sparkMurmur3HashInt(static_cast<int32_t>(v.asLong()), seed);
+    case Type::kBinary: return sparkMurmur3HashBytes(v.asString(), seed);
     case Type::kStruct:
     case Type::kArray:
     case Type::kMap: {
