@@ -14,7 +14,7 @@
 #include <pybind11/stl.h>
 
 #include "streamsim/platform/platform.h"
-#include "streamsim/harness/oracles/bug_class_processors.h"
+#include "streamsim/processors/bug_classes.h"
 #include "streamsim/processors/examples.h"
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/state_variables.h"
@@ -807,19 +807,19 @@ Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonRe
 std::shared_ptr<const harness::RunRegistries> pythonRunRegistries() {
   auto processors = std::make_shared<ProcessorSet>();
   registerExampleProcessors(*processors);
-  harness::registerBugClassProcessors(*processors);
-  return pythonRunRegistries(std::move(processors));
-}
-
-std::shared_ptr<const harness::RunRegistries> pythonRunRegistries(std::shared_ptr<const ProcessorSet> processors) {
+  registerBugClassProcessors(*processors);
   auto r = std::make_shared<harness::RunRegistries>();
   r->processors = std::move(processors);
-  r->pythonProcessors = &loadPythonProcessorFile;
-  r->pythonReferences = &loadPythonReferenceFile;
-  r->pythonCli = cliPath();  // the hash_seed oracle's worker
-  r->setPythonHashSeed = &setInterpreterHashSeed;
-  r->pythonHashSeed = &interpreterHashSeed;
+  addPythonSupport(*r);
   return r;
+}
+
+void addPythonSupport(harness::RunRegistries& r) {
+  r.pythonProcessors = &loadPythonProcessorFile;
+  r.pythonReferences = &loadPythonReferenceFile;
+  r.pythonCli = cliPath();  // the hash_seed oracle's worker
+  r.setPythonHashSeed = &setInterpreterHashSeed;
+  r.pythonHashSeed = &interpreterHashSeed;
 }
 
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec) {

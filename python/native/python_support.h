@@ -75,12 +75,13 @@ Result<ProcessorFactory> makePythonFactory(PythonFactoryOptions options,
 Result<harness::PythonReference> loadPythonReferenceFile(const harness::PythonReferenceSpec& spec);
 // Loads spec.file and returns a factory of spec.className instances (RunRegistries::pythonProcessors).
 Result<ProcessorFactory> loadPythonProcessorFile(const harness::PythonProcessorSpec& spec);
-// What a runner embedding this Python support hands its runs (run/registries.h): `processors`, the
-// two loaders above and the CLI the hash_seed oracle starts. The CLI's main builds its own with
-// the runner's processors; a new value each call.
-std::shared_ptr<const harness::RunRegistries> pythonRunRegistries(std::shared_ptr<const ProcessorSet> processors);
-// The Python module's: as above with the example processors and the bug-class ones
-// (registerExampleProcessors, harness::registerBugClassProcessors).
+// What a runner embedding this Python support adds to what it hands its runs (run/registries.h):
+// the two loaders above, the CLI the hash_seed oracle starts and the interpreter's hash seed. The
+// CLI's main adds them to the runner's own registries.
+void addPythonSupport(harness::RunRegistries& registries);
+// The Python module's: the example processors and the bug-class ones (registerExampleProcessors,
+// registerBugClassProcessors), the built-in references and the Python support; a new
+// value each call.
 std::shared_ptr<const harness::RunRegistries> pythonRunRegistries();
 
 // The engine's values as Python objects and back (python_values.cc; cast to `type`; throws

@@ -20,6 +20,7 @@
 #include "streamsim/harness/run/count_workload.h"
 #include "streamsim/harness/run/python_workload.h"
 #include "streamsim/platform/platform.h"
+#include "streamsim/processors/builtin.h"
 #include "streamsim/sim/simulated_service.h"
 
 namespace py = pybind11;
@@ -407,7 +408,7 @@ py::dict sweepProcessor(const std::string& path, const std::string& className, i
 py::dict benchCount(const std::string& path, const std::string& className, int64_t events,
                     int64_t keys, int files) {
   ProcessorRecord none;
-  ProcessorFactory factory;
+  ProcessorFactory factory = processorFactoryOf<processors::CountProcessor>();
   if (!className.empty())
     factory = orRaise(loadPythonProcessorFile({path, className, "key string, count long", false, {}}),
                       none);

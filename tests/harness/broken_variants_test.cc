@@ -20,7 +20,7 @@ namespace {
 constexpr int kMaxSeeds = 200;
 
 WorkloadConfig small(WorkloadKind kind) {
-  WorkloadConfig c = standardWorkload(kind, "memory");
+  WorkloadConfig c = ::streamsim::test::testWorkload(kind, "memory");
   c.spec.events = 40;
   c.spec.eventsPerFile = 4;
   c.drainMs = 3'000;

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "streamsim/processors/builtin.h"
+#include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::harness {
 namespace {
@@ -32,10 +33,11 @@ TEST(CountWorkload, TheInputKnowsItsCounts) {
 }
 
 TEST(CountWorkload, TheBuiltInCountPassesItsCheck) {
-  CountWorkloadRun run = runCountWorkload({}, 2000, 50, 5);
+  CountWorkloadRun run = runCountWorkload(processorFactoryOf<processors::CountProcessor>(), 2000, 50, 5);
   EXPECT_EQ(run.error, "");
   EXPECT_EQ(run.contents.size(), 5u);
-  CountRun rocks = runCountEngine(makeCountInput(2000, 50, 5, false), StateStoreKind::kRocksDB);
+  CountRun rocks = runCountEngine(makeCountInput(2000, 50, 5, false), StateStoreKind::kRocksDB,
+                                 processorFactoryOf<processors::CountProcessor>());
   EXPECT_EQ(rocks.error, "");
   EXPECT_EQ(rocks.batches, 5);
 }

@@ -97,7 +97,7 @@ TEST(Downtime, TheReferenceTakesItAtTheSameBatchBoundary) {
 // --- generated workloads ---------------------------------------------------------------------
 
 WorkloadConfig small(WorkloadKind kind) {
-  WorkloadConfig c = standardWorkload(kind, "memory");
+  WorkloadConfig c = ::streamsim::test::testWorkload(kind, "memory");
   c.spec.events = 60;
   c.spec.eventsPerFile = 3;
   c.drainMs = 6'000;

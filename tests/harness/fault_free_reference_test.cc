@@ -192,7 +192,7 @@ TEST(FaultFreeReference, EveryGeneratedKindsSharedRunIsItsReferenceRun) {
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed : {0u, 5u, 77u}) {
-        auto sc = generatedScenario(standardWorkload(k, store), seed);
+        auto sc = generatedScenario(::streamsim::test::testWorkload(k, store), seed);
         ASSERT_TRUE(sc.ok()) << sc.status().toString();
         int partitioning = 0;
         EXPECT_TRUE(
@@ -209,7 +209,7 @@ TEST(FaultFreeReference, RestartTransparencysSharedRunsAreItsRunsForEveryGenerat
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed = 0; seed < 6; ++seed) {
-        auto sc = generatedScenario(standardWorkload(k, store), seed);
+        auto sc = generatedScenario(::streamsim::test::testWorkload(k, store), seed);
         ASSERT_TRUE(sc.ok()) << sc.status().toString();
         expectSameTransparencyRuns(*sc, seed, fmt::format("{}/{} seed {}", sc->name, store, seed), n);
       }
@@ -241,7 +241,7 @@ TEST(FaultFreeReference, AGeneratedSeedsVerdictIsTheSameWithTheSharedReference) 
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed = 0; seed < 4; ++seed) {
-        auto sc = generatedScenario(standardWorkload(k, store), seed);
+        auto sc = generatedScenario(::streamsim::test::testWorkload(k, store), seed);
         ASSERT_TRUE(sc.ok()) << sc.status().toString();
         shared += expectSameVerdict(*sc, seed, fmt::format("{}/{} seed {}", sc->name, store, seed)) ? 1 : 0;
       }
@@ -265,7 +265,7 @@ TEST(FaultFreeReference, AScenarioFilesVerdictIsTheSameWithTheSharedReference) {
 
 // A replay without --plan aims as the sweep did: runGeneratedSeed's plan is the sweep seed's.
 TEST(FaultFreeReference, AGeneratedReplayWithoutAPlanAimsAsTheSweep) {
-  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  const WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   ScenarioSweepOptions o;
   o.seeds = 6;
   o.firstSeed = 40;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "streamsim/harness/run/generated_scenario.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_runner.h"
@@ -58,10 +59,10 @@ TEST(GeneratedScenario, EachStandardKindRunsAsItsWorkloadDoes) {
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed : {0, 7}) {
-        ScenarioRunResult r = expectRuns(standardWorkload(k, store), seed);
+        ScenarioRunResult r = expectRuns(::streamsim::test::testWorkload(k, store), seed);
         // The stores hold the same state: the same rows from the same batches.
         if (std::string(store) == "rocksdb") {
-          ScenarioRunResult memory = runGenerated(standardWorkload(k, "memory"), seed);
+          ScenarioRunResult memory = runGenerated(::streamsim::test::testWorkload(k, "memory"), seed);
           EXPECT_EQ(r.sinkRows, memory.sinkRows) << workloadKindName(k) << " seed " << seed;
           EXPECT_EQ(r.sinkBatchOf, memory.sinkBatchOf) << workloadKindName(k) << " seed " << seed;
         }
@@ -71,7 +72,7 @@ TEST(GeneratedScenario, EachStandardKindRunsAsItsWorkloadDoes) {
 TEST(GeneratedScenario, EachSinkReadsAsTheWorkloadReadsIt) {
   for (SinkKind sink : {SinkKind::kFiles, SinkKind::kForeach})
     for (WorkloadKind k : {WorkloadKind::kCount, WorkloadKind::kWindow}) {
-      WorkloadConfig c = standardWorkload(k);
+      WorkloadConfig c = ::streamsim::test::testWorkload(k);
       ScenarioRunResult memory = runGenerated(c, 3);
       c.sink = sink;
       // Every row the sink committed (a file sink, a foreach writer's) is every row the memory
@@ -81,12 +82,12 @@ TEST(GeneratedScenario, EachSinkReadsAsTheWorkloadReadsIt) {
 }
 
 TEST(GeneratedScenario, ACustomProcessorFactoryRunsAsTheOperatorsFactory) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   c.name = "my_count";  // not a registered name: only the factory knows it
   c.processor = *::streamsim::test::testProcessors()->factory("count");
   c.outputSchema = "key string, count long";
   // The registered count's rows.
-  EXPECT_EQ(expectRuns(c, 5).sinkRows, runGenerated(standardWorkload(WorkloadKind::kCount), 5).sinkRows);
+  EXPECT_EQ(expectRuns(c, 5).sinkRows, runGenerated(::streamsim::test::testWorkload(WorkloadKind::kCount), 5).sinkRows);
   auto sc = generatedScenario(c, 5);
   ASSERT_TRUE(sc.ok());
   ASSERT_TRUE(sc->hooks);
@@ -97,7 +98,7 @@ TEST(GeneratedScenario, ACustomProcessorFactoryRunsAsTheOperatorsFactory) {
 }
 
 TEST(GeneratedScenario, CarriesTheKindsOraclesAndTheKnobs) {
-  auto count = generatedScenario(standardWorkload(WorkloadKind::kCount), 1);
+  auto count = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kCount), 1);
   ASSERT_TRUE(count.ok());
   auto has = [](const Scenario& sc, const char* o) {
     return std::find(sc.oracles.begin(), sc.oracles.end(), o) != sc.oracles.end();
@@ -106,12 +107,12 @@ TEST(GeneratedScenario, CarriesTheKindsOraclesAndTheKnobs) {
   EXPECT_TRUE(has(*count, "timers"));
   EXPECT_FALSE(has(*count, "watermark"));
   EXPECT_FALSE(has(*count, "determinism"));
-  auto dedup = generatedScenario(standardWorkload(WorkloadKind::kDedup), 1);
+  auto dedup = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kDedup), 1);
   ASSERT_TRUE(dedup.ok());
   EXPECT_TRUE(has(*dedup, "watermark"));
   EXPECT_FALSE(has(*dedup, "timers"));
   // The config's knobs are the scenario's sweep knobs.
-  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  const WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   EXPECT_EQ(sweepKnobs(*count).maxCrashes, c.knobs.maxCrashes);
   EXPECT_EQ(sweepKnobs(*count).batches, c.knobs.batches);
   EXPECT_EQ(sweepKnobs(*count).downtimeMax, c.knobs.downtimeMax);
@@ -131,12 +132,26 @@ TEST(GeneratedScenario, CarriesTheKindsOraclesAndTheKnobs) {
   EXPECT_FALSE(generatedScenario(bad, 1).ok());
 }
 
+// The harness ships no processor: a standard kind runs the one its caller handed it, and without
+// it the workload is refused, naming the processor (not a run failing at its first batch).
+TEST(GeneratedScenario, AStandardKindRunsTheProcessorItsCallerHandedIt) {
+  auto bare = generatedScenario(standardWorkload(WorkloadKind::kHeartbeat), 1);
+  ASSERT_FALSE(bare.ok());
+  EXPECT_EQ(bare.status().code(), Status::Code::kInvalidArgument);
+  EXPECT_NE(bare.status().message().find("'heartbeat'"), std::string::npos) << bare.status().message();
+  auto handed = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kHeartbeat), 1);
+  ASSERT_TRUE(handed.ok()) << handed.status().message();
+  EXPECT_TRUE(processorsOf(handed->registries.get()).has("heartbeat"));
+  // Window and dedup run no processor: nothing to hand.
+  EXPECT_TRUE(generatedScenario(standardWorkload(WorkloadKind::kDedup), 1).ok());
+}
+
 // A generated workload's scenario sweeps through the scenario sweep: each seed its own input
 // and plan (aimed at that input's reach), no failure for the standard processors, faults fired.
 TEST(GeneratedScenario, EachStandardKindSweepsWithoutFailures) {
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds) {
-      auto sc = generatedScenario(standardWorkload(k, store), 0);
+      auto sc = generatedScenario(::streamsim::test::testWorkload(k, store), 0);
       ASSERT_TRUE(sc.ok()) << sc.status().toString();
       ScenarioSweepOptions o;
       o.seeds = 6;
@@ -153,7 +168,7 @@ TEST(GeneratedScenario, EachStandardKindSweepsWithoutFailures) {
 // A failing seed of a generated workload: its replay line names the workload and the kept files,
 // or, for a scenario with a C++ hook, says why there is none.
 TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   c.spec.events = 40;
   c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
   auto sc = generatedScenario(c, 0);
@@ -170,12 +185,12 @@ TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
 
   // A standard workload's line: `replay count --seed S --plan P --files F`.
   ASSERT_TRUE(sc->hooks);
-  auto plain = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 1);
+  auto plain = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kCount, "rocksdb"), 1);
   ASSERT_TRUE(plain.ok());
   EXPECT_EQ(plain->hooks->replayTarget, "count");
   EXPECT_EQ(plain->hooks->replayOptions, " --state-store rocksdb");
   // Every tenth seed runs determinism by default (RunOptions::determinismEvery): its line says so.
-  auto tenth = generatedScenario(standardWorkload(WorkloadKind::kCount, "rocksdb"), 20);
+  auto tenth = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kCount, "rocksdb"), 20);
   ASSERT_TRUE(tenth.ok());
   EXPECT_EQ(tenth->hooks->replayOptions, " --state-store rocksdb --determinism");
 }
@@ -184,7 +199,7 @@ TEST(GeneratedScenario, AFailingSeedsReplayLineNamesTheWorkloadOrWhyNone) {
 // that expects no output fails with any file landed, so the minimal case keeps one file and no
 // fault, and its run still fails the same way.
 TEST(GeneratedScenario, TheShrinkerDropsLandingFilesAndFaults) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   c.spec.events = 60;  // 6 files
   c.knobs.maxCrashes = 2;
   c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
@@ -225,7 +240,7 @@ namespace {
 // batch at once, as the workload's driver did.
 TEST(GeneratedScenario, FilesDueDuringADowntimeLandBeforeTheDriverComesBack) {
   for (const char* store : {"memory", "rocksdb"}) {
-    auto sc = generatedScenario(standardWorkload(WorkloadKind::kCount, store), 61);
+    auto sc = generatedScenario(::streamsim::test::testWorkload(WorkloadKind::kCount, store), 61);
     ASSERT_TRUE(sc.ok()) << sc.status().toString();
     auto plan = sim::FaultPlan::fromJson(
         R"({"seed":61,"faults":[{"type":"crash","point":"log.mid_write","downtime":6732},)"

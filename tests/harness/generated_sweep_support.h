@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "streamsim/harness/run/generated_scenario.h"
+#include "test_registries.h"
 
 namespace streamsim::harness::testing {
 

@@ -110,9 +110,6 @@ class IdempotentWriter final : public ForeachWriter {
   std::pair<int64_t, int64_t> current_;
 };
 
-STREAMSIM_REGISTER_FOREACH_WRITER("test_appending_writer", AppendingWriter);
-STREAMSIM_REGISTER_FOREACH_WRITER("test_idempotent_writer", IdempotentWriter);
-
 // A heartbeat-shaped scenario: two devices, input 3 s apart, then silence. No expected rows.
 std::string heartbeatScenario(const std::string& processor, const std::string& oracles) {
   return R"(
@@ -294,6 +291,12 @@ TEST(ProcessIsolation, EveryLibraryScenarioPasses) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's ForeachWriters, handed to its runs (test_registries.h).
+void streamsim::test::addTestRegistries(harness::RunRegistries& registries) {
+  registries.foreachWriters.add<harness::AppendingWriter>("test_appending_writer");
+  registries.foreachWriters.add<harness::IdempotentWriter>("test_idempotent_writer");
+}
 
 // This file's processors, handed to its runs next to the example ones (test_registries.h).
 void streamsim::test::addTestProcessors(ProcessorSet& set) {

@@ -148,10 +148,10 @@ TEST(OracleLists, AWorkloadsDefaultOraclesAreTheirUnitsChoice) {
         out.emplace_back(o.name);
     return out;
   };
-  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kCount)), expected({"timers", "ttl"}));
-  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kDedup)), expected({"watermark"}));
-  EXPECT_EQ(workloadOracles(standardWorkload(WorkloadKind::kWindow)), expected({}));
-  WorkloadConfig named = standardWorkload(WorkloadKind::kCount);
+  EXPECT_EQ(workloadOracles(::streamsim::test::testWorkload(WorkloadKind::kCount)), expected({"timers", "ttl"}));
+  EXPECT_EQ(workloadOracles(::streamsim::test::testWorkload(WorkloadKind::kDedup)), expected({"watermark"}));
+  EXPECT_EQ(workloadOracles(::streamsim::test::testWorkload(WorkloadKind::kWindow)), expected({}));
+  WorkloadConfig named = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   named.oracles = {"restart_equivalence"};
   EXPECT_EQ(workloadOracles(named), std::vector<std::string>{"restart_equivalence"});
 }

@@ -11,7 +11,9 @@
 #include "streamsim/harness/oracles/not_checked.h"
 #include "streamsim/harness/oracles/partitioning.h"
 #include "streamsim/harness/oracles/promises.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/processors/builtin.h"
 
 namespace streamsim::harness {
 namespace {
@@ -59,7 +61,27 @@ TEST(PromisedOracles, OnlyWhereTheQueryLetsThePromiseHold) {
       "    - groupBy: [key]\n      transformWithState: {processor: session_tracker, outputMode: update, timeMode: None}\n")));
   EXPECT_TRUE(none.oracles.empty());
   // The heartbeat's one timer per key.
-  EXPECT_EQ(PromiseRegistry::of("heartbeat")->timersPerKey, 1);
+  EXPECT_EQ(::streamsim::test::testProcessors()->promises("heartbeat")->timersPerKey, 1);
+}
+
+// A promise belongs to the processor its set added, not to its name in every program: a runner's
+// own "count" that promised nothing gets no promised oracles (with the process-wide promise table
+// keyed by name it got the example count's batch_split and {reference: count}).
+TEST(PromisedOracles, APromiseIsTheSetsProcessorsNotEveryProcessorOfThatName) {
+  auto own = std::make_shared<ProcessorSet>();
+  own->add("count", processorFactoryOf<processors::SessionTrackerProcessor>());
+  auto registries = std::make_shared<RunRegistries>();
+  registries->processors = own;
+  LoaderOptions lo;
+  lo.registries = registries;
+  ScenarioLoad l = parseScenario(countScenario(kCount), "own.yaml", lo);
+  ASSERT_TRUE(l.ok()) << l.errorText();
+  EXPECT_TRUE(withPromisedOracles(*l.scenario).oracles.empty());
+  // Promised on its set, the same name gets them; a name added twice promises nothing.
+  own->promise("count", {.splitInvariant = true});
+  EXPECT_TRUE(has(withPromisedOracles(*l.scenario).oracles, "batch_split"));
+  own->add("count", processorFactoryOf<processors::CountProcessor>());
+  EXPECT_FALSE(own->promises("count").has_value());
 }
 
 TEST(PartitioningOracle, TheSeedsPartitionCountIsNeverTheConfiguredOne) {

@@ -7,12 +7,13 @@
 
 #include "streamsim/harness/run/generators.h"
 #include "streamsim/harness/run/generated_scenario.h"
+#include "test_registries.h"
 
 namespace streamsim::harness {
 namespace {
 
 WorkloadConfig propertyWorkload(WorkloadKind kind, const char* store) {
-  WorkloadConfig c = standardWorkload(kind, store);
+  WorkloadConfig c = ::streamsim::test::testWorkload(kind, store);
   c.spec.events = 40;
   c.spec.eventsPerFile = 4;
   c.drainMs = kind == WorkloadKind::kTtlCache || kind == WorkloadKind::kHeartbeat ? 6'000 : 3'000;

@@ -104,7 +104,6 @@ std::vector<Row> itemsReceived(const ReferenceInput& in) {
   for (const auto& [k, c] : n) out.push_back(Row{{"key", k}, {"items", c}});
   return out;
 }
-STREAMSIM_REGISTER_REFERENCE("test_items_received", itemsReceived);
 
 // A key's items 3 s apart: the first one is 6 s old at the third batch (over the 5 s TTL unless
 // the second batch restamped it). No expected rows.
@@ -205,8 +204,8 @@ TEST(Reference, AnUnknownReferenceIsAnErrorAtItsLine) {
 // Generated workloads: the count workload (200 events, duplicates, late rows, landing faults,
 // crashes with downtime) with the count reference over what the file source delivered.
 TEST(Reference, TheCountWorkloadPassesWithItsReferenceInAGeneratedSweep) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
-  c.oracleArgs.set("reference", "function", *ReferenceRegistry::function("count"));
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
+  c.oracleArgs.set("reference", "function", *ReferenceSet().function("count"));
   c.oracleArgs.set("reference", "name", std::string("count"));
   int withDowntime = 0;
   for (uint64_t s = 0; s < 40; ++s) {
@@ -219,11 +218,11 @@ TEST(Reference, TheCountWorkloadPassesWithItsReferenceInAGeneratedSweep) {
 }
 
 TEST(Reference, CallsCountedAsRowsAreCaughtInAGeneratedWorkload) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   c.name = "calls_as_rows";
   c.processor = [] { return std::make_unique<CallsAsRows>(); };
   c.outputSchema = "key string, count long";
-  c.oracleArgs.set("reference", "function", *ReferenceRegistry::function("count"));
+  c.oracleArgs.set("reference", "function", *ReferenceSet().function("count"));
   c.oracleArgs.set("reference", "name", std::string("count"));
   c.oracles = {"exactly_once", "reference"};
   ScenarioRunResult r = testing::seedRun(c, 1);
@@ -255,14 +254,14 @@ TEST(BatchSplitPerSeed, TheCutVariesBySeedAndTheViolationNamesIt) {
 }
 
 TEST(BatchSplitPerSeed, GeneratedCountWorkloadPassesEveryCut) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   RunOptions o;
   o.batchSplit = true;
   for (uint64_t s = 0; s < 15; ++s) {
     ScenarioRunResult r = testing::seedRun(c, s, o);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
   }
-  WorkloadConfig buggy = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig buggy = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   buggy.processor = [] { return std::make_unique<CallsAsRows>(); };
   buggy.outputSchema = "key string, count long";
   buggy.oracles = {"batch_split"};
@@ -292,13 +291,13 @@ TEST(StateBoundPerKey, TheBuiltInCountHoldsOneRowPerKeyUnderFaults) {
 }
 
 TEST(StateBoundPerKey, GeneratedWorkloads) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   c.oracleArgs.set("state_bound", "per_key", int64_t{1});
   for (uint64_t s = 0; s < 20; ++s) {
     ScenarioRunResult r = testing::seedRun(c, s);
     ASSERT_TRUE(r.passed()) << "seed " << s << ":\n" << r.report();
   }
-  WorkloadConfig leaky = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig leaky = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   leaky.processor = [] { return std::make_unique<LeakyHistoryCount>(); };
   leaky.outputSchema = "key string, count long";
   leaky.oracleArgs.set("state_bound", "per_key", int64_t{10});
@@ -320,6 +319,11 @@ TEST(StateBoundPerKey, BadShapesAreLoadErrors) {
 
 }  // namespace
 }  // namespace streamsim::harness
+
+// This file's reference, handed to its runs (test_registries.h).
+void streamsim::test::addTestRegistries(harness::RunRegistries& registries) {
+  registries.references.add("test_items_received", harness::itemsReceived);
+}
 
 // This file's processors, handed to its runs next to the example ones (test_registries.h).
 void streamsim::test::addTestProcessors(ProcessorSet& set) {

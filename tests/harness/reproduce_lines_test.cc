@@ -17,6 +17,7 @@
 #include "streamsim/fault_points.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/run/generated_scenario.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/tws/processor_registry.h"
 #include "../reliability/cli_test_support.h"
 #include "test_paths.h"
@@ -25,7 +26,9 @@
 // The test runner's processors (tests/runner/runner_processors.cc, linked into this test too): a
 // sweep this program runs resolves them in its own set.
 void registerRunnerTestProcessors(streamsim::ProcessorSet& set);
+void registerRunnerTestRun(streamsim::harness::RunRegistries& registries);
 void streamsim::test::addTestProcessors(ProcessorSet& set) { registerRunnerTestProcessors(set); }
+void streamsim::test::addTestRegistries(harness::RunRegistries& registries) { registerRunnerTestRun(registries); }
 
 namespace {
 
@@ -155,11 +158,45 @@ TEST(ReproduceLines, ScenarioLinesNameAUsersRunnerAndRunFromIt) {
   std::filesystem::remove(f);
 }
 
+// A runner's REGISTER_RUN functions hand its runs their ForeachWriters and reference functions:
+// the runner runs a scenario naming both (the reference checked on the writer's rows); the plain
+// binary, which has neither, refuses it at the writer's line (exit 2).
+TEST(UsersRunner, ItsRegisterRunFunctionsHandItsRunsAWriterAndAReference) {
+  const auto yaml = [](const std::string& reference) {
+    return R"(name: a runner's writer and reference
+query:
+  source: {kind: files, path: /landing, format: json, schema: "device string"}
+  operators:
+    - groupBy: [device]
+      transformWithState: {processor: count, outputMode: update, timeMode: None}
+  sink: {kind: foreach, writer: runner_discarding_writer}
+  outputMode: update
+  checkpoint: /chk
+steps:
+  - put: {path: /landing/a.json, rows: [{device: d1}, {device: d1}, {device: d2}]}
+  - run: available
+oracles: [exactly_once, {reference: )" + reference + R"(}]
+)";
+  };
+  std::string f = writeTemp("runner_registries.yaml", yaml("runner_count_reference"));
+  Out runner = shell(std::string(STREAMSIM_RUNNER) + " run " + f);
+  EXPECT_EQ(runner.code, 0) << runner.text;
+  Out plain = shell(std::string(STREAMSIM_CLI) + " run " + f);
+  EXPECT_EQ(plain.code, 2) << plain.text;
+  EXPECT_NE(plain.text.find("no ForeachWriter named 'runner_discarding_writer'"), std::string::npos) << plain.text;
+  // The reference is applied to the writer's rows: one that expects none fails the run.
+  std::ofstream(f, std::ios::trunc) << yaml("runner_no_rows_reference");
+  Out wrong = shell(std::string(STREAMSIM_RUNNER) + " run " + f);
+  EXPECT_EQ(wrong.code, 1) << wrong.text;
+  EXPECT_NE(wrong.text.find("runner_no_rows_reference"), std::string::npos) << wrong.text;
+  std::filesystem::remove(f);
+}
+
 // A generated workload's line (what its sweep prints: replayLine of its scenario's replay target),
 // with a crash and a file subset.
 void checkWorkloadLine(const std::string& program, const std::string& store) {
   using namespace streamsim;
-  harness::WorkloadConfig c = harness::standardWorkload(harness::WorkloadKind::kCount, store);
+  harness::WorkloadConfig c = ::streamsim::test::testWorkload(harness::WorkloadKind::kCount, store);
   auto sc = harness::generatedScenario(c, 7);
   ASSERT_TRUE(sc.ok()) << sc.status().toString();
   sim::FaultPlan plan = harness::scenarioPlan(*sc, 7, harness::scenarioReach(*sc));
@@ -208,7 +245,7 @@ const streamsim::harness::ScenarioSeedOutcome* firstFailure(const streamsim::har
 // reproduces the shrunk case's fingerprint and its violation.
 TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
   using namespace streamsim::harness;
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   c.processorRef = "runner_caching_count";
   c.processor = *::streamsim::test::testProcessors()->factory("runner_caching_count");
   c.outputSchema = "key string, count long";
@@ -238,7 +275,7 @@ TEST(ReproduceLines, AFailingSweepOfARunnersProcessorPrintsALineTheRunnerRuns) {
 // looks runnable: it says why, and how to reproduce the case in the program.
 TEST(ReproduceLines, AFailingSweepOfAFactoryOnlyThisProgramKnowsSaysWhyThereIsNoLine) {
   using namespace streamsim::harness;
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   c.processor = *::streamsim::test::testProcessors()->factory("runner_caching_count");
   c.name = "caching-count";
   const SweepResult sweep = sweepOf(c, "streamsim", {.batchSplit = true}, 2, /*shrink=*/false);

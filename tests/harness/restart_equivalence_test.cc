@@ -110,7 +110,7 @@ TEST(RestartEquivalence, PassesForEveryScenarioInTheLibrary) {
 // long without restarting. The built-in count and heartbeat pass; the run-scoped count is caught.
 TEST(RestartEquivalence, GeneratedWorkloads) {
   for (WorkloadKind kind : {WorkloadKind::kCount, WorkloadKind::kHeartbeat}) {
-    WorkloadConfig c = standardWorkload(kind);
+    WorkloadConfig c = ::streamsim::test::testWorkload(kind);
     c.oracles = {"restart_equivalence", "exactly_once"};
     for (uint64_t s = 0; s < 8; ++s) {
       ScenarioRunResult r = testing::seedRun(c, s);
@@ -120,7 +120,7 @@ TEST(RestartEquivalence, GeneratedWorkloads) {
       EXPECT_GE(r.oracleRuns, 2);
     }
   }
-  WorkloadConfig buggy = standardWorkload(WorkloadKind::kCustom);
+  WorkloadConfig buggy = ::streamsim::test::testWorkload(WorkloadKind::kCustom);
   buggy.name = "run_scoped_count";
   buggy.processor = [] { return std::make_unique<RunScopedCount>(); };
   buggy.outputSchema = "key string, count long";

@@ -107,7 +107,7 @@ TEST(ScenarioSweep, OneOutcomeEncodingReadsBackWhatItWrote) {
   EXPECT_LT(failing, report.outcomes.size());
 
   // A generated workload's failing seed: shrunk files kept, no replay line (a C++ reference).
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   c.spec.events = 40;
   c.oracleArgs.set("reference", "function", ReferenceFunction([](const ReferenceInput&) { return std::vector<Row>{}; }));
   auto gen = generatedScenario(c, 0);

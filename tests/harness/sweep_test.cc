@@ -26,7 +26,7 @@ const WorkloadKind kAllKinds[] = {WorkloadKind::kCount,     WorkloadKind::kSessi
 TEST(Sweep, OneRunOfEachWorkloadPassesAndProducesOutput) {
   for (const char* store : {"memory", "rocksdb"}) {
     for (WorkloadKind k : kAllKinds) {
-      WorkloadConfig c = standardWorkload(k, store);
+      WorkloadConfig c = ::streamsim::test::testWorkload(k, store);
       ScenarioRunResult r = testing::seedRun(c, 7, {.determinism = true});
       EXPECT_TRUE(r.passed()) << c.name << "/" << store << "\n" << r.report();
       EXPECT_GT(r.batches, 10) << c.name;
@@ -40,7 +40,7 @@ TEST(Sweep, OneRunOfEachWorkloadPassesAndProducesOutput) {
 // The standard crash workload (count): 20 files of 10 events, up to 2 crashes at any fault point
 // with torn writes and task failures; 1,000 seeds per store.
 WorkloadConfig crashWorkload(const std::string& store) {
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount, store);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount, store);
   c.spec.events = 60;
   c.spec.eventsPerFile = 3;
   c.drainMs = 2'000;
@@ -69,14 +69,14 @@ TEST(Sweep, SameSeedTwiceGivesTheSameFingerprintForEveryWorkload) {
   for (const char* store : {"memory", "rocksdb"})
     for (WorkloadKind k : kAllKinds)
       for (uint64_t seed : {1, 2, 3}) {
-        WorkloadConfig c = standardWorkload(k, store);
+        WorkloadConfig c = ::streamsim::test::testWorkload(k, store);
         ScenarioRunResult a = testing::seedRun(c, seed, {.oracles = false});
         ScenarioRunResult b = testing::seedRun(c, seed, {.oracles = false});
         EXPECT_EQ(a.traceHash, b.traceHash) << c.name << "/" << store << " seed " << seed;
         EXPECT_FALSE(a.trace.empty());
       }
   // And different seeds differ.
-  WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   EXPECT_NE(testing::seedRun(c, 1, {.oracles = false}).traceHash, testing::seedRun(c, 2, {.oracles = false}).traceHash);
 }
 
@@ -85,7 +85,7 @@ TEST(Sweep, SameSeedTwiceGivesTheSameFingerprintForEveryWorkload) {
 // default oracles would add it: the sweep with determinism every 10th seed makes one run fewer on
 // each other seed than the sweep with determinism on every seed, and the same verdicts.
 TEST(Sweep, DeterminismRunsOnTheSeedsTheConfigDecides) {
-  const WorkloadConfig c = standardWorkload(WorkloadKind::kCount);
+  const WorkloadConfig c = ::streamsim::test::testWorkload(WorkloadKind::kCount);
   for (uint64_t seed : {0, 3, 10, 11}) {
     auto sc = generatedScenario(c, seed, {}, {.determinismEvery = 10});
     ASSERT_TRUE(sc.ok()) << sc.status().toString();
@@ -175,7 +175,7 @@ TEST(Sweep, ResultsDoNotDependOnThreadsAndShardsMerge) {
 // and each seed's faults are in its outcome.
 TEST(Sweep, PlannedFaultsFireInAtLeast95PercentOfTheSeedsOfEveryStandardWorkload) {
   for (WorkloadKind k : kAllKinds) {
-    WorkloadConfig c = standardWorkload(k, "memory");
+    WorkloadConfig c = ::streamsim::test::testWorkload(k, "memory");
     SweepResult r = testing::sweepOf(c, 20, {}, false, /*jobs=*/2);
     const SweepTotals& t = r.report.totals;
     std::cout << t.line() << "\n";

@@ -1,15 +1,26 @@
-// The processors of the test suite's own runner (streamsim_add_runner(streamsim_test_runner ...)
-// in tests/CMakeLists.txt): a user's runner is the CLI plus their processors, and the reproduce
+// The processors, ForeachWriter and reference function of the test suite's own runner
+// (streamsim_add_runner(streamsim_test_runner ... REGISTER ... REGISTER_RUN ...) in
+// tests/CMakeLists.txt): a user's runner is the CLI plus what they register, and the reproduce
 // lines it prints must name it (tests/harness/reproduce_lines_test.cc).
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 
 namespace {
+// A writer that keeps nothing: its rows are what the RecordingWriter around it records.
+class DiscardingWriter final : public streamsim::ForeachWriter {
+ public:
+  bool open(int64_t, int64_t) override { return true; }
+  void process(const streamsim::Row&) override {}
+  void close(const streamsim::Status&) override {}
+};
+
 // Added under a name the plain `streamsim` binary does not know.
 class RunnerCountProcessor final : public streamsim::processors::CountProcessor {};
 
@@ -63,4 +74,14 @@ void registerRunnerTestProcessors(streamsim::ProcessorSet& set) {
             return streamsim::ProcessorFactory([cache] { return std::make_unique<FactoryCacheCount>(cache); });
           }));
   set.add("runner_caching_count", streamsim::processorFactoryOf<CachingCountProcessor>());
+}
+
+// The runner's ForeachWriter and reference function (streamsim_add_runner(... REGISTER_RUN
+// registerRunnerTestRun)), under names the plain `streamsim` binary does not know.
+void registerRunnerTestRun(streamsim::harness::RunRegistries& registries) {
+  registries.foreachWriters.add<DiscardingWriter>("runner_discarding_writer");
+  registries.references.add("runner_count_reference", *streamsim::harness::ReferenceSet().function("count"));
+  // A reference no run meets (it expects no rows): the oracle is applied, not skipped.
+  registries.references.add("runner_no_rows_reference",
+                            [](const streamsim::harness::ReferenceInput&) { return std::vector<streamsim::Row>{}; });
 }

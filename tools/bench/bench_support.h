@@ -14,6 +14,8 @@
 
 #include "bench/limits.h"
 #include "streamsim/harness/run/count_workload.h"
+#include "streamsim/processors/builtin.h"
+#include "streamsim/tws/processor_registry.h"
 
 namespace streamsim::bench {
 
@@ -33,9 +35,11 @@ using harness::CountCheck;
 using harness::CountInput;
 using harness::countingSink;
 using harness::makeCountInput;
-using harness::runCountEngine;
 using harness::splitmix64;
 using EngineRun = harness::CountRun;
+using harness::runCountEngine;
+// The example count processor, which the count workload runs unless a row brings its own.
+inline ProcessorFactory exampleCount() { return processorFactoryOf<processors::CountProcessor>(); }
 inline std::string keyName(int64_t k) { return harness::countKeyName(k); }
 
 // The input sizes of the count workloads: (small, big) events and files.

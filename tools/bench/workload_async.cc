@@ -23,9 +23,9 @@ std::vector<BenchRow> asyncWorkload(BenchContext& ctx, bool& ok) {
   CountInput in = makeCountInput(s.bigEvents, keys, s.bigFiles, false);
   auto asyncCount = [] { return asStatefulProcessor(std::make_unique<processors::AsyncCountProcessor>()); };
   // Best of two of each, interleaved (the machine's load moves).
-  EngineRun sync = runCountEngine(in, StateStoreKind::kMemory);
+  EngineRun sync = runCountEngine(in, StateStoreKind::kMemory, exampleCount());
   EngineRun async = runCountEngine(in, StateStoreKind::kMemory, asyncCount);
-  EngineRun sync2 = runCountEngine(in, StateStoreKind::kMemory);
+  EngineRun sync2 = runCountEngine(in, StateStoreKind::kMemory, exampleCount());
   EngineRun async2 = runCountEngine(in, StateStoreKind::kMemory, asyncCount);
   double syncSec = std::min(sync.seconds, sync2.seconds);
   double asyncSec = std::min(async.seconds, async2.seconds);

@@ -76,8 +76,8 @@ std::vector<BenchRow> countRows(const std::string& id, StateStoreKind kind, int6
   int64_t smallKeys = keys > s.bigEvents / 10 ? keys * s.smallEvents / s.bigEvents : keys;
   CountInput small = makeCountInput(s.smallEvents, smallKeys, s.smallFiles, rocks);
   CountInput big = makeCountInput(s.bigEvents, keys, s.bigFiles, rocks);
-  EngineRun es = runCountEngine(small, kind);
-  EngineRun eb = runCountEngine(big, kind);
+  EngineRun es = runCountEngine(small, kind, exampleCount());
+  EngineRun eb = runCountEngine(big, kind, exampleCount());
   std::string error = !es.error.empty() ? es.error : eb.error;
   double figure = eb.seconds > 0 ? static_cast<double>(big.events) / eb.seconds : 0;
   double smallFigure = es.seconds > 0 ? static_cast<double>(small.events) / es.seconds : 0;

@@ -106,7 +106,7 @@ std::vector<BenchRow> memoryWorkload(BenchContext& ctx, bool& ok) {
 int rssChild(int64_t keys, int64_t events) {
   int files = static_cast<int>(std::max<int64_t>(1, events / 10'000));
   CountInput in = makeCountInput(events, keys, files, /*withUpdates=*/false);
-  EngineRun run = runCountEngine(in, StateStoreKind::kRocksDB);
+  EngineRun run = runCountEngine(in, StateStoreKind::kRocksDB, exampleCount());
   if (!run.error.empty()) {
     std::cout << "error: " << run.error << "\n";
     return 1;

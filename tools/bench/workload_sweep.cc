@@ -14,8 +14,8 @@ namespace streamsim::bench {
 // files landing per 1 s trigger (about 10 batches), up to two crashes at any fault point with
 // torn writes (harness::defaultFaultKnobs), every oracle that fits the count workload, each
 // seed checked against its own fault-free reference run, and a determinism re-run every 10th.
-harness::WorkloadConfig standardCrashWorkload() {
-  harness::WorkloadConfig c = harness::standardWorkload(harness::WorkloadKind::kCount);
+harness::WorkloadConfig standardCrashWorkload(std::shared_ptr<const harness::RunRegistries> registries) {
+  harness::WorkloadConfig c = harness::standardWorkload(harness::WorkloadKind::kCount, "memory", std::move(registries));
   c.name = "bench-count";
   c.spec.events = 1000;
   c.spec.eventsPerFile = 50;
@@ -97,7 +97,7 @@ std::vector<BenchRow> sweepRateWorkload(BenchContext& ctx, bool& ok) {
   r.unit = "seeds/s/core";
   r.limitName = "plain runs";
   r.target = ">= 1000, >= 50%";  // issue 38 (was 40%, issue 20)
-  measureSweepRate(r, standardCrashWorkload(), quick ? 5 : 50, quick ? 20 : 200, ok);
+  measureSweepRate(r, standardCrashWorkload(ctx.registries), quick ? 5 : 50, quick ? 20 : 200, ok);
   r.met = r.figure >= 1000 && r.ratio >= 0.5;
   r.seconds = secondsSince(t0);
   return {r};

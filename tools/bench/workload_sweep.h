@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "bench/bench.h"
@@ -12,8 +13,9 @@
 namespace streamsim::bench {
 
 // The count processor over 20 files of 50 events, two files landing per 1 s trigger (about 10
-// batches), up to two crashes at any fault point with torn writes (harness::defaultFaultKnobs).
-harness::WorkloadConfig standardCrashWorkload();
+// batches), up to two crashes at any fault point with torn writes (harness::defaultFaultKnobs);
+// the count processor from `registries` (the runner's).
+harness::WorkloadConfig standardCrashWorkload(std::shared_ptr<const harness::RunRegistries> registries);
 
 struct SweepRun {
   double seconds = 0;

@@ -37,7 +37,7 @@ std::vector<BenchRow> pythonSweepRateWorkload(BenchContext& ctx, bool& ok) {
     r.seconds = secondsSince(t0);
     return {r};
   }
-  harness::WorkloadConfig config = standardCrashWorkload();
+  harness::WorkloadConfig config = standardCrashWorkload(ctx.registries);
   config.kind = harness::WorkloadKind::kCustom;
   config.processorRef = file + ":CountProcessor";
   config.name = config.processorRef;

@@ -3,18 +3,26 @@
 # add_subdirectory / FetchContent of streamsim).
 #
 #   streamsim_add_runner(my_runner [SOURCES my_processors.cc ...] [LIBRARIES my_lib ...]
-#                        [REGISTER my::registerProcessors ...] [MAIN lib])
+#                        [REGISTER my::registerProcessors ...] [REGISTER_RUN my::registerRun ...]
+#                        [MAIN lib])
 #     Builds an executable `my_runner` that is the streamsim CLI (run, sweep, replay, inspect,
-#     state, list-faults) handing its runs the processors the REGISTER functions add — the way
-#     gtest_main gives a test its main(). Each is a function the user writes, in SOURCES or in
-#     LIBRARIES, named with its namespaces:
+#     state, list-faults) handing its runs what the REGISTER and REGISTER_RUN functions add — the
+#     way gtest_main gives a test its main(). Each is a function the user writes, in SOURCES or in
+#     LIBRARIES, named with its namespaces. A REGISTER function adds processors, with what each
+#     promises (the oracles those turn on: docs/oracles.md):
 #       void my::registerProcessors(streamsim::ProcessorSet& set) {
 #         set.add("my_count", streamsim::processorFactoryOf<CountProcessor>());
+#         set.promise("my_count", {.splitInvariant = true, .reference = "count"});
+#       }
+#     A REGISTER_RUN function adds reference functions and ForeachWriters to what the runs are
+#     handed (streamsim/harness/run/registries.h):
+#       void my::registerRun(streamsim::harness::RunRegistries& r) {
+#         r.references.add("my_totals", myTotals);
+#         r.foreachWriters.add<MyWriter>("my_writer");
 #       }
 #     The runner knows exactly these processors (none without REGISTER); a runner that wants the
-#     example processors too names streamsim::registerExampleProcessors.
-#     A static library in LIBRARIES is linked whole (WHOLE_ARCHIVE), so a promise registration
-#     (STREAMSIM_REGISTER_PROMISES) in an object nothing else references still reaches the runner.
+#     example processors too names streamsim::registerExampleProcessors. Nothing is registered
+#     process-wide: every name a run resolves comes from these functions.
 #     MAIN lib: the library holding main() (default streamsim::cli_main; the project's own runner
 #     takes streamsim_python_runner_main, which hands the runs the Python support's loaders).
 #
@@ -25,44 +33,58 @@
 #     `<runner> sweep FILE --seeds n`.
 
 function(streamsim_add_runner name)
-  cmake_parse_arguments(ARG "" "MAIN" "SOURCES;LIBRARIES;REGISTER" ${ARGN})
+  cmake_parse_arguments(ARG "" "MAIN" "SOURCES;LIBRARIES;REGISTER;REGISTER_RUN" ${ARGN})
   # MAIN: the library holding main() (default streamsim::cli_main: the CLI without Python;
   # streamsim_python_runner_main: the CLI handed the Python support's loaders).
   if(NOT ARG_MAIN)
     set(ARG_MAIN streamsim::cli_main)
   endif()
-  # The runner's processors (streamsim::cli::runnerProcessors, declared in cli/cli.h, called by
-  # main): a set the REGISTER functions fill, in a source generated here.
+  # What the runner hands its runs (streamsim::cli::addRunnerRegistries, declared in cli/cli.h,
+  # called by main): a processor set the REGISTER functions fill, then the REGISTER_RUN functions
+  # called with the whole RunRegistries, in a source generated here.
   set(declarations "")
   set(calls "")
-  foreach(fn ${ARG_REGISTER})
-    if(fn MATCHES "^(::)?(([A-Za-z_][A-Za-z0-9_]*::)*)([A-Za-z_][A-Za-z0-9_]*)$")
-      set(ns "${CMAKE_MATCH_2}")
-      set(fname "${CMAKE_MATCH_4}")
+  foreach(kind REGISTER REGISTER_RUN)
+    if(kind STREQUAL "REGISTER")
+      set(param "::streamsim::ProcessorSet& set")
+      set(arg "*set")
     else()
-      message(FATAL_ERROR "streamsim_add_runner(${name}): REGISTER ${fn} is not a function name")
+      set(param "::streamsim::harness::RunRegistries& registries")
+      set(arg "registries")
     endif()
-    if(ns)
-      string(REGEX REPLACE "::$" "" ns "${ns}")
-      string(APPEND declarations "namespace ${ns} { void ${fname}(::streamsim::ProcessorSet& set); }\n")
-      string(APPEND calls "  ::${ns}::${fname}(*set);\n")
-    else()
-      string(APPEND declarations "void ${fname}(::streamsim::ProcessorSet& set);\n")
-      string(APPEND calls "  ::${fname}(*set);\n")
+    foreach(fn ${ARG_${kind}})
+      if(fn MATCHES "^(::)?(([A-Za-z_][A-Za-z0-9_]*::)*)([A-Za-z_][A-Za-z0-9_]*)$")
+        set(ns "${CMAKE_MATCH_2}")
+        set(fname "${CMAKE_MATCH_4}")
+      else()
+        message(FATAL_ERROR "streamsim_add_runner(${name}): ${kind} ${fn} is not a function name")
+      endif()
+      if(ns)
+        string(REGEX REPLACE "::$" "" ns "${ns}")
+        string(APPEND declarations "namespace ${ns} { void ${fname}(${param}); }\n")
+        string(APPEND calls "  ::${ns}::${fname}(${arg});\n")
+      else()
+        string(APPEND declarations "void ${fname}(${param});\n")
+        string(APPEND calls "  ::${fname}(${arg});\n")
+      endif()
+    endforeach()
+    if(kind STREQUAL "REGISTER")
+      string(APPEND calls "  registries.processors = std::move(set);\n")
     endif()
   endforeach()
   set(generated "${CMAKE_CURRENT_BINARY_DIR}/${name}_processors.cc")
-  file(CONFIGURE OUTPUT "${generated}" CONTENT "// Generated by streamsim_add_runner(${name}): the processors this runner hands its runs.
+  file(CONFIGURE OUTPUT "${generated}" CONTENT "// Generated by streamsim_add_runner(${name}): what this runner hands its runs.
 #include <memory>
+#include <utility>
 
+#include \"streamsim/harness/run/registries.h\"
 #include \"streamsim/tws/processor_registry.h\"
 
 ${declarations}
 namespace streamsim::cli {
-std::shared_ptr<const ProcessorSet> runnerProcessors() {
+void addRunnerRegistries(harness::RunRegistries& registries) {
   auto set = std::make_shared<ProcessorSet>();
-${calls}  return set;
-}
+${calls}}
 }  // namespace streamsim::cli
 " @ONLY)
   add_executable(${name} ${ARG_SOURCES} "${generated}")
@@ -73,8 +95,8 @@ ${calls}  return set;
       get_target_property(type ${lib} TYPE)
     endif()
     if(type STREQUAL "STATIC_LIBRARY")
-      # A static library's objects are linked only when something references them; a promise
-      # registration is referenced by nothing, so the whole archive is linked.
+      # A static library's objects are linked only when something references them: the whole
+      # archive is linked, so the runner holds every object the user named.
       if(CMAKE_VERSION VERSION_LESS 3.24)
         list(APPEND libs -Wl,--whole-archive ${lib} -Wl,--no-whole-archive)
       else()

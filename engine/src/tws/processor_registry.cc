@@ -9,6 +9,16 @@
 
 namespace streamsim {
 
+Result<DurationMs> durationParam(const ProcessorParams& params, std::string_view name, DurationMs fallback) {
+  auto it = params.find(name);
+  if (it == params.end()) return fallback;
+  auto d = parseDuration(it->second);
+  if (!d.ok() || *d <= 0)
+    return Status::InvalidArgument(fmt::format(
+        "parameter '{}' must be a positive duration such as 1m, 10s, 250ms; got '{}'", name, it->second));
+  return *d;
+}
+
 ProcessorSet::ProcessorSet()
     : defs_({
           [](std::string_view name, const std::vector<std::string>& known) {
@@ -86,8 +96,20 @@ Result<std::unique_ptr<StatefulProcessor>> ProcessorSet::create(std::string_view
   return f();
 }
 
+void ProcessorSet::promise(std::string_view name, ProcessorPromises promises) {
+  promises_.insert_or_assign(std::string(name), std::move(promises));
+}
+
+std::optional<ProcessorPromises> ProcessorSet::promises(std::string_view name) const {
+  if (!find(name).ok()) return std::nullopt;
+  auto it = promises_.find(name);
+  if (it == promises_.end()) return std::nullopt;
+  return it->second;
+}
+
 ProcessorSet ProcessorSet::fresh() const {
   ProcessorSet out;
+  out.promises_ = promises_;
   for (const std::string& name : defs_.names()) {
     auto found = defs_.find(name);
     if (!found.ok()) {  // added twice: stays refused

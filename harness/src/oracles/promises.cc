@@ -2,41 +2,20 @@
 #include "streamsim/harness/oracles/promises.h"
 
 #include <algorithm>
-#include <map>
 #include <variant>
 
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/scenario.h"
 
 namespace streamsim::harness {
 
-namespace detail {
-void linkBugClassProcessors();  // oracles/bug_class_processors.cc
-}  // namespace detail
-
 namespace {
-
-// Filled by static registration, read-only afterwards.
-std::map<std::string, ProcessorPromises, std::less<>>& entries() {
-  static std::map<std::string, ProcessorPromises, std::less<>> m;
-  return m;
-}
 
 bool named(const Scenario& sc, std::string_view oracle) {
   return std::find(sc.oracles.begin(), sc.oracles.end(), oracle) != sc.oracles.end();
 }
 
 }  // namespace
-
-std::optional<ProcessorPromises> PromiseRegistry::of(std::string_view name) {
-  detail::linkBugClassProcessors();
-  auto it = entries().find(name);
-  if (it == entries().end()) return std::nullopt;
-  return it->second;
-}
-
-PromiseRegistry::Registrar::Registrar(std::string_view name, ProcessorPromises promises) {
-  entries()[std::string(name)] = std::move(promises);
-}
 
 Scenario withPromisedOracles(const Scenario& sc) {
   // Real time: the reference's recording source is no real-time source, and its processor sees a
@@ -52,7 +31,7 @@ Scenario withPromisedOracles(const Scenario& sc) {
     watermark = watermark || std::holds_alternative<WatermarkOp>(op.op);
   }
   if (tws == nullptr || !tws->pythonFile.empty() || tws->factory) return sc;
-  std::optional<ProcessorPromises> p = PromiseRegistry::of(tws->processor);
+  std::optional<ProcessorPromises> p = processorsOf(sc.registries.get()).promises(tws->processor);
   if (!p) return sc;
   Scenario out = sc;
   if (p->timersPerKey && !sc.oracleArgs.has("timer_bound")) {

@@ -1,5 +1,5 @@
-// The reference oracle (oracles/reference.h): the registry, the recording source, the check, and
-// the references of built-in processors ("count", "simple_counter").
+// The reference oracle (oracles/reference.h): the reference set with the built-in references
+// ("count", "simple_counter"), the recording source, the check.
 #include "streamsim/harness/oracles/reference.h"
 
 #include <utility>
@@ -9,28 +9,11 @@
 
 #include "oracles/trace_fields.h"
 #include "streamsim/harness/row_diff.h"
-#include "streamsim/named_registry.h"
 #include "streamsim/trace_events.h"
 #include "streamsim/source.h"
 
 namespace streamsim::harness {
 namespace {
-
-struct Entry {
-  ReferenceFunction function;
-  std::vector<std::string> keyColumns;
-};
-NamedRegistry<Entry>& registered() {
-  static NamedRegistry<Entry> r({
-      [](std::string_view name, const std::vector<std::string>& known) {
-        return fmt::format("unknown reference '{}'; registered: {}", name, fmt::join(known, ", "));
-      },
-      [](std::string_view name, int times) {
-        return fmt::format("the reference name '{}' was registered {} times; names must be unique", name, times);
-      },
-  });
-  return r;
-}
 
 class RecordingSource final : public Source {
  public:
@@ -101,31 +84,40 @@ std::vector<Row> simpleCounterReference(const ReferenceInput& in) {
 
 }  // namespace
 
-STREAMSIM_REGISTER_REFERENCE("count", countReference);
-STREAMSIM_REGISTER_REFERENCE("simple_counter", simpleCounterReference, {"id"});
+ReferenceSet::ReferenceSet()
+    : entries_({
+          [](std::string_view name, const std::vector<std::string>& known) {
+            return fmt::format("unknown reference '{}'; registered: {}", name, fmt::join(known, ", "));
+          },
+          [](std::string_view name, int times) {
+            return fmt::format("the reference name '{}' was added {} times; names must be unique", name, times);
+          },
+      }) {
+  add("count", countReference);
+  add("simple_counter", simpleCounterReference, {"id"});
+}
+
+void ReferenceSet::add(std::string_view name, ReferenceFunction function, std::vector<std::string> keyColumns) {
+  entries_.add(name, Entry{std::move(function), std::move(keyColumns)});
+}
+
+Result<ReferenceFunction> ReferenceSet::function(std::string_view name) const {
+  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, entries_.find(name));
+  return e->function;
+}
+
+std::vector<std::string> ReferenceSet::keyColumns(std::string_view name) const {
+  auto e = entries_.find(name);
+  return e.ok() ? (*e)->keyColumns : std::vector<std::string>{};
+}
+
+std::vector<std::string> ReferenceSet::names() const { return entries_.names(); }
 
 std::optional<std::pair<std::string, std::string>> splitPythonReference(std::string_view name) {
   const size_t at = name.rfind(".py:");
   if (at == std::string_view::npos || at + 4 >= name.size()) return std::nullopt;
   return std::make_pair(std::string(name.substr(0, at + 3)), std::string(name.substr(at + 4)));
 }
-
-ReferenceRegistry::Registrar::Registrar(std::string_view name, ReferenceFunction function,
-                                        std::vector<std::string> keyColumns) {
-  registered().add(name, Entry{std::move(function), std::move(keyColumns)});
-}
-
-std::vector<std::string> ReferenceRegistry::keyColumns(std::string_view name) {
-  auto e = registered().find(name);
-  return e.ok() ? (*e)->keyColumns : std::vector<std::string>{};
-}
-
-Result<ReferenceFunction> ReferenceRegistry::function(std::string_view name) {
-  STREAMSIM_ASSIGN_OR_RETURN(const Entry* e, registered().find(name));
-  return e->function;
-}
-
-std::vector<std::string> ReferenceRegistry::names() { return registered().names(); }
 
 void DeliveredRows::record(int64_t batch, int source, std::vector<Row> rows) {
   batches_[batch][source] = std::move(rows);

@@ -7,7 +7,6 @@
 #include <fmt/format.h>
 
 #include "streamsim/io/file_source.h"
-#include "streamsim/processors/builtin.h"
 #include "streamsim/tws/transform_with_state.h"
 
 namespace streamsim::harness {
@@ -112,8 +111,7 @@ CountRun runCountEngine(const CountInput& in, StateStoreKind kind, ProcessorFact
   if (!check(source.status())) return run;
   TransformWithStateSpec spec;
   spec.groupBy = {"key"};
-  spec.processorFactory = [] { return std::make_unique<processors::CountProcessor>(); };
-  if (factory) spec.processorFactory = factory;
+  spec.processorFactory = factory;
   spec.processorName = "count";
   spec.outputMode = OutputMode::kUpdate;
   auto counts = std::make_shared<CountCheck>();

@@ -6,10 +6,10 @@
 #include <set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/registries.h"
-#include "streamsim/processors/examples.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/sim/workload.h"
@@ -107,6 +107,12 @@ Result<std::vector<OperatorSpec>> operatorsOf(const WorkloadConfig& c) {
     default:
       break;
   }
+  if (c.kind != WorkloadKind::kCustom && !processorsOf(c.registries.get()).has(t.processor))
+    return Status::InvalidArgument(fmt::format(
+        "workload kind {} runs the processor '{}', which the processors handed to it do not hold "
+        "(WorkloadConfig::registries: the CLI's and the Python module's hold the example processors); "
+        "known: {}",
+        workloadKindName(c.kind), t.processor, fmt::join(processorsOf(c.registries.get()).names(), ", ")));
   ops.push_back(op(std::move(t)));
   return ops;
 }
@@ -199,9 +205,11 @@ sim::FaultKnobs defaultFaultKnobs() {
   return k;
 }
 
-WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore) {
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore,
+                                std::shared_ptr<const RunRegistries> registries) {
   WorkloadConfig c;
   c.kind = kind;
+  c.registries = std::move(registries);
   c.name = std::string(workloadKindName(kind));
   c.stateStore = std::move(stateStore);
   if (kind == WorkloadKind::kWindow) c.drainMs = 4'000;
@@ -274,16 +282,10 @@ Result<Scenario> generatedScenario(const WorkloadConfig& c, uint64_t seed, const
   q.sources.push_back(std::move(source));
   STREAMSIM_ASSIGN_OR_RETURN(q.operators, generated::operatorsOf(c));
   for (auto& o : q.operators) o.where = SourceLocation{sc.file, 0, 0};
-  // A standard kind's processor is an example processor (count, session_tracker, heartbeat, ...),
-  // part of the kind's definition: its runs are handed a new set of them (a kCustom workload
-  // brings its own factory).
-  if (c.kind != WorkloadKind::kCustom) {
-    auto examples = std::make_shared<ProcessorSet>();
-    registerExampleProcessors(*examples);
-    auto registries = std::make_shared<RunRegistries>();
-    registries->processors = std::move(examples);
-    sc.registries = std::move(registries);
-  }
+  // A standard kind's processor (count, session_tracker, heartbeat, ...) is resolved in what the
+  // runner handed the workload (operatorsOf checked it is there); a kCustom workload brings its
+  // own factory.
+  if (c.kind != WorkloadKind::kCustom) sc.registries = c.registries;
   q.outputMode = generated::isTws(c.kind) ? "update" : "append";
   q.sink.kind = c.sink == SinkKind::kFiles ? SinkSpec::Kind::kFiles
                 : c.sink == SinkKind::kForeach ? SinkSpec::Kind::kForeach

@@ -22,6 +22,16 @@ const ProcessorSet& processorsOf(const RunRegistries* registries) {
   return registries != nullptr && registries->processors != nullptr ? *registries->processors : kNone;
 }
 
+const ReferenceSet& referencesOf(const RunRegistries* registries) {
+  static const ReferenceSet kBuiltIn;
+  return registries != nullptr ? registries->references : kBuiltIn;
+}
+
+const ForeachWriterSet& foreachWritersOf(const RunRegistries* registries) {
+  static const ForeachWriterSet kNone;
+  return registries != nullptr ? registries->foreachWriters : kNone;
+}
+
 std::string pythonCliPath(const RunRegistries* registries) {
   return registries != nullptr ? registries->pythonCli : std::string();
 }

@@ -24,7 +24,7 @@ Result<WorkloadConfig> replayBase(const WorkloadReplayArgs& args, RunOptions& ru
   const std::string store = args.stateStore.empty() ? "memory" : args.stateStore;
   WorkloadConfig c;
   if (auto kind = parseWorkloadKind(args.workload); kind.ok() && *kind != WorkloadKind::kCustom) {
-    c = standardWorkload(*kind, store);
+    c = standardWorkload(*kind, store, args.registries);
   } else {
     c = standardWorkload(WorkloadKind::kCustom, store);
     c.name = c.processorRef = args.workload;

@@ -9,10 +9,10 @@
 
 #include <fmt/format.h>
 
+#include "scenario/group_state_functions.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/harness/run/registries.h"
 #include "streamsim/ops/dedup.h"
-#include "streamsim/processors/group_state_functions.h"
 #include "streamsim/ops/streaming_limit.h"
 #include "streamsim/ops/window_aggregation.h"
 #include "streamsim/spark_errors.h"

@@ -12,6 +12,7 @@
 
 #include "streamsim/harness/foreach_writers.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/registries.h"
 #include "streamsim/io/kafka_source.h"
 #include "streamsim/io/rate_micro_batch_source.h"
 #include "streamsim/io/rate_source.h"
@@ -215,7 +216,7 @@ SinkSpec parseSink(ParseContext& pc, const YAML::Node& n) {
     s.writer = pc.str(w, "sink writer");
     if (s.kind != SinkSpec::Kind::kForeach) {
       pc.error(w, "'writer' names a ForeachWriter: it needs kind: foreach");
-    } else if (auto f = ForeachWriterRegistry::factory(s.writer); !f.ok()) {
+    } else if (auto f = foreachWritersOf(pc.options().registries.get()).factory(s.writer); !f.ok()) {
       pc.error(w, std::string(f.status().message()));
     }
   }

@@ -206,7 +206,7 @@ Status Runner::build() {
   } else {
     std::shared_ptr<ForeachWriter> user;
     if (!q.sink.writer.empty()) {
-      STREAMSIM_ASSIGN_OR_RETURN(ForeachWriterFactory make, ForeachWriterRegistry::factory(q.sink.writer));
+      STREAMSIM_ASSIGN_OR_RETURN(ForeachWriterFactory make, foreachWritersOf(sc_.registries.get()).factory(q.sink.writer));
       user = make();
     }
     state_.foreach = std::make_shared<RecordingWriter>(std::move(user));

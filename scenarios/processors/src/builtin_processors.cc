@@ -1,6 +1,5 @@
 // The built-in example processors (processors/builtin.h) and their registrations.
 #include "streamsim/processors/builtin.h"
-#include "processor_params.h"
 
 #include <fmt/format.h>
 
@@ -167,7 +166,7 @@ namespace {
 ParamProcessor heartbeatProcessor() {
   return {
     "heartbeat", {"timeout"}, [](const ProcessorParams& params) -> Result<ProcessorFactory> {
-      STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, processors::durationParam(params, "timeout", 10'000));
+      STREAMSIM_ASSIGN_OR_RETURN(DurationMs timeout, durationParam(params, "timeout", 10'000));
       return ProcessorFactory([timeout] {
         return asStatefulProcessor(std::make_unique<processors::HeartbeatProcessor>(timeout));
       });
@@ -205,6 +204,10 @@ void registerBuiltinProcessors(ProcessorSet& set) {
   heartbeatProcessor().addTo(set);
   ttlCacheProcessor().addTo(set);
   set.add("count", processorFactoryOf<processors::CountProcessor>());
+  // A count per key is split-invariant and is the harness's built-in "count" reference; the
+  // heartbeat keeps one timer per key (docs/processors.md; the oracles: harness oracles/promises.h).
+  set.promise("count", {.splitInvariant = true, .reference = "count"});
+  set.promise("heartbeat", {.timersPerKey = 1});
   set.add("simple_counter", processorFactoryOf<processors::SimpleCounterProcessor>());
   set.add("session_tracker", processorFactoryOf<processors::SessionTrackerProcessor>());
   set.add("counter_with_initial_state", processorFactoryOf<processors::CounterWithInitialState>());

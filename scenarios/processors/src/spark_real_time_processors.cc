@@ -24,7 +24,6 @@
 //   ValueState<long> "count"; each row counts one and emits {count}.
 // "rtm_event_time_output" {column, override} (RealTimeEventTimeOutputProcessor): each row counts
 //   one and emits {outputEventTime: the row's `column` (default eventTime) or `override`, count}.
-#include "processor_params.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/time.h"
 #include "streamsim/tws/processor_registry.h"

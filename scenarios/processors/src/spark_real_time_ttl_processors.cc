@@ -15,7 +15,6 @@
 // "rtm_map_ttl_timer" (RealTimeMapTTLAndTimerProcessor): MapState<string, long> "count" with a
 //   10 min TTL; each row adds one to entry "count", registers a timer at now + its `value` (ms)
 //   and emits {kind: data, count}; a timer emits {kind: timer, count: its expiry time in ms}.
-#include "processor_params.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"

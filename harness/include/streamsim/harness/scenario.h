@@ -143,7 +143,7 @@ struct TransformWithStateOp {
 
 // `groupBy: [cols]` with `flatMapGroupsWithState: {function, timeout, outputMode, params,
 // stateStructType, outputStructType, name}` (ops/flat_map_groups_with_state.h): a built-in
-// function (processors/group_state_functions.h) or, from the PySpark job API, one given in code.
+// function (harness/src/scenario/group_state_functions.h) or, from the PySpark job API, one given in code.
 // `limit: N`: Spark's limit on a stream (ops/streaming_limit.h).
 struct LimitOp {
   int64_t n = 0;

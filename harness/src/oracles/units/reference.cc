@@ -25,6 +25,7 @@ Result<std::optional<Violation>> check(OracleInput& in) {
 }
 
 void parse(detail::ParseContext& pc, const YAML::Node& ref, const Scenario&, OracleArgs& args) {
+  const ReferenceSet& references = referencesOf(pc.options().registries.get());
   std::string name = pc.str(ref, "reference (the name of a registered reference function, or file.py:function)");
   if (auto py = splitPythonReference(name)) {
     // A Python function (`file.py:function`, the file relative to the scenario's folder): loaded
@@ -36,14 +37,15 @@ void parse(detail::ParseContext& pc, const YAML::Node& ref, const Scenario&, Ora
     if (!std::filesystem::is_regular_file(path, ec))
       pc.error(ref, fmt::format("no Python reference file '{}' (looked for {})", py->first, path.lexically_normal().string()));
   } else if (ref.IsScalar()) {
-    if (auto f = ReferenceRegistry::function(name); !f.ok()) pc.error(ref, f.status().message());
+    if (auto f = references.function(name); !f.ok()) pc.error(ref, f.status().message());
   }
   args.set("reference", "name", std::move(name));
 }
 
-std::string refuse(const Scenario&) {
+std::string refuse(const Scenario& sc) {
   return fmt::format("oracle 'reference' needs the name of its reference function: write "
-                     "{{reference: NAME}}; registered: {}", detail::joinNames(ReferenceRegistry::names()));
+                     "{{reference: NAME}}; registered: {}",
+                     detail::joinNames(referencesOf(sc.registries.get()).names()));
 }
 
 // The outputStructType of the query's last transformWithState ("" when none or not given): a
@@ -84,10 +86,10 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
                                  loadPythonReference(sc.registries.get(), {py->first, py->second, lastOutputStructType(sc)}));
       STREAMSIM_ASSIGN_OR_RETURN(views.expected, fn(input.rows));
     } else {
-      STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, ReferenceRegistry::function(name));
+      STREAMSIM_ASSIGN_OR_RETURN(ReferenceFunction f, referencesOf(sc.registries.get()).function(name));
       views.expected = f(input);
     }
-    std::vector<std::string> keys = ReferenceRegistry::keyColumns(name);
+    std::vector<std::string> keys = referencesOf(sc.registries.get()).keyColumns(name);
     if (keys.empty()) keys = detail::outputKeys(sc);
     views.actual = sc.query.outputMode == "update" ? latestPerKey(run.r.sinkRows, keys) : run.r.sinkRows;
     return views;

@@ -1,10 +1,10 @@
 // The `reference` oracle (issue 13 §1): the user names a plain reference function — the whole
 // input (the rows each source delivered, in order) to the final view the query should leave —
-// and the run's final view must equal it under every fault plan. References are registered by
-// name (STREAMSIM_REGISTER_REFERENCE) for scenarios (`oracles: [{reference: NAME}]`) and given
-// as a function in C++ (WorkloadConfig::reference). Registration happens during static
-// initialisation; afterwards the registry is only read, so lookups are safe from several threads.
-// A DeliveredRows belongs to one run (one thread).
+// and the run's final view must equal it under every fault plan. References are named in a
+// ReferenceSet that the runner hands its runs (RunRegistries::references: the built-in ones and
+// the runner's own, added by its REGISTER_RUN functions) for scenarios (`oracles: [{reference:
+// NAME}]`), or given as a function in C++ (OracleArgs "function"). A ReferenceSet is a value whose
+// const use is safe from several threads; a DeliveredRows belongs to one run (one thread).
 #pragma once
 
 #include <cstdint>
@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
+#include "streamsim/named_registry.h"
 #include "streamsim/query.h"
 #include "streamsim/status.h"
 #include "streamsim/value.h"
@@ -41,18 +42,28 @@ using ReferenceFunction = std::function<std::vector<Row>(const ReferenceInput&)>
 // loadPythonReference) -> {file, function}; nullopt for a registered name.
 std::optional<std::pair<std::string, std::string>> splitPythonReference(std::string_view name);
 
-class ReferenceRegistry {
+// Reference functions by name (one registry mechanism: named_registry.h). A new set holds the
+// built-in ones: "count" (rows per grouping key, {key columns..., count}) and "simple_counter"
+// (seed 001's: {id, countAsString}, keyed by id).
+class ReferenceSet {
  public:
+  ReferenceSet();
+  // `keyColumns`: the output columns that hold the key when they are not the grouping columns
+  // (a processor that emits {id, ...} for grouping column `key`). A name added twice is refused on
+  // lookup.
+  void add(std::string_view name, ReferenceFunction function, std::vector<std::string> keyColumns = {});
   // NotFound: "unknown reference 'x'; registered: a, b".
-  static Result<ReferenceFunction> function(std::string_view name);
+  Result<ReferenceFunction> function(std::string_view name) const;
   // The columns that key the reference's view in update mode (empty: the grouping columns).
-  static std::vector<std::string> keyColumns(std::string_view name);
-  static std::vector<std::string> names();  // sorted
-  struct Registrar {
-    // `keyColumns`: the output columns that hold the key when they are not the grouping columns
-    // (a processor that emits {id, ...} for grouping column `key`).
-    Registrar(std::string_view name, ReferenceFunction function, std::vector<std::string> keyColumns = {});
+  std::vector<std::string> keyColumns(std::string_view name) const;
+  std::vector<std::string> names() const;  // sorted
+
+ private:
+  struct Entry {
+    ReferenceFunction function;
+    std::vector<std::string> keyColumns;
   };
+  NamedRegistry<Entry> entries_;
 };
 
 // The rows the sources of one run delivered, recorded by recordingSource: batch -> source ->
@@ -91,10 +102,3 @@ struct ReferenceViews {
 std::optional<Violation> checkReference(const ReferenceViews& views);
 
 }  // namespace streamsim::harness
-
-// At namespace scope in a .cc file of your runner (or test):
-//   STREAMSIM_REGISTER_REFERENCE("my_count", [](const ReferenceInput& in) { ... });
-// (a third argument, {"id"}, names the view's key columns when they are not the grouping ones).
-#define STREAMSIM_REGISTER_REFERENCE(name, ...)                                      \
-  static const ::streamsim::harness::ReferenceRegistry::Registrar STREAMSIM_CONCAT( \
-      streamsim_reference_registrar_, __LINE__)(name, __VA_ARGS__)

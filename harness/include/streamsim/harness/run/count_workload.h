@@ -71,15 +71,15 @@ struct CountRun {
 };
 
 // The count workload on the engine: one file a batch (maxFilesPerTrigger 1), the output checked
-// against `in`'s expected figures. `factory` (default: the built-in count processor) and
-// `services` let async processors run it; `virtualMs` gets the virtual time the run took (outside
+// against `in`'s expected figures, counted by `factory`'s processor (the example count
+// processor, or another that emits {key, count}); `services` let async processors run it; `virtualMs` gets the virtual time the run took (outside
 // calls' latency); with `checkCounts` false only the number of output rows per batch is checked.
-CountRun runCountEngine(const CountInput& in, StateStoreKind kind, ProcessorFactory factory = {},
+CountRun runCountEngine(const CountInput& in, StateStoreKind kind, ProcessorFactory factory,
                         ServiceDirectory* services = nullptr, int64_t* virtualMs = nullptr,
                         bool checkCounts = true);
 
-// `events` events over `keys` keys in `files` files, counted on memory state by `processor`
-// (empty: the built-in one): the engine's events/s, an error when its output was wrong, and the
+// `events` events over `keys` keys in `files` files, counted on memory state by `processor`: the
+// engine's events/s, an error when its output was wrong, and the
 // files' bytes (for a limit measured over the same input).
 struct CountWorkloadRun {
   double eventsPerSecond = 0;

@@ -11,6 +11,8 @@
 #include <memory>
 #include <string>
 
+#include "streamsim/harness/foreach_writers.h"
+#include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/python_processors.h"
 #include "streamsim/tws/processor_registry.h"
 
@@ -21,6 +23,12 @@ struct RunRegistries {
   // example and bug-class processors for the CLI and the Python module, a project's own for its
   // runner (streamsim_add_runner ... REGISTER). Null: none.
   std::shared_ptr<const ProcessorSet> processors;
+  // The reference functions `{reference: NAME}` names (oracles/reference.h): the built-in ones
+  // and the runner's own (its REGISTER_RUN functions add them).
+  ReferenceSet references;
+  // The ForeachWriters `sink: {kind: foreach, writer: NAME}` names (foreach_writers.h), the
+  // runner's own (its REGISTER_RUN functions add them).
+  ForeachWriterSet foreachWriters;
   // The Python support of a runner that embeds CPython (python/native: pythonRunRegistries()).
   PythonProcessorLoader pythonProcessors = nullptr;
   PythonReferenceLoader pythonReferences = nullptr;
@@ -41,6 +49,10 @@ Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, co
 Result<PythonReference> loadPythonReference(const RunRegistries* registries, const PythonReferenceSpec& spec);
 // The processors `registries` holds (an empty set for none: every name is unknown).
 const ProcessorSet& processorsOf(const RunRegistries* registries);
+// The reference functions `registries` holds (the built-in ones for none).
+const ReferenceSet& referencesOf(const RunRegistries* registries);
+// The ForeachWriters `registries` holds (none for none).
+const ForeachWriterSet& foreachWritersOf(const RunRegistries* registries);
 // The hash_seed oracle's worker CLI ("" without one).
 std::string pythonCliPath(const RunRegistries* registries);
 // The interpreter's hash seed (0 without Python support, as CPython's default here).

@@ -84,6 +84,12 @@ struct WorkloadConfig {
   std::function<SourceFactory(SourceFactory)> wrapSource;
   std::function<CustomSink()> customSink;
 
+  // What the runner hands the workload's runs (run/registries.h): a standard kind's processor
+  // (count, session_tracker, heartbeat, ttl_cache: the example processors, which the CLI's and the
+  // Python module's sets hold) is looked up in its processors like any scenario's; null for a
+  // standard kind is InvalidArgument naming the processor. The harness ships no processor.
+  std::shared_ptr<const RunRegistries> registries;
+
   // Oracles to apply (names of oracleNames()); empty = the ones that fit the kind.
   std::vector<std::string> oracles;
   // Their parameters (oracles/oracle_args.h): state_bound's "total" / "per_key" (the oracle
@@ -93,8 +99,10 @@ struct WorkloadConfig {
   OracleArgs oracleArgs;
 };
 
-// The standard workloads of the sweeps and property tests, by kind, on a state store.
-WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore = "memory");
+// The standard workloads of the sweeps and property tests, by kind, on a state store; a kind
+// other than custom runs a processor of `registries` (WorkloadConfig::registries).
+WorkloadConfig standardWorkload(WorkloadKind kind, std::string stateStore = "memory",
+                                std::shared_ptr<const RunRegistries> registries = nullptr);
 
 // The workload a seed generates (WorkloadConfig::workloadSeed wins when set).
 sim::Workload workloadFor(const WorkloadConfig& config, uint64_t seed);

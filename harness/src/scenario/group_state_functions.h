@@ -1,5 +1,6 @@
 // Built-in flatMapGroupsWithState functions (ops/flat_map_groups_with_state.h), named in
-// scenarios as `flatMapGroupsWithState: {function: NAME, params: {...}}`. Pure values; the
+// scenarios as `flatMapGroupsWithState: {function: NAME, params: {...}}`: a word of the scenario
+// language, as the built-in references are. Pure values; the
 // returned factories are safe to copy and share.
 #pragma once
 

@@ -1,16 +1,15 @@
 // The processors of the C++ bug classes the oracles catch without expected rows, each next to its
 // correct twin (scenarios/logic/buggy/*.yml and their twins in scenarios/logic/; docs/oracles.md
-// "Oracles on by default and not checked"), and the promises of the built-in processors those
-// twins are. A buggy processor promises what its correct twin promises: the user believes it
-// keeps the same contract. Kept in the harness (not with the example processors): they exist for
-// the oracles' scenarios; the CLI and the Python module add them to the set they hand their runs.
-#include "streamsim/harness/oracles/bug_class_processors.h"
-#include "streamsim/harness/oracles/promises.h"
+// "Oracles on by default and not checked"), each with the promises of its twin (the example
+// processors declare theirs). A buggy processor promises what its correct twin promises: the
+// user believes it keeps the same contract. They exist for the oracles' scenarios; the CLI and the Python module
+// add them to the set they hand their runs.
+#include "streamsim/processors/bug_classes.h"
 #include "streamsim/processors/builtin.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/stateful_processor.h"
 
-namespace streamsim::harness {
+namespace streamsim {
 namespace {
 
 using processors::withKey;
@@ -118,22 +117,13 @@ void registerBugClassProcessors(ProcessorSet& set) {
   set.add("count_in_member_across_keys", processorFactoryOf<CountInMemberAcrossKeys>());
   set.add("items_append_ttl", processorFactoryOf<ItemsAppendTtl>());
   set.add("items_put_ttl", processorFactoryOf<ItemsPutTtl>());
+  // What each promises, as its correct twin does (the oracles that catch it: oracles/promises.h).
+  set.promise("leaky_heartbeat", {.timersPerKey = 1});
+  set.promise("count_calls_as_rows", {.splitInvariant = true, .reference = "count"});
+  set.promise("count_in_member_across_keys", {.splitInvariant = true, .reference = "count"});
+  // "Every item a key received counts" (its input comes within the TTL): the count reference.
+  set.promise("items_append_ttl", {.reference = "count"});
+  set.promise("items_put_ttl", {.reference = "count"});
 }
 
-namespace detail {
-void linkBugClassProcessors() {}  // PromiseRegistry::of references it: the linker keeps this file
-}  // namespace detail
-
-}  // namespace streamsim::harness
-
-
-// The built-in twins' promises: a count per key is split-invariant and is the "count" reference;
-// the heartbeat keeps one timer per key (docs/processors.md).
-STREAMSIM_REGISTER_PROMISES("count", {.splitInvariant = true, .reference = "count"});
-STREAMSIM_REGISTER_PROMISES("heartbeat", {.timersPerKey = 1});
-STREAMSIM_REGISTER_PROMISES("leaky_heartbeat", {.timersPerKey = 1});
-STREAMSIM_REGISTER_PROMISES("count_calls_as_rows", {.splitInvariant = true, .reference = "count"});
-STREAMSIM_REGISTER_PROMISES("count_in_member_across_keys", {.splitInvariant = true, .reference = "count"});
-// "Every item a key received counts" (its input comes within the TTL): the count reference.
-STREAMSIM_REGISTER_PROMISES("items_append_ttl", {.reference = "count"});
-STREAMSIM_REGISTER_PROMISES("items_put_ttl", {.reference = "count"});
+}  // namespace streamsim

@@ -1,12 +1,11 @@
-// Built-in flatMapGroupsWithState functions (processors/group_state_functions.h).
-#include "streamsim/processors/group_state_functions.h"
+// Built-in flatMapGroupsWithState functions (scenario/group_state_functions.h).
+#include "scenario/group_state_functions.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include "processor_params.h"
 
 namespace streamsim {
 
@@ -62,7 +61,7 @@ Result<BuiltinGroupStateFunction> builtinGroupStateFunction(std::string_view nam
     if (k != "gap" && k != "eventTime")
       return Status::InvalidArgument(
           fmt::format("the function 'session_count' takes no parameter '{}'; it takes: gap, eventTime", k));
-  STREAMSIM_ASSIGN_OR_RETURN(DurationMs gap, processors::durationParam(params, "gap", 10'000));
+  STREAMSIM_ASSIGN_OR_RETURN(DurationMs gap, durationParam(params, "gap", 10'000));
   std::string eventTime;
   if (auto it = params.find("eventTime"); it != params.end()) eventTime = it->second;
   GroupStateFunction fn = sessionCount(gap, eventTime);
