@@ -1,6 +1,6 @@
 // The `_streamsim_native` module built into runners that embed CPython. What lets their scenarios
-// name Python processors is handed to their runs by the runner's main (python_runner_main.cc:
-// pythonRunRegistries()).
+// name Python processors is handed to their runs by the runner's main (tools/python_runner_main.cc:
+// addPythonSupport()).
 #include <pybind11/embed.h>
 
 #include "job_world.h"

@@ -19,7 +19,7 @@ inline constexpr int kExitBadInput = 2;
 
 // `registries`: what the runner hands its runs (harness/run/registries.h): its processors,
 // references and ForeachWriters (addRunnerRegistries()), and in a runner embedding Python the Python support's loaders
-// (python::pythonRunRegistries(), python/native/python_runner_main.cc); null: none.
+// (python::addPythonSupport(), tools/python_runner_main.cc); null: none.
 int runCli(int argc, char** argv, std::shared_ptr<const harness::RunRegistries> registries = nullptr);
 
 // What this runner hands its runs: defined by the source streamsim_add_runner generates, which
