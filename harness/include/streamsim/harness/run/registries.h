@@ -29,7 +29,7 @@ struct RunRegistries {
   // The ForeachWriters `sink: {kind: foreach, writer: NAME}` names (foreach_writers.h), the
   // runner's own (its REGISTER_RUN functions add them).
   ForeachWriterSet foreachWriters;
-  // The Python support of a runner that embeds CPython (python/native: pythonRunRegistries()).
+  // The Python support of a runner that embeds CPython (python/native: addPythonSupport()).
   PythonProcessorLoader pythonProcessors = nullptr;
   PythonReferenceLoader pythonReferences = nullptr;
   // The built CLI the hash_seed oracle starts as its `hash-seed-worker` (empty: not checked).
