@@ -88,25 +88,9 @@ ${calls}}
 }  // namespace streamsim::cli
 " @ONLY)
   add_executable(${name} ${ARG_SOURCES} "${generated}")
-  set(libs)
-  foreach(lib ${ARG_LIBRARIES})
-    set(type "")
-    if(TARGET ${lib})
-      get_target_property(type ${lib} TYPE)
-    endif()
-    if(type STREQUAL "STATIC_LIBRARY")
-      # A static library's objects are linked only when something references them: the whole
-      # archive is linked, so the runner holds every object the user named.
-      if(CMAKE_VERSION VERSION_LESS 3.24)
-        list(APPEND libs -Wl,--whole-archive ${lib} -Wl,--no-whole-archive)
-      else()
-        list(APPEND libs "$<LINK_LIBRARY:WHOLE_ARCHIVE,${lib}>")
-      endif()
-    else()
-      list(APPEND libs ${lib})
-    endif()
-  endforeach()
-  target_link_libraries(${name} PRIVATE ${ARG_MAIN} ${libs})
+  # Linked as any library: the generated source calls each REGISTER and REGISTER_RUN function, so
+  # the objects they live in (and what those use) are linked; nothing registers itself.
+  target_link_libraries(${name} PRIVATE ${ARG_MAIN} ${ARG_LIBRARIES})
 endfunction()
 
 function(streamsim_add_scenarios dir)
