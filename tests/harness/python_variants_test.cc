@@ -4,22 +4,96 @@
 #include <gtest/gtest.h>
 
 #include <set>
+#include <string>
+#include <vector>
+
+#include <signal.h>
 
 #include "streamsim/harness/oracles/python_variants.h"
 #include "streamsim/harness/oracles/reference.h"
 #include "streamsim/harness/python_processors.h"
+#include "streamsim/harness/run/pool.h"
+#include "test_paths.h"
 
 namespace streamsim::harness {
 namespace {
 
-TEST(PythonVariants, EachSeedHasItsOwnNonZeroHashSeedDerivedFromTheSeedAlone) {
-  std::set<uint32_t> seen;
-  for (uint64_t s = 0; s < 20; ++s) {
+TEST(PythonVariants, SeedsShareAFewNonZeroHashSeedsEachDerivedFromTheSeedAlone) {
+  std::set<uint32_t> seen, firstTwenty;
+  for (uint64_t s = 0; s < 500; ++s) {
     EXPECT_NE(pythonHashSeedOf(s), 0u) << "seed " << s;  // 0 is the CLI's own
     EXPECT_EQ(pythonHashSeedOf(s), pythonHashSeedOf(s));
     seen.insert(pythonHashSeedOf(s));
+    if (s < 20) firstTwenty.insert(pythonHashSeedOf(s));
   }
-  EXPECT_EQ(seen.size(), 20u);
+  // A sweep's seeds repeat kPythonHashSeeds values (one kept worker each), and a short sweep
+  // already tries most of them.
+  EXPECT_EQ(seen.size(), kPythonHashSeeds);
+  EXPECT_GE(firstTwenty.size(), kPythonHashSeeds - 2);
+}
+
+// A worker that answers every line with its process id and the line.
+std::vector<std::string> echoWorker(const std::string& name) {
+  return {"/bin/sh", "-c", "while read line; do echo \"$$ $line\"; done", name};
+}
+std::string pidOf(const std::string& answer) { return answer.substr(0, answer.find(' ')); }
+
+TEST(KeptWorkers, AWorkerServesTheRequestsOfItsCommandUntilItIsTheLeastRecentlyUsedOneTooMany) {
+  KeptWorkers kept(1);
+  const std::string a1 = kept.ask(echoWorker("a"), "1");
+  const std::string a2 = kept.ask(echoWorker("a"), "2");
+  ASSERT_EQ(a1.substr(a1.find(' ')), " 1");
+  ASSERT_EQ(a2.substr(a2.find(' ')), " 2");
+  EXPECT_EQ(pidOf(a1), pidOf(a2));  // the same process
+  EXPECT_EQ(kept.started(), 1u);
+  const std::string b = kept.ask(echoWorker("b"), "3");  // another command: another process
+  EXPECT_NE(pidOf(b), pidOf(a1));
+  const std::string a3 = kept.ask(echoWorker("a"), "4");  // a's was closed to keep one idle
+  EXPECT_NE(pidOf(a3), pidOf(a1));
+  EXPECT_EQ(kept.started(), 3u);
+}
+
+TEST(KeptWorkers, NoneKeptStartsAProcessARequest) {
+  KeptWorkers once(0);
+  EXPECT_NE(pidOf(once.ask(echoWorker("a"), "1")), pidOf(once.ask(echoWorker("a"), "2")));
+  EXPECT_EQ(once.started(), 2u);
+}
+
+TEST(KeptWorkers, AWorkerThatEndsWithoutAnsweringOrCannotStartAnswersNothingAndIsNotKept) {
+  KeptWorkers kept(4);
+  const std::vector<std::string> quits = {"/bin/sh", "-c", "read line; exit 3"};
+  EXPECT_EQ(kept.ask(quits, "1"), "");
+  EXPECT_EQ(kept.ask(quits, "2"), "");
+  EXPECT_EQ(kept.started(), 2u);
+  EXPECT_EQ(kept.ask({"/nonexistent/streamsim-worker"}, "1"), "");
+  // A worker killed while kept: its next request finds it gone (no SIGPIPE ends this process).
+  const std::string answer = kept.ask(echoWorker("k"), "1");
+  ASSERT_FALSE(answer.empty());
+  ASSERT_EQ(::kill(std::stoi(pidOf(answer)), SIGKILL), 0);
+  EXPECT_EQ(kept.ask(echoWorker("k"), "2"), "");
+  EXPECT_NE(kept.ask(echoWorker("k"), "3"), "");  // a new one
+}
+
+// The hash_seed oracle's kept workers run each seed as a worker started for it alone does (the
+// seed's fault-free run in a fresh processor; measured on a processor whose rows depend on the
+// hash seed and on a pandas one).
+TEST(KeptWorkers, AKeptHashSeedWorkerAnswersEverySeedAsAFreshWorkerDoes) {
+  for (const char* rel : {"scenarios/python/buggy/set_order.yml", "scenarios/python/pandas_all_frames.yaml"}) {
+    const std::string file = std::string(test_paths::sourceDir()) + "/" + rel;
+    KeptWorkers kept(kPythonHashSeeds);
+    std::set<uint32_t> hashSeeds;
+    for (uint64_t seed = 1; seed <= 6; ++seed) {
+      const uint32_t h = pythonHashSeedOf(seed);
+      hashSeeds.insert(h);
+      auto fromKept = sinkUnderHashSeed(test_paths::cli(), file, seed, h, &kept);
+      auto fresh = sinkUnderHashSeed(test_paths::cli(), file, seed, h);
+      ASSERT_TRUE(fromKept.ok()) << rel << " seed " << seed << ": " << fromKept.status().message();
+      ASSERT_TRUE(fresh.ok()) << rel << " seed " << seed << ": " << fresh.status().message();
+      EXPECT_FALSE(fresh->empty()) << rel;
+      EXPECT_EQ(*fromKept, *fresh) << rel << " seed " << seed;
+    }
+    EXPECT_EQ(kept.started(), hashSeeds.size()) << rel;  // one process per hash seed
+  }
 }
 
 TEST(PythonVariants, MaxRecordsPerBatchIsSparksOptionWithItsDefaultAndNoLimitAtOrBelowZero) {

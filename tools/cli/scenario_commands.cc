@@ -266,6 +266,7 @@ int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err) {
   harness::ScenarioSweepOptions so;
   so.program = args.program;
   so.stateStore = args.stateStore;
+  so.keptWorkers = std::make_shared<harness::KeptWorkers>(harness::kPythonHashSeeds);
   std::map<size_t, sim::Reach> reach;
   return serveOnStdio("sweep-worker", err, [&](const std::string& request) {
     return harness::serveSweepRequest(scenarios, so, reach, request);

@@ -68,12 +68,10 @@ std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows) {
 }
 
 Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const std::string& file, uint64_t seed,
-                                                   uint32_t hashSeed) {
+                                                   uint32_t hashSeed, KeptWorkers* workers) {
   const std::vector<std::string> argv = {cli, "hash-seed-worker", "--hash-seed", std::to_string(hashSeed), "--", file};
-  std::string answer;
-  forEachIndexInWorkers(
-      1, 1, argv, [&](size_t) { return std::to_string(seed); },
-      [&](size_t, const std::string& line) { answer = line; });
+  KeptWorkers once(0);
+  const std::string answer = (workers != nullptr ? *workers : once).ask(argv, std::to_string(seed));
   const std::string command = fmt::format("{} hash-seed-worker --hash-seed {} {}", cli, hashSeed, file);
   if (answer.empty())
     return Status::Aborted(fmt::format("the run under hash seed {} ended without answering ({})", hashSeed, command));

@@ -2,6 +2,8 @@
 #include "streamsim/harness/run/pool.h"
 
 #include <atomic>
+#include <list>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <thread>
@@ -9,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -38,7 +41,20 @@ void forEachIndex(size_t n, int jobs, const std::function<void(size_t)>& fn) {
   for (auto& t : threads) t.join();
 }
 
+// A worker process (named, not anonymous: KeptWorkers::State holds them).
+namespace pool_detail {
+struct Worker {
+  pid_t pid = -1;
+  int in = -1;   // its stdin
+  int out = -1;  // its stdout
+  std::string buffer;
+  std::optional<size_t> item;  // the request it is answering
+};
+}  // namespace pool_detail
+
 namespace {
+
+using pool_detail::Worker;
 
 bool writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
@@ -50,13 +66,6 @@ bool writeAll(int fd, std::string_view data) {
   return true;
 }
 
-struct Worker {
-  pid_t pid = -1;
-  int in = -1;   // its stdin
-  int out = -1;  // its stdout
-  std::string buffer;
-  std::optional<size_t> item;  // the request it is answering
-};
 
 void closeFd(int& fd) {
   if (fd >= 0) ::close(fd);
@@ -93,7 +102,104 @@ std::optional<Worker> spawnWorker(const std::vector<std::string>& argv) {
   return w;
 }
 
+// Waits for a worker whose input and output are closed.
+void endWorker(Worker& w) {
+  closeFd(w.in);
+  closeFd(w.out);
+  int status = 0;
+  while (w.pid > 0 && ::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  w.pid = -1;
+}
+
+// writeAll to a worker that may have ended: its SIGPIPE is blocked on this thread and taken back,
+// so the write fails with EPIPE instead of ending the process (no process-wide handler changed:
+// other threads may be asking their own workers).
+bool writeToWorker(int fd, std::string_view data) {
+  sigset_t pipe, previous;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  ::pthread_sigmask(SIG_BLOCK, &pipe, &previous);
+  const bool ok = writeAll(fd, data);
+  if (!ok && errno == EPIPE) {
+    const timespec none{0, 0};
+    while (::sigtimedwait(&pipe, nullptr, &none) < 0 && errno == EINTR) {
+    }
+  }
+  ::pthread_sigmask(SIG_SETMASK, &previous, nullptr);
+  return ok;
+}
+
+// The worker's next line (without its newline); false when it ended first.
+bool readLine(Worker& w, std::string& line) {
+  char chunk[65536];
+  for (;;) {
+    if (size_t nl = w.buffer.find('\n'); nl != std::string::npos) {
+      line = w.buffer.substr(0, nl);
+      w.buffer.erase(0, nl + 1);
+      return true;
+    }
+    ssize_t got = ::read(w.out, chunk, sizeof chunk);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    w.buffer.append(chunk, static_cast<size_t>(got));
+  }
+}
+
 }  // namespace
+
+struct KeptWorkers::State {
+  std::mutex mu;
+  size_t maxIdle = 0;
+  size_t started = 0;
+  std::list<std::pair<std::vector<std::string>, pool_detail::Worker>> idle;  // least recently used first
+};
+
+KeptWorkers::KeptWorkers(size_t maxIdle) : state_(std::make_unique<State>()) { state_->maxIdle = maxIdle; }
+
+KeptWorkers::~KeptWorkers() {
+  for (auto& [argv, w] : state_->idle) endWorker(w);
+}
+
+size_t KeptWorkers::started() const {
+  std::lock_guard<std::mutex> lock(state_->mu);
+  return state_->started;
+}
+
+std::string KeptWorkers::ask(const std::vector<std::string>& argv, const std::string& request) {
+  std::optional<Worker> w;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    for (auto it = state_->idle.begin(); it != state_->idle.end(); ++it)
+      if (it->first == argv) {
+        w = std::move(it->second);
+        state_->idle.erase(it);
+        break;
+      }
+  }
+  if (!w) {
+    w = spawnWorker(argv);
+    if (!w) return "";
+    std::lock_guard<std::mutex> lock(state_->mu);
+    ++state_->started;
+  }
+  std::string line;
+  if (!writeToWorker(w->in, request + "\n") || !readLine(*w, line)) {
+    endWorker(*w);
+    return "";
+  }
+  std::vector<Worker> closing;
+  {
+    std::lock_guard<std::mutex> lock(state_->mu);
+    state_->idle.emplace_back(argv, std::move(*w));
+    while (state_->idle.size() > state_->maxIdle) {
+      closing.push_back(std::move(state_->idle.front().second));
+      state_->idle.pop_front();
+    }
+  }
+  for (Worker& c : closing) endWorker(c);
+  return line;
+}
 
 void forEachIndexInWorkers(size_t n, int jobs, const std::vector<std::string>& argv,
                            const std::function<std::string(size_t)>& request,
@@ -154,13 +260,7 @@ void forEachIndexInWorkers(size_t n, int jobs, const std::vector<std::string>& a
       }
     }
   }
-  for (Worker& w : workers) {
-    closeFd(w.in);
-    closeFd(w.out);
-    int status = 0;
-    while (::waitpid(w.pid, &status, 0) < 0 && errno == EINTR) {
-    }
-  }
+  for (Worker& w : workers) endWorker(w);
   while (next < n) reply(next++, "");  // every worker ended (or none started)
   ::sigaction(SIGPIPE, &previous, nullptr);
 }

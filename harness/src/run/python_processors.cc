@@ -57,8 +57,9 @@ int64_t pandasChunkRowsOf(uint64_t seed, int64_t max) {
 }
 
 uint32_t pythonHashSeedOf(uint64_t seed) {
+  const uint64_t which = sim::Random(seed).split("hash_seed").next() % kPythonHashSeeds;
   // PYTHONHASHSEED takes [0, 4294967295]; 0 is the CLI's own.
-  return static_cast<uint32_t>(1 + sim::Random(seed).split("hash_seed").next() % 4294967295ULL);
+  return static_cast<uint32_t>(1 + sim::Random(which).split("hash_seed_value").next() % 4294967295ULL);
 }
 
 Result<ProcessorFactory> loadPythonProcessor(const RunRegistries* registries, const PythonProcessorSpec& spec) {

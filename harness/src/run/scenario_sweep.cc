@@ -238,6 +238,7 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_
   Result<Scenario> own = generated ? given.hooks->generate(seed, {}) : Result<Scenario>(Status::OK());
   sim::FaultPlan plan;
   ScenarioRunOptions runOptions = seedOptions(seed, plan);
+  runOptions.keptWorkers = options.keptWorkers;
   if (generated && own.ok()) {
     runOptions.faultFreeRun = runFaultFree(*own, runOptions);
     plan = scenarioPlan(*own, o.seed, runOptions.faultFreeRun->result.reach);
@@ -384,6 +385,10 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
           record(j, std::move(*o));
         });
   } else {
+    // One kept hash-seed worker per hash seed and thread: a sweep's seeds share their few values.
+    ScenarioSweepOptions own = options;
+    if (python && own.keptWorkers == nullptr)
+      own.keptWorkers = std::make_shared<KeptWorkers>(kPythonHashSeeds * static_cast<size_t>(std::max(1, options.jobs)));
     // Where each scenario's fault-free run goes: the plans aim there.
     // (A generated workload's scenario: each seed's own, in runSweepSeed.)
     std::vector<sim::Reach> reach(scenarios.size());
@@ -392,7 +397,7 @@ ScenarioSweepReport sweepScenarios(const std::vector<Scenario>& scenarios, const
     });
     forEachIndex(jobs.size(), options.jobs, [&](size_t j) {
       record(j, runSweepSeed(scenarios[jobs[j].scenario], jobs[j].scenario, jobs[j].seed, reach[jobs[j].scenario],
-                             options));
+                             own));
     });
   }
 

@@ -71,8 +71,13 @@ int64_t pandasChunkRowsOf(uint64_t seed, int64_t max);
 // runs in another process: the built CLI's `hash-seed-worker`, whose path the runner hands its
 // runs beside the loader (RunRegistries::pythonCli; empty: hash_seed is not checked).
 // The interpreter's own seed is the Python support's (RunRegistries::pythonHashSeed).
-// Seed s's other hash seed: derived from s alone (its stream "hash_seed"), never 0 (the CLI's own),
-// so a replay line's --seed reproduces it.
+// Seed s's other hash seed: one of kPythonHashSeeds values, never 0 (the CLI's own), chosen by s
+// alone (its stream "hash_seed"), so a replay line's --seed reproduces it. The seeds of a sweep
+// share those few values so that one worker process per value serves them all (a sweep keeps
+// them, ScenarioRunOptions::keptWorkers): a process tests one hash seed, and starting Python (and
+// importing pandas) costs more than the run it makes. Eight orders of every set against hash
+// seed 0's, drawn again for every seed's input and faults.
+inline constexpr size_t kPythonHashSeeds = 8;
 uint32_t pythonHashSeedOf(uint64_t seed);
 
 }  // namespace streamsim::harness

@@ -24,6 +24,7 @@
 namespace streamsim::harness {
 
 struct FaultFreeRun;
+class KeptWorkers;
 
 // A field that can change a run's sink or its verdict must also be compared in sameRun
 // (scenario/run_scenario.cc): otherwise an oracle may take a run made with other options for the
@@ -81,6 +82,9 @@ struct ScenarioRunOptions {
   // rows as the reference instead of running it again, when that reference is provably the same
   // run (sameFaultFreeRun). Never copied into the oracles' own runs.
   std::shared_ptr<const FaultFreeRun> faultFreeRun;
+  // Worker processes kept across the seeds of a sweep (the hash_seed oracle's, run/pool.h); null:
+  // a run that needs one starts its own and ends it.
+  std::shared_ptr<KeptWorkers> keptWorkers;
 };
 
 struct CheckFailure {

@@ -22,6 +22,7 @@
 namespace streamsim::harness {
 
 struct Scenario;
+class KeptWorkers;
 
 // The final sinks of the two runs (formatRow), and how each ran ("hash seed 0", "DataFrames of at
 // most 2 rows").
@@ -46,11 +47,13 @@ ScenarioRunOptions variantSinkOptions(uint64_t seed, std::optional<int64_t> pand
                                       bool skipCrashSteps = false);
 Result<std::vector<std::string>> variantSinkOf(const ScenarioRunResult& run);
 
-// variantSink in a `hash-seed-worker` of `cli` whose Python hashes with `hashSeed`. The worker
-// loads the file as written (a sweep's --state-store left out: the final sink does not depend on
-// the store). An error when the worker cannot start, cannot run the scenario, or answers badly.
+// variantSink in a `hash-seed-worker` of `cli` whose Python hashes with `hashSeed`: one of
+// `workers` when given (kept for the next seed with that hash seed), else one started for this
+// run. The worker loads the file as written (a sweep's --state-store left out: the final sink does
+// not depend on the store). An error when the worker cannot start, cannot run the scenario, or
+// answers badly.
 Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const std::string& file, uint64_t seed,
-                                                   uint32_t hashSeed);
+                                                   uint32_t hashSeed, KeptWorkers* workers = nullptr);
 // The worker's answer to the request "SEED" (one JSON line): {"rows": [...]} or {"error": "..."}.
 std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows);
 

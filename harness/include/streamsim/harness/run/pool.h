@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,30 @@ void forEachIndex(size_t n, int jobs, const std::function<void(size_t)>& fn);
 void forEachIndexInWorkers(size_t n, int jobs, const std::vector<std::string>& argv,
                            const std::function<std::string(size_t)>& request,
                            const std::function<void(size_t, const std::string&)>& reply);
+
+// Worker processes kept between requests, for work whose process costs more to start than the
+// request costs to answer (the hash_seed oracle's `hash-seed-worker`: a Python interpreter, often
+// with pandas imported, for one fault-free run). ask(argv, request) writes `request` and a newline
+// to an idle worker started with `argv` -- starting one when none is idle -- and returns the line
+// it answers (serveWorker); "" when the worker cannot start or ends without answering (it is not
+// kept). At most `maxIdle` idle workers are kept, the least recently used closed first (0: each
+// worker ends after its answer). Thread-safe; the destructor ends every kept worker (its input
+// closed, its exit waited for).
+class KeptWorkers {
+ public:
+  explicit KeptWorkers(size_t maxIdle);
+  ~KeptWorkers();
+  KeptWorkers(const KeptWorkers&) = delete;
+  KeptWorkers& operator=(const KeptWorkers&) = delete;
+
+  std::string ask(const std::vector<std::string>& argv, const std::string& request);
+  // Processes started so far.
+  size_t started() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // The worker's side: answers every line read from `inFd` with serve(line) and a newline on
 // `outFd` (serve's answer must hold no newline), until end of input.

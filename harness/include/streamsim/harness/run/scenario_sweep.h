@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -115,6 +116,9 @@ struct ScenarioSweepOptions {
   // of scenarios with a Python processor runs its seeds in such processes (run/pool.h), one
   // interpreter having one GIL. Empty: threads.
   std::vector<std::string> workerCommand;
+  // Worker processes the seeds' runs share (ScenarioRunOptions::keptWorkers); null: sweepScenarios
+  // keeps its own for the sweep.
+  std::shared_ptr<KeptWorkers> keptWorkers;
   // Called after each seed (serialised): the seed's outcome, seeds done, total, failures.
   std::function<void(const ScenarioSeedOutcome& seed, size_t done, size_t total, size_t failures)> progress;
 };
