@@ -383,6 +383,30 @@ TEST_P(StateStoreTest, ProviderCachesCommittedWorkingCopyButRestartRereadsFiles)
   EXPECT_EQ(*restarted->latestVersion(kRoot, 0, 0), 0);  // 2 cannot be loaded without 1
 }
 
+// The working copy is cleared before another version is replayed into it, and a clear is skipped
+// only for a copy nothing was written to since it was opened (rocksdb_state_store.cc: a first
+// load opens one database): the versions' contents never leak into each other.
+TEST_P(StateStoreTest, ReloadingAnotherVersionClearsWhatTheWorkingCopyHeld) {
+  auto p = provider(sim_, kind());
+  commitVersions(*p, 3);
+  {
+    auto older = mustOpen(*p, 1);  // the copy held version 3: cleared, version 1 replayed
+    EXPECT_EQ(dump(*older), (Model{{"default", {{"k01", "v1"}}}}));
+    older->abort();
+  }
+  {
+    auto empty = mustOpen(*p, 0);
+    EXPECT_TRUE(dump(*empty).empty());
+    empty->put("default", "written", "x");
+    empty->abort();
+  }
+  auto fresh = provider(sim_, kind());  // a first load: a new working copy, nothing to clear
+  auto first = mustOpen(*fresh, 2);
+  EXPECT_EQ(dump(*first), (Model{{"default", {{"k01", "v1"}, {"k02", "v2"}}}}));
+  first->abort();
+  EXPECT_EQ(dump(*mustOpen(*fresh, 0)), Model{});
+}
+
 TEST_P(StateStoreTest, LoadingAVersionWithoutFilesNamesTheMissingFile) {
   auto p = provider(sim_, kind());
   auto r = p->open(kRoot, 0, 0, 3);
