@@ -66,7 +66,6 @@ bool writeAll(int fd, std::string_view data) {
   return true;
 }
 
-
 void closeFd(int& fd) {
   if (fd >= 0) ::close(fd);
   fd = -1;
