@@ -56,6 +56,16 @@ namespace {
 
 using pool_detail::Worker;
 
+// The first whole line of `buffer` (without its newline), taken out of it; nullopt when `buffer`
+// holds no newline yet.
+std::optional<std::string> takeLine(std::string& buffer) {
+  const size_t nl = buffer.find('\n');
+  if (nl == std::string::npos) return std::nullopt;
+  std::string line = buffer.substr(0, nl);
+  buffer.erase(0, nl + 1);
+  return line;
+}
+
 bool writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t w = ::write(fd, data.data(), data.size());
@@ -133,9 +143,8 @@ bool writeToWorker(int fd, std::string_view data) {
 bool readLine(Worker& w, std::string& line) {
   char chunk[65536];
   for (;;) {
-    if (size_t nl = w.buffer.find('\n'); nl != std::string::npos) {
-      line = w.buffer.substr(0, nl);
-      w.buffer.erase(0, nl + 1);
+    if (auto next = takeLine(w.buffer)) {
+      line = std::move(*next);
       return true;
     }
     ssize_t got = ::read(w.out, chunk, sizeof chunk);
@@ -251,10 +260,10 @@ void forEachIndexInWorkers(size_t n, int jobs, const std::vector<std::string>& a
         continue;
       }
       w.buffer.append(chunk, static_cast<size_t>(got));
-      for (size_t nl; w.item && (nl = w.buffer.find('\n')) != std::string::npos;) {
-        std::string line = w.buffer.substr(0, nl);
-        w.buffer.erase(0, nl + 1);
-        reply(*w.item, line);
+      while (w.item) {
+        std::optional<std::string> line = takeLine(w.buffer);
+        if (!line) break;
+        reply(*w.item, *line);
         give(w);
       }
     }
@@ -272,11 +281,8 @@ void serveWorker(int inFd, int outFd, const std::function<std::string(const std:
     if (got < 0 && errno == EINTR) continue;
     if (got <= 0) return;
     buffer.append(chunk, static_cast<size_t>(got));
-    for (size_t nl; (nl = buffer.find('\n')) != std::string::npos;) {
-      std::string line = buffer.substr(0, nl);
-      buffer.erase(0, nl + 1);
-      if (!writeAll(outFd, serve(line) + "\n")) return;
-    }
+    while (std::optional<std::string> line = takeLine(buffer))
+      if (!writeAll(outFd, serve(*line) + "\n")) return;
   }
 }
 
