@@ -91,6 +91,10 @@ ${calls}}
   # Linked as any library: the generated source calls each REGISTER and REGISTER_RUN function, so
   # the objects they live in (and what those use) are linked; nothing registers itself.
   target_link_libraries(${name} PRIVATE ${ARG_MAIN} ${ARG_LIBRARIES})
+  # streamsim's own build links its runners with tcmalloc (tools/cmake/Malloc.cmake).
+  if(TARGET streamsim_malloc)
+    target_link_libraries(${name} PRIVATE streamsim_malloc)
+  endif()
 endfunction()
 
 function(streamsim_add_scenarios dir)
