@@ -74,6 +74,30 @@ TraceEvent::TraceEvent(std::string_view name, int64_t batch) {
   detail::appendJsonString(text_, name);
 }
 
+std::string_view traceEventName(std::string_view line) {
+  constexpr std::string_view kEventFirst = "{\"event\":\"";
+  constexpr std::string_view kBatchFirst = "{\"batch\":";
+  constexpr std::string_view kEventAfterBatch = ",\"event\":\"";
+  size_t at = std::string_view::npos;
+  if (line.starts_with(kEventFirst)) {
+    at = kEventFirst.size();
+  } else if (line.starts_with(kBatchFirst)) {
+    size_t i = kBatchFirst.size();
+    while (i < line.size() && (line[i] == '-' || (line[i] >= '0' && line[i] <= '9'))) ++i;
+    if (line.substr(i).starts_with(kEventAfterBatch)) at = i + kEventAfterBatch.size();
+  }
+  if (at == std::string_view::npos) {
+    constexpr std::string_view kMember = "\"event\":\"";
+    const size_t k = line.find(kMember);
+    if (k == std::string_view::npos) return {};
+    at = k + kMember.size();
+  }
+  const size_t end = line.find('"', at);
+  if (end == std::string_view::npos) return {};
+  const std::string_view name = line.substr(at, end - at);
+  return name.find('\\') == std::string_view::npos ? name : std::string_view();
+}
+
 void TraceEvent::addKey(std::string_view key) {
   text_ += ',';
   detail::appendJsonString(text_, key);

@@ -64,5 +64,27 @@ TEST(TraceEvents, NamesAreUniqueAndRegistered) {
   EXPECT_TRUE(events::isEvent(events::kDriverDown));
 }
 
+// traceEventName reads the name where TraceEvent puts it (no parse), so the trace scans
+// (harness run/clean_restarts.cc, traceMayHaveEvents) filter lines on it: it must give every
+// registered name back from both shapes, whatever follows, and a line of another shape by its
+// "event" member.
+TEST(TraceEvent, EveryLineItWritesGivesItsNameBackWithoutAParse) {
+  for (const auto& e : events::allEvents()) {
+    EXPECT_EQ(traceEventName(TraceEvent(e.name).done()), e.name);
+    EXPECT_EQ(traceEventName(TraceEvent(e.name).add("event", "other").add("batch", int64_t{2}).done()), e.name);
+    EXPECT_EQ(traceEventName(TraceEvent(e.name, -1).add("point", "commits.after_write").done()), e.name);
+    EXPECT_EQ(traceEventName(TraceEvent(e.name, 1234567890123).done()), e.name);
+  }
+  EXPECT_EQ(traceEventName(R"({"after":"crash","event":"driver_down","batch":3})"), "driver_down");
+  EXPECT_EQ(traceEventName(R"({"batch":1,"x":2,"event":"commit"})"), "commit");
+  // The name is the event's, not a value that looks like one.
+  EXPECT_EQ(traceEventName(R"({"event":"sink_write","detail":"tws.timer_fired"})"), "sink_write");
+  EXPECT_EQ(traceEventName(R"({"batch":3,"rows":"\"event\":\"commit\""})"), "");
+  EXPECT_EQ(traceEventName(R"({"batch":3})"), "");
+  EXPECT_EQ(traceEventName(""), "");
+  EXPECT_EQ(traceEventName(R"({"event":"unterminated)"), "");
+  EXPECT_EQ(traceEventName(R"({"event":"esc\"aped"})"), "");
+}
+
 }  // namespace
 }  // namespace streamsim

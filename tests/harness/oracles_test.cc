@@ -67,8 +67,8 @@ TEST(Oracles, TimersFireOnceInTheFirstDueBatch) {
   EXPECT_TRUE(checkTimers(committedBatches(beforeInput), TimerClock::kProcessingTime));
 }
 
-// The oracles skip timers and ttl when the trace has none of their events: the byte
-// search finds them wherever they are, and both oracles pass a trace without them.
+// The oracles skip timers and ttl when the trace has none of their events: the events are found
+// by their names (traceEventName), wherever they are, and both oracles pass a trace without them.
 TEST(Oracles, TimersAndTtlPassTracesWithoutTheirEvents) {
   std::vector<std::string> plain = {planned(0, 1000), tws("rows", 0, "a", R"("rows":3)"), commit(0),
                                     planned(1, 2000), tws("rows", 1, "a", R"("rows":1)"), commit(1)};

@@ -110,4 +110,11 @@ class TraceEvent {
   std::string text_;
 };
 
+// The name of the event a trace line holds, read off the line without parsing it: the shapes
+// TraceEvent writes (`{"event":NAME` or `{"batch":B,"event":NAME`) at their fixed place, any other
+// line by its first `"event":"` member. Empty when the line has none, or a name with an escape
+// (no registered name has one). The trace scans filter on it before parsing the few lines they
+// read (a run's trace has thousands of lines).
+std::string_view traceEventName(std::string_view line);
+
 }  // namespace streamsim

@@ -113,9 +113,8 @@ std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& tra
 }
 
 bool traceMayHaveEvents(const std::vector<std::string>& traceLines, std::string_view eventPrefix) {
-  // An event name is written as plain bytes (JSON escapes none of a name's characters).
   for (const std::string& line : traceLines)
-    if (line.find(eventPrefix) != std::string::npos) return true;
+    if (traceEventName(line).starts_with(eventPrefix)) return true;
   return false;
 }
 

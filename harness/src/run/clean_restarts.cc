@@ -18,9 +18,8 @@ std::vector<int64_t> withheldAfterCleanRestart(const std::vector<std::string>& t
   int64_t cleanAt = -1;  // the committed batch the current run started after (-1: none)
   for (const std::string& line : trace) {
     // Cheap filter first: the trace has thousands of lines, these events are few.
-    if (line.find("\"query_started\"") == std::string::npos &&
-        line.find("\"no_data_batch_withheld\"") == std::string::npos &&
-        line.find("\"batch_planned\"") == std::string::npos)
+    const std::string_view name = traceEventName(line);
+    if (name != events::kQueryStarted && name != events::kNoDataBatchWithheld && name != events::kBatchPlanned)
       continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
@@ -49,8 +48,8 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
   TimeMs from = 0, until = -1;  // a plan crash's downtime, not yet followed by a start
   int64_t crashBatch = -1;
   for (const std::string& line : trace) {
-    if (line.find("\"driver_down\"") == std::string::npos && line.find("\"query_started\"") == std::string::npos)
-      continue;
+    const std::string_view name = traceEventName(line);
+    if (name != events::kDriverDown && name != events::kQueryStarted) continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
     const std::string ev = e.value("event", "");
@@ -86,8 +85,9 @@ std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string
   std::optional<sim::CrashFault> crash;  // the plan crash that ended this attempt
   bool down = false;                     // ... with downtime (downtimeAfterCrashes has it)
   for (const std::string& line : trace) {
-    if (line.find("\"files_taken\"") == std::string::npos && line.find("\"fault_injected\"") == std::string::npos &&
-        line.find("\"query_started\"") == std::string::npos && line.find("\"driver_down\"") == std::string::npos)
+    const std::string_view name = traceEventName(line);
+    if (name != events::kFilesTaken && name != events::kFaultInjected && name != events::kQueryStarted &&
+        name != events::kDriverDown)
       continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
@@ -124,7 +124,7 @@ std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string
 std::vector<sim::DowntimeFault> downtimeWithoutRestarts(const std::vector<std::string>& trace) {
   std::vector<sim::DowntimeFault> out;
   for (const std::string& line : trace) {
-    if (line.find("\"driver_down\"") == std::string::npos) continue;
+    if (traceEventName(line) != events::kDriverDown) continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object() || e.value("after", "") != "crash") continue;
     out.push_back(sim::DowntimeFault{e.value("batch", int64_t{-1}), e.value("until", TimeMs{0}) - e.value("from", TimeMs{0})});

@@ -405,7 +405,7 @@ bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const S
   if (a.recordReach != b.recordReach && !(a.recordReach && made.reach.switches.empty())) return false;
   if (a.noDataBatchBeforeFirstBatchOfRun != b.noDataBatchBeforeFirstBatchOfRun &&
       (a.noDataBatchBeforeFirstBatchOfRun || made.trace.empty() ||
-       traceMayHaveEvents(made.trace, fmt::format("\"{}\"", events::kNoDataBatchWithheld))))
+       traceMayHaveEvents(made.trace, events::kNoDataBatchWithheld)))
     return false;
   const bool expects = hasStep(scenario, [](const StepVariant& v) { return std::holds_alternative<ExpectStep>(v); });
   if ((a.skipExpectations != b.skipExpectations || a.collectActual != b.collectActual) && expects) return false;

@@ -50,8 +50,8 @@ struct CommittedBatch {
 };
 std::vector<CommittedBatch> committedBatches(const std::vector<std::string>& traceLines);
 
-// Whether some line may hold an event whose name starts with `eventPrefix` (a byte search: never
-// false when one does). The timers and ttl oracles only look at "tws.timer_" and "tws.ttl_"
+// Whether some line holds an event whose name starts with `eventPrefix` (traceEventName: the
+// lines are not parsed). The timers and ttl oracles only look at "tws.timer_" and "tws.ttl_"
 // events, so a trace without any need not be parsed for them.
 bool traceMayHaveEvents(const std::vector<std::string>& traceLines, std::string_view eventPrefix);
 
