@@ -361,7 +361,7 @@ std::optional<Violation> checkInterleaving(const std::vector<Row>& sequentialRow
   v->key.clear();
   v->events.clear();
   for (const std::string& line : traceLines)
-    if (line.find("\"tws.switch\"") != std::string::npos) v->events.push_back(line);
+    if (traceEventName(line) == events::kTwsSwitch) v->events.push_back(line);
   v->message += fmt::format(" — after {} context switch{} (events below: which key resumed at "
                             "which await instead of which)",
                             v->events.size(), v->events.size() == 1 ? "" : "es");

@@ -172,7 +172,7 @@ std::vector<Row> latestPerKey(const std::vector<Row>& rows, const std::vector<st
 std::vector<Row> lastOutputPerGroupingKey(const std::vector<std::string>& trace) {
   std::map<std::pair<int64_t, std::string>, std::string> last;
   for (const std::string& line : trace) {
-    if (line.find(events::kTwsOutput) == std::string::npos) continue;  // cheap filter first
+    if (traceEventName(line) != events::kTwsOutput) continue;  // cheap filter first
     nlohmann::json e = nlohmann::json::parse(line, nullptr, /*allow_exceptions=*/false);
     if (!e.is_object() || e.value("event", std::string()) != events::kTwsOutput) continue;
     auto rows = e.find("rows");
