@@ -23,9 +23,3 @@ if(STREAMSIM_TCMALLOC AND NOT STREAMSIM_SANITIZE AND NOT TARGET streamsim_malloc
   endif()
 endif()
 
-# Links `target` (an executable) with the allocator above, when there is one.
-function(streamsim_use_malloc target)
-  if(TARGET streamsim_malloc)
-    target_link_libraries(${target} PRIVATE streamsim_malloc)
-  endif()
-endfunction()

@@ -91,9 +91,15 @@ ${calls}}
   # Linked as any library: the generated source calls each REGISTER and REGISTER_RUN function, so
   # the objects they live in (and what those use) are linked; nothing registers itself.
   target_link_libraries(${name} PRIVATE ${ARG_MAIN} ${ARG_LIBRARIES})
-  # streamsim's own build links its runners with tcmalloc (tools/cmake/Malloc.cmake).
+  streamsim_use_malloc(${name})
+endfunction()
+
+# Links the executable `target` with tcmalloc when streamsim's own build found it
+# (tools/cmake/Malloc.cmake: its runners, test binaries and streamsim-python); a no-op otherwise,
+# as in a project that found an installed streamsim.
+function(streamsim_use_malloc target)
   if(TARGET streamsim_malloc)
-    target_link_libraries(${name} PRIVATE streamsim_malloc)
+    target_link_libraries(${target} PRIVATE streamsim_malloc)
   endif()
 endfunction()
 

@@ -23,13 +23,12 @@ std::vector<int64_t> withheldAfterCleanRestart(const std::vector<std::string>& t
       continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
-    const std::string ev = e.value("event", "");
-    if (ev == events::kQueryStarted) {
+    if (name == events::kQueryStarted) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       cleanAt = !e.value("rerun", false) && next > 0 ? next - 1 : -1;
-    } else if (ev == events::kBatchPlanned) {
+    } else if (name == events::kBatchPlanned) {
       cleanAt = -1;  // a batch ran in this run: no-data batches follow again
-    } else if (ev == events::kNoDataBatchWithheld && cleanAt >= 0) {
+    } else if (name == events::kNoDataBatchWithheld && cleanAt >= 0) {
       if (std::find(out.begin(), out.end(), cleanAt) == out.end()) out.push_back(cleanAt);
       cleanAt = -1;
     }
@@ -52,13 +51,12 @@ std::vector<sim::Fault> downtimeAfterCrashes(const std::vector<std::string>& tra
     if (name != events::kDriverDown && name != events::kQueryStarted) continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
-    const std::string ev = e.value("event", "");
-    if (ev == events::kDriverDown) {
+    if (name == events::kDriverDown) {
       if (e.value("after", "") != "crash") continue;
       if (until < 0) from = e.value("from", TimeMs{0});  // a crash during the restart adds to it
       until = e.value("until", TimeMs{0});
       crashBatch = e.value("batch", int64_t{-1});
-    } else if (ev == events::kQueryStarted && until >= 0) {
+    } else if (name == events::kQueryStarted && until >= 0) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       if (e.value("rerun", false)) {
         out.push_back(sim::DowntimeFault{next, until - from});
@@ -91,19 +89,18 @@ std::vector<sim::CrashFault> replannedAfterCrashes(const std::vector<std::string
       continue;
     auto e = parseJsonBounded<nlohmann::json>(line);
     if (e.is_discarded() || !e.is_object()) continue;
-    const std::string ev = e.value("event", "");
-    if (ev == events::kFilesTaken) {
+    if (name == events::kFilesTaken) {
       ++logged[e.value("batch", int64_t{-1})];
-    } else if (ev == events::kFaultInjected && e.value("kind", "") == "crash") {
+    } else if (name == events::kFaultInjected && e.value("kind", "") == "crash") {
       crash.reset();
       if (e.value("step", false)) continue;
       const int64_t batch = e.value("batch", int64_t{-1});
       const bool atSourceLog = e.value("point", "") == faults::kSourceLogAfterWrite;
       crash = sim::CrashFault{std::string(atSourceLog ? faults::kSourceLogAfterWrite : faults::kOffsetsBeforeWrite),
                               batch, -1, atSourceLog ? std::max<int64_t>(1, logged[batch]) : 1};
-    } else if (ev == events::kDriverDown) {
+    } else if (name == events::kDriverDown) {
       if (e.value("after", "") == "crash") down = true;
-    } else if (ev == events::kQueryStarted) {
+    } else if (name == events::kQueryStarted) {
       const int64_t next = e.value("nextBatch", int64_t{0});
       if (crash && !down && !e.value("rerun", false) && crash->batch == next && logged[next] > 0) {
         // The run restarted there before: the reference's crash is a later pass of the point.
