@@ -20,6 +20,7 @@
 #include "test_paths.h"
 
 namespace streamsim {
+namespace checkpoint_reader_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 const std::string kFixtures = STREAMSIM_FIXTURES_DIR;
@@ -323,4 +324,5 @@ TEST_F(CrashedQuery, OperatorPropertiesThatDoNotParseAreUnreadable) {
 }
 
 }  // namespace
+}  // namespace checkpoint_reader_test
 }  // namespace streamsim

@@ -20,6 +20,7 @@
 #include "streamsim/state/state_files.h"
 
 namespace streamsim {
+namespace checkpoint_retention_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 using ::testing::ElementsAreArray;
@@ -361,4 +362,5 @@ TEST(SnapshotPolicy, SnapshotsWhenTheChangelogsSinceTheLastOneOutweighItOrTheCha
 }
 
 }  // namespace
+}  // namespace checkpoint_retention_test
 }  // namespace streamsim

@@ -7,6 +7,7 @@
 #include "tws_test_util.h"
 
 namespace streamsim {
+namespace nested_state_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 SchemaPtr schemaOf(std::string_view ddl) {
@@ -260,4 +261,5 @@ INSTANTIATE_TEST_SUITE_P(BothStores, NestedStateTest,
                          ::testing::Values(StateStoreKind::kMemory, StateStoreKind::kRocksDB));
 
 }  // namespace
+}  // namespace nested_state_test
 }  // namespace streamsim

@@ -10,6 +10,7 @@
 #include "streamsim/value.h"
 
 namespace streamsim {
+namespace nested_types_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 using ::testing::HasSubstr;
@@ -269,4 +270,5 @@ TEST(NestedConsole, ShowRendersNestedCellsAsToPrettyString) {
 }
 
 }  // namespace
+}  // namespace nested_types_test
 }  // namespace streamsim

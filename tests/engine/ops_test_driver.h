@@ -18,6 +18,7 @@
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/state/state_store.h"
+#include "sorted_rows.h"
 
 namespace streamsim::testing {
 
@@ -146,12 +147,6 @@ class OpDriver {
   TimeMs late_wm_ = 0, evict_wm_ = 0, max_event_ = kNoEvent;
   StateOperatorProgress last_progress_;
 };
-
-// Sorted copy, for order-insensitive comparisons.
-inline std::vector<Row> sorted(std::vector<Row> rows) {
-  std::sort(rows.begin(), rows.end());
-  return rows;
-}
 
 inline std::vector<std::string> ids(const std::vector<Row>& rows) {
   std::vector<std::string> out;

@@ -10,6 +10,7 @@
 #include "test_registries.h"
 
 namespace streamsim {
+namespace tws_operator_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 using testing::ScriptedProcessor;
@@ -755,4 +756,5 @@ INSTANTIATE_TEST_SUITE_P(Stores, TwsTest,
                          [](const auto& info) { return std::string(stateStoreKindName(info.param)); });
 
 }  // namespace
+}  // namespace tws_operator_test
 }  // namespace streamsim

@@ -14,6 +14,7 @@
 #include "test_registries.h"
 
 namespace streamsim {
+namespace tws_query_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 using testing::TwsDriver;
@@ -494,4 +495,5 @@ INSTANTIATE_TEST_SUITE_P(Stores, TwsQueryTest,
                          });
 
 }  // namespace
+}  // namespace tws_query_test
 }  // namespace streamsim

@@ -14,6 +14,7 @@
 #include "streamsim/sim/sim_file_system.h"
 #include "streamsim/sim/virtual_clock.h"
 #include "streamsim/state/state_store.h"
+#include "sorted_rows.h"
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/transform_with_state.h"
 
@@ -171,11 +172,6 @@ class TwsDriver {
   int64_t batch_ = 0;
   StateOperatorProgress last_progress_;
 };
-
-inline std::vector<Row> sorted(std::vector<Row> rows) {
-  std::sort(rows.begin(), rows.end());
-  return rows;
-}
 
 // `v` encoded and decoded again by `c`, which must take every byte it wrote.
 template <class T>

@@ -22,6 +22,7 @@
 #include "test_registries.h"
 
 namespace streamsim::harness {
+namespace async_processor_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 using ::testing::HasSubstr;
@@ -618,4 +619,5 @@ TEST(FaultPlanSwitches, AimAtTheChoicesOfTheFaultFreeRunWhenGiven) {
 }
 
 }  // namespace
+}  // namespace async_processor_test
 }  // namespace streamsim::harness

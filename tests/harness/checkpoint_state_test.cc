@@ -18,6 +18,7 @@
 #include "streamsim/sim/virtual_clock.h"
 
 namespace streamsim::harness {
+namespace checkpoint_state_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 // Two batches of the count processor grouped by user on `store`: {u1, u2, u1}, then {u1, u3}.
@@ -92,4 +93,5 @@ TEST(CheckpointState, OnlyIdFoldersAreStoresAndAnOperatorNoneHasIsBadInput) {
 }
 
 }  // namespace
+}  // namespace checkpoint_state_test
 }  // namespace streamsim::harness

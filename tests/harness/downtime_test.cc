@@ -17,6 +17,7 @@
 #include "test_registries.h"
 
 namespace streamsim::harness {
+namespace downtime_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 TEST(Downtime, PlansCarryItAndHalfTheSeedsHaveNone) {
@@ -225,4 +226,5 @@ sweep: {downtime: 5m..1m}
 }
 
 }  // namespace
+}  // namespace downtime_test
 }  // namespace streamsim::harness

@@ -17,6 +17,7 @@
 #include "test_registries.h"
 
 namespace streamsim::harness {
+namespace generated_scenario_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 const WorkloadKind kAllKinds[] = {WorkloadKind::kCount,     WorkloadKind::kSessionTracker,
@@ -221,9 +222,11 @@ TEST(GeneratedScenario, TheShrinkerDropsLandingFilesAndFaults) {
 }
 
 }  // namespace
+}  // namespace generated_scenario_test
 }  // namespace streamsim::harness
 
 namespace streamsim::harness {
+namespace generated_scenario_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 // Regression (seed 61 of a count sweep, both stores): a crash while the query starts (log.mid_write
@@ -255,4 +258,5 @@ TEST(GeneratedScenario, FilesDueDuringADowntimeLandBeforeTheDriverComesBack) {
 }
 
 }  // namespace
+}  // namespace generated_scenario_test
 }  // namespace streamsim::harness

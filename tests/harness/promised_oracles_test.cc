@@ -16,6 +16,7 @@
 #include "streamsim/processors/builtin.h"
 
 namespace streamsim::harness {
+namespace promised_oracles_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 bool has(const std::vector<std::string>& v, const std::string& x) { return std::find(v.begin(), v.end(), x) != v.end(); }
@@ -146,4 +147,5 @@ TEST(BugClassesByOraclesAlone, EachBuggyScenarioFailsItsPlainRunAndItsTwinPasses
 }
 
 }  // namespace
+}  // namespace promised_oracles_test
 }  // namespace streamsim::harness

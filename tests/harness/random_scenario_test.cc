@@ -5,7 +5,7 @@
 //
 // The property runs RC's default 100 scenarios x 2 seeds here. The long run (docs/testing.md):
 //   STREAMSIM_RANDOM_SCENARIO_SEEDS=10 RC_PARAMS="max_success=10000" \
-//     build/tests/harness_random_scenario_test --gtest_filter='RandomScenarios.ACorrect*'
+//     build/tests/harness_tests --gtest_filter='RandomScenarios.ACorrect*'
 // prints "random scenarios: S scenarios, N scenario-seeds, 0 failed". A failing scenario's YAML is
 // saved to the temp folder under the name its replay line gives.
 #include <cstdlib>

@@ -15,6 +15,7 @@
 #include "test_paths.h"
 
 namespace streamsim::testing {
+namespace hostile_inputs_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 namespace fs = std::filesystem;
@@ -457,4 +458,5 @@ TEST(HostileInputs, InspectOfAMovedSinkFolderSaysFromWhereAndMatchesRelativePath
 }
 
 }  // namespace
+}  // namespace hostile_inputs_test
 }  // namespace streamsim::testing
