@@ -1,6 +1,7 @@
 #include "streamsim/sim/sim_file_system.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -37,23 +38,23 @@ std::string normalizeSimulatedPath(std::string_view p, bool* aboveRoot) {
 
 namespace {
 // Whether `p` is normalizeSimulatedPath's already: no empty, `.` or `..` segment, no trailing
-// slash (one pass; paths are checked on every file operation and most are).
+// slash. Paths are checked on every file operation: one pass from slash to slash (memchr), the
+// segments' first bytes judged (a temp file's `.name.uuid.tmp` is a segment starting with a dot,
+// and normal).
 bool isNormal(std::string_view p) {
-  if (p.size() > 1 && p.back() == '/') return false;
-  // The usual path: no segment starts with '.' (at the start or after a slash) and none is
-  // empty -- two library searches instead of a test per byte.
-  if (p.empty() || (p[0] != '.' && p.find("/.") == std::string_view::npos && p.find("//") == std::string_view::npos))
-    return true;
-  size_t start = 0;
-  for (size_t i = 0; i <= p.size(); ++i) {
-    if (i < p.size() && p[i] != '/') continue;
-    const size_t len = i - start;
-    if (i < p.size() && len == 0 && i != 0) return false;           // "//"
-    if (len == 1 && p[start] == '.') return false;                  // "/./"
-    if (len == 2 && p[start] == '.' && p[start + 1] == '.') return false;  // "/../"
-    start = i + 1;
+  const size_t n = p.size();
+  if (n > 1 && p.back() == '/') return false;
+  size_t s = 0;  // where a segment starts
+  while (true) {
+    const void* slash = s < n ? std::memchr(p.data() + s, '/', n - s) : nullptr;
+    const size_t e = slash != nullptr ? static_cast<size_t>(static_cast<const char*>(slash) - p.data()) : n;
+    const size_t len = e - s;
+    if (len == 0 && e < n && e != 0) return false;                // "//"
+    if (len == 1 && p[s] == '.') return false;                     // "/./"
+    if (len == 2 && p[s] == '.' && p[s + 1] == '.') return false;  // "/../"
+    if (e >= n) return true;
+    s = e + 1;
   }
-  return true;
 }
 std::string normalize(const std::string& p) { return isNormal(p) ? p : normalizeSimulatedPath(p); }
 // `p` normalized, copied into `buf` only when it changes.

@@ -21,6 +21,7 @@
 #include "test_paths.h"
 
 namespace streamsim {
+namespace spark_rocksdb_store_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 namespace stdfs = std::filesystem;
@@ -499,4 +500,5 @@ TEST_F(SparkRocksDBStore, InspectNamesAMissingChangelogOfFormatV1) {
 }
 
 }  // namespace
+}  // namespace spark_rocksdb_store_test
 }  // namespace streamsim

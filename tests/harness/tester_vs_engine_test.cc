@@ -18,6 +18,7 @@
 #include "streamsim/tws/transform_with_state.h"
 
 namespace streamsim::harness {
+namespace tester_vs_engine_test {  // its own: a unity batch shares one translation unit (tests/CMakeLists.txt)
 namespace {
 
 // Uses every state type, TTL and timers: per input row appends its value to a list (TTL 20 s),
@@ -282,4 +283,5 @@ TEST(TesterVsEngine, ASwallowedRuleErrorFailsTheTesterAsItFailsTheQuery) {
 }
 
 }  // namespace
+}  // namespace tester_vs_engine_test
 }  // namespace streamsim::harness

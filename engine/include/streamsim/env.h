@@ -16,6 +16,7 @@
 namespace streamsim {
 
 class Scheduler;
+class ParsedFiles;
 class ServiceDirectory;
 class TimeZoneSource;
 
@@ -108,6 +109,9 @@ struct Env {
   ServiceDirectory* services = nullptr;
   // Region ids' TZif data for spark.sql.session.timeZone (time_zone.h); null: fixed offsets only.
   TimeZoneSource* timeZones = nullptr;
+  // Rows of files read before, for a reader of the same bytes (io/parsed_files.h); null: every
+  // read parses. A simulation shares one across the runs of one input.
+  ParsedFiles* parsedFiles = nullptr;
 };
 
 // Passes a fault point: returns the hook's Status (OK without a hook).

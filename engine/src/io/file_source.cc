@@ -11,6 +11,7 @@
 #include "json_text.h"
 #include "streamsim/fault_points.h"
 #include "streamsim/io/parquet.h"
+#include "streamsim/io/parsed_files.h"
 #include "streamsim/trace_events.h"
 
 namespace streamsim {
@@ -198,6 +199,11 @@ Status FileSourceOptions::validate() const {
 // ---- the source --------------------------------------------------------------------------
 
 FileSource::FileSource(FileSourceOptions options) : options_(std::move(options)) {
+  // Each string with its length before it: no two configurations give one key.
+  reader_key_ = fmt::format("{}:{}|{}|{}:{}", options_.format.size(), options_.format, static_cast<int>(options_.mode),
+                            options_.columnNameOfCorruptRecord.size(), options_.columnNameOfCorruptRecord);
+  for (const auto& [k, v] : options_.formatOptions)
+    reader_key_ += fmt::format("|{}:{}{}:{}", k.size(), k, v.size(), v);
   if (options_.format == "csv") {
     auto p = CsvRowParser::make(options_.schema, options_.formatOptions, options_.mode, options_.columnNameOfCorruptRecord);
     if (p.ok()) csv_.emplace(std::move(p).value());
@@ -425,21 +431,32 @@ Result<std::vector<Row>> FileSource::getBatch(const SourceContext& ctx,
             "place until their batch is committed.",
             description(), path, k, text.status().message()));
       }
-      if (csv_) {
-        STREAMSIM_RETURN_IF_ERROR(csv_->parseFile(*text, path, rows));
-      } else if (text_) {
-        STREAMSIM_RETURN_IF_ERROR(text_->parseFile(*text, rows));
-      } else if (options_.format == "parquet") {
-        // ParquetFileFormat: the file's columns matched to the schema by name (io/parquet.h).
-        STREAMSIM_ASSIGN_OR_RETURN(std::vector<Row> read, readParquetAs(*text, path, options_.schema));
-        for (Row& r : read) rows.push_back(std::move(r));
-      } else {
-        STREAMSIM_RETURN_IF_ERROR(parser_->parseLines(*text, path, rows));
-      }
+      STREAMSIM_RETURN_IF_ERROR(readFile(ctx, path, *text, rows));
       last_batch_files_.push_back(path);
     }
   }
   return rows;
+}
+
+Status FileSource::readFile(const SourceContext& ctx, const std::string& path, std::string_view text,
+                            std::vector<Row>& rows) {
+  ParsedFiles* kept = ctx.env->parsedFiles;
+  if (kept != nullptr && kept->find(reader_key_, options_.schema, text, rows)) return Status::OK();
+  const size_t before = rows.size();
+  if (csv_) {
+    STREAMSIM_RETURN_IF_ERROR(csv_->parseFile(text, path, rows));
+  } else if (text_) {
+    STREAMSIM_RETURN_IF_ERROR(text_->parseFile(text, rows));
+  } else if (options_.format == "parquet") {
+    // ParquetFileFormat: the file's columns matched to the schema by name (io/parquet.h).
+    STREAMSIM_ASSIGN_OR_RETURN(std::vector<Row> read, readParquetAs(text, path, options_.schema));
+    for (Row& r : read) rows.push_back(std::move(r));
+  } else {
+    STREAMSIM_RETURN_IF_ERROR(parser_->parseLines(text, path, rows));
+  }
+  if (kept != nullptr)
+    kept->keep(reader_key_, options_.schema, text, std::span<const Row>(rows).subspan(before));
+  return Status::OK();
 }
 
 void FileSource::cleanFile(const SourceContext& ctx, const std::string& path) {

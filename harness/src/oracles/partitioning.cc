@@ -55,7 +55,8 @@ ScenarioRunOptions partitioningHereOptions(uint64_t seed) {
 }
 
 Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed,
-                                                     const ScenarioRunResult* here) {
+                                                     const ScenarioRunResult* here,
+                                                     const std::shared_ptr<ParsedFiles>& parsedFiles) {
   const int configured = configuredPartitions(sc.query);
   const int other = partitionsOf(seed, configured);
   Scenario variant = sc;
@@ -67,11 +68,14 @@ Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_
   runs.other = fmt::format("{} (the seed's)", other);
   // A scenario whose fault-free run without its expectations and crash steps does not pass (a step
   // that needs a crash it armed) has nothing to compare.
+  ScenarioRunOptions hereOptions = partitioningHereOptions(seed);
+  hereOptions.parsedFiles = parsedFiles;
   Result<std::vector<std::string>> hereRows =
-      here != nullptr ? variantSinkOf(*here) : variantSinkOf(runScenario(sc, partitioningHereOptions(seed)));
+      here != nullptr ? variantSinkOf(*here) : variantSinkOf(runScenario(sc, hereOptions));
   if (!hereRows.ok()) return std::optional<VariantSinks>();
   runs.hereRows = std::move(*hereRows);
-  STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(variant, seed, std::nullopt, /*skipCrashSteps=*/true));
+  STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows,
+                             variantSink(variant, seed, std::nullopt, /*skipCrashSteps=*/true, parsedFiles));
   return std::optional<VariantSinks>(std::move(runs));
 }
 

@@ -58,8 +58,11 @@ Result<std::vector<std::string>> variantSinkOf(const ScenarioRunResult& r) {
 }
 
 Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
-                                             std::optional<int64_t> pandasChunkRows, bool skipCrashSteps) {
-  return variantSinkOf(runScenario(sc, variantSinkOptions(seed, pandasChunkRows, skipCrashSteps)));
+                                             std::optional<int64_t> pandasChunkRows, bool skipCrashSteps,
+                                             std::shared_ptr<ParsedFiles> parsedFiles) {
+  ScenarioRunOptions o = variantSinkOptions(seed, pandasChunkRows, skipCrashSteps);
+  o.parsedFiles = std::move(parsedFiles);
+  return variantSinkOf(runScenario(sc, o));
 }
 
 std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows) {

@@ -11,6 +11,7 @@
 #include "streamsim/harness/oracles/table.h"
 #include "streamsim/harness/run/registries.h"
 #include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/io/parsed_files.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/sim/workload.h"
 #include "streamsim/tws/stateful_processor.h"
@@ -366,6 +367,7 @@ Result<GeneratedRun> runGeneratedSeed(const WorkloadConfig& config, uint64_t see
   o.seed = seed;
   o.faultPlan = sim::FaultPlan{};
   o.applyOracles = run.oracles;
+  o.parsedFiles = std::make_shared<ParsedFiles>();  // shared by the reach run and the seed's runs
   // Aimed as a sweep aims the seed's plan (runSweepSeed): at the reach of its own fault-free run.
   out.plan = plan ? *plan : scenarioPlan(sc, seed, runFaultFree(sc, o)->result.reach);
   STREAMSIM_ASSIGN_OR_RETURN(Scenario own, scenarioOfSeed(sc, seed, out.plan, files));

@@ -16,6 +16,7 @@
 #include "streamsim/harness/run/pool.h"
 #include "streamsim/harness/run/shell_quote.h"
 #include "streamsim/harness/scenario_hooks.h"
+#include "streamsim/io/parsed_files.h"
 #include "streamsim/sim/random.h"
 #include "streamsim/json_nesting.h"
 #include "streamsim/platform/platform.h"
@@ -239,6 +240,7 @@ ScenarioSeedOutcome runSweepSeed(const Scenario& given, size_t scenario, uint64_
   sim::FaultPlan plan;
   ScenarioRunOptions runOptions = seedOptions(seed, plan);
   runOptions.keptWorkers = options.keptWorkers;
+  runOptions.parsedFiles = std::make_shared<ParsedFiles>();  // the reach run's input parsed once for the seed
   if (generated && own.ok()) {
     runOptions.faultFreeRun = runFaultFree(*own, runOptions);
     plan = scenarioPlan(*own, o.seed, runOptions.faultFreeRun->result.reach);

@@ -24,6 +24,7 @@ SimEnv::SimEnv(SimEnvOptions options)
   env_.faults = injector_.get();
   injector_->onDowntime([this](DurationMs d) { downUntil(clock_.nowMs() + d, "commit"); });
   env_.trace = options_.traceEngine ? &trace_ : nullptr;
+  env_.parsedFiles = options_.parsedFiles.get();
   if (std::vector<sim::SwitchFault> switches = options_.faultPlan.switches(); !switches.empty()) {
     scheduler_ = std::make_unique<sim::PlannedScheduler>(switches);
     env_.scheduler = scheduler_.get();

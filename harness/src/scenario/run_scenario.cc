@@ -29,6 +29,7 @@
 #include "streamsim/harness/run/scenario_sweep.h"
 #include "streamsim/harness/scenario_hooks.h"
 #include "streamsim/io/json_rows.h"
+#include "streamsim/io/parsed_files.h"
 #include "streamsim/tws/processor_registry.h"
 #include "streamsim/tws/transform_with_state.h"
 
@@ -306,6 +307,13 @@ void applyScenarioOracles(const Scenario& sc, const ScenarioRunOptions& options,
 }  // namespace
 
 ScenarioRunResult runScenario(const Scenario& given, const ScenarioRunOptions& options) {
+  // The run and its oracles' runs read one input: parsed once. A run without oracles reads its
+  // files once (nothing to share, unless the caller shares a ParsedFiles).
+  if (options.parsedFiles == nullptr && options.applyOracles) {
+    ScenarioRunOptions sharing = options;
+    sharing.parsedFiles = std::make_shared<ParsedFiles>();
+    return runScenario(given, sharing);
+  }
   // The oracles the processor's promises turn on are the scenario's own (oracles/promises.h).
   const Scenario scenario = withPromisedOracles(given);
   ScenarioRunResult r;
@@ -395,7 +403,8 @@ bool noFaults(const std::optional<sim::FaultPlan>& plan) { return !plan || plan-
 bool sameRun(const Scenario* madeOf, const ScenarioRunOptions& madeWith, const ScenarioRunResult& made,
              const Scenario& scenario, const ScenarioRunOptions& asked) {
   // Every field of ScenarioRunOptions that can change a run belongs here (keepDir is read only with
-  // a keepFs; faultFreeRun only by the oracles, which `asked` runs none of).
+  // a keepFs; faultFreeRun only by the oracles, which `asked` runs none of; parsedFiles changes no
+  // run, only what a file's second read costs).
   const ScenarioRunOptions& a = madeWith;
   const ScenarioRunOptions& b = asked;
   if (madeOf != &scenario || b.applyOracles || a.keepFs != nullptr || b.keepFs != nullptr) return false;

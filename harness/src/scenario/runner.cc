@@ -150,6 +150,7 @@ SimEnvOptions Runner::simOptions(const Scenario& sc, const ScenarioRunOptions& o
   s.seed = o.seed;
   s.startTimeMs = sc.start;
   if (o.faultPlan) s.faultPlan = *o.faultPlan;
+  s.parsedFiles = o.parsedFiles;
   for (const ServiceSpec& svc : sc.services)
     s.services.push_back(sim::SimulatedServiceSpec{svc.name, svc.minLatencyMs, svc.maxLatencyMs,
                                                    svc.errors, svc.slow, svc.slowLatencyMs});

@@ -110,6 +110,12 @@ class FileSource final : public Source {
   std::optional<CsvRowParser> csv_;
   std::optional<TextRowParser> text_;
   bool ready() const { return parser_ || csv_ || text_ || options_.format == "parquet"; }
+  // The rows of file `path` (content `text`) appended to `rows`: the reader of the format, or
+  // the rows the Env's ParsedFiles kept for the same bytes and reader_key_.
+  Status readFile(const SourceContext& ctx, const std::string& path, std::string_view text, std::vector<Row>& rows);
+  // What the rows of a file depend on besides its bytes and the schema: the format and its
+  // options (ParsedFiles' `reader`).
+  std::string reader_key_;
   bool restored_ = false;
   int64_t log_offset_ = -1;       // latest K in sources/<i>/
   int64_t cleaned_through_ = -1;  // log batches whose files cleanSource handled (this run)

@@ -85,6 +85,11 @@ struct ScenarioRunOptions {
   // Worker processes kept across the seeds of a sweep (the hash_seed oracle's, run/pool.h); null:
   // a run that needs one starts its own and ends it.
   std::shared_ptr<KeptWorkers> keptWorkers;
+  // The rows of the input files this run and its oracles' runs read, shared by them (a file read
+  // again is not parsed again; io/parsed_files.h). Null: runScenario makes one for the run and
+  // its oracles; a sweep seed's runs (its fault-free run, its run under the plan, its shrink)
+  // share one.
+  std::shared_ptr<ParsedFiles> parsedFiles;
 };
 
 struct CheckFailure {

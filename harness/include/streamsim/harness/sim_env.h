@@ -36,6 +36,8 @@ struct SimEnvOptions {
   bool traceEngine = true;
   // Outside services async processors can await (seeded from `seed`).
   std::vector<sim::SimulatedServiceSpec> services;
+  // Rows of the files the runs of one input read (Env::parsedFiles); null: every read parses.
+  std::shared_ptr<ParsedFiles> parsedFiles;
 };
 
 class SimEnv {

@@ -32,7 +32,8 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
         !sameRun(same->scenario, same->options, same->result, *run.given, partitioningHereOptions(run.options.seed)))
       same = nullptr;
     run.r.oracleRuns += same != nullptr ? 1 : 2;
-    return partitioningRuns(run.sc, run.options.seed, same != nullptr ? &same->result : nullptr);
+    return partitioningRuns(run.sc, run.options.seed, same != nullptr ? &same->result : nullptr,
+                            run.options.parsedFiles);
   };
 }
 

@@ -33,8 +33,10 @@ ScenarioRunOptions partitioningHereOptions(uint64_t seed);
 
 // The two runs: nullopt when the run with the query's partitions fails (nothing to compare), an
 // error when only the other does. `here`: that run when the caller has it already (a run that
-// sameRun says partitioningHereOptions would make), else it is run.
+// sameRun says partitioningHereOptions would make), else it is run. `parsedFiles`: the judged
+// run's, shared by the two runs.
 Result<std::optional<VariantSinks>> partitioningRuns(const Scenario& sc, uint64_t seed,
-                                                     const ScenarioRunResult* here = nullptr);
+                                                     const ScenarioRunResult* here = nullptr,
+                                                     const std::shared_ptr<ParsedFiles>& parsedFiles = nullptr);
 
 }  // namespace streamsim::harness

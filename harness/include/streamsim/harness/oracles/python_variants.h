@@ -38,10 +38,12 @@ std::optional<Violation> checkVariantSinks(std::string_view oracle, const Varian
 // The run both oracles compare: `sc`'s seed fault-free (its own crash steps kept unless
 // `skipCrashSteps`: partitioning's runs), expectations and oracles skipped, at `pandasChunkRows`
 // when set; its final sink rows (formatRow), or why it failed. Run here and in the hash-seed
-// worker alike.
+// worker alike. `parsedFiles`: the judged run's (ScenarioRunOptions::parsedFiles), its input
+// not parsed again.
 Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
                                              std::optional<int64_t> pandasChunkRows = std::nullopt,
-                                             bool skipCrashSteps = false);
+                                             bool skipCrashSteps = false,
+                                             std::shared_ptr<ParsedFiles> parsedFiles = nullptr);
 // variantSink's options, and its answer from the run they made (or one sameRun says is that run).
 ScenarioRunOptions variantSinkOptions(uint64_t seed, std::optional<int64_t> pandasChunkRows = std::nullopt,
                                       bool skipCrashSteps = false);
