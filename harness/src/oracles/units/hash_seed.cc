@@ -34,7 +34,8 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
     VariantSinks runs;
     runs.here = fmt::format("Python hash seed {}", pythonInterpreterHashSeed(run.sc.registries.get()));
     runs.other = fmt::format("hash seed {}", other);
-    STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed, std::nullopt, false, run.options.parsedFiles));
+    STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed, std::nullopt,
+                                                          /*skipCrashSteps=*/false, run.options.parsedFiles));
     STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, sinkUnderHashSeed(cli, run.sc.file, run.options.seed, other,
                                                                   run.options.keptWorkers.get()));
     run.r.oracleRuns += 2;

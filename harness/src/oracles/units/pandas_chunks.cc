@@ -36,8 +36,10 @@ void prepare(ScenarioOracleRun& run, OracleInput& in) {
     VariantSinks runs;
     runs.here = fmt::format("DataFrames of at most {} rows (the seed's)", chunk);
     runs.other = fmt::format("at most {} (spark.sql.execution.arrow.maxRecordsPerBatch)", max);
-    STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed, chunk, false, run.options.parsedFiles));
-    STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(run.sc, run.options.seed, max, false, run.options.parsedFiles));
+    STREAMSIM_ASSIGN_OR_RETURN(runs.hereRows, variantSink(run.sc, run.options.seed, chunk, /*skipCrashSteps=*/false,
+                                                          run.options.parsedFiles));
+    STREAMSIM_ASSIGN_OR_RETURN(runs.otherRows, variantSink(run.sc, run.options.seed, max, /*skipCrashSteps=*/false,
+                                                           run.options.parsedFiles));
     run.r.oracleRuns += 2;
     return std::optional<VariantSinks>(std::move(runs));
   };
