@@ -45,12 +45,20 @@ int64_t cpuMs(clockid_t clock) {
   return static_cast<int64_t>(ts.tv_sec) * 1000 + ts.tv_nsec / 1'000'000;
 }
 
-// One thread's calls. Written by its thread (under the GIL), read by the watchdog.
+// How often the watchdog looks at the running calls.
+constexpr int64_t kTickMs = 100;
+
+// One thread's calls. Written by its thread (under the GIL), read by the watchdog. A call costs
+// its thread a few stores, no clock read (a thread's CPU clock is a system call, ~1 us on this
+// VM, as much as a count processor's own handler): the watchdog reads the clocks when it first
+// sees a call, within one tick of its start, and counts the call's time from there.
 struct Slot {
   std::atomic<uint64_t> call{0};         // the running call's number (0: none)
-  std::atomic<int64_t> cpuDeadlineMs{0};   // the thread's CPU clock, ms
-  std::atomic<int64_t> wallDeadlineMs{0};  // steady-clock ms: the backstop for a blocked call
+  std::atomic<int64_t> limitMs{0};       // the running call's CPU limit
   std::atomic<uint64_t> interrupted{0};  // the number of the call the watchdog interrupted
+  uint64_t seenCall = 0;                 // the watchdog's own: the call it last saw running,
+  int64_t seenCpuMs = 0;                 //   the thread's CPU clock then,
+  int64_t seenAtMs = 0;                  //   and the steady clock then
   int64_t interruptedAtMs = 0;           // the watchdog's own (steady clock)
   int64_t interruptedAtCpuMs = 0;        // the watchdog's own (the thread's CPU clock)
   clockid_t cpuClock{};                  // the thread's CPU clock
@@ -169,14 +177,22 @@ void watch() {
   std::unique_lock<std::mutex> lock(r.mu);
   for (;;) {
     lock.unlock();
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    std::this_thread::sleep_for(std::chrono::milliseconds(kTickMs));
     lock.lock();
     const int64_t now = nowMs();
     for (Slot* s : r.slots) {
       const uint64_t call = s->call.load();
       if (call == 0) continue;
       const int64_t cpu = cpuMs(s->cpuClock);
-      if (cpu < s->cpuDeadlineMs.load() && now < s->wallDeadlineMs.load()) continue;
+      if (call != s->seenCall) {  // a call started since the last tick: its time counts from now
+        s->seenCall = call;
+        s->seenCpuMs = cpu;
+        s->seenAtMs = now;
+        continue;
+      }
+      const int64_t limit = s->limitMs.load();
+      if (cpu - s->seenCpuMs < limit && now - s->seenAtMs < std::max(limit * kWallFactor, kMinWallBackstopMs))
+        continue;
       if (s->interrupted.load() != call) {
         s->interrupted.store(call);
         s->interruptedAtMs = now;
@@ -210,8 +226,7 @@ CallGuard::CallGuard(const std::string& file, const char* method, int64_t limitM
   }
   s.file.store(&file_);
   s.method.store(method_);
-  s.cpuDeadlineMs.store(cpuMs(s.cpuClock) + limit_ms_);
-  s.wallDeadlineMs.store(nowMs() + std::max(limit_ms_ * kWallFactor, kMinWallBackstopMs));
+  s.limitMs.store(limit_ms_);
   s.call.store(call_);
 }
 

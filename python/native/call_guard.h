@@ -10,9 +10,10 @@
 //   file and method, never a bare crash (installed by the embedded interpreter only: the CLI).
 // The limit is the call's CPU time (the thread's CPU clock), so a loaded machine -- a CI runner, a
 // sweep beside compilers -- does not stretch it; a call blocked without running (a sleep, a lock)
-// is caught at 10x the limit (at least 20 s) of wall-clock time. A call that ends within it
-// behaves the same on every machine; only a runaway call (far past any real handler's time)
-// depends on it. Thread-safe: each thread
+// is caught at 10x the limit (at least 20 s) of wall-clock time. Both are counted from when the
+// watchdog first sees the call, within its 100 ms tick of the call's start (so a call reads no
+// clock). A call that ends within it behaves the same on every machine; only a runaway call (far
+// past any real handler's time) depends on it. Thread-safe: each thread
 // has its own slot; the watchdog is one thread per process, started by the first call.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include "../../engine/src/state/ordered_rows.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
@@ -40,8 +41,9 @@ std::vector<std::pair<std::string, std::string>> modelFrom(const Model& m, const
 
 // Keys from a small alphabet (including 0x00 and 0xFF bytes) behind one of a few long prefixes.
 std::string makeKey(int prefix, const std::string& tail) {
+  // The last is longer than a word and several words: keys that tie on words for long.
   static const std::string prefixes[] = {"", "abcdefghijkl", "abcdefghijkm", std::string("\x20k0\x00", 4),
-                                         std::string(20, '\xff')};
+                                         std::string(20, '\xff'), std::string(45, 'p')};
   return prefixes[prefix] + tail;
 }
 
@@ -51,7 +53,7 @@ RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
   Model model;
   const auto tailGen = rc::gen::container<std::string>(rc::gen::element<char>('\0', 'a', 'b', '\xff'));
   const int ops = *rc::gen::inRange(0, 3000);
-  const int prefixes = *rc::gen::inRange(1, 6);  // how many of the prefixes keys use
+  const int prefixes = *rc::gen::inRange(1, 7);  // how many of the prefixes keys use
   size_t maxSize = 0;
   // Values of many lengths: an overwrite that grows past the row's room moves the row.
   const auto valueOf = [](int i) { return std::string(*rc::gen::inRange(0, 80), 'v') + std::to_string(i); };
@@ -159,6 +161,44 @@ TEST(OrderedRows, TimerLikeAppendAndExpire) {
   EXPECT_EQ(scanFrom(rows, mid), modelFrom(model, mid));
   EXPECT_EQ(scanFrom(rows, std::string(1, '\x01')), modelFrom(model, std::string(1, '\x01')));
   EXPECT_TRUE(scanFrom(rows, std::string(9, '\xff')).empty());
+}
+
+// Timers armed for one time: the keys share the time and the grouping key's encoding header, and
+// differ only in their last bytes, so their words (taken after what all keys share) tie.
+// Random order, then a second time's timers, erased from the front while the next are armed.
+TEST(OrderedRows, TimersOfOneTimeDifferOnlyInTheirLastBytes) {
+  SizeClassPool pool;
+  OrderedRows rows(&pool);
+  Model model;
+  auto key = [](uint64_t t, int k) {
+    std::string s(8, '\0');
+    for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(t >> (56 - 8 * i));
+    s += std::string(12, '\0') + "\x08\x00\x00\x00";  // an UnsafeRow's null bits and offset
+    char digits[16];
+    std::snprintf(digits, sizeof digits, "k%07d", k);
+    return s + digits;
+  };
+  std::vector<int> order(3000);
+  for (int i = 0; i < 3000; ++i) order[i] = static_cast<int>((i * 7919L) % 3000);
+  for (int k : order) {
+    ASSERT_TRUE(rows.put(key(1'700'000'000'000, k), "")) << k;
+    model[key(1'700'000'000'000, k)] = "";
+  }
+  for (int k : order) ASSERT_NE(rows.find(key(1'700'000'000'000, k)), nullptr) << k;
+  EXPECT_EQ(rows.find(key(1'700'000'000'000, 3000)), nullptr);
+  EXPECT_EQ(rows.find(key(1'700'000'000'000, 3000).substr(0, 30)), nullptr);
+  for (int k = 0; k < 3000; ++k) {
+    ASSERT_TRUE(rows.erase(model.begin()->first)) << k;
+    model.erase(model.begin());
+    ASSERT_TRUE(rows.putIfAbsent(key(1'700'000'060'000, k), ""));
+    model[key(1'700'000'060'000, k)] = "";
+    if (k % 97 == 0) {
+      const std::string mid = key(1'700'000'060'000, k / 2);
+      ASSERT_EQ(scanFrom(rows, mid, 3), modelFrom(model, mid, 3)) << k;
+    }
+  }
+  EXPECT_EQ(rows.size(), model.size());
+  EXPECT_EQ(scanFrom(rows, ""), modelFrom(model, ""));
 }
 
 TEST(OrderedRows, KeysOutsideTheSharedPrefix) {
