@@ -132,17 +132,20 @@ RC_GTEST_PROP(OrderedRows, BehavesLikeAnOrderedMap, ()) {
   RC_ASSERT(scanFrom(rows, "") == modelFrom(model, ""));
 }
 
+// A timer key's time: 8 bytes, big-endian.
+std::string bigEndianTime(uint64_t t) {
+  std::string s(8, '\0');
+  for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(t >> (56 - 8 * i));
+  return s;
+}
+
 // Big-endian times: armed in ascending order at the end, expired from the front, across the
 // byte boundaries where the bytes all keys share shrink.
 TEST(OrderedRows, TimerLikeAppendAndExpire) {
   SizeClassPool pool;
   OrderedRows rows(&pool);
   Model model;
-  auto key = [](uint64_t t, int k) {
-    std::string s(8, '\0');
-    for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(t >> (56 - 8 * i));
-    return s + "key" + std::to_string(k);
-  };
+  auto key = [](uint64_t t, int k) { return bigEndianTime(t) + "key" + std::to_string(k); };
   uint64_t next = 0xF0;
   for (int round = 0; round < 200; ++round) {
     for (int k = 0; k < 150; ++k, next += 3) {
@@ -163,20 +166,18 @@ TEST(OrderedRows, TimerLikeAppendAndExpire) {
   EXPECT_TRUE(scanFrom(rows, std::string(9, '\xff')).empty());
 }
 
-// Timers armed for one time: the keys share the time and the grouping key's encoding header, and
-// differ only in their last bytes, so their words (taken after what all keys share) tie.
-// Random order, then a second time's timers, erased from the front while the next are armed.
+// Timers armed for one time: the keys (the time, then the grouping key as the engine encodes a
+// string "k0001234": a type byte, the bytes, a terminator) differ only in their last bytes, so
+// their words (taken after what all keys share) tie. Out of order, then a second time's timers
+// armed while the first's are erased from the front.
 TEST(OrderedRows, TimersOfOneTimeDifferOnlyInTheirLastBytes) {
   SizeClassPool pool;
   OrderedRows rows(&pool);
   Model model;
   auto key = [](uint64_t t, int k) {
-    std::string s(8, '\0');
-    for (int i = 0; i < 8; ++i) s[i] = static_cast<char>(t >> (56 - 8 * i));
-    s += std::string(12, '\0') + "\x08\x00\x00\x00";  // an UnsafeRow's null bits and offset
-    char digits[16];
-    std::snprintf(digits, sizeof digits, "k%07d", k);
-    return s + digits;
+    char name[16];
+    std::snprintf(name, sizeof name, "k%07d", k);
+    return bigEndianTime(t) + "\x20" + name + std::string("\x00\x01", 2);
   };
   std::vector<int> order(3000);
   for (int i = 0; i < 3000; ++i) order[i] = static_cast<int>((i * 7919L) % 3000);
