@@ -45,11 +45,12 @@ _current_call: "contextvars.ContextVar[CallRun]" = contextvars.ContextVar("strea
 
 
 def _loop() -> "VirtualLoop":
-    try:
-        loop = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = None
-    if not isinstance(loop, VirtualLoop):
+    # The running call's loop while it steps, as asyncio.get_running_loop() would give it, read
+    # without it: on Python 3.11 that call is a getpid() system call (~1 us on a VM), twice a
+    # handler call of a count processor.
+    call = _current_call.get(None)
+    loop = call.loop if call is not None and call.loop._stepping else None
+    if loop is None:
         raise RuntimeError(
             "an async state, timer or service operation was awaited outside the handlers "
             "streamsim runs (await it inside init, handleInputRows, handleExpiredTimer, "
@@ -117,6 +118,7 @@ class VirtualLoop(asyncio.AbstractEventLoop):
         # set by the engine before it runs the call's Python code.
         self.clock: Any = None
         self.woken: List["CallRun"] = []  # calls another call made ready, for the engine to wake
+        self._stepping = False  # run_ready is running callbacks (the loop is asyncio's running one)
 
     def call_of(self, context: Any) -> "CallRun":
         """The call a callback scheduled in ``context`` (None: the running one) belongs to."""
@@ -193,12 +195,14 @@ class VirtualLoop(asyncio.AbstractEventLoop):
     def run_ready(self, call: "CallRun") -> None:
         """Runs ``call``'s ready callbacks; a call they made ready gets a wake request (woken)."""
         asyncio.events._set_running_loop(self)
+        self._stepping = True
         try:
             while call._ready:
                 handle = call._ready.popleft()
                 if not handle._cancelled:
                     handle._run()
         finally:
+            self._stepping = False
             asyncio.events._set_running_loop(None)
         self.calls = [c for c in self.calls if not c.main.done()]
         for other in self.calls:

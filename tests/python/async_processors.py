@@ -1,6 +1,7 @@
 # Async processors for tests/python/test_async.py: every awaited operation, timers, initial
 # state, outside services, sleeps in virtual time, errors.
 import asyncio
+import contextvars
 
 from pyspark.sql import Row
 from pyspark.sql.streaming import AsyncStatefulProcessor
@@ -162,3 +163,20 @@ class ForgetsATask(AsyncStatefulProcessor):
         asyncio.get_running_loop().create_task(self.v.update((1,)))
         await asyncio.sleep(0)
         yield Row(key=key[0])
+
+
+STASHED = []  # StashesItsState's state variable and a call's context, for use outside the calls
+
+
+class StashesItsState(AsyncStatefulProcessor):
+    """Counts rows per key, and leaves its ValueState where a test can await it outside a call."""
+
+    async def init(self, handle):
+        self.count = handle.getValueState("count", "count long")
+        STASHED.append(self.count)
+
+    async def handleInputRows(self, key, rows, timerValues):
+        STASHED.append(contextvars.copy_context())
+        total = (await self.count.get() or (0,))[0] + len(list(rows))
+        await self.count.update((total,))
+        yield Row(key=key[0], count=total)

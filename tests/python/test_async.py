@@ -2,6 +2,7 @@
 # every awaited operation on both state stores, timers, initial state, outside services and
 # sleeps in virtual time, state-operation errors the processor never sees, and the planted
 # shared-member race caught by the interleaving oracle (shrunk, with a replay line).
+import asyncio
 import os
 import re
 import subprocess
@@ -40,6 +41,26 @@ def test_initial_state_and_counts_across_batches():
     assert tester.peekValueState("count", "a") == (10,)
     assert tester.test("a", [Row(v=1), Row(v=2)]) == [Row(key="a", count=12)]
     assert tester.test("b", [Row(v=1)]) == [Row(key="b", count=1)]
+
+
+def test_a_state_operation_awaited_outside_the_handlers_is_an_error():
+    ap.STASHED.clear()
+    tester = TwsTester(ap.StashesItsState())
+    assert tester.test("a", [Row(v=1)]) == [Row(key="a", count=1)]
+    count, call_context = ap.STASHED[0], ap.STASHED[-1]
+
+    async def outside():
+        return await count.get()
+
+    with pytest.raises(RuntimeError, match="awaited outside the handlers streamsim runs"):
+        asyncio.run(outside())  # another event loop, not a handler call's
+    pending = count.get()
+    with pytest.raises(RuntimeError, match="awaited outside the handlers streamsim runs"):
+        pending.send(None)  # stepped by hand: no event loop at all
+    pending = count.get()
+    with pytest.raises(RuntimeError, match="awaited outside the handlers streamsim runs"):
+        call_context.run(pending.send, None)  # in a call's context, after the call
+    assert tester.test("a", [Row(v=2)]) == [Row(key="a", count=2)]  # the state is untouched
 
 
 def test_gather_overlaps_the_service_calls_in_virtual_time():
