@@ -96,6 +96,43 @@ TEST(KeptWorkers, AKeptHashSeedWorkerAnswersEverySeedAsAFreshWorkerDoes) {
   }
 }
 
+// A sweep's kept workers serve all of its files: one process per hash seed in all, not per file,
+// each answer as a worker started for that file and seed alone gives.
+TEST(KeptWorkers, OneHashSeedWorkerServesEveryFileOfASweep) {
+  KeptWorkers kept(kPythonHashSeeds);
+  std::set<uint32_t> hashSeeds;
+  for (const char* rel : {"scenarios/python/buggy/set_order.yml", "scenarios/python/rows_listed_once.yaml",
+                          "scenarios/python/buggy/set_order.yml"}) {
+    const std::string file = std::string(test_paths::sourceDir()) + "/" + rel;
+    for (uint64_t seed = 1; seed <= 3; ++seed) {
+      const uint32_t h = pythonHashSeedOf(seed);
+      hashSeeds.insert(h);
+      auto fromKept = sinkUnderHashSeed(test_paths::cli(), file, seed, h, &kept);
+      auto fresh = sinkUnderHashSeed(test_paths::cli(), file, seed, h);
+      ASSERT_TRUE(fromKept.ok()) << rel << " seed " << seed << ": " << fromKept.status().message();
+      ASSERT_TRUE(fresh.ok()) << rel << " seed " << seed << ": " << fresh.status().message();
+      EXPECT_FALSE(fresh->empty()) << rel;
+      EXPECT_EQ(*fromKept, *fresh) << rel << " seed " << seed;
+    }
+  }
+  EXPECT_EQ(kept.started(), hashSeeds.size());
+}
+
+// The command a hash_seed failure prints (`hash-seed-worker --hash-seed H FILE`) answers a bare
+// seed for its file, and names a missing file or a request without one.
+TEST(KeptWorkers, AWorkerStartedWithAFileAnswersABareSeed) {
+  const std::string file = std::string(test_paths::sourceDir()) + "/scenarios/python/rows_listed_once.yaml";
+  KeptWorkers once(0);
+  const std::string withFile = once.ask({test_paths::cli(), "hash-seed-worker", "--hash-seed", "7", "--", file}, "2");
+  const std::string named = once.ask({test_paths::cli(), "hash-seed-worker", "--hash-seed", "7"}, "2 " + file);
+  EXPECT_NE(withFile.find("\"rows\""), std::string::npos) << withFile;
+  EXPECT_EQ(withFile, named);
+  const std::string none = once.ask({test_paths::cli(), "hash-seed-worker", "--hash-seed", "7"}, "2");
+  EXPECT_NE(none.find("without a scenario file"), std::string::npos) << none;
+  const std::string missing = once.ask({test_paths::cli(), "hash-seed-worker", "--hash-seed", "7"}, "2 " + file + ".nope");
+  EXPECT_NE(missing.find("\"error\""), std::string::npos) << missing;
+}
+
 TEST(PythonVariants, MaxRecordsPerBatchIsSparksOptionWithItsDefaultAndNoLimitAtOrBelowZero) {
   EXPECT_EQ(arrowMaxRecordsPerBatch({}), 10'000);
   EXPECT_EQ(arrowMaxRecordsPerBatch({{kArrowMaxRecordsPerBatchConf, "7"}}), 7);

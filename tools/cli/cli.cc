@@ -83,7 +83,7 @@ int runCli(int argc, char** argv, std::shared_ptr<const harness::RunRegistries> 
   HashSeedWorkerArgs hashSeedWorker;
   auto* hashSeedWorkerCmd = app.add_subcommand("hash-seed-worker", "")->group("");
   hashSeedWorkerCmd->add_option("--hash-seed", hashSeedWorker.hashSeed)->required();
-  hashSeedWorkerCmd->add_option("file", hashSeedWorker.file)->required();
+  hashSeedWorkerCmd->add_option("file", hashSeedWorker.file);
 
   ReplayArgs replay;
   harness::CheckpointReplayOptions ckReplay;

@@ -279,12 +279,23 @@ int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
     args.registries->setPythonHashSeed(args.hashSeed);
   harness::LoaderOptions lo;
   lo.registries = args.registries;
-  auto sc = harness::loadScenario(args.file, lo);
+  // A sweep's workers serve all of its files ("SEED FILE"); one started with a file, as the
+  // command printed with a failure is, also answers a bare "SEED" for it. Each file loads once.
+  std::map<std::string, Result<harness::Scenario>> loaded;
   return serveOnStdio("hash-seed-worker", err, [&](const std::string& request) {
     uint64_t seed = 0;
-    if (std::sscanf(request.c_str(), "%" SCNu64, &seed) != 1) return std::string();
-    if (!sc.ok()) return harness::hashSeedAnswer(sc.status());
-    return harness::hashSeedAnswer(harness::variantSink(*sc, seed));
+    int end = 0;
+    if (std::sscanf(request.c_str(), "%" SCNu64 "%n", &seed, &end) != 1) return std::string();
+    std::string file = request.substr(static_cast<size_t>(end));
+    if (!file.empty() && file[0] == ' ') file.erase(0, 1);  // the separator (a name may start with one)
+    if (file.empty()) file = args.file;
+    if (file.empty())
+      return harness::hashSeedAnswer(Status::InvalidArgument(
+          "a request without a scenario file to a worker started without one (expected \"SEED FILE\")"));
+    auto it = loaded.find(file);
+    if (it == loaded.end()) it = loaded.emplace(file, harness::loadScenario(file, lo)).first;
+    if (!it->second.ok()) return harness::hashSeedAnswer(it->second.status());
+    return harness::hashSeedAnswer(harness::variantSink(*it->second, seed));
   });
 }
 

@@ -65,11 +65,13 @@ struct SweepWorkerArgs {
 int sweepWorkerCommand(const SweepWorkerArgs& args, std::ostream& err);
 
 // `streamsim hash-seed-worker` (internal): the hash_seed oracle's other process. Its Python starts
-// with `hashSeed` (PYTHONHASHSEED); it loads `file` and answers each "SEED" line with the seed's
-// fault-free final sink (harness::variantSink, harness::hashSeedAnswer).
+// with `hashSeed` (PYTHONHASHSEED); it answers each "SEED FILE" line (or "SEED", for the `file` it
+// was started with, if any) with the seed's fault-free final sink of that scenario file
+// (harness::variantSink, harness::hashSeedAnswer). A sweep keeps one per hash seed for all its
+// files (harness::sinkUnderHashSeed).
 struct HashSeedWorkerArgs {
   uint32_t hashSeed = 0;
-  std::string file;
+  std::string file;  // optional
   // What this runner hands its runs (harness/run/registries.h; runCli's caller built it).
   std::shared_ptr<const harness::RunRegistries> registries;
 };

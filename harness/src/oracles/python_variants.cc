@@ -72,9 +72,15 @@ std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows) {
 
 Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const std::string& file, uint64_t seed,
                                                    uint32_t hashSeed, KeptWorkers* workers) {
-  const std::vector<std::string> argv = {cli, "hash-seed-worker", "--hash-seed", std::to_string(hashSeed), "--", file};
+  // One worker per hash seed serves every file of a sweep (a Python interpreter, often with pandas
+  // imported, costs more to start than a run); a file whose name holds a line break, which a
+  // request line cannot carry, gets workers of its own.
+  const bool ownWorker = file.find_first_of("\r\n") != std::string::npos;
+  std::vector<std::string> argv = {cli, "hash-seed-worker", "--hash-seed", std::to_string(hashSeed)};
+  if (ownWorker) argv.insert(argv.end(), {"--", file});
   KeptWorkers once(0);
-  const std::string answer = (workers != nullptr ? *workers : once).ask(argv, std::to_string(seed));
+  const std::string answer = (workers != nullptr ? *workers : once)
+                                 .ask(argv, ownWorker ? std::to_string(seed) : fmt::format("{} {}", seed, file));
   const std::string command = fmt::format("{} hash-seed-worker --hash-seed {} {}", cli, hashSeed, file);
   if (answer.empty())
     return Status::Aborted(fmt::format("the run under hash seed {} ended without answering ({})", hashSeed, command));

@@ -50,8 +50,8 @@ ScenarioRunOptions variantSinkOptions(uint64_t seed, std::optional<int64_t> pand
 Result<std::vector<std::string>> variantSinkOf(const ScenarioRunResult& run);
 
 // variantSink in a `hash-seed-worker` of `cli` whose Python hashes with `hashSeed`: one of
-// `workers` when given (kept for the next seed with that hash seed), else one started for this
-// run. The worker loads the file as written (a sweep's --state-store left out: the final sink does
+// `workers` when given (kept for the next seed with that hash seed, of any file), else one started
+// for this run. The worker loads the file as written (a sweep's --state-store left out: the final sink does
 // not depend on the store). An error when the worker cannot start, cannot run the scenario, or
 // answers badly.
 Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const std::string& file, uint64_t seed,
