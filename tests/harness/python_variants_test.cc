@@ -74,47 +74,42 @@ TEST(KeptWorkers, AWorkerThatEndsWithoutAnsweringOrCannotStartAnswersNothingAndI
   EXPECT_NE(kept.ask(echoWorker("k"), "3"), "");  // a new one
 }
 
+// Seeds `first`..`last` of the scenario file `rel` from `kept`'s hash-seed workers, each answer
+// as a worker started for that file and seed alone gives; the hash seeds asked go into `hashSeeds`.
+void expectKeptAnswersAsFresh(KeptWorkers& kept, const char* rel, uint64_t first, uint64_t last,
+                              std::set<uint32_t>& hashSeeds) {
+  const std::string file = std::string(test_paths::sourceDir()) + "/" + rel;
+  for (uint64_t seed = first; seed <= last; ++seed) {
+    const uint32_t h = pythonHashSeedOf(seed);
+    hashSeeds.insert(h);
+    auto fromKept = sinkUnderHashSeed(test_paths::cli(), file, seed, h, &kept);
+    auto fresh = sinkUnderHashSeed(test_paths::cli(), file, seed, h);
+    ASSERT_TRUE(fromKept.ok()) << rel << " seed " << seed << ": " << fromKept.status().message();
+    ASSERT_TRUE(fresh.ok()) << rel << " seed " << seed << ": " << fresh.status().message();
+    EXPECT_FALSE(fresh->empty()) << rel;
+    EXPECT_EQ(*fromKept, *fresh) << rel << " seed " << seed;
+  }
+}
+
 // The hash_seed oracle's kept workers run each seed as a worker started for it alone does (the
 // seed's fault-free run in a fresh processor; measured on a processor whose rows depend on the
 // hash seed and on a pandas one).
 TEST(KeptWorkers, AKeptHashSeedWorkerAnswersEverySeedAsAFreshWorkerDoes) {
   for (const char* rel : {"scenarios/python/buggy/set_order.yml", "scenarios/python/pandas_all_frames.yaml"}) {
-    const std::string file = std::string(test_paths::sourceDir()) + "/" + rel;
     KeptWorkers kept(kPythonHashSeeds);
     std::set<uint32_t> hashSeeds;
-    for (uint64_t seed = 1; seed <= 6; ++seed) {
-      const uint32_t h = pythonHashSeedOf(seed);
-      hashSeeds.insert(h);
-      auto fromKept = sinkUnderHashSeed(test_paths::cli(), file, seed, h, &kept);
-      auto fresh = sinkUnderHashSeed(test_paths::cli(), file, seed, h);
-      ASSERT_TRUE(fromKept.ok()) << rel << " seed " << seed << ": " << fromKept.status().message();
-      ASSERT_TRUE(fresh.ok()) << rel << " seed " << seed << ": " << fresh.status().message();
-      EXPECT_FALSE(fresh->empty()) << rel;
-      EXPECT_EQ(*fromKept, *fresh) << rel << " seed " << seed;
-    }
+    expectKeptAnswersAsFresh(kept, rel, 1, 6, hashSeeds);
     EXPECT_EQ(kept.started(), hashSeeds.size()) << rel;  // one process per hash seed
   }
 }
 
-// A sweep's kept workers serve all of its files: one process per hash seed in all, not per file,
-// each answer as a worker started for that file and seed alone gives.
+// A sweep's kept workers serve all of its files: one process per hash seed in all, not per file.
 TEST(KeptWorkers, OneHashSeedWorkerServesEveryFileOfASweep) {
   KeptWorkers kept(kPythonHashSeeds);
   std::set<uint32_t> hashSeeds;
   for (const char* rel : {"scenarios/python/buggy/set_order.yml", "scenarios/python/rows_listed_once.yaml",
-                          "scenarios/python/buggy/set_order.yml"}) {
-    const std::string file = std::string(test_paths::sourceDir()) + "/" + rel;
-    for (uint64_t seed = 1; seed <= 3; ++seed) {
-      const uint32_t h = pythonHashSeedOf(seed);
-      hashSeeds.insert(h);
-      auto fromKept = sinkUnderHashSeed(test_paths::cli(), file, seed, h, &kept);
-      auto fresh = sinkUnderHashSeed(test_paths::cli(), file, seed, h);
-      ASSERT_TRUE(fromKept.ok()) << rel << " seed " << seed << ": " << fromKept.status().message();
-      ASSERT_TRUE(fresh.ok()) << rel << " seed " << seed << ": " << fresh.status().message();
-      EXPECT_FALSE(fresh->empty()) << rel;
-      EXPECT_EQ(*fromKept, *fresh) << rel << " seed " << seed;
-    }
-  }
+                          "scenarios/python/buggy/set_order.yml"})
+    expectKeptAnswersAsFresh(kept, rel, 1, 3, hashSeeds);
   EXPECT_EQ(kept.started(), hashSeeds.size());
 }
 
