@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cinttypes>
 #include <cstdio>
 #include <cerrno>
 #include <cstring>
@@ -283,12 +282,9 @@ int hashSeedWorkerCommand(const HashSeedWorkerArgs& args, std::ostream& err) {
   // command printed with a failure is, also answers a bare "SEED" for it. Each file loads once.
   std::map<std::string, Result<harness::Scenario>> loaded;
   return serveOnStdio("hash-seed-worker", err, [&](const std::string& request) {
-    uint64_t seed = 0;
-    int end = 0;
-    if (std::sscanf(request.c_str(), "%" SCNu64 "%n", &seed, &end) != 1) return std::string();
-    std::string file = request.substr(static_cast<size_t>(end));
-    if (!file.empty() && file[0] == ' ') file.erase(0, 1);  // the separator (a name may start with one)
-    if (file.empty()) file = args.file;
+    auto read = harness::readHashSeedRequest(request, args.file);
+    if (!read) return std::string();
+    const auto& [seed, file] = *read;
     if (file.empty())
       return harness::hashSeedAnswer(Status::InvalidArgument(
           "a request without a scenario file to a worker started without one (expected \"SEED FILE\")"));

@@ -2,6 +2,8 @@
 #include "streamsim/harness/oracles/python_variants.h"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -65,6 +67,18 @@ Result<std::vector<std::string>> variantSink(const Scenario& sc, uint64_t seed,
   return variantSinkOf(runScenario(sc, o));
 }
 
+std::string hashSeedRequest(uint64_t seed, const std::string& file) { return fmt::format("{} {}", seed, file); }
+
+std::optional<std::pair<uint64_t, std::string>> readHashSeedRequest(const std::string& line,
+                                                                    const std::string& ownFile) {
+  uint64_t seed = 0;
+  int end = 0;
+  if (std::sscanf(line.c_str(), "%" SCNu64 "%n", &seed, &end) != 1) return std::nullopt;
+  std::string file = line.substr(static_cast<size_t>(end));
+  if (!file.empty() && file[0] == ' ') file.erase(0, 1);  // the separator (a name may start with one)
+  return std::make_pair(seed, file.empty() ? ownFile : file);
+}
+
 std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows) {
   nlohmann::json j = rows.ok() ? nlohmann::json{{"rows", *rows}} : nlohmann::json{{"error", rows.status().message()}};
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
@@ -80,7 +94,7 @@ Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const
   if (ownWorker) argv.insert(argv.end(), {"--", file});
   KeptWorkers once(0);
   const std::string answer = (workers != nullptr ? *workers : once)
-                                 .ask(argv, ownWorker ? std::to_string(seed) : fmt::format("{} {}", seed, file));
+                                 .ask(argv, ownWorker ? std::to_string(seed) : hashSeedRequest(seed, file));
   const std::string command = fmt::format("{} hash-seed-worker --hash-seed {} {}", cli, hashSeed, file);
   if (answer.empty())
     return Status::Aborted(fmt::format("the run under hash seed {} ended without answering ({})", hashSeed, command));

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "streamsim/harness/oracles.h"
@@ -56,7 +57,14 @@ Result<std::vector<std::string>> variantSinkOf(const ScenarioRunResult& run);
 // answers badly.
 Result<std::vector<std::string>> sinkUnderHashSeed(const std::string& cli, const std::string& file, uint64_t seed,
                                                    uint32_t hashSeed, KeptWorkers* workers = nullptr);
-// The worker's answer to the request "SEED" (one JSON line): {"rows": [...]} or {"error": "..."}.
+// The worker's request line for `seed` of the scenario `file`: "SEED FILE" (`file` holds no line
+// break: a file whose name does gets workers of its own, started with it, and a bare "SEED").
+std::string hashSeedRequest(uint64_t seed, const std::string& file);
+// A request line read back: the seed and the file, `ownFile` (the file the worker was started
+// with, maybe empty) for a bare "SEED"; nullopt when the line does not start with a seed.
+std::optional<std::pair<uint64_t, std::string>> readHashSeedRequest(const std::string& line,
+                                                                    const std::string& ownFile);
+// The worker's answer to a request (one JSON line): {"rows": [...]} or {"error": "..."}.
 std::string hashSeedAnswer(const Result<std::vector<std::string>>& rows);
 
 }  // namespace streamsim::harness
