@@ -2,6 +2,7 @@
 #include "python_support.h"
 #include "build_paths.h"
 #include "call_guard.h"
+#include "one_pass.h"
 #include "python_processor.h"
 
 #include <Python.h>
@@ -361,6 +362,7 @@ void defineNativeModule(py::module_& m) {
   }, "Row.__new__ in C for pyspark.sql.types.Row (installed by that module)");
   m.doc() = "streamsim's engine objects for Python processors (state variables, handle)";
   defineAsyncModule(m);
+  defineOnePass(m);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

@@ -18,6 +18,8 @@ import traceback
 import types
 from typing import Any, List, Optional, Sequence, Tuple
 
+import _streamsim_native
+
 from pyspark.sql.types import Row, _create_row
 from pyspark.sql.streaming.stateful_processor import (
     AsyncStatefulProcessor,
@@ -95,9 +97,11 @@ class WallClockGuard:
         self.active = False
         _current.guard = None
 
-    def _note(self, kind: str, what: str) -> None:
+    def _note(self, kind: str, what: str, depth: int = 3) -> None:
+        """Records a read at the frame ``depth`` up from _caller's (3: the caller of a guarded
+        Python function; 2: the caller of a C function that calls this, as OnePass)."""
         if self.active and not (kind == "random" and self.seeded_random):
-            self.reads.append((kind, f"{what} at {_caller(3)}"))
+            self.reads.append((kind, f"{what} at {_caller(depth)}"))
 
     def _watch(self, fn: Any, name: str, kind: str, only_without_args: bool = False,
                when: Any = None) -> Any:
@@ -330,34 +334,10 @@ for _op in ("__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
     setattr(_ProcessingTimeMs, _op, _keeps_tag(_op))
 
 
-class _OnePass:
-    """A handler's ``rows``: an iterator read once, as PySpark hands it (a generator over the
-    Arrow batches of the key: TransformWithStateInPySparkRowSerializer / TransformWithStateIn-
-    PandasSerializer.load_stream in pyspark/sql/pandas/serializers.py; stateful_processor.py types
-    it ``Iterator[Row]`` / ``Iterator[pd.DataFrame]``). A second pass (``list(rows)`` then ``for r
-    in rows``) sees nothing there and here alike; here it is also reported (ROWS_CONSUMED_TWICE,
-    with file:line) instead of leaving a silently wrong count."""
-
-    __slots__ = ("_it", "_guard", "_done")
-
-    def __init__(self, it: Any, guard: Any) -> None:
-        self._it = it
-        self._guard = guard
-        self._done = False
-
-    def __iter__(self) -> "_OnePass":
-        return self
-
-    def __next__(self) -> Any:
-        if self._done:
-            if self._guard is not None:
-                self._guard._note("rows", "`rows` read again after it was exhausted")
-            raise StopIteration
-        try:
-            return next(self._it)
-        except StopIteration:
-            self._done = True
-            raise
+# A handler's `rows`: an iterator read once, as PySpark hands it; a second pass is noted on the
+# guard (ROWS_CONSUMED_TWICE with file:line). A C type (python/native/one_pass.h): a Python
+# __next__ was a frame per row.
+_OnePass = _streamsim_native.OnePass
 
 
 # The guard of the processor call running on this thread (WallClockGuard.enter), if any.
@@ -564,8 +544,8 @@ class Driver:
             n = self.chunk_rows
             frames = [pd.DataFrame.from_records(rows[i:i + n], columns=cols)
                       for i in range(0, len(rows), n)] or [pd.DataFrame.from_records([], columns=cols)]
-            return _OnePass(iter(frames), self.guard)
-        return _OnePass(iter(rows), self.guard)
+            return _OnePass(frames, self.guard)
+        return _OnePass(rows, self.guard)
 
     def _timer_values(self, processing_time: int, watermark: int) -> TimerValues:
         return TimerValues(_ProcessingTimeMs(processing_time) if self.event_time else processing_time, watermark)
@@ -595,7 +575,7 @@ class Driver:
         if guard is not None:
             guard.enter()
         try:
-            result = self.processor.handleInputRows(key, _OnePass(iter(rows), guard),
+            result = self.processor.handleInputRows(key, _OnePass(rows, guard),
                                                     TimerValues(processing_time, watermark))
             out: List[Tuple[Any, Tuple[Any, ...]]] = []
             if result is not None:

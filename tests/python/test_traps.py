@@ -154,3 +154,35 @@ def test_run_returns_each_files_result_built_by_the_harness():
     assert one["trace"] in r["output"], r["output"]
     bad = streamsim.run(os.path.join(SOURCE_DIR, "no-such-folder"))
     assert bad["exit_code"] == 2 and "no such file or folder" in bad["output"], bad
+
+
+def test_a_second_pass_over_rows_names_the_line_that_read_again():
+    # `rows` is a C iterator (python/native/one_pass.h): no frame of its own between the handler
+    # and the guard, so the note must name the processor's line that read again — not one line of
+    # streamsim's or the handler's caller.
+    processors = os.path.join(SOURCE_DIR, "scenarios", "python", "processors", "count_and_sum.py")
+    with open(processors) as f:
+        line = next(i for i, text in enumerate(f, 1) if "# the bug" in text)
+    r = streamsim.run(os.path.join(SOURCE_DIR, "scenarios", "python", "buggy", "rows_consumed_twice.yml"))
+    assert not r["passed"], r["output"]
+    assert f"`rows` read again after it was exhausted at {processors}:{line} in <genexpr>" in r["output"], r["output"]
+
+
+def test_rows_is_one_iterator_over_every_row_then_empty():
+    import _streamsim_native
+
+    class Guard:
+        def __init__(self):
+            self.notes = []
+
+        def _note(self, kind, what, depth=3):
+            self.notes.append((kind, what, depth))
+
+    guard = Guard()
+    rows = _streamsim_native.OnePass([1, 2, 3], guard)
+    assert iter(rows) is rows
+    assert list(rows) == [1, 2, 3] and guard.notes == []
+    assert list(rows) == [] and guard.notes == [("rows", "`rows` read again after it was exhausted", 2)]
+    assert list(_streamsim_native.OnePass((), None)) == []  # no guard: nothing noted
+    with pytest.raises(TypeError):
+        _streamsim_native.OnePass(5, None)
