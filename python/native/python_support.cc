@@ -363,6 +363,12 @@ void defineNativeModule(py::module_& m) {
   m.doc() = "streamsim's engine objects for Python processors (state variables, handle)";
   defineAsyncModule(m);
   defineOnePass(m);
+  // The conversions of TIMESTAMP and DATE values as a handler gets them, for the tests that hold
+  // them equal to PySpark's (tests/python/test_rows.py).
+  m.def("_timestamp_as_python", [](int64_t ms, bool arrow) {
+    return timestampToPython(ms, arrow ? PyForm::kArrow : PyForm::kPickled);
+  });
+  m.def("_date_as_python", &dateToPython);
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);

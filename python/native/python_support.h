@@ -97,6 +97,10 @@ std::shared_ptr<const harness::RunRegistries> pythonRunRegistries();
 //   a naive one).
 enum class PyForm { kPickled, kArrow };
 py::object toPython(const Value& v, PyForm form = PyForm::kPickled);
+// A TIMESTAMP (ms since the epoch) as a datetime: naive when pickled, UTC-aware in Arrow form; a
+// DATE (days since the epoch) as a date. As PySpark converts them (toPython does).
+py::object timestampToPython(int64_t ms, PyForm form);
+py::object dateToPython(int64_t days);
 // What a value is ("ValueState 'count' update() column 'n'"), for the message of a value that does
 // not fit: built only then, not for every value converted.
 using WhatFn = std::function<std::string()>;

@@ -3,10 +3,12 @@
 #include "python_support.h"
 
 #include <Python.h>
+#include <datetime.h>
 
 #include <fmt/format.h>
 #include <pybind11/stl.h>
 
+#include "streamsim/time.h"
 #include "streamsim/tws/state_codec.h"
 #include "streamsim/tws/state_variables.h"
 
@@ -173,6 +175,62 @@ Value mapFromPython(py::handle o, const Field& f, const WhatFn& what, NamedRows 
 }
 }  // namespace
 
+namespace {
+
+// The civil date of `days` since the epoch, when a datetime.date can hold it (years 1 to 9999),
+// and the datetime module's C API, imported on first use.
+bool civilDate(int64_t days, int& y, int& m, int& d) {
+  int64_t year;
+  unsigned month, day;
+  civilFromDays(days, year, month, day);
+  if (year < 1 || year > 9999) return false;
+  y = static_cast<int>(year);
+  m = static_cast<int>(month);
+  d = static_cast<int>(day);
+  if (PyDateTimeAPI == nullptr) PyDateTime_IMPORT;
+  if (PyDateTimeAPI == nullptr) throw py::error_already_set();
+  return true;
+}
+
+py::object stolen(PyObject* o) {
+  if (o == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::object>(o);
+}
+
+}  // namespace
+
+py::object timestampToPython(int64_t ms, PyForm form) {
+  // Pickled: a naive datetime (TimestampType.fromInternal, local time: streamsim's is UTC).
+  // Arrow: an aware one in the session time zone (the batch's timestamp type carries it;
+  // streamsim's is UTC), as TimestampScalar.as_py() gives. Built from its fields: the epoch plus
+  // timedelta(milliseconds=ms) cost ~8k instructions a value (44% of bench row 4p, whose rows
+  // carry an event time); that sum stays for a time past year 9999, to raise its OverflowError.
+  const bool arrow = form == PyForm::kArrow;
+  const int64_t day = 86'400'000;
+  const int64_t days = ms / day - (ms % day < 0 ? 1 : 0);
+  const int64_t rest = ms - days * day;  // [0, day)
+  int y, m, d;
+  if (civilDate(days, y, m, d)) {
+    return stolen(PyDateTimeAPI->DateTime_FromDateAndTime(
+        y, m, d, static_cast<int>(rest / 3'600'000), static_cast<int>(rest / 60'000 % 60),
+        static_cast<int>(rest / 1000 % 60), static_cast<int>(rest % 1000 * 1000),
+        arrow ? PyDateTimeAPI->TimeZone_UTC : Py_None, PyDateTimeAPI->DateTimeType));
+  }
+  py::module_ datetime = py::module_::import("datetime");
+  py::object epoch = arrow ? datetime.attr("datetime")(1970, 1, 1, py::arg("tzinfo") = datetime.attr("timezone").attr("utc"))
+                           : datetime.attr("datetime")(1970, 1, 1);
+  return epoch + datetime.attr("timedelta")(py::arg("milliseconds") = ms);
+}
+
+py::object dateToPython(int64_t days) {
+  // DateType.fromInternal: date(1970, 1, 1) + timedelta(days=days), built from its fields (the
+  // sum stays past year 9999, to raise its OverflowError).
+  int y, m, d;
+  if (civilDate(days, y, m, d)) return stolen(PyDateTimeAPI->Date_FromDate(y, m, d, PyDateTimeAPI->DateType));
+  py::module_ datetime = py::module_::import("datetime");
+  return datetime.attr("date")(1970, 1, 1) + datetime.attr("timedelta")(py::arg("days") = days);
+}
+
 py::object toPython(const Value& v, PyForm form) {
   switch (v.type()) {
     case Type::kNull: return py::none();
@@ -181,22 +239,8 @@ py::object toPython(const Value& v, PyForm form) {
     case Type::kLong: return py::int_(v.asLong());
     case Type::kDouble: return py::float_(v.asDouble());
     case Type::kString: return py::str(v.asString());
-    case Type::kTimestamp: {
-      // Pickled: a naive datetime (TimestampType.fromInternal, local time: streamsim's is UTC).
-      // Arrow: an aware one in the session time zone (the batch's timestamp type carries it;
-      // streamsim's is UTC), as TimestampScalar.as_py() gives.
-      static py::object* epoch = new py::object(
-          py::module_::import("datetime").attr("datetime")(1970, 1, 1));
-      static py::object* utcEpoch = new py::object(py::module_::import("datetime").attr("datetime")(
-          1970, 1, 1, py::arg("tzinfo") = py::module_::import("datetime").attr("timezone").attr("utc")));
-      static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
-      return (form == PyForm::kArrow ? *utcEpoch : *epoch) + (*delta)(py::arg("milliseconds") = v.asLong());
-    }
-    case Type::kDate: {  // DateType.fromInternal: a datetime.date
-      static py::object* epochDay = new py::object(py::module_::import("datetime").attr("date")(1970, 1, 1));
-      static py::object* delta = new py::object(py::module_::import("datetime").attr("timedelta"));
-      return *epochDay + (*delta)(py::arg("days") = v.asLong());
-    }
+    case Type::kTimestamp: return timestampToPython(v.asLong(), form);
+    case Type::kDate: return dateToPython(v.asLong());
     case Type::kBinary: return py::bytes(v.asString());  // BinaryType: bytes (bytearray in Row)
     case Type::kStruct: {
       if (form == PyForm::kArrow) {  // StructScalar.as_py(): a dict by field name

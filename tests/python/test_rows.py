@@ -5,6 +5,8 @@ one pass). They must behave as PySpark's Row does."""
 import copy
 import pickle
 
+import pytest
+
 from pyspark.sql import Row
 from pyspark.sql.types import _create_row, _row_class
 
@@ -76,3 +78,41 @@ def test_input_rows_are_named_rows():
         {"id": "k", "fields": "id,value", "value": 1, "doubled": 2},
         {"id": "k", "fields": "id,value", "value": 5, "doubled": 10},
     ]
+
+
+def test_timestamps_and_dates_are_pysparks_datetimes_and_dates():
+    # TimestampType.fromInternal / DateType.fromInternal: the epoch plus a timedelta (naive; an
+    # aware UTC datetime as Arrow hands it in a query's run). streamsim builds them from their
+    # fields (python/native/python_values.cc); every value equals the sum, and past year 9999
+    # raises the sum's OverflowError.
+    import random
+    from datetime import date, datetime, timedelta, timezone
+
+    import _streamsim_native
+
+    epoch, utc_epoch = datetime(1970, 1, 1), datetime(1970, 1, 1, tzinfo=timezone.utc)
+    first, last = datetime(1, 1, 1), datetime(9999, 12, 31, 23, 59, 59, 999000)
+    ends = [(first - epoch) // timedelta(milliseconds=1), (last - epoch) // timedelta(milliseconds=1)]
+    rng = random.Random(38)
+    millis = [0, -1, 1, 999, -999, 1000, -1000, 86_399_999, -86_400_000, -86_400_001, 951_782_400_000,
+              1_709_164_800_123, -62_135_596_800_000, *ends]
+    millis += [rng.randrange(ends[0], ends[1] + 1) for _ in range(2000)]
+    for ms in millis:
+        naive = _streamsim_native._timestamp_as_python(ms, False)
+        aware = _streamsim_native._timestamp_as_python(ms, True)
+        assert naive == epoch + timedelta(milliseconds=ms) and naive.tzinfo is None, ms
+        assert aware == utc_epoch + timedelta(milliseconds=ms) and aware.tzinfo is timezone.utc, ms
+        assert type(naive) is datetime and type(aware) is datetime
+    for ms in (ends[0] - 1, ends[1] + 1, 2**62, -(2**62)):
+        for arrow in (False, True):
+            with pytest.raises(OverflowError):
+                _streamsim_native._timestamp_as_python(ms, arrow)
+    day_ends = [(date(1, 1, 1) - date(1970, 1, 1)).days, (date(9999, 12, 31) - date(1970, 1, 1)).days]
+    days = [0, -1, 1, 59, 60, 365, -719_162, 11_016, 19_782, *day_ends]
+    days += [rng.randrange(day_ends[0], day_ends[1] + 1) for _ in range(2000)]
+    for n in days:
+        d = _streamsim_native._date_as_python(n)
+        assert d == date(1970, 1, 1) + timedelta(days=n) and type(d) is date, n
+    for n in (day_ends[0] - 1, day_ends[1] + 1, 2**40, -(2**40)):
+        with pytest.raises(OverflowError):
+            _streamsim_native._date_as_python(n)
