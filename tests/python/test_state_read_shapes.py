@@ -7,6 +7,8 @@
 #   get_key_value_pair / get_row (iterator(), keys(), values()): `tuple(key_row)`, `tuple(row)`;
 # and stateful_processor.py's ValueState/ListState/MapState hand these on unchanged. A nested
 # struct inside any of them stays a named Row (StructType.fromInternal).
+import pytest
+
 from pyspark.sql import Row
 from pyspark.sql.streaming import StatefulProcessor
 from streamsim.pyspark import TwsTester
@@ -71,3 +73,21 @@ def test_the_other_state_reads_are_plain_tuples_as_pysparks_clients_give():
                      "MapState.iterator value", "MapState.keys", "MapState.values"):
             assert got[read] == "tuple", (read, got)
         assert got["ValueState.get nested struct"] == "Row", got
+
+
+def test_a_state_schema_string_is_parsed_once_and_a_bad_one_fails_every_time():
+    # init() names its state schemas on every task; a DDL string's engine DDL is parsed once
+    # (pyspark/sql/types.py _engine_ddl_of_string) and equals its StructType's.
+    from pyspark.errors import PySparkValueError
+    from pyspark.sql import types
+
+    types._engine_ddl_of_string.cache_clear()
+    text = "count long, `odd name` string NOT NULL, s struct<a: int, b: array<double>>"
+    first = types.toEngineDDL(text)
+    assert first == types.toEngineDDL(types._parse_datatype_string(text))
+    assert types.toEngineDDL(text) == first
+    assert types._engine_ddl_of_string.cache_info().hits == 1
+    for _ in range(2):
+        with pytest.raises(PySparkValueError):
+            types.toEngineDDL("count lng,")
+    assert types._engine_ddl_of_string.cache_info().currsize == 1

@@ -5,6 +5,7 @@ double) and timestamp, and string, and structs, arrays and maps of them; ``toEng
 schema in the engine's DDL and rejects any other type with a PySparkTypeError naming it.
 """
 
+import functools
 import re
 from typing import Any, Dict, Iterator, List, Optional, Tuple, Union
 
@@ -278,8 +279,22 @@ def _engine_type(dt: DataType, where: str) -> str:
 
 def toEngineDDL(schema: Union[StructType, DataType, str]) -> str:
     """The schema in streamsim's engine DDL ("count int, name string, s struct<a: int>")."""
+    if isinstance(schema, str):
+        return _engine_ddl_of_string(schema)
+    return _engine_ddl(toStructType(schema))
+
+
+@functools.lru_cache(maxsize=1024)
+def _engine_ddl_of_string(schema: str) -> str:
+    # A DDL string's engine DDL, parsed once: a processor's init() names its state schemas on
+    # every task (each partition of each batch), and the parse was a fifth of a Python count's
+    # sweep (cProfile). A string that does not parse raises each time (errors are not cached).
+    return _engine_ddl(toStructType(schema))
+
+
+def _engine_ddl(schema: StructType) -> str:
     return ", ".join(f"{_engine_name(f.name)} {_engine_type(f.dataType, f.name)}"
-                     + ("" if f.nullable else " NOT NULL") for f in toStructType(schema).fields)
+                     + ("" if f.nullable else " NOT NULL") for f in schema.fields)
 
 
 class Row(tuple):
