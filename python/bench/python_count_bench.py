@@ -97,6 +97,12 @@ def processor_only(path, class_name, batches):
     return events / best_of(3, run)
 
 
+def engine_run(path, class_name, a):
+    """The best of three engine runs (as the limits below take the best of three)."""
+    runs = [_streamsim_native.bench_count(path, class_name, a.events, a.keys, a.files) for _ in range(3)]
+    return max(runs, key=lambda r: r["events_per_second"])
+
+
 def dict_loop_limit(contents):
     best = None
     for _ in range(3):
@@ -118,9 +124,9 @@ def main():
     ap.add_argument("--files", type=int, default=20)
     a = ap.parse_args()
     processor = os.path.join(HERE, "count_processor.py")
-    py = _streamsim_native.bench_count(processor, "CountProcessor", a.events, a.keys, a.files)
-    aio = _streamsim_native.bench_count(processor, "AsyncCountProcessor", a.events, a.keys, a.files)
-    cpp = _streamsim_native.bench_count("", "", a.events, a.keys, a.files)
+    py = engine_run(processor, "CountProcessor", a)
+    aio = engine_run(processor, "AsyncCountProcessor", a)
+    cpp = engine_run("", "", a)
     parse_limit = dict_loop_limit(py["contents"])
     rows = [(r["key"], r["value"]) for blob in py["contents"]
             for r in map(json.loads, blob.splitlines())]
