@@ -177,13 +177,13 @@ Value mapFromPython(py::handle o, const Field& f, const WhatFn& what, NamedRows 
 
 namespace {
 
-// The civil date of `days` since the epoch, when a datetime.date can hold it (years 1 to 9999),
-// and the datetime module's C API, imported on first use.
+// The civil date of `days` since the epoch, when a datetime.date can hold it (0001-01-01 to
+// 9999-12-31: days -719,162 to 2,932,896), and the datetime module's C API, imported on first use.
 bool civilDate(int64_t days, int& y, int& m, int& d) {
+  if (days < -719'162 || days > 2'932'896) return false;  // also keeps civilFromDays' sums in range
   int64_t year;
   unsigned month, day;
   civilFromDays(days, year, month, day);
-  if (year < 1 || year > 9999) return false;
   y = static_cast<int>(year);
   m = static_cast<int>(month);
   d = static_cast<int>(day);
@@ -207,8 +207,11 @@ py::object timestampToPython(int64_t ms, PyForm form) {
   // carry an event time); that sum stays for a time past year 9999, to raise its OverflowError.
   const bool arrow = form == PyForm::kArrow;
   const int64_t day = 86'400'000;
-  const int64_t days = ms / day - (ms % day < 0 ? 1 : 0);
-  const int64_t rest = ms - days * day;  // [0, day)
+  int64_t days = ms / day, rest = ms % day;  // no product: ms may be any int64
+  if (rest < 0) {
+    rest += day;  // [0, day)
+    --days;
+  }
   int y, m, d;
   if (civilDate(days, y, m, d)) {
     return stolen(PyDateTimeAPI->DateTime_FromDateAndTime(

@@ -103,7 +103,7 @@ def test_timestamps_and_dates_are_pysparks_datetimes_and_dates():
         assert naive == epoch + timedelta(milliseconds=ms) and naive.tzinfo is None, ms
         assert aware == utc_epoch + timedelta(milliseconds=ms) and aware.tzinfo is timezone.utc, ms
         assert type(naive) is datetime and type(aware) is datetime
-    for ms in (ends[0] - 1, ends[1] + 1, 2**62, -(2**62)):
+    for ms in (ends[0] - 1, ends[1] + 1, 2**62, -(2**62), 2**63 - 1, -(2**63)):
         for arrow in (False, True):
             with pytest.raises(OverflowError):
                 _streamsim_native._timestamp_as_python(ms, arrow)
@@ -113,6 +113,6 @@ def test_timestamps_and_dates_are_pysparks_datetimes_and_dates():
     for n in days:
         d = _streamsim_native._date_as_python(n)
         assert d == date(1970, 1, 1) + timedelta(days=n) and type(d) is date, n
-    for n in (day_ends[0] - 1, day_ends[1] + 1, 2**40, -(2**40)):
+    for n in (day_ends[0] - 1, day_ends[1] + 1, 2**40, -(2**40), 2**63 - 1, -(2**63)):
         with pytest.raises(OverflowError):
             _streamsim_native._date_as_python(n)
